@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_COMMON_H
+#define IBEX_COMMON_H
+
+/**
+ * @file
+ * Limits and small helpers shared by every ibex library. Header only and
+ * free of DPDK so the pure libraries and their unit tests can use it.
+ */
+
+#include <stdint.h>
+
+/** Most ports one switch handles; port sets are 64-bit masks. */
+#define IBEX_MAX_PORTS 32
+/** Most worker lcores. */
+#define IBEX_MAX_WORKERS 16
+/** Longest port name, including the NUL. */
+#define IBEX_NAME_LEN 32
+/** 802.1Q VLAN ids 0..4095. */
+#define IBEX_VLAN_COUNT 4096
+/** Port id meaning "none". */
+#define IBEX_PORT_NONE UINT16_C(0xffff)
+/** InfiniBand credit block, bytes. */
+#define IBEX_BLOCK_BYTES 64
+
+/** Bytes in a credit/buffer block count: ceil(len / 64). */
+static inline uint32_t
+ibex_blocks(uint32_t len)
+{
+	return (len + IBEX_BLOCK_BYTES - 1) / IBEX_BLOCK_BYTES;
+}
+
+#ifndef IBEX_ARRAY_SIZE
+#define IBEX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+#if defined(__GNUC__)
+#define ibex_likely(x)   __builtin_expect(!!(x), 1)
+#define ibex_unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define ibex_likely(x)   (x)
+#define ibex_unlikely(x) (x)
+#endif
+
+#endif /* IBEX_COMMON_H */

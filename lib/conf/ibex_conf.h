@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_CONF_H
+#define IBEX_CONF_H
+
+/**
+ * @file
+ * The ibex configuration: one line-oriented grammar for the startup file and
+ * for live commands, parsed into a plain, copyable object and validated as a
+ * whole. Errors come back as "origin:line: message" so a user can jump to
+ * the place. A failed parse or validation never half-applies: callers parse
+ * into a copy and swap only on success.
+ *
+ * The grammar is documented, key by key, in docs/configuration.md.
+ *
+ *   # comment
+ *   switch workers 1 burst 32 tx-drain-us 0 mbufs 16384
+ *   port p0 dev net_ring0 pvid 1 vlans 1,10-20 speed 25G mtu 1500
+ *   fdb ageing 300
+ *   fdb max-entries 65536
+ *   fdb learning on
+ *   fdb static 02:00:00:00:00:01 port p0 vlan 1
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibex_common.h"
+
+#define IBEX_DEV_LEN 128
+#define IBEX_CONF_MAX_STATIC 1024
+#define IBEX_CONF_ERR_LEN 256
+/** Longest statement, in characters, without its newline. */
+#define IBEX_CONF_LINE_MAX 4096
+
+struct ibex_conf_port {
+	char name[IBEX_NAME_LEN];  /**< user's name, unique */
+	char dev[IBEX_DEV_LEN];    /**< ethdev name; "" = same as name */
+	uint16_t pvid;             /**< VLAN of untagged frames (default 1) */
+	uint16_t mtu;              /**< 0 = leave the device's */
+	uint16_t rx_desc;          /**< RX ring size (default 1024) */
+	uint16_t tx_desc;          /**< TX ring size (default 1024) */
+	uint64_t speed_bps;        /**< line rate, bit/s; 0 = unset */
+	bool trusted;              /**< may send management (VL15) frames */
+	bool admin_up;             /**< default true */
+	bool vlans_set;            /**< vlans given; otherwise member of pvid only */
+	uint64_t vlans[IBEX_VLAN_COUNT / 64]; /**< membership bitmap */
+	int line;                  /**< line that declared it, for messages */
+};
+
+struct ibex_conf_fdb_static {
+	uint8_t mac[6];
+	uint16_t vid;
+	uint16_t port;             /**< index into ibex_conf.ports */
+	int line;
+};
+
+struct ibex_conf {
+	/* switch */
+	uint16_t nb_workers;       /**< 0 = one per worker lcore given to EAL */
+	uint16_t burst;            /**< RX/TX burst, 1..256 (default 32) */
+	uint32_t tx_drain_us;      /**< 0 = flush TX every iteration */
+	uint32_t mbufs;            /**< mbuf pool size (default 16384) */
+	/* ports */
+	uint16_t nb_ports;
+	struct ibex_conf_port ports[IBEX_MAX_PORTS];
+	/* fdb */
+	uint32_t fdb_max_entries;  /**< default 65536 */
+	uint32_t fdb_ageing_s;     /**< default 300; 0 = never */
+	bool fdb_learning;         /**< default on */
+	uint16_t nb_static;
+	struct ibex_conf_fdb_static statics[IBEX_CONF_MAX_STATIC];
+	/* where it came from */
+	char origin[256];
+};
+
+/** Fill @p c with the documented defaults and no ports. */
+void ibex_conf_init(struct ibex_conf *c);
+
+/**
+ * Parse one statement (one line, without its newline) into @p c.
+ * On error writes "origin:line: message" into @p err and returns -EINVAL;
+ * @p c may then be partly changed, so parse into a scratch copy.
+ */
+int ibex_conf_parse_line(struct ibex_conf *c, const char *line,
+			 const char *origin, int lineno,
+			 char *err, size_t errlen);
+
+/** Parse a whole text (many lines). Stops at the first error. */
+int ibex_conf_parse_string(struct ibex_conf *c, const char *text,
+			   const char *origin, char *err, size_t errlen);
+
+/** Read and parse a file; origin is its path. -errno on I/O errors too. */
+int ibex_conf_parse_file(struct ibex_conf *c, const char *path,
+			 char *err, size_t errlen);
+
+/**
+ * Check the object as a whole (references, limits, consistency).
+ * Errors name the line of the offending statement.
+ */
+int ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen);
+
+/** Index of the port called @p name, or -1. */
+int ibex_conf_port_find(const struct ibex_conf *c, const char *name);
+
+/** Add a port with defaults (used when the file declares none).
+ * @return its index or -ENOSPC / -EEXIST. */
+int ibex_conf_port_add(struct ibex_conf *c, const char *name, const char *dev);
+
+/** VLAN membership test. */
+static inline bool
+ibex_conf_port_in_vlan(const struct ibex_conf_port *p, uint16_t vid)
+{
+	return (p->vlans[vid / 64] >> (vid % 64)) & 1;
+}
+
+/** The ethdev a port opens: its dev, or its name when dev is "". */
+static inline const char *
+ibex_conf_port_dev(const struct ibex_conf_port *p)
+{
+	return p->dev[0] != '\0' ? p->dev : p->name;
+}
+
+/**
+ * Parse a rate like "25G", "100M", "1.5G", "400000000" into bit/s.
+ * Suffixes k/K, M, G, T are powers of 1000; "bps" or "b" may follow.
+ * @return 0, -EINVAL for a malformed rate or a fraction of a bit/s,
+ *         -ERANGE when it does not fit 64 bits.
+ */
+int ibex_parse_rate(const char *s, uint64_t *bps);
+
+#endif /* IBEX_CONF_H */

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_DP_H
+#define IBEX_DP_H
+
+/**
+ * @file
+ * The ibex data path: worker lcores polling (port, queue) pairs and running
+ * the forwarding pipeline (DESIGN.md §3), plus the port glue over ethdev.
+ *
+ * Ownership: the control thread builds everything here before workers
+ * start, owns the FDB (single writer) and the tables, and reads the
+ * counters. Each worker writes only its own struct ibex_worker.
+ */
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "ibex_common.h"
+#include "ibex_reason.h"
+
+struct ibex_conf;
+struct ibex_fdb;
+
+/** Longest RX/TX burst. */
+#define IBEX_BURST_MAX 256
+/** Frames a worker may hold per egress port while TX is busy. */
+#define IBEX_TXBUF_LEN 1024
+/** Most (port, queue) pairs one worker polls. */
+#define IBEX_MAX_RXQ_PER_WORKER 64
+/** Slots of a worker's "recently posted learn request" filter. */
+#define IBEX_LEARN_FILTER 256
+
+/** Per-worker, per-port counters: one writer (the worker). */
+struct ibex_port_counters {
+	uint64_t rx_pkts;
+	uint64_t rx_bytes;
+	uint64_t tx_pkts;
+	uint64_t tx_bytes;
+	uint64_t flood_pkts;     /**< frames flooded (counted at ingress) */
+	uint64_t learn_posted;   /**< learn requests queued to control */
+	uint64_t learn_lost;     /**< learn requests lost: ring full */
+	uint64_t drop[IBEX_R_MAX]; /**< frames dropped, by reason (at ingress
+				      for ingress reasons, at egress for TX) */
+} __rte_cache_aligned;
+
+/** Counter update by the single writer; readers on other cores use
+ * relaxed loads and see each 64-bit word whole. */
+#define IBEX_CNT_ADD(field, n) \
+	__atomic_store_n(&(field), (field) + (n), __ATOMIC_RELAXED)
+#define IBEX_CNT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+
+/** A learn request: "mac was seen as source on port in vlan". */
+struct ibex_learn_req {
+	uint8_t mac[6];
+	uint16_t vid;
+	uint16_t port;
+	uint16_t pad[3];
+};
+
+/**
+ * Forwarding tables the workers read. Immutable once published: the
+ * control thread builds a new one and swaps the pointer.
+ */
+struct ibex_dp_tables {
+	uint64_t vlan_members[IBEX_VLAN_COUNT]; /**< per VID: member ports */
+	uint16_t pvid[IBEX_MAX_PORTS];
+	uint64_t tx_enabled;     /**< ports frames may be sent to (admin up) */
+	uint32_t learn_refresh_ms; /**< re-post a known source this often */
+	bool learning;
+};
+
+/** Frames waiting for one egress port on one worker. */
+struct ibex_txbuf {
+	uint16_t count;
+	uint16_t txq;
+	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
+	struct rte_mbuf *pkts[IBEX_TXBUF_LEN];
+};
+
+struct ibex_rxq {
+	uint16_t port;           /**< ibex port index */
+	uint16_t queue;
+};
+
+struct ibex_learn_slot {
+	uint64_t key;            /**< vid << 48 | mac */
+	uint16_t port;
+	uint32_t posted_ms;
+};
+
+struct ibex_dp;
+
+/** One worker lcore's private state. */
+struct ibex_worker {
+	struct ibex_dp *dp;
+	unsigned int lcore_id;
+	uint16_t index;
+	uint16_t nb_rxq;
+	struct ibex_rxq rxq[IBEX_MAX_RXQ_PER_WORKER];
+	uint64_t pending_tx;     /**< ports with frames in tx[] */
+	uint64_t busy_tsc;       /**< TSC spent on iterations that moved frames */
+	uint64_t iterations;
+	uint64_t busy_iterations;
+	struct ibex_learn_slot learn_filter[IBEX_LEARN_FILTER];
+	struct ibex_port_counters cnt[IBEX_MAX_PORTS];
+	struct ibex_txbuf tx[IBEX_MAX_PORTS];
+} __rte_cache_aligned;
+
+/** The switch as the data path sees it. */
+struct ibex_dp {
+	uint16_t nb_ports;
+	uint16_t nb_workers;
+	uint16_t nb_started;     /**< ports configured and started */
+	uint16_t burst;
+	uint16_t port_id[IBEX_MAX_PORTS];   /**< ethdev port id per ibex port */
+	char port_name[IBEX_MAX_PORTS][IBEX_NAME_LEN];
+	uint64_t tx_drain_tsc;   /**< 0: flush TX at the end of every iteration */
+	struct rte_mempool *pool;
+	struct rte_ring *learn_ring;
+	struct ibex_fdb *fdb;
+	_Atomic(struct ibex_dp_tables *) tables;
+	_Atomic uint32_t now_ms; /**< coarse clock kept by the control thread */
+	_Atomic bool stop;
+	struct ibex_worker *workers[IBEX_MAX_WORKERS];
+};
+
+/** Worker lcore entry point (rte_eal_remote_launch); arg is a worker. */
+int ibex_dp_worker_main(void *arg);
+
+/**
+ * Build the data path from a validated config: mempool, ports (configured
+ * and started), workers and their queue assignment, learn ring, FDB with
+ * the static entries, tables. Worker lcores are the EAL worker lcores in
+ * order. @return 0 or -errno with a message in @p err.
+ */
+int ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf,
+		   char *err, size_t errlen);
+
+/** Stop and close the ports, free everything. Workers must have returned. */
+void ibex_dp_destroy(struct ibex_dp *dp);
+
+/** Build tables from a config (control thread). NULL on allocation failure. */
+struct ibex_dp_tables *ibex_dp_tables_build(const struct ibex_conf *conf);
+
+/** Sum one port's counters over all workers. */
+void ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,
+			 struct ibex_port_counters *sum);
+
+/** Wait until every port reports link up, or @p timeout_ms passes.
+ * @return 0, or -ETIMEDOUT naming the first port still down in @p err. */
+int ibex_dp_wait_links(const struct ibex_dp *dp, uint32_t timeout_ms,
+		       char *err, size_t errlen);
+
+#endif /* IBEX_DP_H */

@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Building the data path: mempool, ethdev ports, worker queue assignment,
+ * learn ring, FDB and the forwarding tables.
+ *
+ * Queue layout: every worker has its own TX queue on every port (queue id =
+ * worker index), so TX needs no lock. A port's RX queues are spread over
+ * the workers round-robin: with W workers and a port that offers R RX
+ * queues, it gets min(W, R) queues and queue q is polled by worker
+ * (port + q) mod W, so single-queue ports land on different workers.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "ibex_conf.h"
+#include "ibex_dp.h"
+#include "ibex_fdb.h"
+
+#define LEARN_RING_SIZE 4096
+#define MEMPOOL_CACHE 256
+
+struct ibex_dp_tables *
+ibex_dp_tables_build(const struct ibex_conf *conf)
+{
+	struct ibex_dp_tables *t;
+	uint16_t p;
+	uint32_t vid;
+
+	t = rte_zmalloc("ibex_tables", sizeof(*t), RTE_CACHE_LINE_SIZE);
+	if (t == NULL)
+		return NULL;
+	for (p = 0; p < conf->nb_ports; p++) {
+		const struct ibex_conf_port *cp = &conf->ports[p];
+
+		t->pvid[p] = cp->pvid;
+		if (cp->admin_up)
+			t->tx_enabled |= UINT64_C(1) << p;
+		for (vid = 0; vid < IBEX_VLAN_COUNT; vid++)
+			if (ibex_conf_port_in_vlan(cp, vid))
+				t->vlan_members[vid] |= UINT64_C(1) << p;
+	}
+	t->learning = conf->fdb_learning;
+	/* Refresh a quarter of the ageing time so an active source never
+	 * ages out; at least once a second, at most every 100 ms. */
+	t->learn_refresh_ms = conf->fdb_ageing_s == 0 ? 1000 :
+		RTE_MAX(100u, RTE_MIN(1000u, conf->fdb_ageing_s * 250u));
+	return t;
+}
+
+static uint32_t
+mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
+{
+	uint32_t n = 0;
+	uint16_t p;
+
+	for (p = 0; p < conf->nb_ports; p++)
+		n += (conf->ports[p].rx_desc + conf->ports[p].tx_desc) *
+		     nb_workers;
+	n += nb_workers * conf->nb_ports * IBEX_TXBUF_LEN / 4;
+	n += (nb_workers + 1) * (MEMPOOL_CACHE + IBEX_BURST_MAX);
+	return n;
+}
+
+static int
+port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
+	       uint16_t nb_rxq, char *err, size_t errlen)
+{
+	uint16_t pid = dp->port_id[p], q, nb_rxd = cp->rx_desc,
+		 nb_txd = cp->tx_desc;
+	struct rte_eth_conf econf;
+	int ret, socket = rte_eth_dev_socket_id(pid);
+
+	if (socket < 0)
+		socket = (int)rte_socket_id();
+	memset(&econf, 0, sizeof(econf));
+	ret = rte_eth_dev_configure(pid, nb_rxq, dp->nb_workers, &econf);
+	if (ret < 0)
+		goto fail;
+	ret = rte_eth_dev_adjust_nb_rx_tx_desc(pid, &nb_rxd, &nb_txd);
+	if (ret < 0)
+		goto fail;
+	for (q = 0; q < nb_rxq; q++) {
+		ret = rte_eth_rx_queue_setup(pid, q, nb_rxd, socket, NULL,
+					     dp->pool);
+		if (ret < 0)
+			goto fail;
+	}
+	for (q = 0; q < dp->nb_workers; q++) {
+		ret = rte_eth_tx_queue_setup(pid, q, nb_txd, socket, NULL);
+		if (ret < 0)
+			goto fail;
+	}
+	if (cp->mtu != 0) {
+		ret = rte_eth_dev_set_mtu(pid, cp->mtu);
+		if (ret < 0 && ret != -ENOTSUP)
+			goto fail;
+	}
+	ret = rte_eth_dev_start(pid);
+	if (ret < 0)
+		goto fail;
+	/* A switch port sees every frame; PMDs without a filter say ENOTSUP. */
+	ret = rte_eth_promiscuous_enable(pid);
+	if (ret < 0 && ret != -ENOTSUP)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "port %s (ethdev %s): setup failed: %s",
+		 cp->name, cp->dev[0] != '\0' ? cp->dev : cp->name,
+		 rte_strerror(-ret));
+	return ret;
+}
+
+static int
+ports_resolve(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
+	      size_t errlen)
+{
+	uint16_t p;
+
+	for (p = 0; p < conf->nb_ports; p++) {
+		const struct ibex_conf_port *cp = &conf->ports[p];
+		const char *dev = cp->dev[0] != '\0' ? cp->dev : cp->name;
+		struct rte_eth_dev_info info;
+		uint16_t pid;
+		int ret;
+
+		ret = rte_eth_dev_get_port_by_name(dev, &pid);
+		if (ret < 0) {
+			snprintf(err, errlen, "%s:%d: port %s: no ethdev named '%s' "
+				 "(give it to EAL with --vdev or -a)", conf->origin,
+				 cp->line, cp->name, dev);
+			return -ENODEV;
+		}
+		ret = rte_eth_dev_info_get(pid, &info);
+		if (ret < 0) {
+			snprintf(err, errlen, "port %s: %s", cp->name,
+				 rte_strerror(-ret));
+			return ret;
+		}
+		if (info.max_tx_queues < dp->nb_workers) {
+			snprintf(err, errlen, "%s:%d: port %s (%s) has %u TX queue(s) "
+				 "but %u workers need one each; use fewer workers",
+				 conf->origin, cp->line, cp->name, dev,
+				 info.max_tx_queues, dp->nb_workers);
+			return -EINVAL;
+		}
+		dp->port_id[p] = pid;
+		snprintf(dp->port_name[p], IBEX_NAME_LEN, "%s", cp->name);
+	}
+	return 0;
+}
+
+static int
+workers_create(struct ibex_dp *dp)
+{
+	unsigned int lcore;
+	uint16_t i = 0;
+
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		struct ibex_worker *w;
+		uint16_t p;
+
+		if (i == dp->nb_workers)
+			break;
+		w = rte_zmalloc("ibex_worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
+		if (w == NULL)
+			return -ENOMEM;
+		w->dp = dp;
+		w->lcore_id = lcore;
+		w->index = i;
+		for (p = 0; p < IBEX_MAX_PORTS; p++)
+			w->tx[p].txq = i;
+		dp->workers[i++] = w;
+	}
+	return i == dp->nb_workers ? 0 : -EINVAL;
+}
+
+static int
+queues_assign(struct ibex_dp *dp, uint16_t p, uint16_t nb_rxq)
+{
+	uint16_t q;
+
+	for (q = 0; q < nb_rxq; q++) {
+		struct ibex_worker *w = dp->workers[(p + q) % dp->nb_workers];
+
+		if (w->nb_rxq == IBEX_MAX_RXQ_PER_WORKER)
+			return -ENOSPC;
+		w->rxq[w->nb_rxq].port = p;
+		w->rxq[w->nb_rxq].queue = q;
+		w->nb_rxq++;
+	}
+	return 0;
+}
+
+static int
+fdb_load(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
+	 size_t errlen)
+{
+	struct ibex_fdb_params fp = {
+		.max_entries = conf->fdb_max_entries,
+		.ageing_ms = conf->fdb_ageing_s * 1000u,
+	};
+	uint16_t i;
+
+	dp->fdb = ibex_fdb_create(&fp);
+	if (dp->fdb == NULL) {
+		snprintf(err, errlen, "cannot allocate the FDB (%u entries)",
+			 fp.max_entries);
+		return -ENOMEM;
+	}
+	for (i = 0; i < conf->nb_static; i++) {
+		const struct ibex_conf_fdb_static *s = &conf->statics[i];
+		int ret = ibex_fdb_add_static(dp->fdb, s->mac, s->vid, s->port);
+
+		if (ret < 0) {
+			snprintf(err, errlen, "%s:%d: fdb static: %s",
+				 conf->origin, s->line, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int
+pool_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
+	    size_t errlen)
+{
+	uint32_t n = RTE_MAX(conf->mbufs, mbufs_needed(conf, dp->nb_workers));
+
+	dp->pool = rte_pktmbuf_pool_create("ibex_mbufs", n, MEMPOOL_CACHE, 0,
+					   RTE_MBUF_DEFAULT_BUF_SIZE,
+					   (int)rte_socket_id());
+	if (dp->pool == NULL) {
+		snprintf(err, errlen, "cannot create a pool of %u mbufs: %s "
+			 "(give EAL more memory with -m)", n,
+			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int
+ports_start(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
+	    size_t errlen)
+{
+	uint16_t p;
+	int ret;
+
+	for (p = 0; p < dp->nb_ports; p++) {
+		struct rte_eth_dev_info info;
+		uint16_t nb_rxq;
+
+		ret = rte_eth_dev_info_get(dp->port_id[p], &info);
+		if (ret < 0)
+			return ret;
+		nb_rxq = RTE_MIN(dp->nb_workers, info.max_rx_queues);
+		ret = port_configure(dp, p, &conf->ports[p], nb_rxq, err, errlen);
+		if (ret < 0)
+			return ret;
+		dp->nb_started++;
+		ret = queues_assign(dp, p, nb_rxq);
+		if (ret < 0) {
+			snprintf(err, errlen, "too many queues for one worker");
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int
+ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
+	       size_t errlen)
+{
+	struct ibex_dp *dp;
+	unsigned int nb_lcores = rte_lcore_count() - 1;
+	int ret;
+
+	dp = rte_zmalloc("ibex_dp", sizeof(*dp), RTE_CACHE_LINE_SIZE);
+	if (dp == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	*dpp = dp;
+	dp->nb_ports = conf->nb_ports;
+	dp->burst = conf->burst;
+	dp->nb_workers = conf->nb_workers != 0 ? conf->nb_workers : nb_lcores;
+	dp->tx_drain_tsc = (uint64_t)conf->tx_drain_us * rte_get_tsc_hz() / 1000000;
+	if (dp->nb_workers == 0 || dp->nb_workers > nb_lcores ||
+	    dp->nb_workers > IBEX_MAX_WORKERS) {
+		snprintf(err, errlen, "%u worker(s) wanted, EAL gave %u worker "
+			 "lcore(s) (use -l with one lcore more than workers; "
+			 "the first is the control thread)",
+			 dp->nb_workers, nb_lcores);
+		return -EINVAL;
+	}
+	ret = ports_resolve(dp, conf, err, errlen);
+	if (ret < 0)
+		return ret;
+	ret = workers_create(dp);
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot create workers");
+		return ret;
+	}
+	dp->learn_ring = rte_ring_create_elem("ibex_learn",
+					      sizeof(struct ibex_learn_req),
+					      LEARN_RING_SIZE, (int)rte_socket_id(),
+					      RING_F_SC_DEQ);
+	if (dp->learn_ring == NULL) {
+		snprintf(err, errlen, "cannot create the learn ring");
+		return -ENOMEM;
+	}
+	ret = fdb_load(dp, conf, err, errlen);
+	if (ret < 0)
+		return ret;
+	atomic_store(&dp->tables, ibex_dp_tables_build(conf));
+	if (atomic_load(&dp->tables) == NULL) {
+		snprintf(err, errlen, "out of memory for tables");
+		return -ENOMEM;
+	}
+	ret = pool_create(dp, conf, err, errlen);
+	if (ret < 0)
+		return ret;
+	return ports_start(dp, conf, err, errlen);
+}
+
+void
+ibex_dp_destroy(struct ibex_dp *dp)
+{
+	uint16_t p, i;
+
+	if (dp == NULL)
+		return;
+	for (p = 0; p < dp->nb_started; p++) {
+		rte_eth_dev_stop(dp->port_id[p]);
+		rte_eth_dev_close(dp->port_id[p]);
+	}
+	for (i = 0; i < dp->nb_workers; i++)
+		rte_free(dp->workers[i]);
+	rte_free(atomic_load(&dp->tables));
+	ibex_fdb_free(dp->fdb);
+	rte_ring_free(dp->learn_ring);
+	rte_mempool_free(dp->pool);
+	rte_free(dp);
+}
+
+void
+ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,
+		    struct ibex_port_counters *sum)
+{
+	uint16_t i;
+	unsigned int r;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < dp->nb_workers; i++) {
+		const struct ibex_port_counters *c = &dp->workers[i]->cnt[port];
+
+		sum->rx_pkts += IBEX_CNT_READ(c->rx_pkts);
+		sum->rx_bytes += IBEX_CNT_READ(c->rx_bytes);
+		sum->tx_pkts += IBEX_CNT_READ(c->tx_pkts);
+		sum->tx_bytes += IBEX_CNT_READ(c->tx_bytes);
+		sum->flood_pkts += IBEX_CNT_READ(c->flood_pkts);
+		sum->learn_posted += IBEX_CNT_READ(c->learn_posted);
+		sum->learn_lost += IBEX_CNT_READ(c->learn_lost);
+		for (r = 0; r < IBEX_R_MAX; r++)
+			sum->drop[r] += IBEX_CNT_READ(c->drop[r]);
+	}
+}
+
+int
+ibex_dp_wait_links(const struct ibex_dp *dp, uint32_t timeout_ms, char *err,
+		   size_t errlen)
+{
+	uint64_t deadline = rte_get_timer_cycles() +
+			    (uint64_t)timeout_ms * rte_get_timer_hz() / 1000;
+	uint16_t p = 0;
+
+	while (p < dp->nb_ports) {
+		struct rte_eth_link link;
+
+		if (rte_eth_link_get_nowait(dp->port_id[p], &link) == 0 &&
+		    link.link_status == RTE_ETH_LINK_UP) {
+			p++;
+			continue;
+		}
+		if (rte_get_timer_cycles() > deadline) {
+			snprintf(err, errlen, "port %s: link still down after %u ms",
+				 dp->port_name[p], timeout_ms);
+			return -ETIMEDOUT;
+		}
+		rte_delay_ms(10);
+	}
+	return 0;
+}

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Data path tests with EAL (--no-huge) and net_ring ports: frames go where
+ * the FDB says, floods never go back to the ingress port, VLANs bound the
+ * flood domain, learning works through the control thread, malformed
+ * frames are counted by reason, and counters match what crossed the rings.
+ *
+ * Three ports r0, r1, r2 built with rte_eth_from_rings: the test enqueues
+ * mbufs on a port's RX ring and reads what ibex sent from its TX ring.
+ */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "ibex_conf.h"
+#include "ibex_ctl.h"
+#include "ibex_dp.h"
+#include "ibex_fdb.h"
+#include "ibex_pkt.h"
+
+#define NB_PORTS 3
+#define RING_SIZE 1024
+
+static struct rte_ring *rxr[NB_PORTS], *txr[NB_PORTS];
+static struct rte_mempool *test_pool;
+static struct ibex_dp *dp;
+static struct ibex_conf conf;
+
+static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0x0a, 0x01 };
+static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0x0b, 0x01 };
+static const uint8_t mac_c[6] = { 0x02, 0, 0, 0, 0x0c, 0x01 };
+static const uint8_t mac_d[6] = { 0x02, 0, 0, 0, 0x0d, 0x01 };
+static const uint8_t mac_bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+static struct rte_mbuf *
+frame(const uint8_t *dst, const uint8_t *src, int vlan, uint32_t len)
+{
+	struct ibex_pkt_spec s = {
+		.vlan = vlan, .l3 = IBEX_L3_IPV4, .roce = true,
+		.src_ip4 = 0x0a000001, .dst_ip4 = 0x0a000101, .sport = 49152,
+		.dest_qp = 0x100, .frame_len = len, .ecn = IBEX_ECN_ECT0,
+	};
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+	char *p;
+	int n;
+
+	assert_non_null(m);
+	memcpy(s.dst, dst, 6);
+	memcpy(s.src, src, 6);
+	p = rte_pktmbuf_append(m, (uint16_t)len);
+	assert_non_null(p);
+	n = ibex_pkt_build(p, len, &s);
+	assert_int_equal(n, (int)len);
+	return m;
+}
+
+static void
+inject(unsigned int port, struct rte_mbuf *m)
+{
+	assert_int_equal(rte_ring_enqueue(rxr[port], m), 0);
+}
+
+/* Run workers and the control thread until everything injected is
+ * processed (the RX rings are empty) and a little more. */
+static void
+run_switch(uint32_t ms)
+{
+	struct ibex_ctl_opts o = { .duration_ms = ms };
+	uint16_t i;
+
+	atomic_store(&dp->stop, false);
+	for (i = 0; i < dp->nb_workers; i++)
+		assert_int_equal(rte_eal_remote_launch(ibex_dp_worker_main,
+						       dp->workers[i],
+						       dp->workers[i]->lcore_id), 0);
+	ibex_ctl_run(dp, &o);
+	rte_eal_mp_wait_lcore();
+	for (i = 0; i < NB_PORTS; i++)
+		assert_int_equal(rte_ring_count(rxr[i]), 0);
+}
+
+/* Frames on a port's TX ring whose destination is @p dst; frees them all. */
+static unsigned int
+drain(unsigned int port, const uint8_t *dst, unsigned int *others)
+{
+	struct rte_mbuf *m;
+	unsigned int n = 0, o = 0;
+
+	while (rte_ring_dequeue(txr[port], (void **)&m) == 0) {
+		if (memcmp(rte_pktmbuf_mtod(m, uint8_t *), dst, 6) == 0)
+			n++;
+		else
+			o++;
+		rte_pktmbuf_free(m);
+	}
+	if (others != NULL)
+		*others = o;
+	return n;
+}
+
+static void
+totals(unsigned int port, struct ibex_port_counters *c)
+{
+	ibex_dp_port_totals(dp, (uint16_t)port, c);
+}
+
+static int
+group_setup(void **state)
+{
+	char prefix[64], err[512], text[1024];
+	char *argv[] = { "test_dp_fwd", "--no-huge", "-m", "512", "--no-pci",
+			 "-l", "0-1", "--log-level", "lib.*:warning", prefix,
+			 NULL };
+	int argc = (int)RTE_DIM(argv) - 1;
+	unsigned int i;
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "--file-prefix=ibex_dp_fwd_%d",
+		 (int)getpid());
+	if (rte_eal_init(argc, argv) < 0)
+		return -1;
+	test_pool = rte_pktmbuf_pool_create("test_pool", 8192, 64, 0,
+					    RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (test_pool == NULL)
+		return -1;
+	ibex_conf_init(&conf);
+	snprintf(conf.origin, sizeof(conf.origin), "test");
+	for (i = 0; i < NB_PORTS; i++) {
+		char name[RTE_ETH_NAME_MAX_LEN], port[8];
+		int pid;
+
+		snprintf(name, sizeof(name), "rx%u", i);
+		rxr[i] = rte_ring_create(name, RING_SIZE, 0,
+					 RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "tx%u", i);
+		txr[i] = rte_ring_create(name, RING_SIZE, 0,
+					 RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(port, sizeof(port), "r%u", i);
+		pid = rte_eth_from_rings(port, &rxr[i], 1, &txr[i], 1, 0);
+		if (pid < 0 || rte_eth_dev_get_name_by_port((uint16_t)pid,
+							    name) != 0)
+			return -1;
+		if (ibex_conf_port_add(&conf, port, name) < 0)
+			return -1;
+	}
+	/* r0, r1 in VLANs 1 and 10; r2 in VLAN 1 only. B is static on r1. */
+	snprintf(text, sizeof(text),
+		 "port r0 vlans 1,10\n"
+		 "port r1 vlans 1,10\n"
+		 "fdb static 02:00:00:00:0b:01 port r1 vlan 1\n"
+		 "fdb ageing 300\n");
+	if (ibex_conf_parse_string(&conf, text, "test", err, sizeof(err)) < 0 ||
+	    ibex_conf_validate(&conf, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	if (ibex_dp_create(&dp, &conf, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	ibex_dp_destroy(dp);
+	rte_eal_cleanup();
+	return 0;
+}
+
+static void
+test_static_unicast(void **state)
+{
+	struct ibex_port_counters c0_before, c1_before, c0, c1;
+	unsigned int i, o;
+
+	(void)state;
+	totals(0, &c0_before);
+	totals(1, &c1_before);
+	for (i = 0; i < 100; i++)
+		inject(0, frame(mac_b, mac_a, -1, 64));
+	run_switch(100);
+	assert_int_equal(drain(1, mac_b, &o), 100);
+	assert_int_equal(o, 0);
+	assert_int_equal(drain(2, mac_b, NULL), 0);
+	assert_int_equal(drain(0, mac_b, NULL), 0);
+	totals(0, &c0);
+	totals(1, &c1);
+	assert_int_equal(c0.rx_pkts - c0_before.rx_pkts, 100);
+	assert_int_equal(c0.rx_bytes - c0_before.rx_bytes, 6400);
+	assert_int_equal(c1.tx_pkts - c1_before.tx_pkts, 100);
+	assert_int_equal(c1.tx_bytes - c1_before.tx_bytes, 6400);
+	assert_int_equal(c0.flood_pkts - c0_before.flood_pkts, 0);
+}
+
+static void
+test_flood_excludes_ingress(void **state)
+{
+	struct ibex_port_counters c_before, c;
+	unsigned int i, o0, o2, o1;
+
+	(void)state;
+	totals(1, &c_before);
+	for (i = 0; i < 10; i++)
+		inject(1, frame(mac_bcast, mac_b, -1, 128));
+	for (i = 0; i < 10; i++)
+		inject(1, frame(mac_d, mac_b, -1, 128)); /* unknown unicast */
+	run_switch(100);
+	/* Every other VLAN 1 member gets 10 + 10; the ingress port none. */
+	assert_int_equal(drain(0, mac_bcast, &o0), 10);
+	assert_int_equal(o0, 10);
+	assert_int_equal(drain(2, mac_bcast, &o2), 10);
+	assert_int_equal(o2, 10);
+	assert_int_equal(drain(1, mac_bcast, &o1), 0);
+	assert_int_equal(o1, 0);
+	totals(1, &c);
+	assert_int_equal(c.flood_pkts - c_before.flood_pkts, 20);
+	assert_int_equal(c.rx_pkts - c_before.rx_pkts, 20);
+}
+
+static void
+test_learning(void **state)
+{
+	unsigned int i, o;
+
+	(void)state;
+	/* C speaks from r2: flooded (to r0, r1) and learned on r2. */
+	inject(2, frame(mac_bcast, mac_c, -1, 64));
+	run_switch(100);
+	assert_int_equal(drain(0, mac_bcast, NULL), 1);
+	assert_int_equal(drain(1, mac_bcast, NULL), 1);
+	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_c, 1), 2);
+	/* Now frames to C go to r2 only. */
+	for (i = 0; i < 20; i++)
+		inject(0, frame(mac_c, mac_a, -1, 64));
+	run_switch(100);
+	assert_int_equal(drain(2, mac_c, &o), 20);
+	assert_int_equal(o, 0);
+	assert_int_equal(drain(1, mac_c, NULL), 0);
+	/* A was learned on r0 from those frames. */
+	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_a, 1), 0);
+}
+
+static void
+test_same_port_filtered(void **state)
+{
+	struct ibex_port_counters before, after;
+	unsigned int i;
+
+	(void)state;
+	/* A is on r0 (learned above); a frame to A arriving on r0 stays. */
+	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_a, 1), 0);
+	totals(0, &before);
+	for (i = 0; i < 5; i++)
+		inject(0, frame(mac_a, mac_d, -1, 64));
+	run_switch(100);
+	totals(0, &after);
+	assert_int_equal(after.drop[IBEX_R_SAME_PORT] -
+			 before.drop[IBEX_R_SAME_PORT], 5);
+	assert_int_equal(drain(1, mac_a, NULL), 0);
+	assert_int_equal(drain(2, mac_a, NULL), 0);
+}
+
+static void
+test_vlan_domain(void **state)
+{
+	struct ibex_port_counters before, after;
+	unsigned int i;
+
+	(void)state;
+	/* VLAN 10 holds r0 and r1 only. */
+	for (i = 0; i < 7; i++)
+		inject(0, frame(mac_bcast, mac_a, 10, 68));
+	run_switch(100);
+	assert_int_equal(drain(1, mac_bcast, NULL), 7);
+	assert_int_equal(drain(2, mac_bcast, NULL), 0);
+	/* r2 is not in VLAN 10: its tagged frames are refused. */
+	totals(2, &before);
+	for (i = 0; i < 3; i++)
+		inject(2, frame(mac_bcast, mac_c, 10, 68));
+	run_switch(100);
+	totals(2, &after);
+	assert_int_equal(after.drop[IBEX_R_VLAN_INGRESS] -
+			 before.drop[IBEX_R_VLAN_INGRESS], 3);
+	assert_int_equal(drain(0, mac_bcast, NULL), 0);
+	assert_int_equal(drain(1, mac_bcast, NULL), 0);
+}
+
+static void
+test_malformed_counted(void **state)
+{
+	struct ibex_port_counters before, after;
+	struct rte_mbuf *m;
+
+	(void)state;
+	totals(0, &before);
+	/* A runt: 10 bytes. */
+	m = frame(mac_b, mac_a, -1, 64);
+	rte_pktmbuf_trim(m, 54);
+	inject(0, m);
+	/* IPv4 with version 5. */
+	m = frame(mac_b, mac_a, -1, 64);
+	rte_pktmbuf_mtod_offset(m, uint8_t *, 14)[0] = 0x55;
+	inject(0, m);
+	/* Source MAC multicast. */
+	inject(0, frame(mac_b, mac_bcast, -1, 64));
+	run_switch(100);
+	totals(0, &after);
+	assert_int_equal(after.drop[IBEX_R_RUNT] - before.drop[IBEX_R_RUNT], 1);
+	assert_int_equal(after.drop[IBEX_R_IP4_VERSION] -
+			 before.drop[IBEX_R_IP4_VERSION], 1);
+	assert_int_equal(after.drop[IBEX_R_SRC_MCAST] -
+			 before.drop[IBEX_R_SRC_MCAST], 1);
+	assert_int_equal(after.rx_pkts - before.rx_pkts, 3);
+	assert_int_equal(drain(1, mac_b, NULL), 0);
+	/* Nothing leaked: every mbuf is back in the pools. */
+	assert_int_equal(rte_mempool_in_use_count(test_pool), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_static_unicast),
+		cmocka_unit_test(test_flood_excludes_ingress),
+		cmocka_unit_test(test_learning),
+		cmocka_unit_test(test_same_port_filtered),
+		cmocka_unit_test(test_vlan_domain),
+		cmocka_unit_test(test_malformed_counted),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Build ibex and run every test: unit, dp and system suites in a release
+# build, then unit and dp again under ASan/UBSan. Prints one closing line
+# "tests: N passed, M failed" and exits non-zero if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+tests/deps.sh || { echo "tests: 0 passed, 1 failed"; exit 1; }
+
+run_suites() { # build-dir meson-setup-args... -- suites...
+	local dir=$1; shift
+	local setup=() suites=()
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do setup+=("$1"); shift; done
+	shift
+	for s in "$@"; do suites+=(--suite "$s"); done
+	if [ ! -d "$dir" ]; then
+		meson setup "$dir" "${setup[@]}" >/dev/null || return 1
+	fi
+	ninja -C "$dir" || return 1
+	meson test -C "$dir" "${suites[@]}" --print-errorlogs --num-processes 1
+}
+
+count() { # build-dir -> "passed failed"
+	python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+ok = bad = 0
+try:
+    for line in open(sys.argv[1]):
+        r = json.loads(line)["result"]
+        if r in ("OK", "EXPECTEDFAIL", "SKIP"):
+            ok += r != "SKIP"
+        else:
+            bad += 1
+except FileNotFoundError:
+    bad = 1
+print(ok, bad)
+PY
+}
+
+rc=0
+run_suites build -- unit dp system || rc=1
+read -r p1 f1 < <(count build)
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+run_suites build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+	-Dbuildtype=debugoptimized -- unit dp || rc=1
+read -r p2 f2 < <(count build-asan)
+passed=$((p1 + p2)); failed=$((f1 + f2))
+[ "$failed" -ne 0 ] && rc=1
+echo "tests: $passed passed, $failed failed"
+exit $rc
