@@ -74,6 +74,14 @@ uint16_t ibex_fdb_lookup(const struct ibex_fdb *fdb, const uint8_t *mac,
 bool ibex_fdb_get(const struct ibex_fdb *fdb, const uint8_t *mac,
 		  uint16_t vid, struct ibex_fdb_entry *out);
 
+/**
+ * A number that changes whenever an entry moves to another port or is
+ * removed. Readers that cache answers (the workers' MAC caches) keep an
+ * answer only while the version they cached it under is current; new
+ * entries do not change it, as no cached answer can be contradicted by one.
+ */
+uint32_t ibex_fdb_version(const struct ibex_fdb *fdb);
+
 /* ---- writer side: one thread only ---- */
 
 /** Add or replace a static entry (never aged, never moved by learning).

@@ -74,16 +74,16 @@ struct ibex_pkt_info {
 	uint8_t l4_proto;    /**< IPv4 protocol / IPv6 next header */
 };
 
-/**
- * Parse the headers of one frame.
+/* ibex_pkt_parse(): parse the headers of one frame.
  *
  * @param frame  first byte of the Ethernet header
  * @param len    bytes readable at @p frame
  * @param info   filled on success (and partly on failure)
  * @return IBEX_R_OK (0), or the ibex_reason that makes the frame malformed.
- */
-enum ibex_reason ibex_pkt_parse(const void *frame, uint32_t len,
-				struct ibex_pkt_info *info);
+ *
+ * Inline (see ibex_pkt_parse.h): it runs once per frame. */
+static inline bool ibex_mac_is_group(const uint8_t *mac);
+#include "ibex_pkt_parse.h"
 
 /** Description of a frame to build (tests, pcap generator, generator). */
 struct ibex_pkt_spec {

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_PKT_PARSE_H
+#define IBEX_PKT_PARSE_H
+
+/*
+ * ibex_pkt_parse() and its helpers, inline: parse runs once per received
+ * frame, and inlined into the worker loop its result stays in registers
+ * instead of making a round trip through a struct on the stack (whose
+ * narrow stores and wide loads stall store-to-load forwarding).
+ * Included by ibex_pkt.h; not a public header of its own.
+ *
+ * Written as straight-line code: every check is a compare against a length
+ * already in a register, error exits are marked unlikely so the valid
+ * RoCEv2/IPv4 path is one fall-through sequence, and only header bytes are
+ * read. Multi-byte fields are read byte by byte in network order, which
+ * needs no alignment and compiles to a load plus a byte swap.
+ */
+
+#include <string.h>
+
+#include "ibex_common.h"
+
+#define IBEX_PP_IP4_HDR_LEN	20
+#define IBEX_PP_IP6_HDR_LEN	40
+#define IBEX_PP_UDP_HDR_LEN	8
+#define IBEX_PP_IPPROTO_UDP	17
+#define IBEX_PP_IP4_MF	0x2000
+#define IBEX_PP_IP4_FRAG_OFF	0x1fff
+
+static inline __attribute__((always_inline)) uint16_t
+ibex_rd16(const uint8_t *p)
+{
+	return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+/*
+ * UDP and, on port 4791, the BTH. @p end is where the IP payload ends (never
+ * beyond the frame). @p udp_max bounds the UDP length field: the IP payload,
+ * except for a first fragment, whose UDP length covers the whole datagram.
+ */
+static inline __attribute__((always_inline)) enum ibex_reason
+ibex_parse_udp(const uint8_t *p, uint32_t off, uint32_t end, uint32_t udp_max,
+	  struct ibex_pkt_info *info)
+{
+	uint32_t ulen, lim;
+
+	info->l4_off = off;
+	if (ibex_unlikely(off + IBEX_PP_UDP_HDR_LEN > end))
+		return IBEX_R_UDP_TRUNC;
+	ulen = ibex_rd16(p + off + 4);
+	if (ibex_unlikely(ulen < IBEX_PP_UDP_HDR_LEN || ulen > udp_max))
+		return IBEX_R_UDP_LEN;
+	info->flags |= IBEX_PKT_F_UDP;
+	if (ibex_rd16(p + off + 2) != IBEX_UDP_PORT_ROCEV2)
+		return IBEX_R_OK;
+	/* The BTH must lie inside both the UDP datagram and the frame. */
+	lim = off + ulen < end ? off + ulen : end;
+	off += IBEX_PP_UDP_HDR_LEN;
+	info->bth_off = off;
+	if (ibex_unlikely(off + IBEX_BTH_LEN > lim))
+		return IBEX_R_BTH_TRUNC;
+	info->flags |= IBEX_PKT_F_ROCE;
+	return IBEX_R_OK;
+}
+
+static inline __attribute__((always_inline)) enum ibex_reason
+ibex_parse_ip4(const uint8_t *p, uint32_t len, struct ibex_pkt_info *info)
+{
+	const uint8_t *ip = p + info->l3_off;
+	uint32_t avail = len - info->l3_off;
+	uint32_t hlen, totlen, end;
+	uint16_t frag;
+
+	info->l3 = IBEX_L3_IPV4;
+	if (ibex_unlikely(avail < IBEX_PP_IP4_HDR_LEN))
+		return IBEX_R_IP4_TRUNC;
+	if (ibex_unlikely((ip[0] >> 4) != 4))
+		return IBEX_R_IP4_VERSION;
+	hlen = (ip[0] & 0xf) * 4u;
+	if (ibex_unlikely(hlen < IBEX_PP_IP4_HDR_LEN || hlen > avail))
+		return IBEX_R_IP4_IHL;
+	totlen = ibex_rd16(ip + 2);
+	/* Ethernet pads short frames, so bytes beyond totlen are fine. */
+	if (ibex_unlikely(totlen < hlen || totlen > avail))
+		return IBEX_R_IP4_TOTLEN;
+	info->dscp = ip[1] >> 2;
+	info->ecn = ip[1] & 3;
+	info->l4_proto = ip[9];
+	frag = ibex_rd16(ip + 6);
+	if (ibex_unlikely((frag & IBEX_PP_IP4_FRAG_OFF) != 0)) {
+		info->flags |= IBEX_PKT_F_FRAG;
+		return IBEX_R_OK;
+	}
+	if (ip[9] != IBEX_PP_IPPROTO_UDP)
+		return IBEX_R_OK;
+	end = info->l3_off + totlen;
+	return ibex_parse_udp(p, info->l3_off + hlen, end,
+			 (frag & IBEX_PP_IP4_MF) ? UINT16_MAX : totlen - hlen, info);
+}
+
+static inline __attribute__((always_inline)) enum ibex_reason
+ibex_parse_ip6(const uint8_t *p, uint32_t len, struct ibex_pkt_info *info)
+{
+	const uint8_t *ip = p + info->l3_off;
+	uint32_t avail = len - info->l3_off;
+	uint32_t paylen;
+	uint8_t tc;
+
+	info->l3 = IBEX_L3_IPV6;
+	if (ibex_unlikely(avail < IBEX_PP_IP6_HDR_LEN))
+		return IBEX_R_IP6_TRUNC;
+	if (ibex_unlikely((ip[0] >> 4) != 6))
+		return IBEX_R_IP6_VERSION;
+	paylen = ibex_rd16(ip + 4);
+	if (ibex_unlikely(paylen > avail - IBEX_PP_IP6_HDR_LEN))
+		return IBEX_R_IP6_PAYLEN;
+	tc = (uint8_t)((ip[0] << 4) | (ip[1] >> 4));
+	info->dscp = tc >> 2;
+	info->ecn = tc & 3;
+	info->l4_proto = ip[6];
+	/* Extension headers are not walked: such a frame just has no L4. */
+	if (ip[6] != IBEX_PP_IPPROTO_UDP)
+		return IBEX_R_OK;
+	return ibex_parse_udp(p, info->l3_off + IBEX_PP_IP6_HDR_LEN,
+			 info->l3_off + IBEX_PP_IP6_HDR_LEN + paylen, paylen, info);
+}
+
+static inline __attribute__((always_inline)) enum ibex_reason
+ibex_pkt_parse(const void *frame, uint32_t len, struct ibex_pkt_info *info)
+{
+	const uint8_t *p = frame;
+	uint16_t et, tci;
+
+	memset(info, 0, sizeof(*info));
+	if (ibex_unlikely(len < IBEX_ETHER_HDR_LEN))
+		return IBEX_R_RUNT;
+	info->flags = ibex_mac_is_group(p) ? IBEX_PKT_F_DMAC_GROUP : 0;
+	info->l3_off = IBEX_ETHER_HDR_LEN;
+	et = ibex_rd16(p + 12);
+	/*
+	 * One tag: 802.1Q, or an 802.1ad outer tag. What follows a second
+	 * tag is not looked into (ether_type says which tag it was).
+	 */
+	if (et == IBEX_ETHERTYPE_VLAN || et == IBEX_ETHERTYPE_QINQ) {
+		if (ibex_unlikely(len < IBEX_ETHER_HDR_LEN + IBEX_VLAN_HDR_LEN))
+			return IBEX_R_VLAN_TRUNC;
+		tci = ibex_rd16(p + 14);
+		et = ibex_rd16(p + 16);
+		info->vid = tci & 0xfff;
+		info->pcp = tci >> 13;
+		info->flags |= IBEX_PKT_F_VLAN;
+		info->l3_off += IBEX_VLAN_HDR_LEN;
+	}
+	info->ether_type = et;
+	if (ibex_likely(et == IBEX_ETHERTYPE_IPV4))
+		return ibex_parse_ip4(p, len, info);
+	if (et == IBEX_ETHERTYPE_IPV6)
+		return ibex_parse_ip6(p, len, info);
+	return IBEX_R_OK;
+}
+
+#endif /* IBEX_PKT_PARSE_H */
