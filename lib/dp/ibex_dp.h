@@ -32,8 +32,8 @@ struct ibex_fdb;
 #define IBEX_TXBUF_LEN 1024
 /** Most (port, queue) pairs one worker polls. */
 #define IBEX_MAX_RXQ_PER_WORKER 64
-/** Slots of a worker's "recently posted learn request" filter. */
-#define IBEX_LEARN_FILTER 256
+/** Slots of a worker's MAC caches (power of two). */
+#define IBEX_MAC_CACHE 256
 
 /** Per-worker, per-port counters: one writer (the worker). */
 struct ibex_port_counters {
@@ -87,10 +87,17 @@ struct ibex_rxq {
 	uint16_t queue;
 };
 
-struct ibex_learn_slot {
-	uint64_t key;            /**< vid << 48 | mac */
+/**
+ * A worker's private memory of FDB answers, in front of the shared table
+ * (like OVS's exact-match cache): the common case of a few busy stations
+ * costs one compare instead of a lock-free probe with its re-checks. A slot
+ * is trusted only while the FDB version it was filled under is current.
+ */
+struct ibex_mac_slot {
+	uint64_t key;            /**< vid << 48 | mac; 0 = empty */
+	uint32_t version;        /**< ibex_fdb_version() when filled */
+	uint32_t until_ms;       /**< source slots: no re-check before this */
 	uint16_t port;
-	uint32_t posted_ms;
 };
 
 struct ibex_dp;
@@ -106,7 +113,9 @@ struct ibex_worker {
 	uint64_t busy_tsc;       /**< TSC spent on iterations that moved frames */
 	uint64_t iterations;
 	uint64_t busy_iterations;
-	struct ibex_learn_slot learn_filter[IBEX_LEARN_FILTER];
+	uint32_t fdb_version;    /**< read once per iteration */
+	struct ibex_mac_slot dst_cache[IBEX_MAC_CACHE];
+	struct ibex_mac_slot src_cache[IBEX_MAC_CACHE];
 	struct ibex_port_counters cnt[IBEX_MAX_PORTS];
 	struct ibex_txbuf tx[IBEX_MAX_PORTS];
 } __rte_cache_aligned;
