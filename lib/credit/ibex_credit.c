@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Housekeeping half of credit flow control; the per-packet half is inline
+ * in ibex_credit.h. */
+
+#include <errno.h>
+#include <string.h>
+
+#include "ibex_credit.h"
+
+int
+ibex_credit_port_init(struct ibex_credit_port *p, unsigned int n_vls,
+		      uint64_t min_interval_ns, uint64_t period_ns)
+{
+	if (n_vls == 0 || n_vls > IBEX_CREDIT_MAX_VLS || period_ns == 0 ||
+	    min_interval_ns > period_ns)
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	p->n_vls = n_vls;
+	p->init_pending = true;
+	p->min_interval_ns = min_interval_ns;
+	p->period_ns = period_ns;
+	return 0;
+}
+
+bool
+ibex_credit_due(uint64_t now_ns, uint64_t last_ns, bool changed,
+		uint64_t min_interval_ns, uint64_t period_ns)
+{
+	/* Unsigned difference: a clock that has not moved gives 0. */
+	uint64_t since = now_ns >= last_ns ? now_ns - last_ns : 0;
+
+	if (since >= period_ns)
+		return true;
+	return changed && since >= min_interval_ns;
+}
+
+bool
+ibex_credit_fc_due(const struct ibex_credit_port *p, uint64_t now_ns,
+		   const uint32_t *free_blocks)
+{
+	bool changed = p->init_pending || p->last_fc_ns == 0;
+	unsigned int vl;
+
+	for (vl = 0; vl < p->n_vls && !changed; vl++)
+		changed = ibex_credit_rx_fccl(p, vl, free_blocks[vl]) !=
+			  p->rx[vl].fccl_sent;
+	return ibex_credit_due(now_ns, p->last_fc_ns, changed,
+			       p->min_interval_ns, p->period_ns);
+}
+
+void
+ibex_credit_fc_fill(struct ibex_credit_port *p, uint64_t now_ns,
+		    const uint32_t *free_blocks, struct ibex_fcf_credit *m)
+{
+	unsigned int vl;
+
+	m->op = p->init_pending ? IBEX_FCF_OP_INIT : IBEX_FCF_OP_NORMAL;
+	m->n_vls = p->n_vls;
+	m->seq = p->seq++;
+	for (vl = 0; vl < p->n_vls; vl++) {
+		uint16_t fccl = ibex_credit_rx_fccl(p, vl, free_blocks[vl]);
+
+		m->vl[vl].vl = vl;
+		m->vl[vl].fctbs = p->tx[vl].fctbs;
+		m->vl[vl].fccl = fccl;
+		p->rx[vl].fccl_sent = fccl;
+	}
+	p->init_pending = false;
+	p->last_fc_ns = now_ns;
+	p->fc_tx++;
+}
+
+unsigned int
+ibex_credit_fc_apply(struct ibex_credit_port *p,
+		     const struct ibex_fcf_credit *m)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->n_vls && i < IBEX_FCF_MAX_VLS; i++) {
+		unsigned int vl = m->vl[i].vl;
+
+		if (vl >= p->n_vls)
+			continue;
+		p->tx[vl].fccl = ibex_credit_mod(m->vl[i].fccl);
+		p->rx[vl].abr = ibex_credit_mod(m->vl[i].fctbs);
+		n++;
+	}
+	if (m->op == IBEX_FCF_OP_INIT)
+		p->last_fc_ns = 0;
+	p->fc_rx++;
+	return n;
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_CREDIT_H
+#define IBEX_CREDIT_H
+
+/**
+ * @file
+ * InfiniBand-style link-level credit flow control between ibex peers
+ * (IBA Vol 1 7.9; the OMNeT++ IB flit model ibuf.cc / obuf.cc).
+ *
+ * One credit is one 64-byte block; a frame of len bytes costs
+ * ceil(len / 64) blocks. Counters are 12 bits and wrap at 4096.
+ *
+ * Transmitter, per VL:
+ *   FCTBS  total blocks sent, mod 4096
+ *   FCCL   last credit limit received from the peer
+ *   a frame of n blocks may go when (FCCL - (FCTBS + n)) mod 4096 <= 2048
+ *
+ * Receiver, per VL:
+ *   ABR    adjusted blocks received: += n per data frame received,
+ *          := FCTBS from every flow-control frame of the peer
+ *   FCCL   advertised = (ABR + min(free, 2048)) mod 4096
+ *
+ * Setting ABR from the peer's FCTBS makes the scheme self-healing: a lost
+ * data frame no longer holds credits once the next flow-control frame
+ * arrives, and a lost flow-control frame is replaced by the next one, as
+ * frames go out on every change (at least min_interval apart) and every
+ * period. This relies on the link delivering data and flow-control frames
+ * in order, which one Ethernet link does.
+ *
+ * All VLs of a port travel in one frame (struct ibex_fcf_credit, see
+ * ibex_fcframe.h). Per-packet functions are static inline; the others are
+ * housekeeping. Time is passed in, in nanoseconds.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ibex_fcframe.h"
+
+/** Counter modulus and mask: 12-bit FCTBS / FCCL / ABR. */
+#define IBEX_CREDIT_MOD   4096u
+#define IBEX_CREDIT_MASK  (IBEX_CREDIT_MOD - 1)
+/** Largest credit window: half the counter space. */
+#define IBEX_CREDIT_WINDOW 2048u
+/** Data VLs under credit flow control. */
+#define IBEX_CREDIT_MAX_VLS IBEX_FCF_MAX_VLS
+/** Largest frame the send rule is defined for, in blocks (16 KiB). */
+#define IBEX_CREDIT_MAX_FRAME_BLOCKS 256u
+
+/** Transmitter state of one VL. */
+struct ibex_credit_tx {
+	uint16_t fctbs; /**< total blocks sent, mod 4096 */
+	uint16_t fccl;  /**< credit limit last received */
+};
+
+/** Receiver state of one VL. */
+struct ibex_credit_rx {
+	uint16_t abr;       /**< adjusted blocks received, mod 4096 */
+	uint16_t fccl_sent; /**< FCCL in the last frame sent */
+};
+
+/** Credit flow control of one port, both directions. */
+struct ibex_credit_port {
+	uint8_t n_vls;          /**< data VLs 0..n_vls-1 under credit */
+	bool init_pending;      /**< next frame goes out with op INIT */
+	uint16_t seq;           /**< frames built */
+	uint64_t last_fc_ns;    /**< when the last frame was built */
+	uint64_t min_interval_ns; /**< on-change frames at least this apart */
+	uint64_t period_ns;     /**< a frame at least this often */
+	struct ibex_credit_tx tx[IBEX_CREDIT_MAX_VLS];
+	struct ibex_credit_rx rx[IBEX_CREDIT_MAX_VLS];
+	uint64_t fc_rx;         /**< frames applied */
+	uint64_t fc_tx;         /**< frames built */
+};
+
+/** a mod 4096. */
+static inline uint16_t
+ibex_credit_mod(uint32_t a)
+{
+	return (uint16_t)(a & IBEX_CREDIT_MASK);
+}
+
+/**
+ * The IB send rule on raw counters: may @p n blocks go?
+ * True when (fccl - (fctbs + n)) mod 4096 <= 2048, and 1 <= n <= 256.
+ */
+static inline bool
+ibex_credit_rule(uint16_t fccl, uint16_t fctbs, uint32_t n)
+{
+	if (n == 0 || n > IBEX_CREDIT_MAX_FRAME_BLOCKS)
+		return false;
+	return ibex_credit_mod((uint32_t)fccl - fctbs - n) <= IBEX_CREDIT_WINDOW;
+}
+
+/** Blocks the transmitter of @p vl may still send (0 when none). */
+static inline uint32_t
+ibex_credit_tx_avail(const struct ibex_credit_port *p, unsigned int vl)
+{
+	uint32_t d = ibex_credit_mod((uint32_t)p->tx[vl].fccl - p->tx[vl].fctbs);
+
+	return d <= IBEX_CREDIT_WINDOW ? d : 0;
+}
+
+/** Per packet: may a frame of @p n blocks go on @p vl now? */
+static inline bool
+ibex_credit_tx_ok(const struct ibex_credit_port *p, unsigned int vl,
+		  uint32_t n)
+{
+	return ibex_credit_rule(p->tx[vl].fccl, p->tx[vl].fctbs, n);
+}
+
+/** Per packet: a frame of @p n blocks was handed to TX on @p vl. */
+static inline void
+ibex_credit_tx_sent(struct ibex_credit_port *p, unsigned int vl, uint32_t n)
+{
+	p->tx[vl].fctbs = ibex_credit_mod(p->tx[vl].fctbs + n);
+}
+
+/** Per packet: check and charge in one step. @return true when sent. */
+static inline bool
+ibex_credit_tx_take(struct ibex_credit_port *p, unsigned int vl, uint32_t n)
+{
+	if (!ibex_credit_tx_ok(p, vl, n))
+		return false;
+	ibex_credit_tx_sent(p, vl, n);
+	return true;
+}
+
+/** Per packet: a data frame of @p n blocks arrived on @p vl (before any
+ * drop decision: ABR counts what the peer sent). */
+static inline void
+ibex_credit_rx_data(struct ibex_credit_port *p, unsigned int vl, uint32_t n)
+{
+	p->rx[vl].abr = ibex_credit_mod(p->rx[vl].abr + n);
+}
+
+/** FCCL to advertise for @p vl given its free blocks (window capped). */
+static inline uint16_t
+ibex_credit_rx_fccl(const struct ibex_credit_port *p, unsigned int vl,
+		    uint32_t free_blocks)
+{
+	if (free_blocks > IBEX_CREDIT_WINDOW)
+		free_blocks = IBEX_CREDIT_WINDOW;
+	return ibex_credit_mod(p->rx[vl].abr + free_blocks);
+}
+
+/**
+ * Reset a port: all counters 0, no credit until the peer advertises, the
+ * first frame goes out with op INIT.
+ *
+ * @return 0, or -EINVAL for n_vls outside 1..15 or min_interval > period
+ *   or period 0.
+ */
+int ibex_credit_port_init(struct ibex_credit_port *p, unsigned int n_vls,
+			  uint64_t min_interval_ns, uint64_t period_ns);
+
+/**
+ * Timing rule on its own: a frame is due when @p changed and at least
+ * @p min_interval_ns passed since @p last_ns, or when @p period_ns passed
+ * regardless.
+ */
+bool ibex_credit_due(uint64_t now_ns, uint64_t last_ns, bool changed,
+		     uint64_t min_interval_ns, uint64_t period_ns);
+
+/**
+ * Housekeeping: should the port send a credit frame now?
+ *
+ * @param free_blocks  per VL, the free blocks ibex_buf_credit_free() gives
+ */
+bool ibex_credit_fc_due(const struct ibex_credit_port *p, uint64_t now_ns,
+			const uint32_t *free_blocks);
+
+/**
+ * Fill the frame to send (all VLs: our FCTBS and our advertised FCCL) and
+ * record it as sent at @p now_ns. Build the bytes with
+ * ibex_fcf_credit_build().
+ */
+void ibex_credit_fc_fill(struct ibex_credit_port *p, uint64_t now_ns,
+			 const uint32_t *free_blocks, struct ibex_fcf_credit *m);
+
+/**
+ * Apply a parsed credit frame from the peer: per VL, FCCL becomes our
+ * transmit limit and ABR := the peer's FCTBS. VLs we do not run are
+ * skipped. An INIT frame also makes our next frame due at once (the peer
+ * needs our limits), by clearing last_fc_ns.
+ *
+ * @return the number of VLs applied.
+ */
+unsigned int ibex_credit_fc_apply(struct ibex_credit_port *p,
+				  const struct ibex_fcf_credit *m);
+
+#endif /* IBEX_CREDIT_H */
