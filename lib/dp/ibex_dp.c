@@ -128,7 +128,7 @@ learn_post(struct ibex_worker *w, const uint8_t *mac, uint16_t vid,
  * posted request is given 10 ms to be applied before it is posted again,
  * so a new station at line rate costs one request, not one per frame.
  */
-static void
+static uint32_t
 learn_check_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		 struct ibex_mac_slot *s, uint64_t key, const uint8_t *src,
 		 uint16_t vid, uint16_t in_port, uint32_t now_ms)
@@ -144,13 +144,15 @@ learn_check_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		/* Static entries are never learned over: stop asking. */
 		s->until_ms = e.is_static ? now_ms + t->learn_refresh_ms :
 			      e.last_seen_ms + t->learn_refresh_ms;
-		return;
+		return s->until_ms;
 	}
 	s->until_ms = now_ms + 10;
 	learn_post(w, src, vid, in_port);
+	return s->until_ms;
 }
 
-static inline void
+/* @return until when the source needs no re-check. */
+static inline uint32_t
 learn_check(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	    const uint8_t *src, uint16_t vid, uint16_t in_port,
 	    uint32_t now_ms)
@@ -158,11 +160,13 @@ learn_check(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	uint64_t key = mac_key(src, vid);
 	struct ibex_mac_slot *s = mac_slot(w->src_cache, key);
 
+	if (!t->learning)
+		return now_ms + 1000;
 	if (likely(s->key == key && s->port == in_port &&
 		   s->version == w->fdb_version &&
 		   (int32_t)(s->until_ms - now_ms) > 0))
-		return;
-	learn_check_slow(w, t, s, key, src, vid, in_port, now_ms);
+		return s->until_ms;
+	return learn_check_slow(w, t, s, key, src, vid, in_port, now_ms);
 }
 
 /* FDB lookup through the worker's destination cache. */
@@ -182,6 +186,41 @@ dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
 		s->port = port;
 	}
 	return port;
+}
+
+/*
+ * Learn the source and look up the destination, through the flow cache:
+ * one probe in the common case, the two MAC caches and the FDB otherwise.
+ * Only known destinations are cached; unknown ones flood every time until
+ * learned, so a station that appears is used at once.
+ */
+static inline uint16_t
+flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	    const uint8_t *eth, uint16_t vid, uint16_t in_port,
+	    uint32_t now_ms)
+{
+	uint64_t dkey = mac_key(eth, vid);
+	uint64_t skey = mac_key(eth + 6, in_port);
+	struct ibex_flow_slot *f = &w->flow_cache[
+		((dkey ^ (skey * 31)) * UINT64_C(0x9E3779B97F4A7C15)) >>
+		(64 - __builtin_ctz(IBEX_MAC_CACHE))];
+	uint32_t until;
+	uint16_t out;
+
+	if (likely(f->dst_key == dkey && f->src_key == skey &&
+		   f->version == w->fdb_version &&
+		   (int32_t)(f->until_ms - now_ms) > 0))
+		return f->out;
+	until = learn_check(w, t, eth + 6, vid, in_port, now_ms);
+	out = dst_lookup(w, eth, vid);
+	if (out != IBEX_PORT_NONE) {
+		f->dst_key = dkey;
+		f->src_key = skey;
+		f->version = w->fdb_version;
+		f->until_ms = until;
+		f->out = out;
+	}
+	return out;
 }
 
 static void
@@ -241,14 +280,12 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		drop(c, m, IBEX_R_VLAN_INGRESS);
 		return;
 	}
-	if (t->learning)
-		learn_check(w, t, eth + 6, vid, in_port, now_ms);
-
 	if (unlikely(info.flags & IBEX_PKT_F_DMAC_GROUP)) {
+		learn_check(w, t, eth + 6, vid, in_port, now_ms);
 		flood(w, t, c, m, vid, in_port);
 		return;
 	}
-	out = dst_lookup(w, eth, vid);
+	out = flow_lookup(w, t, eth, vid, in_port, now_ms);
 	if (out == IBEX_PORT_NONE) {
 		flood(w, t, c, m, vid, in_port);
 		return;

@@ -100,6 +100,19 @@ struct ibex_mac_slot {
 	uint16_t port;
 };
 
+/**
+ * The worker's first-level cache: one probe answers both questions a frame
+ * asks (is its source known and fresh on this port? where does its
+ * destination go?) for the (dst, vid, src, in_port) it was filled for.
+ */
+struct ibex_flow_slot {
+	uint64_t dst_key;        /**< vid << 48 | dst mac */
+	uint64_t src_key;        /**< in_port << 48 | src mac */
+	uint32_t version;        /**< ibex_fdb_version() when filled */
+	uint32_t until_ms;       /**< the source needs no re-check before this */
+	uint16_t out;            /**< egress port */
+};
+
 struct ibex_dp;
 
 /** One worker lcore's private state. */
@@ -114,6 +127,7 @@ struct ibex_worker {
 	uint64_t iterations;
 	uint64_t busy_iterations;
 	uint32_t fdb_version;    /**< read once per iteration */
+	struct ibex_flow_slot flow_cache[IBEX_MAC_CACHE];
 	struct ibex_mac_slot dst_cache[IBEX_MAC_CACHE];
 	struct ibex_mac_slot src_cache[IBEX_MAC_CACHE];
 	struct ibex_port_counters cnt[IBEX_MAX_PORTS];
