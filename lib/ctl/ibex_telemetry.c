@@ -48,6 +48,19 @@ port_from_param(const char *params)
 	return (int)v;
 }
 
+/* Telemetry names allow [A-Za-z0-9_]: "ip4-trunc" becomes "ip4_trunc". */
+static const char *
+tel_reason_key(unsigned int r, const char *prefix, char *buf, size_t len)
+{
+	char *c;
+
+	snprintf(buf, len, "%s%s", prefix, ibex_reason_name(r));
+	for (c = buf; *c != '\0'; c++)
+		if (*c == '-')
+			*c = '_';
+	return buf;
+}
+
 static int
 tel_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 	  struct rte_tel_data *d)
@@ -84,8 +97,8 @@ tel_port_stats(const char *cmd __rte_unused, const char *params,
 	for (r = 1; r < IBEX_R_MAX; r++) {
 		char key[64];
 
-		snprintf(key, sizeof(key), "drop_%s", ibex_reason_name(r));
-		rte_tel_data_add_dict_u64(d, key, c.drop[r]);
+		rte_tel_data_add_dict_u64(d, tel_reason_key(r, "drop_", key,
+							    sizeof(key)), c.drop[r]);
 	}
 	return 0;
 }
@@ -106,10 +119,13 @@ tel_drops(const char *cmd __rte_unused, const char *params __rte_unused,
 			return -ENOMEM;
 		ibex_dp_port_totals(tel_dp, p, &c);
 		rte_tel_data_start_dict(pd);
-		for (r = 1; r < IBEX_R_MAX; r++)
+		for (r = 1; r < IBEX_R_MAX; r++) {
+			char key[64];
+
 			if (c.drop[r] != 0)
-				rte_tel_data_add_dict_u64(pd, ibex_reason_name(r),
-							  c.drop[r]);
+				rte_tel_data_add_dict_u64(pd, tel_reason_key(r, "",
+						key, sizeof(key)), c.drop[r]);
+		}
 		rte_tel_data_add_dict_container(d, tel_dp->port_name[p], pd, 0);
 	}
 	return 0;
@@ -122,9 +138,13 @@ tel_reasons(const char *cmd __rte_unused, const char *params __rte_unused,
 	unsigned int r;
 
 	rte_tel_data_start_dict(d);
-	for (r = 1; r < IBEX_R_MAX; r++)
-		rte_tel_data_add_dict_string(d, ibex_reason_name(r),
+	for (r = 1; r < IBEX_R_MAX; r++) {
+		char key[64];
+
+		rte_tel_data_add_dict_string(d, tel_reason_key(r, "", key,
+							       sizeof(key)),
 					     ibex_reason_help(r));
+	}
 	return 0;
 }
 
