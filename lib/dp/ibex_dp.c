@@ -396,10 +396,10 @@ ibex_dp_worker_main(void *arg)
 		}
 		if (w->pending_tx != 0)
 			tx_drain(w);
-		w->iterations++;
+		IBEX_CNT_ADD(w->iterations, 1);
 		if (moved != 0) {
-			w->busy_iterations++;
-			w->busy_tsc += rte_rdtsc() - start;
+			IBEX_CNT_ADD(w->busy_iterations, 1);
+			IBEX_CNT_ADD(w->busy_tsc, rte_rdtsc() - start);
 		}
 	}
 	worker_release_all(w);
