@@ -7,6 +7,12 @@
  *
  * Three ports r0, r1, r2 built with rte_eth_from_rings: the test enqueues
  * mbufs on a port's RX ring and reads what ibex sent from its TX ring.
+ *
+ *   test_dp_fwd [WORKERS]     (1 or 2; default 1)
+ *
+ * With two workers the ports' single RX queues land on different workers
+ * (both lcores share one CPU: --lcores), and every worker's TX queue of a
+ * port feeds the same multi-producer ring, so the same assertions hold.
  */
 
 #include <setjmp.h>
@@ -39,6 +45,7 @@ static struct rte_ring *rxr[NB_PORTS], *txr[NB_PORTS];
 static struct rte_mempool *test_pool;
 static struct ibex_dp *dp;
 static struct ibex_conf conf;
+static unsigned int nb_workers = 1;
 
 static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0x0a, 0x01 };
 static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0x0b, 0x01 };
@@ -123,8 +130,8 @@ group_setup(void **state)
 {
 	char prefix[64], err[512], text[1024];
 	char *argv[] = { "test_dp_fwd", "--no-huge", "-m", "512", "--no-pci",
-			 "-l", "0-1", "--log-level", "lib.*:warning", prefix,
-			 NULL };
+			 "--lcores", nb_workers == 1 ? "0@0,1@1" : "0@0,1@1,2@1",
+			 "--log-level", "lib.*:warning", prefix, NULL };
 	int argc = (int)RTE_DIM(argv) - 1;
 	unsigned int i;
 
@@ -147,10 +154,14 @@ group_setup(void **state)
 		rxr[i] = rte_ring_create(name, RING_SIZE, 0,
 					 RING_F_SP_ENQ | RING_F_SC_DEQ);
 		snprintf(name, sizeof(name), "tx%u", i);
-		txr[i] = rte_ring_create(name, RING_SIZE, 0,
-					 RING_F_SP_ENQ | RING_F_SC_DEQ);
+		txr[i] = rte_ring_create(name, RING_SIZE, 0, RING_F_SC_DEQ);
 		snprintf(port, sizeof(port), "r%u", i);
-		pid = rte_eth_from_rings(port, &rxr[i], 1, &txr[i], 1, 0);
+		{
+			struct rte_ring *tx[2] = { txr[i], txr[i] };
+
+			pid = rte_eth_from_rings(port, &rxr[i], 1, tx,
+						 nb_workers, 0);
+		}
 		if (pid < 0 || rte_eth_dev_get_name_by_port((uint16_t)pid,
 							    name) != 0)
 			return -1;
@@ -168,11 +179,12 @@ group_setup(void **state)
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
+	conf.nb_workers = (uint16_t)nb_workers;
 	if (ibex_dp_create(&dp, &conf, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	return 0;
+	return dp->nb_workers == nb_workers ? 0 : -1;
 }
 
 static int
@@ -334,7 +346,7 @@ test_malformed_counted(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_static_unicast),
@@ -345,5 +357,11 @@ main(void)
 		cmocka_unit_test(test_malformed_counted),
 	};
 
+	if (argc > 1)
+		nb_workers = (unsigned int)atoi(argv[1]);
+	if (nb_workers < 1 || nb_workers > 2) {
+		fprintf(stderr, "usage: %s [1|2]\n", argv[0]);
+		return 2;
+	}
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
