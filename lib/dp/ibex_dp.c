@@ -99,11 +99,18 @@ txbuf_add(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m)
 	tb->pkts[tb->count++] = m;
 }
 
+/* Slot index of a key in any of the worker's caches (IBEX_MAC_CACHE slots). */
+static inline uint32_t
+cache_index(uint64_t key)
+{
+	return (key * UINT64_C(0x9E3779B97F4A7C15)) >>
+	       (64 - __builtin_ctz(IBEX_MAC_CACHE));
+}
+
 static inline struct ibex_mac_slot *
 mac_slot(struct ibex_mac_slot *cache, uint64_t key)
 {
-	return &cache[(key * UINT64_C(0x9E3779B97F4A7C15)) >>
-		      (64 - __builtin_ctz(IBEX_MAC_CACHE))];
+	return &cache[cache_index(key)];
 }
 
 static inline void
@@ -157,11 +164,13 @@ learn_check(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	    const uint8_t *src, uint16_t vid, uint16_t in_port,
 	    uint32_t now_ms)
 {
-	uint64_t key = mac_key(src, vid);
-	struct ibex_mac_slot *s = mac_slot(w->src_cache, key);
+	uint64_t key;
+	struct ibex_mac_slot *s;
 
 	if (!t->learning)
 		return now_ms + 1000;
+	key = mac_key(src, vid);
+	s = mac_slot(w->src_cache, key);
 	if (likely(s->key == key && s->port == in_port &&
 		   s->version == w->fdb_version &&
 		   (int32_t)(s->until_ms - now_ms) > 0))
@@ -201,9 +210,7 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 {
 	uint64_t dkey = mac_key(eth, vid);
 	uint64_t skey = mac_key(eth + 6, in_port);
-	struct ibex_flow_slot *f = &w->flow_cache[
-		((dkey ^ (skey * 31)) * UINT64_C(0x9E3779B97F4A7C15)) >>
-		(64 - __builtin_ctz(IBEX_MAC_CACHE))];
+	struct ibex_flow_slot *f = &w->flow_cache[cache_index(dkey ^ (skey * 31))];
 	uint32_t until;
 	uint16_t out;
 
