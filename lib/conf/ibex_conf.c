@@ -578,6 +578,53 @@ conf_port_fixup(struct ibex_conf_port *p)
 	p->vlans[p->pvid / 64] |= UINT64_C(1) << (p->pvid % 64);
 }
 
+/* Lanes, flow control and ECN as docs/virtual-lanes.md, flow-control.md
+ * and ecn.md give them. Tables that depend on other keys (SL->VL on the
+ * lane count, the arbiter, ECN on the rate) are filled when not set. */
+static void
+conf_port_lane_defaults(struct ibex_conf_port *p)
+{
+	unsigned int v;
+
+	p->nb_vls = 8;
+	ibex_sl_class_init(&p->sl_class, IBEX_SL_FROM_PCP);
+	p->vl_queue_blocks = 4096;
+	p->fc_mode = IBEX_FC_NONE;
+	for (v = 0; v < IBEX_VL_COUNT; v++) {
+		p->reserved_blocks[v] = 4096 / 64;
+		p->ecn[v].enabled = true;
+	}
+	p->credit_period_us = 10;
+	p->credit_min_gap_ns = 500;
+	p->pfc_headroom_auto = true;
+	p->pfc_cable_m = 10;
+	p->pfc_proc_ns = 2000;
+	p->pfc_xon_gap_blocks = 3072 / 64;
+	p->pfc_quanta = 65535;
+	p->wd_action = IBEX_PFC_WD_DROP;
+	p->wd_detect_ms = 200;
+	p->wd_recover_ms = 200;
+}
+
+/* Fill the tables a port did not set from its other keys: call after
+ * parsing, before use (ibex_conf_validate() checks the result). */
+void
+ibex_conf_port_tables(struct ibex_conf_port *p)
+{
+	unsigned int v;
+
+	if (!p->sl2vl_set)
+		ibex_sl2vl_default(&p->sl2vl, p->nb_vls);
+	if (!p->vlarb_set)
+		ibex_vlarb_conf_default(&p->vlarb, p->nb_vls);
+	for (v = 0; v < IBEX_VL_COUNT; v++)
+		if (!p->ecn[v].set)
+			ibex_ecn_cfg_default(&p->ecn[v].cfg,
+				p->shape_bps != 0 ? p->shape_bps :
+				p->speed_bps != 0 ? p->speed_bps :
+				UINT64_C(25000000000));
+}
+
 /* Caller checked the lengths of name and dev. */
 static void
 conf_port_defaults(struct ibex_conf_port *p, const char *name,
@@ -593,6 +640,7 @@ conf_port_defaults(struct ibex_conf_port *p, const char *name,
 	p->tx_desc = 1024;
 	p->admin_up = true;
 	p->line = line;
+	conf_port_lane_defaults(p);
 	conf_port_fixup(p);
 }
 
@@ -802,6 +850,9 @@ ibex_conf_init(struct ibex_conf *c)
 	c->fdb_max_entries = 65536;
 	c->fdb_ageing_s = 300;
 	c->fdb_learning = true;
+	c->vl15_rate_pps = 1000;
+	c->buffer_blocks = (8u << 20) / 64;
+	c->buffer_alpha_log2 = -3;
 }
 
 int

@@ -26,6 +26,11 @@
 #include <stdint.h>
 
 #include "ibex_common.h"
+#include "ibex_buf.h"
+#include "ibex_ecn.h"
+#include "ibex_pfc.h"
+#include "ibex_vl.h"
+#include "ibex_vlarb.h"
 
 #define IBEX_DEV_LEN 128
 #define IBEX_CONF_MAX_STATIC 1024
@@ -46,6 +51,46 @@ struct ibex_conf_port {
 	bool vlans_set;            /**< vlans given; otherwise member of pvid only */
 	uint64_t vlans[IBEX_VLAN_COUNT / 64]; /**< membership bitmap */
 	int line;                  /**< line that declared it, for messages */
+
+	/* Virtual lanes (docs/virtual-lanes.md). */
+	uint8_t nb_vls;            /**< operational data VLs 1, 2, 4, 8, 15 (8) */
+	struct ibex_sl_class sl_class; /**< SL from PCP or DSCP (pcp, identity) */
+	bool sl2vl_set;            /**< sl2vl given; else ibex_sl2vl_default() */
+	struct ibex_sl2vl sl2vl;
+	bool vlarb_set;            /**< vlarb given; else ibex_vlarb_conf_default() */
+	struct ibex_vlarb_conf vlarb;
+	uint64_t shape_bps;        /**< egress shaper incl. preamble+IFG; 0 = off */
+	uint32_t vl_queue_blocks;  /**< bound of each (port, VL) queue (4096) */
+	int vl_line;               /**< last lane statement, for messages */
+
+	/* Flow control (docs/flow-control.md). */
+	uint8_t fc_mode;           /**< enum ibex_fc_mode (none) */
+	uint16_t lossless_mask;    /**< bit v: VL v lossless (needs fc) */
+	uint32_t reserved_blocks[IBEX_VL_COUNT]; /**< per VL (4 KB) */
+	uint32_t credit_period_us; /**< periodic credit frame (10) */
+	uint32_t credit_min_gap_ns; /**< on-change frames this far apart (500) */
+	bool pfc_headroom_auto;    /**< size headroom from the formula (on) */
+	uint32_t pfc_cable_m;      /**< for the formula (10) */
+	uint32_t pfc_proc_ns;      /**< for the formula (2000) */
+	uint32_t pfc_headroom_blocks; /**< when not auto */
+	uint32_t pfc_xoff_blocks;  /**< 0 = dynamic */
+	uint32_t pfc_xon_gap_blocks; /**< XOFF - XON (3 KB) */
+	uint16_t pfc_quanta;       /**< per XOFF (65535) */
+	uint32_t pfc_refresh_margin_us; /**< 0 = half the pause */
+	bool pfc_hw;               /**< use the NIC's PFC instead (off) */
+	uint8_t wd_action;         /**< enum ibex_pfc_wd_action (drop) */
+	uint32_t wd_detect_ms;     /**< (200) */
+	uint32_t wd_recover_ms;    /**< (200) */
+	int fc_line;
+
+	/* ECN per VL (docs/ecn.md). */
+	struct ibex_conf_ecn {
+		bool set;          /**< configured; else ibex_ecn_cfg_default() */
+		bool enabled;      /**< marking on (default on) */
+		bool fecn;         /**< also set BTH FECN on RoCEv2 (off) */
+		struct ibex_ecn_cfg cfg;
+		int line;
+	} ecn[IBEX_VL_COUNT];
 };
 
 struct ibex_conf_fdb_static {
@@ -61,6 +106,12 @@ struct ibex_conf {
 	uint16_t burst;            /**< RX/TX burst, 1..256 (default 32) */
 	uint32_t tx_drain_us;      /**< 0 = flush TX every iteration */
 	uint32_t mbufs;            /**< mbuf pool size (default 16384) */
+	uint32_t vl15_rate_pps;    /**< management frames per ingress port (1000) */
+	/* shared buffer (docs/flow-control.md) */
+	uint32_t buffer_blocks;    /**< total (8 MB) */
+	int8_t buffer_alpha_log2;  /**< dynamic threshold (-3: 1/8) */
+	/* control plane */
+	char ctl_socket[108];      /**< unix socket path ("" = none) */
 	/* ports */
 	uint16_t nb_ports;
 	struct ibex_conf_port ports[IBEX_MAX_PORTS];
@@ -106,6 +157,13 @@ int ibex_conf_port_find(const struct ibex_conf *c, const char *name);
 /** Add a port with defaults (used when the file declares none).
  * @return its index or -ENOSPC / -EEXIST. */
 int ibex_conf_port_add(struct ibex_conf *c, const char *name, const char *dev);
+
+/**
+ * Fill the tables a port left unset (SL->VL for its lane count, the default
+ * arbiter, ECN curves for its rate). Users of a parsed config call it for
+ * every port before reading those tables; it is idempotent.
+ */
+void ibex_conf_port_tables(struct ibex_conf_port *p);
 
 /** VLAN membership test. */
 static inline bool
