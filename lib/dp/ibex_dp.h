@@ -174,6 +174,52 @@ struct ibex_dp_tables *ibex_dp_tables_build(const struct ibex_conf *conf);
 void ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,
 			 struct ibex_port_counters *sum);
 
+/**
+ * Counters of one (egress port, VL) lane, summed over the workers
+ * (ibex_dp_lane_totals()). Gauges (qlen_*) are the backlog now.
+ */
+struct ibex_lane_counters {
+	uint64_t cut_through;    /**< frames sent straight from RX */
+	uint64_t queued;         /**< frames that waited in the lane queue */
+	uint64_t tx_pkts;        /**< frames of the lane TX accepted */
+	uint64_t tx_bytes;
+	uint64_t drops;          /**< lane drops (queue full, watchdog) */
+	uint64_t qlen_pkts;      /**< backlog now */
+	uint64_t qlen_bytes;
+	uint64_t ecn_seen[4];    /**< by RFC 3168 codepoint of frames that
+				      reached the ECN decision */
+	uint64_t ecn_marked;     /**< ECT frames set to CE */
+	uint64_t fecn_marked;    /**< RoCEv2 frames given BTH FECN */
+};
+
+/** Sum the counters of lane @p vl (0..15) of egress port @p port. */
+void ibex_dp_lane_totals(const struct ibex_dp *dp, uint16_t port,
+			 unsigned int vl, struct ibex_lane_counters *sum);
+
+/**
+ * Merge the switch residence time histogram (RX to TX, in TSC ticks) of
+ * lane @p vl of egress port @p port over the workers into @p out (which the
+ * caller initialised): @p queued selects the frames that waited in the lane
+ * queue, else those cut through. @return 0, or -ENOENT for a lane the port
+ * does not run.
+ */
+struct ibex_hist;
+int ibex_dp_residence(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
+		      bool queued, struct ibex_hist *out);
+
+/**
+ * Apply a new validated configuration while traffic runs (control thread):
+ * builds new immutable tables (VLAN, SL/VL, arbiter, shaper, ECN, flow
+ * control parameters, admin state), publishes them with an atomic pointer
+ * swap, waits for every worker to pass a quiescent state (rte_rcu_qsbr)
+ * and frees the old ones. FDB static entries are added/removed to match.
+ * Ports, workers, queues and pool sizes cannot change live: a config that
+ * changes them is refused with -ENOTSUP and a message. On any error
+ * nothing changes. @return 0 or -errno.
+ */
+int ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
+			char *err, size_t errlen);
+
 /** Wait until every port reports link up, or @p timeout_ms passes.
  * @return 0, or -ETIMEDOUT naming the first port still down in @p err. */
 int ibex_dp_wait_links(const struct ibex_dp *dp, uint32_t timeout_ms,

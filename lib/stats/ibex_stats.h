@@ -123,6 +123,24 @@ ibex_hist_record(struct ibex_hist *h, uint64_t v)
 }
 
 /**
+ * Record @p n samples of the same value @p v (n >= 1): what a burst of
+ * frames that share one timestamp costs, one update instead of n.
+ */
+static inline void
+ibex_hist_record_n(struct ibex_hist *h, uint64_t v, uint64_t n)
+{
+	uint64_t *b = &h->buckets[ibex_hist_index(v)];
+
+	if (ibex_unlikely(v < IBEX_STATS_GET(&h->min)))
+		IBEX_STATS_SET(&h->min, v);
+	if (ibex_unlikely(v > IBEX_STATS_GET(&h->max)))
+		IBEX_STATS_SET(&h->max, v);
+	IBEX_STATS_ADD(&h->sum, v * n);
+	__atomic_store_n(b, IBEX_STATS_GET(b) + n, __ATOMIC_RELEASE);
+	IBEX_STATS_ADD(&h->count, n);
+}
+
+/**
  * Add @p src into @p dst (e.g. sum per-core histograms). @p dst must be
  * private to the caller; @p src may be written concurrently.
  *

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Lane queue (block-bounded FIFO) and egress shaper (token bucket). */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ibex_shaper.h"
+#include "ibex_stats.h"
+#include "ibex_vlq.h"
+
+static void
+test_vlq_fifo_and_gauges(void **state)
+{
+	struct ibex_vlq_ent ent[8];
+	struct ibex_vlq q;
+	struct ibex_vlq_ent e;
+	uintptr_t i;
+
+	(void)state;
+	assert_int_equal(ibex_vlq_slots(5), 8);
+	assert_int_equal(ibex_vlq_slots(8), 8);
+	ibex_vlq_init(&q, ent, 8, 0);
+	/* Wrap the free-running indices several times: order is kept. */
+	for (i = 0; i < 100; i++) {
+		assert_true(ibex_vlq_push(&q, (void *)(i + 1), 65, i, 0));
+		assert_true(ibex_vlq_push(&q, (void *)(i + 1000), 64, i, 3));
+		assert_int_equal(q.blocks, 3);
+		assert_int_equal(q.bytes, 129);
+		assert_ptr_equal(ibex_vlq_head(&q)->frame, (void *)(i + 1));
+		ibex_vlq_pop(&q, &e);
+		assert_ptr_equal(e.frame, (void *)(i + 1));
+		assert_int_equal(e.len, 65);
+		ibex_vlq_pop(&q, &e);
+		assert_ptr_equal(e.frame, (void *)(i + 1000));
+		assert_int_equal(e.meta, 3);
+		assert_true(ibex_vlq_empty(&q));
+		assert_int_equal(q.blocks, 0);
+		assert_int_equal(q.bytes, 0);
+	}
+}
+
+static void
+test_vlq_block_bound(void **state)
+{
+	struct ibex_vlq_ent ent[16];
+	struct ibex_vlq q;
+
+	(void)state;
+	/* 10 blocks: a 1500-byte frame is 24 blocks and never fits; 64-byte
+	 * frames fit ten times, the eleventh is refused and nothing changes. */
+	ibex_vlq_init(&q, ent, 16, 10);
+	assert_false(ibex_vlq_push(&q, (void *)1, 1500, 0, 0));
+	assert_int_equal(ibex_vlq_count(&q), 0);
+	for (int i = 0; i < 10; i++)
+		assert_true(ibex_vlq_push(&q, (void *)1, 64, 0, 0));
+	assert_false(ibex_vlq_push(&q, (void *)1, 64, 0, 0));
+	assert_int_equal(ibex_vlq_count(&q), 10);
+	assert_int_equal(q.blocks, 10);
+	/* Slots bound too when there is no block bound. */
+	ibex_vlq_init(&q, ent, 4, 0);
+	for (int i = 0; i < 4; i++)
+		assert_true(ibex_vlq_push(&q, (void *)1, 64, 0, 0));
+	assert_false(ibex_vlq_push(&q, (void *)1, 64, 0, 0));
+}
+
+static void
+test_wire_bytes(void **state)
+{
+	(void)state;
+	/* 64-byte frame on the wire (60 + FCS): 84 byte times. */
+	assert_int_equal(ibex_wire_bytes(60), 84);
+	assert_int_equal(ibex_wire_bytes(14), 84);  /* padded */
+	assert_int_equal(ibex_wire_bytes(1514), 1538);
+}
+
+/* Send as fast as the shaper allows for one simulated second and count
+ * the bytes: the rate must come out within 0.1%. */
+static uint64_t
+shaped_bytes(uint64_t rate_bps, uint32_t len, uint64_t hz, uint64_t step)
+{
+	struct ibex_shaper s;
+	uint64_t now, wire = 0;
+
+	ibex_shaper_init(&s, rate_bps, hz, 0);
+	/* Start from an empty bucket so the burst does not count. */
+	s.tokens_fp = 0;
+	for (now = 0; now < hz; now += step) {
+		ibex_shaper_refill(&s, now);
+		while (ibex_shaper_ready(&s)) {
+			ibex_shaper_take(&s, len);
+			wire += ibex_wire_bytes(len);
+		}
+	}
+	return wire;
+}
+
+static void
+test_shaper_rate(void **state)
+{
+	static const uint64_t rates[] = {
+		UINT64_C(1000000000), UINT64_C(10000000000),
+		UINT64_C(25000000000), UINT64_C(100000000000),
+		UINT64_C(400000000000),
+	};
+	static const uint32_t lens[] = { 60, 1000, 1514, 9000 };
+	const uint64_t hz = UINT64_C(2600000000);
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]); r++)
+		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+			double want = rates[r] / 8.0;
+			/* poll every 2 us of TSC */
+			double got = shaped_bytes(rates[r], lens[l], hz, 5200);
+
+			assert_true(got > want * 0.999);
+			assert_true(got < want * 1.001 + 9024);
+		}
+}
+
+static void
+test_shaper_bucket_caps_idle_credit(void **state)
+{
+	struct ibex_shaper s;
+	const uint64_t hz = 1000000000; /* 1 tick = 1 ns */
+	unsigned int n = 0;
+
+	(void)state;
+	/* 10G: bucket = max(16 KiB, 10 us x 1.25 GB/s = 12500 B) = 16384 B.
+	 * After a long idle period at most one bucket (+ one frame) goes. */
+	ibex_shaper_init(&s, UINT64_C(10000000000), hz, 0);
+	ibex_shaper_refill(&s, UINT64_C(5000000000));
+	while (ibex_shaper_ready(&s)) {
+		ibex_shaper_take(&s, 1514);
+		n++;
+	}
+	assert_int_equal(n, (16384 + 1537) / 1538);
+	/* Off: rate 0 means unshaped. */
+	ibex_shaper_init(&s, 0, hz, 0);
+	assert_false(ibex_shaper_on(&s));
+}
+
+static void
+test_hist_record_n(void **state)
+{
+	static struct ibex_hist a, b;
+
+	(void)state;
+	ibex_hist_init(&a);
+	ibex_hist_init(&b);
+	for (int i = 0; i < 7; i++)
+		ibex_hist_record(&a, 1234);
+	ibex_hist_record(&a, 5);
+	ibex_hist_record_n(&b, 1234, 7);
+	ibex_hist_record_n(&b, 5, 1);
+	assert_memory_equal(&a, &b, sizeof(a));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vlq_fifo_and_gauges),
+		cmocka_unit_test(test_vlq_block_bound),
+		cmocka_unit_test(test_wire_bytes),
+		cmocka_unit_test(test_shaper_rate),
+		cmocka_unit_test(test_shaper_bucket_caps_idle_credit),
+		cmocka_unit_test(test_hist_record_n),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
