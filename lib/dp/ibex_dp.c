@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ibex worker: one poll-mode loop per worker lcore.
+ * The ibex worker: one poll-mode loop per worker lcore (DESIGN.md §3).
  *
- *   RX burst -> parse -> VLAN/ingress checks -> learn -> FDB lookup
- *            -> per-egress TX buffer -> TX burst at the end of the iteration
+ *   RX burst -> parse -> SL/VL classification -> VLAN/ingress checks
+ *     -> learn + FDB lookup -> egress: cut through or queue on the lane
+ *     -> end of iteration: VL arbiter + shaper fill the TX burst -> TX
  *
- * Cut-through in the software sense: a frame is handed to TX in the same
- * iteration it was received in; it waits only when the TX queue is full.
+ * Cut-through: a frame whose egress port has no frame queued on any lane,
+ * whose lane may send and whose shaper has tokens goes into this
+ * iteration's TX burst directly, touching nothing but its headers. Only
+ * under contention does it wait in its (egress port, VL) queue, and then
+ * every later frame for that port queues too until the queues drain, so
+ * frames of one (ingress, VL, egress) never overtake each other.
+ *
  * Nothing here locks, allocates, logs or makes a system call per frame.
  * Counters are the worker's own (one writer); the control thread reads them.
  */
@@ -21,9 +27,12 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include <rte_rcu_qsbr.h>
+
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
 #include "ibex_pkt.h"
+#include "ibex_stats.h"
 
 RTE_LOG_REGISTER(ibex_worker_logtype, ibex.worker, INFO);
 #define RTE_LOGTYPE_IBEX_WORKER ibex_worker_logtype
@@ -53,50 +62,96 @@ drop(struct ibex_port_counters *c, struct rte_mbuf *m, enum ibex_reason r)
 	rte_pktmbuf_free(m);
 }
 
+/* The lane of a TX buffer entry and the bytes it carries. */
+#define TXD_LEN_MASK 0xffffu
+#define TXD_META_SHIFT 16
+
+/* Account frames TX took: per lane counters and residence histograms, by
+ * runs of frames that share lane, path and RX time (one update per run:
+ * in the uncongested case a whole burst is one run). Reads only the
+ * buffer's own arrays, never the mbufs, which TX may already have freed. */
+static void
+txbuf_account(struct ibex_worker *w, struct ibex_egress *e,
+	      const struct ibex_txbuf *tb, uint16_t sent, uint64_t now)
+{
+	uint16_t i = 0;
+
+	while (i < sent) {
+		uint32_t meta = tb->desc[i] >> TXD_META_SHIFT;
+		uint64_t rx = tb->rx_tsc[i];
+		uint64_t bytes = 0;
+		uint16_t j = i;
+		struct ibex_lane_counters *lc;
+		struct ibex_hist *h;
+		unsigned int vl = meta & IBEX_TXM_VL;
+		unsigned int queued = (meta & IBEX_TXM_QUEUED) != 0;
+
+		do {
+			bytes += tb->desc[j] & TXD_LEN_MASK;
+			j++;
+		} while (j < sent && tb->rx_tsc[j] == rx &&
+			 (tb->desc[j] >> TXD_META_SHIFT) == meta);
+		lc = &e->lane[vl];
+		IBEX_CNT_ADD(lc->tx_pkts, j - i);
+		IBEX_CNT_ADD(lc->tx_bytes, bytes);
+		if (!queued)
+			IBEX_CNT_ADD(lc->cut_through, j - i);
+		h = e->res[vl][queued];
+		if (h != NULL)
+			ibex_hist_record_n(h, now - rx, j - i);
+		i = j;
+	}
+	RTE_SET_USED(w);
+}
+
 /* Send what is buffered for one port; keep what TX did not take. */
 static void
-txbuf_flush(struct ibex_worker *w, uint16_t port)
+txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 {
 	struct ibex_txbuf *tb = &w->tx[port];
 	struct ibex_port_counters *c = &w->cnt[port];
 	uint16_t sent, i;
-	uint64_t bytes = 0;
+	uint64_t left = 0;
 
 	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
-	for (i = 0; i < sent; i++)
-		bytes += tb->pkts[i]->pkt_len;
+	if (sent != 0)
+		txbuf_account(w, w->eg[port], tb, sent, now);
+	for (i = sent; i < tb->count; i++)
+		left += tb->desc[i] & TXD_LEN_MASK;
 	IBEX_CNT_ADD(c->tx_pkts, sent);
-	IBEX_CNT_ADD(c->tx_bytes, bytes);
+	IBEX_CNT_ADD(c->tx_bytes, tb->bytes - left);
+	tb->bytes = left;
 	if (likely(sent == tb->count)) {
 		tb->count = 0;
-		w->pending_tx &= ~(UINT64_C(1) << port);
 		return;
 	}
-	memmove(tb->pkts, tb->pkts + sent,
-		(tb->count - sent) * sizeof(tb->pkts[0]));
 	tb->count -= sent;
-	tb->first_tsc = rte_rdtsc();
+	memmove(tb->pkts, tb->pkts + sent, tb->count * sizeof(tb->pkts[0]));
+	memmove(tb->desc, tb->desc + sent, tb->count * sizeof(tb->desc[0]));
+	memmove(tb->rx_tsc, tb->rx_tsc + sent,
+		tb->count * sizeof(tb->rx_tsc[0]));
+	tb->first_tsc = now;
 }
 
+/* Put a frame into the TX buffer; the caller checked there is room. */
 static inline __rte_always_inline void
-txbuf_add(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m)
+txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
+	  uint32_t meta, uint64_t rx_tsc)
 {
 	struct ibex_txbuf *tb = &w->tx[port];
+	uint32_t len = m->pkt_len;
 
-	if (unlikely(tb->count == IBEX_TXBUF_LEN)) {
-		txbuf_flush(w, port);
-		if (tb->count == IBEX_TXBUF_LEN) {
-			drop(&w->cnt[port], m, IBEX_R_TX_FULL);
-			return;
-		}
-	}
 	if (tb->count == 0) {
 		w->pending_tx |= UINT64_C(1) << port;
 		if (w->dp->tx_drain_tsc != 0)
 			tb->first_tsc = rte_rdtsc();
 	}
-	tb->pkts[tb->count++] = m;
+	tb->pkts[tb->count] = m;
+	tb->desc[tb->count] = (len & TXD_LEN_MASK) | meta << TXD_META_SHIFT;
+	tb->rx_tsc[tb->count] = rx_tsc;
+	tb->count++;
+	tb->bytes += len;
 }
 
 /* Slot index of a key in any of the worker's caches (IBEX_MAC_CACHE slots). */
@@ -230,10 +285,231 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	return out;
 }
 
+/* ---- Egress: lanes, cut-through, arbiter, shaper ---------------------- */
+
+/* meta of a queued frame: its ECN codepoint, so the dequeue decision needs
+ * no access to the frame unless it marks. */
+#define QM_IP 0x4
+
+static void
+lane_drop(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
+	  unsigned int vl, struct rte_mbuf *m, enum ibex_reason r)
+{
+	IBEX_CNT_ADD(e->lane[vl].drops, 1);
+	drop(&w->cnt[out], m, r);
+}
+
+/* The frame could not cut through: wait in the lane queue. */
+static void
+lane_enqueue(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
+	     struct rte_mbuf *m, unsigned int vl, uint8_t qmeta)
+{
+	struct ibex_vlq *q = &e->q[vl];
+
+	if (unlikely(!ibex_vlq_push(q, m, m->pkt_len, w->rx_tsc, qmeta))) {
+		lane_drop(w, e, out, vl, m, IBEX_R_LOSSY_FULL);
+		return;
+	}
+	IBEX_CNT_ADD(e->lane[vl].queued, 1);
+	if (!(w->gate[out] >> vl & 1)) {
+		w->gate[out] |= 1u << vl;
+		e->head_len[vl] = m->pkt_len;
+	}
+	w->pending_tx |= UINT64_C(1) << out;
+}
+
+/* The slow side of egress_send(): a shaped port, or lanes in use. */
+static void
+egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
+		 unsigned int vl, uint8_t qmeta)
+{
+	struct ibex_egress *e = w->eg[out];
+	uint32_t g = w->gate[out];
+
+	if ((g & (IBEX_GATE_BUSY | IBEX_GATE_BLOCKED(vl))) == 0 &&
+	    w->tx[out].count < IBEX_CT_LIMIT) {
+		ibex_shaper_refill(&e->shaper, w->rx_tsc);
+		if (ibex_shaper_ready(&e->shaper)) {
+			ibex_shaper_take(&e->shaper, m->pkt_len);
+			txbuf_put(w, out, m, vl, w->rx_tsc);
+			return;
+		}
+	}
+	lane_enqueue(w, e, out, m, vl, qmeta);
+}
+
+/*
+ * Per frame: send @p m to port @p out on lane @p vl. Cut through when no
+ * lane of the port has a frame waiting, the lane may send, TX has room
+ * this iteration and the shaper has tokens; otherwise queue. The common
+ * case is one load of the port's gate word and one compare.
+ */
+static inline __rte_always_inline void
+egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
+	    unsigned int vl, uint8_t qmeta)
+{
+	if (likely((w->gate[out] & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
+				    IBEX_GATE_BLOCKED(vl))) == 0 &&
+		   w->tx[out].count < IBEX_CT_LIMIT)) {
+		txbuf_put(w, out, m, vl, w->rx_tsc);
+		return;
+	}
+	egress_send_slow(w, out, m, vl, qmeta);
+}
+
+/* ECN at dequeue (docs/ecn.md): decide on the backlog the frame leaves
+ * behind; parse the frame again only to mark it. */
+static void
+lane_ecn(struct ibex_worker *w, const struct ibex_dp_egress_conf *ec,
+	 struct ibex_egress *e, unsigned int vl,
+	 const struct ibex_vlq_ent *ent)
+{
+	struct rte_mbuf *m = ent->frame;
+	struct ibex_pkt_info info;
+	uint8_t *eth;
+
+	if (ibex_ecn_decide(&ec->ecn[vl], &e->ecn_vars[vl], &e->ecn_stats[vl],
+			    &w->rng, (uint32_t)e->q[vl].bytes, ent->rx_tsc,
+			    ent->meta & 3) != IBEX_ECN_V_MARK)
+		return;
+	eth = rte_pktmbuf_mtod(m, uint8_t *);
+	if (ibex_pkt_parse(eth, m->data_len, &info) != IBEX_R_OK)
+		return;
+	/* A flooded frame is shared by several ports: marking it for one
+	 * would mark it for all, so shared frames are left as they are. */
+	if (rte_mbuf_refcnt_read(m) != 1)
+		return;
+	ibex_pkt_set_ecn(eth, &info, IBEX_ECN_CE);
+	if ((ec->fecn >> vl & 1) && (info.flags & IBEX_PKT_F_ROCE)) {
+		ibex_bth_set_fecn(eth + info.bth_off);
+		IBEX_CNT_ADD(e->lane[vl].fecn_marked, 1);
+	}
+}
+
+/*
+ * End of iteration, for a port with frames queued: let the VL arbiter and
+ * the shaper move up to one burst from the lanes into the TX buffer.
+ */
+static void
+egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
+		 uint16_t port, uint64_t now)
+{
+	struct ibex_egress *e = w->eg[port];
+	struct ibex_txbuf *tb = &w->tx[port];
+	const struct ibex_dp_egress_conf *ec = &t->eg[port];
+	const uint16_t room = w->dp->burst;
+	bool shaped = ibex_shaper_on(&e->shaper);
+
+	if (shaped)
+		ibex_shaper_refill(&e->shaper, now);
+	while (tb->count < room) {
+		uint32_t g = w->gate[port];
+		uint32_t elig = g & ~(g >> 16) & IBEX_GATE_BUSY;
+		struct ibex_vlq_ent ent;
+		int vl;
+
+		if (elig == 0 || (shaped && !ibex_shaper_ready(&e->shaper)))
+			break;
+		vl = ibex_vlarb_next(&e->arb, elig, e->head_len);
+		/* A lane no table serves (a live change removed it) still
+		 * drains, lowest first, rather than holding frames forever. */
+		if (vl < 0)
+			vl = __builtin_ctz(elig);
+		else
+			ibex_vlarb_charge(&e->arb, (unsigned int)vl,
+					  e->head_len[vl]);
+		ibex_vlq_pop(&e->q[vl], &ent);
+		if (ibex_vlq_empty(&e->q[vl]))
+			w->gate[port] &= ~(1u << vl);
+		else
+			e->head_len[vl] = ibex_vlq_head(&e->q[vl])->len;
+		if ((ec->ecn_on >> vl & 1) && (ent.meta & QM_IP))
+			lane_ecn(w, ec, e, (unsigned int)vl, &ent);
+		if (shaped)
+			ibex_shaper_take(&e->shaper, ent.len);
+		txbuf_put(w, port, ent.frame,
+			  (uint32_t)vl | IBEX_TXM_QUEUED, ent.rx_tsc);
+	}
+}
+
+/* ---- Ingress ----------------------------------------------------------- */
+
+/*
+ * Management frames (VL15): RoCEv2 frames to QP0, the queue pair IB
+ * reserves for subnet management (its SMPs always travel on VL15) and
+ * which RoCE traffic never uses. They bypass arbitration and flow control,
+ * enter only on trusted ports, at most one per vl15_tsc ticks per port.
+ */
+static inline bool
+is_mgmt(const uint8_t *eth, const struct ibex_pkt_info *info)
+{
+	return (info->flags & IBEX_PKT_F_ROCE) &&
+	       ibex_bth_dest_qp(eth + info->bth_off) == 0;
+}
+
+static bool
+mgmt_admit(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	   struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t in_port)
+{
+	struct ibex_vl15_bucket *b = &w->vl15[in_port];
+
+	if (!(t->trusted >> in_port & 1)) {
+		drop(c, m, IBEX_R_VL15_UNTRUSTED);
+		return false;
+	}
+	if ((int64_t)(w->rx_tsc - b->next_tsc) < 0) {
+		drop(c, m, IBEX_R_VL15_RATE);
+		return false;
+	}
+	/* Credit for at most one frame of idle time: no bursts. */
+	b->next_tsc = RTE_MAX(b->next_tsc, w->rx_tsc - t->vl15_tsc) +
+		      t->vl15_tsc;
+	return true;
+}
+
+/* A management frame goes straight to TX, ahead of every lane. */
+static void
+mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
+{
+	if (unlikely(w->tx[out].count >= IBEX_TXBUF_LEN)) {
+		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_TX_FULL);
+		return;
+	}
+	txbuf_put(w, out, m, IBEX_VL_MGMT, w->rx_tsc);
+}
+
+/*
+ * What a frame carries from ingress to its egress ports, packed in one
+ * register: SL in bits 0-3, the queue meta (ECN codepoint | QM_IP) in bits
+ * 8-15, FC_MGMT for a management frame. A struct on the stack would be
+ * written in narrow pieces and read back whole: a store-forwarding stall.
+ */
+#define FC_SL(fc) ((fc) & 0xfu)
+#define FC_QMETA(fc) ((uint8_t)((fc) >> 8))
+#define FC_MGMT 0x10000u
+
+static inline __rte_always_inline void
+egress_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	   uint16_t out, struct rte_mbuf *m, uint32_t fc)
+{
+	unsigned int vl;
+
+	if (unlikely(fc & FC_MGMT)) {
+		mgmt_send(w, out, m);
+		return;
+	}
+	vl = ibex_sl2vl(&t->sl2vl[out], FC_SL(fc));
+	if (unlikely(ibex_vl_is_drop(vl))) {
+		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_SL_DROP);
+		return;
+	}
+	egress_send(w, out, m, vl, FC_QMETA(fc));
+}
+
 static void
 flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
       struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t vid,
-      uint16_t in_port)
+      uint16_t in_port, uint32_t fc)
 {
 	uint64_t mask = ibex_flood_mask(t->vlan_members, vid, in_port) &
 			t->tx_enabled;
@@ -251,12 +527,41 @@ flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		uint16_t out = __builtin_ctzll(mask);
 
 		mask &= mask - 1;
-		txbuf_add(w, out, m);
+		egress_one(w, t, out, m, fc);
 	}
 }
 
-/* Forward one parsed frame. Kept out of line of the burst loop on purpose:
- * the loop stays small and the compiler keeps the hot state in registers. */
+/*
+ * SL and ECN of a parsed frame. The TOS / traffic class byte is read from
+ * the frame (in L1 since parse), not from info: the parse result sits on
+ * the stack in narrow stores, and reading it back stalls.
+ */
+static inline __rte_always_inline uint32_t
+classify(const struct ibex_dp_tables *t, const uint8_t *eth,
+	 const struct ibex_pkt_info *info, bool tagged, uint16_t in_port)
+{
+	const uint8_t *l3 = eth + (tagged ? 18 : 14);
+	uint16_t et = ibex_rd16(l3 - 2);
+	unsigned int tos = 0, qmeta = 0, sl;
+	bool ip = false;
+
+	if (et == 0x0800) {
+		tos = l3[1];
+		ip = true;
+	} else if (et == 0x86dd) {
+		tos = (ibex_rd16(l3) >> 4) & 0xff;
+		ip = true;
+	}
+	if (ip)
+		qmeta = (tos & 3) | QM_IP;
+	sl = ibex_sl_classify(&t->sl_class[in_port], tagged, eth[14] >> 5, ip,
+			      tos >> 2);
+	if (unlikely(is_mgmt(eth, info)))
+		return sl | qmeta << 8 | FC_MGMT;
+	return sl | qmeta << 8;
+}
+
+/* Forward one frame: parse, classify, look up, hand to the egress. */
 static inline void
 forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	    struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t in_port,
@@ -266,6 +571,8 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	struct ibex_pkt_info info;
 	enum ibex_reason r;
 	uint16_t vid, out;
+	uint32_t fc;
+	bool tagged;
 
 	r = ibex_pkt_parse(eth, m->data_len, &info);
 	if (unlikely(r != IBEX_R_OK)) {
@@ -280,21 +587,32 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	 * VID is re-read from the tag rather than from info.vid: parse leaves
 	 * info in memory written in narrow pieces, and the compiler's wide load
 	 * of info.vid would wait ~12 cycles for store-to-load forwarding. */
-	vid = (info.flags & IBEX_PKT_F_VLAN) ? (ibex_rd16(eth + 14) & 0xfff) : 0;
+	tagged = (info.flags & IBEX_PKT_F_VLAN) != 0;
+	vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
 	if (vid == 0)
 		vid = t->pvid[in_port];
 	if (unlikely(!((t->vlan_members[vid] >> in_port) & 1))) {
 		drop(c, m, IBEX_R_VLAN_INGRESS);
 		return;
 	}
+	fc = classify(t, eth, &info, tagged, in_port);
+	if (unlikely(fc & (FC_MGMT | IBEX_CLASS_IN_DROP))) {
+		if (fc & FC_MGMT) {
+			if (!mgmt_admit(w, t, c, m, in_port))
+				return;
+		} else {
+			drop(c, m, IBEX_R_SL_DROP);
+			return;
+		}
+	}
 	if (unlikely(info.flags & IBEX_PKT_F_DMAC_GROUP)) {
 		learn_check(w, t, eth + 6, vid, in_port, now_ms);
-		flood(w, t, c, m, vid, in_port);
+		flood(w, t, c, m, vid, in_port, fc);
 		return;
 	}
 	out = flow_lookup(w, t, eth, vid, in_port, now_ms);
 	if (out == IBEX_PORT_NONE) {
-		flood(w, t, c, m, vid, in_port);
+		flood(w, t, c, m, vid, in_port, fc);
 		return;
 	}
 	if (unlikely(out == in_port)) {
@@ -305,7 +623,7 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		drop(c, m, IBEX_R_PORT_DOWN);
 		return;
 	}
-	txbuf_add(w, out, m);
+	egress_one(w, t, out, m, fc);
 }
 
 static void
@@ -330,42 +648,88 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	IBEX_CNT_ADD(c->rx_bytes, bytes);
 }
 
-/* Hand buffered frames to TX: all of them when draining every iteration,
- * else those whose buffer is full enough or old enough. */
+/* Hand buffered frames to TX: the arbiter first tops up ports with queued
+ * frames; then all buffers when draining every iteration, else those full
+ * enough or old enough. A port stays pending while anything is left. */
 static void
-tx_drain(struct ibex_worker *w)
+tx_drain(struct ibex_worker *w, const struct ibex_dp_tables *t, uint64_t now)
 {
 	uint64_t pending = w->pending_tx;
 	uint64_t drain = w->dp->tx_drain_tsc;
-	uint64_t now = drain != 0 ? rte_rdtsc() : 0;
 
 	while (pending != 0) {
 		uint16_t port = __builtin_ctzll(pending);
 		struct ibex_txbuf *tb = &w->tx[port];
+		bool busy = (w->gate[port] & IBEX_GATE_BUSY) != 0;
 
 		pending &= pending - 1;
-		if (drain == 0 || tb->count >= w->dp->burst ||
-		    now - tb->first_tsc >= drain)
-			txbuf_flush(w, port);
+		if (busy) {
+			egress_arbitrate(w, t, port, now);
+			busy = (w->gate[port] & IBEX_GATE_BUSY) != 0;
+		}
+		if (tb->count != 0 &&
+		    (drain == 0 || tb->count >= w->dp->burst ||
+		     now - tb->first_tsc >= drain))
+			txbuf_flush(w, port, now);
+		if (tb->count == 0 && !busy)
+			w->pending_tx &= ~(UINT64_C(1) << port);
 	}
+}
+
+/* New tables: rebuild what the worker derives from them per port. The
+ * queues keep their frames; the arbiter starts its tables afresh. */
+static void
+worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
+{
+	uint16_t p;
+	unsigned int v;
+
+	for (p = 0; p < w->dp->nb_ports; p++) {
+		struct ibex_egress *e = w->eg[p];
+		const struct ibex_dp_egress_conf *ec = &t->eg[p];
+
+		ibex_vlarb_init(&e->arb, &ec->vlarb);
+		if (ec->shape_bps != e->shaper.rate_bps)
+			ibex_shaper_init(&e->shaper, ec->shape_bps,
+					 w->dp->tsc_hz, rte_rdtsc());
+		if (ibex_shaper_on(&e->shaper))
+			w->gate[p] |= IBEX_GATE_SHAPED;
+		else
+			w->gate[p] &= ~IBEX_GATE_SHAPED;
+		for (v = 0; v < IBEX_VL_COUNT; v++)
+			e->q[v].max_blocks = RTE_MIN(ec->queue_blocks, e->slots);
+		e->gen = t->gen;
+	}
+	w->tables_gen = t->gen;
 }
 
 static void
 worker_release_all(struct ibex_worker *w)
 {
 	uint16_t port;
+	unsigned int v;
 
 	for (port = 0; port < w->dp->nb_ports; port++) {
 		struct ibex_txbuf *tb = &w->tx[port];
+		struct ibex_egress *e = w->eg[port];
+		struct ibex_vlq_ent ent;
 
 		if (tb->count != 0)
-			txbuf_flush(w, port);
+			txbuf_flush(w, port, rte_rdtsc());
 		if (tb->count != 0) {
 			IBEX_CNT_ADD(w->cnt[port].drop[IBEX_R_TX_FULL],
 				     tb->count);
 			rte_pktmbuf_free_bulk(tb->pkts, tb->count);
 			tb->count = 0;
+			tb->bytes = 0;
 		}
+		for (v = 0; v < IBEX_VL_COUNT; v++)
+			while (!ibex_vlq_empty(&e->q[v])) {
+				ibex_vlq_pop(&e->q[v], &ent);
+				lane_drop(w, e, port, v, ent.frame,
+					  IBEX_R_TX_FULL);
+			}
+		w->gate[port] &= ~IBEX_GATE_BUSY;
 	}
 	w->pending_tx = 0;
 }
@@ -380,16 +744,23 @@ ibex_dp_worker_main(void *arg)
 
 	RTE_LOG(INFO, IBEX_WORKER, "worker %u on lcore %u polls %u queue(s)\n",
 		w->index, w->lcore_id, w->nb_rxq);
+	if (dp->qsbr != NULL)
+		rte_rcu_qsbr_thread_online(dp->qsbr, w->index);
 	while (!atomic_load_explicit(&dp->stop, memory_order_relaxed)) {
 		const struct ibex_dp_tables *t =
 			atomic_load_explicit(&dp->tables, memory_order_acquire);
 		uint32_t now_ms = atomic_load_explicit(&dp->now_ms,
 						       memory_order_relaxed);
-		uint64_t start = rte_rdtsc();
+		uint64_t start = rte_rdtsc(), now;
 		uint32_t moved = 0;
 		uint16_t q;
 
+		/* One RX time for the iteration: its bursts are polled back
+		 * to back, and every rdtsc costs ~25 cycles. */
+		w->rx_tsc = start;
 		w->fdb_version = ibex_fdb_version(dp->fdb);
+		if (unlikely(t->gen != w->tables_gen))
+			worker_apply_tables(w, t);
 
 		for (q = 0; q < w->nb_rxq; q++) {
 			const struct ibex_rxq *rq = &w->rxq[q];
@@ -401,14 +772,23 @@ ibex_dp_worker_main(void *arg)
 			moved += n;
 			rx_burst_process(w, t, rq->port, pkts, n, now_ms);
 		}
-		if (w->pending_tx != 0)
-			tx_drain(w);
+		now = 0;
+		if (w->pending_tx != 0) {
+			now = rte_rdtsc();
+			tx_drain(w, t, now);
+		}
+		/* Nothing of t is held past this point. */
+		if (dp->qsbr != NULL)
+			rte_rcu_qsbr_quiescent(dp->qsbr, w->index);
 		IBEX_CNT_ADD(w->iterations, 1);
 		if (moved != 0) {
 			IBEX_CNT_ADD(w->busy_iterations, 1);
-			IBEX_CNT_ADD(w->busy_tsc, rte_rdtsc() - start);
+			IBEX_CNT_ADD(w->busy_tsc, (now != 0 ? now :
+						   rte_rdtsc()) - start);
 		}
 	}
 	worker_release_all(w);
+	if (dp->qsbr != NULL)
+		rte_rcu_qsbr_thread_offline(dp->qsbr, w->index);
 	return 0;
 }

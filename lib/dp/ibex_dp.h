@@ -21,15 +21,23 @@
 #include <rte_ring.h>
 
 #include "ibex_common.h"
+#include "ibex_ecn.h"
 #include "ibex_reason.h"
+#include "ibex_shaper.h"
+#include "ibex_vl.h"
+#include "ibex_vlarb.h"
+#include "ibex_vlq.h"
 
 struct ibex_conf;
 struct ibex_fdb;
 
 /** Longest RX/TX burst. */
 #define IBEX_BURST_MAX 256
-/** Frames a worker may hold per egress port while TX is busy. */
-#define IBEX_TXBUF_LEN 1024
+/** Frames a worker may hold per egress port on their way to TX. */
+#define IBEX_TXBUF_LEN 512
+/** Frames in a TX buffer beyond which new frames queue in their lane
+ * instead of cutting through (TX has no room this iteration). */
+#define IBEX_CT_LIMIT 256
 /** Most (port, queue) pairs one worker polls. */
 #define IBEX_MAX_RXQ_PER_WORKER 64
 /** Slots of a worker's MAC caches (power of two). */
@@ -62,25 +70,102 @@ struct ibex_learn_req {
 	uint16_t pad[3];
 };
 
+/** Lane parameters of one egress port, as the tables carry them. */
+struct ibex_dp_egress_conf {
+	uint64_t shape_bps;      /**< 0 = unshaped */
+	uint32_t queue_blocks;   /**< bound of each lane queue */
+	uint16_t nb_vls;
+	uint16_t ecn_on;         /**< bit v: marking on for lane v */
+	uint16_t fecn;           /**< bit v: also BTH FECN on RoCEv2 */
+	struct ibex_vlarb_conf vlarb;
+	struct ibex_ecn_params ecn[IBEX_VL_COUNT];
+};
+
 /**
  * Forwarding tables the workers read. Immutable once published: the
- * control thread builds a new one and swaps the pointer.
+ * control thread builds a new one, swaps the pointer and frees the old one
+ * after an RCU grace period (ibex_dp_reconfigure()).
  */
 struct ibex_dp_tables {
+	uint32_t gen;            /**< generation: workers rebuild per-port
+				      state (arbiters, shapers) on change */
 	uint64_t vlan_members[IBEX_VLAN_COUNT]; /**< per VID: member ports */
 	uint16_t pvid[IBEX_MAX_PORTS];
 	uint64_t tx_enabled;     /**< ports frames may be sent to (admin up) */
+	uint64_t trusted;        /**< ports management (VL15) frames may enter */
+	uint64_t vl15_tsc;       /**< TSC ticks per VL15 frame (rate limit) */
 	uint32_t learn_refresh_ms; /**< re-post a known source this often */
 	bool learning;
+	/** Per ingress port; entries are SL | IBEX_CLASS_IN_DROP when the
+	 * port's SL->VL table drops that SL. */
+	struct ibex_sl_class sl_class[IBEX_MAX_PORTS];
+	struct ibex_sl2vl sl2vl[IBEX_MAX_PORTS];       /**< per port */
+	struct ibex_dp_egress_conf eg[IBEX_MAX_PORTS];
 };
 
-/** Frames waiting for one egress port on one worker. */
+/** Frames on their way to one egress port's TX queue, on one worker: cut
+ * through this iteration or picked by the arbiter. */
 struct ibex_txbuf {
 	uint16_t count;
 	uint16_t txq;
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
+	uint64_t bytes;          /**< bytes of the frames held */
 	struct rte_mbuf *pkts[IBEX_TXBUF_LEN];
+	uint32_t desc[IBEX_TXBUF_LEN];   /**< bytes | (VL | IBEX_TXM_*) << 16 */
+	uint64_t rx_tsc[IBEX_TXBUF_LEN]; /**< RX time, for residence */
 };
+
+/** ibex_txbuf.desc meta: the frame waited in its lane queue. */
+#define IBEX_TXM_QUEUED 0x80
+#define IBEX_TXM_VL 0x0f
+
+/**
+ * Counters of one (egress port, VL) lane, summed over the workers
+ * (ibex_dp_lane_totals()). Gauges (qlen_*) are the backlog now.
+ */
+struct ibex_lane_counters {
+	uint64_t cut_through;    /**< frames sent straight from RX */
+	uint64_t queued;         /**< frames that waited in the lane queue */
+	uint64_t tx_pkts;        /**< frames of the lane TX accepted */
+	uint64_t tx_bytes;
+	uint64_t drops;          /**< lane drops (queue full, watchdog) */
+	uint64_t qlen_pkts;      /**< backlog now */
+	uint64_t qlen_bytes;
+	uint64_t ecn_seen[4];    /**< by RFC 3168 codepoint of frames that
+				      reached the ECN decision */
+	uint64_t ecn_marked;     /**< ECT frames set to CE */
+	uint64_t fecn_marked;    /**< RoCEv2 frames given BTH FECN */
+};
+
+/** ibex_worker.gate bits. */
+#define IBEX_GATE_BUSY 0x7fffu
+#define IBEX_GATE_SHAPED 0x8000u
+#define IBEX_GATE_BLOCKED(vl) (UINT32_C(0x10000) << (vl))
+
+/** Bit of a classifier entry in the tables: the SL drops at ingress. */
+#define IBEX_CLASS_IN_DROP 0x10
+
+/** A lane's residence histograms: [0] cut through, [1] queued. */
+struct ibex_hist;
+
+/**
+ * One egress port as one worker sees it: its lane queues, its arbiter and
+ * shaper (the worker's TX queue on that port is a link of its own), and
+ * the lane counters. One writer, the worker.
+ */
+struct ibex_egress {
+	uint32_t gen;            /**< tables generation applied */
+	struct ibex_shaper shaper;
+	uint32_t head_len[IBEX_VL_COUNT]; /**< bytes of each lane's head */
+	struct ibex_vlq q[IBEX_VL_COUNT];
+	struct ibex_vlarb arb;
+	struct ibex_ecn_vars ecn_vars[IBEX_VL_COUNT];
+	struct ibex_ecn_stats ecn_stats[IBEX_VL_COUNT];
+	struct ibex_lane_counters lane[IBEX_VL_COUNT];
+	struct ibex_hist *res[IBEX_VL_COUNT][2];
+	uint32_t slots;          /**< slots of each lane queue */
+	struct ibex_vlq_ent *ring; /**< all lanes' slots */
+} __rte_cache_aligned;
 
 struct ibex_rxq {
 	uint16_t port;           /**< ibex port index */
@@ -115,6 +200,11 @@ struct ibex_flow_slot {
 
 struct ibex_dp;
 
+/** Management (VL15) admission of one ingress port: a frame per vl15_tsc. */
+struct ibex_vl15_bucket {
+	uint64_t next_tsc;       /**< earliest time the next frame may enter */
+};
+
 /** One worker lcore's private state. */
 struct ibex_worker {
 	struct ibex_dp *dp;
@@ -127,6 +217,15 @@ struct ibex_worker {
 	uint64_t iterations;
 	uint64_t busy_iterations;
 	uint32_t fdb_version;    /**< read once per iteration */
+	/** Per egress port: bits 0-14 lane has frames queued, bit 15 port
+	 * shaped, bits 16-30 lane blocked (paused / no credit). One word so
+	 * the cut-through test is one load. */
+	uint32_t gate[IBEX_MAX_PORTS];
+	uint32_t tables_gen;     /**< generation of the tables last applied */
+	uint64_t rx_tsc;         /**< TSC of the burst being processed */
+	struct ibex_ecn_rng rng;
+	struct ibex_egress *eg[IBEX_MAX_PORTS];
+	struct ibex_vl15_bucket vl15[IBEX_MAX_PORTS];
 	struct ibex_flow_slot flow_cache[IBEX_MAC_CACHE];
 	struct ibex_mac_slot dst_cache[IBEX_MAC_CACHE];
 	struct ibex_mac_slot src_cache[IBEX_MAC_CACHE];
@@ -149,6 +248,9 @@ struct ibex_dp {
 	_Atomic(struct ibex_dp_tables *) tables;
 	_Atomic uint32_t now_ms; /**< coarse clock kept by the control thread */
 	_Atomic bool stop;
+	uint64_t tsc_hz;
+	struct rte_rcu_qsbr *qsbr; /**< workers' quiescent states (tables) */
+	struct ibex_conf *conf;  /**< the running configuration (control) */
 	struct ibex_worker *workers[IBEX_MAX_WORKERS];
 };
 
@@ -167,30 +269,18 @@ int ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf,
 /** Stop and close the ports, free everything. Workers must have returned. */
 void ibex_dp_destroy(struct ibex_dp *dp);
 
-/** Build tables from a config (control thread). NULL on allocation failure. */
+/** Build tables from a config (control thread). NULL on failure. */
 struct ibex_dp_tables *ibex_dp_tables_build(const struct ibex_conf *conf);
+
+/** Build tables of generation @p gen. @return 0 or -errno with @p err. */
+int ibex_dp_tables_make(struct ibex_dp_tables **tp,
+			const struct ibex_conf *conf, uint32_t gen,
+			char *err, size_t errlen);
 
 /** Sum one port's counters over all workers. */
 void ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,
 			 struct ibex_port_counters *sum);
 
-/**
- * Counters of one (egress port, VL) lane, summed over the workers
- * (ibex_dp_lane_totals()). Gauges (qlen_*) are the backlog now.
- */
-struct ibex_lane_counters {
-	uint64_t cut_through;    /**< frames sent straight from RX */
-	uint64_t queued;         /**< frames that waited in the lane queue */
-	uint64_t tx_pkts;        /**< frames of the lane TX accepted */
-	uint64_t tx_bytes;
-	uint64_t drops;          /**< lane drops (queue full, watchdog) */
-	uint64_t qlen_pkts;      /**< backlog now */
-	uint64_t qlen_bytes;
-	uint64_t ecn_seen[4];    /**< by RFC 3168 codepoint of frames that
-				      reached the ECN decision */
-	uint64_t ecn_marked;     /**< ECT frames set to CE */
-	uint64_t fecn_marked;    /**< RoCEv2 frames given BTH FECN */
-};
 
 /** Sum the counters of lane @p vl (0..15) of egress port @p port. */
 void ibex_dp_lane_totals(const struct ibex_dp *dp, uint16_t port,

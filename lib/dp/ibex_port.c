@@ -19,39 +19,106 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
 
 #include "ibex_conf.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
+#include "ibex_stats.h"
 
 #define LEARN_RING_SIZE 4096
 #define MEMPOOL_CACHE 256
 
-struct ibex_dp_tables *
-ibex_dp_tables_build(const struct ibex_conf *conf)
+/* Lane parameters of one port from its (completed) configuration. */
+static int
+egress_conf_build(struct ibex_dp_egress_conf *ec,
+		  const struct ibex_conf_port *cp, uint64_t tsc_hz,
+		  char *err, size_t errlen)
+{
+	unsigned int v;
+
+	ec->shape_bps = cp->shape_bps;
+	ec->queue_blocks = cp->vl_queue_blocks;
+	ec->nb_vls = cp->nb_vls;
+	ec->vlarb = cp->vlarb;
+	ec->ecn_on = 0;
+	ec->fecn = 0;
+	for (v = 0; v < IBEX_VL_COUNT; v++) {
+		struct ibex_ecn_cfg cfg = cp->ecn[v].cfg;
+		const char *msg = NULL;
+
+		cfg.time_hz = tsc_hz;
+		if (ibex_ecn_params_set(&ec->ecn[v], &cfg, &msg) < 0) {
+			snprintf(err, errlen, "port %s: ecn vl %u: %s", cp->name,
+				 v, msg != NULL ? msg : "invalid");
+			return -EINVAL;
+		}
+		if (cp->ecn[v].enabled)
+			ec->ecn_on |= 1u << v;
+		if (cp->ecn[v].fecn)
+			ec->fecn |= 1u << v;
+	}
+	return 0;
+}
+
+int
+ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
+	     uint32_t gen, char *err, size_t errlen)
 {
 	struct ibex_dp_tables *t;
+	uint64_t hz = rte_get_tsc_hz();
 	uint16_t p;
-	uint32_t vid;
+	uint32_t vid, i;
+	int ret;
 
 	t = rte_zmalloc("ibex_tables", sizeof(*t), RTE_CACHE_LINE_SIZE);
-	if (t == NULL)
-		return NULL;
-	for (p = 0; p < conf->nb_ports; p++) {
-		const struct ibex_conf_port *cp = &conf->ports[p];
-
-		t->pvid[p] = cp->pvid;
-		if (cp->admin_up)
-			t->tx_enabled |= UINT64_C(1) << p;
-		for (vid = 0; vid < IBEX_VLAN_COUNT; vid++)
-			if (ibex_conf_port_in_vlan(cp, vid))
-				t->vlan_members[vid] |= UINT64_C(1) << p;
+	if (t == NULL) {
+		snprintf(err, errlen, "out of memory for tables");
+		return -ENOMEM;
 	}
+	t->gen = gen;
+	for (p = 0; p < conf->nb_ports; p++) {
+		struct ibex_conf_port cp = conf->ports[p];
+
+		ibex_conf_port_tables(&cp);
+		t->pvid[p] = cp.pvid;
+		if (cp.admin_up)
+			t->tx_enabled |= UINT64_C(1) << p;
+		if (cp.trusted)
+			t->trusted |= UINT64_C(1) << p;
+		for (vid = 0; vid < IBEX_VLAN_COUNT; vid++)
+			if (ibex_conf_port_in_vlan(&cp, vid))
+				t->vlan_members[vid] |= UINT64_C(1) << p;
+		t->sl_class[p] = cp.sl_class;
+		for (i = 0; i < IBEX_SL_MAP_LEN; i++)
+			if (ibex_vl_is_drop(ibex_sl2vl(&cp.sl2vl,
+						       cp.sl_class.map[i])))
+				t->sl_class[p].map[i] |= IBEX_CLASS_IN_DROP;
+		t->sl2vl[p] = cp.sl2vl;
+		ret = egress_conf_build(&t->eg[p], &cp, hz, err, errlen);
+		if (ret < 0) {
+			rte_free(t);
+			return ret;
+		}
+	}
+	t->vl15_tsc = conf->vl15_rate_pps == 0 ? 0 : hz / conf->vl15_rate_pps;
 	t->learning = conf->fdb_learning;
 	/* Refresh a quarter of the ageing time so an active source never
 	 * ages out; at least once a second, at most every 100 ms. */
 	t->learn_refresh_ms = conf->fdb_ageing_s == 0 ? 1000 :
 		RTE_MAX(100u, RTE_MIN(1000u, conf->fdb_ageing_s * 250u));
+	*tp = t;
+	return 0;
+}
+
+struct ibex_dp_tables *
+ibex_dp_tables_build(const struct ibex_conf *conf)
+{
+	struct ibex_dp_tables *t = NULL;
+	char err[128];
+
+	if (ibex_dp_tables_make(&t, conf, 1, err, sizeof(err)) < 0)
+		return NULL;
 	return t;
 }
 
@@ -59,12 +126,20 @@ static uint32_t
 mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
 {
 	uint32_t n = 0;
+	uint64_t q;
 	uint16_t p;
 
 	for (p = 0; p < conf->nb_ports; p++)
 		n += (conf->ports[p].rx_desc + conf->ports[p].tx_desc) *
 		     nb_workers;
 	n += nb_workers * conf->nb_ports * IBEX_TXBUF_LEN / 4;
+	/* Frames waiting in lane queues: the queues' bound, at most the
+	 * shared buffer (a frame is at least one block). */
+	q = 0;
+	for (p = 0; p < conf->nb_ports; p++)
+		q += (uint64_t)conf->ports[p].nb_vls *
+		     conf->ports[p].vl_queue_blocks * nb_workers;
+	n += (uint32_t)RTE_MIN(q, (uint64_t)conf->buffer_blocks);
 	n += (nb_workers + 1) * (MEMPOOL_CACHE + IBEX_BURST_MAX);
 	return n;
 }
@@ -157,8 +232,61 @@ ports_resolve(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 	return 0;
 }
 
+/* Residence histograms exist for the lanes a port can run (data lanes
+ * below its VL count, and VL15); others stay NULL and are not recorded. */
 static int
-workers_create(struct ibex_dp *dp)
+egress_alloc(struct ibex_egress **ep, const struct ibex_conf_port *cp,
+	     int socket)
+{
+	struct ibex_egress *e;
+	uint32_t slots = ibex_vlq_slots(cp->vl_queue_blocks);
+	unsigned int v, k;
+
+	e = rte_zmalloc_socket("ibex_egress", sizeof(*e), RTE_CACHE_LINE_SIZE,
+			       socket);
+	if (e == NULL)
+		return -ENOMEM;
+	*ep = e;
+	e->slots = slots;
+	e->ring = rte_zmalloc_socket("ibex_lanes", sizeof(e->ring[0]) * slots *
+				     IBEX_VL_COUNT, RTE_CACHE_LINE_SIZE, socket);
+	if (e->ring == NULL)
+		return -ENOMEM;
+	for (v = 0; v < IBEX_VL_COUNT; v++) {
+		ibex_vlq_init(&e->q[v], e->ring + (size_t)v * slots, slots,
+			      cp->vl_queue_blocks);
+		ibex_ecn_vars_init(&e->ecn_vars[v]);
+		if (v >= cp->nb_vls && v != IBEX_VL_MGMT)
+			continue;
+		for (k = 0; k < 2; k++) {
+			e->res[v][k] = rte_malloc_socket("ibex_res",
+				sizeof(struct ibex_hist), RTE_CACHE_LINE_SIZE,
+				socket);
+			if (e->res[v][k] == NULL)
+				return -ENOMEM;
+			ibex_hist_init(e->res[v][k]);
+		}
+	}
+	return 0;
+}
+
+static void
+egress_free(struct ibex_egress *e)
+{
+	unsigned int v;
+
+	if (e == NULL)
+		return;
+	for (v = 0; v < IBEX_VL_COUNT; v++) {
+		rte_free(e->res[v][0]);
+		rte_free(e->res[v][1]);
+	}
+	rte_free(e->ring);
+	rte_free(e);
+}
+
+static int
+workers_create(struct ibex_dp *dp, const struct ibex_conf *conf)
 {
 	unsigned int lcore;
 	uint16_t i = 0;
@@ -175,11 +303,37 @@ workers_create(struct ibex_dp *dp)
 		w->dp = dp;
 		w->lcore_id = lcore;
 		w->index = i;
+		ibex_ecn_rng_seed(&w->rng, UINT64_C(0x1bec5eed) + i);
 		for (p = 0; p < IBEX_MAX_PORTS; p++)
 			w->tx[p].txq = i;
 		dp->workers[i++] = w;
+		for (p = 0; p < dp->nb_ports; p++) {
+			int ret = egress_alloc(&w->eg[p], &conf->ports[p],
+				(int)rte_lcore_to_socket_id(lcore));
+
+			if (ret < 0)
+				return ret;
+		}
 	}
 	return i == dp->nb_workers ? 0 : -EINVAL;
+}
+
+/* RCU over the tables: one reader thread per worker. */
+static int
+qsbr_create(struct ibex_dp *dp)
+{
+	size_t sz = rte_rcu_qsbr_get_memsize(dp->nb_workers);
+	uint16_t i;
+
+	dp->qsbr = rte_zmalloc("ibex_qsbr", sz, RTE_CACHE_LINE_SIZE);
+	if (dp->qsbr == NULL)
+		return -ENOMEM;
+	if (rte_rcu_qsbr_init(dp->qsbr, dp->nb_workers) != 0)
+		return -EINVAL;
+	for (i = 0; i < dp->nb_workers; i++)
+		if (rte_rcu_qsbr_thread_register(dp->qsbr, i) != 0)
+			return -EINVAL;
+	return 0;
 }
 
 static int
@@ -303,9 +457,22 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	ret = ports_resolve(dp, conf, err, errlen);
 	if (ret < 0)
 		return ret;
-	ret = workers_create(dp);
+	dp->tsc_hz = rte_get_tsc_hz();
+	dp->conf = rte_malloc("ibex_conf", sizeof(*conf), 0);
+	if (dp->conf == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(dp->conf, conf, sizeof(*conf));
+	ret = workers_create(dp, conf);
 	if (ret < 0) {
-		snprintf(err, errlen, "cannot create workers");
+		snprintf(err, errlen, "cannot create workers (out of memory "
+			 "for lane queues? give EAL more with -m)");
+		return ret;
+	}
+	ret = qsbr_create(dp);
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot create the RCU state");
 		return ret;
 	}
 	dp->learn_ring = rte_ring_create_elem("ibex_learn",
@@ -319,10 +486,13 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	ret = fdb_load(dp, conf, err, errlen);
 	if (ret < 0)
 		return ret;
-	atomic_store(&dp->tables, ibex_dp_tables_build(conf));
-	if (atomic_load(&dp->tables) == NULL) {
-		snprintf(err, errlen, "out of memory for tables");
-		return -ENOMEM;
+	{
+		struct ibex_dp_tables *t;
+
+		ret = ibex_dp_tables_make(&t, conf, 1, err, errlen);
+		if (ret < 0)
+			return ret;
+		atomic_store(&dp->tables, t);
 	}
 	ret = pool_create(dp, conf, err, errlen);
 	if (ret < 0)
@@ -341,8 +511,15 @@ ibex_dp_destroy(struct ibex_dp *dp)
 		rte_eth_dev_stop(dp->port_id[p]);
 		rte_eth_dev_close(dp->port_id[p]);
 	}
-	for (i = 0; i < dp->nb_workers; i++)
+	for (i = 0; i < dp->nb_workers; i++) {
+		if (dp->workers[i] == NULL)
+			continue;
+		for (p = 0; p < dp->nb_ports; p++)
+			egress_free(dp->workers[i]->eg[p]);
 		rte_free(dp->workers[i]);
+	}
+	rte_free(dp->qsbr);
+	rte_free(dp->conf);
 	rte_free(atomic_load(&dp->tables));
 	ibex_fdb_free(dp->fdb);
 	rte_ring_free(dp->learn_ring);

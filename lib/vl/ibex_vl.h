@@ -106,16 +106,14 @@ static inline unsigned int
 ibex_sl_classify(const struct ibex_sl_class *c, bool tagged, unsigned int pcp,
 		 bool ip, unsigned int dscp)
 {
-	unsigned int use_dscp = (unsigned int)(c->mode == IBEX_SL_FROM_DSCP) &
-				(unsigned int)ip;
-	unsigned int use_pcp = (use_dscp ^ 1u) & (unsigned int)tagged;
-	unsigned int use_def = (use_dscp | use_pcp) ^ 1u;
-	/* Exactly one of the three is 1: multiply-select, no branch. */
-	unsigned int idx = use_dscp * (dscp & 63u) +
-			   use_pcp * (IBEX_SL_MAP_PCP + (pcp & 7u)) +
-			   use_def * IBEX_SL_MAP_DEFAULT;
-
-	return c->map[idx];
+	/* Branches, not a computed select: a port's traffic takes the same
+	 * way frame after frame, so they predict perfectly and cost less
+	 * than the arithmetic that would avoid them. */
+	if (c->mode == IBEX_SL_FROM_DSCP && ip)
+		return c->map[IBEX_SL_MAP_DSCP + (dscp & 63u)];
+	if (tagged)
+		return c->map[IBEX_SL_MAP_PCP + (pcp & 7u)];
+	return c->map[IBEX_SL_MAP_DEFAULT];
 }
 
 /** True for the operational VL counts IB allows: 1, 2, 4, 8, 15. */

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Live reconfiguration (DESIGN.md §5) and the lane views the control plane
+ * reads.
+ *
+ * The reload protocol, written out:
+ *  1. The control thread validates the whole new configuration and checks
+ *     that it changes nothing the running data path cannot (ports, workers,
+ *     queue sizes).
+ *  2. It builds a complete new table set (generation + 1) in private memory.
+ *  3. It publishes it with one atomic store (release). A worker loads the
+ *     pointer once per iteration (acquire) and uses that one set for the
+ *     whole iteration; seeing a new generation, it first rebuilds its
+ *     per-port state (arbiters, shapers, queue bounds). Frames already in
+ *     lane queues stay there: nothing is dropped or reordered by a change.
+ *  4. It waits until every worker has reported a quiescent state after the
+ *     store (rte_rcu_qsbr_synchronize(); workers report at the end of each
+ *     iteration, holding no table pointer) and frees the old set.
+ * FDB static entries change through the FDB's own single-writer protocol,
+ * before the tables are swapped.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include "ibex_conf.h"
+#include "ibex_dp.h"
+#include "ibex_fdb.h"
+#include "ibex_stats.h"
+
+static int
+reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
+	     const struct ibex_conf *conf, char *err, size_t errlen)
+{
+	uint16_t p;
+
+	if (conf->nb_ports != old->nb_ports) {
+		snprintf(err, errlen, "ports cannot be added or removed live "
+			 "(%u running, %u in the new config)", old->nb_ports,
+			 conf->nb_ports);
+		return -ENOTSUP;
+	}
+	for (p = 0; p < conf->nb_ports; p++) {
+		const struct ibex_conf_port *a = &old->ports[p], *b = &conf->ports[p];
+
+		if (strcmp(a->name, b->name) != 0 ||
+		    strcmp(ibex_conf_port_dev(a), ibex_conf_port_dev(b)) != 0) {
+			snprintf(err, errlen, "%s:%d: port %s: ports cannot be "
+				 "renamed or moved live", conf->origin, b->line,
+				 b->name);
+			return -ENOTSUP;
+		}
+		if (b->rx_desc != a->rx_desc || b->tx_desc != a->tx_desc ||
+		    b->mtu != a->mtu) {
+			snprintf(err, errlen, "%s:%d: port %s: rx-desc, tx-desc "
+				 "and mtu need a restart", conf->origin, b->line,
+				 b->name);
+			return -ENOTSUP;
+		}
+		if (b->vl_queue_blocks > dp->workers[0]->eg[p]->slots) {
+			snprintf(err, errlen, "%s:%d: port %s: vl-queue can grow "
+				 "live only up to %u blocks (its size at start, "
+				 "rounded up to a power of two)", conf->origin,
+				 b->line, b->name, dp->workers[0]->eg[p]->slots);
+			return -ENOTSUP;
+		}
+	}
+	if ((conf->nb_workers != 0 && conf->nb_workers != dp->nb_workers) ||
+	    conf->burst != old->burst || conf->mbufs != old->mbufs ||
+	    conf->fdb_max_entries != old->fdb_max_entries ||
+	    conf->fdb_ageing_s != old->fdb_ageing_s) {
+		snprintf(err, errlen, "switch workers, burst, mbufs and fdb "
+			 "max-entries/ageing need a restart");
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+static bool
+static_in(const struct ibex_conf *c, const struct ibex_conf_fdb_static *s)
+{
+	uint16_t i;
+
+	for (i = 0; i < c->nb_static; i++)
+		if (memcmp(c->statics[i].mac, s->mac, 6) == 0 &&
+		    c->statics[i].vid == s->vid &&
+		    c->statics[i].port == s->port)
+			return true;
+	return false;
+}
+
+/* Remove the static entries the new config drops, add the ones it brings. */
+static int
+reconf_fdb(struct ibex_dp *dp, const struct ibex_conf *old,
+	   const struct ibex_conf *conf, char *err, size_t errlen)
+{
+	uint16_t i;
+	int ret;
+
+	for (i = 0; i < old->nb_static; i++)
+		if (!static_in(conf, &old->statics[i]))
+			ibex_fdb_del(dp->fdb, old->statics[i].mac,
+				     old->statics[i].vid);
+	for (i = 0; i < conf->nb_static; i++) {
+		const struct ibex_conf_fdb_static *s = &conf->statics[i];
+
+		if (static_in(old, s))
+			continue;
+		ret = ibex_fdb_add_static(dp->fdb, s->mac, s->vid, s->port);
+		if (ret < 0) {
+			snprintf(err, errlen, "%s:%d: fdb static: %s",
+				 conf->origin, s->line, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int
+ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
+		    char *err, size_t errlen)
+{
+	struct ibex_dp_tables *t, *old_t;
+	int ret;
+
+	ret = ibex_conf_validate(conf, err, errlen);
+	if (ret < 0)
+		return ret;
+	ret = reconf_check(dp, dp->conf, conf, err, errlen);
+	if (ret < 0)
+		return ret;
+	old_t = atomic_load_explicit(&dp->tables, memory_order_relaxed);
+	ret = ibex_dp_tables_make(&t, conf, old_t->gen + 1, err, errlen);
+	if (ret < 0)
+		return ret;
+	ret = reconf_fdb(dp, dp->conf, conf, err, errlen);
+	if (ret < 0) {
+		rte_free(t);
+		return ret;
+	}
+	dp->tx_drain_tsc = (uint64_t)conf->tx_drain_us * dp->tsc_hz / 1000000;
+	atomic_store_explicit(&dp->tables, t, memory_order_release);
+	rte_rcu_qsbr_synchronize(dp->qsbr, RTE_QSBR_THRID_INVALID);
+	rte_free(old_t);
+	memcpy(dp->conf, conf, sizeof(*conf));
+	return 0;
+}
+
+void
+ibex_dp_lane_totals(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
+		    struct ibex_lane_counters *sum)
+{
+	uint16_t i;
+	unsigned int k;
+
+	memset(sum, 0, sizeof(*sum));
+	if (port >= dp->nb_ports || vl >= IBEX_VL_COUNT)
+		return;
+	for (i = 0; i < dp->nb_workers; i++) {
+		const struct ibex_egress *e = dp->workers[i]->eg[port];
+		const struct ibex_lane_counters *c = &e->lane[vl];
+		const struct ibex_ecn_stats *es = &e->ecn_stats[vl];
+
+		sum->cut_through += IBEX_CNT_READ(c->cut_through);
+		sum->queued += IBEX_CNT_READ(c->queued);
+		sum->tx_pkts += IBEX_CNT_READ(c->tx_pkts);
+		sum->tx_bytes += IBEX_CNT_READ(c->tx_bytes);
+		sum->drops += IBEX_CNT_READ(c->drops);
+		sum->fecn_marked += IBEX_CNT_READ(c->fecn_marked);
+		sum->qlen_pkts += (uint32_t)(IBEX_CNT_READ(e->q[vl].tail) -
+					     IBEX_CNT_READ(e->q[vl].head));
+		sum->qlen_bytes += IBEX_CNT_READ(e->q[vl].bytes);
+		for (k = 0; k < 4; k++)
+			sum->ecn_seen[k] += IBEX_CNT_READ(es->seen[k]);
+		sum->ecn_marked += IBEX_CNT_READ(es->marked);
+	}
+}
+
+int
+ibex_dp_residence(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
+		  bool queued, struct ibex_hist *out)
+{
+	uint16_t i;
+
+	if (port >= dp->nb_ports || vl >= IBEX_VL_COUNT ||
+	    dp->workers[0]->eg[port]->res[vl][queued] == NULL)
+		return -ENOENT;
+	for (i = 0; i < dp->nb_workers; i++)
+		ibex_hist_merge(out, dp->workers[i]->eg[port]->res[vl][queued]);
+	return 0;
+}
