@@ -12,12 +12,21 @@
  * Parsing is done on a copy of each statement's target (a port, a static
  * entry) that is stored only when the whole line parsed, so a bad line
  * leaves the object as it was before that line.
+ *
+ * Statements may come in any order once their port exists, and any of
+ * them may be given again (live commands re-state them on a copy of the
+ * running config). So tables that depend on other keys keep what was
+ * given (sl2vl_given, vlarb_given, ecn[].given) and are completed from
+ * the final lane count and rate by ibex_conf_port_tables() after each
+ * parse; consistency between statements is checked only by
+ * ibex_conf_validate(), which names the last statement involved.
  */
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ibex_conf.h"
@@ -29,6 +38,16 @@
 #define CONF_MAX_TOKENS (IBEX_CONF_LINE_MAX / 2 + 1)
 #define CONF_VID_MIN 1
 #define CONF_VID_MAX 4094
+#define CONF_KB UINT64_C(1024)
+#define CONF_MB (UINT64_C(1024) * 1024)
+#define CONF_GB (UINT64_C(1024) * 1024 * 1024)
+/* Ethernet header, one 802.1Q tag and FCS around an MTU of payload. */
+#define CONF_L2_OVERHEAD 22
+/* Rate assumed for a port with neither speed nor shape. */
+#define CONF_RATE_DEFAULT UINT64_C(25000000000)
+/* Tick rate ECN curves are checked with when the data path has not set
+ * its own (nanoseconds). */
+#define CONF_ECN_CHECK_HZ UINT64_C(1000000000)
 
 /* Where we are, for messages: "origin:line: what: message". */
 struct conf_ctx {
@@ -43,16 +62,31 @@ struct conf_ctx {
 enum conf_type {
 	CT_U32,      /* decimal integer in [min, max] */
 	CT_POW2,     /* like CT_U32 and a power of two */
+	CT_VLS,      /* operational VL count: 1, 2, 4, 8 or 15 */
 	CT_BOOL,     /* on | off */
 	CT_ENUM,     /* one of words[]; words[i] is stored as i */
 	CT_RATE,     /* bit/s, see ibex_parse_rate() */
+	CT_SIZE,     /* bytes, see ibex_parse_size(); range in bytes */
+	CT_PROB,     /* probability 0..1 as a decimal, stored as double */
+	CT_FLAG,     /* a word without value: stores min */
 	CT_STRING,   /* copied, at most size - 1 characters */
 	CT_VLANS,    /* VLAN list into a port's membership bitmap */
 	CT_PORT,     /* name of a declared port, stored as its index */
+	CT_CUSTOM,   /* parsed by the key's set function */
 };
 
 /* 0 in this field means "unset" and passes validation despite min. */
 #define CK_ZERO_UNSET 1u
+/* CT_SIZE: stored in 64-byte blocks, rounded up. */
+#define CK_BLOCKS 2u
+
+/* Port line fields a port key sets when given (struct ibex_conf_port). */
+#define CL_VL     1u   /* vl_line */
+#define CL_VLS    2u   /* vls_line */
+#define CL_CLASS  4u   /* class_line */
+#define CL_FC     8u   /* fc_line */
+#define CL_FCMODE 16u  /* fc_mode_line */
+#define CL_DEV    32u  /* dev_line */
 
 struct conf_key {
 	const char *name;
@@ -62,19 +96,49 @@ struct conf_key {
 	uint64_t min;
 	uint64_t max;
 	const char *const *words;   /* CT_ENUM */
-	unsigned int flags;
+	unsigned int flags;         /* CK_* */
+	const char *word;           /* a word that stands for word_val */
+	uint64_t word_val;
+	unsigned int group;         /* keys of one group exclude each other */
+	unsigned int lines;         /* CL_*: port lines set when given */
+	/* CT_CUSTOM: parse val into obj, or return conf_err() */
+	int (*set)(struct conf_ctx *x, const struct conf_key *k, void *obj,
+		   const char *val);
 };
 
 #define FSIZE(T, f) sizeof(((T *)0)->f)
-#define CK(n, t, T, f, lo, hi, fl) \
+/* Extra designated initialisers (.word, .group, .lines ...) may follow. */
+#define CK(n, t, T, f, lo, hi, fl, ...) \
 	{ .name = n, .type = t, .off = offsetof(T, f), .size = FSIZE(T, f), \
-	  .min = lo, .max = hi, .flags = fl }
-#define CK_ENUM(n, T, f, w) \
+	  .min = lo, .max = hi, .flags = fl, __VA_ARGS__ }
+#define CK_ENUM(n, T, f, w, ...) \
 	{ .name = n, .type = CT_ENUM, .off = offsetof(T, f), \
-	  .size = FSIZE(T, f), .words = w }
+	  .size = FSIZE(T, f), .words = w, __VA_ARGS__ }
+#define CK_FLAG(n, T, f, v, ...) \
+	{ .name = n, .type = CT_FLAG, .off = offsetof(T, f), \
+	  .size = FSIZE(T, f), .min = v, .max = v, __VA_ARGS__ }
+#define CK_FN(n, T, f, fn, ...) \
+	{ .name = n, .type = CT_CUSTOM, .off = offsetof(T, f), \
+	  .size = FSIZE(T, f), .set = fn, __VA_ARGS__ }
 
 static const char *const conf_on_off[] = { "off", "on", NULL };
 static const char *const conf_down_up[] = { "down", "up", NULL };
+/* enum ibex_sl_mode */
+static const char *const conf_sl_modes[] = { "pcp", "dscp", NULL };
+/* enum ibex_fc_mode */
+static const char *const conf_fc_modes[] = { "none", "credit", "pfc", NULL };
+/* enum ibex_pfc_wd_action */
+static const char *const conf_wd_actions[] = {
+	"off", "alarm", "forward", "drop", NULL
+};
+
+static int set_alpha(struct conf_ctx *x, const struct conf_key *k, void *obj,
+		     const char *val);
+static int set_arb_table(struct conf_ctx *x, const struct conf_key *k,
+			 void *obj, const char *val);
+
+/* Target of port keys and of the statements that name a port. */
+#define CONF_P struct ibex_conf_port
 
 static const struct conf_key conf_switch_keys[] = {
 	CK("workers", CT_U32, struct ibex_conf, nb_workers,
@@ -82,20 +146,32 @@ static const struct conf_key conf_switch_keys[] = {
 	CK("burst", CT_U32, struct ibex_conf, burst, 1, 256, 0),
 	CK("tx-drain-us", CT_U32, struct ibex_conf, tx_drain_us, 0, 100000, 0),
 	CK("mbufs", CT_U32, struct ibex_conf, mbufs, 1024, 4194304, 0),
+	CK("vl15-rate", CT_U32, struct ibex_conf, vl15_rate_pps,
+	   0, 10000000, 0),
+	CK("ctl-socket", CT_STRING, struct ibex_conf, ctl_socket, 0, 0, 0,
+	   .word = "none"),
 };
 
 static const struct conf_key conf_port_keys[] = {
-	CK("dev", CT_STRING, struct ibex_conf_port, dev, 0, 0, 0),
-	CK("pvid", CT_U32, struct ibex_conf_port, pvid,
-	   CONF_VID_MIN, CONF_VID_MAX, 0),
-	CK("vlans", CT_VLANS, struct ibex_conf_port, vlans, 0, 0, 0),
-	CK("speed", CT_RATE, struct ibex_conf_port, speed_bps,
-	   0, UINT64_MAX, 0),
-	CK("mtu", CT_U32, struct ibex_conf_port, mtu, 68, 9600, CK_ZERO_UNSET),
-	CK("rx-desc", CT_POW2, struct ibex_conf_port, rx_desc, 64, 16384, 0),
-	CK("tx-desc", CT_POW2, struct ibex_conf_port, tx_desc, 64, 16384, 0),
-	CK("trusted", CT_BOOL, struct ibex_conf_port, trusted, 0, 1, 0),
-	CK_ENUM("admin", struct ibex_conf_port, admin_up, conf_down_up),
+	CK("dev", CT_STRING, CONF_P, dev, 0, 0, 0, .lines = CL_DEV),
+	CK("pvid", CT_U32, CONF_P, pvid, CONF_VID_MIN, CONF_VID_MAX, 0),
+	CK("vlans", CT_VLANS, CONF_P, vlans, 0, 0, 0),
+	CK("speed", CT_RATE, CONF_P, speed_bps, 0, UINT64_MAX, 0),
+	CK("mtu", CT_U32, CONF_P, mtu, 68, 9600, CK_ZERO_UNSET),
+	CK("rx-desc", CT_POW2, CONF_P, rx_desc, 64, 16384, 0),
+	CK("tx-desc", CT_POW2, CONF_P, tx_desc, 64, 16384, 0),
+	CK("trusted", CT_BOOL, CONF_P, trusted, 0, 1, 0),
+	CK_ENUM("admin", CONF_P, admin_up, conf_down_up),
+	CK("vls", CT_VLS, CONF_P, nb_vls, 1, IBEX_VL_DATA_MAX, 0,
+	   .lines = CL_VL | CL_VLS),
+	CK_ENUM("sl-from", CONF_P, sl_class.mode, conf_sl_modes,
+		.lines = CL_VL | CL_CLASS),
+	CK("shape", CT_RATE, CONF_P, shape_bps, 0, UINT64_MAX, 0,
+	   .word = "off", .lines = CL_VL),
+	CK("vl-queue", CT_SIZE, CONF_P, vl_queue_blocks, IBEX_BLOCK_BYTES,
+	   CONF_GB, CK_BLOCKS, .lines = CL_VL),
+	CK_ENUM("fc", CONF_P, fc_mode, conf_fc_modes,
+		.lines = CL_FC | CL_FCMODE),
 };
 
 static const struct conf_key conf_fdb_keys[] = {
@@ -109,6 +185,93 @@ static const struct conf_key conf_static_keys[] = {
 	CK("port", CT_PORT, struct ibex_conf_fdb_static, port, 0, 0, 0),
 	CK("vlan", CT_U32, struct ibex_conf_fdb_static, vid,
 	   CONF_VID_MIN, CONF_VID_MAX, 0),
+};
+
+/* fdb del MAC vlan VID: only the vlan key, into a scratch entry. */
+static const struct conf_key conf_del_keys[] = {
+	CK("vlan", CT_U32, struct ibex_conf_fdb_static, vid,
+	   CONF_VID_MIN, CONF_VID_MAX, 0),
+};
+
+static const struct conf_key conf_buffer_keys[] = {
+	CK("total", CT_SIZE, struct ibex_conf, buffer_blocks,
+	   64 * CONF_KB, 4 * CONF_GB, CK_BLOCKS),
+	CK_FN("alpha", struct ibex_conf, buffer_alpha_log2, set_alpha),
+};
+
+/* sl <port> default S */
+static const struct conf_key conf_sl_keys[] = {
+	CK("default", CT_U32, CONF_P,
+	   sl_class.map[IBEX_SL_MAP_DEFAULT], 0, IBEX_SL_COUNT - 1, 0),
+};
+
+/* vlarb <port> ...: into a copy of the port's struct ibex_vlarb_conf.
+ * Rows in the order of the IBEX_CONF_VLARB_* bits (strict and carry share
+ * one), see vlarb_given_bits(). */
+static const struct conf_key conf_vlarb_keys[] = {
+	CK_FN("high", struct ibex_vlarb_conf, high, set_arb_table),
+	CK_FN("low", struct ibex_vlarb_conf, low, set_arb_table),
+	CK("limit", CT_U32, struct ibex_vlarb_conf, limit,
+	   0, IBEX_VLARB_LIMIT_UNBOUNDED, 0,
+	   .word = "unbounded", .word_val = IBEX_VLARB_LIMIT_UNBOUNDED),
+	CK_FLAG("strict", struct ibex_vlarb_conf, strict, 1, .group = 1),
+	CK_FLAG("carry", struct ibex_vlarb_conf, strict, 0, .group = 1),
+};
+
+/* lane <port> vl V ...: into a scratch lane, merged into the port. */
+struct conf_lane {
+	uint8_t lossless;
+	uint32_t reserved_blocks;
+};
+
+static const struct conf_key conf_lane_keys[] = {
+	CK_FLAG("lossless", struct conf_lane, lossless, 1, .group = 1),
+	CK_FLAG("lossy", struct conf_lane, lossless, 0, .group = 1),
+	CK("reserved", CT_SIZE, struct conf_lane, reserved_blocks,
+	   0, CONF_GB, CK_BLOCKS),
+};
+#define LANE_K_LOSSLESS 0
+#define LANE_K_LOSSY 1
+#define LANE_K_RESERVED 2
+
+static const struct conf_key conf_credit_keys[] = {
+	CK("period-us", CT_U32, CONF_P, credit_period_us, 1, 1000000, 0),
+	CK("min-gap-ns", CT_U32, CONF_P, credit_min_gap_ns,
+	   0, 1000000000, 0),
+};
+
+static const struct conf_key conf_pfc_keys[] = {
+	CK("headroom", CT_SIZE, CONF_P, pfc_headroom_blocks,
+	   IBEX_BLOCK_BYTES, CONF_GB, CK_BLOCKS, .word = "auto"),
+	CK("cable-m", CT_U32, CONF_P, pfc_cable_m, 0, 100000, 0),
+	CK("proc-ns", CT_U32, CONF_P, pfc_proc_ns, 0, 100000000, 0),
+	CK("xoff", CT_SIZE, CONF_P, pfc_xoff_blocks,
+	   IBEX_BLOCK_BYTES, CONF_GB, CK_BLOCKS, .word = "dynamic"),
+	CK("xon", CT_SIZE, CONF_P, pfc_xon_gap_blocks, 0, CONF_GB, CK_BLOCKS),
+	CK("quanta", CT_U32, CONF_P, pfc_quanta, 1, IBEX_PFC_QUANTA_MAX, 0),
+	CK("refresh-margin-us", CT_U32, CONF_P, pfc_refresh_margin_us,
+	   0, 10000000, 0),
+	CK_ENUM("watchdog", CONF_P, wd_action, conf_wd_actions),
+	CK("detect-ms", CT_U32, CONF_P, wd_detect_ms, 1, 1000000, 0),
+	CK("recover-ms", CT_U32, CONF_P, wd_recover_ms, 1, 1000000, 0),
+	CK("hw", CT_BOOL, CONF_P, pfc_hw, 0, 1, 0),
+};
+#define PFC_K_HEADROOM 0
+#define PFC_K_XOFF 3
+#define PFC_K_XON 4
+
+/* ecn <port> vl V|all ...: into a scratch struct ibex_conf_ecn, merged
+ * into each lane it names; the bits of seen keys are kept in its given. */
+static const struct conf_key conf_ecn_keys[] = {
+	CK("kmin", CT_SIZE, struct ibex_conf_ecn, cfg.kmin, 0, UINT32_MAX, 0),
+	CK("kmax", CT_SIZE, struct ibex_conf_ecn, cfg.kmax, 0, UINT32_MAX, 0),
+	CK("pmax", CT_PROB, struct ibex_conf_ecn, cfg.pmax, 0, 0, 0),
+	CK_FLAG("instant", struct ibex_conf_ecn, cfg.wq_log, 0, .group = 1),
+	CK("ewma", CT_U32, struct ibex_conf_ecn, cfg.wq_log,
+	   1, IBEX_ECN_WQ_MAX, 0, .group = 1),
+	CK("fecn", CT_BOOL, struct ibex_conf_ecn, fecn, 0, 1, 0),
+	CK_FLAG("on", struct ibex_conf_ecn, enabled, 1, .group = 2),
+	CK_FLAG("off", struct ibex_conf_ecn, enabled, 0, .group = 2),
 };
 
 #define KEYS(t) t, IBEX_ARRAY_SIZE(t)
@@ -286,7 +449,61 @@ ibex_parse_rate(const char *s, uint64_t *bps)
 	return 0;
 }
 
+/* "4KB": digits, then an optional B, KB, MB or GB (powers of 1024). */
+int
+ibex_parse_size(const char *s, uint64_t *bytes)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t mult;
+	} units[] = {
+		{ "", 1 }, { "B", 1 }, { "KB", CONF_KB }, { "MB", CONF_MB },
+		{ "GB", CONF_GB },
+	};
+	uint64_t n, v;
+	size_t digits, i;
+	int ret;
+
+	if (s == NULL || bytes == NULL)
+		return -EINVAL;
+	digits = strspn(s, "0123456789");
+	ret = conf_u64n(s, digits, &n);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < IBEX_ARRAY_SIZE(units); i++) {
+		if (strcmp(s + digits, units[i].suffix) != 0)
+			continue;
+		if (__builtin_mul_overflow(n, units[i].mult, &v))
+			return -ERANGE;
+		*bytes = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Bytes as the grammar writes them: "4KB" when whole, else "4100B". */
+static const char *
+conf_size_str(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes != 0 && bytes % CONF_GB == 0)
+		snprintf(buf, len, "%" PRIu64 "GB", bytes / CONF_GB);
+	else if (bytes != 0 && bytes % CONF_MB == 0)
+		snprintf(buf, len, "%" PRIu64 "MB", bytes / CONF_MB);
+	else if (bytes != 0 && bytes % CONF_KB == 0)
+		snprintf(buf, len, "%" PRIu64 "KB", bytes / CONF_KB);
+	else
+		snprintf(buf, len, "%" PRIu64 "B", bytes);
+	return buf;
+}
+
 /* ---- key types ---- */
+
+/* Value a key's field holds in grammar units: bytes for a block field. */
+static uint64_t
+conf_key_units(const struct conf_key *k, uint64_t v)
+{
+	return (k->flags & CK_BLOCKS) ? v * IBEX_BLOCK_BYTES : v;
+}
 
 static void
 conf_store(void *obj, const struct conf_key *k, uint64_t v)
@@ -322,18 +539,35 @@ conf_load(const void *obj, const struct conf_key *k)
 }
 
 /* Range and power-of-two rules of an integer key; shared by the parser
- * and by validate, which rechecks objects built by code. */
+ * and by validate, which rechecks objects built by code. @p v is in the
+ * grammar's units (bytes for a size). */
 static int
 conf_check_uint(struct conf_ctx *x, const struct conf_key *k, uint64_t v,
 		const char *shown)
 {
+	char lo[24], hi[24];
+
+	if (k->type == CT_SIZE && (v < k->min || v > k->max))
+		return conf_err(x, "%s: %s out of range %s..%s", k->name, shown,
+				conf_size_str(k->min, lo, sizeof(lo)),
+				conf_size_str(k->max, hi, sizeof(hi)));
 	if (v < k->min || v > k->max)
 		return conf_err(x, "%s: %s out of range %" PRIu64 "..%" PRIu64,
 				k->name, shown, k->min, k->max);
 	if (k->type == CT_POW2 && (v & (v - 1)) != 0)
 		return conf_err(x, "%s: %s is not a power of two",
 				k->name, shown);
+	if (k->type == CT_VLS && !ibex_vls_valid((unsigned int)v))
+		return conf_err(x, "%s: %s is not one of: 1, 2, 4, 8, 15",
+				k->name, shown);
 	return 0;
+}
+
+/* A key's special word (off, auto, dynamic, unbounded, none). */
+static bool
+conf_is_word(const struct conf_key *k, const char *val)
+{
+	return k->word != NULL && strcmp(k->word, val) == 0;
 }
 
 static int
@@ -341,8 +575,13 @@ set_uint(struct conf_ctx *x, const struct conf_key *k, void *obj,
 	 const char *val)
 {
 	uint64_t v;
-	int ret = conf_u64(val, &v);
+	int ret;
 
+	if (conf_is_word(k, val)) {
+		conf_store(obj, k, k->word_val);
+		return 0;
+	}
+	ret = conf_u64(val, &v);
 	if (ret == -EINVAL)
 		return conf_err(x, "%s: '%s' is not a number", k->name, val);
 	if (ret == -ERANGE)
@@ -376,8 +615,13 @@ set_rate(struct conf_ctx *x, const struct conf_key *k, void *obj,
 	 const char *val)
 {
 	uint64_t v;
-	int ret = ibex_parse_rate(val, &v);
+	int ret;
 
+	if (conf_is_word(k, val)) {
+		conf_store(obj, k, k->word_val);
+		return 0;
+	}
+	ret = ibex_parse_rate(val, &v);
 	if (ret == -ERANGE)
 		return conf_err(x, "%s: '%s' is too large", k->name, val);
 	if (ret < 0)
@@ -389,12 +633,70 @@ set_rate(struct conf_ctx *x, const struct conf_key *k, void *obj,
 	return ret;
 }
 
+/* Stored in blocks (rounded up) with CK_BLOCKS, else in bytes. */
+static int
+set_size(struct conf_ctx *x, const struct conf_key *k, void *obj,
+	 const char *val)
+{
+	uint64_t v;
+	int ret;
+
+	if (conf_is_word(k, val)) {
+		conf_store(obj, k, k->word_val);
+		return 0;
+	}
+	ret = ibex_parse_size(val, &v);
+	if (ret == -EINVAL)
+		return conf_err(x, "%s: '%s' is not a size (e.g. 1500B, 4KB, "
+				"1MB)", k->name, val);
+	if (ret < 0)
+		v = UINT64_MAX;
+	ret = conf_check_uint(x, k, v, val);
+	if (ret != 0)
+		return ret;
+	if (k->flags & CK_BLOCKS)
+		v = (v + IBEX_BLOCK_BYTES - 1) / IBEX_BLOCK_BYTES;
+	conf_store(obj, k, v);
+	return 0;
+}
+
+/* A probability: "1", "0", "0.2", "0.015" (no sign, no exponent). The
+ * range (above 0, at most 1) is the owner's to check, with its words. */
+static int
+set_prob(struct conf_ctx *x, const struct conf_key *k, void *obj,
+	 const char *val)
+{
+	const char *p = val + strspn(val, "0123456789");
+	const char *frac;
+	bool ok = p != val;
+	double d;
+
+	if (ok && *p == '.') {
+		frac = p + 1;
+		p = frac + strspn(frac, "0123456789");
+		ok = p != frac;
+	}
+	if (!ok || *p != '\0')
+		return conf_err(x, "%s: '%s' is not a probability (e.g. 0.2)",
+				k->name, val);
+	d = strtod(val, NULL);
+	if (d > 1.0)
+		return conf_err(x, "%s: %s is above 1 (a probability, not a "
+				"percentage)", k->name, val);
+	memcpy((char *)obj + k->off, &d, sizeof(d));
+	return 0;
+}
+
 static int
 set_string(struct conf_ctx *x, const struct conf_key *k, void *obj,
 	   const char *val)
 {
 	size_t n = strlen(val);
 
+	if (conf_is_word(k, val)) {
+		((char *)obj)[k->off] = '\0';
+		return 0;
+	}
 	if (n >= k->size)
 		return conf_err(x, "%s: '%s' is too long (max %zu characters)",
 				k->name, val, k->size - 1);
@@ -483,6 +785,174 @@ set_port(struct conf_ctx *x, const struct conf_key *k, void *obj,
 	return 0;
 }
 
+/* alpha 1/128 .. 1/2, 1, 2, 4, 8: stored as its log2, -7..3. */
+static int
+set_alpha(struct conf_ctx *x, const struct conf_key *k, void *obj,
+	  const char *val)
+{
+	static const char *const alphas[] = {
+		"1/128", "1/64", "1/32", "1/16", "1/8", "1/4", "1/2",
+		"1", "2", "4", "8", NULL
+	};
+	char list[128];
+	int8_t v;
+	size_t i;
+
+	for (i = 0; alphas[i] != NULL; i++) {
+		if (strcmp(alphas[i], val) == 0) {
+			v = (int8_t)((int)i - 7);
+			memcpy((char *)obj + k->off, &v, 1);
+			return 0;
+		}
+	}
+	return conf_err(x, "%s: '%s' is not one of: %s", k->name, val,
+			conf_word_list(alphas, list, sizeof(list)));
+}
+
+/* One number of a list element, s[0..n), in 0..max. */
+static int
+conf_list_num(struct conf_ctx *x, const char *what, const char *s, size_t n,
+	      uint64_t max, uint64_t *v)
+{
+	int ret = conf_u64n(s, n, v);
+
+	if (ret == -EINVAL)
+		return conf_err(x, "%s '%.*s' is not a number", what, (int)n, s);
+	if (ret < 0 || *v > max)
+		return conf_err(x, "%s %.*s out of range 0..%" PRIu64, what,
+				(int)n, s, max);
+	return 0;
+}
+
+/* A list of "A[-A]:B" elements (a map: pcp2sl, dscp2sl, sl2vl) or
+ * "A:B" (an ordered table: vlarb). */
+struct conf_list {
+	const char *a_name;     /* "PCP", "DSCP", "SL", "VL" */
+	const char *b_name;     /* "SL", "VL", "weight" */
+	uint64_t a_max;
+	uint64_t b_max;
+	const char *b_word;     /* a word for b (sl2vl: drop), or NULL */
+	uint64_t b_word_val;
+	bool ranges;            /* A-A allowed */
+};
+
+struct conf_elem {
+	uint8_t a_lo, a_hi, b;
+};
+
+/* "A[-A]:B" of s[0..n). */
+static int
+conf_list_elem(struct conf_ctx *x, const struct conf_list *l, const char *s,
+	       size_t n, struct conf_elem *e)
+{
+	const char *colon = memchr(s, ':', n);
+	const char *dash;
+	uint64_t lo, hi, b;
+	size_t na;
+	int ret;
+
+	if (n == 0)
+		return conf_err(x, "empty element in list");
+	if (colon == NULL)
+		return conf_err(x, "'%.*s' is not %s:%s", (int)n, s, l->a_name,
+				l->b_name);
+	na = colon - s;
+	dash = l->ranges ? memchr(s, '-', na) : NULL;
+	if (dash == NULL) {
+		ret = conf_list_num(x, l->a_name, s, na, l->a_max, &lo);
+		hi = lo;
+	} else {
+		ret = conf_list_num(x, l->a_name, s, dash - s, l->a_max, &lo);
+		if (ret == 0)
+			ret = conf_list_num(x, l->a_name, dash + 1,
+					    colon - dash - 1, l->a_max, &hi);
+		if (ret == 0 && lo > hi)
+			return conf_err(x, "range %.*s starts above its end",
+					(int)na, s);
+	}
+	if (ret != 0)
+		return ret;
+	s = colon + 1;
+	n -= na + 1;
+	if (l->b_word != NULL && strlen(l->b_word) == n &&
+	    memcmp(l->b_word, s, n) == 0)
+		b = l->b_word_val;
+	else if ((ret = conf_list_num(x, l->b_name, s, n, l->b_max, &b)) != 0)
+		return ret;
+	e->a_lo = (uint8_t)lo;
+	e->a_hi = (uint8_t)hi;
+	e->b = (uint8_t)b;
+	return 0;
+}
+
+/* Comma-separated elements of the words tok[0..ntok) into e[], at most
+ * max of them. @return the count, or a conf_err(). */
+static int
+conf_list_parse(struct conf_ctx *x, const struct conf_list *l, char **tok,
+		int ntok, struct conf_elem *e, unsigned int max)
+{
+	unsigned int n = 0;
+	const char *s, *comma;
+	int i, ret;
+
+	for (i = 0; i < ntok; i++) {
+		for (s = tok[i];; s = comma + 1) {
+			comma = strchr(s, ',');
+			if (n == max)
+				return conf_err(x, "more than %u entries", max);
+			ret = conf_list_elem(x, l, s, comma != NULL ?
+					     (size_t)(comma - s) : strlen(s),
+					     &e[n]);
+			if (ret != 0)
+				return ret;
+			n++;
+			if (comma == NULL)
+				break;
+		}
+	}
+	return (int)n;
+}
+
+static const struct conf_list conf_arb_list = {
+	.a_name = "VL", .b_name = "weight",
+	.a_max = IBEX_VL_DATA_MAX - 1, .b_max = 255,
+};
+
+/* vlarb high|low V:W,...: replaces that table; "none" empties it. */
+static int
+set_arb_table(struct conf_ctx *x, const struct conf_key *k, void *obj,
+	      const char *val)
+{
+	struct ibex_vlarb_conf *a = obj;
+	bool high = k->off == offsetof(struct ibex_vlarb_conf, high);
+	struct ibex_vlarb_entry *t = high ? a->high : a->low;
+	struct conf_elem e[IBEX_VLARB_MAX_ENTRIES];
+	char *tok = (char *)(uintptr_t)val;
+	char what[sizeof(x->what)];
+	int n, i;
+
+	if (strcmp(val, "none") == 0) {
+		n = 0;
+	} else {
+		memcpy(what, x->what, sizeof(what));
+		snprintf(x->what, sizeof(x->what), "%.40s: %s", what, k->name);
+		n = conf_list_parse(x, &conf_arb_list, &tok, 1, e,
+				    IBEX_VLARB_MAX_ENTRIES);
+		memcpy(x->what, what, sizeof(what));
+		if (n < 0)
+			return n;
+	}
+	for (i = 0; i < n; i++) {
+		t[i].vl = e[i].a_lo;
+		t[i].weight = e[i].b;
+	}
+	if (high)
+		a->nb_high = (uint8_t)n;
+	else
+		a->nb_low = (uint8_t)n;
+	return 0;
+}
+
 static int
 conf_set(struct conf_ctx *x, const struct conf_key *k, void *obj,
 	 const char *val)
@@ -490,18 +960,28 @@ conf_set(struct conf_ctx *x, const struct conf_key *k, void *obj,
 	switch (k->type) {
 	case CT_U32:
 	case CT_POW2:
+	case CT_VLS:
 		return set_uint(x, k, obj, val);
 	case CT_BOOL:
 	case CT_ENUM:
 		return set_enum(x, k, obj, val);
 	case CT_RATE:
 		return set_rate(x, k, obj, val);
+	case CT_SIZE:
+		return set_size(x, k, obj, val);
+	case CT_PROB:
+		return set_prob(x, k, obj, val);
+	case CT_FLAG:
+		conf_store(obj, k, k->min);
+		return 0;
 	case CT_STRING:
 		return set_string(x, k, obj, val);
 	case CT_VLANS:
 		return set_vlans(x, k, obj, val);
 	case CT_PORT:
 		return set_port(x, k, obj, val);
+	case CT_CUSTOM:
+		return k->set(x, k, obj, val);
 	}
 	return -EINVAL;
 }
@@ -517,18 +997,24 @@ conf_key_find(const struct conf_key *keys, size_t n, const char *name)
 	return NULL;
 }
 
-/* <key> <value> pairs of tok[0..ntok) into obj. A key may appear once
- * per statement; a later statement may set it again. */
+/* <key> <value> pairs (and value-less flags) of tok[0..ntok) into obj. A
+ * key may appear once per statement, and of the keys of one group only
+ * one; a later statement may set it again. Bit i of *seen (may be NULL)
+ * tells that keys[i] was given. */
 static int
 conf_keys(struct conf_ctx *x, const struct conf_key *keys, size_t nkeys,
-	  void *obj, char **tok, int ntok)
+	  void *obj, char **tok, int ntok, uint64_t *seen_out)
 {
 	const struct conf_key *k;
 	uint64_t seen = 0;
-	char list[256];
+	char list[512];
+	size_t j;
 	int i, ret;
 
-	for (i = 0; i < ntok; i += 2) {
+	if (seen_out != NULL)
+		*seen_out = 0;
+
+	for (i = 0; i < ntok; i++) {
 		k = conf_key_find(keys, nkeys, tok[i]);
 		if (k == NULL)
 			return conf_err(x, "unknown key '%s' (expected one of: %s)",
@@ -536,14 +1022,38 @@ conf_keys(struct conf_ctx *x, const struct conf_key *keys, size_t nkeys,
 							      sizeof(list)));
 		if (seen & (UINT64_C(1) << (k - keys)))
 			return conf_err(x, "duplicate key '%s'", k->name);
+		for (j = 0; k->group != 0 && j < nkeys; j++)
+			if (keys[j].group == k->group &&
+			    (seen & (UINT64_C(1) << j)))
+				return conf_err(x, "'%s' and '%s' exclude each "
+						"other", keys[j].name, k->name);
 		seen |= UINT64_C(1) << (k - keys);
+		if (k->type == CT_FLAG) {
+			conf_store(obj, k, k->min);
+			continue;
+		}
 		if (i + 1 >= ntok)
 			return conf_err(x, "missing value for '%s'", k->name);
-		ret = conf_set(x, k, obj, tok[i + 1]);
+		ret = conf_set(x, k, obj, tok[++i]);
 		if (ret != 0)
 			return ret;
 	}
+	if (seen_out != NULL)
+		*seen_out = seen;
 	return 0;
+}
+
+/* Copy the fields of the keys in @p seen from src to dst (same type). */
+static void
+conf_merge(const struct conf_key *keys, size_t nkeys, uint64_t seen,
+	   void *dst, const void *src)
+{
+	size_t i;
+
+	for (i = 0; i < nkeys; i++)
+		if (seen & (UINT64_C(1) << i))
+			memcpy((char *)dst + keys[i].off,
+			       (const char *)src + keys[i].off, keys[i].size);
 }
 
 /* ---- ports ---- */
@@ -588,7 +1098,7 @@ conf_port_lane_defaults(struct ibex_conf_port *p)
 
 	p->nb_vls = 8;
 	ibex_sl_class_init(&p->sl_class, IBEX_SL_FROM_PCP);
-	p->vl_queue_blocks = 4096;
+	p->vl_queue_blocks = 1024;
 	p->fc_mode = IBEX_FC_NONE;
 	for (v = 0; v < IBEX_VL_COUNT; v++) {
 		p->reserved_blocks[v] = 4096 / 64;
@@ -606,23 +1116,167 @@ conf_port_lane_defaults(struct ibex_conf_port *p)
 	p->wd_recover_ms = 200;
 }
 
+/* Rate of the egress lanes, for ECN curves: the shaper, else the speed. */
+static uint64_t
+conf_port_egress_bps(const struct ibex_conf_port *p)
+{
+	return p->shape_bps != 0 ? p->shape_bps :
+	       p->speed_bps != 0 ? p->speed_bps : CONF_RATE_DEFAULT;
+}
+
+uint64_t
+ibex_conf_port_rate_bps(const struct ibex_conf_port *p)
+{
+	return p->speed_bps != 0 ? p->speed_bps :
+	       p->shape_bps != 0 ? p->shape_bps : CONF_RATE_DEFAULT;
+}
+
+uint32_t
+ibex_conf_port_frame_bytes(const struct ibex_conf_port *p)
+{
+	return (p->mtu != 0 ? p->mtu : 1500) + CONF_L2_OVERHEAD;
+}
+
+/* The SL->VL table a port runs: the entries sl2vl statements gave over
+ * the default of its lane count, so that vls may come later. */
+static void
+conf_port_sl2vl(const struct ibex_conf_port *p, struct ibex_sl2vl *t)
+{
+	unsigned int s;
+
+	*t = p->sl2vl;
+	if (p->sl2vl_set && p->sl2vl_given == 0)
+		return;
+	ibex_sl2vl_default(t, p->nb_vls);
+	if (!p->sl2vl_set)
+		return;
+	for (s = 0; s < IBEX_SL_COUNT; s++)
+		if (p->sl2vl_given >> s & 1)
+			t->vl[s] = p->sl2vl.vl[s];
+}
+
+/* The arbiter likewise: parts vlarb statements gave over the default. */
+static void
+conf_port_vlarb(const struct ibex_conf_port *p, struct ibex_vlarb_conf *a)
+{
+	const struct ibex_vlarb_conf *g = &p->vlarb;
+	uint8_t given = p->vlarb_given;
+
+	*a = *g;
+	if ((p->vlarb_set && given == 0) ||
+	    ibex_vlarb_conf_default(a, p->nb_vls) != 0 || !p->vlarb_set)
+		return;
+	if (given & IBEX_CONF_VLARB_HIGH) {
+		a->nb_high = g->nb_high;
+		memcpy(a->high, g->high, sizeof(a->high));
+	}
+	if (given & IBEX_CONF_VLARB_LOW) {
+		a->nb_low = g->nb_low;
+		memcpy(a->low, g->low, sizeof(a->low));
+	}
+	if (given & IBEX_CONF_VLARB_LIMIT)
+		a->limit = g->limit;
+	if (given & IBEX_CONF_VLARB_STRICT)
+		a->strict = g->strict;
+}
+
+/* ECN of one lane: keys ecn statements gave over the default curve of
+ * the egress rate, which may be set later than the ecn statement. */
+static void
+conf_port_ecn(const struct ibex_conf_port *p, unsigned int v,
+	      struct ibex_conf_ecn *e)
+{
+	const struct ibex_conf_ecn *g = &p->ecn[v];
+	uint64_t rate = conf_port_egress_bps(p);
+
+	*e = *g;
+	if (g->set && g->given == 0) {
+		if (e->cfg.rate_bps == 0)
+			e->cfg.rate_bps = rate;
+		return;
+	}
+	ibex_ecn_cfg_default(&e->cfg, rate);
+	if (g->set)
+		conf_merge(KEYS(conf_ecn_keys), g->given, e, g);
+}
+
 /* Fill the tables a port did not set from its other keys: call after
  * parsing, before use (ibex_conf_validate() checks the result). */
 void
 ibex_conf_port_tables(struct ibex_conf_port *p)
 {
+	struct ibex_vlarb_conf a;
+	struct ibex_conf_ecn e;
+	struct ibex_sl2vl t;
 	unsigned int v;
 
-	if (!p->sl2vl_set)
-		ibex_sl2vl_default(&p->sl2vl, p->nb_vls);
-	if (!p->vlarb_set)
-		ibex_vlarb_conf_default(&p->vlarb, p->nb_vls);
-	for (v = 0; v < IBEX_VL_COUNT; v++)
-		if (!p->ecn[v].set)
-			ibex_ecn_cfg_default(&p->ecn[v].cfg,
-				p->shape_bps != 0 ? p->shape_bps :
-				p->speed_bps != 0 ? p->speed_bps :
-				UINT64_C(25000000000));
+	conf_port_sl2vl(p, &t);
+	p->sl2vl = t;
+	conf_port_vlarb(p, &a);
+	p->vlarb = a;
+	for (v = 0; v < IBEX_VL_COUNT; v++) {
+		conf_port_ecn(p, v, &e);
+		p->ecn[v] = e;
+	}
+}
+
+int
+ibex_conf_vl_prio(const struct ibex_conf_port *p, unsigned int vl)
+{
+	struct ibex_sl2vl t;
+	unsigned int pcp;
+
+	if (p == NULL || vl >= IBEX_VL_DATA_MAX)
+		return -1;
+	conf_port_sl2vl(p, &t);
+	for (pcp = 0; pcp < IBEX_PFC_PRIOS; pcp++)
+		if (ibex_sl2vl(&t, p->sl_class.map[IBEX_SL_MAP_PCP + pcp]) ==
+		    vl)
+			return (int)pcp;
+	return -1;
+}
+
+uint32_t
+ibex_conf_port_headroom_blocks(const struct ibex_conf_port *p)
+{
+	if (p->fc_mode != IBEX_FC_PFC)
+		return 0;
+	if (!p->pfc_headroom_auto)
+		return p->pfc_headroom_blocks;
+	return ibex_buf_headroom_blocks(ibex_conf_port_rate_bps(p) / 1000000,
+					p->pfc_cable_m, p->pfc_proc_ns,
+					ibex_conf_port_frame_bytes(p));
+}
+
+int
+ibex_conf_buf_conf(const struct ibex_conf *c, struct ibex_buf_conf *b)
+{
+	unsigned int i, v;
+
+	if (c == NULL || b == NULL || c->nb_ports > IBEX_MAX_PORTS)
+		return -EINVAL;
+	memset(b, 0, sizeof(*b));
+	b->total_blocks = c->buffer_blocks;
+	b->alpha_log2 = c->buffer_alpha_log2;
+	b->n_ports = (uint8_t)c->nb_ports;
+	for (i = 0; i < c->nb_ports; i++) {
+		const struct ibex_conf_port *p = &c->ports[i];
+		struct ibex_buf_port_conf *pc = &b->port[i];
+
+		pc->mode = p->fc_mode;
+		pc->n_vls = p->nb_vls;
+		pc->lossless_mask = p->lossless_mask;
+		/* one value for readers of the uniform field; lanes use
+		 * their own */
+		pc->reserved_blocks = p->reserved_blocks[0];
+		pc->reserved_per_vl = true;
+		for (v = 0; v < IBEX_BUF_MAX_VLS && v < IBEX_VL_COUNT; v++)
+			pc->reserved_vl[v] = p->reserved_blocks[v];
+		pc->headroom_blocks = ibex_conf_port_headroom_blocks(p);
+		pc->xoff_blocks = p->pfc_xoff_blocks;
+		pc->xon_gap_blocks = p->pfc_xon_gap_blocks;
+	}
+	return 0;
 }
 
 /* Caller checked the lengths of name and dev. */
@@ -640,6 +1294,8 @@ conf_port_defaults(struct ibex_conf_port *p, const char *name,
 	p->tx_desc = 1024;
 	p->admin_up = true;
 	p->line = line;
+	p->dev_line = line;
+	p->touch_line = line;
 	conf_port_lane_defaults(p);
 	conf_port_fixup(p);
 }
@@ -666,29 +1322,63 @@ ibex_conf_port_add(struct ibex_conf *c, const char *name, const char *dev)
 	if (c->nb_ports >= IBEX_MAX_PORTS)
 		return -ENOSPC;
 	conf_port_defaults(&c->ports[c->nb_ports], name, dev, 0);
+	ibex_conf_port_tables(&c->ports[c->nb_ports]);
 	return c->nb_ports++;
+}
+
+/* Line fields of the CL_* bits of the keys in @p seen. */
+static void
+conf_port_mark(struct ibex_conf_port *p, const struct conf_key *keys,
+	       size_t nkeys, uint64_t seen, int lineno)
+{
+	unsigned int lines = 0;
+	size_t i;
+
+	for (i = 0; i < nkeys; i++)
+		if (seen & (UINT64_C(1) << i))
+			lines |= keys[i].lines;
+	if (lines & CL_VL)
+		p->vl_line = lineno;
+	if (lines & CL_VLS)
+		p->vls_line = lineno;
+	if (lines & CL_CLASS)
+		p->class_line = lineno;
+	if (lines & CL_FC)
+		p->fc_line = lineno;
+	if (lines & CL_FCMODE)
+		p->fc_mode_line = lineno;
+	if (lines & CL_DEV)
+		p->dev_line = lineno;
+	p->touch_line = lineno;
 }
 
 /* ---- statements ---- */
 
 static int
-stmt_switch(struct conf_ctx *x, char **tok, int ntok)
+conf_missing(struct conf_ctx *x, const struct conf_key *keys, size_t n)
 {
-	char list[256];
+	char list[512];
 
-	if (ntok == 0)
-		return conf_err(x, "missing settings (expected one of: %s)",
-				conf_key_list(KEYS(conf_switch_keys), list,
-					      sizeof(list)));
-	return conf_keys(x, KEYS(conf_switch_keys), x->c, tok, ntok);
+	return conf_err(x, "missing settings (expected one of: %s)",
+			conf_key_list(keys, n, list, sizeof(list)));
 }
 
-/* The first "port NAME" declares the port; later ones modify it. */
+static int
+stmt_switch(struct conf_ctx *x, char **tok, int ntok)
+{
+	if (ntok == 0)
+		return conf_missing(x, KEYS(conf_switch_keys));
+	return conf_keys(x, KEYS(conf_switch_keys), x->c, tok, ntok, NULL);
+}
+
+/* The first "port NAME" declares the port; later ones modify it: only
+ * the keys they name change, and the port keeps its declaring line. */
 static int
 stmt_port(struct conf_ctx *x, char **tok, int ntok)
 {
 	struct ibex_conf *c = x->c;
 	struct ibex_conf_port p;
+	uint64_t seen;
 	int idx, ret;
 
 	if (ntok == 0)
@@ -706,14 +1396,343 @@ stmt_port(struct conf_ctx *x, char **tok, int ntok)
 		idx = c->nb_ports;
 		conf_port_defaults(&p, tok[0], NULL, x->lineno);
 	}
-	ret = conf_keys(x, KEYS(conf_port_keys), &p, tok + 1, ntok - 1);
+	ret = conf_keys(x, KEYS(conf_port_keys), &p, tok + 1, ntok - 1, &seen);
 	if (ret != 0)
 		return ret;
 	conf_port_fixup(&p);
+	conf_port_mark(&p, KEYS(conf_port_keys), seen, x->lineno);
 	c->ports[idx] = p;
 	if (idx == c->nb_ports)
 		c->nb_ports++;
 	return 0;
+}
+
+/* "<statement> <port> ...": the port must be declared earlier. The
+ * statement works on a copy, stored only when the whole line parsed. */
+static int
+stmt_on_port(struct conf_ctx *x, char **tok, int ntok,
+	     int (*fn)(struct conf_ctx *x, struct ibex_conf_port *p,
+		       char **tok, int ntok))
+{
+	struct ibex_conf_port p;
+	char stmt[sizeof(x->what)];
+	int idx, ret;
+
+	if (ntok == 0)
+		return conf_err(x, "missing port name");
+	idx = ibex_conf_port_find(x->c, tok[0]);
+	if (idx < 0)
+		return conf_err(x, "unknown port '%s'", tok[0]);
+	memcpy(stmt, x->what, sizeof(stmt));
+	snprintf(x->what, sizeof(x->what), "%.31s %s", stmt, tok[0]);
+	p = x->c->ports[idx];
+	ret = fn(x, &p, tok + 1, ntok - 1);
+	if (ret != 0)
+		return ret;
+	p.touch_line = x->lineno;
+	x->c->ports[idx] = p;
+	return 0;
+}
+
+/* sl <port> default S */
+static int
+port_sl(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
+{
+	int ret;
+
+	if (ntok == 0)
+		return conf_missing(x, KEYS(conf_sl_keys));
+	ret = conf_keys(x, KEYS(conf_sl_keys), p, tok, ntok, NULL);
+	if (ret == 0)
+		p->class_line = p->vl_line = x->lineno;
+	return ret;
+}
+
+static const struct conf_list conf_pcp2sl_list = {
+	.a_name = "PCP", .b_name = "SL",
+	.a_max = IBEX_PFC_PRIOS - 1, .b_max = IBEX_SL_COUNT - 1,
+	.ranges = true,
+};
+
+static const struct conf_list conf_dscp2sl_list = {
+	.a_name = "DSCP", .b_name = "SL",
+	.a_max = 63, .b_max = IBEX_SL_COUNT - 1, .ranges = true,
+};
+
+static const struct conf_list conf_sl2vl_list = {
+	.a_name = "SL", .b_name = "VL",
+	.a_max = IBEX_SL_COUNT - 1, .b_max = IBEX_VL_DROP,
+	.b_word = "drop", .b_word_val = IBEX_VL_DROP, .ranges = true,
+};
+
+/* The elements of a map statement; "missing entries" when none. */
+static int
+conf_map_parse(struct conf_ctx *x, const struct conf_list *l, char **tok,
+	       int ntok, struct conf_elem *e, unsigned int max)
+{
+	if (ntok == 0)
+		return conf_err(x, "missing entries (%s:%s, e.g. 1:%s)",
+				l->a_name, l->b_name,
+				l->b_word != NULL ? l->b_word : "3");
+	return conf_list_parse(x, l, tok, ntok, e, max);
+}
+
+/* pcp2sl <port> P[-P]:S,... */
+static int
+port_pcp2sl(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
+	    int ntok)
+{
+	struct conf_elem e[CONF_MAX_TOKENS];
+	unsigned int a;
+	int i, n;
+
+	n = conf_map_parse(x, &conf_pcp2sl_list, tok, ntok, e,
+			   IBEX_ARRAY_SIZE(e));
+	for (i = 0; i < n; i++)
+		for (a = e[i].a_lo; a <= e[i].a_hi; a++)
+			ibex_sl_class_set_pcp(&p->sl_class, a, e[i].b);
+	if (n >= 0)
+		p->class_line = p->vl_line = x->lineno;
+	return n < 0 ? n : 0;
+}
+
+/* dscp2sl <port> D[-D]:S,... */
+static int
+port_dscp2sl(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
+	     int ntok)
+{
+	struct conf_elem e[CONF_MAX_TOKENS];
+	unsigned int a;
+	int i, n;
+
+	n = conf_map_parse(x, &conf_dscp2sl_list, tok, ntok, e,
+			   IBEX_ARRAY_SIZE(e));
+	for (i = 0; i < n; i++)
+		for (a = e[i].a_lo; a <= e[i].a_hi; a++)
+			ibex_sl_class_set_dscp(&p->sl_class, a, e[i].b);
+	if (n >= 0)
+		p->class_line = p->vl_line = x->lineno;
+	return n < 0 ? n : 0;
+}
+
+/* sl2vl <port> S[-S]:V|drop,...: the SLs named; the others follow the
+ * default of the port's lane count, whenever that is set. */
+static int
+port_sl2vl(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
+	   int ntok)
+{
+	struct conf_elem e[CONF_MAX_TOKENS];
+	unsigned int a;
+	int i, n;
+
+	n = conf_map_parse(x, &conf_sl2vl_list, tok, ntok, e,
+			   IBEX_ARRAY_SIZE(e));
+	if (n < 0)
+		return n;
+	if (p->sl2vl_set && p->sl2vl_given == 0)
+		p->sl2vl_given = UINT16_MAX;   /* a table built by code */
+	for (i = 0; i < n; i++) {
+		for (a = e[i].a_lo; a <= e[i].a_hi; a++) {
+			p->sl2vl.vl[a] = e[i].b;
+			p->sl2vl_given |= (uint16_t)(1u << a);
+		}
+	}
+	p->sl2vl_set = true;
+	p->sl2vl_line = p->vl_line = x->lineno;
+	return 0;
+}
+
+/* vlarb <port> [high V:W,...|none] [low V:W,...|none] [limit N|unbounded]
+ * [strict|carry]: the parts given replace those of the port. */
+static int
+port_vlarb(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
+	   int ntok)
+{
+	struct ibex_vlarb_conf a = p->vlarb;
+	uint64_t seen;
+	uint8_t given;
+	int ret;
+
+	if (ntok == 0)
+		return conf_missing(x, KEYS(conf_vlarb_keys));
+	ret = conf_keys(x, KEYS(conf_vlarb_keys), &a, tok, ntok, &seen);
+	if (ret != 0)
+		return ret;
+	/* rows high, low, limit, strict, carry: the last two are one part */
+	given = (uint8_t)((seen & 7) | ((seen & 0x18) ? IBEX_CONF_VLARB_STRICT :
+					0));
+	if (p->vlarb_set && p->vlarb_given == 0)
+		p->vlarb_given = IBEX_CONF_VLARB_HIGH | IBEX_CONF_VLARB_LOW |
+				 IBEX_CONF_VLARB_LIMIT | IBEX_CONF_VLARB_STRICT;
+	p->vlarb = a;
+	p->vlarb_given |= given;
+	p->vlarb_set = true;
+	p->vlarb_line = p->vl_line = x->lineno;
+	return 0;
+}
+
+/* "vl V" (and "vl all" when allowed: *vl = -1) at the head of tok. */
+static int
+conf_vl_arg(struct conf_ctx *x, char **tok, int ntok, bool all, int *vl)
+{
+	uint64_t v = 0;
+	int ret;
+
+	if (ntok < 2 || strcmp(tok[0], "vl") != 0)
+		return conf_err(x, "expected 'vl <0-14%s>'", all ? "|all" : "");
+	if (all && strcmp(tok[1], "all") == 0) {
+		*vl = -1;
+		return 0;
+	}
+	ret = conf_u64(tok[1], &v);
+	if (ret == -EINVAL)
+		return conf_err(x, "vl: '%s' is not a number", tok[1]);
+	if (ret < 0 || v >= IBEX_VL_DATA_MAX)
+		return conf_err(x, "vl: %s out of range 0..%d (VL15 is "
+				"management)", tok[1], IBEX_VL_DATA_MAX - 1);
+	*vl = (int)v;
+	return 0;
+}
+
+/* lane <port> vl V [lossless|lossy] [reserved SIZE] */
+static int
+port_lane(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
+{
+	struct conf_lane l;
+	uint64_t seen;
+	int vl = 0, ret;
+
+	ret = conf_vl_arg(x, tok, ntok, false, &vl);
+	if (ret != 0)
+		return ret;
+	if (ntok == 2)
+		return conf_missing(x, KEYS(conf_lane_keys));
+	l.lossless = p->lossless_mask >> vl & 1;
+	l.reserved_blocks = p->reserved_blocks[vl];
+	ret = conf_keys(x, KEYS(conf_lane_keys), &l, tok + 2, ntok - 2, &seen);
+	if (ret != 0)
+		return ret;
+	p->lossless_mask = (uint16_t)((p->lossless_mask & ~(1u << vl)) |
+				      ((unsigned int)l.lossless << vl));
+	p->reserved_blocks[vl] = l.reserved_blocks;
+	p->lane_line[vl] = p->fc_line = x->lineno;
+	return 0;
+}
+
+/* credit <port> [period-us N] [min-gap-ns N] */
+static int
+port_credit(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
+	    int ntok)
+{
+	int ret;
+
+	if (ntok == 0)
+		return conf_missing(x, KEYS(conf_credit_keys));
+	ret = conf_keys(x, KEYS(conf_credit_keys), p, tok, ntok, NULL);
+	if (ret == 0)
+		p->fc_line = x->lineno;
+	return ret;
+}
+
+/* pfc <port> <key> <value>...: headroom auto|SIZE, cable-m, proc-ns,
+ * xoff dynamic|SIZE, xon SIZE, quanta, refresh-margin-us, watchdog,
+ * detect-ms, recover-ms, hw. With a static XOFF, xon is the level XON is
+ * sent at and the stored gap is xoff - xon; with a dynamic XOFF it is the
+ * gap below the moving threshold. */
+static int
+port_pfc(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
+{
+	char a[24], b[24];
+	uint64_t seen;
+	int ret;
+
+	if (ntok == 0)
+		return conf_missing(x, KEYS(conf_pfc_keys));
+	ret = conf_keys(x, KEYS(conf_pfc_keys), p, tok, ntok, &seen);
+	if (ret != 0)
+		return ret;
+	if (seen & (UINT64_C(1) << PFC_K_HEADROOM))
+		p->pfc_headroom_auto = p->pfc_headroom_blocks == 0;
+	if ((seen & (UINT64_C(1) << PFC_K_XON)) && p->pfc_xoff_blocks != 0) {
+		if (p->pfc_xon_gap_blocks >= p->pfc_xoff_blocks)
+			return conf_err(x, "xon %s is not below xoff %s",
+				conf_size_str((uint64_t)p->pfc_xon_gap_blocks *
+					      IBEX_BLOCK_BYTES, a, sizeof(a)),
+				conf_size_str((uint64_t)p->pfc_xoff_blocks *
+					      IBEX_BLOCK_BYTES, b, sizeof(b)));
+		p->pfc_xon_gap_blocks = p->pfc_xoff_blocks -
+					p->pfc_xon_gap_blocks;
+	}
+	p->pfc_line = p->fc_line = x->lineno;
+	return 0;
+}
+
+/* ecn <port> vl V|all [kmin SIZE] [kmax SIZE] [pmax P] [instant|ewma W]
+ * [fecn on|off] [on|off]: the keys given, on each lane named; the
+ * others keep what earlier statements gave or follow the default curve. */
+static int
+port_ecn(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
+{
+	struct ibex_conf_ecn e;
+	uint64_t seen, all;
+	int vl = 0, v, lo, hi, ret;
+
+	ret = conf_vl_arg(x, tok, ntok, true, &vl);
+	if (ret != 0)
+		return ret;
+	if (ntok == 2)
+		return conf_missing(x, KEYS(conf_ecn_keys));
+	memset(&e, 0, sizeof(e));
+	ret = conf_keys(x, KEYS(conf_ecn_keys), &e, tok + 2, ntok - 2, &seen);
+	if (ret != 0)
+		return ret;
+	lo = vl < 0 ? 0 : vl;
+	hi = vl < 0 ? IBEX_VL_DATA_MAX - 1 : vl;
+	/* a curve built by code counts as given whole */
+	all = (UINT64_C(1) << IBEX_ARRAY_SIZE(conf_ecn_keys)) - 1;
+	for (v = lo; v <= hi; v++) {
+		struct ibex_conf_ecn *t = &p->ecn[v];
+
+		if (t->set && t->given == 0)
+			t->given = (uint16_t)all;
+		conf_merge(KEYS(conf_ecn_keys), seen, t, &e);
+		t->given |= (uint16_t)seen;
+		t->set = true;
+		t->line = x->lineno;
+	}
+	p->vl_line = x->lineno;
+	return 0;
+}
+
+#define STMT_ON_PORT(name, fn) \
+	static int \
+	stmt_##name(struct conf_ctx *x, char **tok, int ntok) \
+	{ \
+		return stmt_on_port(x, tok, ntok, fn); \
+	}
+
+STMT_ON_PORT(sl, port_sl)
+STMT_ON_PORT(pcp2sl, port_pcp2sl)
+STMT_ON_PORT(dscp2sl, port_dscp2sl)
+STMT_ON_PORT(sl2vl, port_sl2vl)
+STMT_ON_PORT(vlarb, port_vlarb)
+STMT_ON_PORT(lane, port_lane)
+STMT_ON_PORT(credit, port_credit)
+STMT_ON_PORT(pfc, port_pfc)
+STMT_ON_PORT(ecn, port_ecn)
+
+/* buffer [total SIZE] [alpha A] */
+static int
+stmt_buffer(struct conf_ctx *x, char **tok, int ntok)
+{
+	int ret;
+
+	if (ntok == 0)
+		return conf_missing(x, KEYS(conf_buffer_keys));
+	ret = conf_keys(x, KEYS(conf_buffer_keys), x->c, tok, ntok, NULL);
+	if (ret == 0)
+		x->c->buffer_line = x->lineno;
+	return ret;
 }
 
 /* fdb static MAC port NAME [vlan VID]: the vlan defaults to the pvid the
@@ -734,7 +1753,8 @@ stmt_fdb_static(struct conf_ctx *x, char **tok, int ntok)
 		return conf_err(x, "invalid MAC address '%s'", tok[0]);
 	if (s.mac[0] & 1)
 		return conf_err(x, "%s is a group (multicast) address", tok[0]);
-	ret = conf_keys(x, KEYS(conf_static_keys), &s, tok + 1, ntok - 1);
+	ret = conf_keys(x, KEYS(conf_static_keys), &s, tok + 1, ntok - 1,
+			NULL);
 	if (ret != 0)
 		return ret;
 	if (s.port == IBEX_PORT_NONE)
@@ -748,6 +1768,41 @@ stmt_fdb_static(struct conf_ctx *x, char **tok, int ntok)
 	return 0;
 }
 
+/* fdb del MAC vlan VID: removes the static entries of (MAC, VID). */
+static int
+stmt_fdb_del(struct conf_ctx *x, char **tok, int ntok)
+{
+	struct ibex_conf *c = x->c;
+	struct ibex_conf_fdb_static s = { .vid = 0 };
+	uint16_t i, n = 0;
+	char mac[18];
+	int ret;
+
+	snprintf(x->what, sizeof(x->what), "fdb del");
+	if (ntok == 0)
+		return conf_err(x, "missing MAC address");
+	if (ibex_mac_parse(tok[0], s.mac) != 0)
+		return conf_err(x, "invalid MAC address '%s'", tok[0]);
+	ret = conf_keys(x, KEYS(conf_del_keys), &s, tok + 1, ntok - 1, NULL);
+	if (ret != 0)
+		return ret;
+	if (s.vid == 0)
+		return conf_err(x, "missing 'vlan <vid>'");
+	for (i = 0; i < c->nb_static; i++) {
+		if (c->statics[i].vid == s.vid &&
+		    memcmp(c->statics[i].mac, s.mac, 6) == 0)
+			continue;
+		c->statics[n++] = c->statics[i];
+	}
+	if (n == c->nb_static) {
+		conf_mac_str(s.mac, mac, sizeof(mac));
+		return conf_err(x, "%s vlan %u is not a static entry", mac,
+				s.vid);
+	}
+	c->nb_static = n;
+	return 0;
+}
+
 static int
 stmt_fdb(struct conf_ctx *x, char **tok, int ntok)
 {
@@ -755,14 +1810,16 @@ stmt_fdb(struct conf_ctx *x, char **tok, int ntok)
 
 	if (ntok > 0 && strcmp(tok[0], "static") == 0)
 		return stmt_fdb_static(x, tok + 1, ntok - 1);
+	if (ntok > 0 && strcmp(tok[0], "del") == 0)
+		return stmt_fdb_del(x, tok + 1, ntok - 1);
 	conf_key_list(KEYS(conf_fdb_keys), list, sizeof(list));
 	if (ntok == 0)
 		return conf_err(x, "missing settings (expected one of: "
-				"static, %s)", list);
+				"static, del, %s)", list);
 	if (conf_key_find(KEYS(conf_fdb_keys), tok[0]) == NULL)
 		return conf_err(x, "unknown key '%s' (expected one of: "
-				"static, %s)", tok[0], list);
-	return conf_keys(x, KEYS(conf_fdb_keys), x->c, tok, ntok);
+				"static, del, %s)", tok[0], list);
+	return conf_keys(x, KEYS(conf_fdb_keys), x->c, tok, ntok, NULL);
 }
 
 struct conf_stmt {
@@ -770,10 +1827,21 @@ struct conf_stmt {
 	int (*parse)(struct conf_ctx *x, char **tok, int ntok);
 };
 
+/* In the order of docs/configuration.md and of the "expected" hint. */
 static const struct conf_stmt conf_stmts[] = {
 	{ "switch", stmt_switch },
 	{ "port", stmt_port },
 	{ "fdb", stmt_fdb },
+	{ "buffer", stmt_buffer },
+	{ "sl", stmt_sl },
+	{ "pcp2sl", stmt_pcp2sl },
+	{ "dscp2sl", stmt_dscp2sl },
+	{ "sl2vl", stmt_sl2vl },
+	{ "vlarb", stmt_vlarb },
+	{ "lane", stmt_lane },
+	{ "credit", stmt_credit },
+	{ "pfc", stmt_pfc },
+	{ "ecn", stmt_ecn },
 };
 
 /* ---- lines ---- */
@@ -798,7 +1866,8 @@ conf_tokens(char *buf, char **tok)
 static int
 conf_dispatch(struct conf_ctx *x, char **tok, int ntok)
 {
-	size_t i;
+	char list[256];
+	size_t i, used;
 
 	for (i = 0; i < IBEX_ARRAY_SIZE(conf_stmts); i++) {
 		if (strcmp(conf_stmts[i].name, tok[0]) == 0) {
@@ -806,8 +1875,12 @@ conf_dispatch(struct conf_ctx *x, char **tok, int ntok)
 			return conf_stmts[i].parse(x, tok + 1, ntok - 1);
 		}
 	}
-	return conf_err(x, "unknown statement '%s' (expected one of: "
-			"switch, port, fdb)", tok[0]);
+	for (i = 0, used = 0; i < IBEX_ARRAY_SIZE(conf_stmts) &&
+	     used < sizeof(list); i++)
+		used += snprintf(list + used, sizeof(list) - used, "%s%s",
+				 i > 0 ? ", " : "", conf_stmts[i].name);
+	return conf_err(x, "unknown statement '%s' (expected one of: %s)",
+			tok[0], list);
 }
 
 /* One statement of n characters at s (not NUL-terminated). */
@@ -830,6 +1903,17 @@ conf_line(struct ibex_conf *c, const char *s, size_t n, const char *origin,
 	buf[n] = '\0';
 	ntok = conf_tokens(buf, tok);
 	return ntok == 0 ? 0 : conf_dispatch(&x, tok, ntok);
+}
+
+/* After a successful parse every port's tables are complete. */
+static int
+conf_tables_all(struct ibex_conf *c)
+{
+	uint16_t i;
+
+	for (i = 0; i < c->nb_ports && i < IBEX_MAX_PORTS; i++)
+		ibex_conf_port_tables(&c->ports[i]);
+	return 0;
 }
 
 static void
@@ -859,13 +1943,16 @@ int
 ibex_conf_parse_line(struct ibex_conf *c, const char *line,
 		     const char *origin, int lineno, char *err, size_t errlen)
 {
+	int ret;
+
 	if (err != NULL && errlen > 0)
 		err[0] = '\0';
 	if (c == NULL || line == NULL)
 		return -EINVAL;
 	if (c->origin[0] == '\0')
 		conf_set_origin(c, origin);
-	return conf_line(c, line, strlen(line), origin, lineno, err, errlen);
+	ret = conf_line(c, line, strlen(line), origin, lineno, err, errlen);
+	return ret != 0 ? ret : conf_tables_all(c);
 }
 
 int
@@ -886,11 +1973,13 @@ ibex_conf_parse_string(struct ibex_conf *c, const char *text,
 		nl = strchr(s, '\n');
 		ret = conf_line(c, s, nl != NULL ? (size_t)(nl - s) : strlen(s),
 				origin, ++lineno, err, errlen);
-		if (ret != 0 || nl == NULL)
+		if (ret != 0)
 			return ret;
+		if (nl == NULL)
+			break;
 		s = nl + 1;
 	}
-	return 0;
+	return conf_tables_all(c);
 }
 
 /* fgets with room for IBEX_CONF_LINE_MAX characters, the newline and one
@@ -931,29 +2020,50 @@ ibex_conf_parse_file(struct ibex_conf *c, const char *path,
 			snprintf(err, errlen, "%s: read error", path);
 	}
 	fclose(f);
-	return ret;
+	return ret != 0 ? ret : conf_tables_all(c);
 }
 
 /* ---- validate ---- */
 
-/* Integer keys of a table hold values the parser would have accepted. */
+/* Keys of a table hold values the parser would have accepted. */
 static int
 check_ranges(struct conf_ctx *x, const struct conf_key *keys, size_t n,
 	     const void *obj)
 {
-	char shown[24];
+	const char *const *words;
+	char shown[24], list[128];
 	uint64_t v;
-	size_t i;
+	size_t i, nw;
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		if (keys[i].type != CT_U32 && keys[i].type != CT_POW2)
+		const struct conf_key *k = &keys[i];
+
+		if (k->type == CT_BOOL || k->type == CT_ENUM) {
+			words = k->type == CT_BOOL ? conf_on_off : k->words;
+			for (nw = 0; words[nw] != NULL; nw++)
+				;
+			v = conf_load(obj, k);
+			if (v >= nw)
+				return conf_err(x, "%s: %" PRIu64 " is not one "
+						"of: %s", k->name, v,
+						conf_word_list(words, list,
+							       sizeof(list)));
 			continue;
-		v = conf_load(obj, &keys[i]);
-		if (v == 0 && (keys[i].flags & CK_ZERO_UNSET))
+		}
+		if (k->type != CT_U32 && k->type != CT_POW2 &&
+		    k->type != CT_VLS && k->type != CT_SIZE)
 			continue;
-		snprintf(shown, sizeof(shown), "%" PRIu64, v);
-		ret = conf_check_uint(x, &keys[i], v, shown);
+		v = conf_load(obj, k);
+		if ((v == 0 && (k->flags & CK_ZERO_UNSET)) ||
+		    (k->word != NULL && v == k->word_val))
+			continue;
+		v = conf_key_units(k, v);
+		if (k->type == CT_SIZE)
+			conf_size_str(v, shown, sizeof(shown));
+		else
+			snprintf(shown, sizeof(shown), "%" PRIu64, v);
+		ret = conf_check_uint(x, k, v, shown);
 		if (ret != 0)
 			return ret;
 	}
@@ -969,10 +2079,22 @@ check_globals(struct conf_ctx *x, const struct ibex_conf *c)
 	ret = check_ranges(x, KEYS(conf_switch_keys), c);
 	if (ret != 0)
 		return ret;
+	if (memchr(c->ctl_socket, '\0', sizeof(c->ctl_socket)) == NULL)
+		return conf_err(x, "ctl-socket: not terminated");
 	snprintf(x->what, sizeof(x->what), "fdb");
 	ret = check_ranges(x, KEYS(conf_fdb_keys), c);
 	if (ret != 0)
 		return ret;
+	snprintf(x->what, sizeof(x->what), "buffer");
+	x->lineno = c->buffer_line;
+	ret = check_ranges(x, KEYS(conf_buffer_keys), c);
+	if (ret != 0)
+		return ret;
+	if (c->buffer_alpha_log2 < -7 || c->buffer_alpha_log2 > 3)
+		return conf_err(x, "alpha: 2^%d out of range 1/128..8",
+				c->buffer_alpha_log2);
+	x->lineno = 0;
+	x->what[0] = '\0';
 	if (c->nb_ports > IBEX_MAX_PORTS)
 		return conf_err(x, "%u ports, max %d", c->nb_ports,
 				IBEX_MAX_PORTS);
@@ -982,11 +2104,27 @@ check_globals(struct conf_ctx *x, const struct ibex_conf *c)
 	return 0;
 }
 
-/* Names and devs unique: a port is checked against the ones before it. */
+static int
+lmax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Report at @p line, or at the port's declaring line when unknown. */
+static void
+check_at(struct conf_ctx *x, const struct ibex_conf_port *p, int line)
+{
+	x->lineno = line > 0 ? line : p->line;
+}
+
+/* Names and devs unique. Of two ports on one dev, the one whose dev was
+ * set last is at fault: a later statement took a dev already in use. */
 static int
 check_port_unique(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 {
 	const struct ibex_conf_port *p = &c->ports[i];
+	const struct ibex_conf_port *a, *b;
+	int pl, ql;
 	uint16_t j;
 
 	for (j = 0; j < i; j++) {
@@ -995,10 +2133,172 @@ check_port_unique(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 		if (strcmp(p->name, q->name) == 0)
 			return conf_err(x, "name is already used (line %d)",
 					q->line);
-		if (strcmp(ibex_conf_port_dev(p), ibex_conf_port_dev(q)) == 0)
-			return conf_err(x, "dev '%s' is already used by port "
-					"%s (line %d)", ibex_conf_port_dev(p),
-					q->name, q->line);
+		if (strcmp(ibex_conf_port_dev(p), ibex_conf_port_dev(q)) != 0)
+			continue;
+		pl = p->dev_line > 0 ? p->dev_line : p->line;
+		ql = q->dev_line > 0 ? q->dev_line : q->line;
+		a = ql > pl ? q : p;
+		b = ql > pl ? p : q;
+		x->lineno = lmax(pl, ql);
+		snprintf(x->what, sizeof(x->what), "port %s", a->name);
+		return conf_err(x, "dev '%s' is already used by port %s "
+				"(line %d)", ibex_conf_port_dev(a), b->name,
+				lmax(b == p ? pl : ql, 0));
+	}
+	return 0;
+}
+
+/* Lanes: classifier, SL->VL and arbiter against the lane count, and
+ * every lane the table feeds drains through the arbiter. @p q has its
+ * tables filled. */
+static int
+check_port_vl(struct conf_ctx *x, const struct ibex_conf_port *q)
+{
+	char msg[IBEX_CONF_ERR_LEN];
+	uint32_t stuck;
+
+	if (ibex_sl_class_validate(&q->sl_class, msg, sizeof(msg)) != 0) {
+		check_at(x, q, q->class_line);
+		return conf_err(x, "classifier: %s", msg);
+	}
+	if (ibex_sl2vl_validate(&q->sl2vl, q->nb_vls, msg, sizeof(msg)) != 0) {
+		check_at(x, q, lmax(q->sl2vl_line, q->vls_line));
+		return conf_err(x, "sl2vl: %s (vls %u)", msg, q->nb_vls);
+	}
+	if (ibex_vlarb_conf_validate(&q->vlarb, q->nb_vls, msg,
+				     sizeof(msg)) != 0) {
+		check_at(x, q, lmax(q->vlarb_line, q->vls_line));
+		return conf_err(x, "%s (vls %u)", msg, q->nb_vls);
+	}
+	stuck = ibex_sl2vl_used(&q->sl2vl) &
+		~ibex_vlarb_conf_served(&q->vlarb);
+	if (stuck != 0) {
+		check_at(x, q, lmax(lmax(q->sl2vl_line, q->vlarb_line),
+				    q->vls_line));
+		return conf_err(x, "VL %d is in the SL->VL table but has no "
+				"vlarb entry of non-zero weight: its frames "
+				"could never leave", __builtin_ctz(stuck));
+	}
+	if (q->vl_queue_blocks < ibex_blocks(ibex_conf_port_frame_bytes(q))) {
+		check_at(x, q, q->vl_line);
+		return conf_err(x, "vl-queue %u blocks holds less than one "
+				"frame of %u bytes", q->vl_queue_blocks,
+				ibex_conf_port_frame_bytes(q));
+	}
+	return 0;
+}
+
+/* Lossless lanes: they exist, flow control can hold them, and on a PFC
+ * port a priority reaches each of them. */
+static int
+check_port_lossless(struct conf_ctx *x, const struct ibex_conf_port *q)
+{
+	uint32_t frame = ibex_blocks(ibex_conf_port_frame_bytes(q));
+	int last = q->fc_mode_line;
+	unsigned int v, n = 0;
+	char sz[24];
+
+	for (v = 0; v < IBEX_VL_COUNT; v++) {
+		if (q->lossless_mask >> v & 1) {
+			n++;
+			last = lmax(last, q->lane_line[v]);
+		}
+	}
+	if (q->fc_mode == IBEX_FC_PFC && n > IBEX_PFC_PRIOS) {
+		check_at(x, q, last);
+		return conf_err(x, "%u lossless VLs; PFC has %d priorities", n,
+				IBEX_PFC_PRIOS);
+	}
+	for (v = 0; v < IBEX_VL_COUNT; v++) {
+		if (!(q->lossless_mask >> v & 1))
+			continue;
+		if (v >= q->nb_vls) {
+			check_at(x, q, lmax(q->lane_line[v], q->vls_line));
+			return conf_err(x, "lane vl %u is lossless but the port "
+					"runs %u VLs (0..%u)", v, q->nb_vls,
+					q->nb_vls - 1u);
+		}
+		if (q->fc_mode == IBEX_FC_NONE) {
+			check_at(x, q, lmax(q->lane_line[v], q->fc_mode_line));
+			return conf_err(x, "lane vl %u is lossless but the port "
+					"has fc none (lossless needs fc credit "
+					"or pfc)", v);
+		}
+		if (q->fc_mode == IBEX_FC_CREDIT &&
+		    q->reserved_blocks[v] < frame) {
+			check_at(x, q, lmax(q->lane_line[v], q->fc_mode_line));
+			return conf_err(x, "lane vl %u: reserved %s is less than "
+					"one frame of %u bytes, which credits "
+					"could then never cover", v,
+					conf_size_str((uint64_t)
+						q->reserved_blocks[v] *
+						IBEX_BLOCK_BYTES, sz,
+						sizeof(sz)),
+					ibex_conf_port_frame_bytes(q));
+		}
+		if (q->fc_mode == IBEX_FC_PFC && ibex_conf_vl_prio(q, v) < 0) {
+			check_at(x, q, lmax(lmax(q->lane_line[v], q->class_line),
+					    lmax(lmax(q->sl2vl_line,
+						      q->vls_line),
+						 q->fc_mode_line)));
+			return conf_err(x, "lane vl %u is lossless but no PCP "
+					"reaches it (PCP -> SL -> VL), so PFC "
+					"cannot pause it", v);
+		}
+	}
+	return 0;
+}
+
+/* PFC timing and thresholds of a PFC port. */
+static int
+check_port_pfc(struct conf_ctx *x, const struct ibex_conf_port *q)
+{
+	uint64_t rate_mbps = ibex_conf_port_rate_bps(q) / 1000000;
+	uint64_t pause_ns;
+	char a[24], b[24];
+
+	if (q->fc_mode != IBEX_FC_PFC)
+		return 0;
+	check_at(x, q, lmax(q->pfc_line, q->fc_mode_line));
+	if (rate_mbps == 0)
+		return conf_err(x, "speed below 1 Mb/s: PFC needs the rate");
+	pause_ns = ibex_pfc_quanta_to_ns(q->pfc_quanta, rate_mbps);
+	if ((uint64_t)q->pfc_refresh_margin_us * 1000 >= pause_ns)
+		return conf_err(x, "refresh-margin-us %u is not below the "
+				"pause of %u quanta (%" PRIu64 " ns at %" PRIu64
+				" Mb/s)", q->pfc_refresh_margin_us,
+				q->pfc_quanta, pause_ns, rate_mbps);
+	if (q->pfc_xoff_blocks != 0 &&
+	    q->pfc_xon_gap_blocks >= q->pfc_xoff_blocks)
+		return conf_err(x, "xon gap %s is not below xoff %s",
+				conf_size_str((uint64_t)q->pfc_xon_gap_blocks *
+					      IBEX_BLOCK_BYTES, a, sizeof(a)),
+				conf_size_str((uint64_t)q->pfc_xoff_blocks *
+					      IBEX_BLOCK_BYTES, b, sizeof(b)));
+	return 0;
+}
+
+/* Every data lane's ECN curve, as the data path will build it. */
+static int
+check_port_ecn(struct conf_ctx *x, const struct ibex_conf_port *q)
+{
+	struct ibex_ecn_params params;
+	struct ibex_ecn_cfg cfg;
+	const char *msg = NULL;
+	unsigned int v;
+
+	for (v = 0; v < IBEX_VL_DATA_MAX; v++) {
+		cfg = q->ecn[v].cfg;
+		if (cfg.time_hz == 0)
+			cfg.time_hz = CONF_ECN_CHECK_HZ;
+		if (ibex_ecn_params_set(&params, &cfg, &msg) == 0)
+			continue;
+		check_at(x, q, q->ecn[v].line);
+		if (msg == NULL)
+			msg = "invalid";
+		if (strncmp(msg, "ecn: ", 5) == 0)
+			msg += 5;
+		return conf_err(x, "ecn vl %u: %s", v, msg);
 	}
 	return 0;
 }
@@ -1007,6 +2307,7 @@ static int
 check_port(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 {
 	const struct ibex_conf_port *p = &c->ports[i];
+	struct ibex_conf_port q;
 	int ret;
 
 	x->lineno = p->line;
@@ -1015,6 +2316,10 @@ check_port(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 		return conf_err(x, "invalid name");
 	ret = check_ranges(x, KEYS(conf_port_keys), p);
 	if (ret == 0)
+		ret = check_ranges(x, KEYS(conf_credit_keys), p);
+	if (ret == 0)
+		ret = check_ranges(x, KEYS(conf_pfc_keys), p);
+	if (ret == 0)
 		ret = check_port_unique(x, c, i);
 	if (ret != 0)
 		return ret;
@@ -1022,6 +2327,80 @@ check_port(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 		return conf_err(x, "vlans include reserved id 0 or 4095");
 	if (!ibex_conf_port_in_vlan(p, p->pvid))
 		return conf_err(x, "pvid %u is not in its vlans", p->pvid);
+	/* the tables as users of the config will see them */
+	q = *p;
+	ibex_conf_port_tables(&q);
+	ret = check_port_vl(x, &q);
+	if (ret == 0)
+		ret = check_port_lossless(x, &q);
+	if (ret == 0)
+		ret = check_port_pfc(x, &q);
+	if (ret == 0)
+		ret = check_port_ecn(x, &q);
+	return ret;
+}
+
+/* Blocks ibex_buf_init() carves off the top for reserved and headroom. */
+static uint64_t
+conf_buf_carved(const struct ibex_buf_conf *b)
+{
+	uint64_t carved = 0;
+	unsigned int p, v, n;
+
+	for (p = 0; p < b->n_ports; p++) {
+		const struct ibex_buf_port_conf *pc = &b->port[p];
+
+		n = pc->n_vls != 0 ? pc->n_vls : IBEX_BUF_MAX_VLS;
+		for (v = 0; v < n && v < IBEX_BUF_MAX_VLS; v++) {
+			carved += pc->reserved_per_vl ? pc->reserved_vl[v] :
+							pc->reserved_blocks;
+			if (pc->mode == IBEX_FC_PFC && (pc->lossless_mask >> v & 1))
+				carved += pc->headroom_blocks;
+		}
+	}
+	return carved;
+}
+
+/* Reserved shares and headroom fit the buffer: build the layout the data
+ * path will build. Named at the last statement that could have changed
+ * it (a buffer statement or one naming a port). */
+static int
+check_buffer(struct conf_ctx *x, const struct ibex_conf *c)
+{
+	struct ibex_buf_conf bc;
+	struct ibex_buf *b;
+	char need[24], have[24];
+	int line = c->buffer_line;
+	uint16_t i;
+	int ret;
+
+	if (c->nb_ports == 0)
+		return 0;
+	for (i = 0; i < c->nb_ports; i++)
+		line = lmax(line, c->ports[i].touch_line);
+	x->lineno = line;
+	snprintf(x->what, sizeof(x->what), "buffer");
+	ret = ibex_conf_buf_conf(c, &bc);
+	if (ret != 0)
+		return conf_err(x, "cannot lay out the buffer");
+	b = malloc(sizeof(*b));
+	if (b == NULL) {
+		conf_err(x, "out of memory");
+		return -ENOMEM;
+	}
+	ret = ibex_buf_init(b, &bc);
+	free(b);
+	if (ret == -ENOSPC)
+		return conf_err(x, "reserved and headroom need %s, more than "
+				"total %s",
+				conf_size_str(conf_buf_carved(&bc) *
+					      IBEX_BLOCK_BYTES, need,
+					      sizeof(need)),
+				conf_size_str((uint64_t)c->buffer_blocks *
+					      IBEX_BLOCK_BYTES, have,
+					      sizeof(have)));
+	if (ret != 0)
+		return conf_err(x, "cannot lay out the buffer");
 	return 0;
 }
 
@@ -1084,5 +2463,7 @@ ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen)
 		ret = check_port(&x, c, i);
 	for (i = 0; ret == 0 && i < c->nb_static; i++)
 		ret = check_static(&x, c, i);
+	if (ret == 0)
+		ret = check_buffer(&x, c);
 	return ret;
 }

@@ -19,6 +19,15 @@
  *   fdb max-entries 65536
  *   fdb learning on
  *   fdb static 02:00:00:00:00:01 port p0 vlan 1
+ *   sl2vl p0 0:0,1:1,7:drop
+ *   vlarb p0 high 3:2 low 0:1,1:2 limit 0
+ *   lane p0 vl 3 lossless reserved 64KB
+ *   pfc p0 headroom auto cable-m 3
+ *   ecn p0 vl 3 kmin 100KB kmax 400KB pmax 0.2
+ *
+ * ibex_conf_parse_line(), _string() and _file() leave every port's tables
+ * complete (ibex_conf_port_tables()); ECN curves carry the port's rate but
+ * time_hz 0: the data path sets its tick rate before ibex_ecn_params_set().
  */
 
 #include <stdbool.h>
@@ -60,7 +69,7 @@ struct ibex_conf_port {
 	bool vlarb_set;            /**< vlarb given; else ibex_vlarb_conf_default() */
 	struct ibex_vlarb_conf vlarb;
 	uint64_t shape_bps;        /**< egress shaper incl. preamble+IFG; 0 = off */
-	uint32_t vl_queue_blocks;  /**< bound of each (port, VL) queue (4096) */
+	uint32_t vl_queue_blocks;  /**< bound of each (port, VL) queue (1024) */
 	int vl_line;               /**< last lane statement, for messages */
 
 	/* Flow control (docs/flow-control.md). */
@@ -90,8 +99,36 @@ struct ibex_conf_port {
 		bool fecn;         /**< also set BTH FECN on RoCEv2 (off) */
 		struct ibex_ecn_cfg cfg;
 		int line;
+		/** Keys the ecn statements gave (lib/conf private bits);
+		 * the others follow the default curve of the port's rate.
+		 * 0 with set: cfg was built by code, left as it is. */
+		uint16_t given;
 	} ecn[IBEX_VL_COUNT];
+
+	/* Where each part was last set, for messages (0 = never). A check
+	 * that involves several statements names the last of them. */
+	int dev_line;              /**< dev */
+	int vls_line;              /**< vls */
+	int class_line;            /**< sl-from, pcp2sl, dscp2sl, sl */
+	int sl2vl_line;
+	int vlarb_line;
+	int fc_mode_line;          /**< fc */
+	int pfc_line;              /**< pfc statements */
+	int lane_line[IBEX_VL_COUNT]; /**< lane <port> vl v */
+	int touch_line;            /**< last statement naming the port */
+	/** SLs an sl2vl statement named; the others follow the default of
+	 * nb_vls. 0 with sl2vl_set: the whole table was built by code. */
+	uint16_t sl2vl_given;
+	/** Parts a vlarb statement gave (IBEX_CONF_VLARB_*); the others
+	 * follow the default of nb_vls. 0 with vlarb_set: built by code. */
+	uint8_t vlarb_given;
 };
+
+/** Parts of struct ibex_conf_port::vlarb_given. */
+#define IBEX_CONF_VLARB_HIGH   1u
+#define IBEX_CONF_VLARB_LOW    2u
+#define IBEX_CONF_VLARB_LIMIT  4u
+#define IBEX_CONF_VLARB_STRICT 8u
 
 struct ibex_conf_fdb_static {
 	uint8_t mac[6];
@@ -123,6 +160,7 @@ struct ibex_conf {
 	struct ibex_conf_fdb_static statics[IBEX_CONF_MAX_STATIC];
 	/* where it came from */
 	char origin[256];
+	int buffer_line;           /**< last buffer statement */
 };
 
 /** Fill @p c with the documented defaults and no ports. */
@@ -186,5 +224,49 @@ ibex_conf_port_dev(const struct ibex_conf_port *p)
  *         -ERANGE when it does not fit 64 bits.
  */
 int ibex_parse_rate(const char *s, uint64_t *bps);
+
+/**
+ * Parse a size like "4KB", "1MB", "1500B", "1500" into bytes. Suffixes B,
+ * KB, MB, GB are powers of 1024; no suffix means bytes.
+ * @return 0, -EINVAL when malformed, -ERANGE beyond 64 bits.
+ */
+int ibex_parse_size(const char *s, uint64_t *bytes);
+
+/**
+ * Link rate of a port for flow control (PFC quanta, headroom): its speed,
+ * else its shaper rate, else 25 Gb/s.
+ */
+uint64_t ibex_conf_port_rate_bps(const struct ibex_conf_port *p);
+
+/**
+ * Largest frame a port carries, bytes: its MTU (1500 when unset) plus
+ * Ethernet header, one 802.1Q tag and FCS (22 bytes).
+ */
+uint32_t ibex_conf_port_frame_bytes(const struct ibex_conf_port *p);
+
+/**
+ * PFC headroom of each lossless VL of a port, blocks: pfc headroom SIZE,
+ * or with headroom auto ibex_buf_headroom_blocks() at
+ * ibex_conf_port_rate_bps() with cable-m, proc-ns and
+ * ibex_conf_port_frame_bytes(). 0 unless the port runs fc pfc.
+ */
+uint32_t ibex_conf_port_headroom_blocks(const struct ibex_conf_port *p);
+
+/**
+ * The buffer layout of a configuration: total and alpha from `buffer`,
+ * per port its fc mode, lanes, lossless mask, per-VL reserved shares,
+ * headroom (ibex_conf_port_headroom_blocks()), XOFF and XON gap.
+ * Pure; the result goes to ibex_buf_init().
+ * @return 0, or -EINVAL for more than IBEX_MAX_PORTS ports.
+ */
+int ibex_conf_buf_conf(const struct ibex_conf *c, struct ibex_buf_conf *b);
+
+/**
+ * PFC priority of a VL of a port: the lowest PCP whose SL (PCP table of
+ * the port's classifier) maps to @p vl through its SL->VL table (the
+ * table as ibex_conf_port_tables() completes it).
+ * @return 0..7, or -1 when no PCP reaches @p vl.
+ */
+int ibex_conf_vl_prio(const struct ibex_conf_port *p, unsigned int vl);
 
 #endif /* IBEX_CONF_H */

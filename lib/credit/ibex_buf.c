@@ -52,7 +52,8 @@ ibex_buf_init(struct ibex_buf *b, const struct ibex_buf_conf *c)
 			l->lossless = pc->mode != IBEX_FC_NONE &&
 				      (pc->lossless_mask >> v & 1);
 			l->pfc = l->lossless && pc->mode == IBEX_FC_PFC;
-			l->res_cap = pc->reserved_blocks;
+			l->res_cap = pc->reserved_per_vl ? pc->reserved_vl[v] :
+						       pc->reserved_blocks;
 			l->hr_cap = l->pfc ? pc->headroom_blocks : 0;
 			l->xoff_static = pc->xoff_blocks;
 			l->xon_gap = pc->xon_gap_blocks;

@@ -78,6 +78,10 @@ struct ibex_buf_port_conf {
 	uint32_t headroom_blocks;  /**< per lossless VL, PFC ports only */
 	uint32_t xoff_blocks;      /**< static XOFF on shared use, 0 = dynamic */
 	uint32_t xon_gap_blocks;   /**< hysteresis gap below the XOFF threshold */
+	/** Reserved share of each VL, used instead of reserved_blocks when
+	 * reserved_per_vl is set (lanes of a port may differ). */
+	bool reserved_per_vl;
+	uint32_t reserved_vl[IBEX_BUF_MAX_VLS];
 };
 
 /** Configuration of the whole buffer. */

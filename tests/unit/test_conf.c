@@ -19,6 +19,14 @@
 
 #include "ibex_conf.h"
 
+/* The "expected one of" hints, in the order of the grammar's tables. */
+#define STMTS "switch, port, fdb, buffer, sl, pcp2sl, dscp2sl, sl2vl, " \
+	"vlarb, lane, credit, pfc, ecn"
+#define SWITCH_KEYS "workers, burst, tx-drain-us, mbufs, vl15-rate, " \
+	"ctl-socket"
+#define PORT_KEYS "dev, pvid, vlans, speed, mtu, rx-desc, tx-desc, " \
+	"trusted, admin, vls, sl-from, shape, vl-queue, fc"
+
 /* struct ibex_conf is tens of KB: one per test, on the heap. */
 static int
 setup(void **state)
@@ -514,19 +522,19 @@ test_errors_statements(void **state)
 	(void)state;
 	expect_err("prot p0",
 		   "x.conf:1: unknown statement 'prot' (expected one of: "
-		   "switch, port, fdb)");
+		   STMTS ")");
 	expect_err("# first\n\n  Port p0",
 		   "x.conf:3: unknown statement 'Port' (expected one of: "
-		   "switch, port, fdb)");
+		   STMTS ")");
 	expect_err("switch burst 32\nswitch",
 		   "x.conf:2: switch: missing settings (expected one of: "
-		   "workers, burst, tx-drain-us, mbufs)");
+		   SWITCH_KEYS ")");
 	expect_err("port p0\nfdb",
 		   "x.conf:2: fdb: missing settings (expected one of: "
-		   "static, ageing, max-entries, learning)");
+		   "static, del, ageing, max-entries, learning)");
 	expect_err("\n\n\nfdb ageng 5",
 		   "x.conf:4: fdb: unknown key 'ageng' (expected one of: "
-		   "static, ageing, max-entries, learning)");
+		   "static, del, ageing, max-entries, learning)");
 	expect_err("fdb ageing 5 learning",
 		   "x.conf:1: fdb: missing value for 'learning'");
 	expect_err("fdb ageing 5 learnin on",
@@ -540,7 +548,7 @@ test_errors_switch(void **state)
 	(void)state;
 	expect_err("switch\tburst 32 workes 2",
 		   "x.conf:1: switch: unknown key 'workes' (expected one of: "
-		   "workers, burst, tx-drain-us, mbufs)");
+		   SWITCH_KEYS ")");
 	expect_err("#\nswitch burst",
 		   "x.conf:2: switch: missing value for 'burst'");
 	expect_err("switch burst 0",
@@ -576,8 +584,7 @@ test_errors_port(void **state)
 	(void)state;
 	expect_err("port p0\nport p1\n\n\n\n\nport p0 speeed 25G",
 		   "x.conf:7: port p0: unknown key 'speeed' (expected one of: "
-		   "dev, pvid, vlans, speed, mtu, rx-desc, tx-desc, trusted, "
-		   "admin)");
+		   PORT_KEYS ")");
 	expect_err("port p0 pvid 5000",
 		   "x.conf:1: port p0: pvid: 5000 out of range 1..4094");
 	expect_err("port p0 pvid 0",
@@ -1000,6 +1007,1056 @@ test_parse_file(void **state)
 	assert_string_equal(err, want);
 }
 
+/* ---- lanes, flow control, ECN ---- */
+
+static void
+test_lane_defaults(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+	struct ibex_ecn_cfg d;
+	unsigned int v;
+
+	assert_int_equal(c->vl15_rate_pps, 1000);
+	assert_int_equal(c->buffer_blocks, 8 * 1024 * 1024 / 64);
+	assert_int_equal(c->buffer_alpha_log2, -3);
+	assert_string_equal(c->ctl_socket, "");
+	parse_ok(c, "port p0");
+	assert_int_equal(p->nb_vls, 8);
+	assert_int_equal(p->sl_class.mode, IBEX_SL_FROM_PCP);
+	for (v = 0; v < 8; v++)
+		assert_int_equal(p->sl_class.map[IBEX_SL_MAP_PCP + v], v);
+	assert_int_equal(p->sl_class.map[IBEX_SL_MAP_DSCP + 46], 5);
+	assert_int_equal(p->sl_class.map[IBEX_SL_MAP_DEFAULT], 0);
+	/* tables complete after the parse: SL s -> VL s mod 8 */
+	assert_false(p->sl2vl_set);
+	for (v = 0; v < IBEX_SL_COUNT; v++)
+		assert_int_equal(p->sl2vl.vl[v], v % 8);
+	assert_false(p->vlarb_set);
+	assert_int_equal(p->vlarb.nb_high, 0);
+	assert_int_equal(p->vlarb.nb_low, 8);
+	assert_int_equal(p->vlarb.low[7].vl, 7);
+	assert_int_equal(p->vlarb.low[7].weight, IBEX_VLARB_DEFAULT_WEIGHT);
+	assert_int_equal(p->vlarb.limit, 0);
+	assert_false(p->vlarb.strict);
+	assert_true(p->shape_bps == 0);
+	assert_int_equal(p->vl_queue_blocks, 1024);
+	assert_int_equal(p->fc_mode, IBEX_FC_NONE);
+	assert_int_equal(p->lossless_mask, 0);
+	for (v = 0; v < IBEX_VL_COUNT; v++)
+		assert_int_equal(p->reserved_blocks[v], 64);
+	assert_int_equal(p->credit_period_us, 10);
+	assert_int_equal(p->credit_min_gap_ns, 500);
+	assert_true(p->pfc_headroom_auto);
+	assert_int_equal(p->pfc_cable_m, 10);
+	assert_int_equal(p->pfc_proc_ns, 2000);
+	assert_int_equal(p->pfc_xoff_blocks, 0);
+	assert_int_equal(p->pfc_xon_gap_blocks, 48);
+	assert_int_equal(p->pfc_quanta, 65535);
+	assert_int_equal(p->pfc_refresh_margin_us, 0);
+	assert_false(p->pfc_hw);
+	assert_int_equal(p->wd_action, IBEX_PFC_WD_DROP);
+	assert_int_equal(p->wd_detect_ms, 200);
+	assert_int_equal(p->wd_recover_ms, 200);
+	/* no speed: the 25G curve (HPCC's 100 kB / 400 kB / 0.2) */
+	ibex_ecn_cfg_default(&d, UINT64_C(25000000000));
+	for (v = 0; v < IBEX_VL_COUNT; v++) {
+		assert_false(p->ecn[v].set);
+		assert_true(p->ecn[v].enabled);
+		assert_false(p->ecn[v].fecn);
+		assert_memory_equal(&p->ecn[v].cfg, &d, sizeof(d));
+	}
+	assert_int_equal(p->ecn[0].cfg.kmin, 100000);
+	assert_int_equal(p->ecn[0].cfg.kmax, 400000);
+	validate_ok(c);
+	/* ports added by code get complete tables too */
+	assert_int_equal(ibex_conf_port_add(c, "p1", NULL), 1);
+	assert_int_equal(c->ports[1].sl2vl.vl[9], 1);
+	assert_int_equal(c->ports[1].vlarb.nb_low, 8);
+	assert_int_equal(c->ports[1].ecn[3].cfg.kmax, 400000);
+	validate_ok(c);
+}
+
+static void
+test_sizes(void **state)
+{
+	static const struct {
+		const char *s;
+		uint64_t bytes;
+	} ok[] = {
+		{ "0", 0 }, { "1500", 1500 }, { "1500B", 1500 },
+		{ "4KB", 4096 }, { "1MB", 1048576 }, { "2GB", 2147483648u },
+		{ "007KB", 7168 },
+	};
+	static const struct {
+		const char *s;
+		int ret;
+	} bad[] = {
+		{ "", -EINVAL }, { "KB", -EINVAL }, { "4kb", -EINVAL },
+		{ "4K", -EINVAL }, { "4 KB", -EINVAL }, { "1.5KB", -EINVAL },
+		{ "-1", -EINVAL }, { "4KiB", -EINVAL }, { "4BB", -EINVAL },
+		{ "17179869184GB", -ERANGE },
+		{ "99999999999999999999", -ERANGE },
+	};
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		v = 1;
+		if (ibex_parse_size(ok[i].s, &v) != 0 || v != ok[i].bytes)
+			fail_msg("size '%s'", ok[i].s);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 1;
+		if (ibex_parse_size(bad[i].s, &v) != bad[i].ret || v != 1)
+			fail_msg("size '%s' accepted", bad[i].s);
+	}
+	assert_int_equal(ibex_parse_size(NULL, &v), -EINVAL);
+}
+
+static void
+test_port_lane_keys(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+
+	parse_ok(c, "port p0 vls 4 sl-from dscp shape 10G vl-queue 100KB "
+		    "fc credit");
+	assert_int_equal(p->nb_vls, 4);
+	assert_int_equal(p->sl_class.mode, IBEX_SL_FROM_DSCP);
+	assert_true(p->shape_bps == UINT64_C(10000000000));
+	assert_int_equal(p->vl_queue_blocks, 1600);
+	assert_int_equal(p->fc_mode, IBEX_FC_CREDIT);
+	assert_int_equal(p->sl2vl.vl[5], 1);
+	assert_int_equal(p->vlarb.nb_low, 4);
+	/* ECN follows the shaper: 10G gives 40000 / 160000 bytes */
+	assert_int_equal(p->ecn[0].cfg.kmin, 40000);
+	assert_int_equal(p->ecn[0].cfg.kmax, 160000);
+	validate_ok(c);
+	/* sizes round up to blocks; every lane count; off */
+	parse_ok(c, "port p0 vl-queue 1500 shape off vls 1 fc pfc\n"
+		    "port p0 sl-from pcp");
+	assert_int_equal(p->vl_queue_blocks, 24);
+	assert_true(p->shape_bps == 0);
+	assert_int_equal(p->nb_vls, 1);
+	assert_int_equal(p->fc_mode, IBEX_FC_PFC);
+	assert_int_equal(p->sl_class.mode, IBEX_SL_FROM_PCP);
+	assert_int_equal(p->sl2vl.vl[15], 0);
+	parse_ok(c, "port p0 vls 2 fc none vl-queue 1GB\nport p0 vls 15");
+	assert_int_equal(p->nb_vls, 15);
+	assert_int_equal(p->sl2vl.vl[14], 14);
+	assert_int_equal(p->sl2vl.vl[15], 0);
+	assert_int_equal(p->vlarb.nb_low, 15);
+	assert_int_equal(p->vl_queue_blocks, 16777216);
+	assert_int_equal(p->vls_line, 2);
+	assert_int_equal(p->fc_mode_line, 1);
+	validate_ok(c);
+
+	expect_err("port p0 vls 3",
+		   "x.conf:1: port p0: vls: 3 is not one of: 1, 2, 4, 8, 15");
+	expect_err("port p0\nport p0 vls 16",
+		   "x.conf:2: port p0: vls: 16 out of range 1..15");
+	expect_err("port p0 vls 0",
+		   "x.conf:1: port p0: vls: 0 out of range 1..15");
+	expect_err("port p0 sl-from ip",
+		   "x.conf:1: port p0: sl-from: 'ip' is not one of: pcp, dscp");
+	expect_err("port p0 shape fast",
+		   "x.conf:1: port p0: shape: 'fast' is not a rate "
+		   "(e.g. 25G, 100M, 1.5G)");
+	expect_err("port p0 vl-queue 4kb",
+		   "x.conf:1: port p0: vl-queue: '4kb' is not a size "
+		   "(e.g. 1500B, 4KB, 1MB)");
+	expect_err("port p0 vl-queue 2GB",
+		   "x.conf:1: port p0: vl-queue: 2GB out of range 64B..1GB");
+	expect_err("port p0 vl-queue 63",
+		   "x.conf:1: port p0: vl-queue: 63 out of range 64B..1GB");
+	expect_err("port p0 fc lossless",
+		   "x.conf:1: port p0: fc: 'lossless' is not one of: none, "
+		   "credit, pfc");
+	/* a queue shorter than one frame could never hold one */
+	expect_verr("port p0 mtu 9000\nport p0 vl-queue 8KB",
+		    "x.conf:2: port p0: vl-queue 128 blocks holds less than "
+		    "one frame of 9022 bytes");
+}
+
+static void
+test_classifier(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_sl_class *k = &c->ports[0].sl_class;
+
+	parse_ok(c, "port p0 sl-from dscp\n"
+		    "pcp2sl p0 0:1,1-2:3 5:7\n"
+		    "dscp2sl p0 0-7:1,46:5\n"
+		    "sl p0 default 4\n");
+	assert_int_equal(k->map[IBEX_SL_MAP_PCP + 0], 1);
+	assert_int_equal(k->map[IBEX_SL_MAP_PCP + 1], 3);
+	assert_int_equal(k->map[IBEX_SL_MAP_PCP + 2], 3);
+	assert_int_equal(k->map[IBEX_SL_MAP_PCP + 3], 3);   /* default */
+	assert_int_equal(k->map[IBEX_SL_MAP_PCP + 5], 7);
+	assert_int_equal(k->map[IBEX_SL_MAP_DSCP + 0], 1);
+	assert_int_equal(k->map[IBEX_SL_MAP_DSCP + 7], 1);
+	assert_int_equal(k->map[IBEX_SL_MAP_DSCP + 8], 1);  /* CS1 */
+	assert_int_equal(k->map[IBEX_SL_MAP_DSCP + 46], 5);
+	assert_int_equal(k->map[IBEX_SL_MAP_DSCP + 48], 6);
+	assert_int_equal(k->map[IBEX_SL_MAP_DEFAULT], 4);
+	assert_int_equal(c->ports[0].class_line, 4);
+	/* the SL a frame gets */
+	assert_int_equal(ibex_sl_classify(k, true, 1, true, 46), 5);
+	assert_int_equal(ibex_sl_classify(k, true, 2, false, 0), 3);
+	assert_int_equal(ibex_sl_classify(k, false, 0, false, 0), 4);
+	/* later entries win; SL 15 is a valid SL */
+	parse_ok(c, "pcp2sl p0 0:15\ndscp2sl p0 63:15");
+	assert_int_equal(k->map[IBEX_SL_MAP_PCP + 0], 15);
+	assert_int_equal(k->map[IBEX_SL_MAP_DSCP + 63], 15);
+	validate_ok(c);
+
+	expect_err("port p0\npcp2sl p1 0:1",
+		   "x.conf:2: pcp2sl: unknown port 'p1'");
+	expect_err("pcp2sl p0 0:1", "x.conf:1: pcp2sl: unknown port 'p0'");
+	expect_err("pcp2sl", "x.conf:1: pcp2sl: missing port name");
+	expect_err("port p0\npcp2sl p0",
+		   "x.conf:2: pcp2sl p0: missing entries (PCP:SL, e.g. 1:3)");
+	expect_err("port p0\npcp2sl p0 8:1",
+		   "x.conf:2: pcp2sl p0: PCP 8 out of range 0..7");
+	expect_err("port p0\npcp2sl p0 1:16",
+		   "x.conf:2: pcp2sl p0: SL 16 out of range 0..15");
+	expect_err("port p0\npcp2sl p0 1",
+		   "x.conf:2: pcp2sl p0: '1' is not PCP:SL");
+	expect_err("port p0\npcp2sl p0 1:2,,3:4",
+		   "x.conf:2: pcp2sl p0: empty element in list");
+	expect_err("port p0\npcp2sl p0 a:2",
+		   "x.conf:2: pcp2sl p0: PCP 'a' is not a number");
+	expect_err("port p0\npcp2sl p0 5-3:2",
+		   "x.conf:2: pcp2sl p0: range 5-3 starts above its end");
+	expect_err("port p0\ndscp2sl p0 0-64:1",
+		   "x.conf:2: dscp2sl p0: DSCP 64 out of range 0..63");
+	expect_err("port p0\ndscp2sl p0 10:x",
+		   "x.conf:2: dscp2sl p0: SL 'x' is not a number");
+	expect_err("port p0\nsl p0 default 16",
+		   "x.conf:2: sl p0: default: 16 out of range 0..15");
+	expect_err("port p0\nsl p0",
+		   "x.conf:2: sl p0: missing settings (expected one of: "
+		   "default)");
+	expect_err("port p0\nsl p0 dflt 1",
+		   "x.conf:2: sl p0: unknown key 'dflt' (expected one of: "
+		   "default)");
+}
+
+static void
+test_sl2vl(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+	unsigned int s;
+
+	parse_ok(c, "port p0\nsl2vl p0 0:1,7:drop 8-9:2");
+	assert_true(p->sl2vl_set);
+	assert_int_equal(p->sl2vl_given, 0x381);
+	assert_int_equal(p->sl2vl.vl[0], 1);
+	assert_int_equal(p->sl2vl.vl[7], IBEX_VL_DROP);
+	assert_int_equal(p->sl2vl.vl[8], 2);
+	assert_int_equal(p->sl2vl.vl[9], 2);
+	assert_int_equal(p->sl2vl.vl[10], 2);           /* default 10 % 8 */
+	assert_int_equal(p->sl2vl.vl[1], 1);
+	assert_int_equal(p->sl2vl_line, 2);
+	validate_ok(c);
+	/* vls after sl2vl: the entries not given follow the new count */
+	parse_ok(c, "port p0 vls 4");
+	assert_int_equal(p->sl2vl.vl[0], 1);
+	assert_int_equal(p->sl2vl.vl[5], 1);
+	assert_int_equal(p->sl2vl.vl[6], 2);
+	assert_int_equal(p->sl2vl.vl[7], IBEX_VL_DROP);
+	assert_int_equal(p->sl2vl.vl[15], 3);
+	validate_ok(c);
+	/* 15 is drop too */
+	parse_ok(c, "sl2vl p0 0-15:15");
+	for (s = 0; s < IBEX_SL_COUNT; s++)
+		assert_int_equal(p->sl2vl.vl[s], IBEX_VL_DROP);
+	validate_ok(c);
+
+	expect_err("port p0\nsl2vl p0 0:16",
+		   "x.conf:2: sl2vl p0: VL 16 out of range 0..15");
+	expect_err("port p0\nsl2vl p0 16:1",
+		   "x.conf:2: sl2vl p0: SL 16 out of range 0..15");
+	expect_err("port p0\nsl2vl p0 1:dorp",
+		   "x.conf:2: sl2vl p0: VL 'dorp' is not a number");
+	expect_err("port p0\nsl2vl p0",
+		   "x.conf:2: sl2vl p0: missing entries (SL:VL, e.g. 1:drop)");
+	/* a lane the port does not run: at the later of sl2vl and vls */
+	expect_verr("port p0\nsl2vl p0 0:5\nport p0 vls 4\nswitch burst 8",
+		    "x.conf:3: port p0: sl2vl: SL 0 maps to VL 5, which is "
+		    "not operational (vls 4)");
+	expect_verr("port p0 vls 4\n\nsl2vl p0 3:4",
+		    "x.conf:3: port p0: sl2vl: SL 3 maps to VL 4, which is "
+		    "not operational (vls 4)");
+}
+
+static void
+test_vlarb(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_vlarb_conf *a = &c->ports[0].vlarb;
+
+	parse_ok(c, "port p0\nvlarb p0 high 3:2 low 0:1,1:2 limit 0");
+	assert_true(c->ports[0].vlarb_set);
+	assert_int_equal(a->nb_high, 1);
+	assert_int_equal(a->high[0].vl, 3);
+	assert_int_equal(a->high[0].weight, 2);
+	assert_int_equal(a->nb_low, 2);
+	assert_int_equal(a->low[1].vl, 1);
+	assert_int_equal(a->low[1].weight, 2);
+	assert_int_equal(a->limit, 0);
+	assert_false(a->strict);
+	/* the parts given replace; the rest stays */
+	parse_ok(c, "vlarb p0 limit unbounded strict");
+	assert_int_equal(a->limit, 255);
+	assert_true(a->strict);
+	assert_int_equal(a->nb_high, 1);
+	assert_int_equal(a->nb_low, 2);
+	parse_ok(c, "vlarb p0 carry limit 7 high none");
+	assert_false(a->strict);
+	assert_int_equal(a->limit, 7);
+	assert_int_equal(a->nb_high, 0);
+	assert_int_equal(a->nb_low, 2);
+	/* the sl2vl table feeds VLs 0..7, the low table serves 0..1 */
+	expect_verr("port p0\nvlarb p0 low 0:1,1:2",
+		    "x.conf:2: port p0: VL 2 is in the SL->VL table but has no "
+		    "vlarb entry of non-zero weight: its frames could never "
+		    "leave");
+	parse_ok(c, "port p0 vls 2");
+	validate_ok(c);
+	/* vls after a vlarb that gave only high: low follows the count */
+	ibex_conf_init(c);
+	parse_ok(c, "port p0\nvlarb p0 high 1:4,1:0\nport p0 vls 2");
+	assert_int_equal(a->nb_high, 2);
+	assert_int_equal(a->high[1].weight, 0);
+	assert_int_equal(a->nb_low, 2);
+	assert_int_equal(a->low[1].vl, 1);
+	validate_ok(c);
+	/* a weight 0 entry does not serve its lane */
+	expect_verr("port p0 vls 2\nvlarb p0 low 0:32,1:0",
+		    "x.conf:2: port p0: VL 1 is in the SL->VL table but has no "
+		    "vlarb entry of non-zero weight: its frames could never "
+		    "leave");
+	/* a table naming a lane the port does not run */
+	expect_verr("port p0\nvlarb p0 low 0:1,5:1\nport p0 vls 4",
+		    "x.conf:3: port p0: vlarb low entry 1 names VL 5, not an "
+		    "operational data VL (0..3) (vls 4)");
+
+	expect_err("port p0\nvlarb p0 high 15:1",
+		   "x.conf:2: vlarb p0: high: VL 15 out of range 0..14");
+	expect_err("port p0\nvlarb p0 low 1:256",
+		   "x.conf:2: vlarb p0: low: weight 256 out of range 0..255");
+	expect_err("port p0\nvlarb p0 low 1-2:3",
+		   "x.conf:2: vlarb p0: low: VL '1-2' is not a number");
+	expect_err("port p0\nvlarb p0 limit 256",
+		   "x.conf:2: vlarb p0: limit: 256 out of range 0..255");
+	expect_err("port p0\nvlarb p0 strict carry",
+		   "x.conf:2: vlarb p0: 'strict' and 'carry' exclude each "
+		   "other");
+	expect_err("port p0\nvlarb p0",
+		   "x.conf:2: vlarb p0: missing settings (expected one of: "
+		   "high, low, limit, strict, carry)");
+	expect_err("port p0\nvlarb p0 low",
+		   "x.conf:2: vlarb p0: missing value for 'low'");
+	expect_err("vlarb p0 low 0:1", "x.conf:1: vlarb: unknown port 'p0'");
+}
+
+static void
+test_vlarb_max_entries(void **state)
+{
+	struct ibex_conf *c = *state;
+	char text[600], want[IBEX_CONF_ERR_LEN];
+	size_t used;
+	int i;
+
+	used = snprintf(text, sizeof(text), "port p0\nvlarb p0 low ");
+	for (i = 0; i < IBEX_VLARB_MAX_ENTRIES; i++)
+		used += snprintf(text + used, sizeof(text) - used, "%s%d:1",
+				 i > 0 ? "," : "", i % 8);
+	parse_ok(c, text);
+	assert_int_equal(c->ports[0].vlarb.nb_low, IBEX_VLARB_MAX_ENTRIES);
+	validate_ok(c);
+	snprintf(text + used, sizeof(text) - used, ",0:1");
+	snprintf(want, sizeof(want), "x.conf:2: vlarb p0: low: more than %d "
+		 "entries", IBEX_VLARB_MAX_ENTRIES);
+	expect_err(text, want);
+}
+
+static void
+test_lane_statements(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+
+	parse_ok(c, "port p0 fc credit\n"
+		    "lane p0 vl 3 lossless reserved 64KB\n"
+		    "lane p0 vl 0 reserved 100\n"
+		    "lane p0 vl 14 reserved 0\n");
+	assert_int_equal(p->lossless_mask, 1 << 3);
+	assert_int_equal(p->reserved_blocks[3], 1024);
+	assert_int_equal(p->reserved_blocks[0], 2);
+	assert_int_equal(p->reserved_blocks[14], 0);
+	assert_int_equal(p->reserved_blocks[1], 64);
+	assert_int_equal(p->lane_line[3], 2);
+	assert_int_equal(p->fc_line, 4);
+	validate_ok(c);
+	parse_ok(c, "lane p0 vl 3 lossy\nlane p0 vl 1 lossless");
+	assert_int_equal(p->lossless_mask, 1 << 1);
+	assert_int_equal(p->reserved_blocks[3], 1024);
+
+	expect_err("port p0\nlane p0 3 lossless",
+		   "x.conf:2: lane p0: expected 'vl <0-14>'");
+	expect_err("port p0\nlane p0 vl",
+		   "x.conf:2: lane p0: expected 'vl <0-14>'");
+	expect_err("port p0\nlane p0 vl 15 lossless",
+		   "x.conf:2: lane p0: vl: 15 out of range 0..14 (VL15 is "
+		   "management)");
+	expect_err("port p0\nlane p0 vl x lossless",
+		   "x.conf:2: lane p0: vl: 'x' is not a number");
+	expect_err("port p0\nlane p0 vl all lossless",
+		   "x.conf:2: lane p0: vl: 'all' is not a number");
+	expect_err("port p0\nlane p0 vl 1",
+		   "x.conf:2: lane p0: missing settings (expected one of: "
+		   "lossless, lossy, reserved)");
+	expect_err("port p0\nlane p0 vl 1 lossless lossy",
+		   "x.conf:2: lane p0: 'lossless' and 'lossy' exclude each "
+		   "other");
+	expect_err("port p0\nlane p0 vl 1 reserved 2GB",
+		   "x.conf:2: lane p0: reserved: 2GB out of range 0B..1GB");
+	expect_err("lane p9 vl 1 lossless",
+		   "x.conf:1: lane: unknown port 'p9'");
+
+	/* lossless needs flow control: at the later of lane and fc */
+	expect_verr("port p0\nlane p0 vl 1 lossless",
+		    "x.conf:2: port p0: lane vl 1 is lossless but the port has "
+		    "fc none (lossless needs fc credit or pfc)");
+	expect_verr("port p0 fc pfc\nlane p0 vl 1 lossless\nport p0 fc none",
+		    "x.conf:3: port p0: lane vl 1 is lossless but the port has "
+		    "fc none (lossless needs fc credit or pfc)");
+	/* a lossless lane the port does not run */
+	expect_verr("port p0 fc credit\nlane p0 vl 5 lossless\n"
+		    "port p0 vls 4",
+		    "x.conf:3: port p0: lane vl 5 is lossless but the port runs "
+		    "4 VLs (0..3)");
+	/* credits must cover a whole frame */
+	expect_verr("port p0 fc credit mtu 9000\nlane p0 vl 0 lossless",
+		    "x.conf:2: port p0: lane vl 0: reserved 4KB is less than "
+		    "one frame of 9022 bytes, which credits could then never "
+		    "cover");
+}
+
+static void
+test_credit(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+
+	parse_ok(c, "port p0 fc credit\ncredit p0 period-us 50 min-gap-ns 0");
+	assert_int_equal(p->credit_period_us, 50);
+	assert_int_equal(p->credit_min_gap_ns, 0);
+	parse_ok(c, "credit p0 period-us 1");
+	assert_int_equal(p->credit_period_us, 1);
+	assert_int_equal(p->credit_min_gap_ns, 0);
+	assert_int_equal(p->fc_line, 1);
+	validate_ok(c);
+	expect_err("port p0\ncredit p0 period-us 0",
+		   "x.conf:2: credit p0: period-us: 0 out of range 1..1000000");
+	expect_err("port p0\ncredit p0",
+		   "x.conf:2: credit p0: missing settings (expected one of: "
+		   "period-us, min-gap-ns)");
+	expect_err("port p0\ncredit p0 period 10",
+		   "x.conf:2: credit p0: unknown key 'period' (expected one "
+		   "of: period-us, min-gap-ns)");
+}
+
+static void
+test_pfc(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+
+	parse_ok(c, "port p0 fc pfc speed 100G\n"
+		    "lane p0 vl 3 lossless\n"
+		    "pfc p0 headroom auto cable-m 3 proc-ns 1000\n"
+		    "pfc p0 xoff dynamic xon 6KB\n"
+		    "pfc p0 quanta 1000 refresh-margin-us 2\n"
+		    "pfc p0 watchdog alarm detect-ms 100 recover-ms 300\n"
+		    "pfc p0 hw on\n");
+	assert_true(p->pfc_headroom_auto);
+	assert_int_equal(p->pfc_cable_m, 3);
+	assert_int_equal(p->pfc_proc_ns, 1000);
+	assert_int_equal(p->pfc_xoff_blocks, 0);
+	assert_int_equal(p->pfc_xon_gap_blocks, 96);
+	assert_int_equal(p->pfc_quanta, 1000);
+	assert_int_equal(p->pfc_refresh_margin_us, 2);
+	assert_int_equal(p->wd_action, IBEX_PFC_WD_ALARM);
+	assert_int_equal(p->wd_detect_ms, 100);
+	assert_int_equal(p->wd_recover_ms, 300);
+	assert_true(p->pfc_hw);
+	assert_int_equal(p->pfc_line, 7);
+	validate_ok(c);
+	/* static XOFF: xon is the level, the gap xoff - xon */
+	parse_ok(c, "pfc p0 headroom 20KB xoff 100KB xon 97KB hw off\n"
+		    "pfc p0 watchdog off");
+	assert_false(p->pfc_headroom_auto);
+	assert_int_equal(p->pfc_headroom_blocks, 320);
+	assert_int_equal(p->pfc_xoff_blocks, 1600);
+	assert_int_equal(p->pfc_xon_gap_blocks, 48);
+	assert_false(p->pfc_hw);
+	assert_int_equal(p->wd_action, IBEX_PFC_WD_OFF);
+	validate_ok(c);
+	parse_ok(c, "pfc p0 headroom auto watchdog forward\n"
+		    "pfc p0 watchdog drop");
+	assert_true(p->pfc_headroom_auto);
+	assert_int_equal(p->wd_action, IBEX_PFC_WD_DROP);
+	validate_ok(c);
+
+	expect_err("port p0\npfc p0 xoff 10KB xon 10KB",
+		   "x.conf:2: pfc p0: xon 10KB is not below xoff 10KB");
+	expect_err("port p0\npfc p0 quanta 0",
+		   "x.conf:2: pfc p0: quanta: 0 out of range 1..65535");
+	expect_err("port p0\npfc p0 quanta 65536",
+		   "x.conf:2: pfc p0: quanta: 65536 out of range 1..65535");
+	expect_err("port p0\npfc p0 watchdog panic",
+		   "x.conf:2: pfc p0: watchdog: 'panic' is not one of: off, "
+		   "alarm, forward, drop");
+	expect_err("port p0\npfc p0 headroom 0",
+		   "x.conf:2: pfc p0: headroom: 0 out of range 64B..1GB");
+	expect_err("port p0\npfc p0 detect-ms 0",
+		   "x.conf:2: pfc p0: detect-ms: 0 out of range 1..1000000");
+	expect_err("port p0\npfc p0 hw yes",
+		   "x.conf:2: pfc p0: hw: 'yes' is not one of: off, on");
+	expect_err("port p0\npfc p0",
+		   "x.conf:2: pfc p0: missing settings (expected one of: "
+		   "headroom, cable-m, proc-ns, xoff, xon, quanta, "
+		   "refresh-margin-us, watchdog, detect-ms, recover-ms, hw)");
+	/* a refresh margin as long as the pause: 100 quanta at 10G is
+	 * 5120 ns */
+	expect_verr("port p0 fc pfc speed 10G\npfc p0 quanta 100 "
+		    "refresh-margin-us 6",
+		    "x.conf:2: port p0: refresh-margin-us 6 is not below the "
+		    "pause of 100 quanta (5120 ns at 10000 Mb/s)");
+	/* a later static xoff below the gap */
+	expect_verr("port p0 fc pfc\npfc p0 xon 8KB\npfc p0 xoff 4KB",
+		    "x.conf:3: port p0: xon gap 8KB is not below xoff 4KB");
+}
+
+static void
+test_pfc_lossless_rules(void **state)
+{
+	(void)state;
+	/* PCP 3 now gives SL 0: nothing reaches VL 3 */
+	expect_verr("port p0 fc pfc\nlane p0 vl 3 lossless\npcp2sl p0 3:0",
+		    "x.conf:3: port p0: lane vl 3 is lossless but no PCP "
+		    "reaches it (PCP -> SL -> VL), so PFC cannot pause it");
+	/* VL 8..14 have no PCP with the default tables */
+	expect_verr("port p0 fc pfc vls 15\nlane p0 vl 9 lossless",
+		    "x.conf:2: port p0: lane vl 9 is lossless but no PCP "
+		    "reaches it (PCP -> SL -> VL), so PFC cannot pause it");
+	/* at most 8 lossless lanes on a PFC port */
+	expect_verr("port p0 fc pfc vls 15\n"
+		    "lane p0 vl 0 lossless\nlane p0 vl 1 lossless\n"
+		    "lane p0 vl 2 lossless\nlane p0 vl 3 lossless\n"
+		    "lane p0 vl 4 lossless\nlane p0 vl 5 lossless\n"
+		    "lane p0 vl 6 lossless\nlane p0 vl 7 lossless\n"
+		    "lane p0 vl 8 lossless\n",
+		    "x.conf:10: port p0: 9 lossless VLs; PFC has 8 priorities");
+}
+
+static void
+test_pfc_reachable_by_table(void **state)
+{
+	struct ibex_conf *c = *state;
+
+	/* an SL->VL entry can bring a PCP to a high VL */
+	parse_ok(c, "port p0 fc pfc vls 15\nlane p0 vl 9 lossless\n"
+		    "sl2vl p0 6:9");
+	validate_ok(c);
+	assert_int_equal(ibex_conf_vl_prio(&c->ports[0], 9), 6);
+	assert_int_equal(ibex_conf_vl_prio(&c->ports[0], 6), -1);
+}
+
+static void
+test_vl_prio(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+	unsigned int v;
+
+	parse_ok(c, "port p0");
+	for (v = 0; v < 8; v++)
+		assert_int_equal(ibex_conf_vl_prio(p, v), v);
+	for (v = 8; v < 17; v++)
+		assert_int_equal(ibex_conf_vl_prio(p, v), -1);
+	/* lowest PCP wins */
+	parse_ok(c, "pcp2sl p0 0:5");
+	assert_int_equal(ibex_conf_vl_prio(p, 5), 0);
+	assert_int_equal(ibex_conf_vl_prio(p, 0), -1);
+	parse_ok(c, "port p0 vls 4");
+	assert_int_equal(ibex_conf_vl_prio(p, 1), 0);
+	assert_int_equal(ibex_conf_vl_prio(p, 0), 4);
+	assert_int_equal(ibex_conf_vl_prio(p, 3), 3);
+	parse_ok(c, "sl2vl p0 4:drop");
+	assert_int_equal(ibex_conf_vl_prio(p, 0), -1);
+	assert_int_equal(ibex_conf_vl_prio(p, IBEX_VL_DROP), -1);
+	assert_int_equal(ibex_conf_vl_prio(NULL, 0), -1);
+}
+
+static void
+test_buf_conf(void **state)
+{
+	struct ibex_conf *c = *state;
+	struct ibex_buf_conf b;
+	struct ibex_buf *buf = malloc(sizeof(*buf));
+	uint32_t hr;
+
+	assert_non_null(buf);
+	parse_ok(c, "buffer total 2MB alpha 1/4\n"
+		    "port p0 fc pfc\n"
+		    "lane p0 vl 3 lossless reserved 8KB\n"
+		    "port p1 fc credit speed 100G mtu 9000 vls 4\n"
+		    "lane p1 vl 1 lossless reserved 64KB\n"
+		    "port p2 speed 10G\n"
+		    "pfc p2 headroom 20KB\n");
+	assert_int_equal(c->buffer_blocks, 32768);
+	assert_int_equal(c->buffer_alpha_log2, -2);
+	validate_ok(c);
+	assert_int_equal(ibex_conf_buf_conf(c, &b), 0);
+	assert_int_equal(b.total_blocks, 32768);
+	assert_int_equal(b.alpha_log2, -2);
+	assert_int_equal(b.n_ports, 3);
+	assert_int_equal(b.port[0].mode, IBEX_FC_PFC);
+	assert_int_equal(b.port[0].n_vls, 8);
+	assert_int_equal(b.port[0].lossless_mask, 1 << 3);
+	assert_true(b.port[0].reserved_per_vl);
+	assert_int_equal(b.port[0].reserved_vl[3], 128);
+	assert_int_equal(b.port[0].reserved_vl[2], 64);
+	/* no speed: 25G, MTU 1500 as a 1522-byte frame, 10 m, 2000 ns */
+	hr = ibex_buf_headroom_blocks(25000, 10, 2000, 1522);
+	assert_int_equal(hr, 350);
+	assert_int_equal(b.port[0].headroom_blocks, hr);
+	assert_int_equal(ibex_conf_port_headroom_blocks(&c->ports[0]), hr);
+	assert_int_equal(b.port[0].xoff_blocks, 0);
+	assert_int_equal(b.port[0].xon_gap_blocks, 48);
+	/* credit port: no headroom */
+	assert_int_equal(b.port[1].mode, IBEX_FC_CREDIT);
+	assert_int_equal(b.port[1].n_vls, 4);
+	assert_int_equal(b.port[1].headroom_blocks, 0);
+	assert_int_equal(b.port[1].reserved_vl[1], 1024);
+	/* a fixed headroom counts only on a PFC port */
+	assert_int_equal(b.port[2].mode, IBEX_FC_NONE);
+	assert_int_equal(b.port[2].headroom_blocks, 0);
+	parse_ok(c, "port p2 fc pfc");
+	assert_int_equal(ibex_conf_port_headroom_blocks(&c->ports[2]), 320);
+	/* auto at the port's speed and MTU */
+	parse_ok(c, "port p1 fc pfc");
+	assert_int_equal(ibex_conf_port_headroom_blocks(&c->ports[1]),
+			 ibex_buf_headroom_blocks(100000, 10, 2000, 9022));
+	assert_int_equal(ibex_conf_port_rate_bps(&c->ports[1]) / 1000000000,
+			 100);
+	assert_int_equal(ibex_conf_port_frame_bytes(&c->ports[1]), 9022);
+	/* the layout ibex_buf builds from it, lane by lane */
+	assert_int_equal(ibex_conf_buf_conf(c, &b), 0);
+	assert_int_equal(ibex_buf_init(buf, &b), 0);
+	assert_int_equal(buf->lane[0][3].res_cap, 128);
+	assert_int_equal(buf->lane[0][3].hr_cap, hr);
+	assert_true(buf->lane[0][3].pfc);
+	assert_int_equal(buf->lane[0][2].res_cap, 64);
+	assert_int_equal(buf->lane[0][2].hr_cap, 0);
+	assert_int_equal(buf->lane[1][1].res_cap, 1024);
+	assert_int_equal(buf->lane[1][4].res_cap, 0);   /* beyond vls 4 */
+	/* 8 lanes x 64 + 64 more + headroom; 4 lanes incl 64 KB; 8 x 64 */
+	assert_int_equal(buf->shared_total,
+			 32768 - (8 * 64 + 64 + hr) -
+			 (3 * 64 + 1024 +
+			  ibex_conf_port_headroom_blocks(&c->ports[1])) -
+			 8 * 64);
+	free(buf);
+	assert_int_equal(ibex_conf_buf_conf(NULL, &b), -EINVAL);
+}
+
+static void
+test_buffer(void **state)
+{
+	struct ibex_conf *c = *state;
+
+	parse_ok(c, "buffer total 64KB alpha 1/128\nbuffer alpha 8");
+	assert_int_equal(c->buffer_blocks, 1024);
+	assert_int_equal(c->buffer_alpha_log2, 3);
+	assert_int_equal(c->buffer_line, 2);
+	parse_ok(c, "buffer alpha 1");
+	assert_int_equal(c->buffer_alpha_log2, 0);
+	/* two ports of 8 lanes x 4 KB fill 64 KB exactly */
+	parse_ok(c, "port p0\nport p1");
+	validate_ok(c);
+	expect_verr("buffer total 64KB\nport p0\nport p1\n"
+		    "lane p1 vl 0 reserved 8KB\nswitch burst 8",
+		    "x.conf:4: buffer: reserved and headroom need 68KB, more "
+		    "than total 64KB");
+	/* a PFC headroom that does not fit: at the buffer line, last */
+	expect_verr("port p0 fc pfc\nlane p0 vl 0 lossless\n"
+		    "pfc p0 headroom 1MB\nbuffer total 1MB",
+		    "x.conf:4: buffer: reserved and headroom need 1056KB, more "
+		    "than total 1MB");
+
+	expect_err("buffer", "x.conf:1: buffer: missing settings (expected "
+		   "one of: total, alpha)");
+	expect_err("buffer total 1KB",
+		   "x.conf:1: buffer: total: 1KB out of range 64KB..4GB");
+	expect_err("buffer alpha 3/4",
+		   "x.conf:1: buffer: alpha: '3/4' is not one of: 1/128, 1/64, "
+		   "1/32, 1/16, 1/8, 1/4, 1/2, 1, 2, 4, 8");
+	expect_err("buffer size 1MB",
+		   "x.conf:1: buffer: unknown key 'size' (expected one of: "
+		   "total, alpha)");
+}
+
+static void
+test_ecn(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+	unsigned int v;
+
+	parse_ok(c, "port p0\n"
+		    "ecn p0 vl 3 kmin 10KB kmax 40KB pmax 0.1\n"
+		    "ecn p0 vl 4 ewma 4 fecn on off\n");
+	assert_true(p->ecn[3].set);
+	assert_int_equal(p->ecn[3].cfg.kmin, 10240);
+	assert_int_equal(p->ecn[3].cfg.kmax, 40960);
+	assert_true(p->ecn[3].cfg.pmax == 0.1);
+	assert_int_equal(p->ecn[3].cfg.wq_log, 0);
+	assert_true(p->ecn[3].enabled);
+	assert_int_equal(p->ecn[3].line, 2);
+	/* keys not given: the default curve */
+	assert_int_equal(p->ecn[4].cfg.kmin, 100000);
+	assert_int_equal(p->ecn[4].cfg.wq_log, 4);
+	assert_true(p->ecn[4].fecn);
+	assert_false(p->ecn[4].enabled);
+	assert_true(p->ecn[4].cfg.rate_bps == UINT64_C(25000000000));
+	assert_false(p->ecn[5].set);
+	validate_ok(c);
+	/* speed set later: the keys not given follow it, the others stay */
+	parse_ok(c, "port p0 speed 100G");
+	assert_int_equal(p->ecn[4].cfg.kmin, 400000);
+	assert_int_equal(p->ecn[4].cfg.kmax, 1600000);
+	assert_int_equal(p->ecn[3].cfg.kmin, 10240);
+	assert_true(p->ecn[3].cfg.rate_bps == UINT64_C(100000000000));
+	assert_int_equal(p->ecn[5].cfg.kmin, 400000);
+	/* vl all: every data lane, keeping what each was given */
+	parse_ok(c, "ecn p0 vl all pmax 1 instant on");
+	for (v = 0; v < IBEX_VL_DATA_MAX; v++) {
+		assert_true(p->ecn[v].set);
+		assert_true(p->ecn[v].enabled);
+		assert_true(p->ecn[v].cfg.pmax == 1.0);
+		assert_int_equal(p->ecn[v].cfg.wq_log, 0);
+	}
+	assert_int_equal(p->ecn[3].cfg.kmin, 10240);
+	assert_true(p->ecn[4].fecn);
+	assert_false(p->ecn[15].set);
+	validate_ok(c);
+
+	expect_err("port p0\necn p0 vl 3 pmax 1.5",
+		   "x.conf:2: ecn p0: pmax: 1.5 is above 1 (a probability, not "
+		   "a percentage)");
+	expect_err("port p0\necn p0 vl 3 pmax 5%",
+		   "x.conf:2: ecn p0: pmax: '5%' is not a probability "
+		   "(e.g. 0.2)");
+	expect_err("port p0\necn p0 vl 3 pmax .5",
+		   "x.conf:2: ecn p0: pmax: '.5' is not a probability "
+		   "(e.g. 0.2)");
+	expect_err("port p0\necn p0 vl 3 pmax 1.",
+		   "x.conf:2: ecn p0: pmax: '1.' is not a probability "
+		   "(e.g. 0.2)");
+	expect_err("port p0\necn p0 vl 3 pmax 0.2.1",
+		   "x.conf:2: ecn p0: pmax: '0.2.1' is not a probability "
+		   "(e.g. 0.2)");
+	expect_err("port p0\necn p0 vl 3 pmax 1e-3",
+		   "x.conf:2: ecn p0: pmax: '1e-3' is not a probability "
+		   "(e.g. 0.2)");
+	expect_err("port p0\necn p0 vl 3 ewma 17",
+		   "x.conf:2: ecn p0: ewma: 17 out of range 1..16");
+	expect_err("port p0\necn p0 vl 3 ewma 2 instant",
+		   "x.conf:2: ecn p0: 'ewma' and 'instant' exclude each other");
+	expect_err("port p0\necn p0 vl 3 on off",
+		   "x.conf:2: ecn p0: 'on' and 'off' exclude each other");
+	expect_err("port p0\necn p0 vl 3 kmin 5GB",
+		   "x.conf:2: ecn p0: kmin: 5GB out of range 0B..4294967295B");
+	expect_err("port p0\necn p0 vl 15 on",
+		   "x.conf:2: ecn p0: vl: 15 out of range 0..14 (VL15 is "
+		   "management)");
+	expect_err("port p0\necn p0 vl 2",
+		   "x.conf:2: ecn p0: missing settings (expected one of: kmin, "
+		   "kmax, pmax, instant, ewma, fecn, on, off)");
+	expect_err("port p0\necn p0 kmin 1KB",
+		   "x.conf:2: ecn p0: expected 'vl <0-14|all>'");
+	/* the curve as a whole, at the line of the lane's ecn statement */
+	expect_verr("port p0\necn p0 vl 3 kmin 50KB\necn p0 vl 3 kmax 10KB",
+		    "x.conf:3: port p0: ecn vl 3: kmin above kmax");
+	expect_verr("port p0\n\necn p0 vl 1 pmax 0",
+		    "x.conf:3: port p0: ecn vl 1: pmax must be above 0 (to "
+		    "disable marking, leave ECN off)");
+	expect_verr("port p0\necn p0 vl all kmin 0 kmax 32",
+		    "x.conf:2: port p0: ecn vl 0: kmax below 64 bytes "
+		    "(thresholds are in bytes, not KB)");
+	expect_verr("port p0\necn p0 vl 2 kmax 2GB",
+		    "x.conf:2: port p0: ecn vl 2: kmax above 1 GiB (thresholds "
+		    "are in bytes, not bits)");
+}
+
+static void
+test_switch_lane_keys(void **state)
+{
+	struct ibex_conf *c = *state;
+	char text[200], want[IBEX_CONF_ERR_LEN];
+
+	parse_ok(c, "switch vl15-rate 0 ctl-socket /run/ibex.sock");
+	assert_int_equal(c->vl15_rate_pps, 0);
+	assert_string_equal(c->ctl_socket, "/run/ibex.sock");
+	parse_ok(c, "switch vl15-rate 10000000 ctl-socket none");
+	assert_int_equal(c->vl15_rate_pps, 10000000);
+	assert_string_equal(c->ctl_socket, "");
+	validate_ok(c);
+	expect_err("switch vl15-rate 10000001",
+		   "x.conf:1: switch: vl15-rate: 10000001 out of range "
+		   "0..10000000");
+	memset(want, 0, sizeof(want));
+	strcpy(text, "switch ctl-socket /");
+	memset(text + strlen(text), 'x', 107);
+	text[19 + 107] = '\0';         /* a path of 108 characters */
+	snprintf(want, sizeof(want), "x.conf:1: switch: ctl-socket: '%s' is "
+		 "too long (max 107 characters)", text + 18);
+	expect_err(text, want);
+	text[strlen(text) - 1] = '\0';
+	parse_ok(c, text);
+	assert_int_equal(strlen(c->ctl_socket), 107);
+}
+
+static void
+test_fdb_del(void **state)
+{
+	struct ibex_conf *c = *state;
+
+	parse_ok(c, "port p0 vlans 1,5\nport p1\n"
+		    "fdb static 02:00:00:00:00:01 port p0\n"
+		    "fdb static 02:00:00:00:00:01 port p0 vlan 5\n"
+		    "fdb static 02:00:00:00:00:02 port p1\n"
+		    "fdb static 02:00:00:00:00:01 port p0\n"
+		    "fdb del 02:00:00:00:00:01 vlan 1\n");
+	/* both copies of (01, 1) gone, order of the rest kept */
+	assert_int_equal(c->nb_static, 2);
+	assert_int_equal(c->statics[0].mac[5], 1);
+	assert_int_equal(c->statics[0].vid, 5);
+	assert_int_equal(c->statics[1].mac[5], 2);
+	assert_int_equal(c->statics[1].line, 5);
+	validate_ok(c);
+	parse_ok(c, "fdb del 02:00:00:00:00:01 vlan 5");
+	assert_int_equal(c->nb_static, 1);
+	/* a moved station: del, then static on the other port */
+	parse_ok(c, "fdb del 02:00:00:00:00:02 vlan 1\n"
+		    "fdb static 02:00:00:00:00:02 port p0");
+	assert_int_equal(c->statics[0].port, 0);
+	validate_ok(c);
+
+	expect_err("port p0\nfdb del 02:00:00:00:00:09 vlan 1",
+		   "x.conf:2: fdb del: 02:00:00:00:00:09 vlan 1 is not a static "
+		   "entry");
+	expect_err("fdb del 02:00:00:00:00:09",
+		   "x.conf:1: fdb del: missing 'vlan <vid>'");
+	expect_err("fdb del", "x.conf:1: fdb del: missing MAC address");
+	expect_err("fdb del 02:00:00 vlan 1",
+		   "x.conf:1: fdb del: invalid MAC address '02:00:00'");
+	expect_err("fdb del 02:00:00:00:00:01 vlan 1 port p0",
+		   "x.conf:1: fdb del: unknown key 'port' (expected one of: "
+		   "vlan)");
+}
+
+/* Live commands: statements re-stated on a copy of the running config. */
+static void
+test_live_updates(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+	char err[IBEX_CONF_ERR_LEN];
+
+	parse_ok(c, "port p0 dev net_ring0 speed 25G\n"
+		    "port p1 dev net_ring1\n"
+		    "sl2vl p0 0:1\n");
+	/* an existing port is updated, not declared again */
+	assert_int_equal(ibex_conf_parse_line(c, "port p0 shape 10G vls 4",
+					      "ctl", 1, err, sizeof(err)), 0);
+	assert_int_equal(c->nb_ports, 2);
+	assert_true(p->shape_bps == UINT64_C(10000000000));
+	assert_true(p->speed_bps == UINT64_C(25000000000));
+	assert_string_equal(p->dev, "net_ring0");
+	assert_int_equal(p->line, 1);
+	/* tables complete after one line too */
+	assert_int_equal(p->sl2vl.vl[0], 1);
+	assert_int_equal(p->sl2vl.vl[6], 2);
+	assert_int_equal(p->vlarb.nb_low, 4);
+	assert_int_equal(p->ecn[0].cfg.kmin, 40000);
+	validate_ok(c);
+	/* every statement can be given again */
+	assert_int_equal(ibex_conf_parse_line(c, "vlarb p0 low 0:8,1:8,2:8,"
+					      "3:8", "ctl", 2, err,
+					      sizeof(err)), 0);
+	assert_int_equal(ibex_conf_parse_line(c, "ecn p0 vl 1 pmax 0.5",
+					      "ctl", 3, err, sizeof(err)), 0);
+	assert_int_equal(ibex_conf_parse_line(c, "ecn p0 vl 1 kmax 1MB",
+					      "ctl", 4, err, sizeof(err)), 0);
+	assert_true(p->ecn[1].cfg.pmax == 0.5);
+	assert_int_equal(p->ecn[1].cfg.kmax, 1048576);
+	assert_int_equal(ibex_conf_parse_line(c, "port p0 fc credit", "ctl", 5,
+					      err, sizeof(err)), 0);
+	assert_int_equal(ibex_conf_parse_line(c, "lane p0 vl 1 lossless",
+					      "ctl", 6, err, sizeof(err)), 0);
+	validate_ok(c);
+	/* a dev taken by another port: the statement that took it */
+	assert_int_equal(ibex_conf_parse_line(c, "port p0 dev net_ring1",
+					      "ctl", 7, err, sizeof(err)), 0);
+	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "x.conf:7: port p0: dev 'net_ring1' is "
+			    "already used by port p1 (line 2)");
+	assert_int_equal(ibex_conf_parse_line(c, "port p0 dev net_ring2",
+					      "ctl", 8, err, sizeof(err)), 0);
+	validate_ok(c);
+	/* a port's name is not its dev: p2 over p0's old device is fine */
+	assert_int_equal(ibex_conf_parse_line(c, "port p2 dev net_ring0",
+					      "ctl", 9, err, sizeof(err)), 0);
+	validate_ok(c);
+}
+
+/* Tables built by code (no statement) are kept by the completion. */
+static void
+test_tables_built(void **state)
+{
+	struct ibex_conf *c = *state;
+	struct ibex_conf_port *p = &c->ports[0];
+	char err[IBEX_CONF_ERR_LEN];
+	unsigned int s;
+
+	assert_int_equal(ibex_conf_port_add(c, "p0", NULL), 0);
+	for (s = 0; s < IBEX_SL_COUNT; s++)
+		p->sl2vl.vl[s] = 7 - (s & 7);
+	p->sl2vl_set = true;
+	p->vlarb.nb_high = 1;
+	p->vlarb.high[0].vl = 7;
+	p->vlarb.high[0].weight = 9;
+	p->vlarb_set = true;
+	p->ecn[2].set = true;
+	p->ecn[2].cfg.kmin = 1000;
+	p->ecn[2].cfg.kmax = 2000;
+	p->ecn[2].cfg.pmax = 0.5;
+	ibex_conf_port_tables(p);
+	assert_int_equal(p->sl2vl.vl[0], 7);
+	assert_int_equal(p->vlarb.nb_high, 1);
+	assert_int_equal(p->vlarb.nb_low, 8);
+	assert_int_equal(p->ecn[2].cfg.kmax, 2000);
+	assert_true(p->ecn[2].cfg.rate_bps == UINT64_C(25000000000));
+	validate_ok(c);
+	/* a statement on top keeps the rest of the built table */
+	snprintf(c->origin, sizeof(c->origin), "built");
+	assert_int_equal(ibex_conf_parse_line(c, "sl2vl p0 0:0", "ctl", 1,
+					      err, sizeof(err)), 0);
+	assert_int_equal(p->sl2vl.vl[0], 0);
+	assert_int_equal(p->sl2vl.vl[1], 6);
+	assert_int_equal(ibex_conf_parse_line(c, "vlarb p0 limit 3", "ctl", 2,
+					      err, sizeof(err)), 0);
+	assert_int_equal(p->vlarb.high[0].weight, 9);
+	assert_int_equal(p->vlarb.limit, 3);
+	assert_int_equal(ibex_conf_parse_line(c, "ecn p0 vl 2 pmax 0.25",
+					      "ctl", 3, err, sizeof(err)), 0);
+	assert_int_equal(p->ecn[2].cfg.kmax, 2000);
+	assert_true(p->ecn[2].cfg.pmax == 0.25);
+	validate_ok(c);
+	/* enums and sizes built out of range */
+	p->fc_mode = 7;
+	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "built: port p0: fc: 7 is not one of: none, "
+			    "credit, pfc");
+	p->fc_mode = IBEX_FC_NONE;
+	p->nb_vls = 5;
+	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "built: port p0: vls: 5 is not one of: 1, 2, "
+			    "4, 8, 15");
+	p->nb_vls = 8;
+	p->vl_queue_blocks = 0;
+	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "built: port p0: vl-queue: 0B out of range "
+			    "64B..1GB");
+	p->vl_queue_blocks = 4096;
+	p->pfc_xoff_blocks = 0;     /* dynamic */
+	p->pfc_headroom_blocks = 0; /* with auto */
+	validate_ok(c);
+}
+
+static void
+test_lanes_docs_example(void **state)
+{
+	struct ibex_conf *c = *state;
+
+	/* the lanes example of docs/configuration.md */
+	parse_ok(c,
+		 "switch vl15-rate 1000\n"
+		 "buffer total 8MB alpha 1/8\n"
+		 "port p0 dev net_ring0 speed 25G vls 4 fc pfc\n"
+		 "port p1 dev net_ring1 speed 25G vls 4 fc credit\n"
+		 "pcp2sl p0 0-2:0,3:3,4-7:1\n"
+		 "sl2vl p0 0:0,1:1,3:3\n"
+		 "vlarb p0 high 3:4 low 0:32,1:32,2:32 limit 8\n"
+		 "lane p0 vl 3 lossless\n"
+		 "pfc p0 headroom auto cable-m 3 proc-ns 2000\n"
+		 "pfc p0 watchdog drop detect-ms 200 recover-ms 200\n"
+		 "lane p1 vl 3 lossless reserved 128KB\n"
+		 "credit p1 period-us 10 min-gap-ns 500\n"
+		 "ecn p0 vl all kmin 100KB kmax 400KB pmax 0.2\n"
+		 "ecn p1 vl 3 kmin 50KB kmax 200KB pmax 0.1 fecn on\n");
+	validate_ok(c);
+	assert_int_equal(ibex_conf_vl_prio(&c->ports[0], 3), 3);
+	assert_int_equal(c->ports[1].reserved_blocks[3], 2048);
+}
+
+/* The configuration examples of docs/virtual-lanes.md and flow-control.md. */
+static void
+test_lane_fc_docs_examples(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+
+	parse_ok(c, "port p0 vls 4\n"
+		    "port p0 sl-from dscp\n"
+		    "sl p0 default 0\n"
+		    "pcp2sl p0 0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7\n"
+		    "dscp2sl p0 0-7:0,26:3,46:5 48:6\n"
+		    "sl2vl p0 0:0,1:1,2:2,3:3,4:0,5:1,6:2,7:drop\n"
+		    "vlarb p0 high 3:2 low 0:1,1:2 limit 0\n"
+		    "vlarb p0 low 0:32,1:32,2:64,3:128 limit unbounded\n"
+		    "vlarb p0 strict\n");
+	validate_ok(c);
+	assert_int_equal(p->vlarb.nb_high, 1);
+	assert_int_equal(p->vlarb.nb_low, 4);
+	assert_int_equal(p->vlarb.limit, 255);
+	assert_true(p->vlarb.strict);
+	assert_int_equal(p->sl2vl.vl[7], IBEX_VL_DROP);
+
+	ibex_conf_init(c);
+	parse_ok(c, "buffer total 8MB alpha 1/8\n"
+		    "port p0 fc credit\n"
+		    "lane p0 vl 1 lossless reserved 128KB\n"
+		    "credit p0 period-us 10\n"
+		    "port p1 fc pfc\n"
+		    "lane p1 vl 3 lossless\n"
+		    "pfc p1 headroom auto cable-m 3\n"
+		    "pfc p1 xoff dynamic xon 3KB\n"
+		    "pfc p1 watchdog drop detect-ms 200 recover-ms 200\n");
+	validate_ok(c);
+	assert_int_equal(c->ports[0].lossless_mask, 1 << 1);
+	assert_int_equal(c->ports[1].pfc_cable_m, 3);
+}
+
 int
 main(void)
 {
@@ -1032,6 +2089,28 @@ main(void)
 		T(test_parse_line),
 		T(test_comments_blanks),
 		T(test_parse_file),
+		T(test_lane_defaults),
+		T(test_sizes),
+		T(test_port_lane_keys),
+		T(test_classifier),
+		T(test_sl2vl),
+		T(test_vlarb),
+		T(test_vlarb_max_entries),
+		T(test_lane_statements),
+		T(test_credit),
+		T(test_pfc),
+		T(test_pfc_lossless_rules),
+		T(test_pfc_reachable_by_table),
+		T(test_vl_prio),
+		T(test_buf_conf),
+		T(test_buffer),
+		T(test_ecn),
+		T(test_switch_lane_keys),
+		T(test_fdb_del),
+		T(test_live_updates),
+		T(test_tables_built),
+		T(test_lanes_docs_example),
+		T(test_lane_fc_docs_examples),
 #undef T
 	};
 
