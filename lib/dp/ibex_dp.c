@@ -461,9 +461,8 @@ mgmt_admit(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		drop(c, m, IBEX_R_VL15_RATE);
 		return false;
 	}
-	/* Credit for at most one frame of idle time: no bursts. */
-	b->next_tsc = RTE_MAX(b->next_tsc, w->rx_tsc - t->vl15_tsc) +
-		      t->vl15_tsc;
+	/* Strictly one frame per interval: management never bursts. */
+	b->next_tsc = w->rx_tsc + t->vl15_tsc;
 	return true;
 }
 

@@ -28,6 +28,8 @@
 
 #define LEARN_RING_SIZE 4096
 #define MEMPOOL_CACHE 256
+/* Most mbufs the pool gets for frames waiting in lane queues. */
+#define IBEX_QUEUE_MBUFS_MAX 16384
 
 /* Lane parameters of one port from its (completed) configuration. */
 static int
@@ -133,13 +135,16 @@ mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
 		n += (conf->ports[p].rx_desc + conf->ports[p].tx_desc) *
 		     nb_workers;
 	n += nb_workers * conf->nb_ports * IBEX_TXBUF_LEN / 4;
-	/* Frames waiting in lane queues: the queues' bound, at most the
-	 * shared buffer (a frame is at least one block). */
+	/* Frames waiting in lane queues: the queues' bound (a frame is at
+	 * least one block), at most the shared buffer, and at most
+	 * IBEX_QUEUE_MBUFS_MAX: deep buffers of small frames need `switch
+	 * mbufs` raised (docs/configuration.md). */
 	q = 0;
 	for (p = 0; p < conf->nb_ports; p++)
 		q += (uint64_t)conf->ports[p].nb_vls *
 		     conf->ports[p].vl_queue_blocks * nb_workers;
-	n += (uint32_t)RTE_MIN(q, (uint64_t)conf->buffer_blocks);
+	q = RTE_MIN(q, (uint64_t)conf->buffer_blocks);
+	n += (uint32_t)RTE_MIN(q, (uint64_t)IBEX_QUEUE_MBUFS_MAX);
 	n += (nb_workers + 1) * (MEMPOOL_CACHE + IBEX_BURST_MAX);
 	return n;
 }

@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Virtual lanes on the data path, with EAL (--no-huge) and net_ring ports:
+ *
+ *  - saturation: three ingress ports -> one shaped egress port, four lanes
+ *    weighted 1:2:4:8 in the low table: delivered byte shares within 2% of
+ *    the weights, and no frame of one (ingress, VL) overtakes another;
+ *  - priority: a light lane in the high table keeps a low p99 residence
+ *    time while the low lanes are saturated;
+ *  - uncongested traffic: every frame cuts through;
+ *  - management (VL15): only from trusted ports, rate-limited;
+ *  - an SL that the SL->VL table maps to 15 is dropped and counted.
+ *
+ * Each test states its configuration and applies it with
+ * ibex_dp_reconfigure() while the workers are stopped, so the reload path
+ * is exercised too. The main lcore feeds the RX rings and drains the TX
+ * ring while one worker runs on lcore 1: traffic is steady, not staged.
+ */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_memcpy.h>
+#include <rte_ring.h>
+
+#include "ibex_conf.h"
+#include "ibex_dp.h"
+#include "ibex_pkt.h"
+#include "ibex_stats.h"
+
+#define NB_PORTS 4
+#define OUT 3            /* the egress port */
+#define RING_SIZE 1024
+#define NB_LANES 4
+
+static struct rte_ring *rxr[NB_PORTS], *txr[NB_PORTS];
+static struct rte_mempool *test_pool;
+static struct ibex_dp *dp;
+static struct ibex_conf base;
+
+static const uint8_t mac_dst[6] = { 0x02, 0, 0, 0, 0x0d, 0x01 };
+
+/* What the sink saw. */
+struct sink {
+	uint64_t bytes[IBEX_VL_COUNT];
+	uint64_t frames[IBEX_VL_COUNT];
+	uint64_t reordered;
+	uint32_t last_psn[NB_PORTS][IBEX_VL_COUNT];
+	bool seen[NB_PORTS][IBEX_VL_COUNT];
+};
+
+/* The traffic of one (ingress port, PCP) source. */
+struct source {
+	unsigned int port;
+	unsigned int pcp;
+	uint32_t len;
+	uint32_t psn;
+	uint32_t dest_qp;
+	uint64_t gap_tsc;        /* 0: as fast as the ring takes frames */
+	uint64_t next_tsc;
+	uint16_t psn_off;        /* where the PSN sits in the template */
+	uint8_t tmpl[2048];      /* the frame, built once */
+};
+
+static struct rte_mbuf *
+frame(unsigned int in_port, unsigned int pcp, uint32_t len, uint32_t psn,
+      uint32_t dest_qp)
+{
+	struct ibex_pkt_spec s = {
+		.vlan = 1, .pcp = (uint8_t)pcp, .l3 = IBEX_L3_IPV4,
+		.roce = true, .src_ip4 = 0x0a000001 + in_port,
+		.dst_ip4 = 0x0a000101, .sport = 49152, .dest_qp = dest_qp,
+		.psn = psn & 0xffffff, .frame_len = len, .ecn = IBEX_ECN_ECT0,
+	};
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+	char *p;
+
+	if (m == NULL)
+		return NULL;
+	memcpy(s.dst, mac_dst, 6);
+	s.src[0] = 0x02;
+	s.src[4] = 0x0a;
+	s.src[5] = (uint8_t)(in_port + 1);
+	p = rte_pktmbuf_append(m, (uint16_t)len);
+	assert_non_null(p);
+	assert_int_equal(ibex_pkt_build(p, len, &s), (int)len);
+	return m;
+}
+
+/* Build each source's frame once; feeding then copies and stamps the
+ * PSN, fast enough to oversubscribe every lane. */
+static void
+sources_prepare(struct source *src, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = frame(src[i].port, src[i].pcp, src[i].len,
+					   0, src[i].dest_qp);
+		struct ibex_pkt_info info;
+
+		assert_non_null(m);
+		memcpy(src[i].tmpl, rte_pktmbuf_mtod(m, void *), src[i].len);
+		assert_int_equal(ibex_pkt_parse(src[i].tmpl, src[i].len, &info),
+				 IBEX_R_OK);
+		src[i].psn_off = (uint16_t)(info.bth_off + 9);
+		rte_pktmbuf_free(m);
+	}
+}
+
+static struct rte_mbuf *
+source_frame(const struct source *s)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+	uint8_t *p;
+
+	if (m == NULL)
+		return NULL;
+	p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)s->len);
+	rte_memcpy(p, s->tmpl, s->len);
+	p[s->psn_off] = (uint8_t)(s->psn >> 16);
+	p[s->psn_off + 1] = (uint8_t)(s->psn >> 8);
+	p[s->psn_off + 2] = (uint8_t)s->psn;
+	return m;
+}
+
+/* Top up the RX rings from the sources, in round-robin order. */
+static void
+feed(struct source *src, unsigned int n, uint64_t now)
+{
+	unsigned int i, k;
+
+	for (k = 0; k < 32; k++)
+		for (i = 0; i < n; i++) {
+			struct source *s = &src[i];
+			struct rte_mbuf *m;
+
+			if (s->gap_tsc != 0 && now < s->next_tsc)
+				continue;
+			if (rte_ring_free_count(rxr[s->port]) == 0)
+				continue;
+			m = source_frame(s);
+			if (m == NULL)
+				return;
+			if (rte_ring_enqueue(rxr[s->port], m) != 0) {
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			s->psn++;
+			s->next_tsc = now + s->gap_tsc;
+		}
+}
+
+/* Count what the egress port sent, by VL (= PCP mod 4 here), and check the
+ * order of each (ingress, PCP) flow by its PSN. */
+static void
+sink_drain(struct sink *k, bool count)
+{
+	struct rte_mbuf *m[64];
+	unsigned int n, i;
+
+	while ((n = rte_ring_dequeue_burst(txr[OUT], (void **)m, 64,
+					   NULL)) != 0) {
+		for (i = 0; i < n; i++) {
+			const uint8_t *eth = rte_pktmbuf_mtod(m[i], uint8_t *);
+			struct ibex_pkt_info info;
+			unsigned int pcp, in;
+			uint32_t psn;
+
+			assert_int_equal(ibex_pkt_parse(eth, m[i]->data_len,
+							&info), IBEX_R_OK);
+			pcp = eth[14] >> 5;
+			in = (unsigned int)(eth[11] - 1) % NB_PORTS;
+			psn = ibex_bth_psn(eth + info.bth_off);
+			if (k->seen[in][pcp] &&
+			    ((psn - k->last_psn[in][pcp]) & 0xffffff) >= 0x800000)
+				k->reordered++;
+			k->seen[in][pcp] = true;
+			k->last_psn[in][pcp] = psn;
+			if (count) {
+				k->bytes[pcp % NB_LANES] += m[i]->pkt_len;
+				k->frames[pcp % NB_LANES]++;
+			}
+		}
+		rte_pktmbuf_free_bulk(m, n);
+	}
+}
+
+static void
+workers_start(void)
+{
+	uint16_t i;
+
+	atomic_store(&dp->stop, false);
+	for (i = 0; i < dp->nb_workers; i++)
+		assert_int_equal(rte_eal_remote_launch(ibex_dp_worker_main,
+						       dp->workers[i],
+						       dp->workers[i]->lcore_id), 0);
+}
+
+static void
+workers_stop(void)
+{
+	atomic_store(&dp->stop, true);
+	rte_eal_mp_wait_lcore();
+}
+
+/* Drop whatever is left on the rings between tests. */
+static void
+rings_flush(void)
+{
+	struct rte_mbuf *m;
+	unsigned int p;
+
+	for (p = 0; p < NB_PORTS; p++) {
+		while (rte_ring_dequeue(rxr[p], (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		while (rte_ring_dequeue(txr[p], (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+	}
+}
+
+/*
+ * Run the sources for @p ms, counting at the sink after @p warm_ms. The
+ * workers run for the whole time.
+ */
+static void
+run_traffic(struct source *src, unsigned int n, struct sink *k,
+	    uint32_t warm_ms, uint32_t ms)
+{
+	uint64_t hz = rte_get_tsc_hz(), t0 = rte_rdtsc();
+	uint64_t warm = t0 + hz * warm_ms / 1000, end = t0 + hz * ms / 1000;
+	uint64_t now;
+
+	memset(k, 0, sizeof(*k));
+	sources_prepare(src, n);
+	workers_start();
+	while ((now = rte_rdtsc()) < end) {
+		feed(src, n, now);
+		sink_drain(k, now >= warm);
+	}
+	workers_stop();
+	sink_drain(k, false);
+	rings_flush();
+}
+
+static void
+apply(const struct ibex_conf *c)
+{
+	char err[512];
+
+	if (ibex_dp_reconfigure(dp, c, err, sizeof(err)) < 0)
+		fail_msg("reconfigure: %s", err);
+}
+
+static void
+lanes_totals(unsigned int vl, struct ibex_lane_counters *c)
+{
+	ibex_dp_lane_totals(dp, OUT, vl, c);
+}
+
+static int
+group_setup(void **state)
+{
+	char prefix[64], err[512];
+	char *argv[] = { "test_dp_lanes", "--no-huge", "-m", "512", "--no-pci",
+			 "--lcores", "0@0,1@1", "--log-level", "lib.*:warning",
+			 prefix, NULL };
+	int argc = (int)RTE_DIM(argv) - 1;
+	unsigned int i;
+	int ret;
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "--file-prefix=ibex_dp_lanes_%d",
+		 (int)getpid());
+	if (rte_eal_init(argc, argv) < 0)
+		return -1;
+	test_pool = rte_pktmbuf_pool_create("test_pool", 16384, 256, 0,
+					    RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (test_pool == NULL)
+		return -1;
+	ibex_conf_init(&base);
+	snprintf(base.origin, sizeof(base.origin), "test");
+	for (i = 0; i < NB_PORTS; i++) {
+		char name[RTE_ETH_NAME_MAX_LEN], port[8];
+		int pid;
+
+		snprintf(name, sizeof(name), "rx%u", i);
+		rxr[i] = rte_ring_create(name, RING_SIZE, 0,
+					 RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "tx%u", i);
+		txr[i] = rte_ring_create(name, RING_SIZE * 4, 0,
+					 RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(port, sizeof(port), "r%u", i);
+		pid = rte_eth_from_rings(port, &rxr[i], 1, &txr[i], 1, 0);
+		if (pid < 0 || rte_eth_dev_get_name_by_port((uint16_t)pid,
+							    name) != 0)
+			return -1;
+		if (ibex_conf_port_add(&base, port, name) < 0)
+			return -1;
+	}
+	/* The destination lives behind the egress port; learning off, so
+	 * the sources' MACs never move anything. */
+	ret = ibex_conf_parse_string(&base,
+		"fdb static 02:00:00:00:0d:01 port r3 vlan 1\n"
+		"fdb learning off\n", "test", err, sizeof(err));
+	if (ret < 0 || ibex_conf_validate(&base, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	base.nb_workers = 1;
+	/* Deep lanes on the egress port (512 KiB each): a saturated lane
+	 * must stay backlogged through the feeder being descheduled for a
+	 * few milliseconds on a shared machine; an idle lane rightly loses
+	 * its turns, which would spoil the shares. */
+	base.ports[OUT].vl_queue_blocks = 8192;
+	if (ibex_dp_create(&dp, &base, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	ibex_dp_destroy(dp);
+	rte_eal_cleanup();
+	return 0;
+}
+
+/* The egress port with four lanes, an arbiter and a shaper. */
+static void
+conf_egress(struct ibex_conf *c, uint64_t rate, const struct ibex_vlarb_conf *a)
+{
+	struct ibex_conf_port *p = &c->ports[OUT];
+
+	p->nb_vls = NB_LANES;
+	p->sl2vl_set = false;
+	ibex_sl2vl_default(&p->sl2vl, NB_LANES);
+	p->vlarb_set = true;
+	p->vlarb = *a;
+	p->shape_bps = rate;
+}
+
+static void
+test_weighted_shares(void **state)
+{
+	/* Every lane saturated; frame sizes differ per lane so only a
+	 * byte-accurate arbiter gets the shares right. */
+	static const uint32_t len[NB_LANES] = { 1500, 256, 1024, 700 };
+	static const unsigned int w[NB_LANES] = { 1, 2, 4, 8 };
+	struct ibex_vlarb_conf a = { .nb_low = NB_LANES, .limit = 255 };
+	struct source src[3 * NB_LANES];
+	struct ibex_conf c = base;
+	struct ibex_lane_counters before[NB_LANES];
+	struct sink k;
+	uint64_t total = 0;
+	unsigned int i, v;
+
+	(void)state;
+	for (v = 0; v < NB_LANES; v++) {
+		lanes_totals(v, &before[v]);
+		a.low[v].vl = (uint8_t)v;
+		a.low[v].weight = (uint8_t)w[v];
+	}
+	/* 200 Mb/s: the feeder oversubscribes every lane many times over,
+	 * and each lane's queue holds 20 ms of its share */
+	conf_egress(&c, UINT64_C(200000000), &a);
+	apply(&c);
+	memset(src, 0, sizeof(src));
+	for (i = 0; i < 3 * NB_LANES; i++) {
+		src[i].port = i / NB_LANES;
+		src[i].pcp = i % NB_LANES;
+		src[i].len = len[i % NB_LANES];
+		src[i].dest_qp = 0x100;
+	}
+	run_traffic(src, RTE_DIM(src), &k, 300, 2300);
+	for (v = 0; v < NB_LANES; v++)
+		total += k.bytes[v];
+	for (v = 0; v < NB_LANES; v++) {
+		struct ibex_lane_counters lc;
+
+		lanes_totals(v, &lc);
+		printf("lane %u: %8" PRIu64 " frames %10" PRIu64 " bytes, "
+		       "share %.4f (weight %.4f), queue drops %" PRIu64 "\n",
+		       v, k.frames[v], k.bytes[v],
+		       (double)k.bytes[v] / (double)total, w[v] / 15.0,
+		       lc.drops - before[v].drops);
+		/* Saturated: every lane overflowed its queue. */
+		assert_true(lc.drops > before[v].drops);
+	}
+	for (v = 0; v < NB_LANES; v++) {
+		double share = (double)k.bytes[v] / (double)total;
+		double want = w[v] / 15.0;
+
+		assert_true(k.frames[v] > 100);
+		assert_true(share > want * 0.98 && share < want * 1.02);
+	}
+	assert_int_equal(k.reordered, 0);
+}
+
+static uint64_t
+residence_p99_us(unsigned int vl)
+{
+	static struct ibex_hist h;
+
+	ibex_hist_init(&h);
+	assert_int_equal(ibex_dp_residence(dp, OUT, vl, true, &h), 0);
+	assert_true(ibex_hist_count(&h) > 0);
+	return ibex_hist_quantile(&h, 0.99) * 1000000 / rte_get_tsc_hz();
+}
+
+static void
+test_high_lane_latency(void **state)
+{
+	/* VL3 in the high table, unbounded priority; VL0..2 saturate. */
+	struct ibex_vlarb_conf a = {
+		.nb_high = 1, .high = { { 3, 8 } },
+		.nb_low = 3, .low = { { 0, 1 }, { 1, 2 }, { 2, 4 } },
+		.limit = 255,
+	};
+	struct source src[3 * 3 + 1];
+	struct ibex_conf c = base;
+	struct sink k;
+	uint64_t p99_hi, p99_lo;
+	unsigned int i;
+
+	(void)state;
+	conf_egress(&c, UINT64_C(1000000000), &a);
+	apply(&c);
+	memset(src, 0, sizeof(src));
+	for (i = 0; i < 9; i++) {
+		src[i].port = i / 3;
+		src[i].pcp = i % 3;
+		src[i].len = 1000;
+		src[i].dest_qp = 0x100;
+	}
+	/* The high lane: one 256-byte frame every 200 us, from port 0. */
+	src[9].port = 0;
+	src[9].pcp = 3;
+	src[9].len = 256;
+	src[9].dest_qp = 0x100;
+	src[9].gap_tsc = rte_get_tsc_hz() / 5000;
+	run_traffic(src, RTE_DIM(src), &k, 200, 1500);
+	p99_hi = residence_p99_us(3);
+	p99_lo = residence_p99_us(0);
+	printf("queued residence p99: high lane VL3 %" PRIu64 " us, "
+	       "low lane VL0 %" PRIu64 " us\n", p99_hi, p99_lo);
+	assert_true(k.frames[3] > 1000);
+	assert_true(p99_hi * 10 < p99_lo);
+	assert_int_equal(k.reordered, 0);
+}
+
+static void
+test_uncongested_cut_through(void **state)
+{
+	struct ibex_conf c = base;
+	struct ibex_lane_counters before[NB_LANES], after;
+	struct source src[NB_LANES];
+	struct ibex_vlarb_conf a;
+	struct sink k;
+	uint64_t sent = 0;
+	unsigned int v;
+
+	(void)state;
+	ibex_vlarb_conf_default(&a, NB_LANES);
+	conf_egress(&c, 0, &a);       /* unshaped: the port keeps up */
+	apply(&c);
+	for (v = 0; v < NB_LANES; v++)
+		lanes_totals(v, &before[v]);
+	memset(src, 0, sizeof(src));
+	for (v = 0; v < NB_LANES; v++) {
+		src[v].port = 0;
+		src[v].pcp = v;
+		src[v].len = 128;
+		src[v].dest_qp = 0x100;
+		/* 100 kpps per lane: well below what the worker forwards */
+		src[v].gap_tsc = rte_get_tsc_hz() / 100000;
+	}
+	run_traffic(src, RTE_DIM(src), &k, 0, 500);
+	for (v = 0; v < NB_LANES; v++) {
+		lanes_totals(v, &after);
+		assert_int_equal(after.queued, before[v].queued);
+		assert_int_equal(after.cut_through - before[v].cut_through,
+				 after.tx_pkts - before[v].tx_pkts);
+		sent += after.tx_pkts - before[v].tx_pkts;
+	}
+	printf("uncongested: %" PRIu64 " frames, all cut through\n", sent);
+	assert_true(sent > 1000);
+	assert_int_equal(k.reordered, 0);
+}
+
+static void
+port_totals_diff(unsigned int port, const struct ibex_port_counters *b,
+		 struct ibex_port_counters *d)
+{
+	struct ibex_port_counters a;
+	unsigned int r;
+
+	ibex_dp_port_totals(dp, (uint16_t)port, &a);
+	d->rx_pkts = a.rx_pkts - b->rx_pkts;
+	for (r = 0; r < IBEX_R_MAX; r++)
+		d->drop[r] = a.drop[r] - b->drop[r];
+}
+
+/* Send @p n frames from @p port (one burst) and return how many left. */
+static unsigned int
+burst_through(unsigned int port, unsigned int pcp, uint32_t qp, unsigned int n)
+{
+	struct sink k;
+	unsigned int i, out = 0;
+
+	memset(&k, 0, sizeof(k));
+	for (i = 0; i < n; i++)
+		assert_int_equal(rte_ring_enqueue(rxr[port],
+				 frame(port, pcp, 128, i, qp)), 0);
+	workers_start();
+	rte_delay_ms(50);
+	workers_stop();
+	sink_drain(&k, true);
+	for (i = 0; i < IBEX_VL_COUNT; i++)
+		out += (unsigned int)k.frames[i];
+	rings_flush();
+	return out;
+}
+
+static void
+test_vl15_management(void **state)
+{
+	struct ibex_conf c = base;
+	struct ibex_port_counters b0, b1, d;
+
+	(void)state;
+	c.ports[0].trusted = true;    /* r0 trusted, r1 not */
+	c.vl15_rate_pps = 10;
+	apply(&c);
+	ibex_dp_port_totals(dp, 0, &b0);
+	ibex_dp_port_totals(dp, 1, &b1);
+	/* 20 management frames (RoCEv2 to QP0) at once from the trusted
+	 * port: one passes, the rest exceed 10/s. */
+	assert_int_equal(burst_through(0, 0, 0, 20), 1);
+	port_totals_diff(0, &b0, &d);
+	assert_int_equal(d.drop[IBEX_R_VL15_RATE], 19);
+	/* From the untrusted port none pass. */
+	assert_int_equal(burst_through(1, 0, 0, 20), 0);
+	port_totals_diff(1, &b1, &d);
+	assert_int_equal(d.drop[IBEX_R_VL15_UNTRUSTED], 20);
+	/* Ordinary traffic from the untrusted port is not affected. */
+	assert_int_equal(burst_through(1, 0, 0x100, 20), 20);
+}
+
+static void
+test_sl_drop(void **state)
+{
+	struct ibex_conf c = base;
+	struct ibex_port_counters b, d;
+
+	(void)state;
+	/* On r0, SL 5 (PCP 5) maps to VL15: drop. */
+	ibex_sl2vl_default(&c.ports[0].sl2vl, c.ports[0].nb_vls);
+	c.ports[0].sl2vl.vl[5] = IBEX_VL_DROP;
+	c.ports[0].sl2vl_set = true;
+	apply(&c);
+	ibex_dp_port_totals(dp, 0, &b);
+	assert_int_equal(burst_through(0, 5, 0x100, 30), 0);
+	assert_int_equal(burst_through(0, 4, 0x100, 30), 30);
+	port_totals_diff(0, &b, &d);
+	assert_int_equal(d.drop[IBEX_R_SL_DROP], 30);
+	assert_int_equal(d.rx_pkts, 60);
+}
+
+static void
+test_no_leak(void **state)
+{
+	(void)state;
+	apply(&base);
+	assert_int_equal(rte_mempool_in_use_count(test_pool), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uncongested_cut_through),
+		/* before the saturation test: residence histograms are
+		 * cumulative, and that test queues every lane deeply */
+		cmocka_unit_test(test_high_lane_latency),
+		cmocka_unit_test(test_weighted_shares),
+		cmocka_unit_test(test_vl15_management),
+		cmocka_unit_test(test_sl_drop),
+		cmocka_unit_test(test_no_leak),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
