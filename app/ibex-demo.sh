@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # The ibex demo: build, then run ibex-switch on virtual ports without
-# hugepages and print its report.
+# hugepages and print its reports.
 #
+#  0. an 8-rank ring all-reduce through ibex-switch: the built-in traffic
+#     generator runs the ranks on its own lcore, attached to 8 switch ports
+#     through in-process ring port pairs (docs/generator.md). Once as is,
+#     once with rank 3 starting every step 20 us late: the nccl-tests-style
+#     table, latency/jitter summary and completion-time / latency plots
+#     (PNG and SVG, in $IBEX_DEMO_OUT, default /tmp/ibex-demo).
 #  1. four net_pcap ports (conf/demo.conf): RoCEv2 conversations between
 #     stations on p0 and p1, broadcasts from p2, a UDP sender on p3. ibex
 #     learns every station, forwards unicast by its FDB and floods the rest;
@@ -9,7 +15,7 @@
 #  2. five seconds of 64-byte RoCEv2 frames at full speed between two
 #     ports replaying pcaps in a loop: the forwarding rate, once a second.
 #
-#   app/ibex-demo.sh [BUILD_DIR]
+#   app/ibex-demo.sh [BUILD_DIR]      (IBEX_DEMO_OUT=DIR for the plots)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -29,6 +35,29 @@ eal=(-l 0-1 --no-huge -m 1024 --no-pci --log-level='lib.*:notice'
 "$gen" -o "$tmp/in1.pcap" -n 20000 -p 4 --reverse >/dev/null
 "$gen" -o "$tmp/in2.pcap" -n 100 --kind udp --broadcast --src 02:00:00:00:0c:01 >/dev/null
 "$gen" -o "$tmp/in3.pcap" -n 1000 --kind udp --src 02:00:00:00:0d:01 --dst 02:00:00:00:0a:00 >/dev/null
+
+out=${IBEX_DEMO_OUT:-/tmp/ibex-demo}
+mkdir -p "$out"
+# Three lcores on two CPUs: control thread and generator share CPU 0 (the
+# control thread sleeps most of the time), the switch worker has CPU 1.
+gen_eal=(--lcores 0@0,1@1,2@0 --no-huge -m 1024 --no-pci
+	 --log-level='lib.*:notice' --file-prefix="ibexdemo$$")
+coll="--engine ring --ranks 8 -b 4K -e 1M -f 4 -n 50 -w 5"
+for run in plain straggler; do
+	extra=""
+	if [ $run = straggler ]; then
+		extra="--straggler 3:20:1"
+		echo
+		echo "== 0b. the same with a straggler: rank 3 starts every step 20 us late"
+	else
+		echo "== 0a. 8-rank ring all-reduce through ibex-switch (8 virtual ports, no hugepages)"
+	fi
+	"$sw" "${gen_eal[@]}" -- --gen "$coll $extra --json $out/$run.json \
+		--csv $out/$run.csv --plot $out/$run" 2>&1 |
+		grep -v -E '^(EAL|TELEMETRY|IBEX_WORKER):' | sed -n '/^# ibex-gen/,$p'
+done
+echo "plots: $out/{plain,straggler}/{completion_cdf,latency_cdf}.{png,svg}"
+echo
 
 echo "== 1. learning switch, 4 virtual ports (net_pcap), 41100 frames in"
 "$sw" "${eal[@]}" \

@@ -19,14 +19,21 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_pdump.h>
 
 #include "ibex_conf.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
+#include "ibex_gen_dpdk.h"
+#include "ibex_sock.h"
+
+/* The built-in generator, when --gen is given. */
+static struct ibex_gen_builtin *gen;
 
 struct app_opts {
 	const char *config;
 	const char *json;
+	const char *ctl_socket;
 	double duration_s;
 	double stats_period_s;
 	double idle_stop_s;
@@ -46,6 +53,8 @@ usage(const char *prog)
 	       "  --stats-period SEC   print a throughput line every SEC seconds\n"
 	       "  --wait-links SEC     wait up to SEC seconds for every link to come up\n"
 	       "  --json FILE          write the final counters as JSON to FILE\n"
+	       "  --ctl-socket PATH    control socket for ibex-ctl (default: in the\n"
+	       "                       DPDK runtime dir; 'none': no socket)\n"
 	       "  -h, --help           this text\n", prog);
 }
 
@@ -75,6 +84,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "stats-period", required_argument, NULL, 's' },
 		{ "wait-links", required_argument, NULL, 'w' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "ctl-socket", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -85,6 +95,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		case 'c': o->config = optarg; break;
 		case 'k': o->check_only = 1; break;
 		case 'j': o->json = optarg; break;
+		case 'S': o->ctl_socket = optarg; break;
 		case 'd': ret = parse_seconds("duration", optarg, &o->duration_s); break;
 		case 'i': ret = parse_seconds("idle-stop", optarg, &o->idle_stop_s); break;
 		case 's': ret = parse_seconds("stats-period", optarg, &o->stats_period_s); break;
@@ -158,6 +169,14 @@ on_signal(int sig)
 	ibex_ctl_request_stop();
 }
 
+/* Reload the config file: acted on by the control loop. */
+static void
+on_hup(int sig)
+{
+	(void)sig;
+	ibex_sock_request_reload();
+}
+
 static double
 now_s(void)
 {
@@ -168,9 +187,10 @@ now_s(void)
 }
 
 static int
-run(struct ibex_dp *dp, const struct app_opts *o)
+run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 {
 	struct ibex_ctl_opts copts = {
+		.sock = sock,
 		.stats_period_ms = (uint32_t)(o->stats_period_s * 1000),
 		.duration_ms = (uint32_t)(o->duration_s * 1000),
 		.idle_stop_ms = (uint32_t)(o->idle_stop_s * 1000),
@@ -198,9 +218,17 @@ run(struct ibex_dp *dp, const struct app_opts *o)
 			break;
 		}
 	}
+	/* Built-in generator (--gen): its own lcore; stops the switch when
+	 * its scenario ends. */
+	if (gen != NULL && ibex_gen_builtin_start(gen, ibex_ctl_request_stop,
+						  &dp->stop) < 0)
+		ibex_ctl_request_stop();
 	ibex_ctl_run(dp, &copts);
 	rte_eal_mp_wait_lcore();
 	ibex_ctl_print_summary(stdout, dp, now_s() - t0);
+	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0)
+		fprintf(stderr, "ibex-switch: --gen: run not clean (frames lost "
+			"or iterations failed)\n");
 	if (o->json != NULL) {
 		ret = ibex_ctl_write_json(o->json, dp, now_s() - t0);
 		if (ret < 0) {
@@ -218,6 +246,7 @@ main(int argc, char **argv)
 	struct app_opts opts = { 0 };
 	struct ibex_conf *conf;
 	struct ibex_dp *dp = NULL;
+	struct ibex_sock *sock = NULL;
 	char err[512];
 	int ret;
 
@@ -229,9 +258,20 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
+	/* dpdk-dumpcap (a secondary process) asks us to copy frames. */
+	if (rte_pdump_init() < 0)
+		fprintf(stderr, "ibex-switch: packet capture unavailable: %s\n",
+			rte_strerror(rte_errno));
 	conf = calloc(1, sizeof(*conf));
-	if (conf == NULL || parse_args(argc, argv, &opts) < 0 ||
+	if (conf == NULL || ibex_gen_builtin_parse(&argc, argv, &gen) != 0 ||
+	    parse_args(argc, argv, &opts) < 0 ||
 	    conf_load(conf, &opts) < 0) {
+		ret = 1;
+		goto out;
+	}
+	if (gen != NULL && !opts.check_only &&
+	    ibex_gen_builtin_attach(gen, conf, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ibex-switch: %s\n", err);
 		ret = 1;
 		goto out;
 	}
@@ -243,6 +283,7 @@ main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_hup);
 	ret = ibex_dp_create(&dp, conf, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "ibex-switch: %s\n", err);
@@ -253,10 +294,21 @@ main(int argc, char **argv)
 	if (ret < 0)
 		fprintf(stderr, "ibex-switch: telemetry unavailable: %s\n",
 			strerror(-ret));
-	ret = run(dp, &opts) < 0 ? 1 : 0;
+	ret = ibex_sock_create(&sock, &(struct ibex_sock_params){
+		.dp = dp, .conf = conf, .config_path = opts.config,
+		.path = opts.ctl_socket }, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "ibex-switch: %s\n", err);
+		ret = 1;
+		goto out;
+	}
+	ret = run(dp, &opts, sock) < 0 ? 1 : 0;
 out:
+	ibex_sock_destroy(sock);
 	ibex_dp_destroy(dp);
+	ibex_gen_builtin_free(gen);
 	free(conf);
+	rte_pdump_uninit();
 	rte_eal_cleanup();
 	return ret;
 }

@@ -24,6 +24,7 @@
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
+#include "ibex_sock.h"
 
 RTE_LOG_REGISTER(ibex_ctl_logtype, ibex.ctl, INFO);
 #define RTE_LOGTYPE_IBEX_CTL ibex_ctl_logtype
@@ -102,6 +103,8 @@ ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts)
 
 		atomic_store_explicit(&dp->now_ms, now, memory_order_relaxed);
 		learn_apply(dp, now);
+		if (opts->sock != NULL)
+			ibex_sock_poll(opts->sock);
 		if (now - last_age >= 1000) {
 			ibex_fdb_age(dp->fdb, now);
 			last_age = now;

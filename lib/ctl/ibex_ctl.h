@@ -16,8 +16,10 @@
 
 struct ibex_dp;
 struct ibex_conf;
+struct ibex_sock;
 
 struct ibex_ctl_opts {
+	struct ibex_sock *sock;   /**< control socket and reloads; NULL: none */
 	uint32_t stats_period_ms; /**< 0: no periodic line */
 	uint32_t duration_ms;     /**< 0: until SIGINT/SIGTERM */
 	uint32_t idle_stop_ms;    /**< 0: off; else stop after this long with no RX */

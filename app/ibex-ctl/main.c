@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ibex-ctl: client of the ibex-switch control socket (docs/control.md).
+ *
+ *   ibex-ctl [--socket PATH | --file-prefix PREFIX] [--json] COMMAND...
+ *   ibex-ctl [...] < commands        one command per line, pipelined
+ *   ibex-ctl [...]                   on a terminal: interactive
+ *
+ * The server answers every line with output lines and one status line,
+ * "OK" or "ERR <command>: <reason>"; output lines that could be read as a
+ * status line arrive with one extra leading "." that is removed here. So
+ * the client never needs to know what a command prints, and may send the
+ * next commands before the replies are in. Exit status: 0 when every
+ * command succeeded, 1 when one was refused, 2 when the switch could not
+ * be reached or stopped answering.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define CTL_SOCK_NAME "ibex-ctl.sock"
+#define CTL_LINE_MAX 8192
+#define CTL_SEND_HIGH (64 * 1024)   /* stop reading stdin above this */
+#define CTL_TIMEOUT_MS_DEFAULT 30000
+
+struct buf {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+
+struct client {
+	int fd;
+	bool json;
+	bool tty;
+	bool stdin_eof;
+	bool prompted;
+	int timeout_ms;
+	unsigned long sent;      /* command lines sent */
+	unsigned long answered;  /* status lines read */
+	unsigned long errors;
+	struct buf in;           /* stdin bytes not yet a whole line */
+	struct buf tx;           /* to the switch */
+	struct buf rx;           /* from the switch, not yet a whole line */
+};
+
+static void
+usage(const char *prog)
+{
+	printf("usage: %s [options] [COMMAND...]\n"
+	       "  -s, --socket PATH       control socket of the switch\n"
+	       "  -f, --file-prefix NAME  the switch's DPDK --file-prefix (default\n"
+	       "                          'rte'): the socket is in its runtime dir\n"
+	       "  -j, --json              JSON instead of tables (show commands)\n"
+	       "  -t, --timeout SEC       give up when a reply takes longer (30)\n"
+	       "  -h, --help              this text\n"
+	       "Without COMMAND, commands are read from stdin, one per line.\n"
+	       "Run '%s help' for the commands; docs/control.md has them all.\n",
+	       prog, prog);
+}
+
+static int
+buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap != 0 ? b->cap : 4096;
+		char *p;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (p == NULL)
+			return -ENOMEM;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+static void
+buf_drop(struct buf *b, size_t n)
+{
+	memmove(b->p, b->p + n, b->len - n);
+	b->len -= n;
+}
+
+/* The directory DPDK's EAL uses for a file prefix (eal_get_runtime_dir). */
+static int
+default_path(const char *prefix, char *out, size_t len)
+{
+	const char *base = "/var/run";
+	int n;
+
+	if (getuid() != 0) {
+		base = getenv("XDG_RUNTIME_DIR");
+		if (base == NULL || base[0] == '\0')
+			base = "/tmp";
+	}
+	n = snprintf(out, len, "%s/dpdk/%s/%s", base, prefix, CTL_SOCK_NAME);
+	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
+}
+
+static int
+ctl_connect(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "ibex-ctl: %s: path too long\n", path);
+		return -1;
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		fprintf(stderr, "ibex-ctl: cannot connect to %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Queue one command line for the switch. */
+static int
+queue_cmd(struct client *c, const char *line, size_t n)
+{
+	static const char json[] = " --json";
+	int ret = buf_add(&c->tx, line, n);
+
+	if (ret == 0 && c->json)
+		ret = buf_add(&c->tx, json, sizeof(json) - 1);
+	if (ret == 0)
+		ret = buf_add(&c->tx, "\n", 1);
+	c->sent++;
+	c->prompted = false;
+	return ret;
+}
+
+/* One line from the switch. */
+static void
+reply_line(struct client *c, const char *l)
+{
+	if (strcmp(l, "OK") == 0) {
+		c->answered++;
+	} else if (strncmp(l, "ERR", 3) == 0) {
+		c->answered++;
+		c->errors++;
+		fflush(stdout);
+		if (c->sent > 1 && !c->tty)
+			fprintf(stderr, "ibex-ctl: command %lu: %s\n",
+				c->answered, l[3] == ' ' ? l + 4 : l + 3);
+		else
+			fprintf(stderr, "ibex-ctl: %s\n",
+				l[3] == ' ' ? l + 4 : l + 3);
+	} else {
+		puts(l[0] == '.' ? l + 1 : l);
+	}
+}
+
+static int
+split_lines(struct buf *b, void (*fn)(struct client *, const char *),
+	    struct client *c)
+{
+	char *nl;
+
+	while (b->len > 0 && (nl = memchr(b->p, '\n', b->len)) != NULL) {
+		*nl = '\0';
+		fn(c, b->p);
+		buf_drop(b, (size_t)(nl - b->p) + 1);
+	}
+	return 0;
+}
+
+static void
+stdin_line(struct client *c, const char *l)
+{
+	if (queue_cmd(c, l, strlen(l)) < 0) {
+		fprintf(stderr, "ibex-ctl: out of memory\n");
+		exit(2);
+	}
+}
+
+/* Read what stdin has; whole lines become commands. */
+static int
+read_stdin(struct client *c)
+{
+	char tmp[4096];
+	ssize_t n = read(0, tmp, sizeof(tmp));
+
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (n == 0) {
+		c->stdin_eof = true;
+		if (c->in.len > 0) /* a last line without newline */
+			stdin_line(c, c->in.p);
+		c->in.len = 0;
+		return 0;
+	}
+	if (buf_add(&c->in, tmp, (size_t)n) < 0)
+		return -ENOMEM;
+	if (c->in.len > CTL_LINE_MAX && memchr(c->in.p, '\n', c->in.len) == NULL) {
+		fprintf(stderr, "ibex-ctl: input line longer than %d characters\n",
+			CTL_LINE_MAX);
+		return -E2BIG;
+	}
+	return split_lines(&c->in, stdin_line, c);
+}
+
+static int
+read_sock(struct client *c)
+{
+	char tmp[65536];
+	ssize_t n = recv(c->fd, tmp, sizeof(tmp), 0);
+
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (n == 0)
+		return -ECONNRESET;
+	if (buf_add(&c->rx, tmp, (size_t)n) < 0)
+		return -ENOMEM;
+	return split_lines(&c->rx, reply_line, c);
+}
+
+static int
+write_sock(struct client *c)
+{
+	ssize_t n = send(c->fd, c->tx.p, c->tx.len, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
+	buf_drop(&c->tx, (size_t)n);
+	return 0;
+}
+
+static bool
+done(const struct client *c)
+{
+	return c->stdin_eof && c->tx.len == 0 && c->answered >= c->sent;
+}
+
+/* Pump stdin -> switch -> stdout until every command has its answer. */
+static int
+run(struct client *c)
+{
+	while (!done(c)) {
+		bool waiting = c->answered < c->sent;
+		bool want_stdin = !c->stdin_eof &&
+			(c->tty ? !waiting && c->tx.len == 0 :
+				  c->tx.len < CTL_SEND_HIGH);
+		struct pollfd pf[2] = {
+			{ .fd = c->fd, .events = POLLIN |
+			  (c->tx.len > 0 ? POLLOUT : 0) },
+			{ .fd = want_stdin ? 0 : -1, .events = POLLIN },
+		};
+		int n, ret = 0;
+
+		if (want_stdin && c->tty && !c->prompted) {
+			fputs("ibex> ", stdout);
+			fflush(stdout);
+			c->prompted = true;
+		}
+		fflush(stdout);
+		n = poll(pf, 2, waiting || c->tx.len > 0 ? c->timeout_ms : -1);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n == 0) {
+			fprintf(stderr, "ibex-ctl: no reply from the switch in "
+				"%d ms\n", c->timeout_ms);
+			return -ETIMEDOUT;
+		}
+		if (n < 0)
+			continue;
+		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR))
+			ret = read_sock(c);
+		if (ret == 0 && (pf[0].revents & POLLOUT))
+			ret = write_sock(c);
+		if (ret == 0 && (pf[1].revents & (POLLIN | POLLHUP)))
+			ret = read_stdin(c);
+		if (ret == -ECONNRESET) {
+			fprintf(stderr, "ibex-ctl: the switch closed the "
+				"connection\n");
+			return ret;
+		}
+		if (ret < 0) {
+			fprintf(stderr, "ibex-ctl: %s\n", strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "file-prefix", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct client c = { .fd = -1, .timeout_ms = CTL_TIMEOUT_MS_DEFAULT };
+	const char *path = getenv("IBEX_CTL_SOCKET");
+	const char *prefix = "rte";
+	char dflt[256];
+	int opt, i, ret;
+
+	/* '+': stop at the first command word, so "show ports --json" and
+	 * "set port p0 admin down" reach the switch as written. */
+	while ((opt = getopt_long(argc, argv, "+s:f:jt:h", longopts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 's': path = optarg; break;
+		case 'f': prefix = optarg; path = NULL; break;
+		case 'j': c.json = true; break;
+		case 't': c.timeout_ms = (int)(atof(optarg) * 1000); break;
+		case 'h': usage(argv[0]); return 0;
+		default: usage(argv[0]); return 2;
+		}
+	}
+	if (c.timeout_ms <= 0)
+		c.timeout_ms = CTL_TIMEOUT_MS_DEFAULT;
+	if (path == NULL || path[0] == '\0') {
+		if (default_path(prefix, dflt, sizeof(dflt)) < 0) {
+			fprintf(stderr, "ibex-ctl: file prefix too long\n");
+			return 2;
+		}
+		path = dflt;
+	}
+	c.fd = ctl_connect(path);
+	if (c.fd < 0)
+		return 2;
+	if (optind < argc) {
+		struct buf line = { 0 };
+
+		for (i = optind; i < argc; i++)
+			if (buf_add(&line, " ", i > optind) < 0 ||
+			    buf_add(&line, argv[i], strlen(argv[i])) < 0)
+				return 2;
+		queue_cmd(&c, line.p, line.len);
+		free(line.p);
+		c.stdin_eof = true;
+	} else {
+		c.tty = isatty(0);
+	}
+	ret = run(&c);
+	if (c.tty)
+		putchar('\n');
+	close(c.fd);
+	if (ret < 0)
+		return 2;
+	return c.errors != 0 ? 1 : 0;
+}

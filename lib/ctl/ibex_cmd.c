@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control socket's command language: parsing a command line, applying
+ * a statement to a copy of the running config, and the text buffers the
+ * replies are built in. Pure C: the socket and the data path are in
+ * ibex_sock.c.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibex_cmd.h"
+
+#define CMD_SEPS " \t\r\n\v\f"
+#define CMD_MAX_WORDS (IBEX_CMD_LINE_MAX / 2 + 1)
+
+/* ---- text buffers ---- */
+
+void
+ibex_out_init(struct ibex_out *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+void
+ibex_out_free(struct ibex_out *o)
+{
+	free(o->buf);
+	ibex_out_init(o);
+}
+
+void
+ibex_out_reset(struct ibex_out *o)
+{
+	o->len = 0;
+	o->oom = false;
+	if (o->buf != NULL)
+		o->buf[0] = '\0';
+}
+
+/* Room for @p more bytes plus the NUL. */
+static int
+out_reserve(struct ibex_out *o, size_t more)
+{
+	size_t cap = o->cap != 0 ? o->cap : 256;
+	char *b;
+
+	if (o->len + more + 1 <= o->cap)
+		return 0;
+	while (cap < o->len + more + 1)
+		cap *= 2;
+	b = realloc(o->buf, cap);
+	if (b == NULL) {
+		o->oom = true;
+		return -ENOMEM;
+	}
+	o->buf = b;
+	o->cap = cap;
+	return 0;
+}
+
+int
+ibex_out_append(struct ibex_out *o, const char *s, size_t n)
+{
+	if (out_reserve(o, n) < 0)
+		return -ENOMEM;
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+	o->buf[o->len] = '\0';
+	return 0;
+}
+
+int
+ibex_out_printf(struct ibex_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || out_reserve(o, (size_t)n) < 0)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(o->buf + o->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	o->len += (size_t)n;
+	return 0;
+}
+
+void
+ibex_out_consume(struct ibex_out *o, size_t n)
+{
+	if (n >= o->len) {
+		ibex_out_reset(o);
+		return;
+	}
+	memmove(o->buf, o->buf + n, o->len - n + 1);
+	o->len -= n;
+}
+
+int
+ibex_out_json_str(struct ibex_out *o, const char *s)
+{
+	int ret = ibex_out_append(o, "\"", 1);
+
+	for (; ret == 0 && *s != '\0'; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			ret = ibex_out_printf(o, "\\%c", ch);
+		else if (ch < 0x20)
+			ret = ibex_out_printf(o, "\\u%04x", ch);
+		else
+			ret = ibex_out_append(o, s, 1);
+	}
+	return ret == 0 ? ibex_out_append(o, "\"", 1) : ret;
+}
+
+/* Could the client read this line as the end of the reply? */
+static bool
+line_needs_stuffing(const char *s, size_t n)
+{
+	return (n >= 2 && memcmp(s, "OK", 2) == 0) ||
+	       (n >= 3 && memcmp(s, "ERR", 3) == 0) ||
+	       (n >= 1 && s[0] == '.');
+}
+
+int
+ibex_out_reply_body(struct ibex_out *o, const char *body, size_t n)
+{
+	size_t i = 0;
+	int ret = 0;
+
+	while (ret == 0 && i < n) {
+		const char *nl = memchr(body + i, '\n', n - i);
+		size_t len = nl != NULL ? (size_t)(nl - (body + i)) : n - i;
+
+		if (line_needs_stuffing(body + i, len))
+			ret = ibex_out_append(o, ".", 1);
+		if (ret == 0)
+			ret = ibex_out_append(o, body + i, len);
+		if (ret == 0)
+			ret = ibex_out_append(o, "\n", 1);
+		i += len + 1;
+	}
+	return ret;
+}
+
+/* ---- command lines ---- */
+
+static const char *const show_names[IBEX_SHOW_NB] = {
+	[IBEX_SHOW_PORTS] = "ports",
+	[IBEX_SHOW_LANES] = "lanes",
+	[IBEX_SHOW_CREDITS] = "credits",
+	[IBEX_SHOW_PFC] = "pfc",
+	[IBEX_SHOW_ECN] = "ecn",
+	[IBEX_SHOW_LATENCY] = "latency",
+	[IBEX_SHOW_DROPS] = "drops",
+	[IBEX_SHOW_REASONS] = "reasons",
+	[IBEX_SHOW_FDB] = "fdb",
+	[IBEX_SHOW_CONFIG] = "config",
+	[IBEX_SHOW_WORKERS] = "workers",
+};
+
+/* Topics about ports take an optional port name. */
+static bool
+show_takes_port(enum ibex_show s)
+{
+	return s != IBEX_SHOW_REASONS && s != IBEX_SHOW_CONFIG &&
+	       s != IBEX_SHOW_WORKERS;
+}
+
+const char *
+ibex_show_name(enum ibex_show s)
+{
+	return (unsigned int)s < IBEX_SHOW_NB ? show_names[s] : NULL;
+}
+
+static int __attribute__((format(printf, 4, 5)))
+cmd_err(char *err, size_t errlen, const char *verb, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (err != NULL && errlen > 0)
+		snprintf(err, errlen, "%s: %s", verb, msg);
+	return -EINVAL;
+}
+
+/* Join words[0..n) with single spaces, after an optional prefix. */
+static int
+cmd_join(char *dst, size_t len, const char *prefix, char **w, int n)
+{
+	size_t used = (size_t)snprintf(dst, len, "%s", prefix);
+	int i;
+
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(dst + used, len - used, "%s%s",
+					 used > 0 ? " " : "", w[i]);
+	return used < len ? 0 : -E2BIG;
+}
+
+static int
+parse_show(struct ibex_cmd_req *req, char **w, int n, char *err,
+	   size_t errlen)
+{
+	char list[160] = "";
+	unsigned int s;
+
+	for (s = 0; s < IBEX_SHOW_NB; s++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", s != 0 ? ", " : "", show_names[s]);
+	if (n == 0)
+		return cmd_err(err, errlen, "show", "what? (expected one of: %s)",
+			       list);
+	for (s = 0; s < IBEX_SHOW_NB; s++)
+		if (strcmp(w[0], show_names[s]) == 0)
+			break;
+	if (s == IBEX_SHOW_NB)
+		return cmd_err(err, errlen, "show", "unknown topic '%s' "
+			       "(expected one of: %s)", w[0], list);
+	req->show = (enum ibex_show)s;
+	if (n > 2 || (n == 2 && !show_takes_port(req->show)))
+		return cmd_err(err, errlen, "show", "unexpected '%s' after '%s'",
+			       w[n - 1], w[0]);
+	if (n == 2) {
+		if (strlen(w[1]) >= sizeof(req->port))
+			return cmd_err(err, errlen, "show", "no port '%s'", w[1]);
+		snprintf(req->port, sizeof(req->port), "%s", w[1]);
+	}
+	req->kind = IBEX_CMD_SHOW;
+	return 0;
+}
+
+/* add fdb [static] MAC port P [vlan N]  ->  fdb static MAC port P ...
+ * del fdb [static] MAC vlan N           ->  fdb del MAC vlan N */
+static int
+parse_fdb_edit(struct ibex_cmd_req *req, char **w, int n, char *err,
+	       size_t errlen)
+{
+	bool add = strcmp(req->verb, "add") == 0;
+
+	if (n == 0 || strcmp(w[0], "fdb") != 0)
+		return cmd_err(err, errlen, req->verb, "unknown object '%s' "
+			       "(expected: %s fdb MAC%s)",
+			       n == 0 ? "" : w[0], req->verb,
+			       add ? " port NAME [vlan N]" : " vlan N");
+	w++;
+	n--;
+	if (n > 0 && strcmp(w[0], "static") == 0) {
+		w++;
+		n--;
+	}
+	if (n == 0)
+		return cmd_err(err, errlen, req->verb, "missing MAC address");
+	req->kind = IBEX_CMD_CHANGE;
+	if (cmd_join(req->stmt, sizeof(req->stmt),
+		     add ? "fdb static" : "fdb del", w, n) < 0)
+		return cmd_err(err, errlen, req->verb, "line too long");
+	return 0;
+}
+
+int
+ibex_cmd_parse(const char *line, struct ibex_cmd_req *req, char *err,
+	       size_t errlen)
+{
+	char buf[IBEX_CMD_LINE_MAX + 1];
+	char *w[CMD_MAX_WORDS];
+	char *save = NULL, *t;
+	int n = 0, i, j;
+
+	memset(req, 0, sizeof(*req));
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (strlen(line) > IBEX_CMD_LINE_MAX)
+		return cmd_err(err, errlen, "command", "line too long (max %d "
+			       "characters)", IBEX_CMD_LINE_MAX);
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (t = strtok_r(buf, CMD_SEPS, &save); t != NULL;
+	     t = strtok_r(NULL, CMD_SEPS, &save))
+		w[n++] = t;
+	/* --json may be anywhere; it is not part of the command. */
+	for (i = 0, j = 0; i < n; i++) {
+		if (strcmp(w[i], "--json") == 0)
+			req->json = true;
+		else
+			w[j++] = w[i];
+	}
+	n = j;
+	if (n == 0 || w[0][0] == '#') {
+		req->kind = IBEX_CMD_EMPTY;
+		return 0;
+	}
+	snprintf(req->verb, sizeof(req->verb), "%s", w[0]);
+	if (strcmp(w[0], "help") == 0) {
+		req->kind = IBEX_CMD_HELP;
+		return 0;
+	}
+	if (strcmp(w[0], "show") == 0)
+		return parse_show(req, w + 1, n - 1, err, errlen);
+	if (strcmp(w[0], "reload") == 0) {
+		if (n > 1)
+			return cmd_err(err, errlen, "reload", "takes no arguments "
+				       "(it re-reads the file the switch was "
+				       "started with)");
+		req->kind = IBEX_CMD_RELOAD;
+		return 0;
+	}
+	if (strcmp(w[0], "add") == 0 || strcmp(w[0], "del") == 0)
+		return parse_fdb_edit(req, w + 1, n - 1, err, errlen);
+	/* "set STATEMENT" or the bare statement: the grammar judges it. */
+	snprintf(req->verb, sizeof(req->verb), "set");
+	i = 0;
+	if (strcmp(w[0], "set") == 0) {
+		if (n == 1)
+			return cmd_err(err, errlen, "set", "missing statement "
+				       "(see docs/configuration.md)");
+		i = 1;
+	}
+	req->kind = IBEX_CMD_CHANGE;
+	if (cmd_join(req->stmt, sizeof(req->stmt), "", w + i, n - i) < 0)
+		return cmd_err(err, errlen, "set", "line too long");
+	return 0;
+}
+
+/* ---- configuration changes ---- */
+
+int
+ibex_cmd_conf_change(const struct ibex_conf *running, const char *stmt,
+		     const char *verb, struct ibex_conf *out,
+		     char *err, size_t errlen)
+{
+	char msg[IBEX_CONF_ERR_LEN];
+	int ret;
+
+	memcpy(out, running, sizeof(*out));
+	/* lineno 0: messages read "<verb>: <what>: <reason>". */
+	ret = ibex_conf_parse_line(out, stmt, verb, 0, err, errlen);
+	if (ret < 0)
+		return ret;
+	ret = ibex_conf_validate(out, msg, sizeof(msg));
+	if (ret < 0 && err != NULL && errlen > 0)
+		snprintf(err, errlen, "%s: %s", verb, msg);
+	return ret;
+}
+
+int
+ibex_cmd_conf_reload(const struct ibex_conf *running, const char *path,
+		     struct ibex_conf *out, char *err, size_t errlen)
+{
+	uint16_t i, carry;
+	int ret;
+
+	ibex_conf_init(out);
+	ret = ibex_conf_parse_file(out, path, err, errlen);
+	if (ret < 0)
+		return ret;
+	/* A file without ports ran on every probed ethdev: same ports. */
+	carry = out->nb_ports == 0 ? running->nb_ports : 0;
+	for (i = 0; i < carry; i++) {
+		ret = ibex_conf_port_add(out, running->ports[i].name,
+					 running->ports[i].dev);
+		if (ret < 0)
+			break;
+	}
+	if (ret < 0) {
+		snprintf(err, errlen, "%s: cannot carry port %s over",
+			 path, running->ports[i].name);
+		return ret;
+	}
+	return ibex_conf_validate(out, err, errlen);
+}
+
+int
+ibex_cmd_conf_text(struct ibex_out *text, const char *path)
+{
+	char buf[IBEX_CONF_LINE_MAX + 3];
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (f == NULL)
+		return -errno;
+	while (ret == 0 && fgets(buf, sizeof(buf), f) != NULL) {
+		char *s = buf, *e;
+
+		e = strchr(s, '#');
+		if (e != NULL)
+			*e = '\0';
+		s += strspn(s, CMD_SEPS);
+		e = s + strlen(s);
+		while (e > s && strchr(CMD_SEPS, e[-1]) != NULL)
+			e--;
+		if (e > s)
+			ret = ibex_out_printf(text, "%.*s\n", (int)(e - s), s);
+	}
+	fclose(f);
+	return ret;
+}
+
+const char *
+ibex_cmd_help(void)
+{
+	return
+	"show ports|lanes|credits|pfc|ecn|latency|drops|fdb [PORT] [--json]\n"
+	"show reasons|config|workers [--json]\n"
+	"set STATEMENT             any configuration statement, applied live\n"
+	"STATEMENT                 the same without 'set'\n"
+	"add fdb MAC port NAME [vlan N]   static FDB entry\n"
+	"del fdb MAC vlan N               remove a static FDB entry\n"
+	"reload                    re-read the configuration file\n"
+	"help                      this text\n";
+}

@@ -1,0 +1,1386 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control socket, the commands it runs, and reloads.
+ *
+ * Everything runs on the control thread, from ibex_sock_poll() once per
+ * control-loop tick: accept, read whole lines, run each through
+ * ibex_sock_exec() and write the reply. Sockets are non-blocking; a client
+ * whose reply is not yet written gets no further command run until it has
+ * read it, so a slow reader holds back only itself. Changes take one path:
+ * parse into a copy of the running config (ibex_cmd.c), validate the whole
+ * copy, ibex_dp_reconfigure() (new tables, pointer swap, RCU grace period),
+ * and only then make the copy the running config (ctl_commit()).
+ *
+ * The telemetry thread reads the running config for /ibex/lanes, so the
+ * copy into it is done under conf_lock; the control thread itself reads
+ * its own config without the lock.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_log.h>
+#include <rte_telemetry.h>
+
+#include "ibex_cmd.h"
+#include "ibex_conf.h"
+#include "ibex_dp.h"
+#include "ibex_fdb.h"
+#include "ibex_pkt.h"
+#include "ibex_sock.h"
+#include "ibex_stats.h"
+
+RTE_LOG_REGISTER(ibex_sock_logtype, ibex.ctl.sock, INFO);
+#define RTE_LOGTYPE_IBEX_SOCK ibex_sock_logtype
+
+#define SOCK_NAME "ibex-ctl.sock"
+#define SOCK_MAX_CLIENTS 16
+#define SOCK_BACKLOG 16
+/* Commands one client may run per tick: the loop has other work too. */
+#define SOCK_CMDS_PER_TICK 64
+#define SOCK_ERR_LEN 512
+
+struct sock_client {
+	int fd;                  /* -1: free slot */
+	bool eof;                /* peer closed its side: finish, then close */
+	bool discard;            /* inside an overlong line: skip to newline */
+	size_t in_len;
+	char in[IBEX_CMD_LINE_MAX + 2];
+	struct ibex_out out;     /* reply bytes not yet written */
+};
+
+struct ibex_sock {
+	struct ibex_dp *dp;
+	struct ibex_conf *conf;  /* running */
+	struct ibex_conf *cand;  /* scratch: the candidate of a change */
+	pthread_mutex_t conf_lock; /* conf vs the telemetry thread */
+	char *config_path;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int lfd;                 /* listening socket or -1 */
+	struct ibex_out text;    /* the running config as statements */
+	struct ibex_out body;    /* a reply's output, before stuffing */
+	struct ibex_cmd_req req;
+	struct ibex_hist hist;   /* scratch for "show latency" */
+	struct sock_client cl[SOCK_MAX_CLIENTS];
+};
+
+static volatile sig_atomic_t reload_requested;
+
+/* For the telemetry callbacks, which get no argument of ours. */
+static struct ibex_sock *tel_sock;
+
+void
+ibex_sock_request_reload(void)
+{
+	reload_requested = 1;
+}
+
+const char *
+ibex_sock_path(const struct ibex_sock *s)
+{
+	return s->lfd >= 0 ? s->path : "";
+}
+
+const struct ibex_conf *
+ibex_sock_conf(const struct ibex_sock *s)
+{
+	return s->conf;
+}
+
+int
+ibex_sock_default_path(char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s", rte_eal_get_runtime_dir(),
+			 SOCK_NAME);
+
+	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
+}
+
+/* ---- applying changes: the one path ---- */
+
+/*
+ * Make @p cand the running config: the data path first (it refuses what
+ * cannot change live and then nothing changed), then our copy and its
+ * text. @p stmt is the statement to add to the text, or NULL for a
+ * reload of config_path.
+ */
+static int
+ctl_commit(struct ibex_sock *s, const char *stmt, const char *verb,
+	   char *err, size_t errlen)
+{
+	char msg[IBEX_CONF_ERR_LEN];
+	int ret;
+
+	if (strcmp(s->cand->ctl_socket, s->conf->ctl_socket) != 0) {
+		if (stmt != NULL) {
+			snprintf(err, errlen, "%s: switch ctl-socket: cannot "
+				 "move while running (restart to move it)", verb);
+			return -ENOTSUP;
+		}
+		/* A reload keeps the socket where clients find it. */
+		memcpy(s->cand->ctl_socket, s->conf->ctl_socket,
+		       sizeof(s->conf->ctl_socket));
+		RTE_LOG(NOTICE, IBEX_SOCK, "reload: switch ctl-socket takes "
+			"effect at restart\n");
+	}
+	ret = ibex_dp_reconfigure(s->dp, s->cand, msg, sizeof(msg));
+	if (ret < 0) {
+		snprintf(err, errlen, "%s: %s", verb, msg);
+		return ret;
+	}
+	pthread_mutex_lock(&s->conf_lock);
+	memcpy(s->conf, s->cand, sizeof(*s->conf));
+	pthread_mutex_unlock(&s->conf_lock);
+	if (stmt != NULL) {
+		ibex_out_printf(&s->text, "%s\n", stmt);
+	} else {
+		ibex_out_reset(&s->text);
+		if (ibex_cmd_conf_text(&s->text, s->config_path) < 0)
+			ibex_out_printf(&s->text, "# %s: unreadable\n",
+					s->config_path);
+	}
+	RTE_LOG(INFO, IBEX_SOCK, "applied: %s\n",
+		stmt != NULL ? stmt : s->config_path);
+	return 0;
+}
+
+static int
+ctl_change(struct ibex_sock *s, const char *stmt, const char *verb,
+	   char *err, size_t errlen)
+{
+	int ret = ibex_cmd_conf_change(s->conf, stmt, verb, s->cand, err,
+				       errlen);
+
+	return ret < 0 ? ret : ctl_commit(s, stmt, verb, err, errlen);
+}
+
+static int
+ctl_reload(struct ibex_sock *s, char *err, size_t errlen)
+{
+	char msg[IBEX_CONF_ERR_LEN];
+	int ret;
+
+	if (s->config_path == NULL) {
+		snprintf(err, errlen, "reload: no config file (the switch "
+			 "was started without --config)");
+		return -ENOENT;
+	}
+	ret = ibex_cmd_conf_reload(s->conf, s->config_path, s->cand, msg,
+				   sizeof(msg));
+	if (ret < 0) {
+		snprintf(err, errlen, "reload: %s", msg);
+		return ret;
+	}
+	return ctl_commit(s, NULL, "reload", err, errlen);
+}
+
+/* ---- show: small helpers ---- */
+
+/* First and end port of a "show X [PORT]". */
+static int
+show_ports_range(const struct ibex_sock *s, const struct ibex_cmd_req *req,
+		 uint16_t *first, uint16_t *end, char *err, size_t errlen)
+{
+	int p;
+
+	*first = 0;
+	*end = s->dp->nb_ports;
+	if (req->port[0] == '\0')
+		return 0;
+	p = ibex_conf_port_find(s->conf, req->port);
+	if (p < 0 || p >= s->dp->nb_ports) {
+		snprintf(err, errlen, "show: no port '%s'", req->port);
+		return -ENOENT;
+	}
+	*first = (uint16_t)p;
+	*end = (uint16_t)(p + 1);
+	return 0;
+}
+
+static const char *
+fmt_rate(uint64_t bps, char *buf, size_t len)
+{
+	static const char sfx[] = " kMGT";
+	unsigned int i = 0;
+	uint64_t v = bps;
+
+	if (bps == 0)
+		return "-";
+	while (v >= 1000 && v % 1000 == 0 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%.*s", v, i != 0, &sfx[i]);
+	return buf;
+}
+
+static const char *
+fc_name(uint8_t mode)
+{
+	static const char *const n[] = { "none", "credit", "pfc" };
+
+	return mode < RTE_DIM(n) ? n[mode] : "?";
+}
+
+static const char *
+wd_name(uint8_t action)
+{
+	static const char *const n[] = { "off", "alarm", "forward", "drop" };
+
+	return action < RTE_DIM(n) ? n[action] : "?";
+}
+
+static unsigned int
+port_vls(const struct ibex_conf_port *cp)
+{
+	return cp->nb_vls != 0 ? cp->nb_vls : 1;
+}
+
+static uint64_t
+port_drops(const struct ibex_port_counters *c)
+{
+	uint64_t sum = 0;
+	unsigned int r;
+
+	for (r = 1; r < IBEX_R_MAX; r++)
+		sum += c->drop[r];
+	return sum;
+}
+
+/* JSON: ', ' before every member but the first. */
+static const char *
+sep(bool *first)
+{
+	bool f = *first;
+
+	*first = false;
+	return f ? "" : ", ";
+}
+
+/* ---- show: one function per topic ---- */
+
+static int
+show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	   struct ibex_out *o, uint16_t first, uint16_t end)
+{
+	bool f1 = true;
+	uint16_t p;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"ports\": [");
+	else
+		ibex_out_printf(o, "%-12s %-5s %6s %14s %16s %14s %16s %10s "
+				"%10s  %s\n", "port", "admin", "speed",
+				"rx-frames", "rx-bytes", "tx-frames", "tx-bytes",
+				"flooded", "dropped", "dev");
+	for (p = first; p < end; p++) {
+		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		struct ibex_port_counters c;
+		char rate[24];
+		unsigned int r;
+		bool f2 = true;
+
+		ibex_dp_port_totals(s->dp, p, &c);
+		if (!req->json) {
+			ibex_out_printf(o, "%-12s %-5s %6s %14" PRIu64 " %16"
+					PRIu64 " %14" PRIu64 " %16" PRIu64
+					" %10" PRIu64 " %10" PRIu64 "  %s\n",
+					cp->name, cp->admin_up ? "up" : "down",
+					fmt_rate(cp->speed_bps, rate, sizeof(rate)),
+					c.rx_pkts, c.rx_bytes, c.tx_pkts,
+					c.tx_bytes, c.flood_pkts, port_drops(&c),
+					ibex_conf_port_dev(cp));
+			continue;
+		}
+		ibex_out_printf(o, "%s{\"name\": ", sep(&f1));
+		ibex_out_json_str(o, cp->name);
+		ibex_out_printf(o, ", \"dev\": ");
+		ibex_out_json_str(o, ibex_conf_port_dev(cp));
+		ibex_out_printf(o, ", \"admin\": \"%s\", \"speed_bps\": %" PRIu64
+				", \"rx_frames\": %" PRIu64 ", \"rx_bytes\": %"
+				PRIu64 ", \"tx_frames\": %" PRIu64
+				", \"tx_bytes\": %" PRIu64 ", \"flooded\": %"
+				PRIu64 ", \"learn_posted\": %" PRIu64
+				", \"learn_lost\": %" PRIu64 ", \"dropped\": %"
+				PRIu64 ", \"drops\": {",
+				cp->admin_up ? "up" : "down", cp->speed_bps,
+				c.rx_pkts, c.rx_bytes, c.tx_pkts, c.tx_bytes,
+				c.flood_pkts, c.learn_posted, c.learn_lost,
+				port_drops(&c));
+		for (r = 1; r < IBEX_R_MAX; r++)
+			ibex_out_printf(o, "%s\"%s\": %" PRIu64, sep(&f2),
+					ibex_reason_name(r), c.drop[r]);
+		ibex_out_printf(o, "}}");
+	}
+	if (req->json)
+		ibex_out_printf(o, "]}\n");
+	return 0;
+}
+
+static int
+show_lanes(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	   struct ibex_out *o, uint16_t first, uint16_t end)
+{
+	bool f1 = true;
+	uint16_t p;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"lanes\": [");
+	else
+		ibex_out_printf(o, "%-12s %2s %-8s %12s %12s %12s %14s %10s "
+				"%8s %10s %10s\n", "port", "vl", "class",
+				"cut-through", "queued", "tx-frames", "tx-bytes",
+				"drops", "qlen", "qlen-bytes", "ecn-marked");
+	for (p = first; p < end; p++) {
+		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		unsigned int vl;
+
+		for (vl = 0; vl < port_vls(cp); vl++) {
+			const char *cls = (cp->lossless_mask >> vl) & 1 ?
+					  "lossless" : "lossy";
+			struct ibex_lane_counters c;
+
+			ibex_dp_lane_totals(s->dp, p, vl, &c);
+			if (!req->json) {
+				ibex_out_printf(o, "%-12s %2u %-8s %12" PRIu64
+					" %12" PRIu64 " %12" PRIu64 " %14" PRIu64
+					" %10" PRIu64 " %8" PRIu64 " %10" PRIu64
+					" %10" PRIu64 "\n", cp->name, vl, cls,
+					c.cut_through, c.queued, c.tx_pkts,
+					c.tx_bytes, c.drops, c.qlen_pkts,
+					c.qlen_bytes, c.ecn_marked);
+				continue;
+			}
+			ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
+			ibex_out_json_str(o, cp->name);
+			ibex_out_printf(o, ", \"vl\": %u, \"class\": \"%s\", "
+				"\"cut_through\": %" PRIu64 ", \"queued\": %"
+				PRIu64 ", \"tx_frames\": %" PRIu64
+				", \"tx_bytes\": %" PRIu64 ", \"drops\": %"
+				PRIu64 ", \"qlen_frames\": %" PRIu64
+				", \"qlen_bytes\": %" PRIu64 ", \"ecn_marked\": %"
+				PRIu64 ", \"fecn_marked\": %" PRIu64 "}", vl, cls,
+				c.cut_through, c.queued, c.tx_pkts, c.tx_bytes,
+				c.drops, c.qlen_pkts, c.qlen_bytes, c.ecn_marked,
+				c.fecn_marked);
+		}
+	}
+	if (req->json)
+		ibex_out_printf(o, "]}\n");
+	return 0;
+}
+
+/* The credit and PFC shows print the parameters in force (the running
+ * config); the per-lane counters are in "show lanes". */
+static int
+show_credits(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	     struct ibex_out *o, uint16_t first, uint16_t end)
+{
+	bool f1 = true;
+	uint16_t p;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"credits\": [");
+	else
+		ibex_out_printf(o, "%-12s %-6s %2s %-8s %15s %16s %10s\n", "port",
+				"fc", "vl", "class", "reserved-blocks",
+				"credit-period-us", "min-gap-ns");
+	for (p = first; p < end; p++) {
+		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		unsigned int vl;
+
+		for (vl = 0; vl < port_vls(cp); vl++) {
+			const char *cls = (cp->lossless_mask >> vl) & 1 ?
+					  "lossless" : "lossy";
+
+			if (!req->json) {
+				ibex_out_printf(o, "%-12s %-6s %2u %-8s %15u "
+					"%16u %10u\n", cp->name,
+					fc_name(cp->fc_mode), vl, cls,
+					cp->reserved_blocks[vl],
+					cp->credit_period_us,
+					cp->credit_min_gap_ns);
+				continue;
+			}
+			ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
+			ibex_out_json_str(o, cp->name);
+			ibex_out_printf(o, ", \"fc\": \"%s\", \"vl\": %u, "
+				"\"class\": \"%s\", \"reserved_blocks\": %u, "
+				"\"credit_period_us\": %u, \"min_gap_ns\": %u}",
+				fc_name(cp->fc_mode), vl, cls,
+				cp->reserved_blocks[vl], cp->credit_period_us,
+				cp->credit_min_gap_ns);
+		}
+	}
+	if (req->json)
+		ibex_out_printf(o, "]}\n");
+	return 0;
+}
+
+static int
+show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	 struct ibex_out *o, uint16_t first, uint16_t end)
+{
+	bool f1 = true;
+	uint16_t p;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"pfc\": [");
+	else
+		ibex_out_printf(o, "%-12s %-6s %-8s %9s %8s %8s %7s %9s %6s "
+				"%-7s %9s %10s\n", "port", "fc", "lossless",
+				"headroom", "xoff", "xon-gap", "quanta",
+				"refresh", "hw", "wd", "wd-detect", "wd-recover");
+	for (p = first; p < end; p++) {
+		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		char hr[16];
+
+		if (cp->pfc_headroom_auto)
+			snprintf(hr, sizeof(hr), "auto");
+		else
+			snprintf(hr, sizeof(hr), "%u", cp->pfc_headroom_blocks);
+		if (!req->json) {
+			ibex_out_printf(o, "%-12s %-6s 0x%04x   %9s %8u %8u %7u "
+				"%9u %6s %-7s %9u %10u\n", cp->name,
+				fc_name(cp->fc_mode), cp->lossless_mask, hr,
+				cp->pfc_xoff_blocks, cp->pfc_xon_gap_blocks,
+				cp->pfc_quanta, cp->pfc_refresh_margin_us,
+				cp->pfc_hw ? "on" : "off",
+				wd_name(cp->wd_action), cp->wd_detect_ms,
+				cp->wd_recover_ms);
+			continue;
+		}
+		ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
+		ibex_out_json_str(o, cp->name);
+		ibex_out_printf(o, ", \"fc\": \"%s\", \"lossless_mask\": %u, "
+			"\"headroom_auto\": %s, \"headroom_blocks\": %u, "
+			"\"cable_m\": %u, \"proc_ns\": %u, \"xoff_blocks\": %u, "
+			"\"xon_gap_blocks\": %u, \"quanta\": %u, "
+			"\"refresh_margin_us\": %u, \"hw\": %s, "
+			"\"watchdog\": \"%s\", \"wd_detect_ms\": %u, "
+			"\"wd_recover_ms\": %u}", fc_name(cp->fc_mode),
+			cp->lossless_mask,
+			cp->pfc_headroom_auto ? "true" : "false",
+			cp->pfc_headroom_blocks, cp->pfc_cable_m,
+			cp->pfc_proc_ns, cp->pfc_xoff_blocks,
+			cp->pfc_xon_gap_blocks, cp->pfc_quanta,
+			cp->pfc_refresh_margin_us,
+			cp->pfc_hw ? "true" : "false", wd_name(cp->wd_action),
+			cp->wd_detect_ms, cp->wd_recover_ms);
+	}
+	if (req->json)
+		ibex_out_printf(o, "]}\n");
+	return 0;
+}
+
+static int
+show_ecn(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	 struct ibex_out *o, uint16_t first, uint16_t end)
+{
+	bool f1 = true;
+	uint16_t p;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"ecn\": [");
+	else
+		ibex_out_printf(o, "%-12s %2s %-3s %10s %10s %6s %3s %-4s %12s "
+				"%12s %10s\n", "port", "vl", "on", "kmin", "kmax",
+				"pmax", "wq", "fecn", "ect-seen", "ce-seen",
+				"marked");
+	for (p = first; p < end; p++) {
+		/* A copy: the defaults are filled in for the port's rate. */
+		struct ibex_conf_port cp = s->conf->ports[p];
+		unsigned int vl;
+
+		ibex_conf_port_tables(&cp);
+		for (vl = 0; vl < port_vls(&cp); vl++) {
+			const struct ibex_conf_ecn *e = &cp.ecn[vl];
+			struct ibex_lane_counters c;
+			uint64_t ect;
+
+			ibex_dp_lane_totals(s->dp, p, vl, &c);
+			ect = c.ecn_seen[1] + c.ecn_seen[2];
+			if (!req->json) {
+				ibex_out_printf(o, "%-12s %2u %-3s %10u %10u "
+					"%6.3f %3u %-4s %12" PRIu64 " %12" PRIu64
+					" %10" PRIu64 "\n", cp.name, vl,
+					e->enabled ? "on" : "off", e->cfg.kmin,
+					e->cfg.kmax, e->cfg.pmax, e->cfg.wq_log,
+					e->fecn ? "on" : "off", ect,
+					c.ecn_seen[3], c.ecn_marked);
+				continue;
+			}
+			ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
+			ibex_out_json_str(o, cp.name);
+			ibex_out_printf(o, ", \"vl\": %u, \"enabled\": %s, "
+				"\"kmin\": %u, \"kmax\": %u, \"pmax\": %g, "
+				"\"wq_log\": %u, \"fecn\": %s, \"not_ect_seen\": %"
+				PRIu64 ", \"ect_seen\": %" PRIu64 ", \"ce_seen\": %"
+				PRIu64 ", \"marked\": %" PRIu64
+				", \"fecn_marked\": %" PRIu64 "}", vl,
+				e->enabled ? "true" : "false", e->cfg.kmin,
+				e->cfg.kmax, e->cfg.pmax, e->cfg.wq_log,
+				e->fecn ? "true" : "false", c.ecn_seen[0], ect,
+				c.ecn_seen[3], c.ecn_marked, c.fecn_marked);
+		}
+	}
+	if (req->json)
+		ibex_out_printf(o, "]}\n");
+	return 0;
+}
+
+static uint64_t
+tsc_to_ns(uint64_t t)
+{
+	return (uint64_t)((double)t * 1e9 / (double)rte_get_tsc_hz());
+}
+
+/* Residence time of one lane's frames (queued or cut through), in ns. */
+static void
+latency_row(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	    struct ibex_out *o, uint16_t p, unsigned int vl, bool queued,
+	    bool *f1)
+{
+	const struct ibex_hist *h = &s->hist;
+	const char *path = queued ? "queued" : "cut-through";
+
+	ibex_hist_init(&s->hist);
+	if (ibex_dp_residence(s->dp, p, vl, queued, &s->hist) < 0 ||
+	    ibex_hist_count(h) == 0)
+		return;
+	if (!req->json) {
+		ibex_out_printf(o, "%-12s %2u %-11s %12" PRIu64 " %10" PRIu64
+			" %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+			"\n", s->conf->ports[p].name, vl, path,
+			ibex_hist_count(h), tsc_to_ns(ibex_hist_min(h)),
+			tsc_to_ns(ibex_hist_quantile(h, 0.5)),
+			tsc_to_ns(ibex_hist_quantile(h, 0.99)),
+			tsc_to_ns(ibex_hist_quantile(h, 0.999)),
+			tsc_to_ns(ibex_hist_max(h)));
+		return;
+	}
+	ibex_out_printf(o, "%s{\"port\": ", sep(f1));
+	ibex_out_json_str(o, s->conf->ports[p].name);
+	ibex_out_printf(o, ", \"vl\": %u, \"path\": \"%s\", \"count\": %" PRIu64
+		", \"min_ns\": %" PRIu64 ", \"p50_ns\": %" PRIu64
+		", \"p99_ns\": %" PRIu64 ", \"p999_ns\": %" PRIu64
+		", \"max_ns\": %" PRIu64 "}", vl, path, ibex_hist_count(h),
+		tsc_to_ns(ibex_hist_min(h)),
+		tsc_to_ns(ibex_hist_quantile(h, 0.5)),
+		tsc_to_ns(ibex_hist_quantile(h, 0.99)),
+		tsc_to_ns(ibex_hist_quantile(h, 0.999)),
+		tsc_to_ns(ibex_hist_max(h)));
+}
+
+static int
+show_latency(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	     struct ibex_out *o, uint16_t first, uint16_t end)
+{
+	bool f1 = true;
+	uint16_t p;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"latency\": [");
+	else
+		ibex_out_printf(o, "%-12s %2s %-11s %12s %10s %10s %10s %10s "
+				"%10s\n", "port", "vl", "path", "frames",
+				"min-ns", "p50-ns", "p99-ns", "p99.9-ns",
+				"max-ns");
+	for (p = first; p < end; p++) {
+		unsigned int vl;
+
+		for (vl = 0; vl < port_vls(&s->conf->ports[p]); vl++) {
+			latency_row(s, req, o, p, vl, false, &f1);
+			latency_row(s, req, o, p, vl, true, &f1);
+		}
+	}
+	if (req->json)
+		ibex_out_printf(o, "]}\n");
+	return 0;
+}
+
+static int
+show_drops(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	   struct ibex_out *o, uint16_t first, uint16_t end)
+{
+	bool f1 = true;
+	uint16_t p;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"drops\": {");
+	else
+		ibex_out_printf(o, "%-12s %-18s %14s  %s\n", "port", "reason",
+				"frames", "meaning");
+	for (p = first; p < end; p++) {
+		struct ibex_port_counters c;
+		unsigned int r;
+		bool f2 = true;
+
+		ibex_dp_port_totals(s->dp, p, &c);
+		if (req->json) {
+			ibex_out_printf(o, "%s", sep(&f1));
+			ibex_out_json_str(o, s->conf->ports[p].name);
+			ibex_out_printf(o, ": {");
+		}
+		for (r = 1; r < IBEX_R_MAX; r++) {
+			if (c.drop[r] == 0)
+				continue;
+			if (req->json)
+				ibex_out_printf(o, "%s\"%s\": %" PRIu64, sep(&f2),
+						ibex_reason_name(r), c.drop[r]);
+			else
+				ibex_out_printf(o, "%-12s %-18s %14" PRIu64
+						"  %s\n", s->conf->ports[p].name,
+						ibex_reason_name(r), c.drop[r],
+						ibex_reason_help(r));
+		}
+		if (req->json)
+			ibex_out_printf(o, "}");
+	}
+	if (req->json)
+		ibex_out_printf(o, "}}\n");
+	return 0;
+}
+
+static int
+show_reasons(struct ibex_sock *s __rte_unused,
+	     const struct ibex_cmd_req *req, struct ibex_out *o,
+	     uint16_t first __rte_unused, uint16_t end __rte_unused)
+{
+	bool f1 = true;
+	unsigned int r;
+
+	ibex_out_printf(o, req->json ? "{\"reasons\": {" : "%-18s  %s\n",
+			"reason", "meaning");
+	for (r = 1; r < IBEX_R_MAX; r++) {
+		if (!req->json) {
+			ibex_out_printf(o, "%-18s  %s\n", ibex_reason_name(r),
+					ibex_reason_help(r));
+			continue;
+		}
+		ibex_out_printf(o, "%s\"%s\": ", sep(&f1), ibex_reason_name(r));
+		ibex_out_json_str(o, ibex_reason_help(r));
+	}
+	if (req->json)
+		ibex_out_printf(o, "}}\n");
+	return 0;
+}
+
+struct fdb_show {
+	const struct ibex_sock *s;
+	struct ibex_out *o;
+	bool json;
+	bool first;
+	int port;                /* -1: all */
+};
+
+static int
+fdb_show_one(const struct ibex_fdb_entry *e, void *arg)
+{
+	struct fdb_show *fs = arg;
+	const char *pn = e->port < fs->s->conf->nb_ports ?
+			 fs->s->conf->ports[e->port].name : "?";
+	char mac[32];
+
+	if (fs->port >= 0 && e->port != fs->port)
+		return 0;
+	ibex_mac_format(e->mac, mac, sizeof(mac));
+	if (!fs->json)
+		return ibex_out_printf(fs->o, "%-17s %5u %-12s %s\n", mac, e->vid,
+				       pn, e->is_static ? "static" : "learned")
+		       < 0;
+	ibex_out_printf(fs->o, "%s{\"mac\": \"%s\", \"vlan\": %u, \"port\": ",
+			sep(&fs->first), mac, e->vid);
+	ibex_out_json_str(fs->o, pn);
+	return ibex_out_printf(fs->o, ", \"static\": %s}",
+			       e->is_static ? "true" : "false") < 0;
+}
+
+static int
+show_fdb(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	 struct ibex_out *o, uint16_t first, uint16_t end)
+{
+	struct fdb_show fs = {
+		.s = s, .o = o, .json = req->json, .first = true,
+		.port = end - first == 1 ? first : -1,
+	};
+	struct ibex_fdb_stats st;
+
+	ibex_fdb_get_stats(s->dp->fdb, &st);
+	if (req->json)
+		ibex_out_printf(o, "{\"entries\": %u, \"static\": %u, "
+			"\"learned\": %" PRIu64 ", \"moved\": %" PRIu64
+			", \"aged\": %" PRIu64 ", \"full\": %" PRIu64
+			", \"table\": [", st.entries, st.static_entries,
+			st.learned, st.moved, st.aged, st.full);
+	else
+		ibex_out_printf(o, "%-17s %5s %-12s %s\n", "mac", "vlan", "port",
+				"type");
+	ibex_fdb_foreach(s->dp->fdb, fdb_show_one, &fs);
+	if (req->json)
+		ibex_out_printf(o, "]}\n");
+	else
+		ibex_out_printf(o, "%u entries (%u static); learned %" PRIu64
+			", moved %" PRIu64 ", aged %" PRIu64 ", refused (full) %"
+			PRIu64 "\n", st.entries, st.static_entries, st.learned,
+			st.moved, st.aged, st.full);
+	return 0;
+}
+
+static int
+show_config(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	    struct ibex_out *o, uint16_t first __rte_unused,
+	    uint16_t end __rte_unused)
+{
+	const char *t = s->text.buf != NULL ? s->text.buf : "";
+	bool f1 = true;
+
+	if (!req->json) {
+		ibex_out_printf(o, "# %s, then the live changes in order\n%s",
+				s->conf->origin, t);
+		return 0;
+	}
+	ibex_out_printf(o, "{\"origin\": ");
+	ibex_out_json_str(o, s->conf->origin);
+	ibex_out_printf(o, ", \"statements\": [");
+	while (*t != '\0') {
+		const char *nl = strchr(t, '\n');
+		size_t n = nl != NULL ? (size_t)(nl - t) : strlen(t);
+		char line[IBEX_CONF_LINE_MAX + 1];
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, t);
+		ibex_out_printf(o, "%s", sep(&f1));
+		ibex_out_json_str(o, line);
+		t += n + (nl != NULL);
+	}
+	ibex_out_printf(o, "]}\n");
+	return 0;
+}
+
+static int
+show_workers(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	     struct ibex_out *o, uint16_t first __rte_unused,
+	     uint16_t end __rte_unused)
+{
+	bool f1 = true;
+	uint16_t i, q;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"workers\": [");
+	else
+		ibex_out_printf(o, "%-6s %5s %16s %16s %18s  %s\n", "worker",
+				"lcore", "iterations", "busy-iterations",
+				"busy-cycles", "rx-queues");
+	for (i = 0; i < s->dp->nb_workers; i++) {
+		const struct ibex_worker *w = s->dp->workers[i];
+		bool f2 = true;
+
+		if (req->json)
+			ibex_out_printf(o, "%s{\"worker\": %u, \"lcore\": %u, "
+				"\"iterations\": %" PRIu64 ", \"busy_iterations\": %"
+				PRIu64 ", \"busy_cycles\": %" PRIu64
+				", \"rx_queues\": [", sep(&f1), i, w->lcore_id,
+				IBEX_CNT_READ(w->iterations),
+				IBEX_CNT_READ(w->busy_iterations),
+				IBEX_CNT_READ(w->busy_tsc));
+		else
+			ibex_out_printf(o, "%-6u %5u %16" PRIu64 " %16" PRIu64
+				" %18" PRIu64 " ", i, w->lcore_id,
+				IBEX_CNT_READ(w->iterations),
+				IBEX_CNT_READ(w->busy_iterations),
+				IBEX_CNT_READ(w->busy_tsc));
+		for (q = 0; q < w->nb_rxq; q++) {
+			const char *pn = s->conf->ports[w->rxq[q].port].name;
+
+			if (req->json)
+				ibex_out_printf(o, "%s\"%s:%u\"", sep(&f2), pn,
+						w->rxq[q].queue);
+			else
+				ibex_out_printf(o, " %s:%u", pn, w->rxq[q].queue);
+		}
+		ibex_out_printf(o, req->json ? "]}" : "\n");
+	}
+	if (req->json)
+		ibex_out_printf(o, "]}\n");
+	return 0;
+}
+
+typedef int (*show_fn)(struct ibex_sock *s, const struct ibex_cmd_req *req,
+		       struct ibex_out *o, uint16_t first, uint16_t end);
+
+static int
+ctl_show(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	 struct ibex_out *o, char *err, size_t errlen)
+{
+	static const show_fn fns[IBEX_SHOW_NB] = {
+		[IBEX_SHOW_PORTS] = show_ports,
+		[IBEX_SHOW_LANES] = show_lanes,
+		[IBEX_SHOW_CREDITS] = show_credits,
+		[IBEX_SHOW_PFC] = show_pfc,
+		[IBEX_SHOW_ECN] = show_ecn,
+		[IBEX_SHOW_LATENCY] = show_latency,
+		[IBEX_SHOW_DROPS] = show_drops,
+		[IBEX_SHOW_REASONS] = show_reasons,
+		[IBEX_SHOW_FDB] = show_fdb,
+		[IBEX_SHOW_CONFIG] = show_config,
+		[IBEX_SHOW_WORKERS] = show_workers,
+	};
+	uint16_t first, end;
+	int ret;
+
+	ret = show_ports_range(s, req, &first, &end, err, errlen);
+	if (ret < 0)
+		return ret;
+	ret = fns[req->show](s, req, o, first, end);
+	if (ret == 0 && o->oom) {
+		snprintf(err, errlen, "show: out of memory");
+		ret = -ENOMEM;
+	}
+	return ret;
+}
+
+/* ---- one command ---- */
+
+int
+ibex_sock_exec(struct ibex_sock *s, const char *line, struct ibex_out *reply)
+{
+	struct ibex_cmd_req *req = &s->req;
+	char err[SOCK_ERR_LEN];
+	char *c;
+	int ret;
+
+	ibex_out_reset(&s->body);
+	err[0] = '\0';
+	ret = ibex_cmd_parse(line, req, err, sizeof(err));
+	if (ret == 0) {
+		switch (req->kind) {
+		case IBEX_CMD_EMPTY:
+			break;
+		case IBEX_CMD_HELP:
+			ibex_out_printf(&s->body, "%s", ibex_cmd_help());
+			break;
+		case IBEX_CMD_SHOW:
+			ret = ctl_show(s, req, &s->body, err, sizeof(err));
+			break;
+		case IBEX_CMD_CHANGE:
+			ret = ctl_change(s, req->stmt, req->verb, err,
+					 sizeof(err));
+			break;
+		case IBEX_CMD_RELOAD:
+			ret = ctl_reload(s, err, sizeof(err));
+			break;
+		}
+	}
+	if (ret == 0 && s->body.len != 0)
+		ibex_out_reply_body(reply, s->body.buf, s->body.len);
+	if (ret == 0)
+		return ibex_out_printf(reply, "OK\n");
+	/* The status is one line whatever the message holds. */
+	for (c = err; *c != '\0'; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	if (err[0] == '\0')
+		snprintf(err, sizeof(err), "%s: %s", req->verb, strerror(-ret));
+	ibex_out_printf(reply, "ERR %s\n", err);
+	return ret;
+}
+
+/* ---- the socket ---- */
+
+/* A socket file at @p path: replace it when nobody listens on it. */
+static int
+sock_clear_stale(const char *path, char *err, size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	int fd, ret;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISSOCK(st.st_mode)) {
+		snprintf(err, errlen, "%s exists and is not a socket", path);
+		return -EEXIST;
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	ret = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	close(fd);
+	if (ret == 0) {
+		snprintf(err, errlen, "%s: another switch is listening there",
+			 path);
+		return -EADDRINUSE;
+	}
+	return unlink(path) < 0 ? -errno : 0;
+}
+
+static int
+sock_listen(struct ibex_sock *s, char *err, size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	mode_t old;
+	int fd, ret;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", s->path);
+	ret = sock_clear_stale(s->path, err, errlen);
+	if (ret < 0)
+		goto fail;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	/* Never visible with wider permissions, not even between bind and
+	 * chmod. */
+	old = umask(0177);
+	ret = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (ret == 0)
+		ret = chmod(s->path, 0600);
+	if (ret == 0)
+		ret = listen(fd, SOCK_BACKLOG);
+	if (ret < 0) {
+		ret = -errno;
+		close(fd);
+		goto fail;
+	}
+	s->lfd = fd;
+	return 0;
+fail:
+	if (err[0] == '\0')
+		snprintf(err, errlen, "control socket %s: %s", s->path,
+			 strerror(-ret));
+	return ret;
+}
+
+static void
+client_close(struct sock_client *c)
+{
+	close(c->fd);
+	c->fd = -1;
+	ibex_out_free(&c->out);
+}
+
+/* Write what we can; false when the peer is gone. */
+static bool
+client_flush(struct sock_client *c)
+{
+	while (c->out.len > 0) {
+		ssize_t n = send(c->fd, c->out.buf, c->out.len,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ||
+			       errno == EINTR;
+		ibex_out_consume(&c->out, (size_t)n);
+	}
+	return true;
+}
+
+/* Only our own uid and root may talk to us, whatever the file mode. */
+static bool
+peer_allowed(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+		return false;
+	if (cr.uid == 0 || cr.uid == geteuid())
+		return true;
+	RTE_LOG(WARNING, IBEX_SOCK, "refused a connection from uid %u "
+		"(pid %d)\n", (unsigned int)cr.uid, (int)cr.pid);
+	return false;
+}
+
+static void
+sock_accept(struct ibex_sock *s)
+{
+	static const char refused[] = "ERR permission denied: this uid may "
+				      "not use the control socket\n";
+	static const char busy[] = "ERR too many control connections\n";
+	unsigned int i;
+	int fd;
+
+	while ((fd = accept4(s->lfd, NULL, NULL,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+		if (!peer_allowed(fd)) {
+			(void)!send(fd, refused, sizeof(refused) - 1,
+				    MSG_NOSIGNAL | MSG_DONTWAIT);
+			close(fd);
+			continue;
+		}
+		for (i = 0; i < SOCK_MAX_CLIENTS && s->cl[i].fd >= 0; i++)
+			;
+		if (i == SOCK_MAX_CLIENTS) {
+			(void)!send(fd, busy, sizeof(busy) - 1,
+				    MSG_NOSIGNAL | MSG_DONTWAIT);
+			close(fd);
+			continue;
+		}
+		memset(&s->cl[i], 0, sizeof(s->cl[i]));
+		s->cl[i].fd = fd;
+		ibex_out_init(&s->cl[i].out);
+	}
+}
+
+/* Read more input; false when the connection failed. */
+static bool
+client_read(struct sock_client *c)
+{
+	size_t room = sizeof(c->in) - 1 - c->in_len;
+	ssize_t n;
+
+	if (c->eof || room == 0)
+		return true;
+	n = recv(c->fd, c->in + c->in_len, room, MSG_DONTWAIT);
+	if (n == 0)
+		c->eof = true;
+	else if (n > 0)
+		c->in_len += (size_t)n;
+	else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+		return false;
+	return true;
+}
+
+/*
+ * The next whole line in c->in, NUL-terminated, with its length including
+ * the newline in *used; NULL when there is none yet. A line longer than
+ * the buffer is answered with ERR and skipped.
+ */
+static char *
+client_line(struct sock_client *c, size_t *used)
+{
+	char *nl;
+
+	for (;;) {
+		nl = memchr(c->in, '\n', c->in_len);
+		if (nl == NULL && c->eof && c->in_len > 0 && !c->discard)
+			nl = c->in + c->in_len; /* last line, no newline */
+		if (nl == NULL && c->in_len == sizeof(c->in) - 1) {
+			if (!c->discard)
+				ibex_out_printf(&c->out, "ERR command: line "
+						"too long (max %d characters)\n",
+						IBEX_CMD_LINE_MAX);
+			c->discard = true;
+			c->in_len = 0;
+			return NULL;
+		}
+		if (nl == NULL)
+			return NULL;
+		*nl = '\0';
+		*used = (size_t)(nl - c->in) + (nl < c->in + c->in_len);
+		if (!c->discard)
+			return c->in;
+		/* The tail of an overlong line. */
+		c->discard = false;
+		memmove(c->in, c->in + *used, c->in_len - *used);
+		c->in_len -= *used;
+	}
+}
+
+static void
+client_service(struct ibex_sock *s, struct sock_client *c)
+{
+	unsigned int budget = SOCK_CMDS_PER_TICK;
+	size_t used;
+	char *line;
+
+	if (!client_flush(c) || !client_read(c)) {
+		client_close(c);
+		return;
+	}
+	while (c->out.len == 0 && budget-- > 0) {
+		line = client_line(c, &used);
+		if (line == NULL)
+			break;
+		ibex_sock_exec(s, line, &c->out);
+		memmove(c->in, c->in + used, c->in_len - used);
+		c->in_len -= used;
+		if (!client_flush(c)) {
+			client_close(c);
+			return;
+		}
+		if (c->out.len == 0 && !client_read(c)) {
+			client_close(c);
+			return;
+		}
+	}
+	if (c->eof && c->out.len == 0 && (c->in_len == 0 || c->discard))
+		client_close(c);
+}
+
+void
+ibex_sock_poll(struct ibex_sock *s)
+{
+	unsigned int i;
+
+	if (reload_requested) {
+		char err[SOCK_ERR_LEN];
+
+		reload_requested = 0;
+		if (ctl_reload(s, err, sizeof(err)) < 0)
+			RTE_LOG(ERR, IBEX_SOCK, "SIGHUP: %s; the running "
+				"configuration is unchanged\n", err);
+		else
+			RTE_LOG(NOTICE, IBEX_SOCK, "SIGHUP: reloaded %s\n",
+				s->config_path);
+	}
+	if (s->lfd < 0)
+		return;
+	sock_accept(s);
+	for (i = 0; i < SOCK_MAX_CLIENTS; i++)
+		if (s->cl[i].fd >= 0)
+			client_service(s, &s->cl[i]);
+}
+
+/* ---- telemetry: /ibex/lanes and /ibex/latency ---- */
+
+/* The port named or numbered by @p params and its lane count, read from
+ * the running config under the lock. */
+static int
+tel_port(const char *params, unsigned int *nb_vls)
+{
+	char *end;
+	long v;
+	int p;
+
+	if (tel_sock == NULL || params == NULL || *params == '\0')
+		return -EINVAL;
+	pthread_mutex_lock(&tel_sock->conf_lock);
+	p = ibex_conf_port_find(tel_sock->conf, params);
+	if (p < 0) {
+		v = strtol(params, &end, 10);
+		p = *end == '\0' && v >= 0 && v < IBEX_MAX_PORTS ? (int)v : -1;
+	}
+	if (p >= tel_sock->dp->nb_ports)
+		p = -1;
+	if (p >= 0)
+		*nb_vls = port_vls(&tel_sock->conf->ports[p]);
+	pthread_mutex_unlock(&tel_sock->conf_lock);
+	return p >= 0 ? p : -EINVAL;
+}
+
+static int
+tel_lanes(const char *cmd __rte_unused, const char *params,
+	  struct rte_tel_data *d)
+{
+	unsigned int vl, n;
+	int p = tel_port(params, &n);
+
+	if (p < 0)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	for (vl = 0; vl < n; vl++) {
+		struct rte_tel_data *ld = rte_tel_data_alloc();
+		struct ibex_lane_counters c;
+		char name[16];
+
+		if (ld == NULL)
+			return -ENOMEM;
+		ibex_dp_lane_totals(tel_sock->dp, (uint16_t)p, vl, &c);
+		rte_tel_data_start_dict(ld);
+		rte_tel_data_add_dict_u64(ld, "cut_through", c.cut_through);
+		rte_tel_data_add_dict_u64(ld, "queued", c.queued);
+		rte_tel_data_add_dict_u64(ld, "tx_frames", c.tx_pkts);
+		rte_tel_data_add_dict_u64(ld, "tx_bytes", c.tx_bytes);
+		rte_tel_data_add_dict_u64(ld, "drops", c.drops);
+		rte_tel_data_add_dict_u64(ld, "qlen_frames", c.qlen_pkts);
+		rte_tel_data_add_dict_u64(ld, "qlen_bytes", c.qlen_bytes);
+		rte_tel_data_add_dict_u64(ld, "ect_seen",
+					  c.ecn_seen[1] + c.ecn_seen[2]);
+		rte_tel_data_add_dict_u64(ld, "ce_seen", c.ecn_seen[3]);
+		rte_tel_data_add_dict_u64(ld, "ecn_marked", c.ecn_marked);
+		rte_tel_data_add_dict_u64(ld, "fecn_marked", c.fecn_marked);
+		snprintf(name, sizeof(name), "vl%u", vl);
+		rte_tel_data_add_dict_container(d, name, ld, 0);
+	}
+	return 0;
+}
+
+static int
+tel_latency(const char *cmd __rte_unused, const char *params,
+	    struct rte_tel_data *d)
+{
+	struct ibex_hist *h;
+	unsigned int vl, n, q;
+	int p = tel_port(params, &n);
+
+	if (p < 0)
+		return -EINVAL;
+	h = malloc(sizeof(*h));
+	if (h == NULL)
+		return -ENOMEM;
+	rte_tel_data_start_dict(d);
+	for (vl = 0; vl < n; vl++) {
+		for (q = 0; q < 2; q++) {
+			struct rte_tel_data *ld;
+			char name[32];
+
+			ibex_hist_init(h);
+			if (ibex_dp_residence(tel_sock->dp, (uint16_t)p, vl, q,
+					      h) < 0 || ibex_hist_count(h) == 0)
+				continue;
+			ld = rte_tel_data_alloc();
+			if (ld == NULL)
+				break;
+			rte_tel_data_start_dict(ld);
+			rte_tel_data_add_dict_u64(ld, "frames", ibex_hist_count(h));
+			rte_tel_data_add_dict_u64(ld, "min_ns",
+						  tsc_to_ns(ibex_hist_min(h)));
+			rte_tel_data_add_dict_u64(ld, "p50_ns",
+				tsc_to_ns(ibex_hist_quantile(h, 0.5)));
+			rte_tel_data_add_dict_u64(ld, "p99_ns",
+				tsc_to_ns(ibex_hist_quantile(h, 0.99)));
+			rte_tel_data_add_dict_u64(ld, "p999_ns",
+				tsc_to_ns(ibex_hist_quantile(h, 0.999)));
+			rte_tel_data_add_dict_u64(ld, "max_ns",
+						  tsc_to_ns(ibex_hist_max(h)));
+			snprintf(name, sizeof(name), "vl%u_%s", vl,
+				 q ? "queued" : "cut_through");
+			rte_tel_data_add_dict_container(d, name, ld, 0);
+		}
+	}
+	free(h);
+	return 0;
+}
+
+static int
+sock_telemetry_register(struct ibex_sock *s)
+{
+	int ret;
+
+	tel_sock = s;
+	ret = rte_telemetry_register_cmd("/ibex/lanes", tel_lanes,
+		"Counters of each lane (VL) of a port. Parameters: port name "
+		"or index");
+	if (ret == 0)
+		ret = rte_telemetry_register_cmd("/ibex/latency", tel_latency,
+			"Residence time of a port's lanes, ns. Parameters: port "
+			"name or index");
+	return ret;
+}
+
+/* ---- life cycle ---- */
+
+static int
+sock_choose_path(struct ibex_sock *s, const struct ibex_sock_params *p)
+{
+	const char *path = p->path != NULL ? p->path : p->conf->ctl_socket;
+
+	/* --ctl-socket "" or none: no socket. In the config "" is "not
+	 * given", so the default; a literal "none" is none there too. */
+	if ((p->path != NULL && path[0] == '\0') || strcmp(path, "none") == 0) {
+		s->path[0] = '\0';
+		return 0;
+	}
+	if (path[0] == '\0')
+		return ibex_sock_default_path(s->path, sizeof(s->path));
+	if (strlen(path) >= sizeof(s->path))
+		return -ENAMETOOLONG;
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	return 0;
+}
+
+/* The start of "show config": the file's statements, or the ports EAL
+ * probed when there is no file. */
+static void
+sock_text_init(struct ibex_sock *s)
+{
+	uint16_t i;
+
+	if (s->config_path != NULL &&
+	    ibex_cmd_conf_text(&s->text, s->config_path) == 0)
+		return;
+	for (i = 0; i < s->conf->nb_ports; i++)
+		ibex_out_printf(&s->text, "port %s dev %s\n",
+				s->conf->ports[i].name,
+				ibex_conf_port_dev(&s->conf->ports[i]));
+}
+
+int
+ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
+		 char *err, size_t errlen)
+{
+	struct ibex_sock *s;
+	unsigned int i;
+	int ret;
+
+	err[0] = '\0';
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return -ENOMEM;
+	s->lfd = -1;
+	for (i = 0; i < SOCK_MAX_CLIENTS; i++)
+		s->cl[i].fd = -1;
+	pthread_mutex_init(&s->conf_lock, NULL);
+	s->dp = p->dp;
+	s->conf = malloc(sizeof(*s->conf));
+	s->cand = malloc(sizeof(*s->cand));
+	s->config_path = p->config_path != NULL ? strdup(p->config_path) : NULL;
+	if (s->conf == NULL || s->cand == NULL ||
+	    (p->config_path != NULL && s->config_path == NULL)) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	memcpy(s->conf, p->conf, sizeof(*s->conf));
+	sock_text_init(s);
+	ret = sock_choose_path(s, p);
+	if (ret < 0) {
+		snprintf(err, errlen, "control socket path too long (max %zu "
+			 "characters)", sizeof(s->path) - 1);
+		goto fail;
+	}
+	if (s->path[0] != '\0') {
+		ret = sock_listen(s, err, errlen);
+		if (ret < 0)
+			goto fail;
+	}
+	ret = sock_telemetry_register(s);
+	if (ret < 0)
+		RTE_LOG(WARNING, IBEX_SOCK, "/ibex/lanes, /ibex/latency: "
+			"telemetry refused them (%d)\n", ret);
+	*sp = s;
+	return 0;
+fail:
+	ibex_sock_destroy(s);
+	return ret;
+}
+
+void
+ibex_sock_destroy(struct ibex_sock *s)
+{
+	unsigned int i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < SOCK_MAX_CLIENTS; i++)
+		if (s->cl[i].fd >= 0)
+			client_close(&s->cl[i]);
+	if (s->lfd >= 0) {
+		close(s->lfd);
+		unlink(s->path);
+	}
+	/* Telemetry keeps its commands: they must find nothing freed. */
+	if (tel_sock == s)
+		tel_sock = NULL;
+	ibex_out_free(&s->text);
+	ibex_out_free(&s->body);
+	free(s->config_path);
+	free(s->conf);
+	free(s->cand);
+	pthread_mutex_destroy(&s->conf_lock);
+	free(s);
+}

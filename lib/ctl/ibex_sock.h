@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_SOCK_H
+#define IBEX_SOCK_H
+
+/**
+ * @file
+ * The control plane's user side, run by the control thread: the running
+ * configuration, the control socket that ibex-ctl talks to, and reloads of
+ * the config file (the "reload" command and SIGHUP). The control thread is
+ * the only writer of the running config and the FDB, so everything here is
+ * driven from its loop by ibex_sock_poll(): no thread, no lock on the
+ * control path.
+ *
+ * The socket is a Unix stream socket, mode 0600, in a directory only its
+ * owner may enter (by default the DPDK runtime directory of the process,
+ * ibex_sock_default_path()); a peer whose uid is neither ours nor root's is
+ * refused as well (SO_PEERCRED). The protocol is in ibex_cmd.h and
+ * docs/control.md.
+ */
+
+#include <stddef.h>
+
+struct ibex_conf;
+struct ibex_dp;
+struct ibex_out;
+struct ibex_sock;
+
+struct ibex_sock_params {
+	struct ibex_dp *dp;
+	const struct ibex_conf *conf; /**< running config at start (copied) */
+	const char *config_path;      /**< file "reload" re-reads; NULL: none */
+	/** Socket path: NULL = conf->ctl_socket, or the default when that
+	 * is ""; "" or "none" = no socket (SIGHUP reloads still work). */
+	const char *path;
+};
+
+/**
+ * Take over the running config and open the socket (non-blocking), and
+ * register the /ibex/lanes and /ibex/latency telemetry commands.
+ * A socket file left by a switch that died is replaced; a live one is not.
+ * @return 0 or -errno with a message in @p err.
+ */
+int ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
+		     char *err, size_t errlen);
+
+/** Close the connections, remove the socket file, free everything. */
+void ibex_sock_destroy(struct ibex_sock *s);
+
+/**
+ * One control-loop tick: accept connections, run the complete command lines
+ * they sent, write replies, and act on a pending reload request. Never
+ * blocks on a client.
+ */
+void ibex_sock_poll(struct ibex_sock *s);
+
+/** Ask for a reload of the config file at the next poll
+ * (async-signal-safe: for SIGHUP). */
+void ibex_sock_request_reload(void);
+
+/**
+ * Run one command line and append its reply (output lines, then "OK" or
+ * "ERR <command>: <reason>") to @p reply. This is the single entry point
+ * for changes: the socket and reloads both come here.
+ * @return 0, or -errno of a refused command.
+ */
+int ibex_sock_exec(struct ibex_sock *s, const char *line,
+		   struct ibex_out *reply);
+
+/** The socket's path, or "" when there is none. */
+const char *ibex_sock_path(const struct ibex_sock *s);
+
+/** The running configuration (changes only in ibex_sock_poll/exec). */
+const struct ibex_conf *ibex_sock_conf(const struct ibex_sock *s);
+
+/**
+ * The default socket path: "ibex-ctl.sock" in the DPDK runtime directory of
+ * this process (/var/run/dpdk/<file-prefix>/ for root, else under
+ * $XDG_RUNTIME_DIR or /tmp), which EAL creates with mode 0700.
+ * @return 0 or -ENAMETOOLONG.
+ */
+int ibex_sock_default_path(char *buf, size_t len);
+
+#endif /* IBEX_SOCK_H */

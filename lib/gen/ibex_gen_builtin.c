@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Built-in mode: a generator scenario inside ibex-switch.
+ *
+ * For each of N port pairs two rings are made, A (generator -> switch) and
+ * B (switch -> generator), and two net_ring ethdevs over them: "genI"
+ * (RX A, TX B: a switch port, one TX queue per switch worker, all on B,
+ * which is multi-producer) and "genI_peer" (RX B, TX A: the generator's).
+ * Frames cross by pointer, so the pair costs one enqueue and one dequeue.
+ * The generator runs on the last EAL worker lcore; the switch's workers
+ * are the others, its control thread the main lcore. On a 2-core machine
+ * give EAL three lcores on two CPUs, e.g. --lcores 0@0,1@1,2@0: the
+ * control thread sleeps most of the time and shares with the generator.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+
+#include "ibex_conf.h"
+#include "ibex_gen_dpdk.h"
+
+#define PAIR_RING_SIZE 4096
+#define MAX_WORDS 64
+
+struct ibex_gen_builtin {
+	struct ibex_gen_opts opts;
+	char *spec;                 /**< copy of the --gen words */
+	char *words[MAX_WORDS];
+	unsigned int nports;
+	unsigned int lcore;
+	uint16_t peer_ids[IBEX_GEN_MAX_PORTS];
+	struct rte_ring *rings[IBEX_GEN_MAX_PORTS][2];
+	struct ibex_gen_run *run;
+	void (*done)(void);
+	bool launched;
+};
+
+static int
+split_spec(struct ibex_gen_builtin *g, const char *spec)
+{
+	char *save = NULL, *w;
+	int n = 1;
+
+	g->spec = strdup(spec);
+	if (g->spec == NULL)
+		return -ENOMEM;
+	g->words[0] = (char *)"ibex-switch --gen";
+	for (w = strtok_r(g->spec, " \t", &save); w != NULL;
+	     w = strtok_r(NULL, " \t", &save)) {
+		if (n == MAX_WORDS - 1) {
+			fprintf(stderr, "ibex-switch: --gen: too many words\n");
+			return -EINVAL;
+		}
+		g->words[n++] = w;
+	}
+	g->words[n] = NULL;
+	return n;
+}
+
+int
+ibex_gen_builtin_parse(int *argc, char **argv, struct ibex_gen_builtin **gp)
+{
+	struct ibex_gen_builtin *g = NULL;
+	const char *spec = NULL;
+	long nports = 0;
+	int i, j, n, ret;
+
+	*gp = NULL;
+	for (i = 1, j = 1; i < *argc; i++) {
+		if (strcmp(argv[i], "--gen") == 0 && i + 1 < *argc) {
+			spec = argv[++i];
+		} else if (strncmp(argv[i], "--gen=", 6) == 0) {
+			spec = argv[i] + 6;
+		} else if (strcmp(argv[i], "--gen-ports") == 0 && i + 1 < *argc) {
+			nports = strtol(argv[++i], NULL, 10);
+			if (nports < 1 || nports > IBEX_GEN_MAX_PORTS) {
+				fprintf(stderr, "ibex-switch: --gen-ports: 1..%u\n",
+					IBEX_GEN_MAX_PORTS);
+				return -EINVAL;
+			}
+		} else {
+			argv[j++] = argv[i];
+		}
+	}
+	if (j < *argc)
+		argv[j] = NULL;
+	*argc = j;
+	if (spec == NULL)
+		return 0;
+	g = calloc(1, sizeof(*g));
+	if (g == NULL)
+		return -ENOMEM;
+	n = split_spec(g, spec);
+	if (n < 0) {
+		ibex_gen_builtin_free(g);
+		return n;
+	}
+	ibex_gen_opts_default(&g->opts);
+	ret = ibex_gen_opts_parse(&g->opts, n, g->words);
+	if (ret != 0) {
+		ibex_gen_builtin_free(g);
+		return ret;
+	}
+	g->nports = nports > 0 ? (unsigned int)nports :
+		    (g->opts.nranks < 8 ? g->opts.nranks : 8);
+	*gp = g;
+	/* the switch's own getopt pass starts afresh */
+	optind = 1;
+	return 0;
+}
+
+int
+ibex_gen_builtin_attach(struct ibex_gen_builtin *g, struct ibex_conf *conf,
+			char *err, size_t errlen)
+{
+	unsigned int nb_worker_lcores = rte_lcore_count() - 1, last = 0, i, w;
+	unsigned int lcore, nb_workers;
+	char name[RTE_ETH_NAME_MAX_LEN], dev[RTE_ETH_NAME_MAX_LEN];
+	uint16_t sw_pid;
+	int ret;
+
+	if (nb_worker_lcores < 2) {
+		snprintf(err, errlen, "--gen needs an lcore of its own: give EAL "
+			 "at least 3 lcores (control, worker, generator), e.g. "
+			 "--lcores 0@0,1@1,2@0 on two CPUs");
+		return -EINVAL;
+	}
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		last = lcore;
+	g->lcore = last;
+	if (conf->nb_workers == 0)
+		conf->nb_workers = (uint16_t)(nb_worker_lcores - 1);
+	if (conf->nb_workers > nb_worker_lcores - 1) {
+		snprintf(err, errlen, "--gen: %u switch workers and the generator "
+			 "need %u worker lcores, EAL gave %u", conf->nb_workers,
+			 conf->nb_workers + 1, nb_worker_lcores);
+		return -EINVAL;
+	}
+	nb_workers = conf->nb_workers;
+	for (i = 0; i < g->nports; i++) {
+		struct rte_ring *to_sw, *to_gen, *tx[IBEX_MAX_WORKERS];
+		int pid;
+
+		snprintf(name, sizeof(name), "gen%u_a", i);
+		to_sw = rte_ring_create(name, PAIR_RING_SIZE, (int)rte_socket_id(),
+					RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "gen%u_b", i);
+		to_gen = rte_ring_create(name, PAIR_RING_SIZE, (int)rte_socket_id(),
+					 RING_F_SC_DEQ);
+		g->rings[i][0] = to_sw;
+		g->rings[i][1] = to_gen;
+		if (to_sw == NULL || to_gen == NULL) {
+			snprintf(err, errlen, "--gen: cannot create rings: %s",
+				 rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+		for (w = 0; w < nb_workers; w++)
+			tx[w] = to_gen;
+		snprintf(name, sizeof(name), "gen%u", i);
+		pid = rte_eth_from_rings(name, &to_sw, 1, tx, (unsigned int)nb_workers,
+					 rte_socket_id());
+		if (pid < 0) {
+			snprintf(err, errlen, "--gen: cannot create port %s", name);
+			return -ENODEV;
+		}
+		snprintf(name, sizeof(name), "gen%u_peer", i);
+		pid = rte_eth_from_rings(name, &to_gen, 1, &to_sw, 1,
+					 rte_socket_id());
+		if (pid < 0) {
+			snprintf(err, errlen, "--gen: cannot create port %s", name);
+			return -ENODEV;
+		}
+		g->peer_ids[i] = (uint16_t)pid;
+		/* the PMD names the switch side net_ring_genI; the switch
+		 * port is genI, declared in the configuration or not */
+		snprintf(name, sizeof(name), "gen%u", i);
+		if (rte_eth_dev_get_port_by_name(name, &sw_pid) != 0) {
+			snprintf(dev, sizeof(dev), "net_ring_gen%u", i);
+			if (rte_eth_dev_get_port_by_name(dev, &sw_pid) != 0 ||
+			    rte_eth_dev_get_name_by_port(sw_pid, dev) != 0) {
+				snprintf(err, errlen, "--gen: port %s vanished", name);
+				return -ENODEV;
+			}
+		} else {
+			snprintf(dev, sizeof(dev), "%s", name);
+		}
+		ret = ibex_conf_port_find(conf, name);
+		if (ret >= 0) {
+			struct ibex_conf_port *cp = &conf->ports[ret];
+
+			if (cp->dev[0] == '\0' || strcmp(cp->dev, name) == 0)
+				snprintf(cp->dev, sizeof(cp->dev), "%s", dev);
+			continue;
+		}
+		ret = ibex_conf_port_add(conf, name, dev);
+		if (ret < 0) {
+			snprintf(err, errlen, "--gen: cannot add port %s: %s", name,
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	return ibex_conf_validate(conf, err, errlen);
+}
+
+static int
+builtin_main(void *arg)
+{
+	struct ibex_gen_builtin *g = arg;
+
+	ibex_gen_run_main(g->run);
+	if (g->done != NULL)
+		g->done();
+	return 0;
+}
+
+int
+ibex_gen_builtin_start(struct ibex_gen_builtin *g, void (*done)(void),
+		       const _Atomic bool *stop)
+{
+	char err[256];
+	int ret;
+
+	ret = ibex_gen_run_create(&g->run, &g->opts, g->peer_ids, g->nports,
+				  err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "ibex-switch: --gen: %s\n", err);
+		return ret;
+	}
+	ibex_gen_run_watch(g->run, stop);
+	g->done = done;
+	ret = rte_eal_remote_launch(builtin_main, g, g->lcore);
+	if (ret < 0) {
+		fprintf(stderr, "ibex-switch: --gen: cannot launch lcore %u\n",
+			g->lcore);
+		return ret;
+	}
+	g->launched = true;
+	return 0;
+}
+
+int
+ibex_gen_builtin_report(struct ibex_gen_builtin *g, FILE *f)
+{
+	if (g->run == NULL || !g->launched)
+		return 1;
+	rte_eal_wait_lcore(g->lcore);
+	return ibex_gen_run_report(g->run, f);
+}
+
+void
+ibex_gen_builtin_free(struct ibex_gen_builtin *g)
+{
+	unsigned int i;
+
+	if (g == NULL)
+		return;
+	if (g->launched)
+		rte_eal_wait_lcore(g->lcore);
+	ibex_gen_run_free(g->run);
+	for (i = 0; i < g->nports; i++) {
+		char name[RTE_ETH_NAME_MAX_LEN];
+		uint16_t pid;
+
+		/* the switch side is closed by the data path; release both */
+		snprintf(name, sizeof(name), "gen%u", i);
+		if (rte_eth_dev_get_port_by_name(name, &pid) == 0)
+			rte_eth_dev_close(pid);
+		rte_ring_free(g->rings[i][0]);
+		rte_ring_free(g->rings[i][1]);
+	}
+	free(g->spec);
+	free(g);
+}

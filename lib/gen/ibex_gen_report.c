@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Reports: the nccl-tests-style table, the latency/jitter summary, JSON,
+ * CSV and gnuplot plots. Not on the data path: runs after the measurement.
+ *
+ *   algbw = S / t                   (bytes per second, shown in GB/s)
+ *   busbw = algbw x factor          ring/hd 2(n-1)/n, alltoall (n-1)/n,
+ *                                   incast n-1
+ *   time  = mean completion time of the measured iterations
+ *   idle  = mean over iterations of the idle rank time (ibex_coll_idle)
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ibex_gen.h"
+
+static double
+to_ns(const struct ibex_gen_report *rep, uint64_t ticks)
+{
+	return (double)ticks * 1e9 / (double)rep->hz;
+}
+
+void
+ibex_gen_meas_init(struct ibex_gen_meas *m)
+{
+	unsigned int f;
+
+	memset(m, 0, sizeof(*m));
+	ibex_hist_init(&m->lat);
+	for (f = 0; f < IBEX_GEN_MAX_FLOWS; f++) {
+		ibex_jitter_init(&m->jit[f]);
+		ibex_seq_init(&m->seq[f], 0);
+	}
+}
+
+void
+ibex_gen_meas_reset_latency(struct ibex_gen_meas *m)
+{
+	unsigned int f;
+
+	ibex_hist_reset(&m->lat);
+	for (f = 0; f < IBEX_GEN_MAX_FLOWS; f++)
+		ibex_jitter_init(&m->jit[f]);
+}
+
+int
+ibex_gen_report_init(struct ibex_gen_report *rep, const struct ibex_gen_opts *o,
+		     uint64_t hz, const struct ibex_gen_meas *meas)
+{
+	uint64_t b;
+	unsigned int i;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->opts = o;
+	rep->hz = hz;
+	rep->meas = meas;
+	rep->dcqcn_min_rate = -1;
+	if (o->engine == IBEX_GEN_RATE)
+		return 0;
+	for (b = o->min_bytes; b <= o->max_bytes && rep->nsizes < IBEX_GEN_MAX_SIZES;
+	     b *= o->factor) {
+		struct ibex_gen_size_res *s = &rep->size[rep->nsizes++];
+
+		s->bytes = b;
+		s->ct = calloc(o->iters, sizeof(*s->ct));
+		if (s->ct == NULL) {
+			ibex_gen_report_free(rep);
+			return -ENOMEM;
+		}
+	}
+	for (i = 0; i < rep->nsizes; i++) {
+		struct ibex_coll_cfg cfg = { .engine = o->engine,
+			.nranks = o->nranks, .bytes = rep->size[i].bytes };
+
+		rep->size[i].bytes = ibex_coll_msg_bytes(&cfg);
+		rep->nsteps_max = ibex_coll_nsteps(&cfg);
+	}
+	return 0;
+}
+
+void
+ibex_gen_report_free(struct ibex_gen_report *rep)
+{
+	unsigned int i;
+
+	for (i = 0; i < rep->nsizes; i++) {
+		free(rep->size[i].ct);
+		rep->size[i].ct = NULL;
+	}
+}
+
+void
+ibex_gen_report_iter(struct ibex_gen_report *rep, unsigned int si,
+		     const struct ibex_coll *c)
+{
+	struct ibex_gen_size_res *s = &rep->size[si];
+	unsigned int r, st;
+
+	if (s->iters >= rep->opts->iters)
+		return;
+	s->ct[s->iters++] = (uint64_t)to_ns(rep, ibex_coll_elapsed(c));
+	s->idle_ns += (uint64_t)to_ns(rep, ibex_coll_idle(c));
+	s->tx_bytes_rank = c->rank[0].tx_bytes;
+	for (st = 0; st < c->nsteps; st++) {
+		uint64_t slowest = 0;
+
+		for (r = 0; r < c->cfg.nranks; r++)
+			if (c->step_done[r][st] > slowest)
+				slowest = c->step_done[r][st];
+		s->step_ns[st] += to_ns(rep, slowest - c->t0);
+	}
+	for (r = 0; r < c->cfg.nranks; r++)
+		s->rank_ns[r] += to_ns(rep, c->rank[r].done_at - c->t0);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t
+ibex_gen_ct_quantile(const struct ibex_gen_size_res *s, double q)
+{
+	uint64_t *v;
+	uint64_t res;
+	size_t k;
+
+	if (s->iters == 0)
+		return 0;
+	v = malloc(s->iters * sizeof(*v));
+	if (v == NULL)
+		return 0;
+	memcpy(v, s->ct, s->iters * sizeof(*v));
+	qsort(v, s->iters, sizeof(*v), cmp_u64);
+	/* nearest rank, as ibex_hist_quantile: ceil(q n), at least 1 */
+	k = (size_t)(q * s->iters + 0.999999);
+	if (k < 1)
+		k = 1;
+	if (k > s->iters)
+		k = s->iters;
+	res = v[k - 1];
+	free(v);
+	return res;
+}
+
+static double
+ct_mean(const struct ibex_gen_size_res *s)
+{
+	double sum = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->iters; i++)
+		sum += (double)s->ct[i];
+	return s->iters ? sum / s->iters : 0;
+}
+
+void
+ibex_gen_meas_seq_total(const struct ibex_gen_meas *m,
+			struct ibex_seq_counters *out)
+{
+	struct ibex_seq_counters c;
+	unsigned int f;
+
+	memset(out, 0, sizeof(*out));
+	for (f = 0; f < IBEX_GEN_MAX_FLOWS; f++) {
+		if (m->seq[f].c.rx == 0 && m->seq[f].c.lost == 0)
+			continue;
+		ibex_seq_read(&m->seq[f], &c);
+		ibex_seq_counters_add(out, &c);
+	}
+}
+
+/* RFC 3550 J over the flows: mean and largest, in ns. */
+static void
+jitter_summary(const struct ibex_gen_report *rep, double *mean, double *max)
+{
+	const struct ibex_gen_meas *m = rep->meas;
+	unsigned int f, n = 0;
+	double sum = 0, j;
+
+	*max = 0;
+	for (f = 0; f < IBEX_GEN_MAX_FLOWS; f++) {
+		if (m->jit[f].count < 2)
+			continue;
+		j = ibex_jitter_rfc3550(&m->jit[f]) * 1e9 / (double)rep->hz;
+		sum += j;
+		n++;
+		if (j > *max)
+			*max = j;
+	}
+	*mean = n ? sum / n : 0;
+}
+
+struct lat_summary {
+	uint64_t n;
+	double min, p50, p99, p999, max, mean, pdv99, pdv999, jmean, jmax;
+};
+
+static void
+lat_summary(const struct ibex_gen_report *rep, struct lat_summary *l)
+{
+	const struct ibex_hist *h = &rep->meas->lat;
+
+	l->n = ibex_hist_count(h);
+	l->min = to_ns(rep, ibex_hist_min(h));
+	l->p50 = to_ns(rep, ibex_hist_quantile(h, 0.5));
+	l->p99 = to_ns(rep, ibex_hist_quantile(h, 0.99));
+	l->p999 = to_ns(rep, ibex_hist_quantile(h, 0.999));
+	l->max = to_ns(rep, ibex_hist_max(h));
+	l->mean = ibex_hist_mean(h) * 1e9 / (double)rep->hz;
+	l->pdv99 = to_ns(rep, ibex_pdv_quantile(h, 0.99));
+	l->pdv999 = to_ns(rep, ibex_pdv_quantile(h, 0.999));
+	jitter_summary(rep, &l->jmean, &l->jmax);
+}
+
+void
+ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	const struct ibex_gen_meas *m = rep->meas;
+	double factor = ibex_coll_busbw_factor(o->engine, o->nranks);
+	struct ibex_seq_counters sc;
+	struct lat_summary l;
+	unsigned int i;
+
+	if (o->engine != IBEX_GEN_RATE) {
+		fprintf(f, "#\n# ibex-gen: %s, %u ranks, %u iterations (+%u warm-up)",
+			ibex_gen_engine_name(o->engine), o->nranks, o->iters,
+			o->warmup);
+		if (o->straggler.rank >= 0)
+			fprintf(f, ", straggler rank %d +%.1f us p=%.2f",
+				o->straggler.rank, o->straggler_us,
+				o->straggler.prob);
+		fprintf(f, "\n#\n");
+		fprintf(f, "# %10s %10s %6s %10s %11s %11s %10s %10s %10s %10s %5s\n",
+			"size", "count", "type", "time", "algbw", "busbw",
+			"ct_p50", "ct_p99", "ct_max", "idle", "fail");
+		fprintf(f, "# %10s %10s %6s %10s %11s %11s %10s %10s %10s %10s %5s\n",
+			"(B)", "(elements)", "", "(us)", "(GB/s)", "(GB/s)",
+			"(us)", "(us)", "(us)", "(us)", "");
+		for (i = 0; i < rep->nsizes; i++) {
+			const struct ibex_gen_size_res *s = &rep->size[i];
+			double t = ct_mean(s), algbw = t > 0 ?
+				   (double)s->bytes / t : 0; /* B/ns = GB/s */
+
+			fprintf(f, "  %10" PRIu64 " %10" PRIu64 " %6s %10.2f "
+				"%11.3f %11.3f %10.2f %10.2f %10.2f %10.2f %5u\n",
+				s->bytes, s->bytes / 4, "float", t / 1e3, algbw,
+				algbw * factor,
+				ibex_gen_ct_quantile(s, 0.5) / 1e3,
+				ibex_gen_ct_quantile(s, 0.99) / 1e3,
+				ibex_gen_ct_quantile(s, 1.0) / 1e3,
+				s->iters ? (double)s->idle_ns / s->iters / 1e3 : 0,
+				s->failed);
+		}
+		fprintf(f, "# busbw = algbw x %.4f; time = mean completion; "
+			"idle = mean idle rank time per iteration\n", factor);
+	} else {
+		double pps = rep->elapsed_s > 0 ?
+			     (double)m->tx_frames / rep->elapsed_s : 0;
+
+		fprintf(f, "# ibex-gen: rate, %u ranks, %.3f s: tx %" PRIu64
+			" frames (%.3f Mpps, requested %.3f Mpps%s), rx %" PRIu64
+			" frames, %.3f Gb/s tx\n", o->nranks, rep->elapsed_s,
+			m->tx_frames, pps / 1e6, o->rate_pps / 1e6,
+			o->rate_pps > 0 ? "" : " = max", m->rx_frames,
+			rep->elapsed_s > 0 ? (double)m->tx_bytes * 8 /
+			rep->elapsed_s / 1e9 : 0);
+		if (o->rate_pps > 0)
+			fprintf(f, "# pacing error %+.3f %% (resyncs %" PRIu64 ")\n",
+				(pps - o->rate_pps) / o->rate_pps * 100.0,
+				rep->pacer_resync);
+	}
+	lat_summary(rep, &l);
+	fprintf(f, "# latency (ns): frames %" PRIu64 " min %.0f p50 %.0f p99 %.0f "
+		"p99.9 %.0f max %.0f mean %.0f\n", l.n, l.min, l.p50, l.p99,
+		l.p999, l.max, l.mean);
+	fprintf(f, "# jitter (ns): RFC 3550 J mean %.1f max %.1f; RFC 5481 PDV "
+		"p99 %.0f p99.9 %.0f\n", l.jmean, l.jmax, l.pdv99, l.pdv999);
+	ibex_gen_meas_seq_total(m, &sc);
+	fprintf(f, "# frames: tx %" PRIu64 " rx %" PRIu64 " (tx %" PRIu64
+		" B, rx %" PRIu64 " B); sequence: lost %" PRIu64 " out-of-order %"
+		PRIu64 " duplicate %" PRIu64 "; foreign %" PRIu64 "\n",
+		m->tx_frames, m->rx_frames, m->tx_bytes, m->rx_bytes, sc.lost,
+		sc.out_of_order, sc.duplicate, m->foreign);
+	fprintf(f, "# ECN: CE %" PRIu64 " ECT %" PRIu64 "; CNPs %" PRIu64
+		"; flow control: PFC rx %" PRIu64 " (paused %.1f us), credit rx %"
+		PRIu64 " tx %" PRIu64 " stalls %" PRIu64 "\n", m->ce, m->ect,
+		m->cnps, rep->pfc_rx, to_ns(rep, rep->pfc_paused_ticks) / 1e3,
+		rep->credit_rx, rep->credit_tx, rep->credit_stalls);
+	if (o->dcqcn)
+		fprintf(f, "# DCQCN: rate cuts %" PRIu64 ", lowest rate %.3f Gb/s\n",
+			rep->dcqcn_cuts, rep->dcqcn_min_rate * 8 / 1e9);
+}
+
+int
+ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	const struct ibex_gen_meas *m = rep->meas;
+	double factor = ibex_coll_busbw_factor(o->engine, o->nranks);
+	struct ibex_seq_counters sc;
+	struct lat_summary l;
+	unsigned int i, k, nsteps;
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -errno;
+	lat_summary(rep, &l);
+	ibex_gen_meas_seq_total(m, &sc);
+	fprintf(f, "{\n  \"engine\": \"%s\",\n  \"ranks\": %u,\n"
+		"  \"iters\": %u,\n  \"warmup\": %u,\n"
+		"  \"straggler\": {\"rank\": %d, \"delay_us\": %.3f, \"prob\": %.4f},\n"
+		"  \"busbw_factor\": %.6f,\n  \"sizes\": [",
+		ibex_gen_engine_name(o->engine), o->nranks, o->iters, o->warmup,
+		o->straggler.rank, o->straggler_us, o->straggler.prob, factor);
+	for (i = 0; i < rep->nsizes; i++) {
+		const struct ibex_gen_size_res *s = &rep->size[i];
+		struct ibex_coll_cfg cfg = { .engine = o->engine,
+			.nranks = o->nranks, .bytes = s->bytes };
+		double t = ct_mean(s), algbw = t > 0 ? (double)s->bytes / t : 0;
+
+		nsteps = ibex_coll_nsteps(&cfg);
+		fprintf(f, "%s\n    {\"bytes\": %" PRIu64 ", \"count\": %" PRIu64
+			", \"iters\": %u, \"failed\": %u, \"time_us\": %.3f, "
+			"\"algbw_gbs\": %.6f, \"busbw_gbs\": %.6f, "
+			"\"ct_p50_us\": %.3f, \"ct_p99_us\": %.3f, "
+			"\"ct_max_us\": %.3f, \"idle_us\": %.3f, "
+			"\"tx_bytes_rank0\": %" PRIu64 ", \"late_steps\": %" PRIu64
+			", \"ct_us\": [", i ? "," : "", s->bytes, s->bytes / 4,
+			s->iters, s->failed, t / 1e3, algbw, algbw * factor,
+			ibex_gen_ct_quantile(s, 0.5) / 1e3,
+			ibex_gen_ct_quantile(s, 0.99) / 1e3,
+			ibex_gen_ct_quantile(s, 1.0) / 1e3,
+			s->iters ? (double)s->idle_ns / s->iters / 1e3 : 0,
+			s->tx_bytes_rank, s->late);
+		for (k = 0; k < s->iters; k++)
+			fprintf(f, "%s%.3f", k ? "," : "", s->ct[k] / 1e3);
+		fprintf(f, "], \"step_us\": [");
+		for (k = 0; k < nsteps; k++)
+			fprintf(f, "%s%.3f", k ? "," : "",
+				s->iters ? s->step_ns[k] / s->iters / 1e3 : 0);
+		fprintf(f, "], \"rank_us\": [");
+		for (k = 0; k < o->nranks; k++)
+			fprintf(f, "%s%.3f", k ? "," : "",
+				s->iters ? s->rank_ns[k] / s->iters / 1e3 : 0);
+		fprintf(f, "]}");
+	}
+	fprintf(f, "\n  ],\n  \"latency_ns\": {\"frames\": %" PRIu64
+		", \"min\": %.1f, \"p50\": %.1f, \"p99\": %.1f, \"p99_9\": %.1f, "
+		"\"max\": %.1f, \"mean\": %.1f},\n"
+		"  \"jitter_ns\": {\"rfc3550_mean\": %.2f, \"rfc3550_max\": %.2f, "
+		"\"pdv_p99\": %.1f, \"pdv_p99_9\": %.1f},\n",
+		l.n, l.min, l.p50, l.p99, l.p999, l.max, l.mean, l.jmean, l.jmax,
+		l.pdv99, l.pdv999);
+	fprintf(f, "  \"frames\": {\"tx\": %" PRIu64 ", \"rx\": %" PRIu64
+		", \"tx_bytes\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
+		", \"foreign\": %" PRIu64 "},\n"
+		"  \"sequence\": {\"lost\": %" PRIu64 ", \"out_of_order\": %" PRIu64
+		", \"duplicate\": %" PRIu64 ", \"seq_too_high\": %" PRIu64
+		", \"seq_too_low\": %" PRIu64 "},\n"
+		"  \"ecn\": {\"ce\": %" PRIu64 ", \"ect\": %" PRIu64
+		", \"cnps\": %" PRIu64 "},\n"
+		"  \"flow_control\": {\"pfc_rx\": %" PRIu64 ", \"credit_rx\": %"
+		PRIu64 ", \"credit_tx\": %" PRIu64 ", \"credit_stalls\": %" PRIu64
+		"},\n  \"rate\": {\"elapsed_s\": %.6f, \"requested_pps\": %.1f, "
+		"\"achieved_pps\": %.1f, \"resyncs\": %" PRIu64 "}\n}\n",
+		m->tx_frames, m->rx_frames, m->tx_bytes, m->rx_bytes, m->foreign,
+		sc.lost, sc.out_of_order, sc.duplicate, sc.seq_too_high,
+		sc.seq_too_low, m->ce, m->ect, m->cnps, rep->pfc_rx,
+		rep->credit_rx, rep->credit_tx, rep->credit_stalls,
+		rep->elapsed_s, o->rate_pps,
+		rep->elapsed_s > 0 ? m->tx_frames / rep->elapsed_s : 0,
+		rep->pacer_resync);
+	return fclose(f) == 0 ? 0 : -errno;
+}
+
+int
+ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	double factor = ibex_coll_busbw_factor(o->engine, o->nranks);
+	unsigned int i;
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "engine,ranks,bytes,count,iters,failed,time_us,algbw_gbs,"
+		"busbw_gbs,ct_p50_us,ct_p99_us,ct_max_us,idle_us\n");
+	for (i = 0; i < rep->nsizes; i++) {
+		const struct ibex_gen_size_res *s = &rep->size[i];
+		double t = ct_mean(s), algbw = t > 0 ? (double)s->bytes / t : 0;
+
+		fprintf(f, "%s,%u,%" PRIu64 ",%" PRIu64 ",%u,%u,%.3f,%.6f,%.6f,"
+			"%.3f,%.3f,%.3f,%.3f\n", ibex_gen_engine_name(o->engine),
+			o->nranks, s->bytes, s->bytes / 4, s->iters, s->failed,
+			t / 1e3, algbw, algbw * factor,
+			ibex_gen_ct_quantile(s, 0.5) / 1e3,
+			ibex_gen_ct_quantile(s, 0.99) / 1e3,
+			ibex_gen_ct_quantile(s, 1.0) / 1e3,
+			s->iters ? (double)s->idle_ns / s->iters / 1e3 : 0);
+	}
+	return fclose(f) == 0 ? 0 : -errno;
+}
+
+static int
+write_plot_data(const struct ibex_gen_report *rep, const char *dir)
+{
+	const struct ibex_hist *h = &rep->meas->lat;
+	struct ibex_hist_iter it;
+	uint64_t total = ibex_hist_count(h), *v;
+	char path[4096];
+	unsigned int i, k;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/latency_cdf.dat", dir);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# latency_ns cumulative_fraction\n");
+	ibex_hist_iter_init(&it);
+	while (total > 0 && ibex_hist_iter_next(h, &it))
+		fprintf(f, "%.1f %.8f\n", to_ns(rep, it.hi),
+			(double)it.cumulative / (double)total);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/completion_cdf.dat", dir);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -errno;
+	/* one gnuplot data block per size, separated by two blank lines */
+	for (i = 0; i < rep->nsizes; i++) {
+		const struct ibex_gen_size_res *s = &rep->size[i];
+
+		fprintf(f, "# size %" PRIu64 "\n", s->bytes);
+		v = malloc((s->iters + 1) * sizeof(*v));
+		if (v == NULL) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		memcpy(v, s->ct, s->iters * sizeof(*v));
+		qsort(v, s->iters, sizeof(*v), cmp_u64);
+		for (k = 0; k < s->iters; k++)
+			fprintf(f, "%.3f %.6f\n", v[k] / 1e3,
+				(double)(k + 1) / s->iters);
+		free(v);
+		fprintf(f, "\n\n");
+	}
+	fclose(f);
+	return 0;
+}
+
+int
+ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir)
+{
+	static const char *const terms[2][2] = {
+		{ "pngcairo size 900,600", "png" },
+		{ "svg size 900,600", "svg" },
+	};
+	char path[4096], cmd[4300];
+	unsigned int t, i;
+	FILE *f;
+	int ret;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	ret = write_plot_data(rep, dir);
+	if (ret < 0)
+		return ret;
+	snprintf(path, sizeof(path), "%s/plots.gp", dir);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# ibex-gen plots: gnuplot plots.gp (in this folder)\n"
+		"set grid\nset key bottom right\n");
+	for (t = 0; t < 2; t++) {
+		fprintf(f, "set terminal %s\n", terms[t][0]);
+		fprintf(f, "set output 'latency_cdf.%s'\n"
+			"set title 'per-frame one-way latency (%s, %u ranks)'\n"
+			"set xlabel 'latency (ns)'\nset ylabel 'CDF'\n"
+			"set logscale x\nset yrange [0:1]\n"
+			"plot 'latency_cdf.dat' using 1:2 with steps lw 2 "
+			"title 'latency'\n", terms[t][1],
+			ibex_gen_engine_name(rep->opts->engine),
+			rep->opts->nranks);
+		if (rep->nsizes == 0)
+			continue;
+		fprintf(f, "set output 'completion_cdf.%s'\n"
+			"set title 'collective completion time (%s, %u ranks)'\n"
+			"set xlabel 'completion time (us)'\nset ylabel 'CDF'\n"
+			"set logscale x\nset yrange [0:1]\nplot ", terms[t][1],
+			ibex_gen_engine_name(rep->opts->engine),
+			rep->opts->nranks);
+		for (i = 0; i < rep->nsizes; i++)
+			fprintf(f, "%s'completion_cdf.dat' index %u using 1:2 "
+				"with steps lw 2 title '%" PRIu64 " B'",
+				i ? ", " : "", i, rep->size[i].bytes);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "unset output\n");
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "command -v gnuplot >/dev/null 2>&1 || exit 127; "
+		 "cd '%s' && gnuplot plots.gp", dir);
+	ret = system(cmd);
+	if (ret == -1)
+		return -errno;
+	if (WIFEXITED(ret) && WEXITSTATUS(ret) == 127)
+		return -ENOENT;
+	return WIFEXITED(ret) && WEXITSTATUS(ret) == 0 ? 0 : -EIO;
+}

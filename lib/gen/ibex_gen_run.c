@@ -1,0 +1,839 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The generator's lcore: every rank of every port in one loop.
+ *
+ * One iteration of the loop: RX a burst from each port (probe frames feed
+ * the measurement and the collective's dependencies, PFC and credit frames
+ * the senders' flow-control state), then per port TX what the engine has
+ * for its ranks, as far as flow control, the DCQCN rate and the pacer
+ * allow, in one burst; what the port does not take stays queued and goes
+ * first next time (the generator never drops its own frames).
+ * Housekeeping (credit frames, DCQCN timers) runs every HK_LOOPS loops.
+ * Per frame there is no lock, syscall, allocation (mbufs come in bulk from
+ * the pool) or log.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "ibex_credit.h"
+#include "ibex_fcframe.h"
+#include "ibex_gen_dpdk.h"
+#include "ibex_pfc.h"
+
+RTE_LOG_REGISTER(ibex_gen_logtype, ibex.gen, INFO);
+#define GEN_LOG(level, ...) \
+	rte_log(RTE_LOG_ ## level, ibex_gen_logtype, "ibex.gen: " __VA_ARGS__)
+
+#define BURST 32
+#define PEND_MAX (2 * BURST)
+#define HK_LOOPS 64
+#define RX_DESC 4096
+#define TX_DESC 4096
+/* Credit frames: on change at most every 1 us, at least every 20 us. */
+#define CREDIT_MIN_NS 1000
+#define CREDIT_PERIOD_NS 20000
+/* After the last iteration, listen this long for stragglers of traffic. */
+#define DRAIN_MS 5
+
+struct gen_port {
+	uint16_t pid;
+	uint8_t mac[6];
+	uint16_t nranks;
+	uint16_t next_rank;      /**< round-robin start among its ranks */
+	uint16_t rank[IBEX_GEN_MAX_RANKS];
+	uint16_t npend;
+	struct rte_mbuf *pend[PEND_MAX];
+	struct ibex_pfc_rx pfc;
+	struct ibex_credit_port credit;
+	uint64_t tx_full;
+};
+
+struct ibex_gen_run {
+	struct ibex_gen_opts opts;
+	uint64_t hz;
+	uint64_t tsc0;
+	double ns_per_tick;
+	uint64_t cnp_gap;
+	unsigned int nports;
+	unsigned int nstarted;
+	struct gen_port port[IBEX_GEN_MAX_PORTS];
+	struct ibex_gen_rank rank[IBEX_GEN_MAX_RANKS];
+	struct ibex_gen_tmpl *tmpl;      /**< [src * MAX_RANKS + dst] */
+	uint32_t payload_max;
+	struct ibex_gen_meas *meas;
+	struct ibex_gen_report rep;
+	struct ibex_coll *coll;
+	bool measuring;
+	/* senders */
+	struct ibex_pacer pacer[IBEX_GEN_MAX_RANKS];
+	struct ibex_dcqcn dcq[IBEX_GEN_MAX_RANKS];
+	double tick_per_byte[IBEX_GEN_MAX_RANKS];
+	uint64_t rank_next[IBEX_GEN_MAX_RANKS];
+	uint64_t loops;
+	uint64_t hk_last;        /**< tick of the previous housekeeping */
+	struct rte_mempool *pool;
+	_Atomic bool stop;
+	const _Atomic bool *watch;
+	bool finished;
+};
+
+static inline bool
+should_stop(const struct ibex_gen_run *r)
+{
+	return atomic_load_explicit(&r->stop, memory_order_relaxed) ||
+	       (r->watch != NULL &&
+		atomic_load_explicit(r->watch, memory_order_relaxed));
+}
+
+static inline uint64_t
+tick_ns(const struct ibex_gen_run *r, uint64_t now)
+{
+	return (uint64_t)((double)(now - r->tsc0) * r->ns_per_tick);
+}
+
+void
+ibex_gen_run_stop(struct ibex_gen_run *r)
+{
+	atomic_store_explicit(&r->stop, true, memory_order_relaxed);
+}
+
+void
+ibex_gen_run_watch(struct ibex_gen_run *r, const _Atomic bool *flag)
+{
+	r->watch = flag;
+}
+
+const struct ibex_gen_meas *
+ibex_gen_run_meas(const struct ibex_gen_run *r)
+{
+	return r->meas;
+}
+
+const struct ibex_gen_report *
+ibex_gen_run_rep(const struct ibex_gen_run *r)
+{
+	return &r->rep;
+}
+
+/* ---- setup ---- */
+
+static int
+port_setup(struct ibex_gen_run *r, struct gen_port *p, char *err, size_t errlen)
+{
+	struct rte_eth_conf econf;
+	struct rte_ether_addr ea;
+	struct rte_eth_link link;
+	uint16_t nb_rxd = RX_DESC, nb_txd = TX_DESC;
+	int socket = rte_eth_dev_socket_id(p->pid), ret;
+	uint64_t mbps = r->opts.link_mbps;
+
+	if (socket < 0)
+		socket = (int)rte_socket_id();
+	memset(&econf, 0, sizeof(econf));
+	ret = rte_eth_dev_configure(p->pid, 1, 1, &econf);
+	if (ret < 0)
+		goto fail;
+	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->pid, &nb_rxd, &nb_txd);
+	if (ret < 0)
+		goto fail;
+	ret = rte_eth_rx_queue_setup(p->pid, 0, nb_rxd, socket, NULL, r->pool);
+	if (ret < 0)
+		goto fail;
+	ret = rte_eth_tx_queue_setup(p->pid, 0, nb_txd, socket, NULL);
+	if (ret < 0)
+		goto fail;
+	ret = rte_eth_dev_start(p->pid);
+	if (ret < 0)
+		goto fail;
+	r->nstarted++;
+	/* The ranks' MACs are not the port's: receive everything. */
+	ret = rte_eth_promiscuous_enable(p->pid);
+	if (ret < 0 && ret != -ENOTSUP)
+		goto fail;
+	if (rte_eth_macaddr_get(p->pid, &ea) == 0)
+		memcpy(p->mac, ea.addr_bytes, 6);
+	if (rte_eth_link_get_nowait(p->pid, &link) == 0 &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN &&
+	    r->opts.link_mbps == 100000)
+		mbps = link.link_speed;
+	ret = ibex_pfc_rx_init(&p->pfc, mbps, IBEX_PFC_WD_OFF, 0, 0);
+	if (ret < 0)
+		goto fail;
+	ret = ibex_credit_port_init(&p->credit, r->opts.vl + 1u, CREDIT_MIN_NS,
+				    CREDIT_PERIOD_NS);
+	if (ret < 0)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "generator port %u: setup failed: %s", p->pid,
+		 rte_strerror(-ret));
+	return ret;
+}
+
+int
+ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
+		    const uint16_t *port_ids, unsigned int nports, char *err,
+		    size_t errlen)
+{
+	struct ibex_gen_run *r;
+	unsigned int i, s, d, n = o->nranks;
+	uint32_t room;
+	char name[64];
+	int ret;
+
+	*rp = NULL;
+	ret = ibex_gen_opts_check(o, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (nports == 0 || nports > IBEX_GEN_MAX_PORTS) {
+		snprintf(err, errlen, "the generator needs 1..%u ports, got %u "
+			 "(give them to EAL with --vdev or -a)",
+			 IBEX_GEN_MAX_PORTS, nports);
+		return -EINVAL;
+	}
+	r = rte_zmalloc("ibex_gen_run", sizeof(*r), RTE_CACHE_LINE_SIZE);
+	if (r == NULL)
+		goto nomem;
+	*rp = r;
+	r->opts = *o;
+	r->hz = rte_get_tsc_hz();
+	r->ns_per_tick = 1e9 / (double)r->hz;
+	r->cnp_gap = r->hz * IBEX_GEN_CNP_INTERVAL_NS / 1000000000u;
+	r->tsc0 = rte_rdtsc();
+	r->nports = nports;
+	r->meas = rte_zmalloc("ibex_gen_meas", sizeof(*r->meas),
+			      RTE_CACHE_LINE_SIZE);
+	r->coll = rte_zmalloc("ibex_gen_coll", sizeof(*r->coll),
+			      RTE_CACHE_LINE_SIZE);
+	r->tmpl = rte_zmalloc("ibex_gen_tmpl", sizeof(*r->tmpl) *
+			      IBEX_GEN_MAX_FLOWS, RTE_CACHE_LINE_SIZE);
+	if (r->meas == NULL || r->coll == NULL || r->tmpl == NULL)
+		goto nomem;
+	ibex_gen_meas_init(r->meas);
+	ret = ibex_gen_report_init(&r->rep, &r->opts, r->hz, r->meas);
+	if (ret < 0)
+		goto nomem;
+	/* ranks and the headers of every flow */
+	for (i = 0; i < n; i++) {
+		ibex_gen_rank_addr(i, &r->rank[i]);
+		r->rank[i].port = (uint16_t)(i % nports);
+	}
+	for (s = 0; s < n; s++)
+		for (d = 0; d < n; d++) {
+			ret = ibex_gen_tmpl_build(&r->tmpl[ibex_gen_flow(s, d)],
+						  &r->rank[s], &r->rank[d],
+						  &o->frame);
+			if (ret < 0) {
+				snprintf(err, errlen, "cannot build frame headers");
+				return ret;
+			}
+		}
+	if (o->engine == IBEX_GEN_RATE &&
+	    o->frame_size < ibex_gen_frame_len(&r->tmpl[1], 0)) {
+		snprintf(err, errlen, "--size %u: a probe frame needs at least %u "
+			 "bytes (headers, trailer, ICRC)", o->frame_size,
+			 ibex_gen_frame_len(&r->tmpl[1], 0));
+		return -EINVAL;
+	}
+	r->payload_max = ibex_gen_payload_max(&r->tmpl[1], o->mtu);
+	if (r->payload_max == 0) {
+		snprintf(err, errlen, "--mtu %u leaves no room for payload",
+			 o->mtu);
+		return -EINVAL;
+	}
+	/* Mbufs hold a whole frame: one segment up to the MTU. */
+	room = RTE_PKTMBUF_HEADROOM + (o->mtu > 2048 ? o->mtu : 2048);
+	snprintf(name, sizeof(name), "ibex_gen_pool_%p", (void *)r);
+	r->pool = rte_pktmbuf_pool_create(name, 16383 + nports * (RX_DESC +
+					  TX_DESC), 256, 0, (uint16_t)room,
+					  (int)rte_socket_id());
+	if (r->pool == NULL) {
+		snprintf(err, errlen, "cannot create the generator's mbuf pool: "
+			 "%s (give EAL more memory with -m)",
+			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	for (i = 0; i < nports; i++) {
+		r->port[i].pid = port_ids[i];
+		ret = port_setup(r, &r->port[i], err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	for (i = 0; i < n; i++) {
+		struct gen_port *p = &r->port[r->rank[i].port];
+
+		p->rank[p->nranks++] = (uint16_t)i;
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory for the generator");
+	return -ENOMEM;
+}
+
+void
+ibex_gen_run_free(struct ibex_gen_run *r)
+{
+	unsigned int i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->nports; i++)
+		if (r->port[i].npend > 0)
+			rte_pktmbuf_free_bulk(r->port[i].pend, r->port[i].npend);
+	for (i = 0; i < r->nstarted; i++) {
+		rte_eth_dev_stop(r->port[i].pid);
+		rte_eth_dev_close(r->port[i].pid);
+	}
+	ibex_gen_report_free(&r->rep);
+	rte_mempool_free(r->pool);
+	rte_free(r->tmpl);
+	rte_free(r->coll);
+	rte_free(r->meas);
+	rte_free(r);
+}
+
+/* ---- RX ---- */
+
+static inline void
+rx_fc(struct ibex_gen_run *r, struct gen_port *p, const uint8_t *d,
+      uint32_t len, uint16_t et, uint64_t now)
+{
+	r->meas->fc_frames++;
+	if (et == IBEX_ETHERTYPE_MACCTL) {
+		struct ibex_fcf_pfc m;
+
+		if (r->opts.fc == IBEX_GEN_FC_PFC &&
+		    ibex_fcf_pfc_parse(d, len, &m) == IBEX_FCF_OK) {
+			ibex_pfc_rx_frame(&p->pfc, &m, tick_ns(r, now));
+			r->rep.pfc_rx++;
+		}
+	} else {
+		struct ibex_fcf_credit m;
+
+		if (r->opts.fc == IBEX_GEN_FC_CREDIT &&
+		    ibex_fcf_credit_parse(d, len, &m) == IBEX_FCF_OK) {
+			ibex_credit_fc_apply(&p->credit, &m);
+			r->rep.credit_rx++;
+		}
+	}
+}
+
+static inline void
+rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
+       struct rte_mbuf *m, uint64_t now)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = m->data_len, src, dst, payload;
+	struct ibex_gen_trailer t;
+	const struct ibex_gen_tmpl *tp;
+	uint16_t et;
+	uint8_t ecn;
+
+	if (ibex_unlikely(len < IBEX_ETHER_MIN_LEN)) {
+		r->meas->no_trailer++;
+		return;
+	}
+	et = (uint16_t)(d[12] << 8 | d[13]);
+	if (ibex_unlikely(et == IBEX_ETHERTYPE_MACCTL ||
+			  et == IBEX_ETHERTYPE_IBEXFC)) {
+		rx_fc(r, p, d, len, et, now);
+		return;
+	}
+	if (r->opts.fc == IBEX_GEN_FC_CREDIT)
+		ibex_credit_rx_data(&p->credit, r->opts.vl, ibex_blocks(len));
+	if (ibex_unlikely(!ibex_gen_trailer_get(d, len, &t))) {
+		r->meas->no_trailer++;
+		return;
+	}
+	src = t.flow / IBEX_GEN_MAX_RANKS;
+	dst = t.flow % IBEX_GEN_MAX_RANKS;
+	/* A flooded copy reaches ports whose ranks it is not for. */
+	if (ibex_unlikely(src >= r->opts.nranks || dst >= r->opts.nranks ||
+			  r->rank[dst].port != pi ||
+			  memcmp(d, r->rank[dst].mac, 6) != 0)) {
+		r->meas->foreign++;
+		return;
+	}
+	tp = &r->tmpl[t.flow];
+	ecn = ibex_gen_frame_ecn(d, tp->ip_off);
+	payload = len - tp->hdr_len - IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN;
+	r->meas->rx_payload += payload;
+	if (ibex_gen_meas_rx(r->meas, &t, len, ecn, now, r->cnp_gap) &&
+	    r->opts.dcqcn) {
+		/* The sender is in this process: its CNP arrives at once. */
+		ibex_dcqcn_cnp(&r->dcq[src], now);
+		r->tick_per_byte[src] = (double)r->hz / r->dcq[src].rc;
+	}
+	if (r->opts.engine != IBEX_GEN_RATE)
+		ibex_coll_rx(r->coll, dst, t.tag & 0xffff, t.tag >> 16, payload,
+			     now);
+}
+
+static void
+rx_all(struct ibex_gen_run *r, uint64_t now)
+{
+	struct rte_mbuf *pkts[BURST];
+	unsigned int pi;
+	uint16_t n, i;
+
+	for (pi = 0; pi < r->nports; pi++) {
+		struct gen_port *p = &r->port[pi];
+
+		n = rte_eth_rx_burst(p->pid, 0, pkts, BURST);
+		if (n == 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (i + 1 < n)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+			rx_one(r, p, pi, pkts[i], now);
+		}
+		rte_pktmbuf_free_bulk(pkts, n);
+	}
+}
+
+/* ---- TX ---- */
+
+/* May this port send a frame of @p len bytes now (PFC, credits)? */
+static inline bool
+fc_allows(struct ibex_gen_run *r, struct gen_port *p, uint32_t len,
+	  uint64_t now_ns)
+{
+	switch (r->opts.fc) {
+	case IBEX_GEN_FC_PFC:
+		return ibex_pfc_rx_lane(&p->pfc, r->opts.prio, now_ns) !=
+		       IBEX_PFC_PAUSED;
+	case IBEX_GEN_FC_CREDIT:
+		if (ibex_credit_tx_ok(&p->credit, r->opts.vl, ibex_blocks(len)))
+			return true;
+		r->rep.credit_stalls++;
+		return false;
+	default:
+		return true;
+	}
+}
+
+static inline void
+frame_fill(struct ibex_gen_run *r, struct rte_mbuf *m, unsigned int src,
+	   unsigned int dst, uint32_t len, uint8_t opcode, uint32_t tag,
+	   uint64_t now)
+{
+	uint32_t f = ibex_gen_flow(src, dst);
+	struct ibex_gen_trailer t = {
+		.magic = IBEX_GEN_MAGIC, .flow = f, .seq = r->meas->tx_seq[f]++,
+		.tag = tag, .tsc = now,
+	};
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+
+	ibex_gen_frame_write(d, &r->tmpl[f], len, opcode,
+			     r->meas->tx_psn[f]++ & 0xffffff, &t);
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	r->meas->tx_frames++;
+	r->meas->tx_bytes += len;
+}
+
+static inline void
+sent_frame(struct ibex_gen_run *r, struct gen_port *p, unsigned int src,
+	   uint32_t len, uint64_t now)
+{
+	if (r->opts.fc == IBEX_GEN_FC_CREDIT)
+		ibex_credit_tx_sent(&p->credit, r->opts.vl, ibex_blocks(len));
+	if (r->opts.dcqcn) {
+		uint64_t base = r->rank_next[src] > now ? r->rank_next[src] : now;
+
+		r->rank_next[src] = base + (uint64_t)(len * r->tick_per_byte[src]);
+		ibex_dcqcn_sent(&r->dcq[src], len);
+	}
+}
+
+/* Hand the port's queued frames to TX. @return true when none is left. */
+static inline bool
+tx_flush(struct gen_port *p)
+{
+	uint16_t n;
+
+	if (p->npend == 0)
+		return true;
+	n = rte_eth_tx_burst(p->pid, 0, p->pend, p->npend);
+	if (n < p->npend) {
+		p->tx_full++;
+		memmove(p->pend, p->pend + n, (p->npend - n) * sizeof(p->pend[0]));
+	}
+	p->npend -= n;
+	return p->npend == 0;
+}
+
+/* Collective: the port's ranks, round robin, as much as they have. */
+static void
+tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
+	uint64_t now_ns)
+{
+	struct rte_mbuf *mb[BURST];
+	struct ibex_gen_pkt k;
+	unsigned int built = 0, idle = 0, ri = p->next_rank;
+	uint32_t max_len = r->opts.mtu, tagi = (r->coll->iter & 0xffff) << 16;
+
+	if (!tx_flush(p) || p->nranks == 0)
+		return;
+	if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
+		return;
+	while (built < BURST && idle < p->nranks) {
+		unsigned int src = p->rank[ri];
+		uint32_t len;
+
+		if (++ri == p->nranks)
+			ri = 0;
+		if ((r->opts.dcqcn && r->rank_next[src] > now) ||
+		    !fc_allows(r, p, max_len, now_ns) ||
+		    !ibex_coll_tx(r->coll, src, now, &k)) {
+			idle++;
+			continue;
+		}
+		idle = 0;
+		len = ibex_gen_frame_len(&r->tmpl[ibex_gen_flow(src, k.dst)],
+					 k.payload);
+		frame_fill(r, mb[built], src, k.dst, len, k.opcode,
+			   tagi | k.step, now);
+		r->meas->tx_payload += k.payload;
+		sent_frame(r, p, src, len, now);
+		built++;
+	}
+	p->next_rank = (uint16_t)ri;
+	if (built < BURST)
+		rte_pktmbuf_free_bulk(mb + built, BURST - built);
+	if (built == 0)
+		return;
+	memcpy(p->pend, mb, built * sizeof(mb[0]));
+	p->npend = (uint16_t)built;
+	tx_flush(p);
+}
+
+/* Open loop: rank r sends to r + 1, paced (or flat out without --rate). */
+static void
+tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
+	uint64_t now_ns)
+{
+	struct rte_mbuf *mb[BURST];
+	unsigned int built = 0, i, want, n = r->opts.nranks;
+	uint32_t len = r->opts.frame_size;
+
+	if (!tx_flush(p) || p->nranks == 0)
+		return;
+	if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
+		return;
+	for (i = 0; i < p->nranks && built < BURST; i++) {
+		unsigned int src = p->rank[(p->next_rank + i) % p->nranks];
+		unsigned int dst = (src + 1) % n;
+
+		want = BURST - built;
+		if (r->opts.rate_pps > 0)
+			want = ibex_pacer_due(&r->pacer[src], now, want);
+		while (want > 0) {
+			if ((r->opts.dcqcn && r->rank_next[src] > now) ||
+			    !fc_allows(r, p, len, now_ns)) {
+				if (r->opts.rate_pps > 0)
+					ibex_pacer_unsend(&r->pacer[src], want);
+				break;
+			}
+			frame_fill(r, mb[built], src, dst, len, IBEX_GEN_OP_ONLY,
+				   0, now);
+			r->meas->tx_payload += len - r->tmpl[0].hdr_len -
+					       IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN;
+			sent_frame(r, p, src, len, now);
+			built++;
+			want--;
+		}
+	}
+	p->next_rank = (uint16_t)((p->next_rank + 1) % p->nranks);
+	if (built < BURST)
+		rte_pktmbuf_free_bulk(mb + built, BURST - built);
+	if (built == 0)
+		return;
+	memcpy(p->pend, mb, built * sizeof(mb[0]));
+	p->npend = (uint16_t)built;
+	tx_flush(p);
+}
+
+/* ---- housekeeping ---- */
+
+static void
+housekeeping(struct ibex_gen_run *r, uint64_t now, uint64_t now_ns)
+{
+	uint32_t free_blocks[IBEX_CREDIT_MAX_VLS];
+	unsigned int pi, i;
+
+	if (r->opts.fc == IBEX_GEN_FC_CREDIT) {
+		/* The generator consumes on arrival: always a full window. */
+		for (i = 0; i < IBEX_CREDIT_MAX_VLS; i++)
+			free_blocks[i] = IBEX_CREDIT_WINDOW;
+		for (pi = 0; pi < r->nports; pi++) {
+			struct gen_port *p = &r->port[pi];
+			struct ibex_fcf_credit msg;
+			struct rte_mbuf *m;
+			int len;
+
+			if (!ibex_credit_fc_due(&p->credit, now_ns, free_blocks))
+				continue;
+			m = rte_pktmbuf_alloc(r->pool);
+			if (m == NULL)
+				continue;
+			ibex_credit_fc_fill(&p->credit, now_ns, free_blocks, &msg);
+			len = ibex_fcf_credit_build(rte_pktmbuf_mtod(m, void *),
+						    rte_pktmbuf_tailroom(m),
+						    p->mac, &msg);
+			if (len < 0) {
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			m->data_len = (uint16_t)len;
+			m->pkt_len = (uint32_t)len;
+			if (rte_eth_tx_burst(p->pid, 0, &m, 1) != 1) {
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			r->rep.credit_tx++;
+		}
+	}
+	if (r->opts.fc == IBEX_GEN_FC_PFC)
+		for (pi = 0; pi < r->nports; pi++)
+			if (ibex_pfc_rx_lane(&r->port[pi].pfc, r->opts.prio,
+					     now_ns) == IBEX_PFC_PAUSED)
+				r->rep.pfc_paused_ticks += now - r->hk_last;
+	r->hk_last = now;
+	if (r->opts.dcqcn)
+		for (i = 0; i < r->opts.nranks; i++) {
+			ibex_dcqcn_tick(&r->dcq[i], now);
+			r->tick_per_byte[i] = (double)r->hz / r->dcq[i].rc;
+			if (r->rep.dcqcn_min_rate < 0 ||
+			    r->dcq[i].rc < r->rep.dcqcn_min_rate)
+				r->rep.dcqcn_min_rate = r->dcq[i].rc;
+		}
+}
+
+/* One turn of the loop. */
+static inline void
+poll_once(struct ibex_gen_run *r)
+{
+	uint64_t now = rte_rdtsc(), now_ns = tick_ns(r, now);
+	unsigned int pi;
+
+	rx_all(r, now);
+	for (pi = 0; pi < r->nports; pi++) {
+		if (r->opts.engine == IBEX_GEN_RATE)
+			tx_rate(r, &r->port[pi], now, now_ns);
+		else
+			tx_coll(r, &r->port[pi], now, now_ns);
+	}
+	if (++r->loops % HK_LOOPS == 0)
+		housekeeping(r, now, now_ns);
+}
+
+/* Listen (and flush) for @p ms more, so late frames are counted. */
+static void
+drain(struct ibex_gen_run *r, unsigned int ms)
+{
+	uint64_t end = rte_rdtsc() + r->hz * ms / 1000;
+	unsigned int pi;
+
+	while (rte_rdtsc() < end) {
+		rx_all(r, rte_rdtsc());
+		for (pi = 0; pi < r->nports; pi++)
+			tx_flush(&r->port[pi]);
+	}
+}
+
+/* Every rank says hello once (broadcast), so a learning switch knows
+ * where each rank is before the measured traffic starts. */
+static void
+announce(struct ibex_gen_run *r)
+{
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	unsigned int i;
+
+	for (i = 0; i < r->opts.nranks; i++) {
+		struct gen_port *p = &r->port[r->rank[i].port];
+		struct rte_mbuf *m = rte_pktmbuf_alloc(r->pool);
+		struct ibex_pkt_spec s = { .vlan = r->opts.frame.vlan,
+			.pcp = r->opts.frame.pcp, .l3 = IBEX_L3_NONE,
+			.ether_type = 0x88B6, .frame_len = 60 };
+		int len;
+
+		if (m == NULL)
+			continue;
+		memcpy(s.dst, bcast, 6);
+		memcpy(s.src, r->rank[i].mac, 6);
+		len = ibex_pkt_build(rte_pktmbuf_mtod(m, void *), 64, &s);
+		if (len < 0) {
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		m->data_len = (uint16_t)len;
+		m->pkt_len = (uint32_t)len;
+		if (rte_eth_tx_burst(p->pid, 0, &m, 1) != 1)
+			rte_pktmbuf_free(m);
+	}
+	drain(r, 20);
+}
+
+static void
+run_coll(struct ibex_gen_run *r)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	uint64_t timeout = r->hz * o->timeout_ms / 1000;
+	unsigned int si;
+	uint32_t it;
+	bool reset_done = false;
+
+	for (si = 0; si < r->rep.nsizes && !should_stop(r); si++) {
+		struct ibex_coll_cfg cfg = {
+			.engine = o->engine, .nranks = o->nranks, .root = o->root,
+			.bytes = r->rep.size[si].bytes,
+			.payload_max = r->payload_max,
+			.straggler = o->straggler,
+			.seed = o->seed + si,
+		};
+		struct ibex_gen_size_res *sr = &r->rep.size[si];
+
+		cfg.straggler.delay = (uint64_t)(o->straggler_us * (double)r->hz /
+						 1e6);
+		if (ibex_coll_init(r->coll, &cfg) < 0) {
+			GEN_LOG(ERR, "bad collective configuration\n");
+			return;
+		}
+		for (it = 0; it < o->warmup + o->iters && !should_stop(r); it++) {
+			uint64_t start;
+
+			if (it == o->warmup && !reset_done) {
+				/* latency and jitter of measured traffic only */
+				ibex_gen_meas_reset_latency(r->meas);
+				reset_done = true;
+			}
+			start = rte_rdtsc();
+			ibex_coll_start(r->coll, start);
+			while (!ibex_coll_done(r->coll) && !should_stop(r)) {
+				poll_once(r);
+				if (ibex_unlikely(rte_rdtsc() - start > timeout))
+					break;
+			}
+			if (!ibex_coll_done(r->coll)) {
+				if (it >= o->warmup)
+					sr->failed++;
+				/* let what is in flight come in and be
+				 * counted as stale, not as the next one's */
+				drain(r, DRAIN_MS);
+				continue;
+			}
+			if (it >= o->warmup)
+				ibex_gen_report_iter(&r->rep, si, r->coll);
+		}
+		sr->late = r->coll->rank[o->straggler.rank >= 0 ?
+					 o->straggler.rank : 0].late;
+	}
+}
+
+static void
+run_rate(struct ibex_gen_run *r)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	uint64_t start = rte_rdtsc(), end, now = start;
+	unsigned int i;
+
+	for (i = 0; i < o->nranks && o->rate_pps > 0; i++)
+		if (ibex_pacer_init(&r->pacer[i], r->hz, o->rate_pps / o->nranks,
+				    o->burst, o->poisson, o->seed + i, start) < 0) {
+			GEN_LOG(ERR, "bad rate %.1f\n", o->rate_pps);
+			return;
+		}
+	end = start + (uint64_t)(o->duration_s * (double)r->hz);
+	ibex_gen_meas_reset_latency(r->meas);
+	while (now < end && !should_stop(r)) {
+		poll_once(r);
+		now = rte_rdtsc();
+	}
+	r->rep.elapsed_s = (double)(now - start) / (double)r->hz;
+	for (i = 0; i < o->nranks; i++)
+		r->rep.pacer_resync += r->pacer[i].resync;
+}
+
+int
+ibex_gen_run_main(void *arg)
+{
+	struct ibex_gen_run *r = arg;
+	struct ibex_dcqcn_params dp;
+	uint64_t now = rte_rdtsc();
+	unsigned int i;
+
+	r->hk_last = now;
+	ibex_dcqcn_defaults(&dp, r->opts.link_mbps * 1e6 / 8, r->hz);
+	for (i = 0; i < r->opts.nranks; i++) {
+		ibex_dcqcn_init(&r->dcq[i], &dp, now);
+		r->tick_per_byte[i] = (double)r->hz / r->dcq[i].rc;
+	}
+	if (r->opts.fc == IBEX_GEN_FC_CREDIT) {
+		/* tell the peer our limits before anything else */
+		housekeeping(r, now, tick_ns(r, now));
+	}
+	announce(r);
+	if (r->opts.engine == IBEX_GEN_RATE)
+		run_rate(r);
+	else
+		run_coll(r);
+	drain(r, DRAIN_MS);
+	for (i = 0; i < r->nports; i++)
+		r->rep.tx_full += r->port[i].tx_full;
+	for (i = 0; i < r->opts.nranks; i++)
+		r->rep.dcqcn_cuts += r->dcq[i].cuts;
+	r->finished = true;
+	return 0;
+}
+
+int
+ibex_gen_run_report(struct ibex_gen_run *r, FILE *f)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	struct ibex_seq_counters sc;
+	unsigned int i;
+	int ret, clean = 1;
+
+	ibex_gen_report_print(f, &r->rep);
+	if (o->json != NULL && (ret = ibex_gen_report_json(&r->rep, o->json)) < 0) {
+		fprintf(stderr, "ibex-gen: %s: %s\n", o->json, strerror(-ret));
+		return ret;
+	}
+	if (o->csv != NULL && (ret = ibex_gen_report_csv(&r->rep, o->csv)) < 0) {
+		fprintf(stderr, "ibex-gen: %s: %s\n", o->csv, strerror(-ret));
+		return ret;
+	}
+	if (o->plot_dir != NULL) {
+		ret = ibex_gen_report_plot(&r->rep, o->plot_dir);
+		if (ret == -ENOENT)
+			fprintf(stderr, "ibex-gen: gnuplot not found: data and "
+				"script only in %s\n", o->plot_dir);
+		else if (ret < 0)
+			fprintf(stderr, "ibex-gen: plots in %s: %s\n",
+				o->plot_dir, strerror(-ret));
+		else
+			fprintf(f, "# plots: %s/latency_cdf.{png,svg}%s\n",
+				o->plot_dir, r->rep.nsizes ?
+				", completion_cdf.{png,svg}" : "");
+	}
+	ibex_gen_meas_seq_total(r->meas, &sc);
+	if (sc.lost != 0 || sc.duplicate != 0 || !r->finished)
+		clean = 0;
+	for (i = 0; i < r->rep.nsizes; i++)
+		if (r->rep.size[i].failed != 0 ||
+		    r->rep.size[i].iters != o->iters)
+			clean = 0;
+	return clean ? 0 : 1;
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# System test: DPDK's dpdk-dumpcap captures frames from a running ibex port
+# (rte_pdump), and tshark reads the pcapng it wrote.
+#
+# dpdk-dumpcap is a DPDK secondary process: it maps the switch's memory,
+# which it can do only when that memory is in hugetlbfs files. A switch
+# started with --no-huge keeps its memory in anonymous mappings, and
+# dumpcap (whose EAL options are fixed) then fails with "Cannot get
+# hugepage information". So this test needs free hugepages (it never
+# reserves any itself) and is skipped without them; docs/control.md says
+# the same.
+#
+# Traffic: p0 replays a pcap of UDP frames to B forever; B is static on p1
+# (net_null, no RX). dumpcap captures 50 frames of p1.
+#
+#   test_ctl_dumpcap.sh IBEX_SWITCH IBEX_PCAPGEN IBEX_CTL
+set -euo pipefail
+TEST_NAME=ctl_dumpcap
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+sw=$1 gen=$2 ctl=$3
+require_cmds dpdk-dumpcap tshark
+[ "$(id -u)" -eq 0 ] || skip "needs root (hugepages, DPDK runtime dir)"
+free_pages=$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)
+page_kb=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
+grep -q ' hugetlbfs ' /proc/mounts ||
+	skip "no hugetlbfs mounted: dpdk-dumpcap cannot attach to a --no-huge switch"
+[ $((free_pages * page_kb)) -ge $((300 * 1024)) ] ||
+	skip "under 300 MB of free hugepages ($free_pages x $page_kb kB): dpdk-dumpcap cannot attach to a --no-huge switch"
+
+tmp=$(mktemp -d /tmp/ibex-dumpcap.XXXXXX)
+on_exit rm -rf "$tmp"
+dpdk_prefix prefix dumpcap
+
+"$gen" -o "$tmp/in.pcap" -n 100 -p 1 --kind udp --dst 02:00:00:00:0b:00 >/dev/null
+cat >"$tmp/switch.conf" <<EOF
+port p0 dev net_pcap0
+port p1 dev net_null0
+fdb static 02:00:00:00:0b:00 port p1
+EOF
+# Hugepage memory (not --no-huge): the secondary must map it.
+start_bg swpid "$tmp/switch.log" "$sw" -l 0-1 -m 256 --no-pci \
+	--file-prefix="$prefix" --log-level='lib.*:notice' \
+	--vdev "net_pcap0,rx_pcap=$tmp/in.pcap,infinite_rx=1" \
+	--vdev "net_null0,no-rx=1" \
+	-- --config "$tmp/switch.conf" --duration 60
+c() { "$ctl" --file-prefix "$prefix" "$@"; }
+wait_until_or_dead 20 "$swpid" c show ports ||
+	{ show_log "$tmp/switch.log"; fail "switch did not start"; }
+grep -q "packet capture unavailable" "$tmp/switch.log" &&
+	fail "rte_pdump_init failed: $(grep 'packet capture' "$tmp/switch.log")"
+
+timeout 20 dpdk-dumpcap --file-prefix="$prefix" -D >"$tmp/ifaces" 2>"$tmp/dumpcap.err" ||
+	{ cat "$tmp/dumpcap.err"; fail "dpdk-dumpcap -D failed"; }
+grep -q net_null0 "$tmp/ifaces" || { cat "$tmp/ifaces"; fail "net_null0 not listed"; }
+timeout 30 dpdk-dumpcap --file-prefix="$prefix" -i net_null0 -c 50 \
+	-w "$tmp/p1.pcapng" -q 2>"$tmp/dumpcap.err" ||
+	{ cat "$tmp/dumpcap.err"; fail "dpdk-dumpcap failed"; }
+# -c stops at the first burst that reaches the count: at least 50.
+n=$(tshark -r "$tmp/p1.pcapng" 2>/dev/null | wc -l)
+[ "$n" -ge 50 ] || fail "tshark read $n frames, want at least 50"
+m=$(tshark -r "$tmp/p1.pcapng" -Y 'eth.dst == 02:00:00:00:0b:00 && udp' 2>/dev/null | wc -l)
+[ "$m" -eq "$n" ] || fail "$m of $n captured frames are the forwarded UDP frames"
+check_ok "dpdk-dumpcap captured $n frames of p1; tshark reads them all as UDP to B"
+
+stop_pid "$swpid" INT
+[ "$WAIT_RC" -eq 0 ] || { show_log "$tmp/switch.log"; fail "switch exit status $WAIT_RC"; }
+echo PASS

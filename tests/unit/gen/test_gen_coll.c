@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Collective engines on a simulated network: every rank may put one frame
+ * on its link per tick, and a frame arrives DELAY ticks after it left, in
+ * order. The tests check the byte and step accounting of each engine
+ * against its formula, the dependency rule (a step never starts before its
+ * input), the straggler's cost in completion and idle rank time, and that
+ * a seed reproduces a run.
+ */
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ibex_gen.h"
+
+#define DELAY 50
+#define QLEN (1u << 20)
+
+struct inflight {
+	uint64_t at;
+	struct ibex_gen_pkt p;
+	uint32_t iter;
+};
+
+struct sim {
+	struct ibex_coll c;
+	struct inflight *q;
+	size_t head, tail;
+	uint64_t now;
+	uint64_t sent[IBEX_GEN_MAX_RANKS][IBEX_GEN_MAX_RANKS]; /* bytes */
+	uint64_t frames;
+	uint64_t order_violations;
+};
+
+static struct sim *
+sim_new(const struct ibex_coll_cfg *cfg)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+
+	assert_non_null(s);
+	s->q = calloc(QLEN, sizeof(*s->q));
+	assert_non_null(s->q);
+	assert_int_equal(ibex_coll_init(&s->c, cfg), 0);
+	return s;
+}
+
+static void
+sim_free(struct sim *s)
+{
+	free(s->q);
+	free(s);
+}
+
+/* Run one iteration to completion. @return its completion time. */
+static uint64_t
+sim_iter(struct sim *s)
+{
+	struct ibex_gen_pkt p;
+	unsigned int r;
+
+	ibex_coll_start(&s->c, s->now);
+	while (!ibex_coll_done(&s->c)) {
+		assert_true(s->now < UINT64_C(100000000));
+		for (r = 0; r < s->c.cfg.nranks; r++) {
+			if (!ibex_coll_tx(&s->c, r, s->now, &p))
+				continue;
+			/* Dependency: a frame of step k > 0 leaves only once
+			 * the sender's input of step k-1 is complete. */
+			if (p.step > 0 &&
+			    s->c.rx_got[r][p.step - 1] <
+			    ibex_coll_recv_bytes(&s->c.cfg, r, p.step - 1))
+				s->order_violations++;
+			s->sent[p.src][p.dst] += p.payload;
+			s->frames++;
+			s->q[s->tail % QLEN] = (struct inflight){
+				.at = s->now + DELAY, .p = p,
+				.iter = s->c.iter & 0xffff };
+			s->tail++;
+		}
+		s->now++;
+		while (s->head != s->tail && s->q[s->head % QLEN].at <= s->now) {
+			struct inflight *f = &s->q[s->head % QLEN];
+
+			ibex_coll_rx(&s->c, f->p.dst, f->p.step, f->iter,
+				     f->p.payload, s->now);
+			s->head++;
+		}
+	}
+	return ibex_coll_elapsed(&s->c);
+}
+
+static void
+check_allreduce_bytes(struct sim *s, uint64_t S)
+{
+	unsigned int n = s->c.cfg.nranks, r;
+
+	for (r = 0; r < n; r++) {
+		assert_int_equal(s->c.rank[r].tx_bytes, 2 * (n - 1) * S / n);
+		assert_int_equal(s->c.rank[r].rx_bytes, 2 * (n - 1) * S / n);
+		assert_int_equal(s->c.rank[r].state, IBEX_COLL_DONE);
+	}
+}
+
+static void
+test_ring_accounting(void **state)
+{
+	static const unsigned int ns[] = { 2, 3, 4, 8, 16 };
+	unsigned int i, r, d;
+
+	(void)state;
+	for (i = 0; i < IBEX_ARRAY_SIZE(ns); i++) {
+		unsigned int n = ns[i];
+		struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_RING,
+			.nranks = (uint16_t)n, .bytes = 48 * 1024,
+			.payload_max = 1000, .straggler.rank = -1 };
+		struct sim *s = sim_new(&cfg);
+		uint64_t S = ibex_coll_msg_bytes(&cfg);
+
+		assert_int_equal(S % n, 0);
+		assert_int_equal(s->c.nsteps, 2 * (n - 1));
+		sim_iter(s);
+		check_allreduce_bytes(s, S);
+		/* ring: only to the right neighbour */
+		for (r = 0; r < n; r++)
+			for (d = 0; d < n; d++)
+				assert_int_equal(s->sent[r][d],
+						 d == (r + 1) % n ?
+						 2 * (n - 1) * S / n : 0);
+		assert_int_equal(s->order_violations, 0);
+		/* every step of every rank completed, in order */
+		for (r = 0; r < n; r++)
+			for (d = 1; d < s->c.nsteps; d++)
+				assert_true(s->c.step_done[r][d] >=
+					    s->c.step_done[r][d - 1]);
+		/* frames: ceil(S/n / 1000) per step per rank */
+		assert_int_equal(s->frames, (uint64_t)n * 2 * (n - 1) *
+				 ((S / n + 999) / 1000));
+		sim_free(s);
+	}
+}
+
+static void
+test_ring_rounding(void **state)
+{
+	struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_RING, .nranks = 3,
+		.bytes = 1000, .payload_max = 64, .straggler.rank = -1 };
+
+	(void)state;
+	/* nccl-tests style: S rounded up to a multiple of n */
+	assert_int_equal(ibex_coll_msg_bytes(&cfg), 1002);
+	cfg.bytes = 1;
+	assert_int_equal(ibex_coll_msg_bytes(&cfg), 3);
+}
+
+static void
+test_hd_accounting(void **state)
+{
+	static const unsigned int ns[] = { 2, 4, 8, 16, 32 };
+	unsigned int i, r, k;
+
+	(void)state;
+	for (i = 0; i < IBEX_ARRAY_SIZE(ns); i++) {
+		unsigned int n = ns[i], l = 0;
+		struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_HD,
+			.nranks = (uint16_t)n, .bytes = 64 * 1024,
+			.payload_max = 1024, .straggler.rank = -1 };
+		struct sim *s = sim_new(&cfg);
+		uint64_t S = ibex_coll_msg_bytes(&cfg);
+		uint16_t peer[IBEX_GEN_MAX_RANKS];
+		uint64_t bytes[IBEX_GEN_MAX_RANKS];
+
+		while ((1u << l) < n)
+			l++;
+		assert_int_equal(s->c.nsteps, 2 * l);
+		/* log2 n rounds each way: halving then doubling, mirrored */
+		for (k = 0; k < l; k++) {
+			assert_int_equal(ibex_coll_sends(&cfg, 0, k, peer, bytes), 1);
+			assert_int_equal(peer[0], n >> (k + 1));
+			assert_int_equal(bytes[0], S >> (k + 1));
+			assert_int_equal(ibex_coll_sends(&cfg, 0, l + k, peer,
+							 bytes), 1);
+			assert_int_equal(peer[0], 1u << k);
+			assert_int_equal(bytes[0], (S / n) << k);
+		}
+		sim_iter(s);
+		check_allreduce_bytes(s, S);
+		assert_int_equal(s->order_violations, 0);
+		for (r = 0; r < n; r++)
+			for (k = 0; k < n; k++)
+				if (s->sent[r][k] != 0)
+					assert_int_equal(__builtin_popcount(r ^ k), 1);
+		sim_free(s);
+	}
+	{
+		struct ibex_coll c;
+		struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_HD,
+			.nranks = 6, .bytes = 600, .payload_max = 64,
+			.straggler.rank = -1 };
+
+		assert_int_equal(ibex_coll_init(&c, &cfg), -EINVAL);
+	}
+}
+
+static void
+test_incast_alltoall(void **state)
+{
+	struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_INCAST, .nranks = 8,
+		.root = 2, .bytes = 10000, .payload_max = 1000,
+		.straggler.rank = -1 };
+	struct sim *s;
+	unsigned int r, d;
+
+	(void)state;
+	s = sim_new(&cfg);
+	sim_iter(s);
+	for (r = 0; r < 8; r++) {
+		assert_int_equal(s->c.rank[r].tx_bytes, r == 2 ? 0 : 10000);
+		for (d = 0; d < 8; d++)
+			assert_int_equal(s->sent[r][d],
+					 d == 2 && r != 2 ? 10000 : 0);
+	}
+	assert_int_equal(s->c.rank[2].rx_bytes, 7 * 10000);
+	/* root finishes last: when the last frame of 7 x 10 arrives */
+	assert_int_equal(ibex_coll_elapsed(&s->c), s->c.rank[2].done_at - s->c.t0);
+	sim_free(s);
+
+	cfg.engine = IBEX_GEN_ALLTOALL;
+	cfg.bytes = 8000;
+	s = sim_new(&cfg);
+	sim_iter(s);
+	for (r = 0; r < 8; r++) {
+		assert_int_equal(s->c.rank[r].tx_bytes, 7 * 1000);
+		assert_int_equal(s->c.rank[r].rx_bytes, 7 * 1000);
+		for (d = 0; d < 8; d++)
+			assert_int_equal(s->sent[r][d], d == r ? 0 : 1000);
+	}
+	sim_free(s);
+}
+
+static void
+test_busbw_factor(void **state)
+{
+	(void)state;
+	assert_true(ibex_coll_busbw_factor(IBEX_GEN_RING, 8) == 2.0 * 7 / 8);
+	assert_true(ibex_coll_busbw_factor(IBEX_GEN_HD, 4) == 1.5);
+	assert_true(ibex_coll_busbw_factor(IBEX_GEN_ALLTOALL, 8) == 7.0 / 8);
+	assert_true(ibex_coll_busbw_factor(IBEX_GEN_INCAST, 8) == 7.0);
+}
+
+/* One rank late by d at every step: each step costs about d more, and
+ * idle rank time grows by at least (n - 2) d per step. */
+static void
+test_straggler(void **state)
+{
+	const unsigned int n = 8;
+	const uint64_t d = 2000;
+	struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_RING, .nranks = n,
+		.bytes = 64 * 1024, .payload_max = 1024, .straggler.rank = -1,
+		.seed = 7 };
+	struct sim *s;
+	uint64_t base, slow, idle0, idle1, steps = 2 * (n - 1);
+
+	(void)state;
+	s = sim_new(&cfg);
+	base = sim_iter(s);
+	idle0 = ibex_coll_idle(&s->c);
+	sim_free(s);
+
+	cfg.straggler = (struct ibex_gen_straggler){ .rank = 3, .delay = d,
+						     .prob = 1.0 };
+	s = sim_new(&cfg);
+	slow = sim_iter(s);
+	idle1 = ibex_coll_idle(&s->c);
+	assert_int_equal(s->c.rank[3].late, steps);
+	print_message("straggler: base %lu slow %lu (+%lu = %.2f d per step), "
+		      "idle %lu -> %lu\n", (unsigned long)base,
+		      (unsigned long)slow, (unsigned long)(slow - base),
+		      (double)(slow - base) / d / steps, (unsigned long)idle0,
+		      (unsigned long)idle1);
+	/* about d per affected step (within 10 %) */
+	assert_true(slow - base >= steps * d * 9 / 10);
+	assert_true(slow - base <= steps * d * 11 / 10);
+	/* no straggler, symmetric ring: nobody waits for anybody */
+	assert_true(idle0 < steps * n * 10);
+	assert_true(idle1 >= idle0 + (n - 2) * d);
+	sim_free(s);
+
+	/* probability 0.5, same seed twice: same draws, about half late */
+	cfg.straggler.prob = 0.5;
+	{
+		struct sim *a = sim_new(&cfg), *b = sim_new(&cfg);
+		unsigned int i;
+
+		for (i = 0; i < 20; i++) {
+			assert_int_equal(sim_iter(a), sim_iter(b));
+		}
+		assert_int_equal(a->c.rank[3].late, b->c.rank[3].late);
+		assert_true(a->c.rank[3].late > 20 * steps * 3 / 10);
+		assert_true(a->c.rank[3].late < 20 * steps * 7 / 10);
+		sim_free(a);
+		sim_free(b);
+	}
+}
+
+/* Frames of an old iteration (e.g. retransmitted or late after a
+ * timeout) never count for the current one. */
+static void
+test_stale_iteration(void **state)
+{
+	struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_RING, .nranks = 4,
+		.bytes = 4000, .payload_max = 500, .straggler.rank = -1 };
+	struct sim *s = sim_new(&cfg);
+
+	(void)state;
+	sim_iter(s);
+	ibex_coll_start(&s->c, s->now);
+	ibex_coll_rx(&s->c, 1, 0, (s->c.iter - 1) & 0xffff, 1000, s->now);
+	assert_int_equal(s->c.stale_rx, 1);
+	assert_int_equal(s->c.rx_got[1][0], 0);
+	ibex_coll_rx(&s->c, 1, 0, s->c.iter & 0xffff, 1000, s->now);
+	assert_int_equal(s->c.rx_got[1][0], 1000);
+	sim_free(s);
+}
+
+/* Multi-iteration report: completion quantiles are exact. */
+static void
+test_report_quantiles(void **state)
+{
+	struct ibex_gen_size_res r = { 0 };
+	uint64_t v[100];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 100; i++)
+		v[i] = (uint64_t)(100 - i) * 10;
+	r.ct = v;
+	r.iters = 100;
+	assert_int_equal(ibex_gen_ct_quantile(&r, 0.5), 500);
+	assert_int_equal(ibex_gen_ct_quantile(&r, 0.99), 990);
+	assert_int_equal(ibex_gen_ct_quantile(&r, 1.0), 1000);
+	assert_int_equal(ibex_gen_ct_quantile(&r, 0.0), 10);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_accounting),
+		cmocka_unit_test(test_ring_rounding),
+		cmocka_unit_test(test_hd_accounting),
+		cmocka_unit_test(test_incast_alltoall),
+		cmocka_unit_test(test_busbw_factor),
+		cmocka_unit_test(test_straggler),
+		cmocka_unit_test(test_stale_iteration),
+		cmocka_unit_test(test_report_quantiles),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
