@@ -30,6 +30,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "ibex_dp.h"
+#include "ibex_fc.h"
 #include "ibex_fdb.h"
 #include "ibex_pkt.h"
 #include "ibex_stats.h"
@@ -104,6 +105,20 @@ txbuf_account(struct ibex_worker *w, struct ibex_egress *e,
 	RTE_SET_USED(w);
 }
 
+/* TX took the first @p sent frames: their blocks go back to the buffer. */
+static void
+txbuf_release(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t sent)
+{
+	uint16_t i;
+
+	for (i = 0; i < sent; i++)
+		if (tb->src[i] & IBEX_FC_SRC_CHARGED) {
+			ibex_fc_release(w->fc, tb->src[i],
+					tb->desc[i] & TXD_LEN_MASK);
+			tb->charged--;
+		}
+}
+
 /* Send what is buffered for one port; keep what TX did not take. */
 static void
 txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
@@ -117,6 +132,8 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 				tb->count);
 	if (sent != 0)
 		txbuf_account(w, w->eg[port], tb, sent, now);
+	if (unlikely(tb->charged != 0))
+		txbuf_release(w, tb, sent);
 	for (i = sent; i < tb->count; i++)
 		left += tb->desc[i] & TXD_LEN_MASK;
 	IBEX_CNT_ADD(c->tx_pkts, sent);
@@ -131,6 +148,9 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	memmove(tb->desc, tb->desc + sent, tb->count * sizeof(tb->desc[0]));
 	memmove(tb->rx_tsc, tb->rx_tsc + sent,
 		tb->count * sizeof(tb->rx_tsc[0]));
+	if (tb->charged != 0)
+		memmove(tb->src, tb->src + sent,
+			tb->count * sizeof(tb->src[0]));
 	tb->first_tsc = now;
 }
 
@@ -142,6 +162,8 @@ txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 	struct ibex_txbuf *tb = &w->tx[port];
 	uint32_t len = m->pkt_len;
 
+	if (unlikely(tb->charged != 0))
+		tb->src[tb->count] = 0;
 	if (tb->count == 0) {
 		w->pending_tx |= UINT64_C(1) << port;
 		if (w->dp->tx_drain_tsc != 0)
@@ -152,6 +174,22 @@ txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 	tb->rx_tsc[tb->count] = rx_tsc;
 	tb->count++;
 	tb->bytes += len;
+}
+
+/* Same for a frame whose blocks are charged to (ingress port, VL). */
+static void
+txbuf_put_charged(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
+		  uint32_t meta, uint64_t rx_tsc, uint16_t src)
+{
+	struct ibex_txbuf *tb = &w->tx[port];
+	uint16_t i;
+
+	if (tb->charged == 0)
+		for (i = 0; i < tb->count; i++)
+			tb->src[i] = 0;
+	tb->charged++;
+	txbuf_put(w, port, m, meta, rx_tsc);
+	tb->src[tb->count - 1] = src;
 }
 
 /* Slot index of a key in any of the worker's caches (IBEX_MAC_CACHE slots). */
@@ -299,43 +337,112 @@ lane_drop(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
 	drop(&w->cnt[out], m, r);
 }
 
+/* A frame leaves after its blocks were charged: give them back. */
+static inline void
+uncharge(struct ibex_worker *w, uint16_t src, uint32_t len)
+{
+	if (unlikely(src & IBEX_FC_SRC_CHARGED))
+		ibex_fc_release(w->fc, src, len);
+}
+
+/* Was the frame charged to a lossless (ingress port, VL)? Then its room
+ * was granted by the buffer and the egress queue bound does not apply. */
+static inline bool
+src_lossless(const struct ibex_worker *w, uint16_t src)
+{
+	return (src & IBEX_FC_SRC_CHARGED) &&
+	       (w->fc->port[IBEX_FC_SRC_PORT(src)].lossless >>
+		IBEX_FC_SRC_VL(src) & 1);
+}
+
 /* The frame could not cut through: wait in the lane queue. */
 static void
 lane_enqueue(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
-	     struct rte_mbuf *m, unsigned int vl, uint8_t qmeta)
+	     struct rte_mbuf *m, unsigned int vl, uint8_t qmeta, uint16_t src)
 {
 	struct ibex_vlq *q = &e->q[vl];
+	uint32_t len = m->pkt_len;
+	bool ok;
 
-	if (unlikely(!ibex_vlq_push(q, m, m->pkt_len, w->rx_tsc, qmeta))) {
-		lane_drop(w, e, out, vl, m, IBEX_R_LOSSY_FULL);
+	if (likely(!src_lossless(w, src)))
+		ok = ibex_vlq_push(q, m, len, w->rx_tsc, qmeta, src);
+	else
+		ok = ibex_vlq_push_admitted(q, m, len, w->rx_tsc, qmeta, src);
+	if (unlikely(!ok)) {
+		uncharge(w, src, len);
+		lane_drop(w, e, out, vl, m, src_lossless(w, src) ?
+			  IBEX_R_FC_VIOLATION : IBEX_R_LOSSY_FULL);
 		return;
 	}
 	IBEX_CNT_ADD(e->lane[vl].queued, 1);
 	if (!(w->gate[out] >> vl & 1)) {
 		w->gate[out] |= 1u << vl;
-		e->head_len[vl] = m->pkt_len;
+		e->head_len[vl] = len;
 	}
 	w->pending_tx |= UINT64_C(1) << out;
 }
 
-/* The slow side of egress_send(): a shaped port, or lanes in use. */
+/* Flow control of an egress lane: the port's state, or NULL. */
+static inline struct ibex_fc_port *
+egress_fc(struct ibex_worker *w, uint16_t out)
+{
+	struct ibex_fc *fc = w->fc;
+
+	return fc != NULL && (fc->fc_ports >> out & 1) ? &fc->port[out] : NULL;
+}
+
+/* Does lane @p vl of a credit port need credit for its frames? Lossless
+ * lanes do; lossy lanes go and may be dropped downstream. */
+static inline bool
+needs_credit(const struct ibex_fc_port *fp, unsigned int vl)
+{
+	return fp != NULL && fp->mode == IBEX_FC_CREDIT &&
+	       (fp->lossless >> vl & 1);
+}
+
+static inline void
+put_frame(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
+	  uint32_t meta, uint64_t rx_tsc, uint16_t src)
+{
+	if (likely(src == 0))
+		txbuf_put(w, out, m, meta, rx_tsc);
+	else
+		txbuf_put_charged(w, out, m, meta, rx_tsc, src);
+}
+
+/* The slow side of egress_send(): a shaped or flow-controlled port, lanes
+ * in use, or a frame charged to the buffer. */
 static void
 egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
-		 unsigned int vl, uint8_t qmeta)
+		 unsigned int vl, uint8_t qmeta, uint16_t src)
 {
 	struct ibex_egress *e = w->eg[out];
+	struct ibex_fc_port *fp = egress_fc(w, out);
 	uint32_t g = w->gate[out];
+	bool credit = needs_credit(fp, vl);
 
-	if ((g & (IBEX_GATE_BUSY | IBEX_GATE_BLOCKED(vl))) == 0 &&
-	    w->tx[out].count < IBEX_CT_LIMIT) {
-		ibex_shaper_refill(&e->shaper, w->rx_tsc);
-		if (ibex_shaper_ready(&e->shaper)) {
-			ibex_shaper_take(&e->shaper, m->pkt_len);
-			txbuf_put(w, out, m, vl, w->rx_tsc);
-			return;
-		}
+	if (unlikely(fp != NULL && (fp->wd_drop >> vl & 1))) {
+		uncharge(w, src, m->pkt_len);
+		lane_drop(w, e, out, vl, m, IBEX_R_WATCHDOG);
+		return;
 	}
-	lane_enqueue(w, e, out, m, vl, qmeta);
+	if ((g & (IBEX_GATE_BUSY | IBEX_GATE_BLOCKED(vl))) != 0 ||
+	    w->tx[out].count >= IBEX_CT_LIMIT ||
+	    (credit && !ibex_credit_tx_ok(&fp->cp, vl,
+					  ibex_blocks(m->pkt_len))))
+		goto queue;
+	if (ibex_shaper_on(&e->shaper)) {
+		ibex_shaper_refill(&e->shaper, w->rx_tsc);
+		if (!ibex_shaper_ready(&e->shaper))
+			goto queue;
+		ibex_shaper_take(&e->shaper, m->pkt_len);
+	}
+	if (credit)
+		ibex_credit_tx_sent(&fp->cp, vl, ibex_blocks(m->pkt_len));
+	put_frame(w, out, m, vl, w->rx_tsc, src);
+	return;
+queue:
+	lane_enqueue(w, e, out, m, vl, qmeta, src);
 }
 
 /*
@@ -346,15 +453,15 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
  */
 static inline __rte_always_inline void
 egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
-	    unsigned int vl, uint8_t qmeta)
+	    unsigned int vl, uint8_t qmeta, uint16_t src)
 {
-	if (likely((w->gate[out] & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
-				    IBEX_GATE_BLOCKED(vl))) == 0 &&
+	if (likely(((w->gate[out] & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
+				     IBEX_GATE_BLOCKED(vl))) | src) == 0 &&
 		   w->tx[out].count < IBEX_CT_LIMIT)) {
 		txbuf_put(w, out, m, vl, w->rx_tsc);
 		return;
 	}
-	egress_send_slow(w, out, m, vl, qmeta);
+	egress_send_slow(w, out, m, vl, qmeta, src);
 }
 
 /* ECN at dequeue (docs/ecn.md): decide on the backlog the frame leaves
@@ -362,23 +469,26 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 static void
 lane_ecn(struct ibex_worker *w, const struct ibex_dp_egress_conf *ec,
 	 struct ibex_egress *e, unsigned int vl,
-	 const struct ibex_vlq_ent *ent)
+	 const struct ibex_vlq_ent *ent, uint64_t now)
 {
 	struct rte_mbuf *m = ent->frame;
 	struct ibex_pkt_info info;
 	uint8_t *eth;
 
 	if (ibex_ecn_decide(&ec->ecn[vl], &e->ecn_vars[vl], &e->ecn_stats[vl],
-			    &w->rng, (uint32_t)e->q[vl].bytes, ent->rx_tsc,
+			    &w->rng, (uint32_t)e->q[vl].bytes, now,
 			    ent->meta & 3) != IBEX_ECN_V_MARK)
 		return;
 	eth = rte_pktmbuf_mtod(m, uint8_t *);
-	if (ibex_pkt_parse(eth, m->data_len, &info) != IBEX_R_OK)
-		return;
 	/* A flooded frame is shared by several ports: marking it for one
-	 * would mark it for all, so shared frames are left as they are. */
-	if (rte_mbuf_refcnt_read(m) != 1)
+	 * would mark it for all, so shared frames are left as they are.
+	 * The decision counted the frame as marked: take that back, so
+	 * that marked is the number of frames that left as CE. */
+	if (unlikely(rte_mbuf_refcnt_read(m) != 1 ||
+		     ibex_pkt_parse(eth, m->data_len, &info) != IBEX_R_OK)) {
+		e->ecn_stats[vl].marked--;
 		return;
+	}
 	ibex_pkt_set_ecn(eth, &info, IBEX_ECN_CE);
 	if ((ec->fecn >> vl & 1) && (info.flags & IBEX_PKT_F_ROCE)) {
 		ibex_bth_set_fecn(eth + info.bth_off);
@@ -386,9 +496,58 @@ lane_ecn(struct ibex_worker *w, const struct ibex_dp_egress_conf *ec,
 	}
 }
 
+/* Lanes of a credit port whose head frame has no credit yet. */
+static uint32_t
+credit_blocked(const struct ibex_fc_port *fp, const struct ibex_egress *e,
+	       uint32_t lanes)
+{
+	uint32_t out = 0, v_set = lanes & fp->lossless;
+
+	while (v_set != 0) {
+		unsigned int v = __builtin_ctz(v_set);
+
+		v_set &= v_set - 1;
+		if (!ibex_credit_tx_ok(&fp->cp, v, ibex_blocks(e->head_len[v])))
+			out |= 1u << v;
+	}
+	return out;
+}
+
+/* Pop the head of lane @p vl, keeping the gate and head length right. */
+static inline void
+lane_pop(struct ibex_worker *w, struct ibex_egress *e, uint16_t port,
+	 unsigned int vl, struct ibex_vlq_ent *ent)
+{
+	ibex_vlq_pop(&e->q[vl], ent);
+	if (ibex_vlq_empty(&e->q[vl]))
+		w->gate[port] &= ~(1u << vl);
+	else
+		e->head_len[vl] = ibex_vlq_head(&e->q[vl])->len;
+}
+
+/* PFC watchdog, action drop: discard what a stormed lane holds. */
+static void
+lanes_watchdog_drain(struct ibex_worker *w, struct ibex_egress *e,
+		     uint16_t port, uint32_t lanes)
+{
+	struct ibex_vlq_ent ent;
+
+	while (lanes != 0) {
+		unsigned int v = __builtin_ctz(lanes);
+
+		lanes &= lanes - 1;
+		while (!ibex_vlq_empty(&e->q[v])) {
+			lane_pop(w, e, port, v, &ent);
+			uncharge(w, ent.src, ent.len);
+			lane_drop(w, e, port, v, ent.frame, IBEX_R_WATCHDOG);
+		}
+	}
+}
+
 /*
  * End of iteration, for a port with frames queued: let the VL arbiter and
- * the shaper move up to one burst from the lanes into the TX buffer.
+ * the shaper move up to one burst from the eligible lanes (frames
+ * waiting, downstream credit, not paused) into the TX buffer.
  */
 static void
 egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
@@ -397,17 +556,22 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	struct ibex_egress *e = w->eg[port];
 	struct ibex_txbuf *tb = &w->tx[port];
 	const struct ibex_dp_egress_conf *ec = &t->eg[port];
+	struct ibex_fc_port *fp = egress_fc(w, port);
 	const uint16_t room = w->dp->burst;
 	bool shaped = ibex_shaper_on(&e->shaper);
 
 	if (shaped)
 		ibex_shaper_refill(&e->shaper, now);
+	if (unlikely(fp != NULL && (fp->wd_drop & w->gate[port])))
+		lanes_watchdog_drain(w, e, port, fp->wd_drop & w->gate[port]);
 	while (tb->count < room) {
 		uint32_t g = w->gate[port];
 		uint32_t elig = g & ~(g >> 16) & IBEX_GATE_BUSY;
 		struct ibex_vlq_ent ent;
 		int vl;
 
+		if (fp != NULL && fp->mode == IBEX_FC_CREDIT)
+			elig &= ~credit_blocked(fp, e, elig);
 		if (elig == 0 || (shaped && !ibex_shaper_ready(&e->shaper)))
 			break;
 		vl = ibex_vlarb_next(&e->arb, elig, e->head_len);
@@ -418,17 +582,16 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		else
 			ibex_vlarb_charge(&e->arb, (unsigned int)vl,
 					  e->head_len[vl]);
-		ibex_vlq_pop(&e->q[vl], &ent);
-		if (ibex_vlq_empty(&e->q[vl]))
-			w->gate[port] &= ~(1u << vl);
-		else
-			e->head_len[vl] = ibex_vlq_head(&e->q[vl])->len;
+		lane_pop(w, e, port, (unsigned int)vl, &ent);
 		if ((ec->ecn_on >> vl & 1) && (ent.meta & QM_IP))
-			lane_ecn(w, ec, e, (unsigned int)vl, &ent);
+			lane_ecn(w, ec, e, (unsigned int)vl, &ent, now);
 		if (shaped)
 			ibex_shaper_take(&e->shaper, ent.len);
-		txbuf_put(w, port, ent.frame,
-			  (uint32_t)vl | IBEX_TXM_QUEUED, ent.rx_tsc);
+		if (needs_credit(fp, (unsigned int)vl))
+			ibex_credit_tx_sent(&fp->cp, (unsigned int)vl,
+					    ibex_blocks(ent.len));
+		put_frame(w, port, ent.frame, (uint32_t)vl | IBEX_TXM_QUEUED,
+			  ent.rx_tsc, ent.src);
 	}
 }
 
@@ -486,23 +649,78 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
 #define FC_SL(fc) ((fc) & 0xfu)
 #define FC_QMETA(fc) ((uint8_t)((fc) >> 8))
 #define FC_MGMT 0x10000u
+/* The ingress port runs flow control: charge the frame's blocks to
+ * (FC_IN_PORT, FC_IN_VL). */
+#define FC_CHARGE 0x20000u
+#define FC_IN_VL(fc) (((fc) >> 18) & 0xfu)
+#define FC_IN_PORT(fc) (((fc) >> 22) & 0x3fu)
+
+/*
+ * Buffer admission of one egress copy (DESIGN.md §3 step 5). A lossy lane
+ * that is full tail-drops; a lossless lane that is full means the peer
+ * ignored our credits or pauses: a protocol violation, counted as such.
+ * @return the frame's charge tag, or 0 when it was dropped.
+ */
+static uint16_t
+fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
+{
+	unsigned int in = FC_IN_PORT(fc), vl = FC_IN_VL(fc);
+	struct ibex_fc *f = w->fc;
+	struct ibex_buf_result r;
+
+	r = ibex_buf_admit(&f->buf, in, vl, ibex_blocks(m->pkt_len));
+	if (unlikely(r.verdict == IBEX_BUF_TAIL_DROP)) {
+		drop(&w->cnt[in], m, IBEX_R_LOSSY_FULL);
+		return 0;
+	}
+	if (unlikely(r.verdict == IBEX_BUF_VIOLATION)) {
+		IBEX_CNT_ADD(f->port[in].cnt.violations[vl], 1);
+		drop(&w->cnt[in], m, IBEX_R_FC_VIOLATION);
+		return 0;
+	}
+	ibex_fc_pause_edge(f, in, vl, r.pause);
+	return (uint16_t)IBEX_FC_SRC(in, vl);
+}
 
 static inline __rte_always_inline void
 egress_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	   uint16_t out, struct rte_mbuf *m, uint32_t fc)
 {
+	uint16_t src = 0;
 	unsigned int vl;
 
-	if (unlikely(fc & FC_MGMT)) {
-		mgmt_send(w, out, m);
-		return;
+	if (unlikely(fc & (FC_MGMT | FC_CHARGE))) {
+		/* Management bypasses flow control and the lanes. */
+		if (fc & FC_MGMT) {
+			mgmt_send(w, out, m);
+			return;
+		}
+		src = fc_admit(w, m, fc);
+		if (src == 0)
+			return;
 	}
 	vl = ibex_sl2vl(&t->sl2vl[out], FC_SL(fc));
 	if (unlikely(ibex_vl_is_drop(vl))) {
+		uncharge(w, src, m->pkt_len);
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_SL_DROP);
 		return;
 	}
-	egress_send(w, out, m, vl, FC_QMETA(fc));
+	egress_send(w, out, m, vl, FC_QMETA(fc), src);
+}
+
+/* Ingress side of flow control for a data frame: credit ports count what
+ * the peer sent (ABR, before any drop decision); the frame will be
+ * charged to its ingress lane. */
+static uint32_t
+fc_ingress(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	   struct rte_mbuf *m, uint16_t in_port, uint32_t fc)
+{
+	unsigned int vl = ibex_sl2vl(&t->sl2vl[in_port], FC_SL(fc));
+	struct ibex_fc_port *fp = &w->fc->port[in_port];
+
+	if (fp->mode == IBEX_FC_CREDIT && vl < fp->cp.n_vls)
+		ibex_credit_rx_data(&fp->cp, vl, ibex_blocks(m->pkt_len));
+	return fc | FC_CHARGE | (uint32_t)vl << 18 | (uint32_t)in_port << 22;
 }
 
 static void
@@ -578,6 +796,10 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		drop(c, m, r);
 		return;
 	}
+	/* MAC control (PFC) and credit frames are link-local: consumed. */
+	if (unlikely(eth[12] == 0x88) &&
+	    ibex_fc_rx_frame(w, in_port, m, w->rx_tsc))
+		return;
 	if (unlikely(ibex_mac_is_group(eth + 6))) {
 		drop(c, m, IBEX_R_SRC_MCAST);
 		return;
@@ -595,6 +817,8 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		return;
 	}
 	fc = classify(t, eth, &info, tagged, in_port);
+	if (unlikely(t->fc_ports >> in_port & 1) && !(fc & FC_MGMT))
+		fc = fc_ingress(w, t, m, in_port, fc);
 	if (unlikely(fc & (FC_MGMT | IBEX_CLASS_IN_DROP))) {
 		if (fc & FC_MGMT) {
 			if (!mgmt_admit(w, t, c, m, in_port))
@@ -691,7 +915,7 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 		if (ec->shape_bps != e->shaper.rate_bps)
 			ibex_shaper_init(&e->shaper, ec->shape_bps,
 					 w->dp->tsc_hz, rte_rdtsc());
-		if (ibex_shaper_on(&e->shaper))
+		if (ibex_shaper_on(&e->shaper) || (t->fc_ports >> p & 1))
 			w->gate[p] |= IBEX_GATE_SHAPED;
 		else
 			w->gate[p] &= ~IBEX_GATE_SHAPED;
@@ -699,6 +923,8 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 			e->q[v].max_blocks = RTE_MIN(ec->queue_blocks, e->slots);
 		e->gen = t->gen;
 	}
+	if (w->fc != NULL)
+		ibex_fc_update(w->fc, t);
 	w->tables_gen = t->gen;
 }
 
@@ -776,14 +1002,15 @@ ibex_dp_worker_main(void *arg)
 			now = rte_rdtsc();
 			tx_drain(w, t, now);
 		}
+		if (unlikely(w->fc != NULL))
+			ibex_fc_housekeeping(w, now != 0 ? now : start);
 		/* Nothing of t is held past this point. */
 		if (dp->qsbr != NULL)
 			rte_rcu_qsbr_quiescent(dp->qsbr, w->index);
 		IBEX_CNT_ADD(w->iterations, 1);
 		if (moved != 0) {
 			IBEX_CNT_ADD(w->busy_iterations, 1);
-			IBEX_CNT_ADD(w->busy_tsc, (now != 0 ? now :
-						   rte_rdtsc()) - start);
+			IBEX_CNT_ADD(w->busy_tsc, rte_rdtsc() - start);
 		}
 	}
 	worker_release_all(w);

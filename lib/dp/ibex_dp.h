@@ -81,6 +81,20 @@ struct ibex_dp_egress_conf {
 	struct ibex_ecn_params ecn[IBEX_VL_COUNT];
 };
 
+/** Flow-control parameters of one port that may change live. */
+struct ibex_dp_fc_conf {
+	uint64_t credit_period_ns;
+	uint64_t credit_min_gap_ns;
+	uint64_t rate_mbps;
+	uint64_t margin_ns;
+	uint64_t wd_detect_ns;
+	uint64_t wd_recover_ns;
+	uint16_t quanta;
+	uint8_t wd_action;
+	uint8_t mode;            /**< enum ibex_fc_mode (for the check) */
+	uint16_t lossless;       /**< VL mask (for the check) */
+};
+
 /**
  * Forwarding tables the workers read. Immutable once published: the
  * control thread builds a new one, swaps the pointer and frees the old one
@@ -101,6 +115,9 @@ struct ibex_dp_tables {
 	struct ibex_sl_class sl_class[IBEX_MAX_PORTS];
 	struct ibex_sl2vl sl2vl[IBEX_MAX_PORTS];       /**< per port */
 	struct ibex_dp_egress_conf eg[IBEX_MAX_PORTS];
+	uint64_t fc_ports;       /**< ports with fc credit or pfc */
+	uint64_t credit_ports;
+	struct ibex_dp_fc_conf fc[IBEX_MAX_PORTS];
 };
 
 /** Frames on their way to one egress port's TX queue, on one worker: cut
@@ -112,6 +129,8 @@ struct ibex_txbuf {
 	uint64_t bytes;          /**< bytes of the frames held */
 	struct rte_mbuf *pkts[IBEX_TXBUF_LEN];
 	uint32_t desc[IBEX_TXBUF_LEN];   /**< bytes | (VL | IBEX_TXM_*) << 16 */
+	uint16_t charged;                /**< frames with IBEX_FC_SRC_CHARGED */
+	uint16_t src[IBEX_TXBUF_LEN];    /**< flow control: IBEX_FC_SRC() */
 	uint64_t rx_tsc[IBEX_TXBUF_LEN]; /**< RX time, for residence */
 };
 
@@ -139,6 +158,7 @@ struct ibex_lane_counters {
 
 /** ibex_worker.gate bits. */
 #define IBEX_GATE_BUSY 0x7fffu
+/** The port needs the slow egress path: shaped or flow-controlled. */
 #define IBEX_GATE_SHAPED 0x8000u
 #define IBEX_GATE_BLOCKED(vl) (UINT32_C(0x10000) << (vl))
 
@@ -199,6 +219,7 @@ struct ibex_flow_slot {
 };
 
 struct ibex_dp;
+struct ibex_fc;
 
 /** Management (VL15) admission of one ingress port: a frame per vl15_tsc. */
 struct ibex_vl15_bucket {
@@ -225,6 +246,7 @@ struct ibex_worker {
 	uint64_t rx_tsc;         /**< TSC of the burst being processed */
 	struct ibex_ecn_rng rng;
 	struct ibex_egress *eg[IBEX_MAX_PORTS];
+	struct ibex_fc *fc;      /**< flow control, NULL when no port has it */
 	struct ibex_vl15_bucket vl15[IBEX_MAX_PORTS];
 	struct ibex_flow_slot flow_cache[IBEX_MAC_CACHE];
 	struct ibex_mac_slot dst_cache[IBEX_MAC_CACHE];
@@ -296,6 +318,32 @@ void ibex_dp_lane_totals(const struct ibex_dp *dp, uint16_t port,
 struct ibex_hist;
 int ibex_dp_residence(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
 		      bool queued, struct ibex_hist *out);
+
+/** Flow-control state of one port, as the control plane shows it. */
+struct ibex_dp_fc_view {
+	uint8_t mode;                  /**< enum ibex_fc_mode */
+	uint16_t lossless;             /**< VL mask */
+	uint16_t paused_vls;           /**< egress lanes paused now (PFC) */
+	uint16_t wd_drop_vls;          /**< lanes the watchdog drains */
+	uint32_t credits[IBEX_VL_COUNT];   /**< blocks we may still send */
+	uint32_t buf_used[IBEX_VL_COUNT];  /**< blocks charged to (port, VL) */
+	uint32_t buf_free[IBEX_VL_COUNT];  /**< credit we may advertise */
+	bool xoff[IBEX_VL_COUNT];      /**< we assert XOFF for the lane */
+	uint64_t fc_tx, fc_rx, fc_tx_fail;
+	uint64_t pfc_tx, pfc_rx, pfc_ignored;
+	uint64_t xoff_tx, xon_tx, xoff_rx, xon_rx;
+	uint64_t storms, restored;
+	uint64_t paused_ns[8];         /**< per priority */
+	uint64_t violations[IBEX_VL_COUNT];
+};
+
+/**
+ * Read the flow-control state of @p port (control thread; relaxed reads
+ * of the worker's words). @return 0, or -ENOENT when no port runs flow
+ * control (@p v is then zeroed with mode none).
+ */
+int ibex_dp_fc_view(const struct ibex_dp *dp, uint16_t port,
+		    struct ibex_dp_fc_view *v);
 
 /**
  * Apply a new validated configuration while traffic runs (control thread):

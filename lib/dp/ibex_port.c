@@ -23,6 +23,7 @@
 
 #include "ibex_conf.h"
 #include "ibex_dp.h"
+#include "ibex_fc.h"
 #include "ibex_fdb.h"
 #include "ibex_stats.h"
 
@@ -63,6 +64,29 @@ egress_conf_build(struct ibex_dp_egress_conf *ec,
 	return 0;
 }
 
+/* Flow-control parameters the worker may take live. */
+static void
+fc_conf_build(struct ibex_dp_tables *t, uint16_t p,
+	      const struct ibex_conf_port *cp)
+{
+	struct ibex_dp_fc_conf *f = &t->fc[p];
+
+	f->mode = cp->fc_mode;
+	f->lossless = cp->lossless_mask;
+	f->credit_period_ns = (uint64_t)cp->credit_period_us * 1000;
+	f->credit_min_gap_ns = cp->credit_min_gap_ns;
+	f->rate_mbps = RTE_MAX(ibex_conf_port_rate_bps(cp) / 1000000, 1u);
+	f->quanta = cp->pfc_quanta;
+	f->margin_ns = (uint64_t)cp->pfc_refresh_margin_us * 1000;
+	f->wd_action = cp->wd_action;
+	f->wd_detect_ns = (uint64_t)cp->wd_detect_ms * 1000000;
+	f->wd_recover_ns = (uint64_t)cp->wd_recover_ms * 1000000;
+	if (cp->fc_mode != IBEX_FC_NONE)
+		t->fc_ports |= UINT64_C(1) << p;
+	if (cp->fc_mode == IBEX_FC_CREDIT)
+		t->credit_ports |= UINT64_C(1) << p;
+}
+
 int
 ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 	     uint32_t gen, char *err, size_t errlen)
@@ -97,6 +121,7 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 						       cp.sl_class.map[i])))
 				t->sl_class[p].map[i] |= IBEX_CLASS_IN_DROP;
 		t->sl2vl[p] = cp.sl2vl;
+		fc_conf_build(t, p, &cp);
 		ret = egress_conf_build(&t->eg[p], &cp, hz, err, errlen);
 		if (ret < 0) {
 			rte_free(t);
@@ -502,7 +527,10 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	ret = pool_create(dp, conf, err, errlen);
 	if (ret < 0)
 		return ret;
-	return ports_start(dp, conf, err, errlen);
+	ret = ports_start(dp, conf, err, errlen);
+	if (ret < 0)
+		return ret;
+	return ibex_fc_create(&dp->workers[0]->fc, dp, conf, err, errlen);
 }
 
 void
@@ -521,6 +549,7 @@ ibex_dp_destroy(struct ibex_dp *dp)
 			continue;
 		for (p = 0; p < dp->nb_ports; p++)
 			egress_free(dp->workers[i]->eg[p]);
+		rte_free(dp->workers[i]->fc);
 		rte_free(dp->workers[i]);
 	}
 	rte_free(dp->qsbr);

@@ -62,6 +62,22 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 				 b->name);
 			return -ENOTSUP;
 		}
+		if (b->fc_mode != a->fc_mode ||
+		    b->lossless_mask != a->lossless_mask ||
+		    memcmp(b->reserved_blocks, a->reserved_blocks,
+			   sizeof(a->reserved_blocks)) != 0 ||
+		    b->pfc_headroom_auto != a->pfc_headroom_auto ||
+		    b->pfc_headroom_blocks != a->pfc_headroom_blocks ||
+		    b->pfc_cable_m != a->pfc_cable_m ||
+		    b->pfc_proc_ns != a->pfc_proc_ns ||
+		    b->pfc_xoff_blocks != a->pfc_xoff_blocks ||
+		    b->pfc_xon_gap_blocks != a->pfc_xon_gap_blocks) {
+			snprintf(err, errlen, "%s:%d: port %s: fc mode, lossless "
+				 "lanes and buffer sizes need a restart (live: "
+				 "credit timers, pfc quanta and watchdog)",
+				 conf->origin, b->line, b->name);
+			return -ENOTSUP;
+		}
 		if (b->vl_queue_blocks > dp->workers[0]->eg[p]->slots) {
 			snprintf(err, errlen, "%s:%d: port %s: vl-queue can grow "
 				 "live only up to %u blocks (its size at start, "
@@ -73,9 +89,11 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 	if ((conf->nb_workers != 0 && conf->nb_workers != dp->nb_workers) ||
 	    conf->burst != old->burst || conf->mbufs != old->mbufs ||
 	    conf->fdb_max_entries != old->fdb_max_entries ||
-	    conf->fdb_ageing_s != old->fdb_ageing_s) {
-		snprintf(err, errlen, "switch workers, burst, mbufs and fdb "
-			 "max-entries/ageing need a restart");
+	    conf->fdb_ageing_s != old->fdb_ageing_s ||
+	    conf->buffer_blocks != old->buffer_blocks ||
+	    conf->buffer_alpha_log2 != old->buffer_alpha_log2) {
+		snprintf(err, errlen, "switch workers, burst, mbufs, fdb "
+			 "max-entries/ageing and buffer need a restart");
 		return -ENOTSUP;
 	}
 	return 0;

@@ -27,6 +27,7 @@ struct ibex_vlq_ent {
 	void *frame;
 	uint64_t rx_tsc;   /**< when it was received (residence time) */
 	uint32_t len;      /**< bytes */
+	uint16_t src;      /**< caller's (e.g. where the blocks are charged) */
 	uint8_t meta;      /**< caller's (e.g. the frame's ECN codepoint) */
 };
 
@@ -89,27 +90,50 @@ ibex_vlq_fits(const struct ibex_vlq *q, uint32_t len)
 		q->blocks + ibex_blocks(len) <= q->max_blocks);
 }
 
+/* Append without checking; the caller did. */
+static inline void
+ibex_vlq_put(struct ibex_vlq *q, void *frame, uint32_t len, uint64_t rx_tsc,
+	     uint8_t meta, uint16_t src)
+{
+	struct ibex_vlq_ent *e = &q->ent[q->tail & q->mask];
+
+	e->frame = frame;
+	e->rx_tsc = rx_tsc;
+	e->len = len;
+	e->meta = meta;
+	e->src = src;
+	q->tail++;
+	__atomic_store_n(&q->blocks, q->blocks + ibex_blocks(len),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&q->bytes, q->bytes + len, __ATOMIC_RELAXED);
+}
+
+/**
+ * Append a frame whose room was already granted elsewhere (a lossless
+ * frame admitted by the buffer): only the slots bound it.
+ * @return false when the slots are full.
+ */
+static inline bool
+ibex_vlq_push_admitted(struct ibex_vlq *q, void *frame, uint32_t len,
+		       uint64_t rx_tsc, uint8_t meta, uint16_t src)
+{
+	if (ibex_vlq_count(q) > q->mask)
+		return false;
+	ibex_vlq_put(q, frame, len, rx_tsc, meta, src);
+	return true;
+}
+
 /**
  * Append a frame. @return false (nothing changes) when it does not fit:
  * the caller decides whether that is a tail drop or a violation.
  */
 static inline bool
 ibex_vlq_push(struct ibex_vlq *q, void *frame, uint32_t len, uint64_t rx_tsc,
-	      uint8_t meta)
+	      uint8_t meta, uint16_t src)
 {
-	struct ibex_vlq_ent *e;
-
 	if (!ibex_vlq_fits(q, len))
 		return false;
-	e = &q->ent[q->tail & q->mask];
-	e->frame = frame;
-	e->rx_tsc = rx_tsc;
-	e->len = len;
-	e->meta = meta;
-	q->tail++;
-	__atomic_store_n(&q->blocks, q->blocks + ibex_blocks(len),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&q->bytes, q->bytes + len, __ATOMIC_RELAXED);
+	ibex_vlq_put(q, frame, len, rx_tsc, meta, src);
 	return true;
 }
 

@@ -27,8 +27,8 @@ test_vlq_fifo_and_gauges(void **state)
 	ibex_vlq_init(&q, ent, 8, 0);
 	/* Wrap the free-running indices several times: order is kept. */
 	for (i = 0; i < 100; i++) {
-		assert_true(ibex_vlq_push(&q, (void *)(i + 1), 65, i, 0));
-		assert_true(ibex_vlq_push(&q, (void *)(i + 1000), 64, i, 3));
+		assert_true(ibex_vlq_push(&q, (void *)(i + 1), 65, i, 0, 0));
+		assert_true(ibex_vlq_push(&q, (void *)(i + 1000), 64, i, 3, 0));
 		assert_int_equal(q.blocks, 3);
 		assert_int_equal(q.bytes, 129);
 		assert_ptr_equal(ibex_vlq_head(&q)->frame, (void *)(i + 1));
@@ -54,18 +54,18 @@ test_vlq_block_bound(void **state)
 	/* 10 blocks: a 1500-byte frame is 24 blocks and never fits; 64-byte
 	 * frames fit ten times, the eleventh is refused and nothing changes. */
 	ibex_vlq_init(&q, ent, 16, 10);
-	assert_false(ibex_vlq_push(&q, (void *)1, 1500, 0, 0));
+	assert_false(ibex_vlq_push(&q, (void *)1, 1500, 0, 0, 0));
 	assert_int_equal(ibex_vlq_count(&q), 0);
 	for (int i = 0; i < 10; i++)
-		assert_true(ibex_vlq_push(&q, (void *)1, 64, 0, 0));
-	assert_false(ibex_vlq_push(&q, (void *)1, 64, 0, 0));
+		assert_true(ibex_vlq_push(&q, (void *)1, 64, 0, 0, 0));
+	assert_false(ibex_vlq_push(&q, (void *)1, 64, 0, 0, 0));
 	assert_int_equal(ibex_vlq_count(&q), 10);
 	assert_int_equal(q.blocks, 10);
 	/* Slots bound too when there is no block bound. */
 	ibex_vlq_init(&q, ent, 4, 0);
 	for (int i = 0; i < 4; i++)
-		assert_true(ibex_vlq_push(&q, (void *)1, 64, 0, 0));
-	assert_false(ibex_vlq_push(&q, (void *)1, 64, 0, 0));
+		assert_true(ibex_vlq_push(&q, (void *)1, 64, 0, 0, 0));
+	assert_false(ibex_vlq_push(&q, (void *)1, 64, 0, 0, 0));
 }
 
 static void

@@ -54,12 +54,13 @@ cmp -s "$tmp/want" "$tmp/config.start" || { cat "$tmp/config.start"; fail "show 
 
 # sighup_refused FILE WANT: install FILE, SIGHUP, expect WANT in the log.
 log_lines=0
+new_log_has() { tail -n +"$((log_lines + 1))" "$tmp/switch.log" | grep -q "$1"; }
 sighup() {
 	cp "$1" "$conf"
 	log_lines=$(wc -l <"$tmp/switch.log")
 	kill -HUP "$swpid"
-	wait_until 10 grep -q "SIGHUP" <(tail -n +"$((log_lines + 1))" "$tmp/switch.log") ||
-		fail "no SIGHUP line in the log"
+	# Re-read the log on every try: a <(...) would be read once.
+	wait_until 10 new_log_has "SIGHUP" || fail "no SIGHUP line in the log"
 	is_alive "$swpid" || fail "the switch died on SIGHUP"
 	tail -n +"$((log_lines + 1))" "$tmp/switch.log" | grep SIGHUP
 }
