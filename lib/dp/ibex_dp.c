@@ -63,60 +63,86 @@ drop(struct ibex_port_counters *c, struct rte_mbuf *m, enum ibex_reason r)
 	rte_pktmbuf_free(m);
 }
 
-/* The lane of a TX buffer entry and the bytes it carries. */
-#define TXD_LEN_MASK 0xffffu
-#define TXD_META_SHIFT 16
+/*
+ * The TX buffer keeps, beside the frames, runs of consecutive frames that
+ * share lane, path (cut through or queued), RX time and buffer charge:
+ * everything the accounting after TX needs, updated once per frame by a
+ * compare and two adds, and read once per run (in the uncongested case a
+ * whole burst is one run). Nothing after TX reads an mbuf TX has taken.
+ */
 
-/* Account frames TX took: per lane counters and residence histograms, by
- * runs of frames that share lane, path and RX time (one update per run:
- * in the uncongested case a whole burst is one run). Reads only the
- * buffer's own arrays, never the mbufs, which TX may already have freed. */
+/* Account @p n frames of run @p r that TX took. */
 static void
-txbuf_account(struct ibex_worker *w, struct ibex_egress *e,
-	      const struct ibex_txbuf *tb, uint16_t sent, uint64_t now)
+txrun_account(struct ibex_worker *w, struct ibex_egress *e,
+	      const struct ibex_txrun *r, uint16_t n, uint32_t bytes,
+	      uint32_t blocks, uint64_t now)
 {
-	uint16_t i = 0;
+	unsigned int vl = r->meta & IBEX_TXM_VL;
+	unsigned int queued = (r->meta & IBEX_TXM_QUEUED) != 0;
+	struct ibex_lane_counters *lc = &e->lane[vl];
+	struct ibex_hist *h = e->res[vl][queued];
 
-	while (i < sent) {
-		uint32_t meta = tb->desc[i] >> TXD_META_SHIFT;
-		uint64_t rx = tb->rx_tsc[i];
-		uint64_t bytes = 0;
-		uint16_t j = i;
-		struct ibex_lane_counters *lc;
-		struct ibex_hist *h;
-		unsigned int vl = meta & IBEX_TXM_VL;
-		unsigned int queued = (meta & IBEX_TXM_QUEUED) != 0;
+	IBEX_CNT_ADD(lc->tx_pkts, n);
+	IBEX_CNT_ADD(lc->tx_bytes, bytes);
+	if (!queued)
+		IBEX_CNT_ADD(lc->cut_through, n);
+	if (h != NULL)
+		ibex_hist_record_n(h, now - r->rx_tsc, n);
+	if (unlikely(r->src != 0)) {
+		struct ibex_buf_result res;
+		unsigned int port = IBEX_FC_SRC_PORT(r->src);
+		unsigned int svl = IBEX_FC_SRC_VL(r->src);
 
-		do {
-			bytes += tb->desc[j] & TXD_LEN_MASK;
-			j++;
-		} while (j < sent && tb->rx_tsc[j] == rx &&
-			 (tb->desc[j] >> TXD_META_SHIFT) == meta);
-		lc = &e->lane[vl];
-		IBEX_CNT_ADD(lc->tx_pkts, j - i);
-		IBEX_CNT_ADD(lc->tx_bytes, bytes);
-		if (!queued)
-			IBEX_CNT_ADD(lc->cut_through, j - i);
-		h = e->res[vl][queued];
-		if (h != NULL)
-			ibex_hist_record_n(h, now - rx, j - i);
-		i = j;
+		res = ibex_buf_release(&w->fc->buf, port, svl, blocks);
+		ibex_fc_pause_edge(w->fc, port, svl, res.pause);
 	}
-	RTE_SET_USED(w);
 }
 
-/* TX took the first @p sent frames: their blocks go back to the buffer. */
+/* TX took the first @p sent frames: account them, keep the rest. */
 static void
-txbuf_release(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t sent)
+txbuf_consume(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t port,
+	      uint16_t sent, uint64_t now)
 {
-	uint16_t i;
+	struct ibex_egress *e = w->eg[port];
+	uint16_t i = 0, k = 0;
+	uint64_t bytes = 0;
 
-	for (i = 0; i < sent; i++)
-		if (tb->src[i] & IBEX_FC_SRC_CHARGED) {
-			ibex_fc_release(w->fc, tb->src[i],
-					tb->desc[i] & TXD_LEN_MASK);
-			tb->charged--;
+	while (k < tb->nb_runs && i + tb->runs[k].n <= sent) {
+		struct ibex_txrun *r = &tb->runs[k];
+
+		txrun_account(w, e, r, r->n, r->bytes, r->blocks, now);
+		bytes += r->bytes;
+		i += r->n;
+		k++;
+	}
+	if (i < sent) {
+		/* Split run k: its unsent frames are still ours to read. */
+		struct ibex_txrun *r = &tb->runs[k];
+		uint32_t ub = 0, ubl = 0;
+		uint16_t j, end = i + r->n;
+
+		for (j = sent; j < end; j++) {
+			ub += tb->pkts[j]->pkt_len;
+			ubl += ibex_blocks(tb->pkts[j]->pkt_len);
 		}
+		txrun_account(w, e, r, sent - i, r->bytes - ub,
+			      r->blocks - ubl, now);
+		bytes += r->bytes - ub;
+		r->n = end - sent;
+		r->bytes = ub;
+		r->blocks = ubl;
+	}
+	IBEX_CNT_ADD(w->cnt[port].tx_pkts, sent);
+	IBEX_CNT_ADD(w->cnt[port].tx_bytes, bytes);
+	tb->bytes -= bytes;
+	tb->count -= sent;
+	tb->nb_runs -= k;
+	if (tb->count == 0)
+		return;
+	memmove(tb->pkts, tb->pkts + sent, tb->count * sizeof(tb->pkts[0]));
+	if (k != 0)
+		memmove(tb->runs, tb->runs + k,
+			tb->nb_runs * sizeof(tb->runs[0]));
 }
 
 /* Send what is buffered for one port; keep what TX did not take. */
@@ -124,72 +150,50 @@ static void
 txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 {
 	struct ibex_txbuf *tb = &w->tx[port];
-	struct ibex_port_counters *c = &w->cnt[port];
-	uint16_t sent, i;
-	uint64_t left = 0;
+	uint16_t sent;
 
 	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
-	if (sent != 0)
-		txbuf_account(w, w->eg[port], tb, sent, now);
-	if (unlikely(tb->charged != 0))
-		txbuf_release(w, tb, sent);
-	for (i = sent; i < tb->count; i++)
-		left += tb->desc[i] & TXD_LEN_MASK;
-	IBEX_CNT_ADD(c->tx_pkts, sent);
-	IBEX_CNT_ADD(c->tx_bytes, tb->bytes - left);
-	tb->bytes = left;
-	if (likely(sent == tb->count)) {
-		tb->count = 0;
-		return;
-	}
-	tb->count -= sent;
-	memmove(tb->pkts, tb->pkts + sent, tb->count * sizeof(tb->pkts[0]));
-	memmove(tb->desc, tb->desc + sent, tb->count * sizeof(tb->desc[0]));
-	memmove(tb->rx_tsc, tb->rx_tsc + sent,
-		tb->count * sizeof(tb->rx_tsc[0]));
-	if (tb->charged != 0)
-		memmove(tb->src, tb->src + sent,
-			tb->count * sizeof(tb->src[0]));
-	tb->first_tsc = now;
+	txbuf_consume(w, tb, port, sent, now);
+	if (tb->count != 0)
+		tb->first_tsc = now;
 }
 
-/* Put a frame into the TX buffer; the caller checked there is room. */
+/* Put a frame into the TX buffer; the caller checked there is room.
+ * @p src is the frame's buffer charge (IBEX_FC_SRC()) or 0. */
 static inline __rte_always_inline void
 txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
-	  uint32_t meta, uint64_t rx_tsc)
+	  uint32_t meta, uint64_t rx_tsc, uint16_t src)
 {
 	struct ibex_txbuf *tb = &w->tx[port];
 	uint32_t len = m->pkt_len;
+	struct ibex_txrun *r;
 
-	if (unlikely(tb->charged != 0))
-		tb->src[tb->count] = 0;
 	if (tb->count == 0) {
 		w->pending_tx |= UINT64_C(1) << port;
 		if (w->dp->tx_drain_tsc != 0)
 			tb->first_tsc = rte_rdtsc();
+		tb->nb_runs = 0;
+		r = &tb->runs[0];
+		goto new_run;
 	}
-	tb->pkts[tb->count] = m;
-	tb->desc[tb->count] = (len & TXD_LEN_MASK) | meta << TXD_META_SHIFT;
-	tb->rx_tsc[tb->count] = rx_tsc;
-	tb->count++;
+	r = &tb->runs[tb->nb_runs - 1];
+	if (unlikely(r->rx_tsc != rx_tsc || r->meta != meta || r->src != src)) {
+		r++;
+new_run:
+		tb->nb_runs++;
+		r->rx_tsc = rx_tsc;
+		r->meta = (uint8_t)meta;
+		r->src = src;
+		r->n = 0;
+		r->bytes = 0;
+		r->blocks = 0;
+	}
+	r->n++;
+	r->bytes += len;
+	r->blocks += ibex_blocks(len);
+	tb->pkts[tb->count++] = m;
 	tb->bytes += len;
-}
-
-/* Same for a frame whose blocks are charged to (ingress port, VL). */
-static void
-txbuf_put_charged(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
-		  uint32_t meta, uint64_t rx_tsc, uint16_t src)
-{
-	struct ibex_txbuf *tb = &w->tx[port];
-	uint16_t i;
-
-	if (tb->charged == 0)
-		for (i = 0; i < tb->count; i++)
-			tb->src[i] = 0;
-	tb->charged++;
-	txbuf_put(w, port, m, meta, rx_tsc);
-	tb->src[tb->count - 1] = src;
 }
 
 /* Slot index of a key in any of the worker's caches (IBEX_MAC_CACHE slots). */
@@ -400,16 +404,6 @@ needs_credit(const struct ibex_fc_port *fp, unsigned int vl)
 	       (fp->lossless >> vl & 1);
 }
 
-static inline void
-put_frame(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
-	  uint32_t meta, uint64_t rx_tsc, uint16_t src)
-{
-	if (likely(src == 0))
-		txbuf_put(w, out, m, meta, rx_tsc);
-	else
-		txbuf_put_charged(w, out, m, meta, rx_tsc, src);
-}
-
 /* The slow side of egress_send(): a shaped or flow-controlled port, lanes
  * in use, or a frame charged to the buffer. */
 static void
@@ -439,7 +433,7 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	}
 	if (credit)
 		ibex_credit_tx_sent(&fp->cp, vl, ibex_blocks(m->pkt_len));
-	put_frame(w, out, m, vl, w->rx_tsc, src);
+	txbuf_put(w, out, m, vl, w->rx_tsc, src);
 	return;
 queue:
 	lane_enqueue(w, e, out, m, vl, qmeta, src);
@@ -458,7 +452,7 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	if (likely(((w->gate[out] & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
 				     IBEX_GATE_BLOCKED(vl))) | src) == 0 &&
 		   w->tx[out].count < IBEX_CT_LIMIT)) {
-		txbuf_put(w, out, m, vl, w->rx_tsc);
+		txbuf_put(w, out, m, vl, w->rx_tsc, 0);
 		return;
 	}
 	egress_send_slow(w, out, m, vl, qmeta, src);
@@ -590,7 +584,7 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		if (needs_credit(fp, (unsigned int)vl))
 			ibex_credit_tx_sent(&fp->cp, (unsigned int)vl,
 					    ibex_blocks(ent.len));
-		put_frame(w, port, ent.frame, (uint32_t)vl | IBEX_TXM_QUEUED,
+		txbuf_put(w, port, ent.frame, (uint32_t)vl | IBEX_TXM_QUEUED,
 			  ent.rx_tsc, ent.src);
 	}
 }
@@ -637,7 +631,7 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_TX_FULL);
 		return;
 	}
-	txbuf_put(w, out, m, IBEX_VL_MGMT, w->rx_tsc);
+	txbuf_put(w, out, m, IBEX_VL_MGMT, w->rx_tsc, 0);
 }
 
 /*
@@ -947,6 +941,7 @@ worker_release_all(struct ibex_worker *w)
 			rte_pktmbuf_free_bulk(tb->pkts, tb->count);
 			tb->count = 0;
 			tb->bytes = 0;
+			tb->nb_runs = 0;
 		}
 		for (v = 0; v < IBEX_VL_COUNT; v++)
 			while (!ibex_vlq_empty(&e->q[v])) {
