@@ -64,85 +64,81 @@ drop(struct ibex_port_counters *c, struct rte_mbuf *m, enum ibex_reason r)
 }
 
 /*
- * The TX buffer keeps, beside the frames, runs of consecutive frames that
- * share lane, path (cut through or queued), RX time and buffer charge:
- * everything the accounting after TX needs, updated once per frame by a
- * compare and two adds, and read once per run (in the uncongested case a
- * whole burst is one run). Nothing after TX reads an mbuf TX has taken.
+ * Accounting after TX. The TX buffer keeps per frame its bytes, lane, path
+ * (cut through or queued), RX time and buffer charge. A flush adds the
+ * frames TX took into per-(lane, path) sums with a few instructions each,
+ * whatever the mix of lanes, and then updates each lane's counters and
+ * histograms once: cut-through frames of one flush share one residence
+ * sample (they were received in the same few iterations), queued frames
+ * are recorded one by one. Nothing here reads an mbuf TX has taken.
  */
 
-/* Account @p n frames of run @p r that TX took. */
+#define TXD_LEN_MASK 0xffffu
+#define TXD_META_SHIFT 16
+/* Sum index of a descriptor: VL * 2 + queued. */
+#define TXD_SUM(d) ((((d) >> TXD_META_SHIFT) & IBEX_TXM_VL) * 2 + \
+		    (((d) >> (TXD_META_SHIFT + 7)) & 1))
+
+struct tx_sums {
+	uint32_t mask;                   /* sums in use */
+	uint16_t n[2 * IBEX_VL_COUNT];
+	uint32_t bytes[2 * IBEX_VL_COUNT];
+	uint64_t rx_tsc[2 * IBEX_VL_COUNT]; /* first frame's RX time */
+};
+
 static void
-txrun_account(struct ibex_worker *w, struct ibex_egress *e,
-	      const struct ibex_txrun *r, uint16_t n, uint32_t bytes,
-	      uint32_t blocks, uint64_t now)
+txbuf_account(struct ibex_worker *w, struct ibex_egress *e,
+	      const struct ibex_txbuf *tb, uint16_t sent, uint64_t now)
 {
-	unsigned int vl = r->meta & IBEX_TXM_VL;
-	unsigned int queued = (r->meta & IBEX_TXM_QUEUED) != 0;
-	struct ibex_lane_counters *lc = &e->lane[vl];
-	struct ibex_hist *h = e->res[vl][queued];
+	struct tx_sums s;
+	uint16_t i;
 
-	IBEX_CNT_ADD(lc->tx_pkts, n);
-	IBEX_CNT_ADD(lc->tx_bytes, bytes);
-	if (!queued)
-		IBEX_CNT_ADD(lc->cut_through, n);
-	if (h != NULL)
-		ibex_hist_record_n(h, now - r->rx_tsc, n);
-	if (unlikely(r->src != 0)) {
-		struct ibex_buf_result res;
-		unsigned int port = IBEX_FC_SRC_PORT(r->src);
-		unsigned int svl = IBEX_FC_SRC_VL(r->src);
+	s.mask = 0;
+	for (i = 0; i < sent; i++) {
+		uint32_t d = tb->desc[i];
+		unsigned int k = TXD_SUM(d);
 
-		res = ibex_buf_release(&w->fc->buf, port, svl, blocks);
-		ibex_fc_pause_edge(w->fc, port, svl, res.pause);
+		if (!(s.mask >> k & 1)) {
+			s.mask |= 1u << k;
+			s.n[k] = 0;
+			s.bytes[k] = 0;
+			s.rx_tsc[k] = tb->rx_tsc[i];
+		}
+		s.n[k]++;
+		s.bytes[k] += d & TXD_LEN_MASK;
+		if ((k & 1) && e->res[k >> 1][1] != NULL)
+			ibex_hist_record(e->res[k >> 1][1],
+					 now - tb->rx_tsc[i]);
 	}
+	while (s.mask != 0) {
+		unsigned int k = __builtin_ctz(s.mask);
+		struct ibex_lane_counters *lc = &e->lane[k >> 1];
+
+		s.mask &= s.mask - 1;
+		IBEX_CNT_ADD(lc->tx_pkts, s.n[k]);
+		IBEX_CNT_ADD(lc->tx_bytes, s.bytes[k]);
+		if (k & 1)
+			continue;
+		IBEX_CNT_ADD(lc->cut_through, s.n[k]);
+		if (e->res[k >> 1][0] != NULL)
+			ibex_hist_record_n(e->res[k >> 1][0],
+					   now - s.rx_tsc[k], s.n[k]);
+	}
+	RTE_SET_USED(w);
 }
 
-/* TX took the first @p sent frames: account them, keep the rest. */
+/* TX took the first @p sent frames: their blocks go back to the buffer. */
 static void
-txbuf_consume(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t port,
-	      uint16_t sent, uint64_t now)
+txbuf_release(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t sent)
 {
-	struct ibex_egress *e = w->eg[port];
-	uint16_t i = 0, k = 0;
-	uint64_t bytes = 0;
+	uint16_t i;
 
-	while (k < tb->nb_runs && i + tb->runs[k].n <= sent) {
-		struct ibex_txrun *r = &tb->runs[k];
-
-		txrun_account(w, e, r, r->n, r->bytes, r->blocks, now);
-		bytes += r->bytes;
-		i += r->n;
-		k++;
-	}
-	if (i < sent) {
-		/* Split run k: its unsent frames are still ours to read. */
-		struct ibex_txrun *r = &tb->runs[k];
-		uint32_t ub = 0, ubl = 0;
-		uint16_t j, end = i + r->n;
-
-		for (j = sent; j < end; j++) {
-			ub += tb->pkts[j]->pkt_len;
-			ubl += ibex_blocks(tb->pkts[j]->pkt_len);
+	for (i = 0; i < sent; i++)
+		if (tb->src[i] & IBEX_FC_SRC_CHARGED) {
+			ibex_fc_release(w->fc, tb->src[i],
+					tb->desc[i] & TXD_LEN_MASK);
+			tb->charged--;
 		}
-		txrun_account(w, e, r, sent - i, r->bytes - ub,
-			      r->blocks - ubl, now);
-		bytes += r->bytes - ub;
-		r->n = end - sent;
-		r->bytes = ub;
-		r->blocks = ubl;
-	}
-	IBEX_CNT_ADD(w->cnt[port].tx_pkts, sent);
-	IBEX_CNT_ADD(w->cnt[port].tx_bytes, bytes);
-	tb->bytes -= bytes;
-	tb->count -= sent;
-	tb->nb_runs -= k;
-	if (tb->count == 0)
-		return;
-	memmove(tb->pkts, tb->pkts + sent, tb->count * sizeof(tb->pkts[0]));
-	if (k != 0)
-		memmove(tb->runs, tb->runs + k,
-			tb->nb_runs * sizeof(tb->runs[0]));
 }
 
 /* Send what is buffered for one port; keep what TX did not take. */
@@ -150,13 +146,34 @@ static void
 txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 {
 	struct ibex_txbuf *tb = &w->tx[port];
-	uint16_t sent;
+	struct ibex_port_counters *c = &w->cnt[port];
+	uint16_t sent, i;
+	uint64_t left = 0;
 
 	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
-	txbuf_consume(w, tb, port, sent, now);
-	if (tb->count != 0)
-		tb->first_tsc = now;
+	if (sent != 0)
+		txbuf_account(w, w->eg[port], tb, sent, now);
+	if (unlikely(tb->charged != 0))
+		txbuf_release(w, tb, sent);
+	for (i = sent; i < tb->count; i++)
+		left += tb->desc[i] & TXD_LEN_MASK;
+	IBEX_CNT_ADD(c->tx_pkts, sent);
+	IBEX_CNT_ADD(c->tx_bytes, tb->bytes - left);
+	tb->bytes = left;
+	if (likely(sent == tb->count)) {
+		tb->count = 0;
+		return;
+	}
+	tb->count -= sent;
+	memmove(tb->pkts, tb->pkts + sent, tb->count * sizeof(tb->pkts[0]));
+	memmove(tb->desc, tb->desc + sent, tb->count * sizeof(tb->desc[0]));
+	memmove(tb->rx_tsc, tb->rx_tsc + sent,
+		tb->count * sizeof(tb->rx_tsc[0]));
+	if (tb->charged != 0)
+		memmove(tb->src, tb->src + sent,
+			tb->count * sizeof(tb->src[0]));
+	tb->first_tsc = now;
 }
 
 /* Put a frame into the TX buffer; the caller checked there is room.
@@ -167,32 +184,25 @@ txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 {
 	struct ibex_txbuf *tb = &w->tx[port];
 	uint32_t len = m->pkt_len;
-	struct ibex_txrun *r;
+	uint16_t i = tb->count;
 
-	if (tb->count == 0) {
+	if (i == 0) {
 		w->pending_tx |= UINT64_C(1) << port;
 		if (w->dp->tx_drain_tsc != 0)
 			tb->first_tsc = rte_rdtsc();
-		tb->nb_runs = 0;
-		r = &tb->runs[0];
-		goto new_run;
 	}
-	r = &tb->runs[tb->nb_runs - 1];
-	if (unlikely(r->rx_tsc != rx_tsc || r->meta != meta || r->src != src)) {
-		r++;
-new_run:
-		tb->nb_runs++;
-		r->rx_tsc = rx_tsc;
-		r->meta = (uint8_t)meta;
-		r->src = src;
-		r->n = 0;
-		r->bytes = 0;
-		r->blocks = 0;
+	if (unlikely((src | tb->charged) != 0)) {
+		/* The charge array is kept only while charged frames are
+		 * held: start it at the first one. */
+		if (tb->charged == 0)
+			memset(tb->src, 0, i * sizeof(tb->src[0]));
+		tb->src[i] = src;
+		tb->charged += src != 0;
 	}
-	r->n++;
-	r->bytes += len;
-	r->blocks += ibex_blocks(len);
-	tb->pkts[tb->count++] = m;
+	tb->pkts[i] = m;
+	tb->desc[i] = (len & TXD_LEN_MASK) | meta << TXD_META_SHIFT;
+	tb->rx_tsc[i] = rx_tsc;
+	tb->count = i + 1;
 	tb->bytes += len;
 }
 
@@ -941,7 +951,7 @@ worker_release_all(struct ibex_worker *w)
 			rte_pktmbuf_free_bulk(tb->pkts, tb->count);
 			tb->count = 0;
 			tb->bytes = 0;
-			tb->nb_runs = 0;
+			tb->charged = 0;
 		}
 		for (v = 0; v < IBEX_VL_COUNT; v++)
 			while (!ibex_vlq_empty(&e->q[v])) {

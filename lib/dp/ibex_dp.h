@@ -120,30 +120,21 @@ struct ibex_dp_tables {
 	struct ibex_dp_fc_conf fc[IBEX_MAX_PORTS];
 };
 
-/** A run of consecutive frames in a TX buffer sharing lane, path, RX time
- * and buffer charge (see ibex_dp.c). */
-struct ibex_txrun {
-	uint64_t rx_tsc;         /**< RX time, for residence */
-	uint32_t bytes;
-	uint32_t blocks;
-	uint16_t n;              /**< frames */
-	uint16_t src;            /**< buffer charge IBEX_FC_SRC(), 0: none */
-	uint8_t meta;            /**< VL | IBEX_TXM_QUEUED */
-};
-
 /** Frames on their way to one egress port's TX queue, on one worker: cut
  * through this iteration or picked by the arbiter. */
 struct ibex_txbuf {
 	uint16_t count;
 	uint16_t txq;
-	uint16_t nb_runs;
+	uint16_t charged;                /**< frames with a buffer charge */
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
 	uint64_t bytes;          /**< bytes of the frames held */
 	struct rte_mbuf *pkts[IBEX_TXBUF_LEN];
-	struct ibex_txrun runs[IBEX_TXBUF_LEN];
+	uint32_t desc[IBEX_TXBUF_LEN];   /**< bytes | (VL | IBEX_TXM_*) << 16 */
+	uint64_t rx_tsc[IBEX_TXBUF_LEN]; /**< RX time, for residence */
+	uint16_t src[IBEX_TXBUF_LEN];    /**< buffer charge, while charged */
 };
 
-/** ibex_txrun.meta: the frames waited in their lane queue. */
+/** ibex_txbuf.desc meta: the frame waited in its lane queue. */
 #define IBEX_TXM_QUEUED 0x80
 #define IBEX_TXM_VL 0x0f
 
