@@ -188,6 +188,94 @@ ibex_gen_frame_ecn(const uint8_t *frame, uint16_t ip_off)
 	return frame[ip_off + 1] & 3;
 }
 
+/*
+ * Short probe: frames too small for RoCEv2 headers and the full trailer
+ * (RFC 2544's 64-byte frames are 60 bytes without FCS) are sent as plain
+ * UDP to IBEX_GEN_SHORT_PORT, no BTH and no ICRC, ending in an 18-byte
+ * trailer {magic16, flow16, seq32, tag16, tsc64}, little-endian; the tag
+ * holds only the iteration (open-loop trial). Ethernet + IPv4 + UDP + 18
+ * = 60 bytes, the smallest Ethernet frame.
+ */
+/** UDP destination port of short probes (not 4791: they carry no BTH). */
+#define IBEX_GEN_SHORT_PORT 4790
+/** Magic of the short trailer ("IS" low byte first). */
+#define IBEX_GEN_SHORT_MAGIC 0x5349u
+/** Bytes of the short trailer. */
+#define IBEX_GEN_SHORT_LEN 18
+
+/** Smallest short probe frame of a template (UDP header end + trailer). */
+static inline uint32_t
+ibex_gen_short_min(const struct ibex_gen_tmpl *t)
+{
+	uint32_t len = (uint32_t)t->bth_off + IBEX_GEN_SHORT_LEN;
+
+	return len < IBEX_ETHER_MIN_LEN ? IBEX_ETHER_MIN_LEN : len;
+}
+
+/**
+ * Write a short probe of @p len bytes (ibex_gen_short_min() .. the full
+ * probe's minimum) into @p buf: the template's Ethernet, IPv4 and UDP
+ * headers with the lengths, IPv4 checksum and destination port set, zero
+ * padding, and the short trailer (flow, seq, tag >> 16, tsc of @p tr).
+ */
+static inline void
+ibex_gen_short_write(uint8_t *buf, const struct ibex_gen_tmpl *t, uint32_t len,
+		     const struct ibex_gen_trailer *tr)
+{
+	uint8_t *ip = buf + t->ip_off, *udp = buf + t->udp_off,
+		*tl = buf + len - IBEX_GEN_SHORT_LEN;
+	uint32_t iplen = len - t->ip_off, ulen = len - t->udp_off;
+	uint16_t c, magic = IBEX_GEN_SHORT_MAGIC, flow = (uint16_t)tr->flow,
+		 tag = (uint16_t)(tr->tag >> 16);
+
+	memcpy(buf, t->hdr, t->bth_off);
+	memset(buf + t->bth_off, 0, len - t->bth_off - IBEX_GEN_SHORT_LEN);
+	ip[2] = (uint8_t)(iplen >> 8);
+	ip[3] = (uint8_t)iplen;
+	ip[10] = 0;
+	ip[11] = 0;
+	c = (uint16_t)~ibex_csum_fold(ip, 20, 0);
+	ip[10] = (uint8_t)(c >> 8);
+	ip[11] = (uint8_t)c;
+	udp[2] = (uint8_t)(IBEX_GEN_SHORT_PORT >> 8);
+	udp[3] = (uint8_t)IBEX_GEN_SHORT_PORT;
+	udp[4] = (uint8_t)(ulen >> 8);
+	udp[5] = (uint8_t)ulen;
+	memcpy(tl, &magic, 2);
+	memcpy(tl + 2, &flow, 2);
+	memcpy(tl + 4, &tr->seq, 4);
+	memcpy(tl + 8, &tag, 2);
+	memcpy(tl + 10, &tr->tsc, 8);
+}
+
+/**
+ * Read the short trailer of a frame of @p len bytes whose UDP header is at
+ * @p udp_off. @return false: not a short probe.
+ */
+static inline bool
+ibex_gen_short_get(const uint8_t *frame, uint32_t len, uint16_t udp_off,
+		   struct ibex_gen_trailer *t)
+{
+	const uint8_t *tl = frame + len - IBEX_GEN_SHORT_LEN;
+	uint16_t magic, flow, tag;
+
+	if (len < (uint32_t)udp_off + 8 + IBEX_GEN_SHORT_LEN ||
+	    frame[udp_off + 2] != (uint8_t)(IBEX_GEN_SHORT_PORT >> 8) ||
+	    frame[udp_off + 3] != (uint8_t)IBEX_GEN_SHORT_PORT)
+		return false;
+	memcpy(&magic, tl, 2);
+	if (magic != IBEX_GEN_SHORT_MAGIC)
+		return false;
+	memcpy(&flow, tl + 2, 2);
+	memcpy(&t->seq, tl + 4, 4);
+	memcpy(&tag, tl + 8, 2);
+	memcpy(&t->tsc, tl + 10, 8);
+	t->magic = IBEX_GEN_MAGIC;
+	t->flow = flow;
+	t->tag = (uint32_t)tag << 16;
+	return true;
+}
+
 /* ==================================================================== */
 /* Deterministic randomness                                             */
 /* ==================================================================== */
@@ -555,6 +643,116 @@ ibex_gen_meas_rx(struct ibex_gen_meas *m, const struct ibex_gen_trailer *t,
 }
 
 /* ==================================================================== */
+/* Benchmark searches (RFC 2544 throughput, RFC 8239 microburst)        */
+/* ==================================================================== */
+
+/**
+ * Binary search for the largest value (offered rate, burst length) whose
+ * trial passes, RFC 2544 section 26.1 style: the first trial runs at the
+ * maximum; if it passes, that is the answer; otherwise the value halves the
+ * interval between the highest pass (lo, the minimum at first) and the
+ * lowest failure (hi) until hi - lo <= resolution. A trial passes when its
+ * loss (offered - received) / offered is at most loss_max (0: every
+ * offered frame received).
+ */
+struct ibex_search {
+	double min;        /**< lower end; lo starts here (never tried) */
+	double max;        /**< first trial */
+	double res;        /**< stop when hi - lo <= res */
+	double loss_max;   /**< pass: loss fraction <= this */
+	double lo;         /**< highest value that passed (min: none) */
+	double hi;         /**< lowest value that failed (> max: none) */
+	double cur;        /**< value of the trial in progress */
+	bool integer;      /**< whole values only (burst lengths) */
+	bool passed_any;
+	bool done;
+	unsigned int trials;
+	double lo_loss;    /**< loss fraction of the trial that set lo */
+	double hi_loss;    /**< loss fraction of the trial that set hi */
+};
+
+/**
+ * @param min       lower end (e.g. 0 pps, or a known pass), not tried
+ * @param max       upper end, tried first (> min)
+ * @param res       resolution, same unit (> 0; integer searches: >= 1)
+ * @param loss_max  0 for a zero-loss search, e.g. 0.001 for 0.1 %
+ * @return 0 or -EINVAL.
+ */
+int ibex_search_init(struct ibex_search *s, double min, double max, double res,
+		     double loss_max, bool integer);
+
+/** Value of the next trial, also in s->cur. Call only while !s->done. */
+double ibex_search_next(struct ibex_search *s);
+
+/**
+ * Result of the trial at s->cur: @p offered frames sent, @p received of
+ * them arrived. @return true when the trial passed.
+ */
+bool ibex_search_record(struct ibex_search *s, uint64_t offered,
+			uint64_t received);
+
+/** Loss fraction of a trial: (offered - received) / offered, >= 0. */
+static inline double
+ibex_search_loss(uint64_t offered, uint64_t received)
+{
+	if (offered == 0 || received >= offered)
+		return 0;
+	return (double)(offered - received) / (double)offered;
+}
+
+/** Would a trial of @p offered / @p received frames pass @p s? */
+static inline bool
+ibex_search_pass(const struct ibex_search *s, uint64_t offered,
+		 uint64_t received)
+{
+	return offered > 0 &&
+	       (s->loss_max > 0 ? ibex_search_loss(offered, received) <=
+				  s->loss_max : received >= offered);
+}
+
+/** Most open-loop flows (--flow). */
+#define IBEX_GEN_MAX_RFLOWS 64
+/** Most frame sizes of a throughput search (--sizes). */
+#define IBEX_GEN_MAX_SEARCH_SIZES 16
+
+/** One open-loop flow of the rate engine. */
+struct ibex_gen_rflow {
+	uint16_t src;      /**< sending rank */
+	uint16_t dst;      /**< receiving rank */
+	double pps;        /**< its rate; 0: an equal share of --rate */
+};
+
+enum ibex_gen_search_kind {
+	IBEX_GEN_SEARCH_NONE = 0,
+	IBEX_GEN_SEARCH_RATE,   /**< RFC 2544: NDR and PDR per frame size */
+	IBEX_GEN_SEARCH_BURST,  /**< RFC 8239: largest burst without loss */
+};
+
+/** Parse a --flow list "S:D[:PPS],..." into @p o. @return 0 or -EINVAL. */
+struct ibex_gen_opts;
+int ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s);
+
+/** Result of one search (one frame size, or the burst search). */
+struct ibex_gen_search_res {
+	uint32_t size;          /**< frame bytes with FCS */
+	uint32_t trials;        /**< NDR and PDR trials together */
+	double max_pps;         /**< upper end (see docs/benchmarks.md) */
+	double flat_tx_pps;     /**< flat-out trial: offered */
+	double flat_rx_pps;     /**< flat-out trial: received (capacity) */
+	double ndr_pps;         /**< offered rate of the zero-loss trial */
+	double pdr_pps;         /**< offered rate of the partial-drop trial */
+	double pdr_loss;        /**< its loss fraction */
+	double lat_p50_ns;      /**< latency of the NDR (burst: best) trial */
+	double lat_p99_ns;
+	double lat_max_ns;
+	uint32_t burst;         /**< burst search: largest lossless burst */
+	uint32_t fail_burst;    /**< smallest burst that lost (0: none) */
+	double fail_loss;       /**< its loss fraction */
+	uint64_t fail_rx;       /**< frames received of it */
+	uint64_t fail_tx;
+};
+
+/* ==================================================================== */
 /* Options and reports                                                  */
 /* ==================================================================== */
 
@@ -594,6 +792,21 @@ struct ibex_gen_opts {
 	const char *csv;
 	const char *plot_dir;
 	bool quiet;
+	/* open-loop flows and benchmark searches (rate engine) */
+	struct ibex_gen_rflow rflow[IBEX_GEN_MAX_RFLOWS]; /**< --flow */
+	uint16_t nrflows;        /**< 0: rank r -> r+1 for every rank */
+	bool tx_drop;            /**< drop what the port does not take (a wire
+				      into a full queue), counted as lost */
+	enum ibex_gen_search_kind search;
+	double trial_s;          /**< search trial length (0.25) */
+	double resolution;       /**< rate search: fraction of the maximum (0.01) */
+	double pdr_loss;         /**< PDR loss threshold, fraction (0.001) */
+	double max_pps;          /**< rate search upper end (0: flat out, measured) */
+	uint32_t burst_max;      /**< burst search upper end (4096) */
+	uint32_t retries;        /**< a failed trial is run again this often
+				      before it counts as failed (1) */
+	uint32_t sizes[IBEX_GEN_MAX_SEARCH_SIZES]; /**< with FCS */
+	uint16_t nsizes;         /**< 0: --size + 4 */
 };
 
 /** Defaults: ring, 8 ranks, 1 KiB .. 1 MiB x2, 20 iterations, 5 warm-up. */
@@ -649,6 +862,16 @@ struct ibex_gen_report {
 	uint64_t dcqcn_cuts;
 	double dcqcn_min_rate;   /**< lowest current rate seen (bytes/s) */
 	const struct ibex_gen_meas *meas;
+	/* open-loop flows: frames offered and received per --flow */
+	uint16_t nrflows;
+	struct ibex_gen_rflow rflow[IBEX_GEN_MAX_RFLOWS];
+	uint64_t rflow_tx[IBEX_GEN_MAX_RFLOWS];
+	uint64_t rflow_rx[IBEX_GEN_MAX_RFLOWS];
+	uint64_t tx_dropped;     /**< frames the port refused (--tx-drop) */
+	uint64_t stale_rx;       /**< frames of an earlier trial */
+	/* searches */
+	unsigned int nsearch;
+	struct ibex_gen_search_res search[IBEX_GEN_MAX_SEARCH_SIZES];
 };
 
 /**

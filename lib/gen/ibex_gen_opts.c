@@ -35,6 +35,11 @@ ibex_gen_opts_default(struct ibex_gen_opts *o)
 	o->frame.ecn = IBEX_ECN_ECT0;
 	o->link_mbps = 100000;
 	o->timeout_ms = 2000;
+	o->trial_s = 0.25;
+	o->resolution = 0.01;
+	o->pdr_loss = 0.001;
+	o->burst_max = 4096;
+	o->retries = 1;
 }
 
 void
@@ -55,12 +60,27 @@ ibex_gen_usage(FILE *f, const char *prog)
 		"                      probability P (0..1)\n"
 		"  --seed N            seed of every random draw (default 1)\n"
 		"  --timeout-ms MS     an iteration slower than this fails (default 2000)\n"
-		"open loop (--engine rate: rank r sends to rank r+1):\n"
+		"open loop (--engine rate: rank r sends to rank r+1, or the --flow list):\n"
+		"  --flow S:D[:PPS],.. flows from rank S to rank D, each at PPS or an equal\n"
+		"                      share of --rate (repeatable)\n"
 		"  --rate PPS          total frames per second (default: as fast as possible)\n"
 		"  --burst N           frames per departure (default 1)\n"
 		"  --poisson           exponential gaps instead of constant ones\n"
 		"  --duration SEC      how long (default 1)\n"
-		"  --size BYTES        frame length (default 128)\n"
+		"  --size BYTES        frame length without FCS, >= 60 (default 128)\n"
+		"  --tx-drop           drop frames the port does not take, counted as lost\n"
+		"                      (a wire into a full queue; implied by --search)\n"
+		"benchmark searches (--engine rate):\n"
+		"  --search rate       RFC 2544 throughput: NDR and PDR per frame size\n"
+		"  --search burst      RFC 8239 microburst: largest burst per flow without loss\n"
+		"  --sizes L           frame sizes with FCS, e.g. 64,128,256,512,1024,1280,1518\n"
+		"                      (default --size + 4)\n"
+		"  --trial SEC         length of one trial (default 0.25)\n"
+		"  --resolution F      rate search: stop at F x the maximum (default 0.01)\n"
+		"  --pdr-loss F        PDR loss threshold, fraction (default 0.001)\n"
+		"  --max-rate PPS      rate search upper end (default: flat out, measured)\n"
+		"  --burst-max N       burst search upper end (default 4096)\n"
+		"  --retries N         run a failed trial again up to N times (default 1)\n"
 		"frames and flow control:\n"
 		"  --mtu BYTES         largest frame without FCS (default 1514)\n"
 		"  --vlan VID  --pcp P 802.1Q tag (default untagged)\n"
@@ -155,8 +175,79 @@ enum {
 	O_ENGINE = 256, O_RANKS, O_ROOT, O_STRAGGLER, O_SEED, O_TIMEOUT,
 	O_RATE, O_BURST, O_POISSON, O_DURATION, O_SIZE, O_MTU, O_VLAN, O_PCP,
 	O_DSCP, O_ECN, O_FC, O_PRIO, O_VL, O_LINK, O_DCQCN, O_JSON, O_CSV,
-	O_PLOT, O_QUIET,
+	O_PLOT, O_QUIET, O_FLOW, O_TXDROP, O_SEARCH, O_SIZES, O_TRIAL, O_RES,
+	O_PDR, O_MAXRATE, O_BURSTMAX, O_RETRIES,
 };
+
+int
+ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
+{
+	const char *p = s;
+
+	while (*p != '\0') {
+		struct ibex_gen_rflow fl = { 0 };
+		unsigned int src, dst, k;
+		char *end;
+		int used = 0;
+
+		if (sscanf(p, "%u:%u%n", &src, &dst, &used) != 2 ||
+		    src >= IBEX_GEN_MAX_RANKS || dst >= IBEX_GEN_MAX_RANKS ||
+		    src == dst)
+			return bad("--flow", s);
+		p += used;
+		if (*p == ':') {
+			errno = 0;
+			fl.pps = strtod(p + 1, &end);
+			if (errno != 0 || end == p + 1 || !(fl.pps > 0))
+				return bad("--flow", s);
+			if (*end == 'k' || *end == 'K')
+				fl.pps *= 1e3, end++;
+			else if (*end == 'M')
+				fl.pps *= 1e6, end++;
+			else if (*end == 'G')
+				fl.pps *= 1e9, end++;
+			p = end;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p != '\0')
+			return bad("--flow", s);
+		fl.src = (uint16_t)src;
+		fl.dst = (uint16_t)dst;
+		/* one sequence space per rank pair: a pair only once */
+		for (k = 0; k < o->nrflows; k++)
+			if (o->rflow[k].src == fl.src && o->rflow[k].dst == fl.dst)
+				return bad("--flow (a rank pair twice)", s);
+		if (o->nrflows == IBEX_GEN_MAX_RFLOWS)
+			return bad("--flow (too many flows)", s);
+		o->rflow[o->nrflows++] = fl;
+	}
+	return o->nrflows > 0 ? 0 : bad("--flow", s);
+}
+
+static int
+parse_sizes(struct ibex_gen_opts *o, const char *s)
+{
+	const char *p = s;
+	char *end;
+	unsigned long v;
+
+	o->nsizes = 0;
+	while (*p != '\0') {
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno != 0 || end == p || v < 64 || v > 16388 ||
+		    o->nsizes == IBEX_GEN_MAX_SEARCH_SIZES)
+			return bad("--sizes", s);
+		o->sizes[o->nsizes++] = (uint32_t)v;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p != '\0')
+			return bad("--sizes", s);
+	}
+	return o->nsizes > 0 ? 0 : bad("--sizes", s);
+}
 
 int
 ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
@@ -192,6 +283,16 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 		{ "csv", required_argument, NULL, O_CSV },
 		{ "plot", required_argument, NULL, O_PLOT },
 		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "flow", required_argument, NULL, O_FLOW },
+		{ "tx-drop", no_argument, NULL, O_TXDROP },
+		{ "search", required_argument, NULL, O_SEARCH },
+		{ "sizes", required_argument, NULL, O_SIZES },
+		{ "trial", required_argument, NULL, O_TRIAL },
+		{ "resolution", required_argument, NULL, O_RES },
+		{ "pdr-loss", required_argument, NULL, O_PDR },
+		{ "max-rate", required_argument, NULL, O_MAXRATE },
+		{ "burst-max", required_argument, NULL, O_BURSTMAX },
+		{ "retries", required_argument, NULL, O_RETRIES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -312,6 +413,40 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 		case O_CSV: o->csv = optarg; break;
 		case O_PLOT: o->plot_dir = optarg; break;
 		case O_QUIET: o->quiet = true; break;
+		case O_FLOW: ret = ibex_gen_flows_parse(o, optarg); break;
+		case O_TXDROP: o->tx_drop = true; break;
+		case O_SEARCH:
+			if (strcmp(optarg, "rate") == 0)
+				o->search = IBEX_GEN_SEARCH_RATE;
+			else if (strcmp(optarg, "burst") == 0)
+				o->search = IBEX_GEN_SEARCH_BURST;
+			else
+				return bad("--search", optarg);
+			o->tx_drop = true;
+			break;
+		case O_SIZES: ret = parse_sizes(o, optarg); break;
+		case O_TRIAL:
+			ret = parse_double("--trial", optarg, 0.001, 3600, &o->trial_s);
+			break;
+		case O_RES:
+			ret = parse_double("--resolution", optarg, 1e-6, 0.5,
+					   &o->resolution);
+			break;
+		case O_PDR:
+			ret = parse_double("--pdr-loss", optarg, 1e-9, 0.5,
+					   &o->pdr_loss);
+			break;
+		case O_MAXRATE:
+			ret = parse_double("--max-rate", optarg, 1, 1e10, &o->max_pps);
+			break;
+		case O_BURSTMAX:
+			ret = parse_size("--burst-max", optarg, 2, 1 << 20, &v);
+			o->burst_max = (uint32_t)v;
+			break;
+		case O_RETRIES:
+			ret = parse_size("--retries", optarg, 0, 100, &v);
+			o->retries = (uint32_t)v;
+			break;
 		case 'h':
 			ibex_gen_usage(stdout, "ibex-gen");
 			return 1;
@@ -332,6 +467,8 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 int
 ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 {
+	unsigned int i;
+
 	if (o->min_bytes > o->max_bytes) {
 		snprintf(err, len, "-b %" PRIu64 " is above -e %" PRIu64,
 			 o->min_bytes, o->max_bytes);
@@ -351,6 +488,24 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 			 o->straggler.rank, o->nranks);
 		return -EINVAL;
 	}
+	for (i = 0; i < o->nrflows; i++)
+		if (o->rflow[i].src >= o->nranks || o->rflow[i].dst >= o->nranks) {
+			snprintf(err, len, "--flow %u:%u: only %u ranks",
+				 o->rflow[i].src, o->rflow[i].dst, o->nranks);
+			return -EINVAL;
+		}
+	if ((o->nrflows > 0 || o->search != IBEX_GEN_SEARCH_NONE ||
+	     o->tx_drop) && o->engine != IBEX_GEN_RATE) {
+		snprintf(err, len, "--flow, --tx-drop and --search are for "
+			 "--engine rate");
+		return -EINVAL;
+	}
+	for (i = 0; i < o->nsizes; i++)
+		if (o->sizes[i] - 4 > o->mtu) {
+			snprintf(err, len, "--sizes: %u (with FCS) is above --mtu "
+				 "%u + 4", o->sizes[i], o->mtu);
+			return -EINVAL;
+		}
 	if (o->frame_size > o->mtu) {
 		snprintf(err, len, "--size %u is above --mtu %u", o->frame_size,
 			 o->mtu);

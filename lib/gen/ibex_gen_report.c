@@ -221,6 +221,88 @@ lat_summary(const struct ibex_gen_report *rep, struct lat_summary *l)
 	jitter_summary(rep, &l->jmean, &l->jmax);
 }
 
+/* Offered and received frames per open-loop flow (one trial). */
+static void
+print_flows(FILE *f, const struct ibex_gen_report *rep)
+{
+	unsigned int i;
+
+	fprintf(f, "# %-9s %14s %14s %10s %12s %12s\n", "flow", "offered",
+		"received", "loss(%)", "offered", "received");
+	fprintf(f, "# %-9s %14s %14s %10s %12s %12s\n", "(src>dst)",
+		"(frames)", "(frames)", "", "(Mpps)", "(Mpps)");
+	for (i = 0; i < rep->nrflows; i++) {
+		uint64_t tx = rep->rflow_tx[i], rx = rep->rflow_rx[i];
+		char name[16];
+
+		snprintf(name, sizeof(name), "%u>%u", rep->rflow[i].src,
+			 rep->rflow[i].dst);
+		fprintf(f, "  %-9s %14" PRIu64 " %14" PRIu64 " %10.4f %12.4f "
+			"%12.4f\n", name, tx, rx,
+			ibex_search_loss(tx, rx) * 100.0,
+			rep->elapsed_s > 0 ? tx / rep->elapsed_s / 1e6 : 0,
+			rep->elapsed_s > 0 ? rx / rep->elapsed_s / 1e6 : 0);
+	}
+}
+
+/* Line rate of @p pps frames of @p size bytes (with FCS), Gb/s: L2
+ * counts the frame, L1 adds preamble, SFD and inter-frame gap (20 B). */
+static double
+gbps(double pps, uint32_t size, bool l1)
+{
+	return pps * (size + (l1 ? 20 : 0)) * 8 / 1e9;
+}
+
+static void
+print_search(FILE *f, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	unsigned int i;
+
+	if (o->search == IBEX_GEN_SEARCH_RATE) {
+		fprintf(f, "# RFC 2544 throughput: %u flow(s), trial %.3f s, "
+			"resolution %.2f %% of max, PDR loss <= %.4f %%, "
+			"retries %u\n", rep->nrflows, o->trial_s,
+			o->resolution * 100, o->pdr_loss * 100, o->retries);
+		fprintf(f, "# %6s %6s %9s %9s %9s %9s %9s %10s %9s %9s\n",
+			"size", "trials", "max", "NDR", "NDR", "PDR", "PDR",
+			"loss@PDR", "p50@NDR", "p99@NDR");
+		fprintf(f, "# %6s %6s %9s %9s %9s %9s %9s %10s %9s %9s\n",
+			"(B)", "", "(Mpps)", "(Mpps)", "(Gb/s)", "(Mpps)",
+			"(Gb/s)", "(%)", "(us)", "(us)");
+		for (i = 0; i < rep->nsearch; i++) {
+			const struct ibex_gen_search_res *sr = &rep->search[i];
+
+			fprintf(f, "  %6u %6u %9.4f %9.4f %9.3f %9.4f %9.3f "
+				"%10.4f %9.2f %9.2f\n", sr->size, sr->trials,
+				sr->max_pps / 1e6, sr->ndr_pps / 1e6,
+				gbps(sr->ndr_pps, sr->size, false),
+				sr->pdr_pps / 1e6,
+				gbps(sr->pdr_pps, sr->size, false),
+				sr->pdr_loss * 100, sr->lat_p50_ns / 1e3,
+				sr->lat_p99_ns / 1e3);
+		}
+		fprintf(f, "# Gb/s = Mpps x size x 8 / 1000 (frame with FCS; "
+			"add 20 B per frame for L1)\n");
+	} else {
+		const struct ibex_gen_search_res *sr = &rep->search[0];
+
+		fprintf(f, "# RFC 8239 microburst: %u flow(s) bursting together, "
+			"frame %u B, up to %u frames per flow\n", rep->nrflows,
+			sr->size, o->burst_max);
+		fprintf(f, "# largest burst without loss: %u frames per flow "
+			"(%u in all), %u trials; latency p50 %.2f p99 %.2f max "
+			"%.2f us\n", sr->burst, sr->burst * rep->nrflows,
+			sr->trials, sr->lat_p50_ns / 1e3, sr->lat_p99_ns / 1e3,
+			sr->lat_max_ns / 1e3);
+		if (sr->fail_burst)
+			fprintf(f, "# smallest burst with loss: %u per flow: "
+				"%" PRIu64 " of %" PRIu64 " frames arrived "
+				"(loss %.3f %%)\n", sr->fail_burst, sr->fail_rx,
+				sr->fail_tx, sr->fail_loss * 100);
+	}
+}
+
 void
 ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 {
@@ -263,6 +345,8 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 		}
 		fprintf(f, "# busbw = algbw x %.4f; time = mean completion; "
 			"idle = mean idle rank time per iteration\n", factor);
+	} else if (o->search != IBEX_GEN_SEARCH_NONE) {
+		print_search(f, rep);
 	} else {
 		double pps = rep->elapsed_s > 0 ?
 			     (double)m->tx_frames / rep->elapsed_s : 0;
@@ -278,6 +362,8 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 			fprintf(f, "# pacing error %+.3f %% (resyncs %" PRIu64 ")\n",
 				(pps - o->rate_pps) / o->rate_pps * 100.0,
 				rep->pacer_resync);
+		if (o->nrflows > 0)
+			print_flows(f, rep);
 	}
 	lat_summary(rep, &l);
 	fprintf(f, "# latency (ns): frames %" PRIu64 " min %.0f p50 %.0f p99 %.0f "
@@ -299,6 +385,10 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 	if (o->dcqcn)
 		fprintf(f, "# DCQCN: rate cuts %" PRIu64 ", lowest rate %.3f Gb/s\n",
 			rep->dcqcn_cuts, rep->dcqcn_min_rate * 8 / 1e9);
+	if (o->tx_drop || rep->stale_rx)
+		fprintf(f, "# open loop: refused by the port (dropped) %" PRIu64
+			", frames of an earlier trial %" PRIu64 "\n",
+			rep->tx_dropped, rep->stale_rx);
 }
 
 int
@@ -372,7 +462,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		"  \"flow_control\": {\"pfc_rx\": %" PRIu64 ", \"credit_rx\": %"
 		PRIu64 ", \"credit_tx\": %" PRIu64 ", \"credit_stalls\": %" PRIu64
 		"},\n  \"rate\": {\"elapsed_s\": %.6f, \"requested_pps\": %.1f, "
-		"\"achieved_pps\": %.1f, \"resyncs\": %" PRIu64 "}\n}\n",
+		"\"achieved_pps\": %.1f, \"resyncs\": %" PRIu64 "},\n",
 		m->tx_frames, m->rx_frames, m->tx_bytes, m->rx_bytes, m->foreign,
 		sc.lost, sc.out_of_order, sc.duplicate, sc.seq_too_high,
 		sc.seq_too_low, m->ce, m->ect, m->cnps, rep->pfc_rx,
@@ -380,6 +470,45 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		rep->elapsed_s, o->rate_pps,
 		rep->elapsed_s > 0 ? m->tx_frames / rep->elapsed_s : 0,
 		rep->pacer_resync);
+	fprintf(f, "  \"tx_dropped\": %" PRIu64 ",\n  \"stale_rx\": %" PRIu64
+		",\n  \"flows\": [", rep->tx_dropped, rep->stale_rx);
+	for (i = 0; i < rep->nrflows; i++)
+		fprintf(f, "%s\n    {\"src\": %u, \"dst\": %u, \"tx\": %" PRIu64
+			", \"rx\": %" PRIu64 ", \"loss\": %.6f, "
+			"\"tx_pps\": %.1f, \"rx_pps\": %.1f}", i ? "," : "",
+			rep->rflow[i].src, rep->rflow[i].dst, rep->rflow_tx[i],
+			rep->rflow_rx[i],
+			ibex_search_loss(rep->rflow_tx[i], rep->rflow_rx[i]),
+			rep->elapsed_s > 0 ? rep->rflow_tx[i] / rep->elapsed_s : 0,
+			rep->elapsed_s > 0 ? rep->rflow_rx[i] / rep->elapsed_s : 0);
+	fprintf(f, "\n  ],\n  \"search\": {\"kind\": \"%s\", \"trial_s\": "
+		"%.4f, \"resolution\": %.5f, \"pdr_loss\": %.6f, "
+		"\"burst_max\": %u, \"retries\": %u, \"results\": [",
+		o->search == IBEX_GEN_SEARCH_RATE ? "rate" :
+		o->search == IBEX_GEN_SEARCH_BURST ? "burst" : "none",
+		o->trial_s, o->resolution, o->pdr_loss, o->burst_max,
+		o->retries);
+	for (i = 0; i < rep->nsearch; i++) {
+		const struct ibex_gen_search_res *sr = &rep->search[i];
+
+		fprintf(f, "%s\n    {\"size\": %u, \"trials\": %u, "
+			"\"max_pps\": %.1f, \"flat_tx_pps\": %.1f, "
+			"\"flat_rx_pps\": %.1f, \"ndr_pps\": %.1f, "
+			"\"ndr_gbps\": %.4f, \"ndr_gbps_l1\": %.4f, "
+			"\"pdr_pps\": %.1f, \"pdr_gbps\": %.4f, "
+			"\"pdr_loss\": %.7f, \"lat_p50_ns\": %.1f, "
+			"\"lat_p99_ns\": %.1f, \"lat_max_ns\": %.1f, "
+			"\"burst\": %u, \"fail_burst\": %u, \"fail_loss\": "
+			"%.6f, \"fail_tx\": %" PRIu64 ", \"fail_rx\": %" PRIu64
+			"}", i ? "," : "", sr->size, sr->trials, sr->max_pps,
+			sr->flat_tx_pps, sr->flat_rx_pps, sr->ndr_pps, gbps(sr->ndr_pps, sr->size, false),
+			gbps(sr->ndr_pps, sr->size, true), sr->pdr_pps,
+			gbps(sr->pdr_pps, sr->size, false), sr->pdr_loss,
+			sr->lat_p50_ns, sr->lat_p99_ns, sr->lat_max_ns,
+			sr->burst, sr->fail_burst, sr->fail_loss, sr->fail_tx,
+			sr->fail_rx);
+	}
+	fprintf(f, "\n  ]}\n}\n");
 	return fclose(f) == 0 ? 0 : -errno;
 }
 

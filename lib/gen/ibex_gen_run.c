@@ -44,6 +44,10 @@ RTE_LOG_REGISTER(ibex_gen_logtype, ibex.gen, INFO);
 #define CREDIT_PERIOD_NS 20000
 /* After the last iteration, listen this long for stragglers of traffic. */
 #define DRAIN_MS 5
+/* After a search trial: listen until the ports were quiet this long
+ * (every queue in the device under test has emptied), at most DRAIN_MAX_MS. */
+#define DRAIN_QUIET_MS 10
+#define DRAIN_MAX_MS 500
 
 struct gen_port {
 	uint16_t pid;
@@ -56,6 +60,20 @@ struct gen_port {
 	struct ibex_pfc_rx pfc;
 	struct ibex_credit_port credit;
 	uint64_t tx_full;
+	uint16_t nrf;            /**< open-loop flows sent from this port */
+	uint16_t next_rf;
+	uint16_t rfi[IBEX_GEN_MAX_RFLOWS];
+};
+
+/* An open-loop flow (rate engine) while it runs. */
+struct rflow_st {
+	uint16_t src;
+	uint16_t dst;
+	uint32_t f;              /**< flow id (rank pair) */
+	double weight;           /**< share of a search trial's total rate */
+	bool paced;
+	uint64_t left;           /**< frames still to send this trial */
+	struct ibex_pacer pacer;
 };
 
 struct ibex_gen_run {
@@ -75,7 +93,12 @@ struct ibex_gen_run {
 	struct ibex_coll *coll;
 	bool measuring;
 	/* senders */
-	struct ibex_pacer pacer[IBEX_GEN_MAX_RANKS];
+	struct rflow_st rf[IBEX_GEN_MAX_RFLOWS];
+	unsigned int nrf;
+	int16_t rf_of[IBEX_GEN_MAX_FLOWS];   /**< flow id -> rf index, -1 */
+	uint32_t trial;          /**< open loop: current trial, in the tag */
+	uint32_t frame_len;      /**< open loop: frame bytes without FCS */
+	uint32_t full_min;       /**< smallest frame with the full trailer */
 	struct ibex_dcqcn dcq[IBEX_GEN_MAX_RANKS];
 	double tick_per_byte[IBEX_GEN_MAX_RANKS];
 	uint64_t rank_next[IBEX_GEN_MAX_RANKS];
@@ -86,6 +109,8 @@ struct ibex_gen_run {
 	const _Atomic bool *watch;
 	bool finished;
 };
+
+static atomic_uint pool_seq;
 
 static inline bool
 should_stop(const struct ibex_gen_run *r)
@@ -181,6 +206,42 @@ fail:
 	return ret;
 }
 
+/* The open-loop flows: --flow, or rank r -> r + 1 for every rank. */
+static void
+rflows_setup(struct ibex_gen_run *r)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	double sum = 0;
+	bool all_given = o->nrflows > 0;
+	unsigned int i;
+
+	memset(r->rf_of, 0xff, sizeof(r->rf_of));
+	r->nrf = o->nrflows > 0 ? o->nrflows : o->nranks;
+	for (i = 0; i < r->nrf; i++) {
+		struct rflow_st *fl = &r->rf[i];
+
+		if (o->nrflows > 0) {
+			fl->src = o->rflow[i].src;
+			fl->dst = o->rflow[i].dst;
+			sum += o->rflow[i].pps;
+			if (!(o->rflow[i].pps > 0))
+				all_given = false;
+		} else {
+			fl->src = (uint16_t)i;
+			fl->dst = (uint16_t)((i + 1) % o->nranks);
+		}
+		fl->f = ibex_gen_flow(fl->src, fl->dst);
+		r->rf_of[fl->f] = (int16_t)i;
+		r->rep.rflow[i].src = fl->src;
+		r->rep.rflow[i].dst = fl->dst;
+	}
+	r->rep.nrflows = (uint16_t)r->nrf;
+	/* a search scales the flows' given rates together, else equal shares */
+	for (i = 0; i < r->nrf; i++)
+		r->rf[i].weight = all_given ? o->rflow[i].pps / sum :
+				  1.0 / r->nrf;
+}
+
 int
 ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 		    const uint16_t *port_ids, unsigned int nports, char *err,
@@ -239,12 +300,23 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 				return ret;
 			}
 		}
-	if (o->engine == IBEX_GEN_RATE &&
-	    o->frame_size < ibex_gen_frame_len(&r->tmpl[1], 0)) {
-		snprintf(err, errlen, "--size %u: a probe frame needs at least %u "
-			 "bytes (headers, trailer, ICRC)", o->frame_size,
-			 ibex_gen_frame_len(&r->tmpl[1], 0));
-		return -EINVAL;
+	r->full_min = ibex_gen_frame_len(&r->tmpl[1], 0);
+	r->frame_len = o->frame_size;
+	if (o->engine == IBEX_GEN_RATE) {
+		uint32_t smin = ibex_gen_short_min(&r->tmpl[1]), k;
+
+		for (k = 0; k <= o->nsizes; k++) {
+			uint32_t len = k < o->nsizes ? o->sizes[k] - 4 :
+				       o->frame_size;
+
+			if (len < smin) {
+				snprintf(err, errlen, "frame size %u (without "
+					 "FCS): a probe frame needs at least %u "
+					 "bytes", len, smin);
+				return -EINVAL;
+			}
+		}
+		rflows_setup(r);
 	}
 	r->payload_max = ibex_gen_payload_max(&r->tmpl[1], o->mtu);
 	if (r->payload_max == 0) {
@@ -254,14 +326,17 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	}
 	/* Mbufs hold a whole frame: one segment up to the MTU. */
 	room = RTE_PKTMBUF_HEADROOM + (o->mtu > 2048 ? o->mtu : 2048);
-	snprintf(name, sizeof(name), "ibex_gen_pool_%p", (void *)r);
+	/* Mempool names are short (RTE_MEMPOOL_NAMESIZE): a counter, not
+	 * the address, keeps several runs in one process apart. */
+	snprintf(name, sizeof(name), "ibex_gen_%u",
+		 atomic_fetch_add_explicit(&pool_seq, 1, memory_order_relaxed));
 	r->pool = rte_pktmbuf_pool_create(name, 16383 + nports * (RX_DESC +
 					  TX_DESC), 256, 0, (uint16_t)room,
 					  (int)rte_socket_id());
 	if (r->pool == NULL) {
 		snprintf(err, errlen, "cannot create the generator's mbuf pool: "
-			 "%s (give EAL more memory with -m)",
-			 rte_strerror(rte_errno));
+			 "%s%s", rte_strerror(rte_errno), rte_errno == ENOMEM ?
+			 " (give EAL more memory with -m)" : "");
 		return -ENOMEM;
 	}
 	for (i = 0; i < nports; i++) {
@@ -274,6 +349,11 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 		struct gen_port *p = &r->port[r->rank[i].port];
 
 		p->rank[p->nranks++] = (uint16_t)i;
+	}
+	for (i = 0; i < r->nrf; i++) {
+		struct gen_port *p = &r->port[r->rank[r->rf[i].src].port];
+
+		p->rfi[p->nrf++] = (uint16_t)i;
 	}
 	return 0;
 nomem:
@@ -337,8 +417,10 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 	uint32_t len = m->data_len, src, dst, payload;
 	struct ibex_gen_trailer t;
 	const struct ibex_gen_tmpl *tp;
+	bool short_probe = false;
 	uint16_t et;
 	uint8_t ecn;
+	int k;
 
 	if (ibex_unlikely(len < IBEX_ETHER_MIN_LEN)) {
 		r->meas->no_trailer++;
@@ -353,8 +435,12 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 	if (r->opts.fc == IBEX_GEN_FC_CREDIT)
 		ibex_credit_rx_data(&p->credit, r->opts.vl, ibex_blocks(len));
 	if (ibex_unlikely(!ibex_gen_trailer_get(d, len, &t))) {
-		r->meas->no_trailer++;
-		return;
+		if (r->opts.engine != IBEX_GEN_RATE ||
+		    !ibex_gen_short_get(d, len, r->tmpl[0].udp_off, &t)) {
+			r->meas->no_trailer++;
+			return;
+		}
+		short_probe = true;
 	}
 	src = t.flow / IBEX_GEN_MAX_RANKS;
 	dst = t.flow % IBEX_GEN_MAX_RANKS;
@@ -367,7 +453,22 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 	}
 	tp = &r->tmpl[t.flow];
 	ecn = ibex_gen_frame_ecn(d, tp->ip_off);
-	payload = len - tp->hdr_len - IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN;
+	payload = short_probe ? 0 :
+		  len - tp->hdr_len - IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN;
+	if (r->opts.engine == IBEX_GEN_RATE) {
+		if (ibex_unlikely((t.tag >> 16) != (r->trial & 0xffff))) {
+			/* late from an earlier trial: not this trial's
+			 * frame, and its delay is not this trial's */
+			r->rep.stale_rx++;
+			r->meas->rx_frames++;
+			r->meas->rx_bytes += len;
+			ibex_seq_update(&r->meas->seq[t.flow], t.seq);
+			return;
+		}
+		k = r->rf_of[t.flow];
+		if (k >= 0)
+			r->rep.rflow_rx[k]++;
+	}
 	r->meas->rx_payload += payload;
 	if (ibex_gen_meas_rx(r->meas, &t, len, ecn, now, r->cnp_gap) &&
 	    r->opts.dcqcn) {
@@ -380,11 +481,11 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 			     now);
 }
 
-static void
+static unsigned int
 rx_all(struct ibex_gen_run *r, uint64_t now)
 {
 	struct rte_mbuf *pkts[BURST];
-	unsigned int pi;
+	unsigned int pi, total = 0;
 	uint16_t n, i;
 
 	for (pi = 0; pi < r->nports; pi++) {
@@ -399,7 +500,9 @@ rx_all(struct ibex_gen_run *r, uint64_t now)
 			rx_one(r, p, pi, pkts[i], now);
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
+		total += n;
 	}
+	return total;
 }
 
 /* ---- TX ---- */
@@ -435,8 +538,11 @@ frame_fill(struct ibex_gen_run *r, struct rte_mbuf *m, unsigned int src,
 	};
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
 
-	ibex_gen_frame_write(d, &r->tmpl[f], len, opcode,
-			     r->meas->tx_psn[f]++ & 0xffffff, &t);
+	if (ibex_unlikely(len < r->full_min))
+		ibex_gen_short_write(d, &r->tmpl[f], len, &t);
+	else
+		ibex_gen_frame_write(d, &r->tmpl[f], len, opcode,
+				     r->meas->tx_psn[f]++ & 0xffffff, &t);
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	r->meas->tx_frames++;
@@ -457,9 +563,14 @@ sent_frame(struct ibex_gen_run *r, struct gen_port *p, unsigned int src,
 	}
 }
 
-/* Hand the port's queued frames to TX. @return true when none is left. */
+/*
+ * Hand the port's queued frames to TX. With --tx-drop what the port does
+ * not take is dropped (and, its sequence numbers used, counted lost at the
+ * receiver), as a wire delivers into a full receive queue; otherwise it
+ * stays queued. @return true when none is left.
+ */
 static inline bool
-tx_flush(struct gen_port *p)
+tx_flush(struct ibex_gen_run *r, struct gen_port *p)
 {
 	uint16_t n;
 
@@ -468,6 +579,12 @@ tx_flush(struct gen_port *p)
 	n = rte_eth_tx_burst(p->pid, 0, p->pend, p->npend);
 	if (n < p->npend) {
 		p->tx_full++;
+		if (r->opts.tx_drop) {
+			rte_pktmbuf_free_bulk(p->pend + n, p->npend - n);
+			r->rep.tx_dropped += p->npend - n;
+			p->npend = 0;
+			return true;
+		}
 		memmove(p->pend, p->pend + n, (p->npend - n) * sizeof(p->pend[0]));
 	}
 	p->npend -= n;
@@ -484,7 +601,7 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 	unsigned int built = 0, idle = 0, ri = p->next_rank;
 	uint32_t max_len = r->opts.mtu, tagi = (r->coll->iter & 0xffff) << 16;
 
-	if (!tx_flush(p) || p->nranks == 0)
+	if (!tx_flush(r, p) || p->nranks == 0)
 		return;
 	if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
 		return;
@@ -516,53 +633,63 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		return;
 	memcpy(p->pend, mb, built * sizeof(mb[0]));
 	p->npend = (uint16_t)built;
-	tx_flush(p);
+	tx_flush(r, p);
 }
 
-/* Open loop: rank r sends to r + 1, paced (or flat out without --rate). */
+/*
+ * Open loop: the port's flows in turn, each paced (or flat out) and, in a
+ * bounded trial, up to its frame budget. Frames carry the trial number in
+ * the tag so the receiver counts each trial's own frames.
+ */
 static void
 tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 	uint64_t now_ns)
 {
 	struct rte_mbuf *mb[BURST];
-	unsigned int built = 0, i, want, n = r->opts.nranks;
-	uint32_t len = r->opts.frame_size;
+	unsigned int built = 0, i, want;
+	uint32_t len = r->frame_len, tag = (r->trial & 0xffff) << 16,
+		 payload = len >= r->full_min ? len - r->tmpl[0].hdr_len -
+			   IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN : 0;
 
-	if (!tx_flush(p) || p->nranks == 0)
+	if (!tx_flush(r, p) || p->nrf == 0)
 		return;
 	if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
 		return;
-	for (i = 0; i < p->nranks && built < BURST; i++) {
-		unsigned int src = p->rank[(p->next_rank + i) % p->nranks];
-		unsigned int dst = (src + 1) % n;
+	for (i = 0; i < p->nrf && built < BURST; i++) {
+		unsigned int k = p->rfi[(p->next_rf + i) % p->nrf];
+		struct rflow_st *fl = &r->rf[k];
+		unsigned int src = fl->src;
 
 		want = BURST - built;
-		if (r->opts.rate_pps > 0)
-			want = ibex_pacer_due(&r->pacer[src], now, want);
+		if (fl->left < want)
+			want = (unsigned int)fl->left;
+		if (fl->paced)
+			want = ibex_pacer_due(&fl->pacer, now, want);
 		while (want > 0) {
 			if ((r->opts.dcqcn && r->rank_next[src] > now) ||
 			    !fc_allows(r, p, len, now_ns)) {
-				if (r->opts.rate_pps > 0)
-					ibex_pacer_unsend(&r->pacer[src], want);
+				if (fl->paced)
+					ibex_pacer_unsend(&fl->pacer, want);
 				break;
 			}
-			frame_fill(r, mb[built], src, dst, len, IBEX_GEN_OP_ONLY,
-				   0, now);
-			r->meas->tx_payload += len - r->tmpl[0].hdr_len -
-					       IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN;
+			frame_fill(r, mb[built], src, fl->dst, len,
+				   IBEX_GEN_OP_ONLY, tag, now);
+			r->meas->tx_payload += payload;
 			sent_frame(r, p, src, len, now);
+			r->rep.rflow_tx[k]++;
+			fl->left--;
 			built++;
 			want--;
 		}
 	}
-	p->next_rank = (uint16_t)((p->next_rank + 1) % p->nranks);
+	p->next_rf = (uint16_t)((p->next_rf + 1) % p->nrf);
 	if (built < BURST)
 		rte_pktmbuf_free_bulk(mb + built, BURST - built);
 	if (built == 0)
 		return;
 	memcpy(p->pend, mb, built * sizeof(mb[0]));
 	p->npend = (uint16_t)built;
-	tx_flush(p);
+	tx_flush(r, p);
 }
 
 /* ---- housekeeping ---- */
@@ -649,7 +776,7 @@ drain(struct ibex_gen_run *r, unsigned int ms)
 	while (rte_rdtsc() < end) {
 		rx_all(r, rte_rdtsc());
 		for (pi = 0; pi < r->nports; pi++)
-			tx_flush(&r->port[pi]);
+			tx_flush(r, &r->port[pi]);
 	}
 }
 
@@ -742,28 +869,231 @@ run_coll(struct ibex_gen_run *r)
 	}
 }
 
+/* Listen (and flush) until the ports were quiet for DRAIN_QUIET_MS, at
+ * most DRAIN_MAX_MS: what the device under test still held has arrived. */
+static void
+drain_quiet(struct ibex_gen_run *r)
+{
+	uint64_t t0 = rte_rdtsc(), last = t0, now = t0;
+	uint64_t quiet = r->hz * DRAIN_QUIET_MS / 1000,
+		 max = r->hz * DRAIN_MAX_MS / 1000;
+	unsigned int pi;
+
+	while (now - last < quiet && now - t0 < max) {
+		if (rx_all(r, now) > 0)
+			last = now;
+		for (pi = 0; pi < r->nports; pi++)
+			tx_flush(r, &r->port[pi]);
+		now = rte_rdtsc();
+	}
+}
+
+/* Counts of one trial, summed over the flows. */
+struct trial_res {
+	uint64_t tx;
+	uint64_t rx;
+	double secs;
+	double offered_pps;
+	double p50_ns, p99_ns, max_ns;
+};
+
+/*
+ * One trial: every flow at its share of @p total_pps (0: flat out), for
+ * @p secs, or, with @p frames > 0, @p frames per flow flat out (a burst);
+ * then listen until the device under test is empty.
+ */
+static void
+trial(struct ibex_gen_run *r, double total_pps, double secs, uint64_t frames,
+      struct trial_res *res)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	uint64_t start = rte_rdtsc(), now = start, end, left;
+	const struct ibex_hist *h = &r->meas->lat;
+	unsigned int i;
+
+	r->trial++;
+	memset(r->rep.rflow_tx, 0, sizeof(r->rep.rflow_tx));
+	memset(r->rep.rflow_rx, 0, sizeof(r->rep.rflow_rx));
+	ibex_gen_meas_reset_latency(r->meas);
+	for (i = 0; i < r->nrf; i++) {
+		struct rflow_st *fl = &r->rf[i];
+		double pps = 0;
+
+		if (frames == 0 && o->search != IBEX_GEN_SEARCH_NONE)
+			pps = total_pps * fl->weight;
+		else if (frames == 0)
+			pps = o->nrflows > 0 && o->rflow[i].pps > 0 ?
+			      o->rflow[i].pps : total_pps / r->nrf;
+		fl->left = frames > 0 ? frames : UINT64_MAX;
+		fl->paced = pps > 0 &&
+			    ibex_pacer_init(&fl->pacer, r->hz, pps, o->burst,
+					    o->poisson, o->seed + i, start) == 0;
+	}
+	end = start + (uint64_t)(secs * (double)r->hz);
+	while (!should_stop(r)) {
+		poll_once(r);
+		now = rte_rdtsc();
+		if (frames > 0) {
+			for (i = 0, left = 0; i < r->nrf; i++)
+				left += r->rf[i].left;
+			if (left == 0 || now >= end)
+				break;
+		} else if (now >= end) {
+			break;
+		}
+	}
+	/* stop sending: nothing more is due in this trial */
+	for (i = 0; i < r->nrf; i++)
+		r->rf[i].left = 0;
+	res->secs = (double)(now - start) / (double)r->hz;
+	drain_quiet(r);
+	res->tx = res->rx = 0;
+	for (i = 0; i < r->nrf; i++) {
+		res->tx += r->rep.rflow_tx[i];
+		res->rx += r->rep.rflow_rx[i];
+		r->rep.pacer_resync += r->rf[i].paced ? r->rf[i].pacer.resync : 0;
+	}
+	res->offered_pps = res->secs > 0 ? res->tx / res->secs : 0;
+	res->p50_ns = (double)ibex_hist_quantile(h, 0.5) * r->ns_per_tick;
+	res->p99_ns = (double)ibex_hist_quantile(h, 0.99) * r->ns_per_tick;
+	res->max_ns = (double)ibex_hist_max(h) * r->ns_per_tick;
+}
+
+static void
+note_latency(struct ibex_gen_search_res *sr, const struct trial_res *t)
+{
+	sr->lat_p50_ns = t->p50_ns;
+	sr->lat_p99_ns = t->p99_ns;
+	sr->lat_max_ns = t->max_ns;
+}
+
+/*
+ * The trial of search @p s at its current value; a failed trial runs again
+ * up to --retries times (a shared host preempts the device under test now
+ * and then: a loss it causes is not the device's). @return pass.
+ */
+static bool
+search_trial(struct ibex_gen_run *r, struct ibex_search *s, uint64_t frames,
+	     struct trial_res *t, struct ibex_gen_search_res *sr)
+{
+	unsigned int k;
+
+	for (k = 0; k <= r->opts.retries && !should_stop(r); k++) {
+		if (frames > 0)
+			/* a burst never takes longer than this to leave */
+			trial(r, 0, 10.0, frames, t);
+		else
+			trial(r, s->cur, r->opts.trial_s, 0, t);
+		sr->trials++;
+		if (ibex_search_pass(s, t->tx, t->rx))
+			break;
+	}
+	return ibex_search_record(s, t->tx, t->rx);
+}
+
+/*
+ * RFC 2544 throughput for one frame size. A flat-out trial measures what
+ * the device forwards when overloaded; the upper end of the searches is
+ * that received rate + 5 % (not above what was offered), or --max-rate.
+ * NDR: binary search with zero loss; PDR: loss <= --pdr-loss, between NDR
+ * and the upper end.
+ */
+static void
+search_rate(struct ibex_gen_run *r, struct ibex_gen_search_res *sr)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	struct trial_res top, t;
+	struct ibex_search ndr, pdr;
+	double ndr_off = 0, pdr_off = 0;
+
+	trial(r, 0, o->trial_s, 0, &top);
+	sr->trials = 1;
+	sr->flat_tx_pps = top.offered_pps;
+	sr->flat_rx_pps = top.secs > 0 ? top.rx / top.secs : 0;
+	sr->max_pps = o->max_pps > 0 ? o->max_pps :
+		      RTE_MIN(sr->flat_rx_pps * 1.05, sr->flat_tx_pps);
+	if (ibex_search_init(&ndr, 0, sr->max_pps, o->resolution * sr->max_pps,
+			     0, false) < 0)
+		return;
+	while (!ndr.done && !should_stop(r)) {
+		ibex_search_next(&ndr);
+		if (search_trial(r, &ndr, 0, &t, sr)) {
+			ndr_off = t.offered_pps;
+			note_latency(sr, &t);
+		}
+	}
+	sr->ndr_pps = ndr_off;
+	sr->pdr_pps = ndr_off;
+	sr->pdr_loss = 0;
+	if (ndr.lo >= sr->max_pps ||
+	    ibex_search_init(&pdr, ndr.lo, sr->max_pps,
+			     o->resolution * sr->max_pps, o->pdr_loss,
+			     false) < 0)
+		return;
+	while (!pdr.done && !should_stop(r)) {
+		ibex_search_next(&pdr);
+		if (search_trial(r, &pdr, 0, &t, sr))
+			pdr_off = t.offered_pps;
+	}
+	if (pdr.lo > ndr.lo) {
+		sr->pdr_pps = pdr_off;
+		sr->pdr_loss = pdr.lo_loss;
+	}
+}
+
+/*
+ * RFC 8239 microburst: every flow sends one burst of B frames flat out at
+ * the same time; the largest B with no loss, by binary search.
+ */
+static void
+search_burst(struct ibex_gen_run *r, struct ibex_gen_search_res *sr)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	struct ibex_search s;
+	struct trial_res t;
+
+	if (ibex_search_init(&s, 0, o->burst_max, 1, 0, true) < 0)
+		return;
+	while (!s.done && !should_stop(r)) {
+		ibex_search_next(&s);
+		if (search_trial(r, &s, (uint64_t)s.cur, &t, sr)) {
+			note_latency(sr, &t);
+		} else if (s.hi == s.cur) {
+			sr->fail_tx = t.tx;
+			sr->fail_rx = t.rx;
+		}
+	}
+	sr->burst = (uint32_t)s.lo;
+	sr->fail_burst = s.hi <= o->burst_max ? (uint32_t)s.hi : 0;
+	sr->fail_loss = sr->fail_burst ? s.hi_loss : 0;
+}
+
 static void
 run_rate(struct ibex_gen_run *r)
 {
 	const struct ibex_gen_opts *o = &r->opts;
-	uint64_t start = rte_rdtsc(), end, now = start;
-	unsigned int i;
+	struct trial_res t;
+	unsigned int i, n;
 
-	for (i = 0; i < o->nranks && o->rate_pps > 0; i++)
-		if (ibex_pacer_init(&r->pacer[i], r->hz, o->rate_pps / o->nranks,
-				    o->burst, o->poisson, o->seed + i, start) < 0) {
-			GEN_LOG(ERR, "bad rate %.1f\n", o->rate_pps);
-			return;
-		}
-	end = start + (uint64_t)(o->duration_s * (double)r->hz);
-	ibex_gen_meas_reset_latency(r->meas);
-	while (now < end && !should_stop(r)) {
-		poll_once(r);
-		now = rte_rdtsc();
+	if (o->search == IBEX_GEN_SEARCH_NONE) {
+		trial(r, o->rate_pps, o->duration_s, 0, &t);
+		r->rep.elapsed_s = t.secs;
+		return;
 	}
-	r->rep.elapsed_s = (double)(now - start) / (double)r->hz;
-	for (i = 0; i < o->nranks; i++)
-		r->rep.pacer_resync += r->pacer[i].resync;
+	n = o->nsizes > 0 ? o->nsizes : 1;
+	if (o->search == IBEX_GEN_SEARCH_BURST)
+		n = 1;
+	for (i = 0; i < n && !should_stop(r); i++) {
+		struct ibex_gen_search_res *sr = &r->rep.search[i];
+
+		sr->size = o->nsizes > 0 ? o->sizes[i] : o->frame_size + 4;
+		r->frame_len = sr->size - 4;
+		r->rep.nsearch = i + 1;
+		if (o->search == IBEX_GEN_SEARCH_RATE)
+			search_rate(r, sr);
+		else
+			search_burst(r, sr);
+	}
 }
 
 int
@@ -831,6 +1161,11 @@ ibex_gen_run_report(struct ibex_gen_run *r, FILE *f)
 	ibex_gen_meas_seq_total(r->meas, &sc);
 	if (sc.lost != 0 || sc.duplicate != 0 || !r->finished)
 		clean = 0;
+	/* a search loses frames on purpose: done is clean */
+	if (o->search != IBEX_GEN_SEARCH_NONE)
+		clean = r->finished && r->rep.nsearch ==
+			(o->search == IBEX_GEN_SEARCH_RATE && o->nsizes > 0 ?
+			 o->nsizes : 1);
 	for (i = 0; i < r->rep.nsizes; i++)
 		if (r->rep.size[i].failed != 0 ||
 		    r->rep.size[i].iters != o->iters)

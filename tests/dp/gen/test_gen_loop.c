@@ -8,8 +8,11 @@
  * all-reduce over the same pair moves exactly 2(n-1)S/n per rank. PFC: an
  * XOFF received on a port stops its ranks and only them. Credits: a port
  * whose peer granted 40 blocks sends exactly 40 blocks' worth of frames.
+ * Open-loop flows of 60-byte short probes arrive exactly, per flow, at
+ * their rates; the searches on a lossless loop find their upper ends.
  */
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,6 +116,100 @@ test_loopback_rate(void **state)
 		      ibex_hist_min(&m->lat) * 1e9 / hz,
 		      ibex_hist_quantile(&m->lat, 0.5) * 1e9 / hz,
 		      ibex_hist_quantile(&m->lat, 0.99) * 1e9 / hz);
+	ibex_gen_run_free(r);
+}
+
+static void
+test_loopback_flows_short(void **state)
+{
+	struct rte_ring *ab = mk_ring(), *ba = mk_ring();
+	uint16_t ports[2] = { mk_port(ba, ab), mk_port(ab, ba) };
+	static const double want[3] = { 100000, 50000, 25000 };
+	struct ibex_gen_opts o;
+	struct ibex_gen_run *r;
+	const struct ibex_gen_report *rep;
+	const struct ibex_gen_meas *m;
+	unsigned int i;
+
+	(void)state;
+	ibex_gen_opts_default(&o);
+	o.engine = IBEX_GEN_RATE;
+	o.nranks = 4;
+	o.duration_s = 0.2;
+	o.frame_size = 60;
+	o.tx_drop = true;
+	/* ranks 0, 2 on port 0; 1, 3 on port 1 */
+	assert_int_equal(ibex_gen_flows_parse(&o, "0:1:100K,2:1:50K,3:0:25K"), 0);
+	r = run(&o, ports, 2);
+	rep = ibex_gen_run_rep(r);
+	m = ibex_gen_run_meas(r);
+	assert_int_equal(ibex_gen_run_report(r, stdout), 0);
+	assert_int_equal(rep->nrflows, 3);
+	assert_int_equal(m->rx_frames, m->tx_frames);
+	assert_int_equal(m->tx_bytes, m->tx_frames * 60);
+	/* only the ranks' hello broadcasts carry no probe */
+	assert_int_equal(m->no_trailer, 4);
+	assert_int_equal(rep->tx_dropped, 0);
+	for (i = 0; i < 3; i++) {
+		double pps = rep->rflow_tx[i] / rep->elapsed_s;
+
+		assert_int_equal(rep->rflow_rx[i], rep->rflow_tx[i]);
+		assert_true(fabs(pps - want[i]) < want[i] * 0.05);
+	}
+	assert_int_equal(m->seq[ibex_gen_flow(2, 1)].c.rx, rep->rflow_rx[1]);
+	ibex_gen_run_free(r);
+}
+
+static void
+test_loopback_search(void **state)
+{
+	struct rte_ring *ab = mk_ring(), *ba = mk_ring();
+	uint16_t ports[2] = { mk_port(ba, ab), mk_port(ab, ba) };
+	struct ibex_gen_opts o;
+	struct ibex_gen_run *r;
+	const struct ibex_gen_report *rep;
+
+	(void)state;
+	ibex_gen_opts_default(&o);
+	o.engine = IBEX_GEN_RATE;
+	o.nranks = 2;
+	o.search = IBEX_GEN_SEARCH_RATE;
+	o.tx_drop = true;
+	o.trial_s = 0.05;
+	o.max_pps = 200000;
+	o.sizes[0] = 64;
+	o.sizes[1] = 1518;
+	o.nsizes = 2;
+	r = run(&o, ports, 2);
+	rep = ibex_gen_run_rep(r);
+	assert_int_equal(ibex_gen_run_report(r, stdout), 0);
+	assert_int_equal(rep->nsearch, 2);
+	/* the loop loses nothing at 200 kpps: flat out, then NDR = max */
+	assert_int_equal(rep->search[0].size, 64);
+	assert_int_equal(rep->search[1].size, 1518);
+	assert_true(rep->search[0].trials >= 2);
+	assert_true(fabs(rep->search[0].ndr_pps - 200000) < 10000);
+	assert_true(rep->search[1].pdr_pps == rep->search[1].ndr_pps);
+	assert_true(rep->search[1].lat_p50_ns > 0);
+	ibex_gen_run_free(r);
+
+	/* bursts of up to 500 frames per flow fit the 8192-deep loop */
+	ab = mk_ring();
+	ba = mk_ring();
+	ports[0] = mk_port(ba, ab);
+	ports[1] = mk_port(ab, ba);
+	ibex_gen_opts_default(&o);
+	o.engine = IBEX_GEN_RATE;
+	o.nranks = 2;
+	o.search = IBEX_GEN_SEARCH_BURST;
+	o.tx_drop = true;
+	o.burst_max = 500;
+	r = run(&o, ports, 2);
+	rep = ibex_gen_run_rep(r);
+	assert_int_equal(ibex_gen_run_report(r, stdout), 0);
+	assert_int_equal(rep->search[0].burst, 500);
+	assert_int_equal(rep->search[0].fail_burst, 0);
+	assert_int_equal(rep->search[0].trials, 1);
 	ibex_gen_run_free(r);
 }
 
@@ -263,6 +360,8 @@ main(int argc, char **argv)
 			NULL };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loopback_rate),
+		cmocka_unit_test(test_loopback_flows_short),
+		cmocka_unit_test(test_loopback_search),
 		cmocka_unit_test(test_loopback_allreduce),
 		cmocka_unit_test(test_pfc_obeyed),
 		cmocka_unit_test(test_credit_obeyed),
