@@ -74,6 +74,7 @@ struct pcapgen_opts {
 	int vlan;		/* -1 = untagged */
 	int pcp;		/* -1 = not given */
 	uint8_t dscp;
+	uint32_t dscp_spread;	/* pair i: dscp + i % spread; 0 = off */
 	int ecn;		/* -1 = kind default */
 	bool dst_set, src_set, broadcast, malformed;
 	uint8_t dst[6], src[6];
@@ -96,6 +97,8 @@ usage(FILE *f)
 		"      --vlan VID      802.1Q tag with this VID (0..4095)\n"
 		"      --pcp P         802.1Q PCP 0..7 (VID 0 without --vlan)\n"
 		"      --dscp D        DSCP 0..63 (default 0)\n"
+		"      --dscp-spread N pair i gets DSCP D + (i mod N): traffic\n"
+		"                      over N classes (lanes benchmarks)\n"
 		"      --ecn E         not-ect|ect0|ect1|ce (default ect0 for "
 		"roce/udp/roce6, else not-ect)\n"
 		"      --dst MAC       destination MAC for every frame\n"
@@ -150,7 +153,7 @@ name_arg(const char *opt, const char *val, const char *const *names,
 }
 
 enum { O_REVERSE = 256, O_KIND, O_VLAN, O_PCP, O_DSCP, O_ECN, O_DST, O_SRC,
-       O_BROADCAST, O_MALFORMED, O_SEED };
+       O_BROADCAST, O_MALFORMED, O_SEED, O_DSCP_SPREAD };
 
 static void
 parse_args(int argc, char **argv, struct pcapgen_opts *o)
@@ -166,6 +169,7 @@ parse_args(int argc, char **argv, struct pcapgen_opts *o)
 		{ "vlan", required_argument, NULL, O_VLAN },
 		{ "pcp", required_argument, NULL, O_PCP },
 		{ "dscp", required_argument, NULL, O_DSCP },
+		{ "dscp-spread", required_argument, NULL, O_DSCP_SPREAD },
 		{ "ecn", required_argument, NULL, O_ECN },
 		{ "dst", required_argument, NULL, O_DST },
 		{ "src", required_argument, NULL, O_SRC },
@@ -221,6 +225,9 @@ parse_args(int argc, char **argv, struct pcapgen_opts *o)
 			break;
 		case O_DSCP:
 			o->dscp = num_arg("--dscp", optarg, 0, 63);
+			break;
+		case O_DSCP_SPREAD:
+			o->dscp_spread = num_arg("--dscp-spread", optarg, 1, 64);
 			break;
 		case O_ECN:
 			o->ecn = name_arg("--ecn", optarg, ecn_names,
@@ -317,7 +324,8 @@ pair_spec(const struct pcapgen_opts *o, enum kind kind, uint32_t i,
 		memset(s->dst, 0xff, 6);
 	s->vlan = o->vlan >= 0 ? o->vlan : (o->pcp >= 0 ? 0 : -1);
 	s->pcp = o->pcp >= 0 ? (uint8_t)o->pcp : 0;
-	s->dscp = o->dscp;
+	s->dscp = o->dscp_spread != 0 ?
+		  (uint8_t)((o->dscp + i % o->dscp_spread) & 63) : o->dscp;
 	s->ecn = (uint8_t)o->ecn;
 	s->src_ip4 = 0x0a000000u | (from == 0x0a ? 0 : 0x100) | (i + 1);
 	s->dst_ip4 = 0x0a000000u | (to == 0x0a ? 0 : 0x100) | (i + 1);

@@ -64,67 +64,38 @@ drop(struct ibex_port_counters *c, struct rte_mbuf *m, enum ibex_reason r)
 }
 
 /*
- * Accounting after TX. The TX buffer keeps per frame its bytes, lane, path
- * (cut through or queued), RX time and buffer charge. A flush adds the
- * frames TX took into per-(lane, path) sums with a few instructions each,
- * whatever the mix of lanes, and then updates each lane's counters and
- * histograms once: cut-through frames of one flush share one residence
- * sample (they were received in the same few iterations), queued frames
- * are recorded one by one. Nothing here reads an mbuf TX has taken.
+ * Accounting after TX costs nothing per frame on the cut-through path: a
+ * frame handed to the TX buffer adds to its lane's sums for this flush
+ * (frames, bytes), and the flush updates each lane touched once: its
+ * counters and one residence sample for all its cut-through frames (they
+ * were received in the same iteration or two). Queued frames are counted
+ * and their residence recorded one by one as the arbiter hands them over
+ * (the slow path; they leave in the same iteration). Lane counters thus
+ * count frames handed to the TX queue; the port's tx counters count what
+ * TX accepted. Nothing reads an mbuf TX has taken.
  */
 
-#define TXD_LEN_MASK 0xffffu
-#define TXD_META_SHIFT 16
-/* Sum index of a descriptor: VL * 2 + queued. */
-#define TXD_SUM(d) ((((d) >> TXD_META_SHIFT) & IBEX_TXM_VL) * 2 + \
-		    (((d) >> (TXD_META_SHIFT + 7)) & 1))
-
-struct tx_sums {
-	uint32_t mask;                   /* sums in use */
-	uint16_t n[2 * IBEX_VL_COUNT];
-	uint32_t bytes[2 * IBEX_VL_COUNT];
-	uint64_t rx_tsc[2 * IBEX_VL_COUNT]; /* first frame's RX time */
-};
-
+/* Lane sums of the cut-through frames held: folded into the lanes. */
 static void
-txbuf_account(struct ibex_worker *w, struct ibex_egress *e,
-	      const struct ibex_txbuf *tb, uint16_t sent, uint64_t now)
+txbuf_account(struct ibex_egress *e, struct ibex_txbuf *tb, uint64_t now)
 {
-	struct tx_sums s;
-	uint16_t i;
+	uint32_t mask = tb->ct_mask;
 
-	s.mask = 0;
-	for (i = 0; i < sent; i++) {
-		uint32_t d = tb->desc[i];
-		unsigned int k = TXD_SUM(d);
+	while (mask != 0) {
+		unsigned int vl = __builtin_ctz(mask);
+		struct ibex_lane_counters *lc = &e->lane[vl];
 
-		if (!(s.mask >> k & 1)) {
-			s.mask |= 1u << k;
-			s.n[k] = 0;
-			s.bytes[k] = 0;
-			s.rx_tsc[k] = tb->rx_tsc[i];
-		}
-		s.n[k]++;
-		s.bytes[k] += d & TXD_LEN_MASK;
-		if ((k & 1) && e->res[k >> 1][1] != NULL)
-			ibex_hist_record(e->res[k >> 1][1],
-					 now - tb->rx_tsc[i]);
+		mask &= mask - 1;
+		IBEX_CNT_ADD(lc->tx_pkts, tb->ct_n[vl]);
+		IBEX_CNT_ADD(lc->tx_bytes, tb->ct_bytes[vl]);
+		IBEX_CNT_ADD(lc->cut_through, tb->ct_n[vl]);
+		if (e->res[vl][0] != NULL)
+			ibex_hist_record_n(e->res[vl][0], now - tb->ct_tsc,
+					   tb->ct_n[vl]);
+		tb->ct_n[vl] = 0;
+		tb->ct_bytes[vl] = 0;
 	}
-	while (s.mask != 0) {
-		unsigned int k = __builtin_ctz(s.mask);
-		struct ibex_lane_counters *lc = &e->lane[k >> 1];
-
-		s.mask &= s.mask - 1;
-		IBEX_CNT_ADD(lc->tx_pkts, s.n[k]);
-		IBEX_CNT_ADD(lc->tx_bytes, s.bytes[k]);
-		if (k & 1)
-			continue;
-		IBEX_CNT_ADD(lc->cut_through, s.n[k]);
-		if (e->res[k >> 1][0] != NULL)
-			ibex_hist_record_n(e->res[k >> 1][0],
-					   now - s.rx_tsc[k], s.n[k]);
-	}
-	RTE_SET_USED(w);
+	tb->ct_mask = 0;
 }
 
 /* TX took the first @p sent frames: their blocks go back to the buffer. */
@@ -135,8 +106,13 @@ txbuf_release(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t sent)
 
 	for (i = 0; i < sent; i++)
 		if (tb->src[i] & IBEX_FC_SRC_CHARGED) {
-			ibex_fc_release(w->fc, tb->src[i],
-					tb->desc[i] & TXD_LEN_MASK);
+			struct ibex_buf_result r;
+			unsigned int port = IBEX_FC_SRC_PORT(tb->src[i]);
+			unsigned int vl = IBEX_FC_SRC_VL(tb->src[i]);
+
+			r = ibex_buf_release(&w->fc->buf, port, vl,
+					     tb->src_blocks[i]);
+			ibex_fc_pause_edge(w->fc, port, vl, r.pause);
 			tb->charged--;
 		}
 }
@@ -152,12 +128,13 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 
 	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
-	if (sent != 0)
-		txbuf_account(w, w->eg[port], tb, sent, now);
+	if (tb->ct_mask != 0)
+		txbuf_account(w->eg[port], tb, now);
 	if (unlikely(tb->charged != 0))
 		txbuf_release(w, tb, sent);
+	/* What TX did not take is still ours to read. */
 	for (i = sent; i < tb->count; i++)
-		left += tb->desc[i] & TXD_LEN_MASK;
+		left += tb->pkts[i]->pkt_len;
 	IBEX_CNT_ADD(c->tx_pkts, sent);
 	IBEX_CNT_ADD(c->tx_bytes, tb->bytes - left);
 	tb->bytes = left;
@@ -167,23 +144,21 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	}
 	tb->count -= sent;
 	memmove(tb->pkts, tb->pkts + sent, tb->count * sizeof(tb->pkts[0]));
-	memmove(tb->desc, tb->desc + sent, tb->count * sizeof(tb->desc[0]));
-	memmove(tb->rx_tsc, tb->rx_tsc + sent,
-		tb->count * sizeof(tb->rx_tsc[0]));
-	if (tb->charged != 0)
+	if (tb->charged != 0) {
 		memmove(tb->src, tb->src + sent,
 			tb->count * sizeof(tb->src[0]));
+		memmove(tb->src_blocks, tb->src_blocks + sent,
+			tb->count * sizeof(tb->src_blocks[0]));
+	}
 	tb->first_tsc = now;
 }
 
-/* Put a frame into the TX buffer; the caller checked there is room.
- * @p src is the frame's buffer charge (IBEX_FC_SRC()) or 0. */
-static inline __rte_always_inline void
-txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
-	  uint32_t meta, uint64_t rx_tsc, uint16_t src)
+/* Append a frame; the caller checked there is room. */
+static inline __rte_always_inline uint16_t
+txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
+	     uint16_t src)
 {
 	struct ibex_txbuf *tb = &w->tx[port];
-	uint32_t len = m->pkt_len;
 	uint16_t i = tb->count;
 
 	if (i == 0) {
@@ -192,18 +167,48 @@ txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 			tb->first_tsc = rte_rdtsc();
 	}
 	if (unlikely((src | tb->charged) != 0)) {
-		/* The charge array is kept only while charged frames are
-		 * held: start it at the first one. */
+		/* The charge arrays are kept only while charged frames are
+		 * held: start them at the first one. */
 		if (tb->charged == 0)
 			memset(tb->src, 0, i * sizeof(tb->src[0]));
 		tb->src[i] = src;
+		tb->src_blocks[i] = (uint16_t)ibex_blocks(m->pkt_len);
 		tb->charged += src != 0;
 	}
 	tb->pkts[i] = m;
-	tb->desc[i] = (len & TXD_LEN_MASK) | meta << TXD_META_SHIFT;
-	tb->rx_tsc[i] = rx_tsc;
 	tb->count = i + 1;
-	tb->bytes += len;
+	tb->bytes += m->pkt_len;
+	return i;
+}
+
+/* A frame cut through (or a management frame) on lane @p vl. */
+static inline __rte_always_inline void
+txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
+	  unsigned int vl, uint16_t src)
+{
+	struct ibex_txbuf *tb = &w->tx[port];
+
+	if (tb->ct_mask == 0)
+		tb->ct_tsc = w->rx_tsc;
+	tb->ct_mask |= 1u << vl;
+	tb->ct_n[vl]++;
+	tb->ct_bytes[vl] += m->pkt_len;
+	txbuf_append(w, port, m, src);
+}
+
+/* A frame the arbiter took from lane @p vl at @p now. */
+static void
+txbuf_put_queued(struct ibex_worker *w, uint16_t port,
+		 const struct ibex_vlq_ent *ent, unsigned int vl, uint64_t now)
+{
+	struct ibex_egress *e = w->eg[port];
+	struct ibex_lane_counters *lc = &e->lane[vl];
+
+	IBEX_CNT_ADD(lc->tx_pkts, 1);
+	IBEX_CNT_ADD(lc->tx_bytes, ent->len);
+	if (e->res[vl][1] != NULL)
+		ibex_hist_record(e->res[vl][1], now - ent->rx_tsc);
+	txbuf_append(w, port, ent->frame, ent->src);
 }
 
 /* Slot index of a key in any of the worker's caches (IBEX_MAC_CACHE slots). */
@@ -351,6 +356,23 @@ lane_drop(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
 	drop(&w->cnt[out], m, r);
 }
 
+/* The ECN codepoint of a frame about to wait in a lane (| QM_IP for IP
+ * frames), for the decision at dequeue. Read here, on the queueing path,
+ * so the cut-through path never looks past the Ethernet header for it. */
+static uint8_t
+frame_qmeta(const struct rte_mbuf *m)
+{
+	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	unsigned int off = ibex_rd16(eth + 12) == 0x8100 ? 18 : 14;
+	uint16_t et = ibex_rd16(eth + off - 2);
+
+	if (et == 0x0800)
+		return (eth[off + 1] & 3) | QM_IP;
+	if (et == 0x86dd)
+		return ((ibex_rd16(eth + off) >> 4) & 3) | QM_IP;
+	return 0;
+}
+
 /* A frame leaves after its blocks were charged: give them back. */
 static inline void
 uncharge(struct ibex_worker *w, uint16_t src, uint32_t len)
@@ -372,10 +394,11 @@ src_lossless(const struct ibex_worker *w, uint16_t src)
 /* The frame could not cut through: wait in the lane queue. */
 static void
 lane_enqueue(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
-	     struct rte_mbuf *m, unsigned int vl, uint8_t qmeta, uint16_t src)
+	     struct rte_mbuf *m, unsigned int vl, uint16_t src)
 {
 	struct ibex_vlq *q = &e->q[vl];
 	uint32_t len = m->pkt_len;
+	uint8_t qmeta = frame_qmeta(m);
 	bool ok;
 
 	if (likely(!src_lossless(w, src)))
@@ -418,7 +441,7 @@ needs_credit(const struct ibex_fc_port *fp, unsigned int vl)
  * in use, or a frame charged to the buffer. */
 static void
 egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
-		 unsigned int vl, uint8_t qmeta, uint16_t src)
+		 unsigned int vl, uint16_t src)
 {
 	struct ibex_egress *e = w->eg[out];
 	struct ibex_fc_port *fp = egress_fc(w, out);
@@ -443,10 +466,10 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	}
 	if (credit)
 		ibex_credit_tx_sent(&fp->cp, vl, ibex_blocks(m->pkt_len));
-	txbuf_put(w, out, m, vl, w->rx_tsc, src);
+	txbuf_put(w, out, m, vl, src);
 	return;
 queue:
-	lane_enqueue(w, e, out, m, vl, qmeta, src);
+	lane_enqueue(w, e, out, m, vl, src);
 }
 
 /*
@@ -457,15 +480,15 @@ queue:
  */
 static inline __rte_always_inline void
 egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
-	    unsigned int vl, uint8_t qmeta, uint16_t src)
+	    unsigned int vl, uint16_t src)
 {
 	if (likely(((w->gate[out] & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
 				     IBEX_GATE_BLOCKED(vl))) | src) == 0 &&
 		   w->tx[out].count < IBEX_CT_LIMIT)) {
-		txbuf_put(w, out, m, vl, w->rx_tsc, 0);
+		txbuf_put(w, out, m, vl, 0);
 		return;
 	}
-	egress_send_slow(w, out, m, vl, qmeta, src);
+	egress_send_slow(w, out, m, vl, src);
 }
 
 /* ECN at dequeue (docs/ecn.md): decide on the backlog the frame leaves
@@ -594,8 +617,7 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		if (needs_credit(fp, (unsigned int)vl))
 			ibex_credit_tx_sent(&fp->cp, (unsigned int)vl,
 					    ibex_blocks(ent.len));
-		txbuf_put(w, port, ent.frame, (uint32_t)vl | IBEX_TXM_QUEUED,
-			  ent.rx_tsc, ent.src);
+		txbuf_put_queued(w, port, &ent, (unsigned int)vl, now);
 	}
 }
 
@@ -610,8 +632,13 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 static inline bool
 is_mgmt(const uint8_t *eth, const struct ibex_pkt_info *info)
 {
-	return (info->flags & IBEX_PKT_F_ROCE) &&
-	       ibex_bth_dest_qp(eth + info->bth_off) == 0;
+	uint32_t w;
+
+	if (!(info->flags & IBEX_PKT_F_ROCE))
+		return false;
+	/* Bytes 4-7 of the BTH: reserved/FECN/BECN, then the dest QP. */
+	memcpy(&w, eth + info->bth_off + 4, sizeof(w));
+	return (rte_be_to_cpu_32(w) & 0xffffff) == 0;
 }
 
 static bool
@@ -641,7 +668,7 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_TX_FULL);
 		return;
 	}
-	txbuf_put(w, out, m, IBEX_VL_MGMT, w->rx_tsc, 0);
+	txbuf_put(w, out, m, IBEX_VL_MGMT, 0);
 }
 
 /*
@@ -651,7 +678,6 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
  * written in narrow pieces and read back whole: a store-forwarding stall.
  */
 #define FC_SL(fc) ((fc) & 0xfu)
-#define FC_QMETA(fc) ((uint8_t)((fc) >> 8))
 #define FC_MGMT 0x10000u
 /* The ingress port runs flow control: charge the frame's blocks to
  * (FC_IN_PORT, FC_IN_VL). */
@@ -709,7 +735,7 @@ egress_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_SL_DROP);
 		return;
 	}
-	egress_send(w, out, m, vl, FC_QMETA(fc), src);
+	egress_send(w, out, m, vl, src);
 }
 
 /* Ingress side of flow control for a data frame: credit ports count what
@@ -753,33 +779,39 @@ flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
 }
 
 /*
- * SL and ECN of a parsed frame. The TOS / traffic class byte is read from
- * the frame (in L1 since parse), not from info: the parse result sits on
- * the stack in narrow stores, and reading it back stalls.
+ * SL of a parsed frame, and whether it is a management frame. In PCP mode
+ * (the default) only the Ethernet header is read; DSCP mode reads the TOS /
+ * traffic class byte from the frame (in L1 since parse) rather than from
+ * info, which sits on the stack in narrow stores and would stall.
  */
 static inline __rte_always_inline uint32_t
 classify(const struct ibex_dp_tables *t, const uint8_t *eth,
 	 const struct ibex_pkt_info *info, bool tagged, uint16_t in_port)
 {
-	const uint8_t *l3 = eth + (tagged ? 18 : 14);
-	uint16_t et = ibex_rd16(l3 - 2);
-	unsigned int tos = 0, qmeta = 0, sl;
-	bool ip = false;
+	const struct ibex_sl_class *c = &t->sl_class[in_port];
+	uint32_t sl;
 
-	if (et == 0x0800) {
-		tos = l3[1];
-		ip = true;
-	} else if (et == 0x86dd) {
-		tos = (ibex_rd16(l3) >> 4) & 0xff;
-		ip = true;
+	if (likely(c->mode == IBEX_SL_FROM_PCP)) {
+		sl = tagged ? c->map[IBEX_SL_MAP_PCP + (eth[14] >> 5)] :
+			      c->map[IBEX_SL_MAP_DEFAULT];
+	} else {
+		const uint8_t *l3 = eth + (tagged ? 18 : 14);
+		uint16_t et = ibex_rd16(l3 - 2);
+		unsigned int tos = 0;
+		bool ip = false;
+
+		if (et == 0x0800) {
+			tos = l3[1];
+			ip = true;
+		} else if (et == 0x86dd) {
+			tos = (ibex_rd16(l3) >> 4) & 0xff;
+			ip = true;
+		}
+		sl = ibex_sl_classify(c, tagged, eth[14] >> 5, ip, tos >> 2);
 	}
-	if (ip)
-		qmeta = (tos & 3) | QM_IP;
-	sl = ibex_sl_classify(&t->sl_class[in_port], tagged, eth[14] >> 5, ip,
-			      tos >> 2);
 	if (unlikely(is_mgmt(eth, info)))
-		return sl | qmeta << 8 | FC_MGMT;
-	return sl | qmeta << 8;
+		return sl | FC_MGMT;
+	return sl;
 }
 
 /* Forward one frame: parse, classify, look up, hand to the egress. */
@@ -983,7 +1015,7 @@ ibex_dp_worker_main(void *arg)
 						       memory_order_relaxed);
 		uint64_t start = rte_rdtsc(), now;
 		uint32_t moved = 0;
-		uint16_t q;
+		uint16_t q, k;
 
 		/* One RX time for the iteration: its bursts are polled back
 		 * to back, and every rdtsc costs ~25 cycles. */
@@ -992,11 +1024,19 @@ ibex_dp_worker_main(void *arg)
 		if (unlikely(t->gen != w->tables_gen))
 			worker_apply_tables(w, t);
 
-		for (q = 0; q < w->nb_rxq; q++) {
+		/* Start polling one queue further each iteration: with a
+		 * fixed order the first port would always find room in a
+		 * congested lane and the last would take every tail drop. */
+		q = w->rxq_first;
+		if (++w->rxq_first == w->nb_rxq)
+			w->rxq_first = 0;
+		for (k = 0; k < w->nb_rxq; k++) {
 			const struct ibex_rxq *rq = &w->rxq[q];
 			uint16_t n = rte_eth_rx_burst(dp->port_id[rq->port],
 						      rq->queue, pkts, burst);
 
+			if (++q == w->nb_rxq)
+				q = 0;
 			if (n == 0)
 				continue;
 			moved += n;

@@ -125,18 +125,17 @@ struct ibex_dp_tables {
 struct ibex_txbuf {
 	uint16_t count;
 	uint16_t txq;
-	uint16_t charged;                /**< frames with a buffer charge */
+	uint16_t charged;        /**< frames with a buffer charge */
+	uint16_t ct_mask;        /**< lanes with cut-through frames held */
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
 	uint64_t bytes;          /**< bytes of the frames held */
+	uint64_t ct_tsc;         /**< RX time of the first cut-through frame */
+	uint16_t ct_n[IBEX_VL_COUNT];     /**< cut-through frames per lane */
+	uint32_t ct_bytes[IBEX_VL_COUNT];
 	struct rte_mbuf *pkts[IBEX_TXBUF_LEN];
-	uint32_t desc[IBEX_TXBUF_LEN];   /**< bytes | (VL | IBEX_TXM_*) << 16 */
-	uint64_t rx_tsc[IBEX_TXBUF_LEN]; /**< RX time, for residence */
 	uint16_t src[IBEX_TXBUF_LEN];    /**< buffer charge, while charged */
+	uint16_t src_blocks[IBEX_TXBUF_LEN];
 };
-
-/** ibex_txbuf.desc meta: the frame waited in its lane queue. */
-#define IBEX_TXM_QUEUED 0x80
-#define IBEX_TXM_VL 0x0f
 
 /**
  * Counters of one (egress port, VL) lane, summed over the workers
@@ -232,6 +231,7 @@ struct ibex_worker {
 	unsigned int lcore_id;
 	uint16_t index;
 	uint16_t nb_rxq;
+	uint16_t rxq_first;      /**< queue polled first this iteration */
 	struct ibex_rxq rxq[IBEX_MAX_RXQ_PER_WORKER];
 	uint64_t pending_tx;     /**< ports with frames in tx[] */
 	uint64_t busy_tsc;       /**< TSC spent on iterations that moved frames */

@@ -3,7 +3,11 @@
 # same two net_pcap ports, same EAL flags, same cores, runs interleaved.
 #
 #   tests/bench/bench_fwd.sh [-b BUILD] [-r RUNS] [-d SECONDS] [-s SIZE] [-p PAIRS]
+#                            [-c IBEX_CONF] [-g "IBEX-PCAPGEN OPTIONS"]
 #
+# -c runs ibex-switch with a config (its ports must be dev net_pcap0 and
+# net_pcap1); -g adds options to the pcaps both tools replay (e.g.
+# "--dscp-spread 16" to spread the traffic over classes).
 # Each port replays (infinite_rx=1) a pcap of 64-byte RoCEv2 frames between
 # PAIRS MAC pairs: port 0 carries A_i -> B_i, port 1 B_i -> A_i, so ibex
 # learns every station on its real port and forwards by FDB lookup. Rates are
@@ -12,12 +16,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-build=build runs=5 dur=6 size=64 pairs=8
-while getopts "b:r:d:s:p:h" o; do
+build=build runs=5 dur=6 size=64 pairs=8 conf="" genopts=""
+while getopts "b:r:d:s:p:c:g:h" o; do
 	case $o in
 	b) build=$OPTARG ;; r) runs=$OPTARG ;; d) dur=$OPTARG ;;
 	s) size=$OPTARG ;; p) pairs=$OPTARG ;;
-	*) sed -n '2,12p' "$0"; exit 2 ;;
+	c) conf=$OPTARG ;; g) genopts=$OPTARG ;;
+	*) sed -n '2,17p' "$0"; exit 2 ;;
 	esac
 done
 
@@ -28,8 +33,12 @@ command -v dpdk-testpmd >/dev/null || { echo "dpdk-testpmd not found (apt-get in
 
 tmp=$(mktemp -d /tmp/ibex-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-"$gen" -o "$tmp/p0.pcap" -n 256 -s "$size" -p "$pairs" >/dev/null
-"$gen" -o "$tmp/p1.pcap" -n 256 -s "$size" -p "$pairs" --reverse >/dev/null
+# shellcheck disable=SC2086 # genopts is a list of options
+"$gen" -o "$tmp/p0.pcap" -n 256 -s "$size" -p "$pairs" $genopts >/dev/null
+# shellcheck disable=SC2086
+"$gen" -o "$tmp/p1.pcap" -n 256 -s "$size" -p "$pairs" --reverse $genopts >/dev/null
+confargs=()
+[ -n "$conf" ] && confargs=(--config "$conf")
 
 eal=(-l 0-1 --no-huge -m 1024 --no-pci --log-level=lib.*:notice
      --vdev "net_pcap0,rx_pcap=$tmp/p0.pcap,infinite_rx=1"
@@ -40,7 +49,7 @@ median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2)
 # Median Mpps of ibex's per-second lines, dropping the first (warm-up).
 run_ibex() {
 	"$sw" "${eal[@]}" --file-prefix="ibexb$$_$RANDOM" -- --duration "$dur" \
-		--stats-period 1 >"$tmp/ibex.log" 2>&1
+		--stats-period 1 "${confargs[@]}" >"$tmp/ibex.log" 2>&1
 	grep -o '[0-9.]* Mpps' "$tmp/ibex.log" | awk 'NR>1 {print $1}' | median
 }
 
