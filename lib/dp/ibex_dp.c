@@ -64,57 +64,68 @@ drop(struct ibex_port_counters *c, struct rte_mbuf *m, enum ibex_reason r)
 }
 
 /*
- * Accounting after TX costs nothing per frame on the cut-through path: a
- * frame handed to the TX buffer adds to its lane's sums for this flush
- * (frames, bytes), and the flush updates each lane touched once: its
- * counters and one residence sample for all its cut-through frames (they
- * were received in the same iteration or two). Queued frames are counted
- * and their residence recorded one by one as the arbiter hands them over
- * (the slow path; they leave in the same iteration). Lane counters thus
- * count frames handed to the TX queue; the port's tx counters count what
- * TX accepted. Nothing reads an mbuf TX has taken.
+ * Accounting after TX costs almost nothing per frame on the cut-through
+ * path: a frame handed to the TX buffer adds (1 << 40 | bytes) to its
+ * lane's sum for this flush, one add, and the flush folds each lane's sum
+ * into its counters and one residence sample for its cut-through frames
+ * (received in the same iteration or two). Queued frames are counted and
+ * their residence recorded one by one as the arbiter hands them over (the
+ * slow path; they leave in the same iteration). Lane counters thus count
+ * frames handed to the TX queue; the port's tx counters count what TX
+ * accepted. Frames charged to the buffer are listed apart, so the common
+ * path never looks at charges. Nothing reads an mbuf TX has taken.
  */
 
-/* Lane sums of the cut-through frames held: folded into the lanes. */
+#define CT_SUM_SHIFT 40
+#define CT_SUM_BYTES ((UINT64_C(1) << CT_SUM_SHIFT) - 1)
+
+/* Fold the lane sums of the cut-through frames into the lanes. */
 static void
 txbuf_account(struct ibex_egress *e, struct ibex_txbuf *tb, uint64_t now)
 {
-	uint32_t mask = tb->ct_mask;
+	unsigned int vl;
 
-	while (mask != 0) {
-		unsigned int vl = __builtin_ctz(mask);
-		struct ibex_lane_counters *lc = &e->lane[vl];
+	for (vl = 0; vl < IBEX_VL_COUNT; vl++) {
+		uint64_t sum = tb->ct_sum[vl];
+		struct ibex_lane_counters *lc;
+		uint32_t n;
 
-		mask &= mask - 1;
-		IBEX_CNT_ADD(lc->tx_pkts, tb->ct_n[vl]);
-		IBEX_CNT_ADD(lc->tx_bytes, tb->ct_bytes[vl]);
-		IBEX_CNT_ADD(lc->cut_through, tb->ct_n[vl]);
+		if (sum == 0)
+			continue;
+		n = (uint32_t)(sum >> CT_SUM_SHIFT);
+		lc = &e->lane[vl];
+		IBEX_CNT_ADD(lc->tx_pkts, n);
+		IBEX_CNT_ADD(lc->tx_bytes, sum & CT_SUM_BYTES);
+		IBEX_CNT_ADD(lc->cut_through, n);
 		if (e->res[vl][0] != NULL)
-			ibex_hist_record_n(e->res[vl][0], now - tb->ct_tsc,
-					   tb->ct_n[vl]);
-		tb->ct_n[vl] = 0;
-		tb->ct_bytes[vl] = 0;
+			ibex_hist_record_n(e->res[vl][0], now - tb->ct_tsc, n);
+		tb->ct_sum[vl] = 0;
 	}
-	tb->ct_mask = 0;
 }
 
-/* TX took the first @p sent frames: their blocks go back to the buffer. */
+/* TX took the first @p sent frames: the blocks of the charged ones go
+ * back to the buffer; the rest of the list moves down. */
 static void
 txbuf_release(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t sent)
 {
-	uint16_t i;
+	uint16_t i, k = 0;
 
-	for (i = 0; i < sent; i++)
-		if (tb->src[i] & IBEX_FC_SRC_CHARGED) {
-			struct ibex_buf_result r;
-			unsigned int port = IBEX_FC_SRC_PORT(tb->src[i]);
-			unsigned int vl = IBEX_FC_SRC_VL(tb->src[i]);
+	for (i = 0; i < tb->charged; i++) {
+		const struct ibex_txcharge *c = &tb->charge[i];
+		struct ibex_buf_result r;
+		unsigned int port, vl;
 
-			r = ibex_buf_release(&w->fc->buf, port, vl,
-					     tb->src_blocks[i]);
-			ibex_fc_pause_edge(w->fc, port, vl, r.pause);
-			tb->charged--;
+		if (c->idx >= sent) {
+			tb->charge[k] = *c;
+			tb->charge[k++].idx -= sent;
+			continue;
 		}
+		port = IBEX_FC_SRC_PORT(c->src);
+		vl = IBEX_FC_SRC_VL(c->src);
+		r = ibex_buf_release(&w->fc->buf, port, vl, c->blocks);
+		ibex_fc_pause_edge(w->fc, port, vl, r.pause);
+	}
+	tb->charged = k;
 }
 
 /* Send what is buffered for one port; keep what TX did not take. */
@@ -128,8 +139,7 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 
 	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
-	if (tb->ct_mask != 0)
-		txbuf_account(w->eg[port], tb, now);
+	txbuf_account(w->eg[port], tb, now);
 	if (unlikely(tb->charged != 0))
 		txbuf_release(w, tb, sent);
 	/* What TX did not take is still ours to read. */
@@ -144,56 +154,55 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	}
 	tb->count -= sent;
 	memmove(tb->pkts, tb->pkts + sent, tb->count * sizeof(tb->pkts[0]));
-	if (tb->charged != 0) {
-		memmove(tb->src, tb->src + sent,
-			tb->count * sizeof(tb->src[0]));
-		memmove(tb->src_blocks, tb->src_blocks + sent,
-			tb->count * sizeof(tb->src_blocks[0]));
-	}
 	tb->first_tsc = now;
 }
 
 /* Append a frame; the caller checked there is room. */
-static inline __rte_always_inline uint16_t
-txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
-	     uint16_t src)
+static inline __rte_always_inline void
+txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m)
 {
 	struct ibex_txbuf *tb = &w->tx[port];
 	uint16_t i = tb->count;
 
 	if (i == 0) {
 		w->pending_tx |= UINT64_C(1) << port;
+		tb->ct_tsc = w->rx_tsc;
 		if (w->dp->tx_drain_tsc != 0)
 			tb->first_tsc = rte_rdtsc();
-	}
-	if (unlikely((src | tb->charged) != 0)) {
-		/* The charge arrays are kept only while charged frames are
-		 * held: start them at the first one. */
-		if (tb->charged == 0)
-			memset(tb->src, 0, i * sizeof(tb->src[0]));
-		tb->src[i] = src;
-		tb->src_blocks[i] = (uint16_t)ibex_blocks(m->pkt_len);
-		tb->charged += src != 0;
 	}
 	tb->pkts[i] = m;
 	tb->count = i + 1;
 	tb->bytes += m->pkt_len;
-	return i;
+}
+
+/* Remember the charge of the frame just appended. */
+static void
+txbuf_note_charge(struct ibex_txbuf *tb, uint16_t src, uint32_t len)
+{
+	struct ibex_txcharge *c = &tb->charge[tb->charged++];
+
+	c->idx = tb->count - 1;
+	c->src = src;
+	c->blocks = (uint16_t)ibex_blocks(len);
 }
 
 /* A frame cut through (or a management frame) on lane @p vl. */
 static inline __rte_always_inline void
 txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
-	  unsigned int vl, uint16_t src)
+	  unsigned int vl)
 {
-	struct ibex_txbuf *tb = &w->tx[port];
+	w->tx[port].ct_sum[vl] += UINT64_C(1) << CT_SUM_SHIFT | m->pkt_len;
+	txbuf_append(w, port, m);
+}
 
-	if (tb->ct_mask == 0)
-		tb->ct_tsc = w->rx_tsc;
-	tb->ct_mask |= 1u << vl;
-	tb->ct_n[vl]++;
-	tb->ct_bytes[vl] += m->pkt_len;
-	txbuf_append(w, port, m, src);
+/* Same, for a frame charged to the buffer (@p src = IBEX_FC_SRC()). */
+static void
+txbuf_put_charged(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
+		  unsigned int vl, uint16_t src)
+{
+	txbuf_put(w, port, m, vl);
+	if (src != 0)
+		txbuf_note_charge(&w->tx[port], src, m->pkt_len);
 }
 
 /* A frame the arbiter took from lane @p vl at @p now. */
@@ -208,7 +217,9 @@ txbuf_put_queued(struct ibex_worker *w, uint16_t port,
 	IBEX_CNT_ADD(lc->tx_bytes, ent->len);
 	if (e->res[vl][1] != NULL)
 		ibex_hist_record(e->res[vl][1], now - ent->rx_tsc);
-	txbuf_append(w, port, ent->frame, ent->src);
+	txbuf_append(w, port, ent->frame);
+	if (ent->src != 0)
+		txbuf_note_charge(&w->tx[port], ent->src, ent->len);
 }
 
 /* Slot index of a key in any of the worker's caches (IBEX_MAC_CACHE slots). */
@@ -312,34 +323,45 @@ dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
 /*
  * Learn the source and look up the destination, through the flow cache:
  * one probe in the common case, the two MAC caches and the FDB otherwise.
- * Only known destinations are cached; unknown ones flood every time until
- * learned, so a station that appears is used at once.
+ * The answer is the egress port and its lane for the frame's SL (the SL
+ * is part of the key), cached only when it needs no further check: known
+ * destination, not the ingress port, port up, lane not a drop. Unknown
+ * destinations flood every time until learned, so a station that appears
+ * is used at once. New tables empty the cache (worker_apply_tables()).
  */
-static inline uint16_t
+#define FLOW_OUT(a) ((uint16_t)(a))
+#define FLOW_VL(a) (((a) >> 16) & 0xfu)
+#define FLOW_CHECK 0x80000000u   /* not from the cache: check it all */
+
+static inline uint32_t
 flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	    const uint8_t *eth, uint16_t vid, uint16_t in_port,
-	    uint32_t now_ms)
+	    unsigned int sl, uint32_t now_ms)
 {
 	uint64_t dkey = mac_key(eth, vid);
-	uint64_t skey = mac_key(eth + 6, in_port);
+	uint64_t skey = mac_key(eth + 6, in_port) | (uint64_t)sl << 56;
 	struct ibex_flow_slot *f = &w->flow_cache[cache_index(dkey ^ (skey * 31))];
-	uint32_t until;
+	uint32_t until, ans;
 	uint16_t out;
 
 	if (likely(f->dst_key == dkey && f->src_key == skey &&
 		   f->version == w->fdb_version &&
 		   (int32_t)(f->until_ms - now_ms) > 0))
-		return f->out;
+		return f->ans;
 	until = learn_check(w, t, eth + 6, vid, in_port, now_ms);
 	out = dst_lookup(w, eth, vid);
-	if (out != IBEX_PORT_NONE) {
-		f->dst_key = dkey;
-		f->src_key = skey;
-		f->version = w->fdb_version;
-		f->until_ms = until;
-		f->out = out;
-	}
-	return out;
+	if (out == IBEX_PORT_NONE)
+		return FLOW_CHECK | IBEX_PORT_NONE;
+	ans = out | (uint32_t)ibex_sl2vl(&t->sl2vl[out], sl) << 16;
+	if (out == in_port || !((t->tx_enabled >> out) & 1) ||
+	    ibex_vl_is_drop(FLOW_VL(ans)))
+		return ans | FLOW_CHECK;
+	f->dst_key = dkey;
+	f->src_key = skey;
+	f->version = w->fdb_version;
+	f->until_ms = until;
+	f->ans = ans;
+	return ans;
 }
 
 /* ---- Egress: lanes, cut-through, arbiter, shaper ---------------------- */
@@ -466,7 +488,7 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	}
 	if (credit)
 		ibex_credit_tx_sent(&fp->cp, vl, ibex_blocks(m->pkt_len));
-	txbuf_put(w, out, m, vl, src);
+	txbuf_put_charged(w, out, m, vl, src);
 	return;
 queue:
 	lane_enqueue(w, e, out, m, vl, src);
@@ -485,7 +507,7 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	if (likely(((w->gate[out] & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
 				     IBEX_GATE_BLOCKED(vl))) | src) == 0 &&
 		   w->tx[out].count < IBEX_CT_LIMIT)) {
-		txbuf_put(w, out, m, vl, 0);
+		txbuf_put(w, out, m, vl);
 		return;
 	}
 	egress_send_slow(w, out, m, vl, src);
@@ -668,7 +690,7 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_TX_FULL);
 		return;
 	}
-	txbuf_put(w, out, m, IBEX_VL_MGMT, 0);
+	txbuf_put(w, out, m, IBEX_VL_MGMT);
 }
 
 /*
@@ -712,12 +734,12 @@ fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
 	return (uint16_t)IBEX_FC_SRC(in, vl);
 }
 
+/* Hand a frame to egress port @p out on lane @p vl (not a drop lane). */
 static inline __rte_always_inline void
-egress_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
-	   uint16_t out, struct rte_mbuf *m, uint32_t fc)
+egress_vl(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
+	  uint32_t fc, unsigned int vl)
 {
 	uint16_t src = 0;
-	unsigned int vl;
 
 	if (unlikely(fc & (FC_MGMT | FC_CHARGE))) {
 		/* Management bypasses flow control and the lanes. */
@@ -729,13 +751,21 @@ egress_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		if (src == 0)
 			return;
 	}
-	vl = ibex_sl2vl(&t->sl2vl[out], FC_SL(fc));
-	if (unlikely(ibex_vl_is_drop(vl))) {
-		uncharge(w, src, m->pkt_len);
+	egress_send(w, out, m, vl, src);
+}
+
+/* Same, finding the lane from the port's SL->VL table. */
+static inline void
+egress_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	   uint16_t out, struct rte_mbuf *m, uint32_t fc)
+{
+	unsigned int vl = ibex_sl2vl(&t->sl2vl[out], FC_SL(fc));
+
+	if (unlikely(ibex_vl_is_drop(vl) && !(fc & FC_MGMT))) {
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_SL_DROP);
 		return;
 	}
-	egress_send(w, out, m, vl, src);
+	egress_vl(w, out, m, fc, vl);
 }
 
 /* Ingress side of flow control for a data frame: credit ports count what
@@ -824,7 +854,7 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	struct ibex_pkt_info info;
 	enum ibex_reason r;
 	uint16_t vid, out;
-	uint32_t fc;
+	uint32_t fc, ans;
 	bool tagged;
 
 	r = ibex_pkt_parse(eth, m->data_len, &info);
@@ -853,15 +883,17 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		return;
 	}
 	fc = classify(t, eth, &info, tagged, in_port);
-	if (unlikely(t->fc_ports >> in_port & 1) && !(fc & FC_MGMT))
-		fc = fc_ingress(w, t, m, in_port, fc);
-	if (unlikely(fc & (FC_MGMT | IBEX_CLASS_IN_DROP))) {
+	/* One test for the three rare cases: management, an SL the port
+	 * drops, a flow-controlled ingress port (the class map says both). */
+	if (unlikely(fc & (FC_MGMT | IBEX_CLASS_IN_DROP | IBEX_CLASS_FC))) {
 		if (fc & FC_MGMT) {
 			if (!mgmt_admit(w, t, c, m, in_port))
 				return;
-		} else {
+		} else if (fc & IBEX_CLASS_IN_DROP) {
 			drop(c, m, IBEX_R_SL_DROP);
 			return;
+		} else {
+			fc = fc_ingress(w, t, m, in_port, fc);
 		}
 	}
 	if (unlikely(info.flags & IBEX_PKT_F_DMAC_GROUP)) {
@@ -869,20 +901,25 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		flood(w, t, c, m, vid, in_port, fc);
 		return;
 	}
-	out = flow_lookup(w, t, eth, vid, in_port, now_ms);
-	if (out == IBEX_PORT_NONE) {
-		flood(w, t, c, m, vid, in_port, fc);
+	ans = flow_lookup(w, t, eth, vid, in_port, FC_SL(fc), now_ms);
+	if (unlikely(ans & FLOW_CHECK)) {
+		out = FLOW_OUT(ans);
+		if (out == IBEX_PORT_NONE) {
+			flood(w, t, c, m, vid, in_port, fc);
+			return;
+		}
+		if (out == in_port) {
+			drop(c, m, IBEX_R_SAME_PORT);
+			return;
+		}
+		if (!((t->tx_enabled >> out) & 1)) {
+			drop(c, m, IBEX_R_PORT_DOWN);
+			return;
+		}
+		egress_one(w, t, out, m, fc);
 		return;
 	}
-	if (unlikely(out == in_port)) {
-		drop(c, m, IBEX_R_SAME_PORT);
-		return;
-	}
-	if (unlikely(!((t->tx_enabled >> out) & 1))) {
-		drop(c, m, IBEX_R_PORT_DOWN);
-		return;
-	}
-	egress_one(w, t, out, m, fc);
+	egress_vl(w, FLOW_OUT(ans), m, fc, FLOW_VL(ans));
 }
 
 static void
@@ -961,6 +998,8 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 	}
 	if (w->fc != NULL)
 		ibex_fc_update(w->fc, t);
+	/* Cached answers hold lanes and port state of the old tables. */
+	memset(w->flow_cache, 0, sizeof(w->flow_cache));
 	w->tables_gen = t->gen;
 }
 
@@ -984,6 +1023,7 @@ worker_release_all(struct ibex_worker *w)
 			tb->count = 0;
 			tb->bytes = 0;
 			tb->charged = 0;
+			memset(tb->ct_sum, 0, sizeof(tb->ct_sum));
 		}
 		for (v = 0; v < IBEX_VL_COUNT; v++)
 			while (!ibex_vlq_empty(&e->q[v])) {

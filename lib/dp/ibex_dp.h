@@ -111,7 +111,8 @@ struct ibex_dp_tables {
 	uint32_t learn_refresh_ms; /**< re-post a known source this often */
 	bool learning;
 	/** Per ingress port; entries are SL | IBEX_CLASS_IN_DROP when the
-	 * port's SL->VL table drops that SL. */
+	 * port's SL->VL table drops that SL, | IBEX_CLASS_FC on ports with
+	 * flow control. */
 	struct ibex_sl_class sl_class[IBEX_MAX_PORTS];
 	struct ibex_sl2vl sl2vl[IBEX_MAX_PORTS];       /**< per port */
 	struct ibex_dp_egress_conf eg[IBEX_MAX_PORTS];
@@ -120,21 +121,26 @@ struct ibex_dp_tables {
 	struct ibex_dp_fc_conf fc[IBEX_MAX_PORTS];
 };
 
+/** A frame in a TX buffer whose blocks are charged to the buffer. */
+struct ibex_txcharge {
+	uint16_t idx;            /**< its place in pkts[] */
+	uint16_t src;            /**< IBEX_FC_SRC() */
+	uint16_t blocks;
+};
+
 /** Frames on their way to one egress port's TX queue, on one worker: cut
  * through this iteration or picked by the arbiter. */
 struct ibex_txbuf {
 	uint16_t count;
 	uint16_t txq;
-	uint16_t charged;        /**< frames with a buffer charge */
-	uint16_t ct_mask;        /**< lanes with cut-through frames held */
+	uint16_t charged;        /**< entries in charge[] */
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
 	uint64_t bytes;          /**< bytes of the frames held */
-	uint64_t ct_tsc;         /**< RX time of the first cut-through frame */
-	uint16_t ct_n[IBEX_VL_COUNT];     /**< cut-through frames per lane */
-	uint32_t ct_bytes[IBEX_VL_COUNT];
+	uint64_t ct_tsc;         /**< RX time of the first frame held */
+	/** Per lane, cut-through frames held: frames << 40 | bytes. */
+	uint64_t ct_sum[IBEX_VL_COUNT];
 	struct rte_mbuf *pkts[IBEX_TXBUF_LEN];
-	uint16_t src[IBEX_TXBUF_LEN];    /**< buffer charge, while charged */
-	uint16_t src_blocks[IBEX_TXBUF_LEN];
+	struct ibex_txcharge charge[IBEX_TXBUF_LEN];
 };
 
 /**
@@ -161,8 +167,10 @@ struct ibex_lane_counters {
 #define IBEX_GATE_SHAPED 0x8000u
 #define IBEX_GATE_BLOCKED(vl) (UINT32_C(0x10000) << (vl))
 
-/** Bit of a classifier entry in the tables: the SL drops at ingress. */
+/** Bits of a classifier entry in the tables: the SL drops at ingress;
+ * the ingress port runs flow control. */
 #define IBEX_CLASS_IN_DROP 0x10
+#define IBEX_CLASS_FC 0x20
 
 /** A lane's residence histograms: [0] cut through, [1] queued. */
 struct ibex_hist;
@@ -211,10 +219,10 @@ struct ibex_mac_slot {
  */
 struct ibex_flow_slot {
 	uint64_t dst_key;        /**< vid << 48 | dst mac */
-	uint64_t src_key;        /**< in_port << 48 | src mac */
+	uint64_t src_key;        /**< sl << 56 | in_port << 48 | src mac */
 	uint32_t version;        /**< ibex_fdb_version() when filled */
 	uint32_t until_ms;       /**< the source needs no re-check before this */
-	uint16_t out;            /**< egress port */
+	uint32_t ans;            /**< egress port | its lane << 16 */
 };
 
 struct ibex_dp;

@@ -116,10 +116,13 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 			if (ibex_conf_port_in_vlan(&cp, vid))
 				t->vlan_members[vid] |= UINT64_C(1) << p;
 		t->sl_class[p] = cp.sl_class;
-		for (i = 0; i < IBEX_SL_MAP_LEN; i++)
+		for (i = 0; i < IBEX_SL_MAP_LEN; i++) {
 			if (ibex_vl_is_drop(ibex_sl2vl(&cp.sl2vl,
 						       cp.sl_class.map[i])))
 				t->sl_class[p].map[i] |= IBEX_CLASS_IN_DROP;
+			if (cp.fc_mode != IBEX_FC_NONE)
+				t->sl_class[p].map[i] |= IBEX_CLASS_FC;
+		}
 		t->sl2vl[p] = cp.sl2vl;
 		fc_conf_build(t, p, &cp);
 		ret = egress_conf_build(&t->eg[p], &cp, hz, err, errlen);
