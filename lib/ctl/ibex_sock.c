@@ -382,7 +382,8 @@ show_lanes(struct ibex_sock *s, const struct ibex_cmd_req *req,
 }
 
 /* The credit and PFC shows print the parameters in force (the running
- * config); the per-lane counters are in "show lanes". */
+ * config) and the live flow-control state of the worker
+ * (ibex_dp_fc_view); the per-lane traffic counters are in "show lanes". */
 static int
 show_credits(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	     struct ibex_out *o, uint16_t first, uint16_t end)
@@ -393,12 +394,18 @@ show_credits(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	if (req->json)
 		ibex_out_printf(o, "{\"credits\": [");
 	else
-		ibex_out_printf(o, "%-12s %-6s %2s %-8s %15s %16s %10s\n", "port",
+		ibex_out_printf(o, "%-12s %-6s %2s %-8s %15s %16s %10s %8s "
+				"%8s %8s %10s %10s %10s\n", "port",
 				"fc", "vl", "class", "reserved-blocks",
-				"credit-period-us", "min-gap-ns");
+				"credit-period-us", "min-gap-ns", "credits",
+				"buf-used", "advert", "violations", "fc-tx",
+				"fc-rx");
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		struct ibex_dp_fc_view v;
 		unsigned int vl;
+
+		ibex_dp_fc_view(s->dp, p, &v); /* zeroed when no fc */
 
 		for (vl = 0; vl < port_vls(cp); vl++) {
 			const char *cls = (cp->lossless_mask >> vl) & 1 ?
@@ -406,21 +413,31 @@ show_credits(struct ibex_sock *s, const struct ibex_cmd_req *req,
 
 			if (!req->json) {
 				ibex_out_printf(o, "%-12s %-6s %2u %-8s %15u "
-					"%16u %10u\n", cp->name,
-					fc_name(cp->fc_mode), vl, cls,
+					"%16u %10u %8u %8u %8u %10" PRIu64
+					" %10" PRIu64 " %10" PRIu64 "\n",
+					cp->name, fc_name(cp->fc_mode), vl, cls,
 					cp->reserved_blocks[vl],
 					cp->credit_period_us,
-					cp->credit_min_gap_ns);
+					cp->credit_min_gap_ns, v.credits[vl],
+					v.buf_used[vl], v.buf_free[vl],
+					v.violations[vl], v.fc_tx, v.fc_rx);
 				continue;
 			}
 			ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
 			ibex_out_json_str(o, cp->name);
 			ibex_out_printf(o, ", \"fc\": \"%s\", \"vl\": %u, "
 				"\"class\": \"%s\", \"reserved_blocks\": %u, "
-				"\"credit_period_us\": %u, \"min_gap_ns\": %u}",
+				"\"credit_period_us\": %u, \"min_gap_ns\": %u, "
+				"\"credits\": %u, \"buf_used\": %u, "
+				"\"advertised_free\": %u, \"violations\": %"
+				PRIu64 ", \"fc_tx\": %" PRIu64 ", \"fc_rx\": %"
+				PRIu64 ", \"fc_tx_fail\": %" PRIu64 "}",
 				fc_name(cp->fc_mode), vl, cls,
 				cp->reserved_blocks[vl], cp->credit_period_us,
-				cp->credit_min_gap_ns);
+				cp->credit_min_gap_ns, v.credits[vl],
+				v.buf_used[vl], v.buf_free[vl],
+				v.violations[vl], v.fc_tx, v.fc_rx,
+				v.fc_tx_fail);
 		}
 	}
 	if (req->json)
@@ -439,12 +456,18 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_printf(o, "{\"pfc\": [");
 	else
 		ibex_out_printf(o, "%-12s %-6s %-8s %9s %8s %8s %7s %9s %6s "
-				"%-7s %9s %10s\n", "port", "fc", "lossless",
+				"%-7s %9s %10s %6s %8s %8s %8s %8s %7s %7s\n",
+				"port", "fc", "lossless",
 				"headroom", "xoff", "xon-gap", "quanta",
-				"refresh", "hw", "wd", "wd-detect", "wd-recover");
+				"refresh", "hw", "wd", "wd-detect", "wd-recover",
+				"paused", "xoff-tx", "xon-tx", "xoff-rx",
+				"ignored", "storms", "restored");
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		struct ibex_dp_fc_view v;
 		char hr[16];
+
+		ibex_dp_fc_view(s->dp, p, &v); /* zeroed when no fc */
 
 		if (cp->pfc_headroom_auto)
 			snprintf(hr, sizeof(hr), "auto");
@@ -452,13 +475,17 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 			snprintf(hr, sizeof(hr), "%u", cp->pfc_headroom_blocks);
 		if (!req->json) {
 			ibex_out_printf(o, "%-12s %-6s 0x%04x   %9s %8u %8u %7u "
-				"%9u %6s %-7s %9u %10u\n", cp->name,
+				"%9u %6s %-7s %9u %10u 0x%04x %8" PRIu64 " %8"
+				PRIu64 " %8" PRIu64 " %8" PRIu64 " %7" PRIu64
+				" %7" PRIu64 "\n", cp->name,
 				fc_name(cp->fc_mode), cp->lossless_mask, hr,
 				cp->pfc_xoff_blocks, cp->pfc_xon_gap_blocks,
 				cp->pfc_quanta, cp->pfc_refresh_margin_us,
 				cp->pfc_hw ? "on" : "off",
 				wd_name(cp->wd_action), cp->wd_detect_ms,
-				cp->wd_recover_ms);
+				cp->wd_recover_ms, v.paused_vls, v.xoff_tx,
+				v.xon_tx, v.xoff_rx, v.pfc_ignored, v.storms,
+				v.restored);
 			continue;
 		}
 		ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
@@ -469,7 +496,13 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 			"\"xon_gap_blocks\": %u, \"quanta\": %u, "
 			"\"refresh_margin_us\": %u, \"hw\": %s, "
 			"\"watchdog\": \"%s\", \"wd_detect_ms\": %u, "
-			"\"wd_recover_ms\": %u}", fc_name(cp->fc_mode),
+			"\"wd_recover_ms\": %u, \"paused_vls\": %u, "
+			"\"wd_drop_vls\": %u, \"pfc_tx\": %" PRIu64 ", "
+			"\"pfc_rx\": %" PRIu64 ", \"xoff_tx\": %" PRIu64 ", "
+			"\"xon_tx\": %" PRIu64 ", \"xoff_rx\": %" PRIu64 ", "
+			"\"xon_rx\": %" PRIu64 ", \"ignored\": %" PRIu64 ", "
+			"\"storms\": %" PRIu64 ", \"restored\": %" PRIu64 "}",
+			fc_name(cp->fc_mode),
 			cp->lossless_mask,
 			cp->pfc_headroom_auto ? "true" : "false",
 			cp->pfc_headroom_blocks, cp->pfc_cable_m,
@@ -477,7 +510,10 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 			cp->pfc_xon_gap_blocks, cp->pfc_quanta,
 			cp->pfc_refresh_margin_us,
 			cp->pfc_hw ? "true" : "false", wd_name(cp->wd_action),
-			cp->wd_detect_ms, cp->wd_recover_ms);
+			cp->wd_detect_ms, cp->wd_recover_ms, v.paused_vls,
+			v.wd_drop_vls, v.pfc_tx, v.pfc_rx, v.xoff_tx, v.xon_tx,
+			v.xoff_rx, v.xon_rx, v.pfc_ignored, v.storms,
+			v.restored);
 	}
 	if (req->json)
 		ibex_out_printf(o, "]}\n");

@@ -8,6 +8,8 @@
  *   /ibex/reasons            every drop reason and what it means
  *   /ibex/workers            per worker: lcore, queues, iterations, busy cycles
  *   /ibex/fdb                FDB entries (first 1000) and its counters
+ *   /ibex/credits            per credit port and VL: credits, buffer, violations
+ *   /ibex/pfc                per PFC port: pauses sent/received, watchdog
  *
  * Callbacks run on DPDK's telemetry thread: they only read counters (whole
  * 64-bit words) and the FDB through its lock-free reader side.
@@ -21,6 +23,7 @@
 
 #include <rte_telemetry.h>
 
+#include "ibex_buf.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
@@ -221,6 +224,81 @@ tel_fdb(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
+/* /ibex/credits and /ibex/pfc: one dict per port running that mode. */
+static int
+tel_fc(struct rte_tel_data *d, uint8_t mode)
+{
+	uint16_t p;
+	unsigned int vl;
+
+	rte_tel_data_start_dict(d);
+	for (p = 0; p < tel_dp->nb_ports; p++) {
+		struct ibex_dp_fc_view v;
+		struct rte_tel_data *pd;
+		char k[24];
+
+		if (ibex_dp_fc_view(tel_dp, p, &v) < 0 || v.mode != mode)
+			continue;
+		pd = rte_tel_data_alloc();
+		if (pd == NULL)
+			return -ENOMEM;
+		rte_tel_data_start_dict(pd);
+		rte_tel_data_add_dict_u64(pd, "lossless_vls", v.lossless);
+		if (mode == IBEX_FC_CREDIT) {
+			rte_tel_data_add_dict_u64(pd, "fc_tx", v.fc_tx);
+			rte_tel_data_add_dict_u64(pd, "fc_rx", v.fc_rx);
+			rte_tel_data_add_dict_u64(pd, "fc_tx_fail", v.fc_tx_fail);
+		} else {
+			rte_tel_data_add_dict_u64(pd, "pfc_tx", v.pfc_tx);
+			rte_tel_data_add_dict_u64(pd, "pfc_rx", v.pfc_rx);
+			rte_tel_data_add_dict_u64(pd, "pfc_ignored",
+						  v.pfc_ignored);
+			rte_tel_data_add_dict_u64(pd, "xoff_tx", v.xoff_tx);
+			rte_tel_data_add_dict_u64(pd, "xon_tx", v.xon_tx);
+			rte_tel_data_add_dict_u64(pd, "xoff_rx", v.xoff_rx);
+			rte_tel_data_add_dict_u64(pd, "xon_rx", v.xon_rx);
+			rte_tel_data_add_dict_u64(pd, "paused_vls", v.paused_vls);
+			rte_tel_data_add_dict_u64(pd, "wd_drop_vls",
+						  v.wd_drop_vls);
+			rte_tel_data_add_dict_u64(pd, "storms", v.storms);
+			rte_tel_data_add_dict_u64(pd, "restored", v.restored);
+			for (vl = 0; vl < 8; vl++) {
+				snprintf(k, sizeof(k), "paused_ns_p%u", vl);
+				rte_tel_data_add_dict_u64(pd, k, v.paused_ns[vl]);
+			}
+		}
+		for (vl = 0; vl < IBEX_VL_COUNT; vl++) {
+			if (!(v.lossless >> vl & 1) && v.buf_used[vl] == 0 &&
+			    v.violations[vl] == 0)
+				continue;
+			snprintf(k, sizeof(k), "vl%u_credits", vl);
+			rte_tel_data_add_dict_u64(pd, k, v.credits[vl]);
+			snprintf(k, sizeof(k), "vl%u_buf_used", vl);
+			rte_tel_data_add_dict_u64(pd, k, v.buf_used[vl]);
+			snprintf(k, sizeof(k), "vl%u_advertised", vl);
+			rte_tel_data_add_dict_u64(pd, k, v.buf_free[vl]);
+			snprintf(k, sizeof(k), "vl%u_violations", vl);
+			rte_tel_data_add_dict_u64(pd, k, v.violations[vl]);
+		}
+		rte_tel_data_add_dict_container(d, tel_dp->port_name[p], pd, 0);
+	}
+	return 0;
+}
+
+static int
+tel_credits(const char *cmd __rte_unused, const char *params __rte_unused,
+	    struct rte_tel_data *d)
+{
+	return tel_fc(d, IBEX_FC_CREDIT);
+}
+
+static int
+tel_pfc(const char *cmd __rte_unused, const char *params __rte_unused,
+	struct rte_tel_data *d)
+{
+	return tel_fc(d, IBEX_FC_PFC);
+}
+
 int
 ibex_telemetry_register(struct ibex_dp *dp)
 {
@@ -239,6 +317,10 @@ ibex_telemetry_register(struct ibex_dp *dp)
 		{ "/ibex/workers", tel_workers,
 		  "Worker lcores and their busy cycles. No parameters" },
 		{ "/ibex/fdb", tel_fdb, "FDB entries and counters. No parameters" },
+		{ "/ibex/credits", tel_credits,
+		  "Credit ports: credits, buffer, violations. No parameters" },
+		{ "/ibex/pfc", tel_pfc,
+		  "PFC ports: pauses, watchdog, buffer. No parameters" },
 	};
 	unsigned int i;
 	int ret;

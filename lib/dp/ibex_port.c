@@ -265,14 +265,38 @@ ports_resolve(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 	return 0;
 }
 
+/*
+ * A lossless frame is admitted by the buffer of its ingress lane, not by
+ * the egress queue's bound (ibex_vlq_push_admitted), so the queue of a
+ * lossless VL needs a slot for every frame the buffer may hold: at most
+ * one per block of the buffer, and no more than there are mbufs. With
+ * only vl-queue slots, an incast (or a pause from downstream) dropped
+ * lossless frames as fc-violation although every peer obeyed.
+ */
+static uint32_t
+lossless_slots(const struct ibex_conf *conf, uint16_t nb_workers,
+	       uint16_t *vls)
+{
+	uint16_t p;
+
+	*vls = 0;
+	for (p = 0; p < conf->nb_ports; p++)
+		if (conf->ports[p].fc_mode != IBEX_FC_NONE)
+			*vls |= conf->ports[p].lossless_mask;
+	return ibex_vlq_slots(RTE_MIN(conf->buffer_blocks,
+		RTE_MAX(conf->mbufs, mbufs_needed(conf, nb_workers))));
+}
+
 /* Residence histograms exist for the lanes a port can run (data lanes
- * below its VL count, and VL15); others stay NULL and are not recorded. */
+ * below its VL count, and VL15); others stay NULL and are not recorded.
+ * The lanes in @p ll_vls get at least @p ll_slots slots. */
 static int
 egress_alloc(struct ibex_egress **ep, const struct ibex_conf_port *cp,
-	     int socket)
+	     uint16_t ll_vls, uint32_t ll_slots, int socket)
 {
 	struct ibex_egress *e;
 	uint32_t slots = ibex_vlq_slots(cp->vl_queue_blocks);
+	size_t total = 0, off = 0;
 	unsigned int v, k;
 
 	e = rte_zmalloc_socket("ibex_egress", sizeof(*e), RTE_CACHE_LINE_SIZE,
@@ -281,13 +305,17 @@ egress_alloc(struct ibex_egress **ep, const struct ibex_conf_port *cp,
 		return -ENOMEM;
 	*ep = e;
 	e->slots = slots;
-	e->ring = rte_zmalloc_socket("ibex_lanes", sizeof(e->ring[0]) * slots *
-				     IBEX_VL_COUNT, RTE_CACHE_LINE_SIZE, socket);
+	for (v = 0; v < IBEX_VL_COUNT; v++)
+		total += ll_vls >> v & 1 ? RTE_MAX(slots, ll_slots) : slots;
+	e->ring = rte_zmalloc_socket("ibex_lanes", sizeof(e->ring[0]) * total,
+				     RTE_CACHE_LINE_SIZE, socket);
 	if (e->ring == NULL)
 		return -ENOMEM;
 	for (v = 0; v < IBEX_VL_COUNT; v++) {
-		ibex_vlq_init(&e->q[v], e->ring + (size_t)v * slots, slots,
-			      cp->vl_queue_blocks);
+		uint32_t n = ll_vls >> v & 1 ? RTE_MAX(slots, ll_slots) : slots;
+
+		ibex_vlq_init(&e->q[v], e->ring + off, n, cp->vl_queue_blocks);
+		off += n;
 		ibex_ecn_vars_init(&e->ecn_vars[v]);
 		if (v >= cp->nb_vls && v != IBEX_VL_MGMT)
 			continue;
@@ -322,7 +350,8 @@ static int
 workers_create(struct ibex_dp *dp, const struct ibex_conf *conf)
 {
 	unsigned int lcore;
-	uint16_t i = 0;
+	uint16_t i = 0, ll_vls;
+	uint32_t ll_slots = lossless_slots(conf, dp->nb_workers, &ll_vls);
 
 	RTE_LCORE_FOREACH_WORKER(lcore) {
 		struct ibex_worker *w;
@@ -342,6 +371,7 @@ workers_create(struct ibex_dp *dp, const struct ibex_conf *conf)
 		dp->workers[i++] = w;
 		for (p = 0; p < dp->nb_ports; p++) {
 			int ret = egress_alloc(&w->eg[p], &conf->ports[p],
+				ll_vls, ll_slots,
 				(int)rte_lcore_to_socket_id(lcore));
 
 			if (ret < 0)

@@ -774,9 +774,15 @@ drain(struct ibex_gen_run *r, unsigned int ms)
 	unsigned int pi;
 
 	while (rte_rdtsc() < end) {
-		rx_all(r, rte_rdtsc());
+		uint64_t now = rte_rdtsc();
+
+		rx_all(r, now);
 		for (pi = 0; pi < r->nports; pi++)
 			tx_flush(r, &r->port[pi]);
+		/* Keep granting credit: a credit peer sends the tail only
+		 * when our receive side frees room. */
+		if (++r->loops % HK_LOOPS == 0)
+			housekeeping(r, now, tick_ns(r, now));
 	}
 }
 
@@ -884,6 +890,8 @@ drain_quiet(struct ibex_gen_run *r)
 			last = now;
 		for (pi = 0; pi < r->nports; pi++)
 			tx_flush(r, &r->port[pi]);
+		if (++r->loops % HK_LOOPS == 0)
+			housekeeping(r, now, tick_ns(r, now));
 		now = rte_rdtsc();
 	}
 }
