@@ -114,13 +114,26 @@ ibex_fc_create(struct ibex_fc **fcp, const struct ibex_dp *dp,
 		rte_free(fc);
 		return ret;
 	}
+	/* FC frames come from a small pool of their own: drawn from the big
+	 * pool, each would be a cold mbuf (the peer frees them on another
+	 * lcore), a cache miss or a page fault per credit frame. */
+	fc->pool = rte_pktmbuf_pool_create("ibex_fc_pool", IBEX_FC_POOL, 32, 0,
+					   RTE_PKTMBUF_HEADROOM + 128,
+					   (int)rte_socket_id());
+	if (fc->pool == NULL) {
+		snprintf(err, errlen, "cannot create the flow-control pool");
+		rte_free(fc);
+		return -ENOMEM;
+	}
 	fc->ns_mult = (uint64_t)(((unsigned __int128)1000000000 << 32) /
 				 rte_get_tsc_hz());
+	fc->hk_tsc = rte_get_tsc_hz() / (1000000000 / IBEX_FC_HK_NS);
 	for (p = 0; p < conf->nb_ports; p++) {
 		const struct ibex_conf_port *cp = &conf->ports[p];
 
 		ret = port_init(&fc->port[p], cp, dp->port_id[p], err, errlen);
 		if (ret < 0) {
+			rte_mempool_free(fc->pool);
 			rte_free(fc);
 			return ret;
 		}
@@ -168,7 +181,7 @@ static void
 fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 	uint32_t len, struct ibex_fc_counters *c)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(w->dp->pool);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(w->fc->pool);
 	char *p;
 
 	if (m == NULL || (p = rte_pktmbuf_append(m, (uint16_t)len)) == NULL) {
@@ -348,8 +361,16 @@ void
 ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc)
 {
 	struct ibex_fc *fc = w->fc;
-	uint64_t now_ns = ibex_fc_ns(fc, tsc);
-	uint64_t ports = fc->fc_ports;
+	uint64_t now_ns, ports = fc->fc_ports;
+
+	/* At most every IBEX_FC_HK_NS: credit updates, pause refreshes and
+	 * the watchdog need microseconds, not every iteration's attention,
+	 * and a scan of every port per iteration would cost more than the
+	 * frames it serves. */
+	if (tsc - fc->last_hk_tsc < fc->hk_tsc)
+		return;
+	fc->last_hk_tsc = tsc;
+	now_ns = ibex_fc_ns(fc, tsc);
 
 	while (ports != 0) {
 		uint16_t port = (uint16_t)__builtin_ctzll(ports);

@@ -20,8 +20,9 @@
  *                                credit ports also count ABR
  *   egress    lane eligibility   credit for the head frame / not paused
  *   TX        ibex_fc_release()  give the blocks back (pause edges)
- * Per iteration: ibex_fc_housekeeping() sends due credit and PFC frames,
- * refreshes pauses, runs the watchdog and recomputes paused lanes.
+ * Every microsecond (IBEX_FC_HK_NS): ibex_fc_housekeeping() sends due
+ * credit and PFC frames, refreshes pauses, runs the watchdog and
+ * recomputes paused lanes.
  */
 
 #include <stdbool.h>
@@ -67,8 +68,18 @@ struct ibex_fc_port {
 	struct ibex_fc_counters cnt;
 };
 
+/** Flow-control housekeeping period, ns. */
+#define IBEX_FC_HK_NS 1000
+
+/** Mbufs of the flow-control frame pool. */
+#define IBEX_FC_POOL 1023
+
 /** A worker's flow-control state. */
+struct rte_mempool;
 struct ibex_fc {
+	struct rte_mempool *pool; /**< FC frames (small, stays in cache) */
+	uint64_t last_hk_tsc;    /**< last housekeeping */
+	uint64_t hk_tsc;         /**< IBEX_FC_HK_NS in TSC ticks */
 	uint64_t fc_ports;       /**< ports with fc credit or pfc */
 	uint64_t credit_ports;
 	uint64_t pfc_ports;

@@ -582,6 +582,8 @@ ibex_dp_destroy(struct ibex_dp *dp)
 			continue;
 		for (p = 0; p < dp->nb_ports; p++)
 			egress_free(dp->workers[i]->eg[p]);
+		if (dp->workers[i]->fc != NULL)
+			rte_mempool_free(dp->workers[i]->fc->pool);
 		rte_free(dp->workers[i]->fc);
 		rte_free(dp->workers[i]);
 	}

@@ -1046,7 +1046,7 @@ test_lane_defaults(void **state)
 	for (v = 0; v < IBEX_VL_COUNT; v++)
 		assert_int_equal(p->reserved_blocks[v], 64);
 	assert_int_equal(p->credit_period_us, 10);
-	assert_int_equal(p->credit_min_gap_ns, 500);
+	assert_int_equal(p->credit_min_gap_ns, 2000);
 	assert_true(p->pfc_headroom_auto);
 	assert_int_equal(p->pfc_cable_m, 10);
 	assert_int_equal(p->pfc_proc_ns, 2000);
