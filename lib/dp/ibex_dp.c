@@ -574,6 +574,27 @@ lane_pop(struct ibex_worker *w, struct ibex_egress *e, uint16_t port,
 		e->head_len[vl] = ibex_vlq_head(&e->q[vl])->len;
 }
 
+/*
+ * After an SL->VL change: the lanes that still hold frames queued before
+ * it, which alone may send until they are gone. Later frames of a moved SL
+ * sit in another lane; letting that lane go first would reorder the SL.
+ */
+static uint32_t
+fence_lanes(struct ibex_egress *e)
+{
+	uint32_t live = 0, v_set = e->fence;
+
+	while (v_set != 0) {
+		unsigned int v = __builtin_ctz(v_set);
+
+		v_set &= v_set - 1;
+		if ((int32_t)(e->fence_tail[v] - e->q[v].head) > 0)
+			live |= 1u << v;
+	}
+	e->fence = (uint16_t)live;
+	return live;
+}
+
 /* PFC watchdog, action drop: discard what a stormed lane holds. */
 static void
 lanes_watchdog_drain(struct ibex_worker *w, struct ibex_egress *e,
@@ -621,6 +642,12 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 
 		if (fp != NULL && fp->mode == IBEX_FC_CREDIT)
 			elig &= ~credit_blocked(fp, e, elig);
+		if (unlikely(e->fence != 0)) {
+			uint32_t live = fence_lanes(e);
+
+			if (live != 0)
+				elig &= live;
+		}
 		if (elig == 0 || (shaped && !ibex_shaper_ready(&e->shaper)))
 			break;
 		vl = ibex_vlarb_next(&e->arb, elig, e->head_len);
@@ -985,6 +1012,13 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 		const struct ibex_dp_egress_conf *ec = &t->eg[p];
 
 		ibex_vlarb_init(&e->arb, &ec->vlarb);
+		/* A new SL->VL table with frames queued: fence them. */
+		if (memcmp(&e->sl2vl, &t->sl2vl[p], sizeof(e->sl2vl)) != 0) {
+			e->fence = (uint16_t)(w->gate[p] & IBEX_GATE_BUSY);
+			for (v = 0; v < IBEX_VL_COUNT; v++)
+				e->fence_tail[v] = e->q[v].tail;
+			e->sl2vl = t->sl2vl[p];
+		}
 		if (ec->shape_bps != e->shaper.rate_bps)
 			ibex_shaper_init(&e->shaper, ec->shape_bps,
 					 w->dp->tsc_hz, rte_rdtsc());

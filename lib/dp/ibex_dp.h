@@ -181,7 +181,13 @@ struct ibex_hist;
  * the lane counters. One writer, the worker.
  */
 struct ibex_egress {
-	uint32_t gen;            /**< tables generation applied */
+	uint32_t gen;
+	/** Lanes holding frames queued before an SL->VL change, and where
+	 * those frames end: until they are sent, only they may go, so a
+	 * moved SL's new frames never overtake its old ones. */
+	uint16_t fence;
+	uint32_t fence_tail[IBEX_VL_COUNT];
+	struct ibex_sl2vl sl2vl;  /**< the table the queued frames followed */            /**< tables generation applied */
 	struct ibex_shaper shaper;
 	uint32_t head_len[IBEX_VL_COUNT]; /**< bytes of each lane's head */
 	struct ibex_vlq q[IBEX_VL_COUNT];

@@ -12,7 +12,10 @@
  *     pointer once per iteration (acquire) and uses that one set for the
  *     whole iteration; seeing a new generation, it first rebuilds its
  *     per-port state (arbiters, shapers, queue bounds). Frames already in
- *     lane queues stay there: nothing is dropped or reordered by a change.
+ *     lane queues stay there: nothing is dropped by a change. When a
+ *     port's SL->VL table changes, the lanes holding frames are fenced:
+ *     until the frames queued before the change have left, only they may
+ *     send, so a moved SL's new frames never overtake its old ones.
  *  4. It waits until every worker has reported a quiescent state after the
  *     store (rte_rcu_qsbr_synchronize(); workers report at the end of each
  *     iteration, holding no table pointer) and frees the old set.
