@@ -43,7 +43,7 @@ read -r p1 f1 < <(count build)
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suites build-asan -Db_sanitize=address,undefined -Db_lundef=false \
-	-Dbuildtype=debugoptimized -- unit dp || rc=1
+	-Dbuildtype=debugoptimized -Db_lto=false -- unit dp || rc=1
 read -r p2 f2 < <(count build-asan)
 passed=$((p1 + p2)); failed=$((f1 + f2))
 [ "$failed" -ne 0 ] && rc=1
