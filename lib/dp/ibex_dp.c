@@ -83,15 +83,16 @@ drop(struct ibex_port_counters *c, struct rte_mbuf *m, enum ibex_reason r)
 static void
 txbuf_account(struct ibex_egress *e, struct ibex_txbuf *tb, uint64_t now)
 {
-	unsigned int vl;
+	uint32_t lanes = tb->ct_lanes;
 
-	for (vl = 0; vl < IBEX_VL_COUNT; vl++) {
+	tb->ct_lanes = 0;
+	while (lanes != 0) {
+		unsigned int vl = __builtin_ctz(lanes);
 		uint64_t sum = tb->ct_sum[vl];
 		struct ibex_lane_counters *lc;
 		uint32_t n;
 
-		if (sum == 0)
-			continue;
+		lanes &= lanes - 1;
 		n = (uint32_t)(sum >> CT_SUM_SHIFT);
 		lc = &e->lane[vl];
 		IBEX_CNT_ADD(lc->tx_pkts, n);
@@ -139,7 +140,8 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 
 	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
-	txbuf_account(w->eg[port], tb, now);
+	if (tb->ct_lanes != 0)
+		txbuf_account(w->eg[port], tb, now);
 	if (unlikely(tb->charged != 0))
 		txbuf_release(w, tb, sent);
 	/* What TX did not take is still ours to read. */
@@ -191,7 +193,10 @@ static inline __rte_always_inline void
 txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 	  unsigned int vl)
 {
-	w->tx[port].ct_sum[vl] += UINT64_C(1) << CT_SUM_SHIFT | m->pkt_len;
+	struct ibex_txbuf *tb = &w->tx[port];
+
+	tb->ct_sum[vl] += UINT64_C(1) << CT_SUM_SHIFT | m->pkt_len;
+	tb->ct_lanes |= 1u << vl;
 	txbuf_append(w, port, m);
 }
 
@@ -332,6 +337,25 @@ dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
 #define FLOW_OUT(a) ((uint16_t)(a))
 #define FLOW_VL(a) (((a) >> 16) & 0xfu)
 #define FLOW_CHECK 0x80000000u   /* not from the cache: check it all */
+
+#define FLOW_MISS UINT32_MAX
+
+/* The flow cache alone: the cached answer, or FLOW_MISS. */
+static inline __rte_always_inline uint32_t
+flow_probe(struct ibex_worker *w, const uint8_t *eth, uint16_t vid,
+	   uint16_t in_port, unsigned int sl, uint32_t now_ms)
+{
+	uint64_t dkey = mac_key(eth, vid);
+	uint64_t skey = mac_key(eth + 6, in_port) | (uint64_t)sl << 56;
+	const struct ibex_flow_slot *f =
+		&w->flow_cache[cache_index(dkey ^ (skey * 31))];
+
+	if (likely(f->dst_key == dkey && f->src_key == skey &&
+		   f->version == w->fdb_version &&
+		   (int32_t)(f->until_ms - now_ms) > 0))
+		return f->ans;
+	return FLOW_MISS;
+}
 
 static inline uint32_t
 flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
@@ -871,48 +895,31 @@ classify(const struct ibex_dp_tables *t, const uint8_t *eth,
 	return sl;
 }
 
-/* Forward one frame: parse, classify, look up, hand to the egress. */
-static inline void
-forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
-	    struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t in_port,
-	    uint32_t now_ms)
+/*
+ * Everything but the common case: source and VLAN checks, management,
+ * SL drops, flow control, group and unknown destinations, and the flow
+ * cache misses (which fill it).
+ */
+static void
+forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	     struct ibex_port_counters *c, struct rte_mbuf *m,
+	     const uint8_t *eth, uint8_t pkt_flags, uint16_t vid,
+	     uint16_t in_port, uint32_t fc, uint32_t now_ms)
 {
-	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
-	struct ibex_pkt_info info;
-	enum ibex_reason r;
-	uint16_t vid, out;
-	uint32_t fc, ans;
-	bool tagged;
+	uint32_t ans;
+	uint16_t out;
 
-	r = ibex_pkt_parse(eth, m->data_len, &info);
-	if (unlikely(r != IBEX_R_OK)) {
-		drop(c, m, r);
-		return;
-	}
-	/* MAC control (PFC) and credit frames are link-local: consumed. */
-	if (unlikely(eth[12] == 0x88) &&
-	    ibex_fc_rx_frame(w, in_port, m, w->rx_tsc))
-		return;
 	if (unlikely(ibex_mac_is_group(eth + 6))) {
 		drop(c, m, IBEX_R_SRC_MCAST);
 		return;
 	}
-	/* Untagged and priority-tagged (VID 0) frames belong to the pvid. The
-	 * VID is re-read from the tag rather than from info.vid: parse leaves
-	 * info in memory written in narrow pieces, and the compiler's wide load
-	 * of info.vid would wait ~12 cycles for store-to-load forwarding. */
-	tagged = (info.flags & IBEX_PKT_F_VLAN) != 0;
-	vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
-	if (vid == 0)
-		vid = t->pvid[in_port];
 	if (unlikely(!((t->vlan_members[vid] >> in_port) & 1))) {
 		drop(c, m, IBEX_R_VLAN_INGRESS);
 		return;
 	}
-	fc = classify(t, eth, &info, tagged, in_port);
-	/* One test for the three rare cases: management, an SL the port
-	 * drops, a flow-controlled ingress port (the class map says both). */
-	if (unlikely(fc & (FC_MGMT | IBEX_CLASS_IN_DROP | IBEX_CLASS_FC))) {
+	/* The three rare cases: management, an SL the port drops, a
+	 * flow-controlled ingress port (the class map says the last two). */
+	if (fc & (FC_MGMT | IBEX_CLASS_IN_DROP | IBEX_CLASS_FC)) {
 		if (fc & FC_MGMT) {
 			if (!mgmt_admit(w, t, c, m, in_port))
 				return;
@@ -923,14 +930,14 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			fc = fc_ingress(w, t, m, in_port, fc);
 		}
 	}
-	if (unlikely(info.flags & IBEX_PKT_F_DMAC_GROUP)) {
+	if (pkt_flags & IBEX_PKT_F_DMAC_GROUP) {
 		learn_check(w, t, eth + 6, vid, in_port, now_ms);
 		flood(w, t, c, m, vid, in_port, fc);
 		return;
 	}
 	ans = flow_lookup(w, t, eth, vid, in_port, FC_SL(fc), now_ms);
-	if (unlikely(ans & FLOW_CHECK)) {
-		out = FLOW_OUT(ans);
+	out = FLOW_OUT(ans);
+	if (ans & FLOW_CHECK) {
 		if (out == IBEX_PORT_NONE) {
 			flood(w, t, c, m, vid, in_port, fc);
 			return;
@@ -946,7 +953,54 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		egress_one(w, t, out, m, fc);
 		return;
 	}
-	egress_vl(w, FLOW_OUT(ans), m, fc, FLOW_VL(ans));
+	egress_vl(w, out, m, fc, FLOW_VL(ans));
+}
+
+/*
+ * Forward one frame: parse, classify, look up, hand to the egress. A flow
+ * cache hit stands for every check its fill passed (unicast source, VLAN
+ * membership of the ingress port, known unicast destination, port up, lane
+ * not dropped; new tables empty the cache), so the common case is parse,
+ * classification and one probe.
+ */
+static inline void
+forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	    struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t in_port,
+	    uint32_t now_ms)
+{
+	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct ibex_pkt_info info;
+	enum ibex_reason r;
+	uint32_t fc, ans;
+	uint16_t vid;
+	bool tagged;
+
+	r = ibex_pkt_parse(eth, m->data_len, &info);
+	if (unlikely(r != IBEX_R_OK)) {
+		drop(c, m, r);
+		return;
+	}
+	/* MAC control (PFC) and credit frames are link-local: consumed. */
+	if (unlikely(eth[12] == 0x88) &&
+	    ibex_fc_rx_frame(w, in_port, m, w->rx_tsc))
+		return;
+	/* Untagged and priority-tagged (VID 0) frames belong to the pvid. The
+	 * VID is re-read from the tag rather than from info.vid: parse leaves
+	 * info in memory written in narrow pieces, and the compiler's wide load
+	 * of info.vid would wait ~12 cycles for store-to-load forwarding. */
+	tagged = (info.flags & IBEX_PKT_F_VLAN) != 0;
+	vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
+	if (vid == 0)
+		vid = t->pvid[in_port];
+	fc = classify(t, eth, &info, tagged, in_port);
+	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP | IBEX_CLASS_FC)))) {
+		ans = flow_probe(w, eth, vid, in_port, FC_SL(fc), now_ms);
+		if (likely(ans != FLOW_MISS)) {
+			egress_vl(w, FLOW_OUT(ans), m, fc, FLOW_VL(ans));
+			return;
+		}
+	}
+	forward_slow(w, t, c, m, eth, info.flags, vid, in_port, fc, now_ms);
 }
 
 static void
@@ -1057,6 +1111,7 @@ worker_release_all(struct ibex_worker *w)
 			tb->count = 0;
 			tb->bytes = 0;
 			tb->charged = 0;
+			tb->ct_lanes = 0;
 			memset(tb->ct_sum, 0, sizeof(tb->ct_sum));
 		}
 		for (v = 0; v < IBEX_VL_COUNT; v++)

@@ -134,6 +134,7 @@ struct ibex_txbuf {
 	uint16_t count;
 	uint16_t txq;
 	uint16_t charged;        /**< entries in charge[] */
+	uint16_t ct_lanes;       /**< lanes with a cut-through sum */
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
 	uint64_t bytes;          /**< bytes of the frames held */
 	uint64_t ct_tsc;         /**< RX time of the first frame held */
