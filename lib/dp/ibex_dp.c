@@ -38,6 +38,9 @@
 RTE_LOG_REGISTER(ibex_worker_logtype, ibex.worker, INFO);
 #define RTE_LOGTYPE_IBEX_WORKER ibex_worker_logtype
 
+/* Longest a stopping worker keeps sending what it holds. */
+#define IBEX_DRAIN_MS 200
+
 /* Frames ahead of the one being parsed whose first cache line is fetched. */
 #define PREFETCH_AHEAD 4
 
@@ -1125,67 +1128,88 @@ worker_release_all(struct ibex_worker *w)
 	w->pending_tx = 0;
 }
 
+/* One pass of the poll loop: RX, forward, arbitrate, TX, housekeeping. */
+static inline __rte_always_inline void
+worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
+{
+	struct ibex_dp *dp = w->dp;
+	const uint16_t burst = dp->burst;
+	const struct ibex_dp_tables *t =
+		atomic_load_explicit(&dp->tables, memory_order_acquire);
+	uint32_t now_ms = atomic_load_explicit(&dp->now_ms,
+					       memory_order_relaxed);
+	uint64_t start = rte_rdtsc(), now;
+	uint32_t moved = 0;
+	uint16_t q, k;
+
+	/* One RX time for the iteration: its bursts are polled back
+	 * to back, and every rdtsc costs ~25 cycles. */
+	w->rx_tsc = start;
+	w->fdb_version = ibex_fdb_version(dp->fdb);
+	if (unlikely(t->gen != w->tables_gen))
+		worker_apply_tables(w, t);
+
+	/* Start polling one queue further each iteration: with a
+	 * fixed order the first port would always find room in a
+	 * congested lane and the last would take every tail drop. */
+	q = w->rxq_first;
+	if (++w->rxq_first == w->nb_rxq)
+		w->rxq_first = 0;
+	for (k = 0; k < w->nb_rxq; k++) {
+		const struct ibex_rxq *rq = &w->rxq[q];
+		uint16_t n = rte_eth_rx_burst(dp->port_id[rq->port],
+					      rq->queue, pkts, burst);
+
+		if (++q == w->nb_rxq)
+			q = 0;
+		if (n == 0)
+			continue;
+		moved += n;
+		rx_burst_process(w, t, rq->port, pkts, n, now_ms);
+	}
+	now = 0;
+	if (w->pending_tx != 0) {
+		now = rte_rdtsc();
+		tx_drain(w, t, now);
+	}
+	if (unlikely(w->fc != NULL))
+		ibex_fc_housekeeping(w, now != 0 ? now : start);
+	/* Nothing of t is held past this point. */
+	if (dp->qsbr != NULL)
+		rte_rcu_qsbr_quiescent(dp->qsbr, w->index);
+	IBEX_CNT_ADD(w->iterations, 1);
+	if (moved != 0) {
+		IBEX_CNT_ADD(w->busy_iterations, 1);
+		IBEX_CNT_ADD(w->busy_tsc, rte_rdtsc() - start);
+	}
+}
+
 int
 ibex_dp_worker_main(void *arg)
 {
 	struct ibex_worker *w = arg;
 	struct ibex_dp *dp = w->dp;
 	struct rte_mbuf *pkts[IBEX_BURST_MAX];
-	const uint16_t burst = dp->burst;
+	uint64_t drain_until = 0;
 
 	RTE_LOG(INFO, IBEX_WORKER, "worker %u on lcore %u polls %u queue(s)\n",
 		w->index, w->lcore_id, w->nb_rxq);
 	if (dp->qsbr != NULL)
 		rte_rcu_qsbr_thread_online(dp->qsbr, w->index);
-	while (!atomic_load_explicit(&dp->stop, memory_order_relaxed)) {
-		const struct ibex_dp_tables *t =
-			atomic_load_explicit(&dp->tables, memory_order_acquire);
-		uint32_t now_ms = atomic_load_explicit(&dp->now_ms,
-						       memory_order_relaxed);
-		uint64_t start = rte_rdtsc(), now;
-		uint32_t moved = 0;
-		uint16_t q, k;
-
-		/* One RX time for the iteration: its bursts are polled back
-		 * to back, and every rdtsc costs ~25 cycles. */
-		w->rx_tsc = start;
-		w->fdb_version = ibex_fdb_version(dp->fdb);
-		if (unlikely(t->gen != w->tables_gen))
-			worker_apply_tables(w, t);
-
-		/* Start polling one queue further each iteration: with a
-		 * fixed order the first port would always find room in a
-		 * congested lane and the last would take every tail drop. */
-		q = w->rxq_first;
-		if (++w->rxq_first == w->nb_rxq)
-			w->rxq_first = 0;
-		for (k = 0; k < w->nb_rxq; k++) {
-			const struct ibex_rxq *rq = &w->rxq[q];
-			uint16_t n = rte_eth_rx_burst(dp->port_id[rq->port],
-						      rq->queue, pkts, burst);
-
-			if (++q == w->nb_rxq)
-				q = 0;
-			if (n == 0)
-				continue;
-			moved += n;
-			rx_burst_process(w, t, rq->port, pkts, n, now_ms);
+	for (;;) {
+		/* Asked to stop: keep going (RX too: credits and pauses still
+		 * arrive) until nothing waits to be sent or IBEX_DRAIN_MS
+		 * passed, so frames held back by flow control or a shaper
+		 * leave instead of being dropped at exit. */
+		if (unlikely(atomic_load_explicit(&dp->stop,
+						  memory_order_relaxed))) {
+			if (drain_until == 0)
+				drain_until = rte_rdtsc() +
+					dp->tsc_hz / 1000 * IBEX_DRAIN_MS;
+			if (w->pending_tx == 0 || rte_rdtsc() >= drain_until)
+				break;
 		}
-		now = 0;
-		if (w->pending_tx != 0) {
-			now = rte_rdtsc();
-			tx_drain(w, t, now);
-		}
-		if (unlikely(w->fc != NULL))
-			ibex_fc_housekeeping(w, now != 0 ? now : start);
-		/* Nothing of t is held past this point. */
-		if (dp->qsbr != NULL)
-			rte_rcu_qsbr_quiescent(dp->qsbr, w->index);
-		IBEX_CNT_ADD(w->iterations, 1);
-		if (moved != 0) {
-			IBEX_CNT_ADD(w->busy_iterations, 1);
-			IBEX_CNT_ADD(w->busy_tsc, rte_rdtsc() - start);
-		}
+		worker_iteration(w, pkts);
 	}
 	worker_release_all(w);
 	if (dp->qsbr != NULL)

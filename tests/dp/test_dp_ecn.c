@@ -53,6 +53,7 @@
 #include <rte_memcpy.h>
 #include <rte_ring.h>
 
+#include "dp_harness.h"
 #include "ibex_conf.h"
 #include "ibex_dp.h"
 #include "ibex_pkt.h"
@@ -323,34 +324,20 @@ sink_drain(struct sink *k, unsigned int port, bool win)
 static void
 workers_start(void)
 {
-	uint16_t i;
-
-	atomic_store(&dp->stop, false);
-	for (i = 0; i < dp->nb_workers; i++)
-		assert_int_equal(rte_eal_remote_launch(ibex_dp_worker_main,
-						       dp->workers[i],
-						       dp->workers[i]->lcore_id), 0);
+	dp_harness_workers_start(dp);
 }
 
 static void
 workers_stop(void)
 {
-	atomic_store(&dp->stop, true);
-	rte_eal_mp_wait_lcore();
+	dp_harness_workers_stop(dp);
 }
 
+/* Drop whatever is left on the rings between tests. */
 static void
 rings_flush(void)
 {
-	struct rte_mbuf *m;
-	unsigned int p;
-
-	for (p = 0; p < NB_PORTS; p++) {
-		while (rte_ring_dequeue(rxr[p], (void **)&m) == 0)
-			rte_pktmbuf_free(m);
-		while (rte_ring_dequeue(txr[p], (void **)&m) == 0)
-			rte_pktmbuf_free(m);
-	}
+	dp_harness_rings_flush(rxr, txr, NB_PORTS);
 }
 
 /*
@@ -451,18 +438,12 @@ lane_diff(unsigned int port, const struct ibex_lane_counters *b,
 static int
 group_setup(void **state)
 {
-	char prefix[64], err[512];
-	char *argv[] = { "test_dp_ecn", "--no-huge", "-m", "1024", "--no-pci",
-			 "--lcores", "0@0,1@1", "--log-level", "lib.*:warning",
-			 prefix, NULL };
-	int argc = (int)RTE_DIM(argv) - 1;
+	char err[512];
 	unsigned int i;
 	int ret;
 
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=ibex_dp_ecn_%d",
-		 (int)getpid());
-	if (rte_eal_init(argc, argv) < 0)
+	if (dp_harness_eal("test_dp_ecn", "1024", "0@0,1@1") < 0)
 		return -1;
 	test_pool = rte_pktmbuf_pool_create("test_pool", 16384, 256, 0,
 					    RTE_MBUF_DEFAULT_BUF_SIZE, 0);
@@ -470,24 +451,10 @@ group_setup(void **state)
 		return -1;
 	ibex_conf_init(&base);
 	snprintf(base.origin, sizeof(base.origin), "test");
-	for (i = 0; i < NB_PORTS; i++) {
-		char name[RTE_ETH_NAME_MAX_LEN], port[8];
-		int pid;
-
-		snprintf(name, sizeof(name), "rx%u", i);
-		rxr[i] = rte_ring_create(name, RING_SIZE, 0,
-					 RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "tx%u", i);
-		txr[i] = rte_ring_create(name, RING_SIZE * 4, 0,
-					 RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(port, sizeof(port), "r%u", i);
-		pid = rte_eth_from_rings(port, &rxr[i], 1, &txr[i], 1, 0);
-		if (pid < 0 || rte_eth_dev_get_name_by_port((uint16_t)pid,
-							    name) != 0)
+	for (i = 0; i < NB_PORTS; i++)
+		if (dp_harness_ring_port(&base, "r", i, RING_SIZE,
+					 RING_SIZE * 4, &rxr[i], &txr[i]) < 0)
 			return -1;
-		if (ibex_conf_port_add(&base, port, name) < 0)
-			return -1;
-	}
 	/* The destination lives behind r1; learning off, so the unknown
 	 * destination of the flooding test stays unknown. */
 	ret = ibex_conf_parse_string(&base,

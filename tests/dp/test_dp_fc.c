@@ -53,6 +53,7 @@
 #include <rte_memcpy.h>
 #include <rte_ring.h>
 
+#include "dp_harness.h"
 #include "ibex_conf.h"
 #include "ibex_credit.h"
 #include "ibex_dp.h"
@@ -444,17 +445,13 @@ sink_drain(const struct scen *sc, uint64_t now)
 static void
 workers_start(void)
 {
-	atomic_store(&dp->stop, false);
-	assert_int_equal(rte_eal_remote_launch(ibex_dp_worker_main,
-					       dp->workers[0],
-					       dp->workers[0]->lcore_id), 0);
+	dp_harness_workers_start(dp);
 }
 
 static void
 workers_stop(void)
 {
-	atomic_store(&dp->stop, true);
-	rte_eal_mp_wait_lcore();
+	dp_harness_workers_stop(dp);
 }
 
 static void dp_discard(void);
@@ -465,7 +462,7 @@ static void
 dp_build(const char *text)
 {
 	struct ibex_conf c;
-	char err[512];
+	char err[512], tag[16];
 	unsigned int i;
 
 	if (dp != NULL) {
@@ -476,26 +473,11 @@ dp_build(const char *text)
 	generation++;
 	ibex_conf_init(&c);
 	snprintf(c.origin, sizeof(c.origin), "test");
-	for (i = 0; i < NB_PORTS; i++) {
-		char name[RTE_ETH_NAME_MAX_LEN], port[8];
-		int pid;
-
-		snprintf(name, sizeof(name), "fcrx%u_%u", generation, i);
-		rxr[i] = rte_ring_create(name, RX_RING, 0,
-					 RING_F_SP_ENQ | RING_F_SC_DEQ);
-		assert_non_null(rxr[i]);
-		snprintf(name, sizeof(name), "fctx%u_%u", generation, i);
-		txr[i] = rte_ring_create(name, TX_RING, 0,
-					 RING_F_SP_ENQ | RING_F_SC_DEQ);
-		assert_non_null(txr[i]);
-		snprintf(name, sizeof(name), "fc%u_%u", generation, i);
-		pid = rte_eth_from_rings(name, &rxr[i], 1, &txr[i], 1, 0);
-		assert_true(pid >= 0);
-		assert_int_equal(rte_eth_dev_get_name_by_port((uint16_t)pid,
-							      name), 0);
-		snprintf(port, sizeof(port), "r%u", i);
-		assert_int_equal(ibex_conf_port_add(&c, port, name), (int)i);
-	}
+	snprintf(tag, sizeof(tag), "fc%u_", generation);
+	for (i = 0; i < NB_PORTS; i++)
+		assert_int_equal(dp_harness_ring_port(&c, tag, i, RX_RING,
+						      TX_RING, &rxr[i],
+						      &txr[i]), 0);
 	if (ibex_conf_parse_string(&c,
 		"switch workers 1\n"
 		"fdb static 02:00:00:00:0d:01 port r3 vlan 1\n"
@@ -507,18 +489,11 @@ dp_build(const char *text)
 		fail_msg("create: %s", err);
 }
 
+/* Drop whatever is left on the rings between tests. */
 static void
 rings_flush(void)
 {
-	struct rte_mbuf *m;
-	unsigned int p;
-
-	for (p = 0; p < NB_PORTS; p++) {
-		while (rte_ring_dequeue(rxr[p], (void **)&m) == 0)
-			rte_pktmbuf_free(m);
-		while (rte_ring_dequeue(txr[p], (void **)&m) == 0)
-			rte_pktmbuf_free(m);
-	}
+	dp_harness_rings_flush(rxr, txr, NB_PORTS);
 }
 
 static void
@@ -1119,16 +1094,8 @@ test_pfc_watchdog(void **state)
 static int
 group_setup(void **state)
 {
-	char prefix[64];
-	char *argv[] = { "test_dp_fc", "--no-huge", "-m", "1024", "--no-pci",
-			 "--lcores", "0@0,1@1", "--log-level", "lib.*:warning",
-			 prefix, NULL };
-	int argc = (int)RTE_DIM(argv) - 1;
-
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=ibex_dp_fc_%d",
-		 (int)getpid());
-	if (rte_eal_init(argc, argv) < 0)
+	if (dp_harness_eal("test_dp_fc", "1024", "0@0,1@1") < 0)
 		return -1;
 	hz = rte_get_tsc_hz();
 	test_pool = rte_pktmbuf_pool_create("test_pool", 65536, 256, 0,

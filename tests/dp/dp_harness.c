@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* What the data path tests share: see dp_harness.h. */
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_mbuf.h>
+
+#include "dp_harness.h"
+#include "ibex_conf.h"
+#include "ibex_dp.h"
+
+int
+dp_harness_eal(const char *prog, const char *mem_mb, const char *lcores)
+{
+	char prefix[96];
+	char *argv[] = { (char *)prog, "--no-huge", "-m", (char *)mem_mb,
+			 "--no-pci", "--lcores", (char *)lcores,
+			 "--log-level", "lib.*:warning", prefix, NULL };
+
+	snprintf(prefix, sizeof(prefix), "--file-prefix=%s_%d", prog,
+		 (int)getpid());
+	return rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0 ? -1 : 0;
+}
+
+int
+dp_harness_ring_port(struct ibex_conf *c, const char *tag, unsigned int i,
+		     unsigned int rx_size, unsigned int tx_size,
+		     struct rte_ring **rx, struct rte_ring **tx)
+{
+	char name[RTE_ETH_NAME_MAX_LEN], port[8];
+	int pid;
+
+	snprintf(name, sizeof(name), "%srx%u", tag, i);
+	*rx = rte_ring_create(name, rx_size, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "%stx%u", tag, i);
+	*tx = rte_ring_create(name, tx_size, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (*rx == NULL || *tx == NULL)
+		return -1;
+	snprintf(name, sizeof(name), "%s%u", tag, i);
+	pid = rte_eth_from_rings(name, rx, 1, tx, 1, 0);
+	if (pid < 0 || rte_eth_dev_get_name_by_port((uint16_t)pid, name) != 0)
+		return -1;
+	snprintf(port, sizeof(port), "r%u", i);
+	return ibex_conf_port_add(c, port, name) < 0 ? -1 : 0;
+}
+
+void
+dp_harness_rings_flush(struct rte_ring **rx, struct rte_ring **tx,
+		       unsigned int n)
+{
+	struct rte_mbuf *m;
+	unsigned int p;
+
+	for (p = 0; p < n; p++) {
+		while (rte_ring_dequeue(rx[p], (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		while (rte_ring_dequeue(tx[p], (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+	}
+}
+
+void
+dp_harness_workers_start(struct ibex_dp *dp)
+{
+	uint16_t i;
+
+	atomic_store(&dp->stop, false);
+	for (i = 0; i < dp->nb_workers; i++)
+		if (rte_eal_remote_launch(ibex_dp_worker_main, dp->workers[i],
+					  dp->workers[i]->lcore_id) != 0)
+			fprintf(stderr, "cannot launch worker %u\n", i);
+}
+
+void
+dp_harness_workers_stop(struct ibex_dp *dp)
+{
+	atomic_store(&dp->stop, true);
+	rte_eal_mp_wait_lcore();
+}
