@@ -101,6 +101,7 @@ txbuf_account(struct ibex_egress *e, struct ibex_txbuf *tb, uint64_t now)
 		IBEX_CNT_ADD(lc->tx_pkts, n);
 		IBEX_CNT_ADD(lc->tx_bytes, sum & CT_SUM_BYTES);
 		IBEX_CNT_ADD(lc->cut_through, n);
+		tb->bytes += sum & CT_SUM_BYTES;
 		if (e->res[vl][0] != NULL)
 			ibex_hist_record_n(e->res[vl][0], now - tb->ct_tsc, n);
 		tb->ct_sum[vl] = 0;
@@ -177,7 +178,6 @@ txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m)
 	}
 	tb->pkts[i] = m;
 	tb->count = i + 1;
-	tb->bytes += m->pkt_len;
 }
 
 /* Remember the charge of the frame just appended. */
@@ -223,6 +223,7 @@ txbuf_put_queued(struct ibex_worker *w, uint16_t port,
 
 	IBEX_CNT_ADD(lc->tx_pkts, 1);
 	IBEX_CNT_ADD(lc->tx_bytes, ent->len);
+	w->tx[port].bytes += ent->len;
 	if (e->res[vl][1] != NULL)
 		ibex_hist_record(e->res[vl][1], now - ent->rx_tsc);
 	txbuf_append(w, port, ent->frame);
@@ -354,7 +355,6 @@ flow_probe(struct ibex_worker *w, const uint8_t *eth, uint16_t vid,
 		&w->flow_cache[cache_index(dkey ^ (skey * 31))];
 
 	if (likely(f->dst_key == dkey && f->src_key == skey &&
-		   f->version == w->fdb_version &&
 		   (int32_t)(f->until_ms - now_ms) > 0))
 		return f->ans;
 	return FLOW_MISS;
@@ -372,7 +372,6 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	uint16_t out;
 
 	if (likely(f->dst_key == dkey && f->src_key == skey &&
-		   f->version == w->fdb_version &&
 		   (int32_t)(f->until_ms - now_ms) > 0))
 		return f->ans;
 	until = learn_check(w, t, eth + 6, vid, in_port, now_ms);
@@ -385,7 +384,6 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		return ans | FLOW_CHECK;
 	f->dst_key = dkey;
 	f->src_key = skey;
-	f->version = w->fdb_version;
 	f->until_ms = until;
 	f->ans = ans;
 	return ans;
@@ -531,8 +529,10 @@ static inline __rte_always_inline void
 egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	    unsigned int vl, uint16_t src)
 {
-	if (likely(((w->gate[out] & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
-				     IBEX_GATE_BLOCKED(vl))) | src) == 0 &&
+	/* Only flow-controlled ports have blocked lanes, and those ports
+	 * carry IBEX_GATE_SHAPED: the lane need not be looked at here. */
+	if (likely(((w->gate[out] & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED)) |
+		    src) == 0 &&
 		   w->tx[out].count < IBEX_CT_LIMIT)) {
 		txbuf_put(w, out, m, vl);
 		return;
@@ -912,6 +912,11 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	uint32_t ans;
 	uint16_t out;
 
+	/* MAC control (PFC) and credit frames are link-local: consumed. Their
+	 * group destination never hits the flow cache, so they come here. */
+	if (unlikely(eth[12] == 0x88) &&
+	    ibex_fc_rx_frame(w, in_port, m, w->rx_tsc))
+		return;
 	if (unlikely(ibex_mac_is_group(eth + 6))) {
 		drop(c, m, IBEX_R_SRC_MCAST);
 		return;
@@ -983,10 +988,6 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		drop(c, m, r);
 		return;
 	}
-	/* MAC control (PFC) and credit frames are link-local: consumed. */
-	if (unlikely(eth[12] == 0x88) &&
-	    ibex_fc_rx_frame(w, in_port, m, w->rx_tsc))
-		return;
 	/* Untagged and priority-tagged (VID 0) frames belong to the pvid. The
 	 * VID is re-read from the tag rather than from info.vid: parse leaves
 	 * info in memory written in narrow pieces, and the compiler's wide load
@@ -999,7 +1000,9 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP | IBEX_CLASS_FC)))) {
 		ans = flow_probe(w, eth, vid, in_port, FC_SL(fc), now_ms);
 		if (likely(ans != FLOW_MISS)) {
-			egress_vl(w, FLOW_OUT(ans), m, fc, FLOW_VL(ans));
+			/* Neither management nor charged: straight to the
+			 * lane. */
+			egress_send(w, FLOW_OUT(ans), m, FLOW_VL(ans), 0);
 			return;
 		}
 	}
@@ -1145,7 +1148,13 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 	/* One RX time for the iteration: its bursts are polled back
 	 * to back, and every rdtsc costs ~25 cycles. */
 	w->rx_tsc = start;
-	w->fdb_version = ibex_fdb_version(dp->fdb);
+	/* The flow cache holds answers of one FDB version: a station that
+	 * moved or left (rare: learning new ones keeps the version) empties
+	 * it, so a probe need not compare versions. */
+	if (unlikely(ibex_fdb_version(dp->fdb) != w->fdb_version)) {
+		w->fdb_version = ibex_fdb_version(dp->fdb);
+		memset(w->flow_cache, 0, sizeof(w->flow_cache));
+	}
 	if (unlikely(t->gen != w->tables_gen))
 		worker_apply_tables(w, t);
 

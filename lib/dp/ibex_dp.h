@@ -136,7 +136,8 @@ struct ibex_txbuf {
 	uint16_t charged;        /**< entries in charge[] */
 	uint16_t ct_lanes;       /**< lanes with a cut-through sum */
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
-	uint64_t bytes;          /**< bytes of the frames held */
+	uint64_t bytes;          /**< bytes held: queued frames as they come,
+				      cut-through ones folded in at flush */
 	uint64_t ct_tsc;         /**< RX time of the first frame held */
 	/** Per lane, cut-through frames held: frames << 40 | bytes. */
 	uint64_t ct_sum[IBEX_VL_COUNT];
@@ -227,7 +228,6 @@ struct ibex_mac_slot {
 struct ibex_flow_slot {
 	uint64_t dst_key;        /**< vid << 48 | dst mac */
 	uint64_t src_key;        /**< sl << 56 | in_port << 48 | src mac */
-	uint32_t version;        /**< ibex_fdb_version() when filled */
 	uint32_t until_ms;       /**< the source needs no re-check before this */
 	uint32_t ans;            /**< egress port | its lane << 16 */
 };
@@ -252,7 +252,8 @@ struct ibex_worker {
 	uint64_t busy_tsc;       /**< TSC spent on iterations that moved frames */
 	uint64_t iterations;
 	uint64_t busy_iterations;
-	uint32_t fdb_version;    /**< read once per iteration */
+	uint32_t fdb_version;    /**< read once per iteration; a change
+				      empties the flow cache */
 	/** Per egress port: bits 0-14 lane has frames queued, bit 15 port
 	 * shaped, bits 16-30 lane blocked (paused / no credit). One word so
 	 * the cut-through test is one load. */
