@@ -230,7 +230,7 @@ struct ibex_flow_slot {
 	uint64_t src_key;        /**< sl << 56 | in_port << 48 | src mac */
 	uint32_t until_ms;       /**< the source needs no re-check before this */
 	uint32_t ans;            /**< egress port | its lane << 16 */
-};
+} __rte_aligned(32);         /* a probe never straddles two cache lines */
 
 struct ibex_dp;
 struct ibex_fc;
