@@ -712,9 +712,10 @@ is_mgmt(const uint8_t *eth, const struct ibex_pkt_info *info)
 
 	if (!(info->flags & IBEX_PKT_F_ROCE))
 		return false;
-	/* Bytes 4-7 of the BTH: reserved/FECN/BECN, then the dest QP. */
+	/* Bytes 4-7 of the BTH: reserved/FECN/BECN, then the 24-bit dest
+	 * QP: zero in bytes 5-7, whatever the byte order of the load. */
 	memcpy(&w, eth + info->bth_off + 4, sizeof(w));
-	return (rte_be_to_cpu_32(w) & 0xffffff) == 0;
+	return (w & rte_cpu_to_be_32(0xffffff)) == 0;
 }
 
 static bool
