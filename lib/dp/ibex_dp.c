@@ -1098,6 +1098,34 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 	w->tables_gen = t->gen;
 }
 
+/* Is the port's link up? A memif or vhost port whose peer left is down,
+ * and its PMD may be tearing its rings down: not to be touched again
+ * while stopping. */
+static bool
+port_link_up(const struct ibex_dp *dp, uint16_t port)
+{
+	struct rte_eth_link link;
+
+	return rte_eth_link_get_nowait(dp->port_id[port], &link) == 0 &&
+	       link.link_status == RTE_ETH_LINK_UP;
+}
+
+/* Stopping: a pending port whose link went down ends the drain. */
+static bool
+pending_port_down(const struct ibex_worker *w)
+{
+	uint64_t pending = w->pending_tx;
+
+	while (pending != 0) {
+		uint16_t port = (uint16_t)__builtin_ctzll(pending);
+
+		pending &= pending - 1;
+		if (!port_link_up(w->dp, port))
+			return true;
+	}
+	return false;
+}
+
 static void
 worker_release_all(struct ibex_worker *w)
 {
@@ -1109,7 +1137,7 @@ worker_release_all(struct ibex_worker *w)
 		struct ibex_egress *e = w->eg[port];
 		struct ibex_vlq_ent ent;
 
-		if (tb->count != 0)
+		if (tb->count != 0 && port_link_up(w->dp, port))
 			txbuf_flush(w, port, rte_rdtsc());
 		if (tb->count != 0) {
 			IBEX_CNT_ADD(w->cnt[port].drop[IBEX_R_TX_FULL],
@@ -1216,7 +1244,8 @@ ibex_dp_worker_main(void *arg)
 			if (drain_until == 0)
 				drain_until = rte_rdtsc() +
 					dp->tsc_hz / 1000 * IBEX_DRAIN_MS;
-			if (w->pending_tx == 0 || rte_rdtsc() >= drain_until)
+			if (w->pending_tx == 0 || rte_rdtsc() >= drain_until ||
+			    pending_port_down(w))
 				break;
 		}
 		worker_iteration(w, pkts);
