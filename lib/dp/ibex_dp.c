@@ -403,6 +403,26 @@ lane_drop(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
 	drop(&w->cnt[out], m, r);
 }
 
+/* The TOS / traffic-class byte of an IP frame with @p tagged one tag;
+ * false (and 0) for other frames. */
+static inline bool
+frame_tos(const uint8_t *eth, bool tagged, unsigned int *tos)
+{
+	const uint8_t *l3 = eth + (tagged ? 18 : 14);
+	uint16_t et = ibex_rd16(l3 - 2);
+
+	if (et == 0x0800) {
+		*tos = l3[1];
+		return true;
+	}
+	if (et == 0x86dd) {
+		*tos = (ibex_rd16(l3) >> 4) & 0xff;
+		return true;
+	}
+	*tos = 0;
+	return false;
+}
+
 /* The ECN codepoint of a frame about to wait in a lane (| QM_IP for IP
  * frames), for the decision at dequeue. Read here, on the queueing path,
  * so the cut-through path never looks past the Ethernet header for it. */
@@ -410,14 +430,13 @@ static uint8_t
 frame_qmeta(const struct rte_mbuf *m)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
-	unsigned int off = ibex_rd16(eth + 12) == 0x8100 ? 18 : 14;
-	uint16_t et = ibex_rd16(eth + off - 2);
+	uint16_t et = ibex_rd16(eth + 12);
+	unsigned int tos;
 
-	if (et == 0x0800)
-		return (eth[off + 1] & 3) | QM_IP;
-	if (et == 0x86dd)
-		return ((ibex_rd16(eth + off) >> 4) & 3) | QM_IP;
-	return 0;
+	/* One tag, 802.1Q or 802.1ad, as ibex_pkt_parse() takes it. */
+	if (!frame_tos(eth, et == 0x8100 || et == 0x88a8, &tos))
+		return 0;
+	return (tos & 3) | QM_IP;
 }
 
 /* A frame leaves after its blocks were charged: give them back. */
@@ -880,18 +899,9 @@ classify(const struct ibex_dp_tables *t, const uint8_t *eth,
 		sl = tagged ? c->map[IBEX_SL_MAP_PCP + (eth[14] >> 5)] :
 			      c->map[IBEX_SL_MAP_DEFAULT];
 	} else {
-		const uint8_t *l3 = eth + (tagged ? 18 : 14);
-		uint16_t et = ibex_rd16(l3 - 2);
-		unsigned int tos = 0;
-		bool ip = false;
+		unsigned int tos;
+		bool ip = frame_tos(eth, tagged, &tos);
 
-		if (et == 0x0800) {
-			tos = l3[1];
-			ip = true;
-		} else if (et == 0x86dd) {
-			tos = (ibex_rd16(l3) >> 4) & 0xff;
-			ip = true;
-		}
 		sl = ibex_sl_classify(c, tagged, eth[14] >> 5, ip, tos >> 2);
 	}
 	if (unlikely(is_mgmt(eth, info)))
@@ -1089,7 +1099,6 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 			w->gate[p] &= ~IBEX_GATE_SHAPED;
 		for (v = 0; v < IBEX_VL_COUNT; v++)
 			e->q[v].max_blocks = RTE_MIN(ec->queue_blocks, e->slots);
-		e->gen = t->gen;
 	}
 	if (w->fc != NULL)
 		ibex_fc_update(w->fc, t);

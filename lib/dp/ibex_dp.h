@@ -91,8 +91,6 @@ struct ibex_dp_fc_conf {
 	uint64_t wd_recover_ns;
 	uint16_t quanta;
 	uint8_t wd_action;
-	uint8_t mode;            /**< enum ibex_fc_mode (for the check) */
-	uint16_t lossless;       /**< VL mask (for the check) */
 };
 
 /**
@@ -117,7 +115,6 @@ struct ibex_dp_tables {
 	struct ibex_sl2vl sl2vl[IBEX_MAX_PORTS];       /**< per port */
 	struct ibex_dp_egress_conf eg[IBEX_MAX_PORTS];
 	uint64_t fc_ports;       /**< ports with fc credit or pfc */
-	uint64_t credit_ports;
 	struct ibex_dp_fc_conf fc[IBEX_MAX_PORTS];
 };
 
@@ -183,7 +180,6 @@ struct ibex_hist;
  * the lane counters. One writer, the worker.
  */
 struct ibex_egress {
-	uint32_t gen;
 	/** Lanes holding frames queued before an SL->VL change, and where
 	 * those frames end: until they are sent, only they may go, so a
 	 * moved SL's new frames never overtake its old ones. */

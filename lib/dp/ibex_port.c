@@ -71,8 +71,6 @@ fc_conf_build(struct ibex_dp_tables *t, uint16_t p,
 {
 	struct ibex_dp_fc_conf *f = &t->fc[p];
 
-	f->mode = cp->fc_mode;
-	f->lossless = cp->lossless_mask;
 	f->credit_period_ns = (uint64_t)cp->credit_period_us * 1000;
 	f->credit_min_gap_ns = cp->credit_min_gap_ns;
 	f->rate_mbps = RTE_MAX(ibex_conf_port_rate_bps(cp) / 1000000, 1u);
@@ -83,8 +81,6 @@ fc_conf_build(struct ibex_dp_tables *t, uint16_t p,
 	f->wd_recover_ns = (uint64_t)cp->wd_recover_ms * 1000000;
 	if (cp->fc_mode != IBEX_FC_NONE)
 		t->fc_ports |= UINT64_C(1) << p;
-	if (cp->fc_mode == IBEX_FC_CREDIT)
-		t->credit_ports |= UINT64_C(1) << p;
 }
 
 int
