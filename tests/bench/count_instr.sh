@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Instructions per forwarded frame, counted by callgrind (deterministic,
+# unlike rates on a shared machine): ibex-switch on the forwarding
+# benchmark's pcaps with static FDB entries (no learning under valgrind's
+# slowness), collection limited to the worker loop (PMD calls included).
+# Give several build dirs to compare them (docs/performance.md).
+#
+#   tests/bench/count_instr.sh BUILD [BUILD...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ $# -ge 1 ] || { sed -n '2,8p' "$0"; exit 2; }
+command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 2; }
+tmp=$(mktemp -d /tmp/ibex-instr.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+"$1/app/ibex-pcapgen/ibex-pcapgen" -o "$tmp/p0.pcap" -n 256 -s 64 -p 8 >/dev/null
+"$1/app/ibex-pcapgen/ibex-pcapgen" -o "$tmp/p1.pcap" -n 256 -s 64 -p 8 --reverse >/dev/null
+{
+	echo "port p0 dev net_pcap0"
+	echo "port p1 dev net_pcap1"
+	echo "fdb learning off"
+	for i in 0 1 2 3 4 5 6 7; do
+		printf 'fdb static 02:00:00:00:0a:%02x port p0 vlan 1\n' "$i"
+		printf 'fdb static 02:00:00:00:0b:%02x port p1 vlan 1\n' "$i"
+	done
+} >"$tmp/st.conf"
+for b in "$@"; do
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
+		--toggle-collect=ibex_dp_worker_main \
+		"$b/app/ibex-switch/ibex-switch" -l 0-1 --no-huge -m 512 \
+		--no-pci --log-level='lib.*:notice' \
+		--vdev "net_pcap0,rx_pcap=$tmp/p0.pcap,infinite_rx=1" \
+		--vdev "net_pcap1,rx_pcap=$tmp/p1.pcap,infinite_rx=1" \
+		--file-prefix="ibexcg$$" -- --duration 6 --config "$tmp/st.conf" \
+		>"$tmp/log" 2>&1
+	frames=$(awk '/^p[01] / {s += $2} END {print s}' "$tmp/log")
+	total=$(callgrind_annotate "$tmp/cg.out" 2>/dev/null |
+		awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+	printf '%-30s %12s frames %8.1f instructions/frame\n' "$b" "$frames" \
+		"$(echo "$total / $frames" | bc -l)"
+done
