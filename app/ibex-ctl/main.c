@@ -239,6 +239,15 @@ write_sock(struct client *c)
 {
 	ssize_t n = send(c->fd, c->tx.p, c->tx.len, MSG_NOSIGNAL | MSG_DONTWAIT);
 
+	if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+		int err = -errno;
+
+		/* The switch answered and closed (a refusal): show what it
+		 * said before the close, which is still to be read. */
+		while (read_sock(c) == 0)
+			;
+		return err;
+	}
 	if (n < 0)
 		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
 	buf_drop(&c->tx, (size_t)n);
