@@ -167,4 +167,118 @@ ibex_pkt_parse(const void *frame, uint32_t len, struct ibex_pkt_info *info)
 	return IBEX_R_OK;
 }
 
+/*
+ * The data path's check of a frame: the same verdict as ibex_pkt_parse()
+ * (unit tests compare the two over every truncation and thousands of
+ * corruptions) but only what forwarding needs, packed in one register
+ * instead of a struct written in narrow stores:
+ *
+ *   bits 0-7    enum ibex_reason (IBEX_R_OK = 0)
+ *   bits 8-15   IBEX_PKT_F_* (valid with IBEX_R_OK)
+ *   bits 16-31  BTH offset (valid with IBEX_PKT_F_ROCE)
+ *
+ * A plain IPv4 header (0x45) costs one compare for version and length.
+ */
+#define IBEX_PKT_CHECK_REASON(c) ((enum ibex_reason)((c) & 0xff))
+#define IBEX_PKT_CHECK_FLAGS(c) (((c) >> 8) & 0xff)
+#define IBEX_PKT_CHECK_BTH(c) ((c) >> 16)
+
+static inline __attribute__((always_inline)) uint32_t
+ibex_pkt_check_udp(const uint8_t *p, uint32_t off, uint32_t end,
+		   uint32_t udp_max, uint32_t flags)
+{
+	uint32_t ulen, lim;
+
+	if (ibex_unlikely(off + IBEX_PP_UDP_HDR_LEN > end))
+		return IBEX_R_UDP_TRUNC;
+	ulen = ibex_rd16(p + off + 4);
+	if (ibex_unlikely(ulen < IBEX_PP_UDP_HDR_LEN || ulen > udp_max))
+		return IBEX_R_UDP_LEN;
+	flags |= IBEX_PKT_F_UDP;
+	if (ibex_rd16(p + off + 2) != IBEX_UDP_PORT_ROCEV2)
+		return flags << 8;
+	lim = off + ulen < end ? off + ulen : end;
+	off += IBEX_PP_UDP_HDR_LEN;
+	if (ibex_unlikely(off + IBEX_BTH_LEN > lim))
+		return IBEX_R_BTH_TRUNC;
+	return (flags | IBEX_PKT_F_ROCE) << 8 | off << 16;
+}
+
+static inline __attribute__((always_inline)) uint32_t
+ibex_pkt_check_ip4(const uint8_t *p, uint32_t len, uint32_t l3,
+		   uint32_t flags)
+{
+	const uint8_t *ip = p + l3;
+	uint32_t avail = len - l3, hlen = IBEX_PP_IP4_HDR_LEN, totlen;
+	uint16_t frag;
+
+	if (ibex_unlikely(avail < IBEX_PP_IP4_HDR_LEN))
+		return IBEX_R_IP4_TRUNC;
+	if (ibex_unlikely(ip[0] != 0x45)) {
+		if ((ip[0] >> 4) != 4)
+			return IBEX_R_IP4_VERSION;
+		hlen = (ip[0] & 0xf) * 4u;
+		if (hlen < IBEX_PP_IP4_HDR_LEN || hlen > avail)
+			return IBEX_R_IP4_IHL;
+	}
+	totlen = ibex_rd16(ip + 2);
+	if (ibex_unlikely(totlen < hlen || totlen > avail))
+		return IBEX_R_IP4_TOTLEN;
+	frag = ibex_rd16(ip + 6);
+	if (ibex_unlikely((frag & IBEX_PP_IP4_FRAG_OFF) != 0))
+		return (flags | IBEX_PKT_F_FRAG) << 8;
+	if (ip[9] != IBEX_PP_IPPROTO_UDP)
+		return flags << 8;
+	return ibex_pkt_check_udp(p, l3 + hlen, l3 + totlen,
+				  (frag & IBEX_PP_IP4_MF) ? UINT16_MAX :
+							    totlen - hlen,
+				  flags);
+}
+
+static inline __attribute__((always_inline)) uint32_t
+ibex_pkt_check_ip6(const uint8_t *p, uint32_t len, uint32_t l3,
+		   uint32_t flags)
+{
+	const uint8_t *ip = p + l3;
+	uint32_t avail = len - l3, paylen;
+
+	if (ibex_unlikely(avail < IBEX_PP_IP6_HDR_LEN))
+		return IBEX_R_IP6_TRUNC;
+	if (ibex_unlikely((ip[0] >> 4) != 6))
+		return IBEX_R_IP6_VERSION;
+	paylen = ibex_rd16(ip + 4);
+	if (ibex_unlikely(paylen > avail - IBEX_PP_IP6_HDR_LEN))
+		return IBEX_R_IP6_PAYLEN;
+	if (ip[6] != IBEX_PP_IPPROTO_UDP)
+		return flags << 8;
+	return ibex_pkt_check_udp(p, l3 + IBEX_PP_IP6_HDR_LEN,
+				  l3 + IBEX_PP_IP6_HDR_LEN + paylen, paylen,
+				  flags);
+}
+
+static inline __attribute__((always_inline)) uint32_t
+ibex_pkt_check(const void *frame, uint32_t len)
+{
+	const uint8_t *p = frame;
+	uint32_t flags, l3 = IBEX_ETHER_HDR_LEN;
+	uint16_t et;
+
+	if (ibex_unlikely(len < IBEX_ETHER_HDR_LEN))
+		return IBEX_R_RUNT;
+	flags = ibex_mac_is_group(p) ? IBEX_PKT_F_DMAC_GROUP : 0;
+	et = ibex_rd16(p + 12);
+	if (et == IBEX_ETHERTYPE_VLAN || et == IBEX_ETHERTYPE_QINQ) {
+		if (ibex_unlikely(len < IBEX_ETHER_HDR_LEN + IBEX_VLAN_HDR_LEN))
+			return IBEX_R_VLAN_TRUNC;
+		et = ibex_rd16(p + 16);
+		flags |= IBEX_PKT_F_VLAN;
+		l3 += IBEX_VLAN_HDR_LEN;
+	}
+	if (ibex_likely(et == IBEX_ETHERTYPE_IPV4))
+		return ibex_pkt_check_ip4(p, len, l3, flags);
+	if (et == IBEX_ETHERTYPE_IPV6)
+		return ibex_pkt_check_ip6(p, len, l3, flags);
+	return flags << 8;
+}
+
 #endif /* IBEX_PKT_PARSE_H */

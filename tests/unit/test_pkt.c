@@ -855,19 +855,29 @@ test_set_ecn_ip6_and_raw(void **state)
 
 /*
  * Parse one frame from a heap buffer of exactly @p n bytes so that the
- * sanitizer build reports any read beyond it, and check that every offset
- * parse reports lies inside the frame.
+ * sanitizer build reports any read beyond it, check that every offset
+ * parse reports lies inside the frame and that ibex_pkt_check() (the
+ * data path's lean check) gives the same verdict, flags and BTH offset.
  */
 static enum ibex_reason
 parse_exact(const uint8_t *f, uint32_t n, struct ibex_pkt_info *i)
 {
 	uint8_t *copy = malloc(n > 0 ? n : 1);
 	enum ibex_reason r;
+	uint32_t c;
 
 	assert_non_null(copy);
 	memcpy(copy, f, n);
 	r = ibex_pkt_parse(n > 0 ? copy : copy + 1, n, i);
+	/* The data path's check agrees with the full parse. */
+	c = ibex_pkt_check(n > 0 ? copy : copy + 1, n);
 	free(copy);
+	assert_int_equal(IBEX_PKT_CHECK_REASON(c), r);
+	if (r == IBEX_R_OK) {
+		assert_int_equal(IBEX_PKT_CHECK_FLAGS(c), i->flags);
+		if (i->flags & IBEX_PKT_F_ROCE)
+			assert_int_equal(IBEX_PKT_CHECK_BTH(c), i->bth_off);
+	}
 	assert_true(r < IBEX_R_SRC_MCAST);
 	if (r != IBEX_R_OK)
 		return r;
