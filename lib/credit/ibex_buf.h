@@ -179,6 +179,43 @@ ibex_buf_pfc_step(const struct ibex_buf *b, struct ibex_buf_lane *l)
 }
 
 /**
+ * The uncongested case of ibex_buf_admit(), small enough to inline on a
+ * data path: when the frame fits the reserved share of a lane that uses
+ * nothing else and is not paused, charge it (no pause edge can follow,
+ * see ibex_buf_pfc_step) and return true; otherwise change nothing.
+ */
+static inline bool
+ibex_buf_admit_reserved(struct ibex_buf *b, unsigned int port,
+			unsigned int vl, uint32_t n)
+{
+	struct ibex_buf_lane *l = &b->lane[port][vl];
+
+	if (ibex_likely(n <= l->res_cap - l->reserved &&
+			(l->shared | l->headroom) == 0 && !l->xoff)) {
+		l->reserved += n;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * The same for ibex_buf_release(): a lane with only reserved blocks in use
+ * and no pause gives @p n back; true when that was the case.
+ */
+static inline bool
+ibex_buf_release_reserved(struct ibex_buf *b, unsigned int port,
+			  unsigned int vl, uint32_t n)
+{
+	struct ibex_buf_lane *l = &b->lane[port][vl];
+
+	if (ibex_likely((l->shared | l->headroom) == 0 && !l->xoff)) {
+		l->reserved -= n < l->reserved ? n : l->reserved;
+		return true;
+	}
+	return false;
+}
+
+/**
  * Per packet: admit @p n blocks to (@p port, @p vl). Nothing is charged
  * on TAIL_DROP / VIOLATION. The pause edge concerns this lane.
  */
@@ -191,6 +228,8 @@ ibex_buf_admit(struct ibex_buf *b, unsigned int port, unsigned int vl,
 	uint32_t take = l->res_cap - l->reserved;
 	uint32_t rest;
 
+	if (ibex_buf_admit_reserved(b, port, vl, n))
+		return r;
 	if (take > n)
 		take = n;
 	rest = n - take;
@@ -231,6 +270,8 @@ ibex_buf_release(struct ibex_buf *b, unsigned int port, unsigned int vl,
 	struct ibex_buf_result r = { IBEX_BUF_RESERVED, IBEX_BUF_PAUSE_NONE };
 	uint32_t k;
 
+	if (ibex_buf_release_reserved(b, port, vl, n))
+		return r;
 	k = n < l->headroom ? n : l->headroom;
 	l->headroom -= k;
 	n -= k;
