@@ -108,27 +108,48 @@ txbuf_account(struct ibex_egress *e, struct ibex_txbuf *tb, uint64_t now)
 	}
 }
 
-/* TX took the first @p sent frames: the blocks of the charged ones go
- * back to the buffer; the rest of the list moves down. */
+/* Give @p blocks back to the lane a run was charged to. */
+static inline void
+charge_release(struct ibex_worker *w, uint16_t src, uint32_t blocks)
+{
+	unsigned int port = IBEX_FC_SRC_PORT(src), vl = IBEX_FC_SRC_VL(src);
+	struct ibex_buf_result r;
+
+	if (likely(ibex_buf_release_reserved(&w->fc->buf, port, vl, blocks)))
+		return;
+	r = ibex_buf_release(&w->fc->buf, port, vl, blocks);
+	ibex_fc_pause_edge(w->fc, port, vl, r.pause);
+}
+
+/*
+ * TX took the first @p sent frames: the blocks of the charged runs among
+ * them go back to the buffer, one release per run; a run TX took in part
+ * is split (its frames still held are ours to read) and the rest of the
+ * list moves down.
+ */
 static void
 txbuf_release(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t sent)
 {
-	uint16_t i, k = 0;
+	uint16_t i, j, k = 0;
 
 	for (i = 0; i < tb->charged; i++) {
-		const struct ibex_txcharge *c = &tb->charge[i];
-		struct ibex_buf_result r;
-		unsigned int port, vl;
+		struct ibex_txcharge c = tb->charge[i];
+		uint32_t held = 0;
 
-		if (c->idx >= sent) {
-			tb->charge[k] = *c;
-			tb->charge[k++].idx -= sent;
+		if (c.last < sent) {
+			charge_release(w, c.src, c.blocks);
 			continue;
 		}
-		port = IBEX_FC_SRC_PORT(c->src);
-		vl = IBEX_FC_SRC_VL(c->src);
-		r = ibex_buf_release(&w->fc->buf, port, vl, c->blocks);
-		ibex_fc_pause_edge(w->fc, port, vl, r.pause);
+		if (c.first < sent) {
+			for (j = sent; j <= c.last; j++)
+				held += ibex_blocks(tb->pkts[j]->pkt_len);
+			charge_release(w, c.src, c.blocks - held);
+			c.first = sent;
+			c.blocks = held;
+		}
+		c.first -= sent;
+		c.last -= sent;
+		tb->charge[k++] = c;
 	}
 	tb->charged = k;
 }
@@ -180,15 +201,27 @@ txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m)
 	tb->count = i + 1;
 }
 
-/* Remember the charge of the frame just appended. */
-static void
+/* Remember the charge of the frame just appended: it extends the last run
+ * when that run is of the same lane and ends just before it. */
+static inline __rte_always_inline void
 txbuf_note_charge(struct ibex_txbuf *tb, uint16_t src, uint32_t len)
 {
-	struct ibex_txcharge *c = &tb->charge[tb->charged++];
+	uint16_t idx = tb->count - 1;
+	struct ibex_txcharge *c;
 
-	c->idx = tb->count - 1;
+	if (likely(tb->charged != 0)) {
+		c = &tb->charge[tb->charged - 1];
+		if (likely(c->src == src && c->last + 1 == idx)) {
+			c->last = idx;
+			c->blocks += ibex_blocks(len);
+			return;
+		}
+	}
+	c = &tb->charge[tb->charged++];
+	c->first = idx;
+	c->last = idx;
 	c->src = src;
-	c->blocks = (uint16_t)ibex_blocks(len);
+	c->blocks = ibex_blocks(len);
 }
 
 /* A frame cut through (or a management frame) on lane @p vl. */
@@ -332,14 +365,15 @@ dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
 /*
  * Learn the source and look up the destination, through the flow cache:
  * one probe in the common case, the two MAC caches and the FDB otherwise.
- * The answer is the egress port and its lane for the frame's SL (the SL
- * is part of the key), cached only when it needs no further check: known
+ * The answer is the egress port, its lane for the frame's SL (the SL is
+ * part of the key) and the ingress lane flow control charges, cached only when it needs no further check: known
  * destination, not the ingress port, port up, lane not a drop. Unknown
  * destinations flood every time until learned, so a station that appears
  * is used at once. New tables empty the cache (worker_apply_tables()).
  */
 #define FLOW_OUT(a) ((uint16_t)(a))
 #define FLOW_VL(a) (((a) >> 16) & 0xfu)
+#define FLOW_IN_VL(a) (((a) >> 20) & 0xfu) /* the lane charged at ingress */
 #define FLOW_CHECK 0x80000000u   /* not from the cache: check it all */
 
 #define FLOW_MISS UINT32_MAX
@@ -378,7 +412,8 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	out = dst_lookup(w, eth, vid);
 	if (out == IBEX_PORT_NONE)
 		return FLOW_CHECK | IBEX_PORT_NONE;
-	ans = out | (uint32_t)ibex_sl2vl(&t->sl2vl[out], sl) << 16;
+	ans = out | (uint32_t)ibex_sl2vl(&t->sl2vl[out], sl) << 16 |
+	      (uint32_t)ibex_sl2vl(&t->sl2vl[in_port], sl) << 20;
 	if (out == in_port || !((t->tx_enabled >> out) & 1) ||
 	    ibex_vl_is_drop(FLOW_VL(ans)))
 		return ans | FLOW_CHECK;
@@ -538,24 +573,46 @@ queue:
 	lane_enqueue(w, e, out, m, vl, src);
 }
 
+/* A lossless lane of a credit port takes the frame's credit, if the peer
+ * granted it; other lanes need none. */
+static inline bool
+credit_take(struct ibex_worker *w, uint16_t out, unsigned int vl,
+	    uint32_t len)
+{
+	struct ibex_fc_port *fp = &w->fc->port[out];
+
+	return !(fp->lossless >> vl & 1) ||
+	       ibex_credit_tx_take(&fp->cp, vl, ibex_blocks(len));
+}
+
 /*
  * Per frame: send @p m to port @p out on lane @p vl. Cut through when no
- * lane of the port has a frame waiting, the lane may send, TX has room
- * this iteration and the shaper has tokens; otherwise queue. The common
- * case is one load of the port's gate word and one compare.
+ * lane of the port has a frame waiting, the lane may send (not paused,
+ * credit), TX has room this iteration and the port is not shaped;
+ * otherwise take the slow side. The common case is one load of the
+ * port's gate word and one compare.
  */
 static inline __rte_always_inline void
 egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	    unsigned int vl, uint16_t src)
 {
-	/* Only flow-controlled ports have blocked lanes, and those ports
-	 * carry IBEX_GATE_SHAPED: the lane need not be looked at here. */
-	if (likely(((w->gate[out] & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED)) |
-		    src) == 0 &&
+	uint32_t g = w->gate[out];
+
+	if (likely(!(g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
+			  IBEX_GATE_BLOCKED(vl))) &&
 		   w->tx[out].count < IBEX_CT_LIMIT)) {
+		/* Flow control on the common path costs a test of the
+		 * gate word, the credit check on credit ports and a note
+		 * of the charge, nothing more. */
+		if (unlikely(g & IBEX_GATE_CREDIT) &&
+		    !credit_take(w, out, vl, m->pkt_len))
+			goto slow;
 		txbuf_put(w, out, m, vl);
+		if (unlikely(src != 0))
+			txbuf_note_charge(&w->tx[out], src, m->pkt_len);
 		return;
 	}
+slow:
 	egress_send_slow(w, out, m, vl, src);
 }
 
@@ -725,15 +782,15 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
  * enter only on trusted ports, at most one per vl15_tsc ticks per port.
  */
 static inline bool
-is_mgmt(const uint8_t *eth, const struct ibex_pkt_info *info)
+is_mgmt(const uint8_t *eth, uint32_t chk)
 {
 	uint32_t w;
 
-	if (!(info->flags & IBEX_PKT_F_ROCE))
+	if (!(IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_ROCE))
 		return false;
 	/* Bytes 4-7 of the BTH: reserved/FECN/BECN, then the 24-bit dest
 	 * QP: zero in bytes 5-7, whatever the byte order of the load. */
-	memcpy(&w, eth + info->bth_off + 4, sizeof(w));
+	memcpy(&w, eth + IBEX_PKT_CHECK_BTH(chk) + 4, sizeof(w));
 	return (w & rte_cpu_to_be_32(0xffffff)) == 0;
 }
 
@@ -788,9 +845,9 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
  * @return the frame's charge tag, or 0 when it was dropped.
  */
 static uint16_t
-fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
+fc_admit_slow(struct ibex_worker *w, struct rte_mbuf *m, unsigned int in,
+	      unsigned int vl)
 {
-	unsigned int in = FC_IN_PORT(fc), vl = FC_IN_VL(fc);
 	struct ibex_fc *f = w->fc;
 	struct ibex_buf_result r;
 
@@ -806,6 +863,35 @@ fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
 	}
 	ibex_fc_pause_edge(f, in, vl, r.pause);
 	return (uint16_t)IBEX_FC_SRC(in, vl);
+}
+
+/* The common case inline: the frame fits its lane's reserved share. */
+static inline __rte_always_inline uint16_t
+fc_admit_lane(struct ibex_worker *w, struct rte_mbuf *m, unsigned int in,
+	      unsigned int vl)
+{
+	if (likely(ibex_buf_admit_reserved(&w->fc->buf, in, vl,
+					   ibex_blocks(m->pkt_len))))
+		return (uint16_t)IBEX_FC_SRC(in, vl);
+	return fc_admit_slow(w, m, in, vl);
+}
+
+static uint16_t
+fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
+{
+	return fc_admit_lane(w, m, FC_IN_PORT(fc), FC_IN_VL(fc));
+}
+
+/* A data frame from a credit port: ABR counts what the peer sent, before
+ * any drop decision. */
+static inline void
+fc_count_abr(struct ibex_worker *w, const struct rte_mbuf *m,
+	     uint16_t in_port, unsigned int vl)
+{
+	struct ibex_fc_port *fp = &w->fc->port[in_port];
+
+	if (fp->mode == IBEX_FC_CREDIT && vl < fp->cp.n_vls)
+		ibex_credit_rx_data(&fp->cp, vl, ibex_blocks(m->pkt_len));
 }
 
 /* Hand a frame to egress port @p out on lane @p vl (not a drop lane). */
@@ -850,10 +936,8 @@ fc_ingress(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	   struct rte_mbuf *m, uint16_t in_port, uint32_t fc)
 {
 	unsigned int vl = ibex_sl2vl(&t->sl2vl[in_port], FC_SL(fc));
-	struct ibex_fc_port *fp = &w->fc->port[in_port];
 
-	if (fp->mode == IBEX_FC_CREDIT && vl < fp->cp.n_vls)
-		ibex_credit_rx_data(&fp->cp, vl, ibex_blocks(m->pkt_len));
+	fc_count_abr(w, m, in_port, vl);
 	return fc | FC_CHARGE | (uint32_t)vl << 18 | (uint32_t)in_port << 22;
 }
 
@@ -889,8 +973,8 @@ flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
  * info, which sits on the stack in narrow stores and would stall.
  */
 static inline __rte_always_inline uint32_t
-classify(const struct ibex_dp_tables *t, const uint8_t *eth,
-	 const struct ibex_pkt_info *info, bool tagged, uint16_t in_port)
+classify(const struct ibex_dp_tables *t, const uint8_t *eth, uint32_t chk,
+	 bool tagged, uint16_t in_port)
 {
 	const struct ibex_sl_class *c = &t->sl_class[in_port];
 	uint32_t sl;
@@ -904,7 +988,7 @@ classify(const struct ibex_dp_tables *t, const uint8_t *eth,
 
 		sl = ibex_sl_classify(c, tagged, eth[14] >> 5, ip, tos >> 2);
 	}
-	if (unlikely(is_mgmt(eth, info)))
+	if (unlikely(is_mgmt(eth, chk)))
 		return sl | FC_MGMT;
 	return sl;
 }
@@ -988,36 +1072,48 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	    uint32_t now_ms)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
-	struct ibex_pkt_info info;
-	enum ibex_reason r;
-	uint32_t fc, ans;
+	uint32_t chk, fc, ans;
 	uint16_t vid;
 	bool tagged;
 
-	r = ibex_pkt_parse(eth, m->data_len, &info);
-	if (unlikely(r != IBEX_R_OK)) {
-		drop(c, m, r);
+	/* Malformed frames are counted and dropped; the check leaves what
+	 * forwarding needs in a register, not in a struct in memory. */
+	chk = ibex_pkt_check(eth, m->data_len);
+	if (unlikely(IBEX_PKT_CHECK_REASON(chk) != IBEX_R_OK)) {
+		drop(c, m, IBEX_PKT_CHECK_REASON(chk));
 		return;
 	}
-	/* Untagged and priority-tagged (VID 0) frames belong to the pvid. The
-	 * VID is re-read from the tag rather than from info.vid: parse leaves
-	 * info in memory written in narrow pieces, and the compiler's wide load
-	 * of info.vid would wait ~12 cycles for store-to-load forwarding. */
-	tagged = (info.flags & IBEX_PKT_F_VLAN) != 0;
+	/* Untagged and priority-tagged (VID 0) frames belong to the pvid. */
+	tagged = (IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_VLAN) != 0;
 	vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
 	if (vid == 0)
 		vid = t->pvid[in_port];
-	fc = classify(t, eth, &info, tagged, in_port);
-	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP | IBEX_CLASS_FC)))) {
+	fc = classify(t, eth, chk, tagged, in_port);
+	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP)))) {
 		ans = flow_probe(w, eth, vid, in_port, FC_SL(fc), now_ms);
 		if (likely(ans != FLOW_MISS)) {
-			/* Neither management nor charged: straight to the
-			 * lane. */
-			egress_send(w, FLOW_OUT(ans), m, FLOW_VL(ans), 0);
+			uint16_t src = 0;
+
+			/* A flow-controlled ingress port: count and charge
+			 * the frame on its ingress lane (a MAC control or
+			 * credit frame sent to a unicast address is consumed
+			 * on the slow side, never forwarded). */
+			if (unlikely(fc & IBEX_CLASS_FC)) {
+				if (unlikely(eth[12] == 0x88))
+					goto slow;
+				fc_count_abr(w, m, in_port, FLOW_IN_VL(ans));
+				src = fc_admit_lane(w, m, in_port,
+						    FLOW_IN_VL(ans));
+				if (src == 0)
+					return;
+			}
+			egress_send(w, FLOW_OUT(ans), m, FLOW_VL(ans), src);
 			return;
 		}
 	}
-	forward_slow(w, t, c, m, eth, info.flags, vid, in_port, fc, now_ms);
+slow:
+	forward_slow(w, t, c, m, eth, (uint8_t)IBEX_PKT_CHECK_FLAGS(chk), vid,
+		     in_port, fc, now_ms);
 }
 
 static void
@@ -1042,6 +1138,40 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	IBEX_CNT_ADD(c->rx_bytes, bytes);
 }
 
+/* Bursts the arbiter may move from a port's lanes in one iteration. */
+#define ARB_ROUNDS 4
+
+/*
+ * The arbiter's turn for a port with frames queued. At one burst out per
+ * iteration against up to one burst in, a queue formed in a transient (a
+ * late credit frame, a pause, a descheduled lcore) would never drain, and
+ * every later frame for the port would queue behind it instead of cutting
+ * through. So while the lanes fill whole bursts and TX takes them all, the
+ * arbiter goes again, up to ARB_ROUNDS bursts.
+ * @return whether frames are still queued.
+ */
+static bool
+egress_drain_queues(struct ibex_worker *w, const struct ibex_dp_tables *t,
+		    uint16_t port, uint64_t now)
+{
+	struct ibex_txbuf *tb = &w->tx[port];
+	unsigned int round;
+
+	for (round = 0; round < ARB_ROUNDS; round++) {
+		egress_arbitrate(w, t, port, now);
+		if (!(w->gate[port] & IBEX_GATE_BUSY))
+			return false;
+		/* Short of a burst: the lanes wait for credit, a pause or
+		 * the shaper; a full TX waits for the wire. */
+		if (tb->count < w->dp->burst || round + 1 == ARB_ROUNDS)
+			break;
+		txbuf_flush(w, port, now);
+		if (tb->count != 0)
+			break;
+	}
+	return true;
+}
+
 /* Hand buffered frames to TX: the arbiter first tops up ports with queued
  * frames; then all buffers when draining every iteration, else those full
  * enough or old enough. A port stays pending while anything is left. */
@@ -1057,10 +1187,8 @@ tx_drain(struct ibex_worker *w, const struct ibex_dp_tables *t, uint64_t now)
 		bool busy = (w->gate[port] & IBEX_GATE_BUSY) != 0;
 
 		pending &= pending - 1;
-		if (busy) {
-			egress_arbitrate(w, t, port, now);
-			busy = (w->gate[port] & IBEX_GATE_BUSY) != 0;
-		}
+		if (busy)
+			busy = egress_drain_queues(w, t, port, now);
 		if (tb->count != 0 &&
 		    (drain == 0 || tb->count >= w->dp->burst ||
 		     now - tb->first_tsc >= drain))
@@ -1093,10 +1221,14 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 		if (ec->shape_bps != e->shaper.rate_bps)
 			ibex_shaper_init(&e->shaper, ec->shape_bps,
 					 w->dp->tsc_hz, rte_rdtsc());
-		if (ibex_shaper_on(&e->shaper) || (t->fc_ports >> p & 1))
+		if (ibex_shaper_on(&e->shaper))
 			w->gate[p] |= IBEX_GATE_SHAPED;
 		else
 			w->gate[p] &= ~IBEX_GATE_SHAPED;
+		if (w->fc != NULL && (w->fc->credit_ports >> p & 1))
+			w->gate[p] |= IBEX_GATE_CREDIT;
+		else
+			w->gate[p] &= ~IBEX_GATE_CREDIT;
 		for (v = 0; v < IBEX_VL_COUNT; v++)
 			e->q[v].max_blocks = RTE_MIN(ec->queue_blocks, e->slots);
 	}

@@ -118,11 +118,13 @@ struct ibex_dp_tables {
 	struct ibex_dp_fc_conf fc[IBEX_MAX_PORTS];
 };
 
-/** A frame in a TX buffer whose blocks are charged to the buffer. */
+/** A run of consecutive frames in a TX buffer charged to the same
+ * (ingress port, VL): released in one step when TX takes them. */
 struct ibex_txcharge {
-	uint16_t idx;            /**< its place in pkts[] */
+	uint16_t first;          /**< place of its first frame in pkts[] */
+	uint16_t last;           /**< and of its last */
 	uint16_t src;            /**< IBEX_FC_SRC() */
-	uint16_t blocks;
+	uint32_t blocks;         /**< all its frames' blocks */
 };
 
 /** Frames on their way to one egress port's TX queue, on one worker: cut
@@ -130,7 +132,7 @@ struct ibex_txcharge {
 struct ibex_txbuf {
 	uint16_t count;
 	uint16_t txq;
-	uint16_t charged;        /**< entries in charge[] */
+	uint16_t charged;        /**< runs in charge[] */
 	uint16_t ct_lanes;       /**< lanes with a cut-through sum */
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
 	uint64_t bytes;          /**< bytes held: queued frames as they come,
@@ -160,11 +162,15 @@ struct ibex_lane_counters {
 	uint64_t fecn_marked;    /**< RoCEv2 frames given BTH FECN */
 };
 
-/** ibex_worker.gate bits. */
+/** ibex_worker.gate bits: lanes with frames queued (bits 0-14). */
 #define IBEX_GATE_BUSY 0x7fffu
-/** The port needs the slow egress path: shaped or flow-controlled. */
+/** The port is shaped: every frame takes the slow egress path. */
 #define IBEX_GATE_SHAPED 0x8000u
+/** Lanes paused by PFC or drained by the watchdog (bits 16-30). */
 #define IBEX_GATE_BLOCKED(vl) (UINT32_C(0x10000) << (vl))
+#define IBEX_GATE_BLOCKED_ALL UINT32_C(0x7fff0000)
+/** The port runs credits: a lossless lane's frame needs credit to go. */
+#define IBEX_GATE_CREDIT UINT32_C(0x80000000)
 
 /** Bits of a classifier entry in the tables: the SL drops at ingress;
  * the ingress port runs flow control. */
@@ -225,7 +231,8 @@ struct ibex_flow_slot {
 	uint64_t dst_key;        /**< vid << 48 | dst mac */
 	uint64_t src_key;        /**< sl << 56 | in_port << 48 | src mac */
 	uint32_t until_ms;       /**< the source needs no re-check before this */
-	uint32_t ans;            /**< egress port | its lane << 16 */
+	uint32_t ans;            /**< egress port | its lane << 16 |
+				      the ingress lane << 20 */
 } __rte_aligned(32);         /* a probe never straddles two cache lines */
 
 struct ibex_dp;

@@ -209,6 +209,7 @@ pfc_frame_rx(struct ibex_fc_port *fp, const struct ibex_fcf_pfc *m,
 		IBEX_CNT_ADD(fp->cnt.pfc_ignored, 1);
 		return;
 	}
+	fp->rx_pause = true;
 	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
 		if (!(changed >> p & 1))
 			continue;
@@ -284,19 +285,14 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	IBEX_CNT_ADD(fp->cnt.fc_tx, 1);
 }
 
+/* Our lanes against the dynamic threshold, which moves with the shared
+ * pool's use by every port. */
 static void
-pfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
+pfc_rescan(struct ibex_fc *fc, uint16_t port)
 {
-	struct ibex_fc *fc = w->fc;
-	struct ibex_fc_port *fp = &fc->port[port];
-	struct ibex_pfc_event ev[IBEX_PFC_PRIOS];
-	uint16_t xoff = 0, xon = 0, drop_vls = 0, blocked = 0;
-	struct ibex_fcf_pfc m;
-	uint8_t frame[64];
-	unsigned int v, p, n;
-	uint8_t paused = 0;
+	uint16_t xoff = 0, xon = 0;
+	unsigned int v;
 
-	/* Our side: the dynamic threshold moves with other ports' use. */
 	ibex_buf_pfc_scan(&fc->buf, port, &xoff, &xon);
 	for (v = 0; v < IBEX_VL_DATA_MAX; v++) {
 		if (xoff >> v & 1)
@@ -304,21 +300,44 @@ pfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 		if (xon >> v & 1)
 			ibex_fc_pause_edge(fc, port, v, IBEX_BUF_PAUSE_XON);
 	}
-	if (ibex_pfc_tx_poll(&fp->ptx, now_ns, &m)) {
-		for (p = 0; p < IBEX_PFC_PRIOS; p++) {
-			if (!(m.cev >> p & 1))
-				continue;
-			if (m.quanta[p] != 0)
-				IBEX_CNT_ADD(fp->cnt.xoff_tx, 1);
-			else
-				IBEX_CNT_ADD(fp->cnt.xon_tx, 1);
-		}
-		if (ibex_fcf_pfc_build(frame, sizeof(frame), fp->mac, &m) > 0) {
-			fc_send(w, port, frame, 60, &fp->cnt);
-			IBEX_CNT_ADD(fp->cnt.pfc_tx, 1);
-		}
+}
+
+/* Send the PFC frame due on @p port, if any: edges and refreshes. */
+static void
+pfc_send_due(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
+{
+	struct ibex_fc_port *fp = &w->fc->port[port];
+	struct ibex_fcf_pfc m;
+	uint8_t frame[64];
+	unsigned int p;
+
+	if (!ibex_pfc_tx_poll(&fp->ptx, now_ns, &m))
+		return;
+	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
+		if (!(m.cev >> p & 1))
+			continue;
+		if (m.quanta[p] != 0)
+			IBEX_CNT_ADD(fp->cnt.xoff_tx, 1);
+		else
+			IBEX_CNT_ADD(fp->cnt.xon_tx, 1);
 	}
-	/* The peer's side: which egress lanes may send now. */
+	if (ibex_fcf_pfc_build(frame, sizeof(frame), fp->mac, &m) > 0) {
+		fc_send(w, port, frame, 60, &fp->cnt);
+		IBEX_CNT_ADD(fp->cnt.pfc_tx, 1);
+	}
+}
+
+/* The peer's pauses: run the watchdog, then block or drain the lanes of
+ * the paused priorities (the port's gate word). */
+static void
+pfc_peer_lanes(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
+{
+	struct ibex_fc_port *fp = &w->fc->port[port];
+	struct ibex_pfc_event ev[IBEX_PFC_PRIOS];
+	uint16_t drop_vls = 0, blocked = 0;
+	unsigned int v, p, n;
+	uint8_t paused = 0;
+
 	n = ibex_pfc_rx_watchdog(&fp->prx, now_ns, ev);
 	for (v = 0; v < n; v++) {
 		if (ev[v].type == IBEX_PFC_EV_STORM) {
@@ -353,8 +372,29 @@ pfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	fp->paused = paused;
 	fp->paused_since = now_ns;
 	fp->wd_drop = drop_vls;
-	w->gate[port] = (w->gate[port] & 0xffffu) |
+	fp->rx_pause = false;
+	w->gate[port] = (w->gate[port] & ~IBEX_GATE_BLOCKED_ALL) |
 			(uint32_t)(blocked | drop_vls) << 16;
+}
+
+/*
+ * Every IBEX_FC_HK_NS, per PFC port: only what can have changed. With no
+ * shared use no lane can cross the dynamic threshold; with nothing
+ * asserted or pending there is nothing to send; with no pause received,
+ * in force or stormed the lanes stay open.
+ */
+static void
+pfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
+{
+	struct ibex_fc_port *fp = &w->fc->port[port];
+
+	if (w->fc->buf.shared_used != 0)
+		pfc_rescan(w->fc, port);
+	if ((fp->ptx.pending | fp->ptx.asserted) != 0)
+		pfc_send_due(w, port, now_ns);
+	if (fp->rx_pause || fp->paused != 0 || fp->prx.stormed != 0 ||
+	    fp->wd_drop != 0)
+		pfc_peer_lanes(w, port, now_ns);
 }
 
 void
@@ -399,8 +439,9 @@ ibex_dp_fc_view(const struct ibex_dp *dp, uint16_t port,
 	c = &fp->cnt;
 	v->mode = fp->mode;
 	v->lossless = fp->lossless;
-	v->paused_vls = (uint16_t)(IBEX_CNT_READ(dp->workers[0]->gate[port]) >>
-				   16) & ~IBEX_CNT_READ(fp->wd_drop);
+	v->paused_vls = (uint16_t)((IBEX_CNT_READ(dp->workers[0]->gate[port]) &
+				    IBEX_GATE_BLOCKED_ALL) >> 16) &
+			~IBEX_CNT_READ(fp->wd_drop);
 	v->wd_drop_vls = IBEX_CNT_READ(fp->wd_drop);
 	for (i = 0; i < IBEX_VL_COUNT; i++) {
 		const struct ibex_buf_lane *l = &fc->buf.lane[port][i];

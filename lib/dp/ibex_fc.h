@@ -62,6 +62,7 @@ struct ibex_fc_port {
 	uint8_t paused;          /**< priorities paused at the last scan */
 	uint64_t paused_since;   /**< ns, per the last scan (any priority) */
 	uint16_t wd_drop;        /**< VLs the watchdog drains by dropping */
+	bool rx_pause;           /**< a PFC frame came since the last scan */
 	struct ibex_credit_port cp;
 	struct ibex_pfc_tx ptx;
 	struct ibex_pfc_rx prx;
