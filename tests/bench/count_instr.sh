@@ -3,12 +3,14 @@
 # unlike rates on a shared machine): ibex-switch on the forwarding
 # benchmark's pcaps with static FDB entries (no learning under valgrind's
 # slowness), collection limited to the worker loop (PMD calls included).
-# Give several build dirs to compare them (docs/performance.md).
+# Give several build dirs to compare them (docs/performance.md). EXTRA_CONF
+# names a file of config lines for ports p0 and p1 added to every run (for
+# example lanes, flow control and ECN: the full pipeline).
 #
-#   tests/bench/count_instr.sh BUILD [BUILD...]
+#   [EXTRA_CONF=FILE] tests/bench/count_instr.sh BUILD [BUILD...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ $# -ge 1 ] || { sed -n '2,8p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n "2,10p" "$0"; exit 2; }
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/ibex-instr.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,6 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 		printf 'fdb static 02:00:00:00:0a:%02x port p0 vlan 1\n' "$i"
 		printf 'fdb static 02:00:00:00:0b:%02x port p1 vlan 1\n' "$i"
 	done
+	[ -z "${EXTRA_CONF:-}" ] || cat "$EXTRA_CONF"
 } >"$tmp/st.conf"
 for b in "$@"; do
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
