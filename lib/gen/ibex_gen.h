@@ -785,7 +785,8 @@ struct ibex_gen_opts {
 	enum ibex_gen_fc fc;
 	uint8_t prio;            /**< PFC priority of our traffic */
 	uint8_t vl;              /**< credit VL of our traffic */
-	uint32_t link_mbps;      /**< for PFC quanta when the port does not say */
+	uint32_t link_mbps;      /**< port speed for PFC quanta; at the default
+				      (100000) the port's own, if it says */
 	bool dcqcn;
 	uint32_t timeout_ms;     /**< an iteration that takes longer fails */
 	const char *json;

@@ -8,7 +8,7 @@
  * for its ranks, as far as flow control, the DCQCN rate and the pacer
  * allow, in one burst; what the port does not take stays queued and goes
  * first next time (the generator never drops its own frames).
- * Housekeeping (credit frames, DCQCN timers) runs every HK_LOOPS loops.
+ * Housekeeping (credit frames, DCQCN timers) runs every HK_NS nanoseconds.
  * Per frame there is no lock, syscall, allocation (mbufs come in bulk from
  * the pool) or log.
  */
@@ -36,7 +36,11 @@ RTE_LOG_REGISTER(ibex_gen_logtype, ibex.gen, INFO);
 
 #define BURST 32
 #define PEND_MAX (2 * BURST)
-#define HK_LOOPS 64
+/* Housekeeping period. A credit peer's window lasts ~150 us at full rate
+ * (2048 blocks of 128-byte frames at 6.7 Mpps): credit frames every few
+ * dozen loops (tens of microseconds) would starve it, every loop would
+ * cost the sender its rate. */
+#define HK_NS 1000
 #define RX_DESC 4096
 #define TX_DESC 4096
 /* Credit frames: on change at most every 1 us, at least every 20 us. */
@@ -44,10 +48,16 @@ RTE_LOG_REGISTER(ibex_gen_logtype, ibex.gen, INFO);
 #define CREDIT_PERIOD_NS 20000
 /* After the last iteration, listen this long for stragglers of traffic. */
 #define DRAIN_MS 5
-/* After a search trial: listen until the ports were quiet this long
- * (every queue in the device under test has emptied), at most DRAIN_MAX_MS. */
+/* After a trial: listen until every frame sent has arrived, or the ports
+ * were quiet this long (every queue in the device under test has emptied),
+ * at most DRAIN_MAX_MS. */
 #define DRAIN_QUIET_MS 10
 #define DRAIN_MAX_MS 500
+/* The same with flow control: a lossless device under test still holds
+ * what has not arrived, and on a shared host its lcore may be descheduled
+ * for tens of milliseconds with frames queued (measured: up to ~70 ms). */
+#define DRAIN_QUIET_FC_MS 200
+#define DRAIN_MAX_FC_MS 2000
 
 struct gen_port {
 	uint16_t pid;
@@ -102,8 +112,8 @@ struct ibex_gen_run {
 	struct ibex_dcqcn dcq[IBEX_GEN_MAX_RANKS];
 	double tick_per_byte[IBEX_GEN_MAX_RANKS];
 	uint64_t rank_next[IBEX_GEN_MAX_RANKS];
-	uint64_t loops;
 	uint64_t hk_last;        /**< tick of the previous housekeeping */
+	uint64_t hk_ticks;       /**< HK_NS in TSC ticks */
 	struct rte_mempool *pool;
 	_Atomic bool stop;
 	const _Atomic bool *watch;
@@ -567,15 +577,21 @@ sent_frame(struct ibex_gen_run *r, struct gen_port *p, unsigned int src,
  * Hand the port's queued frames to TX. With --tx-drop what the port does
  * not take is dropped (and, its sequence numbers used, counted lost at the
  * receiver), as a wire delivers into a full receive queue; otherwise it
- * stays queued. @return true when none is left.
+ * stays queued. Under PFC the queue holds while its priority is paused, as
+ * a NIC's per-priority TX queue does: the frames were built before the
+ * pause came in and are not on the wire yet. @return true when none is
+ * left.
  */
 static inline bool
-tx_flush(struct ibex_gen_run *r, struct gen_port *p)
+tx_flush(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
 {
 	uint16_t n;
 
 	if (p->npend == 0)
 		return true;
+	if (r->opts.fc == IBEX_GEN_FC_PFC &&
+	    ibex_pfc_rx_lane(&p->pfc, r->opts.prio, now_ns) == IBEX_PFC_PAUSED)
+		return false;
 	n = rte_eth_tx_burst(p->pid, 0, p->pend, p->npend);
 	if (n < p->npend) {
 		p->tx_full++;
@@ -601,7 +617,7 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 	unsigned int built = 0, idle = 0, ri = p->next_rank;
 	uint32_t max_len = r->opts.mtu, tagi = (r->coll->iter & 0xffff) << 16;
 
-	if (!tx_flush(r, p) || p->nranks == 0)
+	if (!tx_flush(r, p, now_ns) || p->nranks == 0)
 		return;
 	if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
 		return;
@@ -633,7 +649,7 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		return;
 	memcpy(p->pend, mb, built * sizeof(mb[0]));
 	p->npend = (uint16_t)built;
-	tx_flush(r, p);
+	tx_flush(r, p, now_ns);
 }
 
 /*
@@ -651,7 +667,7 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		 payload = len >= r->full_min ? len - r->tmpl[0].hdr_len -
 			   IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN : 0;
 
-	if (!tx_flush(r, p) || p->nrf == 0)
+	if (!tx_flush(r, p, now_ns) || p->nrf == 0)
 		return;
 	if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
 		return;
@@ -689,7 +705,7 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		return;
 	memcpy(p->pend, mb, built * sizeof(mb[0]));
 	p->npend = (uint16_t)built;
-	tx_flush(r, p);
+	tx_flush(r, p, now_ns);
 }
 
 /* ---- housekeeping ---- */
@@ -762,7 +778,7 @@ poll_once(struct ibex_gen_run *r)
 		else
 			tx_coll(r, &r->port[pi], now, now_ns);
 	}
-	if (++r->loops % HK_LOOPS == 0)
+	if (now - r->hk_last >= r->hk_ticks)
 		housekeeping(r, now, now_ns);
 }
 
@@ -774,15 +790,15 @@ drain(struct ibex_gen_run *r, unsigned int ms)
 	unsigned int pi;
 
 	while (rte_rdtsc() < end) {
-		uint64_t now = rte_rdtsc();
+		uint64_t now = rte_rdtsc(), now_ns = tick_ns(r, now);
 
 		rx_all(r, now);
 		for (pi = 0; pi < r->nports; pi++)
-			tx_flush(r, &r->port[pi]);
+			tx_flush(r, &r->port[pi], now_ns);
 		/* Keep granting credit: a credit peer sends the tail only
 		 * when our receive side frees room. */
-		if (++r->loops % HK_LOOPS == 0)
-			housekeeping(r, now, tick_ns(r, now));
+		if (now - r->hk_last >= r->hk_ticks)
+			housekeeping(r, now, now_ns);
 	}
 }
 
@@ -875,23 +891,44 @@ run_coll(struct ibex_gen_run *r)
 	}
 }
 
-/* Listen (and flush) until the ports were quiet for DRAIN_QUIET_MS, at
- * most DRAIN_MAX_MS: what the device under test still held has arrived. */
+/* Has every frame of this trial's flows arrived? */
+static bool
+trial_all_in(const struct ibex_gen_run *r)
+{
+	uint64_t tx = 0, rx = 0;
+	unsigned int i;
+
+	for (i = 0; i < r->nrf; i++) {
+		tx += r->rep.rflow_tx[i];
+		rx += r->rep.rflow_rx[i];
+	}
+	return rx >= tx;
+}
+
+/* Listen (and flush) until every frame of the trial has arrived, or the
+ * ports were quiet for DRAIN_QUIET_MS (DRAIN_QUIET_FC_MS with flow
+ * control), at most DRAIN_MAX_MS (DRAIN_MAX_FC_MS): what the device under
+ * test still held has arrived. A port still holding frames (paused, or TX
+ * full) is not quiet. */
 static void
 drain_quiet(struct ibex_gen_run *r)
 {
-	uint64_t t0 = rte_rdtsc(), last = t0, now = t0;
-	uint64_t quiet = r->hz * DRAIN_QUIET_MS / 1000,
-		 max = r->hz * DRAIN_MAX_MS / 1000;
+	bool fc = r->opts.fc != IBEX_GEN_FC_NONE;
+	uint64_t t0 = rte_rdtsc(), last = t0, now = t0, now_ns;
+	uint64_t quiet = r->hz * (fc ? DRAIN_QUIET_FC_MS : DRAIN_QUIET_MS) /
+			 1000,
+		 max = r->hz * (fc ? DRAIN_MAX_FC_MS : DRAIN_MAX_MS) / 1000;
 	unsigned int pi;
 
-	while (now - last < quiet && now - t0 < max) {
+	while (now - last < quiet && now - t0 < max && !trial_all_in(r)) {
+		now_ns = tick_ns(r, now);
 		if (rx_all(r, now) > 0)
 			last = now;
 		for (pi = 0; pi < r->nports; pi++)
-			tx_flush(r, &r->port[pi]);
-		if (++r->loops % HK_LOOPS == 0)
-			housekeeping(r, now, tick_ns(r, now));
+			if (!tx_flush(r, &r->port[pi], now_ns))
+				last = now;
+		if (now - r->hk_last >= r->hk_ticks)
+			housekeeping(r, now, now_ns);
 		now = rte_rdtsc();
 	}
 }
@@ -1113,6 +1150,7 @@ ibex_gen_run_main(void *arg)
 	unsigned int i;
 
 	r->hk_last = now;
+	r->hk_ticks = r->hz / (1000000000 / HK_NS);
 	ibex_dcqcn_defaults(&dp, r->opts.link_mbps * 1e6 / 8, r->hz);
 	for (i = 0; i < r->opts.nranks; i++) {
 		ibex_dcqcn_init(&r->dcq[i], &dp, now);
