@@ -3,12 +3,13 @@
 #
 # 802.1Qbb PFC through a real ibex-switch process.
 #
-#   1. incast (only with FC_PFC_INCAST=1: not yet loss-free): the built-in generator's ranks 1..4 (ports gen1..gen4) send
-#      flat out to rank 0 (gen0, shaped to 1 Gb/s) on priority 1 (PCP 1,
-#      VL 1, lossless on the senders' ports); every port runs `fc pfc` and
-#      the generator obeys the PFC frames ibex sends (--fc pfc). From the
-#      generator's and the switch's JSON: tx = rx, no sequence error, no
-#      drop of any reason, and the senders did receive PFC frames.
+#   1. incast: the built-in generator's ranks 1..4 (ports gen1..gen4) send
+#      1.6 Mfps in all to rank 0 (gen0, shaped to 1 Gb/s: about 0.85 Mfps)
+#      on priority 1 (PCP 1, VL 1, lossless on the senders' ports); every
+#      port runs `fc pfc` and the generator obeys the PFC frames ibex sends
+#      (--fc pfc). From the generator's and the switch's JSON: tx = rx, no
+#      sequence error, no drop of any reason, and the senders did receive
+#      PFC frames.
 #   2. capture: p0 is a net_pcap port replaying a pcap of PCP 1 frames as
 #      fast as it can read them (a peer that does not obey PFC: violations
 #      are expected) into p1, shaped to 100 Mb/s. Everything ibex sends out
@@ -36,27 +37,31 @@ tmp=$(mktemp -d /tmp/ibex-fc-pfc.XXXXXX)
 on_exit rm -rf "$tmp"
 
 # ---- 1. incast, generator obeying PFC ----
-# Not yet zero-loss on the 2-CPU machine (see docs/flow-control.md §9):
-# run only with FC_PFC_INCAST=1.
-if [ "${FC_PFC_INCAST:-0}" = 1 ]; then
 
-# The in-process ring between a generator port and the switch holds 4096
-# frames (512 KB of 128-byte frames) that the sender has already handed
-# over when ibex sends XOFF: that ring is the "cable", so each sender's
-# headroom covers it twice over. The pool must hold every frame the buffer
-# may admit (8 MB of 128-byte frames is 65536 mbufs). The generator takes
-# the ring ports' 10 Gb/s for the quanta, ibex the default 25G: the
-# generator pauses longer than ibex assumes, which is the safe side; the
-# longest pause (65535 quanta) rides out an lcore that is descheduled
-# between refreshes on a shared machine.
+# What a sender may still put into a lane after ibex decides to pause it is
+# what sits in the in-process ring between its port and the switch (the
+# "cable" and the switch's receive queue: 4095 frames, 512 KB of 128-byte
+# frames); frames the generator built but did not hand over wait while
+# paused, as in a NIC. A pause also runs out when ibex's worker lcore is
+# descheduled longer than the pause (it cannot refresh then): the sender
+# resumes and fills the ring once more. On this shared 2-CPU machine the
+# worker is preempted for up to ~70 ms, while 65535 quanta at the ring
+# ports' reported 10 Gb/s last only 3.4 ms: up to hundreds of pauses per
+# sender ran out in a run and the lanes overran their headroom. So the links are 1 Gb/s on both
+# sides (`speed 1G`, generator --link-mbps 1000; gen0 is shaped to 1G as
+# well): a pause lasts 33.5 ms, ibex refreshes it once less than 33 ms is
+# left (every ~0.55 ms), and the 2 MB headroom per sender holds four rings:
+# the one behind the XOFF and three pauses run out before the lane drains.
+# The pool must hold every frame the buffer may admit (12 MB of 128-byte
+# frames is 98304 mbufs).
 {
 	echo "switch workers 1 mbufs 131072"
-	echo "buffer total 8MB"
+	echo "buffer total 12MB"
 	echo "port gen0 vls 2 fc pfc shape 1G"
 	for p in 1 2 3 4; do
-		echo "port gen$p vls 2 fc pfc"
+		echo "port gen$p vls 2 fc pfc speed 1G"
 		echo "lane gen$p vl 1 lossless"
-		echo "pfc gen$p quanta 65535 headroom 1MB"
+		echo "pfc gen$p quanta 65535 headroom 2MB refresh-margin-us 33000"
 	done
 } >"$tmp/incast.conf"
 
@@ -65,8 +70,9 @@ dpdk_prefix prefix incast
 	--log-level='lib.*:notice' --file-prefix="$prefix" -- \
 	--config "$tmp/incast.conf" --json "$tmp/incast.sw.json" \
 	--gen "--engine rate --ranks 5 --flow 1:0,2:0,3:0,4:0 \
-	--fc pfc --prio 1 --pcp 1 --vlan 1 --size 128 --rate 1600K --duration $secs \
-	--json $tmp/incast.gen.json" >"$tmp/incast.log" 2>&1 || {
+	--fc pfc --prio 1 --pcp 1 --vlan 1 --link-mbps 1000 --size 128 \
+	--rate 1600K --duration $secs --json $tmp/incast.gen.json" \
+	>"$tmp/incast.log" 2>&1 || {
 	# ibex-gen exits 3 when a frame was lost: judged below
 	[ -s "$tmp/incast.gen.json" ] ||
 		{ show_log "$tmp/incast.log"; fail "ibex-switch --gen failed"; }
@@ -95,9 +101,6 @@ assert ndrops == 0, drops
 assert fc["pfc_rx"] > 0, fc
 PY
 check_ok "PFC incast 4 -> 1 on priority 1: zero loss, no drop, senders paused"
-else
-	info "PFC incast skipped (FC_PFC_INCAST=1 runs it)"
-fi
 
 # ---- 2. the PFC frames ibex sends, decoded by tshark ----
 
