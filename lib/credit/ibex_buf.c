@@ -57,6 +57,7 @@ ibex_buf_init(struct ibex_buf *b, const struct ibex_buf_conf *c)
 			l->hr_cap = l->pfc ? pc->headroom_blocks : 0;
 			l->xoff_static = pc->xoff_blocks;
 			l->xon_gap = pc->xon_gap_blocks;
+			ibex_buf_lane_refresh(l);
 			carved += l->res_cap + l->hr_cap;
 		}
 	}

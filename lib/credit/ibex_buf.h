@@ -104,6 +104,10 @@ struct ibex_buf_lane {
 	uint32_t hr_cap;    /**< headroom, 0 unless pfc */
 	uint32_t xoff_static;
 	uint32_t xon_gap;
+	/** res_cap - reserved while the lane is clean (nothing in shared or
+	 * headroom, no XOFF), else 0: the whole inline admission test. Kept
+	 * by ibex_buf_pfc_step(), which every slow change ends with. */
+	uint32_t fast_room;
 };
 
 /** The buffer state: one writer (the worker owning the ports). */
@@ -157,9 +161,16 @@ ibex_buf_xoff_thresh(const struct ibex_buf *b, const struct ibex_buf_lane *l)
 	return free > UINT32_MAX ? UINT32_MAX : (uint32_t)free;
 }
 
-/* Hysteresis step of one lane; returns the edge, if any. */
+/* A lane's fast_room after a change of its use or pause state. */
+static inline void
+ibex_buf_lane_refresh(struct ibex_buf_lane *l)
+{
+	l->fast_room = (l->shared | l->headroom) == 0 && !l->xoff ?
+		       l->res_cap - l->reserved : 0;
+}
+
 static inline uint8_t
-ibex_buf_pfc_step(const struct ibex_buf *b, struct ibex_buf_lane *l)
+ibex_buf_pfc_edge(const struct ibex_buf *b, struct ibex_buf_lane *l)
 {
 	uint32_t thr;
 
@@ -178,20 +189,30 @@ ibex_buf_pfc_step(const struct ibex_buf *b, struct ibex_buf_lane *l)
 	return IBEX_BUF_PAUSE_NONE;
 }
 
+/* Hysteresis step of one lane after a change; returns the edge, if any. */
+static inline uint8_t
+ibex_buf_pfc_step(const struct ibex_buf *b, struct ibex_buf_lane *l)
+{
+	uint8_t edge = ibex_buf_pfc_edge(b, l);
+
+	ibex_buf_lane_refresh(l);
+	return edge;
+}
+
 /**
  * The uncongested case of ibex_buf_admit(), small enough to inline on a
  * data path: when the frame fits the reserved share of a lane that uses
  * nothing else and is not paused, charge it (no pause edge can follow,
  * see ibex_buf_pfc_step) and return true; otherwise change nothing.
  */
-static inline bool
+static inline __attribute__((always_inline)) bool
 ibex_buf_admit_reserved(struct ibex_buf *b, unsigned int port,
 			unsigned int vl, uint32_t n)
 {
 	struct ibex_buf_lane *l = &b->lane[port][vl];
 
-	if (ibex_likely(n <= l->res_cap - l->reserved &&
-			(l->shared | l->headroom) == 0 && !l->xoff)) {
+	if (ibex_likely(n <= l->fast_room)) {
+		l->fast_room -= n;
 		l->reserved += n;
 		return true;
 	}
@@ -202,7 +223,7 @@ ibex_buf_admit_reserved(struct ibex_buf *b, unsigned int port,
  * The same for ibex_buf_release(): a lane with only reserved blocks in use
  * and no pause gives @p n back; true when that was the case.
  */
-static inline bool
+static inline __attribute__((always_inline)) bool
 ibex_buf_release_reserved(struct ibex_buf *b, unsigned int port,
 			  unsigned int vl, uint32_t n)
 {
@@ -210,6 +231,7 @@ ibex_buf_release_reserved(struct ibex_buf *b, unsigned int port,
 
 	if (ibex_likely((l->shared | l->headroom) == 0 && !l->xoff)) {
 		l->reserved -= n < l->reserved ? n : l->reserved;
+		l->fast_room = l->res_cap - l->reserved;
 		return true;
 	}
 	return false;
