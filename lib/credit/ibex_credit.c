@@ -41,9 +41,16 @@ ibex_credit_fc_due(const struct ibex_credit_port *p, uint64_t now_ns,
 	bool changed = p->init_pending || p->last_fc_ns == 0;
 	unsigned int vl;
 
-	for (vl = 0; vl < p->n_vls && !changed; vl++)
-		changed = ibex_credit_rx_fccl(p, vl, free_blocks[vl]) !=
-			  p->rx[vl].fccl_sent;
+	for (vl = 0; vl < p->n_vls && !changed; vl++) {
+		const struct ibex_credit_rx *rx = &p->rx[vl];
+		uint32_t moved = ibex_credit_mod(
+			(uint32_t)ibex_credit_rx_fccl(p, vl, free_blocks[vl]) -
+			rx->fccl_sent);
+		uint32_t step = rx->free_sent / 4u;
+
+		/* A limit that went back (more than a window) is news too. */
+		changed = moved >= (step > 0 ? step : 1u);
+	}
 	return ibex_credit_due(now_ns, p->last_fc_ns, changed,
 			       p->min_interval_ns, p->period_ns);
 }
@@ -64,6 +71,8 @@ ibex_credit_fc_fill(struct ibex_credit_port *p, uint64_t now_ns,
 		m->vl[vl].fctbs = p->tx[vl].fctbs;
 		m->vl[vl].fccl = fccl;
 		p->rx[vl].fccl_sent = fccl;
+		p->rx[vl].free_sent = (uint16_t)(free_blocks[vl] <
+			IBEX_CREDIT_WINDOW ? free_blocks[vl] : IBEX_CREDIT_WINDOW);
 	}
 	p->init_pending = false;
 	p->last_fc_ns = now_ns;

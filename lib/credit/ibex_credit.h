@@ -57,6 +57,7 @@ struct ibex_credit_tx {
 struct ibex_credit_rx {
 	uint16_t abr;       /**< adjusted blocks received, mod 4096 */
 	uint16_t fccl_sent; /**< FCCL in the last frame sent */
+	uint16_t free_sent; /**< the credit it granted (free blocks, capped) */
 };
 
 /** Credit flow control of one port, both directions. */
@@ -163,7 +164,25 @@ bool ibex_credit_due(uint64_t now_ns, uint64_t last_ns, bool changed,
 		     uint64_t min_interval_ns, uint64_t period_ns);
 
 /**
+ * Housekeeping, before any per-VL work: can a credit frame be due at
+ * @p now_ns at all? Not before the minimum gap since the last one.
+ */
+static inline bool
+ibex_credit_fc_may_be_due(const struct ibex_credit_port *p, uint64_t now_ns)
+{
+	return p->last_fc_ns == 0 || now_ns < p->last_fc_ns ||
+	       now_ns - p->last_fc_ns >= p->min_interval_ns;
+}
+
+/**
  * Housekeeping: should the port send a credit frame now?
+ *
+ * On change: when some VL's limit moved by at least a quarter of the
+ * credit the last frame granted it (at least one block), i.e. the
+ * receiver drained that much since: the sender hears about room in
+ * steps it can use, not once per freed block, and a lane granted
+ * little (a full buffer) is told of every block that frees. Besides, a
+ * frame every period, whatever changed (lost frames heal).
  *
  * @param free_blocks  per VL, the free blocks ibex_buf_credit_free() gives
  */

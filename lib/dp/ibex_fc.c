@@ -273,6 +273,9 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	unsigned int v;
 	int len;
 
+	/* Inside the minimum gap nothing is due: spare the per-VL work. */
+	if (!ibex_credit_fc_may_be_due(&fp->cp, now_ns))
+		return;
 	for (v = 0; v < fp->cp.n_vls; v++)
 		free_blocks[v] = ibex_buf_credit_free(&fc->buf, port, v);
 	if (!ibex_credit_fc_due(&fp->cp, now_ns, free_blocks))

@@ -140,18 +140,30 @@ test_fc_due_on_change(void **state)
 	/* Nothing changed: only the period makes it due. */
 	assert_false(ibex_credit_fc_due(&p, 7000, free_b));
 	assert_true(ibex_credit_fc_due(&p, 15000, free_b));
-	/* A block freed on VL1 is a change, due after the min interval. */
-	free_b[1] = 201;
+	/* The receiver drained a quarter of the 200 blocks VL1 was granted:
+	 * a change, due after the min interval; 49 blocks are not one. */
+	free_b[1] = 249;
+	assert_false(ibex_credit_fc_due(&p, 6000, free_b));
+	free_b[1] = 250;
 	assert_false(ibex_credit_fc_due(&p, 5999, free_b));
+	assert_false(ibex_credit_fc_may_be_due(&p, 5999));
+	assert_true(ibex_credit_fc_may_be_due(&p, 6000));
 	assert_true(ibex_credit_fc_due(&p, 6000, free_b));
 	ibex_credit_fc_fill(&p, 6000, free_b, &m);
 	assert_int_equal(m.op, IBEX_FCF_OP_NORMAL);
 	assert_int_equal(m.seq, 1);
-	assert_int_equal(m.vl[1].fccl, 201);
+	assert_int_equal(m.vl[1].fccl, 250);
 	/* Data received and charged: ABR + free is unchanged, no frame. */
 	ibex_credit_rx_data(&p, 1, 5);
-	free_b[1] = 196;
+	free_b[1] = 245;
 	assert_false(ibex_credit_fc_due(&p, 8000, free_b));
+	/* A lane granted little (3 blocks: its buffer is nearly full) hears
+	 * of every block that frees. */
+	free_b[0] = 3;
+	ibex_credit_fc_fill(&p, 20000, free_b, &m);
+	assert_false(ibex_credit_fc_due(&p, 22000, free_b));
+	free_b[0] = 4;
+	assert_true(ibex_credit_fc_due(&p, 22000, free_b));
 }
 
 static void
@@ -184,9 +196,10 @@ test_fc_apply(void **state)
 	assert_int_equal(ibex_credit_fc_apply(&b, &m), 2);
 	assert_int_equal(b.rx[0].abr, 30);
 	assert_int_equal(ibex_credit_rx_fccl(&b, 0, 64), 94);
-	/* An INIT frame makes our next frame due at once. */
+	/* An INIT frame makes our next frame due at once, though B sent
+	 * one at 100 and nothing changed beyond the heal. */
 	assert_int_equal(m.op, IBEX_FCF_OP_INIT);
-	b.last_fc_ns = 100;
+	assert_int_equal(b.last_fc_ns, 0);
 	assert_true(ibex_credit_fc_due(&b, 100, free_b));
 	/* VLs the receiver does not run are skipped. */
 	m.n_vls = 1;
