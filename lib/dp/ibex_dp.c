@@ -598,14 +598,15 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 {
 	uint32_t g = w->gate[out];
 
-	if (likely(!(g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
-			  IBEX_GATE_BLOCKED(vl))) &&
+	if (likely(!(g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED)) &&
 		   w->tx[out].count < IBEX_CT_LIMIT)) {
 		/* Flow control on the common path costs a test of the
-		 * gate word, the credit check on credit ports and a note
-		 * of the charge, nothing more. */
-		if (unlikely(g & IBEX_GATE_CREDIT) &&
-		    !credit_take(w, out, vl, m->pkt_len))
+		 * gate word's upper half (paused lanes, credit), the
+		 * credit check on credit ports and a note of the charge. */
+		if (unlikely(g & (IBEX_GATE_BLOCKED_ALL | IBEX_GATE_CREDIT)) &&
+		    ((g & IBEX_GATE_BLOCKED(vl)) ||
+		     ((g & IBEX_GATE_CREDIT) &&
+		      !credit_take(w, out, vl, m->pkt_len))))
 			goto slow;
 		txbuf_put(w, out, m, vl);
 		if (unlikely(src != 0))
@@ -679,8 +680,8 @@ lane_pop(struct ibex_worker *w, struct ibex_egress *e, uint16_t port,
 
 /*
  * After an SL->VL change: the lanes that still hold frames queued before
- * it, which alone may send until they are gone. Later frames of a moved SL
- * sit in another lane; letting that lane go first would reorder the SL.
+ * it (the latest change, when several came while frames waited). Until
+ * they are gone, the port sends in arrival order (fence_pick()).
  */
 static uint32_t
 fence_lanes(struct ibex_egress *e)
@@ -696,6 +697,33 @@ fence_lanes(struct ibex_egress *e)
 	}
 	e->fence = (uint16_t)live;
 	return live;
+}
+
+/*
+ * While fenced: the lane whose head frame arrived first, among all lanes
+ * with frames; -1 when that lane may not send now (paused, no credit):
+ * then nothing goes. Later frames of a moved SL sit in another lane than
+ * its earlier ones; arrival order keeps every SL in order however many
+ * changes overlap (frames of one iteration share one table, so an SL's
+ * frames with equal times are in one lane).
+ */
+static int
+fence_pick(const struct ibex_egress *e, uint32_t busy, uint32_t elig)
+{
+	uint64_t oldest = UINT64_MAX;
+	int pick = -1;
+
+	while (busy != 0) {
+		unsigned int v = __builtin_ctz(busy);
+		uint64_t t = ibex_vlq_head(&e->q[v])->rx_tsc;
+
+		busy &= busy - 1;
+		if (t < oldest) {
+			oldest = t;
+			pick = (int)v;
+		}
+	}
+	return pick >= 0 && (elig >> pick & 1) ? pick : -1;
 }
 
 /* PFC watchdog, action drop: discard what a stormed lane holds. */
@@ -745,14 +773,14 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 
 		if (fp != NULL && fp->mode == IBEX_FC_CREDIT)
 			elig &= ~credit_blocked(fp, e, elig);
-		if (unlikely(e->fence != 0)) {
-			uint32_t live = fence_lanes(e);
-
-			if (live != 0)
-				elig &= live;
-		}
 		if (elig == 0 || (shaped && !ibex_shaper_ready(&e->shaper)))
 			break;
+		if (unlikely(e->fence != 0) && fence_lanes(e) != 0) {
+			vl = fence_pick(e, g & IBEX_GATE_BUSY, elig);
+			if (vl < 0)
+				break;
+			goto pop;
+		}
 		vl = ibex_vlarb_next(&e->arb, elig, e->head_len);
 		/* A lane no table serves (a live change removed it) still
 		 * drains, lowest first, rather than holding frames forever. */
@@ -761,6 +789,7 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		else
 			ibex_vlarb_charge(&e->arb, (unsigned int)vl,
 					  e->head_len[vl]);
+pop:
 		lane_pop(w, e, port, (unsigned int)vl, &ent);
 		if ((ec->ecn_on >> vl & 1) && (ent.meta & QM_IP))
 			lane_ecn(w, ec, e, (unsigned int)vl, &ent, now);
