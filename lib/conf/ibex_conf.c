@@ -1104,7 +1104,7 @@ conf_port_lane_defaults(struct ibex_conf_port *p)
 		p->reserved_blocks[v] = 4096 / 64;
 		p->ecn[v].enabled = true;
 	}
-	p->credit_period_us = 10;
+	p->credit_period_us = 50;
 	p->credit_min_gap_ns = 2000;
 	p->pfc_headroom_auto = true;
 	p->pfc_cable_m = 10;

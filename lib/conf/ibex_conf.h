@@ -76,7 +76,7 @@ struct ibex_conf_port {
 	uint8_t fc_mode;           /**< enum ibex_fc_mode (none) */
 	uint16_t lossless_mask;    /**< bit v: VL v lossless (needs fc) */
 	uint32_t reserved_blocks[IBEX_VL_COUNT]; /**< per VL (4 KB) */
-	uint32_t credit_period_us; /**< periodic credit frame (10) */
+	uint32_t credit_period_us; /**< periodic credit frame (50) */
 	uint32_t credit_min_gap_ns; /**< on-change frames this far apart (500) */
 	bool pfc_headroom_auto;    /**< size headroom from the formula (on) */
 	uint32_t pfc_cable_m;      /**< for the formula (10) */

@@ -16,6 +16,7 @@ ibex_credit_port_init(struct ibex_credit_port *p, unsigned int n_vls,
 		return -EINVAL;
 	memset(p, 0, sizeof(*p));
 	p->n_vls = n_vls;
+	p->watch_vls = (uint16_t)((1u << n_vls) - 1);
 	p->init_pending = true;
 	p->min_interval_ns = min_interval_ns;
 	p->period_ns = period_ns;
@@ -39,14 +40,20 @@ ibex_credit_fc_due(const struct ibex_credit_port *p, uint64_t now_ns,
 		   const uint32_t *free_blocks)
 {
 	bool changed = p->init_pending || p->last_fc_ns == 0;
+	uint32_t watch = p->watch_vls & ((1u << p->n_vls) - 1);
+	uint32_t moved, step;
 	unsigned int vl;
 
-	for (vl = 0; vl < p->n_vls && !changed; vl++) {
-		const struct ibex_credit_rx *rx = &p->rx[vl];
-		uint32_t moved = ibex_credit_mod(
+	while (watch != 0 && !changed) {
+		const struct ibex_credit_rx *rx;
+
+		vl = (unsigned int)__builtin_ctz(watch);
+		watch &= watch - 1;
+		rx = &p->rx[vl];
+		moved = ibex_credit_mod(
 			(uint32_t)ibex_credit_rx_fccl(p, vl, free_blocks[vl]) -
 			rx->fccl_sent);
-		uint32_t step = rx->free_sent / 4u;
+		step = rx->free_sent / 4u;
 
 		/* A limit that went back (more than a window) is news too. */
 		changed = moved >= (step > 0 ? step : 1u);

@@ -63,6 +63,9 @@ struct ibex_credit_rx {
 /** Credit flow control of one port, both directions. */
 struct ibex_credit_port {
 	uint8_t n_vls;          /**< data VLs 0..n_vls-1 under credit */
+	uint16_t watch_vls;     /**< VLs whose limit moving makes a frame due
+				     (the lanes that take credit; all by
+				     default); every frame carries all VLs */
 	bool init_pending;      /**< next frame goes out with op INIT */
 	uint16_t seq;           /**< frames built */
 	uint64_t last_fc_ns;    /**< when the last frame was built */
@@ -115,6 +118,24 @@ static inline void
 ibex_credit_tx_sent(struct ibex_credit_port *p, unsigned int vl, uint32_t n)
 {
 	p->tx[vl].fctbs = ibex_credit_mod(p->tx[vl].fctbs + n);
+}
+
+/**
+ * Per frame on a data path: ibex_credit_tx_take() for a frame known to be
+ * 1..IBEX_CREDIT_MAX_FRAME_BLOCKS blocks (any Ethernet frame up to 16 KiB),
+ * without the range check.
+ */
+static inline bool
+ibex_credit_tx_take_frame(struct ibex_credit_port *p, unsigned int vl,
+			  uint32_t n)
+{
+	struct ibex_credit_tx *t = &p->tx[vl];
+
+	if (ibex_credit_mod((uint32_t)t->fccl - t->fctbs - n) >
+	    IBEX_CREDIT_WINDOW)
+		return false;
+	t->fctbs = ibex_credit_mod(t->fctbs + n);
+	return true;
 }
 
 /** Per packet: check and charge in one step. @return true when sent. */
@@ -185,6 +206,7 @@ ibex_credit_fc_may_be_due(const struct ibex_credit_port *p, uint64_t now_ns)
  * frame every period, whatever changed (lost frames heal).
  *
  * @param free_blocks  per VL, the free blocks ibex_buf_credit_free() gives
+ *                     (only watch_vls are read)
  */
 bool ibex_credit_fc_due(const struct ibex_credit_port *p, uint64_t now_ns,
 			const uint32_t *free_blocks);

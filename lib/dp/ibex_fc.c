@@ -62,6 +62,9 @@ port_init(struct ibex_fc_port *fp, const struct ibex_conf_port *cp,
 				 "refused", cp->name);
 			return ret;
 		}
+		/* Lossy lanes take no credit: their limit moving is no news
+		 * worth a frame of its own (it rides along the next one). */
+		fp->cp.watch_vls &= cp->lossless_mask;
 	} else if (cp->fc_mode == IBEX_FC_PFC) {
 		ret = ibex_pfc_tx_init(&fp->ptx, mbps, cp->pfc_quanta,
 				(uint64_t)cp->pfc_refresh_margin_us * 1000);
@@ -270,16 +273,23 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	uint32_t free_blocks[IBEX_CREDIT_MAX_VLS];
 	struct ibex_fcf_credit m;
 	uint8_t frame[IBEX_FCF_MAX_LEN + 64];
-	unsigned int v;
+	unsigned int v, watch;
 	int len;
 
-	/* Inside the minimum gap nothing is due: spare the per-VL work. */
+	/* Inside the minimum gap nothing is due: spare the per-VL work. And
+	 * only the lanes that take credit (lossless) can make a frame due:
+	 * the rest are read when one is. */
 	if (!ibex_credit_fc_may_be_due(&fp->cp, now_ns))
 		return;
-	for (v = 0; v < fp->cp.n_vls; v++)
+	for (watch = fp->cp.watch_vls; watch != 0; watch &= watch - 1) {
+		v = (unsigned int)__builtin_ctz(watch);
 		free_blocks[v] = ibex_buf_credit_free(&fc->buf, port, v);
+	}
 	if (!ibex_credit_fc_due(&fp->cp, now_ns, free_blocks))
 		return;
+	for (v = 0; v < fp->cp.n_vls; v++)
+		if (!(fp->cp.watch_vls >> v & 1))
+			free_blocks[v] = ibex_buf_credit_free(&fc->buf, port, v);
 	ibex_credit_fc_fill(&fp->cp, now_ns, free_blocks, &m);
 	len = ibex_fcf_credit_build(frame, sizeof(frame), fp->mac, &m);
 	if (len < 0)

@@ -1045,7 +1045,7 @@ test_lane_defaults(void **state)
 	assert_int_equal(p->lossless_mask, 0);
 	for (v = 0; v < IBEX_VL_COUNT; v++)
 		assert_int_equal(p->reserved_blocks[v], 64);
-	assert_int_equal(p->credit_period_us, 10);
+	assert_int_equal(p->credit_period_us, 50);
 	assert_int_equal(p->credit_min_gap_ns, 2000);
 	assert_true(p->pfc_headroom_auto);
 	assert_int_equal(p->pfc_cable_m, 10);

@@ -164,6 +164,13 @@ test_fc_due_on_change(void **state)
 	assert_false(ibex_credit_fc_due(&p, 22000, free_b));
 	free_b[0] = 4;
 	assert_true(ibex_credit_fc_due(&p, 22000, free_b));
+	/* Only watched lanes (those taking credit) make a frame due. */
+	ibex_credit_fc_fill(&p, 22000, free_b, &m);
+	p.watch_vls = 1u << 0;
+	free_b[1] = 2000;
+	assert_false(ibex_credit_fc_due(&p, 24000, free_b));
+	free_b[0] = 5;
+	assert_true(ibex_credit_fc_due(&p, 24000, free_b));
 }
 
 static void
