@@ -575,14 +575,14 @@ queue:
 
 /* A lossless lane of a credit port takes the frame's credit, if the peer
  * granted it; other lanes need none. */
-static inline bool
+static inline __rte_always_inline bool
 credit_take(struct ibex_worker *w, uint16_t out, unsigned int vl,
 	    uint32_t len)
 {
 	struct ibex_fc_port *fp = &w->fc->port[out];
 
 	return !(fp->lossless >> vl & 1) ||
-	       ibex_credit_tx_take(&fp->cp, vl, ibex_blocks(len));
+	       ibex_credit_tx_take_frame(&fp->cp, vl, ibex_blocks(len));
 }
 
 /*
@@ -923,6 +923,44 @@ fc_count_abr(struct ibex_worker *w, const struct rte_mbuf *m,
 		ibex_credit_rx_data(&fp->cp, vl, ibex_blocks(m->pkt_len));
 }
 
+/*
+ * ABR of one RX burst, summed in a register: a burst comes from one port
+ * and its frames are mostly of one lane, and ABR is read only by
+ * housekeeping after the burst, or by a credit frame from the peer, which
+ * flushes the sum first (ABR := FCTBS must not be followed by blocks the
+ * peer had already counted).
+ */
+struct abr_acc {
+	unsigned int vl;         /* lane being summed, ABR_NONE for none */
+	uint32_t blocks;
+};
+#define ABR_NONE 0xffu
+
+static inline void
+abr_flush(struct ibex_worker *w, uint16_t in_port, struct abr_acc *a)
+{
+	struct ibex_fc_port *fp;
+
+	if (a->vl == ABR_NONE)
+		return;
+	fp = &w->fc->port[in_port];
+	if (a->vl < fp->cp.n_vls)
+		ibex_credit_rx_data(&fp->cp, a->vl, a->blocks);
+	a->vl = ABR_NONE;
+}
+
+static inline __rte_always_inline void
+abr_add(struct ibex_worker *w, uint16_t in_port, struct abr_acc *a,
+	unsigned int vl, uint32_t blocks)
+{
+	if (unlikely(vl != a->vl)) {
+		abr_flush(w, in_port, a);
+		a->vl = vl;
+		a->blocks = 0;
+	}
+	a->blocks += blocks;
+}
+
 /* Hand a frame to egress port @p out on lane @p vl (not a drop lane). */
 static inline __rte_always_inline void
 egress_vl(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
@@ -1098,7 +1136,7 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 static inline void
 forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	    struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t in_port,
-	    uint32_t now_ms)
+	    uint32_t now_ms, struct abr_acc *abr)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t chk, fc, ans;
@@ -1130,7 +1168,9 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			if (unlikely(fc & IBEX_CLASS_FC)) {
 				if (unlikely(eth[12] == 0x88))
 					goto slow;
-				fc_count_abr(w, m, in_port, FLOW_IN_VL(ans));
+				if (fc & IBEX_CLASS_CREDIT)
+					abr_add(w, in_port, abr, FLOW_IN_VL(ans),
+						ibex_blocks(m->pkt_len));
 				src = fc_admit_lane(w, m, in_port,
 						    FLOW_IN_VL(ans));
 				if (src == 0)
@@ -1141,6 +1181,8 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		}
 	}
 slow:
+	if (unlikely(fc & IBEX_CLASS_CREDIT))
+		abr_flush(w, in_port, abr);
 	forward_slow(w, t, c, m, eth, (uint8_t)IBEX_PKT_CHECK_FLAGS(chk), vid,
 		     in_port, fc, now_ms);
 }
@@ -1151,6 +1193,7 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		 uint32_t now_ms)
 {
 	struct ibex_port_counters *c = &w->cnt[in_port];
+	struct abr_acc abr = { .vl = ABR_NONE, .blocks = 0 };
 	uint64_t bytes = 0;
 	uint16_t i;
 
@@ -1161,8 +1204,10 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
 						       void *));
 		bytes += pkts[i]->pkt_len;
-		forward_one(w, t, c, pkts[i], in_port, now_ms);
+		forward_one(w, t, c, pkts[i], in_port, now_ms, &abr);
 	}
+	if (abr.vl != ABR_NONE)
+		abr_flush(w, in_port, &abr);
 	IBEX_CNT_ADD(c->rx_pkts, n);
 	IBEX_CNT_ADD(c->rx_bytes, bytes);
 }

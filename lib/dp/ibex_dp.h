@@ -176,6 +176,8 @@ struct ibex_lane_counters {
  * the ingress port runs flow control. */
 #define IBEX_CLASS_IN_DROP 0x10
 #define IBEX_CLASS_FC 0x20
+/** The ingress port runs credits: count its frames in ABR. */
+#define IBEX_CLASS_CREDIT 0x40
 
 /** A lane's residence histograms: [0] cut through, [1] queued. */
 struct ibex_hist;

@@ -118,6 +118,8 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 				t->sl_class[p].map[i] |= IBEX_CLASS_IN_DROP;
 			if (cp.fc_mode != IBEX_FC_NONE)
 				t->sl_class[p].map[i] |= IBEX_CLASS_FC;
+			if (cp.fc_mode == IBEX_FC_CREDIT)
+				t->sl_class[p].map[i] |= IBEX_CLASS_CREDIT;
 		}
 		t->sl2vl[p] = cp.sl2vl;
 		fc_conf_build(t, p, &cp);
