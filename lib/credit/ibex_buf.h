@@ -220,6 +220,30 @@ ibex_buf_admit_reserved(struct ibex_buf *b, unsigned int port,
 }
 
 /**
+ * For a data path that sums the admissions of a burst in registers: the
+ * blocks (@p port, @p vl) can admit without a check, one after another,
+ * as ibex_buf_admit_reserved() would (0 when it would take none), and
+ * the charge of @p n of them, 1 <= @p n <= what ibex_buf_fast_room()
+ * said, the lane untouched in between.
+ */
+static inline uint32_t
+ibex_buf_fast_room(const struct ibex_buf *b, unsigned int port,
+		   unsigned int vl)
+{
+	return b->lane[port][vl].fast_room;
+}
+
+static inline void
+ibex_buf_charge_reserved(struct ibex_buf *b, unsigned int port,
+			 unsigned int vl, uint32_t n)
+{
+	struct ibex_buf_lane *l = &b->lane[port][vl];
+
+	l->fast_room -= n;
+	l->reserved += n;
+}
+
+/**
  * The same for ibex_buf_release(): a lane with only reserved blocks in use
  * and no pause gives @p n back; true when that was the case.
  */

@@ -538,6 +538,44 @@ needs_credit(const struct ibex_fc_port *fp, unsigned int vl)
 	       (fp->lossless >> vl & 1);
 }
 
+/*
+ * What flow control adds up over one RX burst, in registers: a burst comes
+ * from one port and its frames are mostly of one lane, so the blocks its
+ * frames charge to their ingress lane and, on credit ports, their ABR are
+ * summed and written once. A frame of another lane, or one that leaves
+ * the fast path (which may admit, release or parse a credit frame: ABR :=
+ * FCTBS must not be followed by blocks the peer already counted), writes
+ * the sums first (burst_flush()).
+ */
+#define ACC_NONE 0xffu
+
+struct burst_acc {
+	uint16_t in_port;
+	unsigned int ch_vl;      /* lane being charged, ACC_NONE for none */
+	uint32_t ch_room;        /* blocks it may still take unchecked */
+	uint32_t ch_blocks;      /* blocks taken */
+	unsigned int abr_vl;     /* lane whose ABR is summed, ACC_NONE */
+	uint32_t abr_blocks;
+};
+
+static inline void
+burst_flush(struct ibex_worker *w, struct burst_acc *a)
+{
+	struct ibex_fc_port *fp;
+
+	if (a->ch_vl != ACC_NONE) {
+		ibex_buf_charge_reserved(&w->fc->buf, a->in_port, a->ch_vl,
+					 a->ch_blocks);
+		a->ch_vl = ACC_NONE;
+	}
+	if (a->abr_vl != ACC_NONE) {
+		fp = &w->fc->port[a->in_port];
+		if (a->abr_vl < fp->cp.n_vls)
+			ibex_credit_rx_data(&fp->cp, a->abr_vl, a->abr_blocks);
+		a->abr_vl = ACC_NONE;
+	}
+}
+
 /* The slow side of egress_send(): a shaped or flow-controlled port, lanes
  * in use, or a frame charged to the buffer. */
 static void
@@ -594,7 +632,7 @@ credit_take(struct ibex_worker *w, uint16_t out, unsigned int vl,
  */
 static inline __rte_always_inline void
 egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
-	    unsigned int vl, uint16_t src)
+	    unsigned int vl, uint16_t src, struct burst_acc *acc)
 {
 	uint32_t g = w->gate[out];
 
@@ -614,6 +652,8 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		return;
 	}
 slow:
+	if (acc != NULL)
+		burst_flush(w, acc);
 	egress_send_slow(w, out, m, vl, src);
 }
 
@@ -905,6 +945,47 @@ fc_admit_lane(struct ibex_worker *w, struct rte_mbuf *m, unsigned int in,
 	return fc_admit_slow(w, m, in, vl);
 }
 
+/*
+ * Ingress flow control of a flow-cache hit: its ABR and its charge summed
+ * in @p a while its lane can take it unchecked. @return the charge tag,
+ * 0 when the frame was dropped.
+ */
+static inline __rte_always_inline uint16_t
+fc_ingress_fast(struct ibex_worker *w, struct rte_mbuf *m, unsigned int vl,
+		uint32_t fc, struct burst_acc *a)
+{
+	uint32_t n = ibex_blocks(m->pkt_len);
+	uint16_t in = a->in_port;
+
+	if (fc & IBEX_CLASS_CREDIT) {
+		if (unlikely(vl != a->abr_vl)) {
+			burst_flush(w, a);
+			a->abr_vl = vl;
+			a->abr_blocks = 0;
+		}
+		a->abr_blocks += n;
+	}
+	if (likely(vl == a->ch_vl && n <= a->ch_room)) {
+		a->ch_room -= n;
+		a->ch_blocks += n;
+		return (uint16_t)IBEX_FC_SRC(in, vl);
+	}
+	if (a->ch_vl != ACC_NONE) {
+		ibex_buf_charge_reserved(&w->fc->buf, in, a->ch_vl,
+					 a->ch_blocks);
+		a->ch_vl = ACC_NONE;
+	}
+	a->ch_room = ibex_buf_fast_room(&w->fc->buf, in, vl);
+	if (likely(n <= a->ch_room)) {
+		a->ch_vl = vl;
+		a->ch_room -= n;
+		a->ch_blocks = n;
+		return (uint16_t)IBEX_FC_SRC(in, vl);
+	}
+	burst_flush(w, a);
+	return fc_admit_slow(w, m, in, vl);
+}
+
 static uint16_t
 fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
 {
@@ -921,44 +1002,6 @@ fc_count_abr(struct ibex_worker *w, const struct rte_mbuf *m,
 
 	if (fp->mode == IBEX_FC_CREDIT && vl < fp->cp.n_vls)
 		ibex_credit_rx_data(&fp->cp, vl, ibex_blocks(m->pkt_len));
-}
-
-/*
- * ABR of one RX burst, summed in a register: a burst comes from one port
- * and its frames are mostly of one lane, and ABR is read only by
- * housekeeping after the burst, or by a credit frame from the peer, which
- * flushes the sum first (ABR := FCTBS must not be followed by blocks the
- * peer had already counted).
- */
-struct abr_acc {
-	unsigned int vl;         /* lane being summed, ABR_NONE for none */
-	uint32_t blocks;
-};
-#define ABR_NONE 0xffu
-
-static inline void
-abr_flush(struct ibex_worker *w, uint16_t in_port, struct abr_acc *a)
-{
-	struct ibex_fc_port *fp;
-
-	if (a->vl == ABR_NONE)
-		return;
-	fp = &w->fc->port[in_port];
-	if (a->vl < fp->cp.n_vls)
-		ibex_credit_rx_data(&fp->cp, a->vl, a->blocks);
-	a->vl = ABR_NONE;
-}
-
-static inline __rte_always_inline void
-abr_add(struct ibex_worker *w, uint16_t in_port, struct abr_acc *a,
-	unsigned int vl, uint32_t blocks)
-{
-	if (unlikely(vl != a->vl)) {
-		abr_flush(w, in_port, a);
-		a->vl = vl;
-		a->blocks = 0;
-	}
-	a->blocks += blocks;
 }
 
 /* Hand a frame to egress port @p out on lane @p vl (not a drop lane). */
@@ -978,7 +1021,7 @@ egress_vl(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		if (src == 0)
 			return;
 	}
-	egress_send(w, out, m, vl, src);
+	egress_send(w, out, m, vl, src, NULL);
 }
 
 /* Same, finding the lane from the port's SL->VL table. */
@@ -1136,7 +1179,7 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 static inline void
 forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	    struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t in_port,
-	    uint32_t now_ms, struct abr_acc *abr)
+	    uint32_t now_ms, struct burst_acc *acc)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t chk, fc, ans;
@@ -1168,21 +1211,19 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			if (unlikely(fc & IBEX_CLASS_FC)) {
 				if (unlikely(eth[12] == 0x88))
 					goto slow;
-				if (fc & IBEX_CLASS_CREDIT)
-					abr_add(w, in_port, abr, FLOW_IN_VL(ans),
-						ibex_blocks(m->pkt_len));
-				src = fc_admit_lane(w, m, in_port,
-						    FLOW_IN_VL(ans));
+				src = fc_ingress_fast(w, m, FLOW_IN_VL(ans),
+						      fc, acc);
 				if (src == 0)
 					return;
 			}
-			egress_send(w, FLOW_OUT(ans), m, FLOW_VL(ans), src);
+			egress_send(w, FLOW_OUT(ans), m, FLOW_VL(ans), src,
+				    acc);
 			return;
 		}
 	}
 slow:
-	if (unlikely(fc & IBEX_CLASS_CREDIT))
-		abr_flush(w, in_port, abr);
+	if (unlikely(fc & IBEX_CLASS_FC))
+		burst_flush(w, acc);
 	forward_slow(w, t, c, m, eth, (uint8_t)IBEX_PKT_CHECK_FLAGS(chk), vid,
 		     in_port, fc, now_ms);
 }
@@ -1193,7 +1234,8 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		 uint32_t now_ms)
 {
 	struct ibex_port_counters *c = &w->cnt[in_port];
-	struct abr_acc abr = { .vl = ABR_NONE, .blocks = 0 };
+	struct burst_acc acc = { .in_port = in_port, .ch_vl = ACC_NONE,
+				 .abr_vl = ACC_NONE };
 	uint64_t bytes = 0;
 	uint16_t i;
 
@@ -1204,10 +1246,10 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
 						       void *));
 		bytes += pkts[i]->pkt_len;
-		forward_one(w, t, c, pkts[i], in_port, now_ms, &abr);
+		forward_one(w, t, c, pkts[i], in_port, now_ms, &acc);
 	}
-	if (abr.vl != ABR_NONE)
-		abr_flush(w, in_port, &abr);
+	if (acc.ch_vl != ACC_NONE || acc.abr_vl != ACC_NONE)
+		burst_flush(w, &acc);
 	IBEX_CNT_ADD(c->rx_pkts, n);
 	IBEX_CNT_ADD(c->rx_bytes, bytes);
 }
