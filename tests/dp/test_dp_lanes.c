@@ -9,12 +9,15 @@
  *    time while the low lanes are saturated;
  *  - uncongested traffic: every frame cuts through;
  *  - management (VL15): only from trusted ports, rate-limited;
- *  - an SL that the SL->VL table maps to 15 is dropped and counted.
+ *  - an SL that the SL->VL table maps to 15 is dropped and counted;
+ *  - live SL->VL changes, many of them while the lanes still hold frames
+ *    queued before the previous one: no SL's frames overtake each other.
  *
  * Each test states its configuration and applies it with
  * ibex_dp_reconfigure() while the workers are stopped, so the reload path
- * is exercised too. The main lcore feeds the RX rings and drains the TX
- * ring while one worker runs on lcore 1: traffic is steady, not staged.
+ * is exercised too; the SL->VL test also applies changes while the worker
+ * runs. The main lcore feeds the RX rings and drains the TX ring while one
+ * worker runs on lcore 1: traffic is steady, not staged.
  */
 
 #include <setjmp.h>
@@ -47,6 +50,20 @@
 #define RING_SIZE 1024
 #define NB_LANES 4
 
+/* The SL->VL test: 128-byte frames through a port shaped to 1 Mb/s
+ * (820 pps, 1.2 ms a frame); SWAP_WARM frames per flow to start with,
+ * after each of SWAP_MOVES live changes SWAP_BATCH more, and what tops
+ * the backlog up to SWAP_TARGET frames. A change counts as overlapping
+ * when at least SWAP_OVERLAP frames from before the previous change
+ * still wait. */
+#define SWAP_RATE UINT64_C(1000000)
+#define SWAP_LEN 128
+#define SWAP_WARM 64
+#define SWAP_BATCH 2
+#define SWAP_TARGET 160
+#define SWAP_MOVES 48
+#define SWAP_OVERLAP 8
+
 static struct rte_ring *rxr[NB_PORTS], *txr[NB_PORTS];
 static struct rte_mempool *test_pool;
 static struct ibex_dp *dp;
@@ -59,6 +76,7 @@ struct sink {
 	uint64_t bytes[IBEX_VL_COUNT];
 	uint64_t frames[IBEX_VL_COUNT];
 	uint64_t reordered;
+	uint64_t reordered_pcp[8];
 	uint32_t last_psn[NB_PORTS][IBEX_VL_COUNT];
 	bool seen[NB_PORTS][IBEX_VL_COUNT];
 };
@@ -187,8 +205,10 @@ sink_drain(struct sink *k, bool count)
 			in = (unsigned int)(eth[11] - 1) % NB_PORTS;
 			psn = ibex_bth_psn(eth + info.bth_off);
 			if (k->seen[in][pcp] &&
-			    ((psn - k->last_psn[in][pcp]) & 0xffffff) >= 0x800000)
+			    ((psn - k->last_psn[in][pcp]) & 0xffffff) >= 0x800000) {
 				k->reordered++;
+				k->reordered_pcp[pcp]++;
+			}
 			k->seen[in][pcp] = true;
 			k->last_psn[in][pcp] = psn;
 			if (count) {
@@ -554,6 +574,213 @@ test_sl_drop(void **state)
 	assert_int_equal(d.rx_pkts, 60);
 }
 
+/* SL1 and SL2 on lanes 1 and 2 of the egress port, or the other way round. */
+static void
+conf_sl_swap(struct ibex_conf *c, bool swapped)
+{
+	struct ibex_vlarb_conf a = { .nb_low = NB_LANES, .limit = 255 };
+	struct ibex_conf_port *p = &c->ports[OUT];
+	unsigned int v;
+
+	/* Equal weights of one frame: the arbiter alternates between
+	 * lanes that may both send. */
+	for (v = 0; v < NB_LANES; v++) {
+		a.low[v].vl = (uint8_t)v;
+		a.low[v].weight = SWAP_LEN / 64;
+	}
+	conf_egress(c, SWAP_RATE, &a);
+	p->sl2vl.vl[1] = swapped ? 2 : 1;
+	p->sl2vl.vl[2] = swapped ? 1 : 2;
+	p->sl2vl_set = true;
+}
+
+/* Frames waiting in lanes 1 and 2 now; with @p both, 0 unless both
+ * hold some. */
+static uint64_t
+swap_backlog(bool both)
+{
+	struct ibex_lane_counters lc;
+	uint64_t n = 0;
+	unsigned int v;
+
+	for (v = 1; v <= 2; v++) {
+		lanes_totals(v, &lc);
+		if (both && lc.qlen_pkts == 0)
+			return 0;
+		n += lc.qlen_pkts;
+	}
+	return n;
+}
+
+/* Frames the egress port took from its lanes 1 and 2 so far. */
+static uint64_t
+swap_lanes_sent(void)
+{
+	struct ibex_lane_counters lc;
+	uint64_t n = 0;
+	unsigned int v;
+
+	for (v = 1; v <= 2; v++) {
+		lanes_totals(v, &lc);
+		n += lc.tx_pkts;
+	}
+	return n;
+}
+
+/* Frames the worker took in (and classified) from ports 0 and 1 so far. */
+static uint64_t
+swap_ingress_rx(void)
+{
+	struct ibex_port_counters pc;
+	uint64_t n = 0;
+	unsigned int p;
+
+	for (p = 0; p < 2; p++) {
+		ibex_dp_port_totals(dp, (uint16_t)p, &pc);
+		n += pc.rx_pkts;
+	}
+	return n;
+}
+
+/* @p per frames of each source, round-robin, onto the RX rings. */
+static void
+swap_push(struct source *src, unsigned int n, unsigned int per)
+{
+	unsigned int i, j;
+
+	for (j = 0; j < per; j++)
+		for (i = 0; i < n; i++) {
+			struct rte_mbuf *m = source_frame(&src[i]);
+
+			assert_non_null(m);
+			assert_int_equal(rte_ring_enqueue(rxr[src[i].port], m),
+					 0);
+			src[i].psn++;
+		}
+}
+
+/*
+ * Live SL->VL changes on a backlogged port. SL1 and SL2 swap lanes 1 and
+ * 2 at every change, SWAP_MOVES times, back to back: each change comes
+ * while the lanes still hold frames from before the previous one, so the
+ * fences overlap. Between changes each flow sends a few frames, which
+ * the worker classifies before the next change: every lane then holds
+ * both SLs' frames from several tables. No flow's frames may overtake
+ * each other, none may be lost.
+ *
+ * The port's rate sets how long the backlog lasts (SWAP_TARGET frames:
+ * about 200 ms), not the feeder's pace, so a descheduled main lcore only
+ * makes the changes slower; how many came with frames from before the
+ * previous one still waiting is counted and checked.
+ */
+static void
+test_sl_moves_keep_order(void **state)
+{
+	/* Pause before each change, in us, taken in turn. */
+	static const uint32_t gap_us[] = { 0, 200, 1000, 50, 3000 };
+	static struct ibex_conf c[2];
+	struct ibex_lane_counters before[NB_LANES], lc;
+	struct source src[4];
+	struct sink k;
+	uint64_t hz = rte_get_tsc_hz(), deadline, until;
+	uint64_t fed = 0, got = 0, rx_prev = 0, backlog_max = 0;
+	uint64_t sent0, rx0;
+	unsigned int moves, overlapped = 0, i, v;
+
+	(void)state;
+	c[0] = base;
+	conf_sl_swap(&c[0], false);
+	c[1] = base;
+	conf_sl_swap(&c[1], true);
+	apply(&c[0]);
+	for (v = 0; v < NB_LANES; v++)
+		lanes_totals(v, &before[v]);
+	/* SL1 and SL2 from ports 0 and 1. */
+	memset(src, 0, sizeof(src));
+	for (i = 0; i < RTE_DIM(src); i++) {
+		src[i].port = i / 2;
+		src[i].pcp = 1 + i % 2;
+		src[i].len = SWAP_LEN;
+		src[i].dest_qp = 0x100;
+	}
+	memset(&k, 0, sizeof(k));
+	sources_prepare(src, RTE_DIM(src));
+	sent0 = swap_lanes_sent();
+	rx0 = swap_ingress_rx();
+	deadline = rte_rdtsc() + 10 * hz;
+	workers_start();
+	/* The backlog: what the shaper's bucket lets through at once
+	 * (about 100 frames), and about 180 ms more at the port's rate. */
+	swap_push(src, RTE_DIM(src), SWAP_WARM);
+	fed = SWAP_WARM * RTE_DIM(src);
+	for (moves = 0; moves < SWAP_MOVES; moves++) {
+		uint64_t sent, b;
+		unsigned int per = SWAP_BATCH;
+
+		/* Wait until the worker classified all that was fed: by
+		 * the tables of the previous change. */
+		while (swap_ingress_rx() - rx0 < fed &&
+		       rte_rdtsc() < deadline)
+			sink_drain(&k, true);
+		if (swap_ingress_rx() - rx0 != fed)
+			break;           /* checked below, workers stopped */
+		until = rte_rdtsc() + hz * gap_us[moves % RTE_DIM(gap_us)] /
+			1000000;
+		while (rte_rdtsc() < until)
+			sink_drain(&k, true);
+		/* Frames the worker took in before the previous change (all
+		 * counted then had been classified by the tables before it)
+		 * and not yet sent: that change's fence still holds them. */
+		sent = swap_lanes_sent() - sent0;
+		if (moves > 0 && sent + SWAP_OVERLAP < rx_prev)
+			overlapped++;
+		backlog_max = RTE_MAX(backlog_max, swap_backlog(true));
+		b = swap_backlog(false);
+		if (b < SWAP_TARGET)
+			per += (unsigned int)(SWAP_TARGET - b) / RTE_DIM(src);
+		rx_prev = swap_ingress_rx() - rx0;
+		apply(&c[(moves + 1) & 1]);
+		/* After the change: classified by the new tables. */
+		swap_push(src, RTE_DIM(src), per);
+		fed += per * RTE_DIM(src);
+	}
+	/* Let the lanes drain at the shaped rate. */
+	do {
+		sink_drain(&k, true);
+		for (got = 0, v = 0; v < NB_LANES; v++)
+			got += k.frames[v];
+	} while (got < fed && rte_rdtsc() < deadline);
+	workers_stop();
+	sink_drain(&k, true);
+	rings_flush();
+	for (got = 0, v = 0; v < NB_LANES; v++)
+		got += k.frames[v];
+	printf("sl moves: %u changes, %u while frames from before the "
+	       "previous one waited, backlog up to %" PRIu64 " frames\n",
+	       moves, overlapped, backlog_max);
+	printf("sl moves: %" PRIu64 " frames fed, %" PRIu64 " delivered "
+	       "(SL1 %" PRIu64 ", SL2 %" PRIu64 "), out of order: SL1 %"
+	       PRIu64 ", SL2 %" PRIu64 "\n", fed, got, k.frames[1],
+	       k.frames[2], k.reordered_pcp[1], k.reordered_pcp[2]);
+	for (v = 1; v <= 2; v++) {
+		lanes_totals(v, &lc);
+		printf("sl moves: lane %u: %" PRIu64 " queued, %" PRIu64
+		       " cut through, %" PRIu64 " drops\n", v,
+		       lc.queued - before[v].queued,
+		       lc.cut_through - before[v].cut_through,
+		       lc.drops - before[v].drops);
+		/* Both lanes really held frames, and lost none. */
+		assert_true(lc.queued - before[v].queued > SWAP_WARM);
+		assert_int_equal(lc.drops, before[v].drops);
+	}
+	assert_int_equal(moves, SWAP_MOVES);
+	/* Most changes came while a fence still held frames. */
+	assert_true(overlapped >= SWAP_MOVES / 2);
+	assert_true(backlog_max >= SWAP_WARM);
+	assert_int_equal(k.reordered, 0);
+	assert_int_equal(got, fed);
+}
+
 static void
 test_no_leak(void **state)
 {
@@ -573,6 +800,7 @@ main(void)
 		cmocka_unit_test(test_weighted_shares),
 		cmocka_unit_test(test_vl15_management),
 		cmocka_unit_test(test_sl_drop),
+		cmocka_unit_test(test_sl_moves_keep_order),
 		cmocka_unit_test(test_no_leak),
 	};
 
