@@ -1023,6 +1023,7 @@ test_pfc_pause_obeyed(void **state)
 /* The storm: a fresh pause of 10.24 ms every 2 ms while storming. */
 static bool storming;
 static uint32_t storm_detected_ms;
+static uint64_t storm_t0;        /* TSC before the first pause */
 
 static void
 storm_tick(uint32_t ms)
@@ -1031,9 +1032,13 @@ storm_tick(uint32_t ms)
 
 	if (storming && ms % 2 == 0)
 		pfc_to_ibex(1u << PCP_LL, PAUSE_QUANTA / 10);
+	/* Time the detection after reading the view, not by @p ms: on a
+	 * loaded host this thread may lose the CPU in between, and a stale
+	 * ms would date the detection too early. */
 	if (storm_detected_ms == 0 &&
 	    ibex_dp_fc_view(dp, OUT, &v) == 0 && v.storms != 0)
-		storm_detected_ms = ms;
+		storm_detected_ms = (uint32_t)((rte_rdtsc() - storm_t0) *
+					       1000 / hz);
 }
 
 static void
@@ -1051,6 +1056,7 @@ test_pfc_watchdog(void **state)
 	light_traffic(&sc, 20, NULL);
 	storming = true;
 	storm_detected_ms = 0;
+	storm_t0 = rte_rdtsc();
 	light_traffic(&sc, 200, storm_tick);
 	assert_int_equal(ibex_dp_fc_view(dp, OUT, &v), 0);
 	printf("watchdog: storm detected after %u ms (detect-ms 40); "
