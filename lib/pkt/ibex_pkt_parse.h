@@ -42,31 +42,91 @@ ibex_rd16(const uint8_t *p)
 }
 
 /*
- * UDP and, on port 4791, the BTH. @p end is where the IP payload ends (never
- * beyond the frame). @p udp_max bounds the UDP length field: the IP payload,
- * except for a first fragment, whose UDP length covers the whole datagram.
+ * The checks, shared by ibex_pkt_parse() and ibex_pkt_check(), which differ
+ * only in what they keep.
+ *
+ * UDP at @p off and, on port 4791, the BTH. @p end is where the IP payload
+ * ends (never beyond the frame). @p udp_max bounds the UDP length field:
+ * the IP payload, except for a first fragment, whose UDP length covers the
+ * whole datagram. *@p bth is the BTH's offset on port 4791 (set before the
+ * BTH is checked), else 0.
  */
 static inline __attribute__((always_inline)) enum ibex_reason
-ibex_parse_udp(const uint8_t *p, uint32_t off, uint32_t end, uint32_t udp_max,
-	  struct ibex_pkt_info *info)
+ibex_pp_udp(const uint8_t *p, uint32_t off, uint32_t end, uint32_t udp_max,
+	    uint32_t *bth)
 {
 	uint32_t ulen, lim;
 
-	info->l4_off = off;
+	*bth = 0;
 	if (ibex_unlikely(off + IBEX_PP_UDP_HDR_LEN > end))
 		return IBEX_R_UDP_TRUNC;
 	ulen = ibex_rd16(p + off + 4);
 	if (ibex_unlikely(ulen < IBEX_PP_UDP_HDR_LEN || ulen > udp_max))
 		return IBEX_R_UDP_LEN;
-	info->flags |= IBEX_PKT_F_UDP;
 	if (ibex_rd16(p + off + 2) != IBEX_UDP_PORT_ROCEV2)
 		return IBEX_R_OK;
 	/* The BTH must lie inside both the UDP datagram and the frame. */
 	lim = off + ulen < end ? off + ulen : end;
-	off += IBEX_PP_UDP_HDR_LEN;
-	info->bth_off = off;
-	if (ibex_unlikely(off + IBEX_BTH_LEN > lim))
+	*bth = off + IBEX_PP_UDP_HDR_LEN;
+	if (ibex_unlikely(*bth + IBEX_BTH_LEN > lim))
 		return IBEX_R_BTH_TRUNC;
+	return IBEX_R_OK;
+}
+
+/* The IPv4 header at @p ip with @p avail bytes: its length and the
+ * datagram's. A plain header (0x45) costs one compare for both version
+ * and length. Ethernet pads short frames: bytes beyond totlen are fine. */
+static inline __attribute__((always_inline)) enum ibex_reason
+ibex_pp_ip4(const uint8_t *ip, uint32_t avail, uint32_t *hlen,
+	    uint32_t *totlen)
+{
+	*hlen = IBEX_PP_IP4_HDR_LEN;
+	if (ibex_unlikely(avail < IBEX_PP_IP4_HDR_LEN))
+		return IBEX_R_IP4_TRUNC;
+	if (ibex_unlikely(ip[0] != 0x45)) {
+		if ((ip[0] >> 4) != 4)
+			return IBEX_R_IP4_VERSION;
+		*hlen = (ip[0] & 0xf) * 4u;
+		if (*hlen < IBEX_PP_IP4_HDR_LEN || *hlen > avail)
+			return IBEX_R_IP4_IHL;
+	}
+	*totlen = ibex_rd16(ip + 2);
+	if (ibex_unlikely(*totlen < *hlen || *totlen > avail))
+		return IBEX_R_IP4_TOTLEN;
+	return IBEX_R_OK;
+}
+
+/* The IPv6 header at @p ip with @p avail bytes and its payload length. */
+static inline __attribute__((always_inline)) enum ibex_reason
+ibex_pp_ip6(const uint8_t *ip, uint32_t avail, uint32_t *paylen)
+{
+	if (ibex_unlikely(avail < IBEX_PP_IP6_HDR_LEN))
+		return IBEX_R_IP6_TRUNC;
+	if (ibex_unlikely((ip[0] >> 4) != 6))
+		return IBEX_R_IP6_VERSION;
+	*paylen = ibex_rd16(ip + 4);
+	if (ibex_unlikely(*paylen > avail - IBEX_PP_IP6_HDR_LEN))
+		return IBEX_R_IP6_PAYLEN;
+	return IBEX_R_OK;
+}
+
+static inline __attribute__((always_inline)) enum ibex_reason
+ibex_parse_udp(const uint8_t *p, uint32_t off, uint32_t end, uint32_t udp_max,
+	  struct ibex_pkt_info *info)
+{
+	uint32_t bth;
+	enum ibex_reason r;
+
+	info->l4_off = off;
+	r = ibex_pp_udp(p, off, end, udp_max, &bth);
+	if (r == IBEX_R_UDP_TRUNC || r == IBEX_R_UDP_LEN)
+		return r;
+	info->flags |= IBEX_PKT_F_UDP;
+	if (bth == 0)
+		return IBEX_R_OK;
+	info->bth_off = bth;
+	if (r != IBEX_R_OK)
+		return r;
 	info->flags |= IBEX_PKT_F_ROCE;
 	return IBEX_R_OK;
 }
@@ -75,22 +135,14 @@ static inline __attribute__((always_inline)) enum ibex_reason
 ibex_parse_ip4(const uint8_t *p, uint32_t len, struct ibex_pkt_info *info)
 {
 	const uint8_t *ip = p + info->l3_off;
-	uint32_t avail = len - info->l3_off;
-	uint32_t hlen, totlen, end;
+	uint32_t hlen, totlen = 0, end;
+	enum ibex_reason r;
 	uint16_t frag;
 
 	info->l3 = IBEX_L3_IPV4;
-	if (ibex_unlikely(avail < IBEX_PP_IP4_HDR_LEN))
-		return IBEX_R_IP4_TRUNC;
-	if (ibex_unlikely((ip[0] >> 4) != 4))
-		return IBEX_R_IP4_VERSION;
-	hlen = (ip[0] & 0xf) * 4u;
-	if (ibex_unlikely(hlen < IBEX_PP_IP4_HDR_LEN || hlen > avail))
-		return IBEX_R_IP4_IHL;
-	totlen = ibex_rd16(ip + 2);
-	/* Ethernet pads short frames, so bytes beyond totlen are fine. */
-	if (ibex_unlikely(totlen < hlen || totlen > avail))
-		return IBEX_R_IP4_TOTLEN;
+	r = ibex_pp_ip4(ip, len - info->l3_off, &hlen, &totlen);
+	if (r != IBEX_R_OK)
+		return r;
 	info->dscp = ip[1] >> 2;
 	info->ecn = ip[1] & 3;
 	info->l4_proto = ip[9];
@@ -110,18 +162,14 @@ static inline __attribute__((always_inline)) enum ibex_reason
 ibex_parse_ip6(const uint8_t *p, uint32_t len, struct ibex_pkt_info *info)
 {
 	const uint8_t *ip = p + info->l3_off;
-	uint32_t avail = len - info->l3_off;
-	uint32_t paylen;
+	uint32_t paylen = 0;
+	enum ibex_reason r;
 	uint8_t tc;
 
 	info->l3 = IBEX_L3_IPV6;
-	if (ibex_unlikely(avail < IBEX_PP_IP6_HDR_LEN))
-		return IBEX_R_IP6_TRUNC;
-	if (ibex_unlikely((ip[0] >> 4) != 6))
-		return IBEX_R_IP6_VERSION;
-	paylen = ibex_rd16(ip + 4);
-	if (ibex_unlikely(paylen > avail - IBEX_PP_IP6_HDR_LEN))
-		return IBEX_R_IP6_PAYLEN;
+	r = ibex_pp_ip6(ip, len - info->l3_off, &paylen);
+	if (r != IBEX_R_OK)
+		return r;
 	tc = (uint8_t)((ip[0] << 4) | (ip[1] >> 4));
 	info->dscp = tc >> 2;
 	info->ecn = tc & 3;
@@ -176,8 +224,6 @@ ibex_pkt_parse(const void *frame, uint32_t len, struct ibex_pkt_info *info)
  *   bits 0-7    enum ibex_reason (IBEX_R_OK = 0)
  *   bits 8-15   IBEX_PKT_F_* (valid with IBEX_R_OK)
  *   bits 16-31  BTH offset (valid with IBEX_PKT_F_ROCE)
- *
- * A plain IPv4 header (0x45) costs one compare for version and length.
  */
 #define IBEX_PKT_CHECK_REASON(c) ((enum ibex_reason)((c) & 0xff))
 #define IBEX_PKT_CHECK_FLAGS(c) (((c) >> 8) & 0xff)
@@ -187,21 +233,15 @@ static inline __attribute__((always_inline)) uint32_t
 ibex_pkt_check_udp(const uint8_t *p, uint32_t off, uint32_t end,
 		   uint32_t udp_max, uint32_t flags)
 {
-	uint32_t ulen, lim;
+	uint32_t bth;
+	enum ibex_reason r = ibex_pp_udp(p, off, end, udp_max, &bth);
 
-	if (ibex_unlikely(off + IBEX_PP_UDP_HDR_LEN > end))
-		return IBEX_R_UDP_TRUNC;
-	ulen = ibex_rd16(p + off + 4);
-	if (ibex_unlikely(ulen < IBEX_PP_UDP_HDR_LEN || ulen > udp_max))
-		return IBEX_R_UDP_LEN;
+	if (ibex_unlikely(r != IBEX_R_OK))
+		return r;
 	flags |= IBEX_PKT_F_UDP;
-	if (ibex_rd16(p + off + 2) != IBEX_UDP_PORT_ROCEV2)
-		return flags << 8;
-	lim = off + ulen < end ? off + ulen : end;
-	off += IBEX_PP_UDP_HDR_LEN;
-	if (ibex_unlikely(off + IBEX_BTH_LEN > lim))
-		return IBEX_R_BTH_TRUNC;
-	return (flags | IBEX_PKT_F_ROCE) << 8 | off << 16;
+	if (bth != 0)
+		flags |= IBEX_PKT_F_ROCE;
+	return flags << 8 | bth << 16;
 }
 
 static inline __attribute__((always_inline)) uint32_t
@@ -209,21 +249,12 @@ ibex_pkt_check_ip4(const uint8_t *p, uint32_t len, uint32_t l3,
 		   uint32_t flags)
 {
 	const uint8_t *ip = p + l3;
-	uint32_t avail = len - l3, hlen = IBEX_PP_IP4_HDR_LEN, totlen;
+	uint32_t hlen, totlen = 0;
+	enum ibex_reason r = ibex_pp_ip4(ip, len - l3, &hlen, &totlen);
 	uint16_t frag;
 
-	if (ibex_unlikely(avail < IBEX_PP_IP4_HDR_LEN))
-		return IBEX_R_IP4_TRUNC;
-	if (ibex_unlikely(ip[0] != 0x45)) {
-		if ((ip[0] >> 4) != 4)
-			return IBEX_R_IP4_VERSION;
-		hlen = (ip[0] & 0xf) * 4u;
-		if (hlen < IBEX_PP_IP4_HDR_LEN || hlen > avail)
-			return IBEX_R_IP4_IHL;
-	}
-	totlen = ibex_rd16(ip + 2);
-	if (ibex_unlikely(totlen < hlen || totlen > avail))
-		return IBEX_R_IP4_TOTLEN;
+	if (ibex_unlikely(r != IBEX_R_OK))
+		return r;
 	frag = ibex_rd16(ip + 6);
 	if (ibex_unlikely((frag & IBEX_PP_IP4_FRAG_OFF) != 0))
 		return (flags | IBEX_PKT_F_FRAG) << 8;
@@ -240,15 +271,11 @@ ibex_pkt_check_ip6(const uint8_t *p, uint32_t len, uint32_t l3,
 		   uint32_t flags)
 {
 	const uint8_t *ip = p + l3;
-	uint32_t avail = len - l3, paylen;
+	uint32_t paylen = 0;
+	enum ibex_reason r = ibex_pp_ip6(ip, len - l3, &paylen);
 
-	if (ibex_unlikely(avail < IBEX_PP_IP6_HDR_LEN))
-		return IBEX_R_IP6_TRUNC;
-	if (ibex_unlikely((ip[0] >> 4) != 6))
-		return IBEX_R_IP6_VERSION;
-	paylen = ibex_rd16(ip + 4);
-	if (ibex_unlikely(paylen > avail - IBEX_PP_IP6_HDR_LEN))
-		return IBEX_R_IP6_PAYLEN;
+	if (ibex_unlikely(r != IBEX_R_OK))
+		return r;
 	if (ip[6] != IBEX_PP_IPPROTO_UDP)
 		return flags << 8;
 	return ibex_pkt_check_udp(p, l3 + IBEX_PP_IP6_HDR_LEN,
