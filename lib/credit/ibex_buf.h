@@ -200,26 +200,6 @@ ibex_buf_pfc_step(const struct ibex_buf *b, struct ibex_buf_lane *l)
 }
 
 /**
- * The uncongested case of ibex_buf_admit(), small enough to inline on a
- * data path: when the frame fits the reserved share of a lane that uses
- * nothing else and is not paused, charge it (no pause edge can follow,
- * see ibex_buf_pfc_step) and return true; otherwise change nothing.
- */
-static inline __attribute__((always_inline)) bool
-ibex_buf_admit_reserved(struct ibex_buf *b, unsigned int port,
-			unsigned int vl, uint32_t n)
-{
-	struct ibex_buf_lane *l = &b->lane[port][vl];
-
-	if (ibex_likely(n <= l->fast_room)) {
-		l->fast_room -= n;
-		l->reserved += n;
-		return true;
-	}
-	return false;
-}
-
-/**
  * For a data path that sums the admissions of a burst in registers: the
  * blocks (@p port, @p vl) can admit without a check, one after another,
  * as ibex_buf_admit_reserved() would (0 when it would take none), and
@@ -242,6 +222,24 @@ ibex_buf_charge_reserved(struct ibex_buf *b, unsigned int port,
 	l->fast_room -= n;
 	l->reserved += n;
 }
+
+/**
+ * The uncongested case of ibex_buf_admit(), small enough to inline on a
+ * data path: when the frame fits the reserved share of a lane that uses
+ * nothing else and is not paused, charge it (no pause edge can follow,
+ * see ibex_buf_pfc_step) and return true; otherwise change nothing.
+ */
+static inline __attribute__((always_inline)) bool
+ibex_buf_admit_reserved(struct ibex_buf *b, unsigned int port,
+			unsigned int vl, uint32_t n)
+{
+	if (ibex_likely(n <= ibex_buf_fast_room(b, port, vl))) {
+		ibex_buf_charge_reserved(b, port, vl, n);
+		return true;
+	}
+	return false;
+}
+
 
 /**
  * The same for ibex_buf_release(): a lane with only reserved blocks in use

@@ -142,10 +142,9 @@ ibex_credit_tx_take_frame(struct ibex_credit_port *p, unsigned int vl,
 static inline bool
 ibex_credit_tx_take(struct ibex_credit_port *p, unsigned int vl, uint32_t n)
 {
-	if (!ibex_credit_tx_ok(p, vl, n))
+	if (n == 0 || n > IBEX_CREDIT_MAX_FRAME_BLOCKS)
 		return false;
-	ibex_credit_tx_sent(p, vl, n);
-	return true;
+	return ibex_credit_tx_take_frame(p, vl, n);
 }
 
 /** Per packet: a data frame of @p n blocks arrived on @p vl (before any
