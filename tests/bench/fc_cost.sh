@@ -23,6 +23,17 @@
 # way on the link, and the frames lost anywhere.
 #
 #   tests/bench/fc_cost.sh [BUILD_DIR]
+#
+# Environment: REPEAT, SECS; MODES (none credit pfc); CREDIT_PERIOD_US,
+# the credit runs' period; A_WRAP, a command to run switch A under. The
+# instruction counts in docs/flow-control.md §9 (the credit period raised
+# so that time-based credit frames do not distort a slowed-down A):
+#
+#   MODES=credit REPEAT=1 SECS=8 CREDIT_PERIOD_US=1000000 \
+#   A_WRAP="valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.credit \
+#           --toggle-collect=ibex_dp_worker_main" tests/bench/fc_cost.sh
+#   (then MODES=pfc and /tmp/cg.pfc; instructions per frame: the
+#   PROGRAM TOTALS of callgrind_annotate / the "A frames" it prints)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -30,6 +41,9 @@ sw=$build/app/ibex-switch/ibex-switch
 gen=$build/app/ibex-pcapgen/ibex-pcapgen
 rep=${REPEAT:-5}
 secs=${SECS:-5}
+modes=${MODES:-none credit pfc}
+period=${CREDIT_PERIOD_US:-}  # credit period-us of the credit runs
+A_WRAP=${A_WRAP:-}            # a command to run switch A under
 [ -x "$sw" ] && [ -x "$gen" ] || { echo "build first: ninja -C $build" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/ibex-fc-cost.XXXXXX)
 bpid=
@@ -41,27 +55,36 @@ trap cleanup EXIT
 
 "$gen" -o "$tmp/p0.pcap" -n 256 -s 64 -p 8 >/dev/null
 
+# Config lines both switches share: one worker, the pcap's 8 destinations
+# sent to port $1, and for the modes with flow control a lossless VL 0
+# with a full credit window on each flow-controlled port ($3...).
+common() {
+	local mode=$1 out=$2 i p
+	shift 2
+	echo "switch workers 1"
+	echo "fdb learning off"
+	for i in 0 1 2 3 4 5 6 7; do
+		printf 'fdb static 02:00:00:00:0b:%02x port %s vlan 1\n' "$i" "$out"
+	done
+	[ "$mode" != none ] || return 0
+	for p in "$@"; do
+		echo "lane $p vl 0 lossless reserved 128KB"
+		[ "$mode" != credit ] || [ -z "$period" ] ||
+			echo "credit $p period-us $period"
+	done
+}
+
 confs() {
-	local mode=$1 i
+	local mode=$1
 	{
-		echo "switch workers 1"
-		echo "fdb learning off"
 		echo "port p0 dev net_pcap0 fc $mode"
 		echo "port m0 dev net_memif0 fc $mode"
-		for i in 0 1 2 3 4 5 6 7; do
-			printf 'fdb static 02:00:00:00:0b:%02x port m0 vlan 1\n' "$i"
-		done
-		[ "$mode" = none ] || printf 'lane p0 vl 0 lossless reserved 128KB\nlane m0 vl 0 lossless reserved 128KB\n'
+		common "$mode" m0 p0 m0
 	} >"$tmp/a.conf"
 	{
-		echo "switch workers 1"
-		echo "fdb learning off"
 		echo "port m0 dev net_memif0 fc $mode"
 		echo "port n0 dev net_null0"
-		for i in 0 1 2 3 4 5 6 7; do
-			printf 'fdb static 02:00:00:00:0b:%02x port n0 vlan 1\n' "$i"
-		done
-		[ "$mode" = none ] || echo "lane m0 vl 0 lossless reserved 128KB"
+		common "$mode" n0 m0
 	} >"$tmp/b.conf"
 }
 
@@ -71,7 +94,8 @@ one() {
 	local mode=$1 sock=$tmp/link.sock
 	confs "$mode"
 	rm -f "$sock" "$tmp"/*.json
-	"$sw" --lcores 0@0,1@1 --no-huge -m 1024 --no-pci \
+	# shellcheck disable=SC2086 # A_WRAP is a command line
+	$A_WRAP "$sw" --lcores 0@0,1@1 --no-huge -m 1024 --no-pci \
 		--log-level='lib.*:notice' --file-prefix="fccA$$" \
 		--vdev "net_pcap0,rx_pcap=$tmp/p0.pcap,infinite_rx=1" \
 		--vdev "net_memif0,role=server,id=0,socket=$sock,socket-abstract=no" \
@@ -104,6 +128,8 @@ data = pa["m0"]["tx_frames"]
 fc_ab = pb["m0"]["rx_frames"] - data
 fc_ba = pa["m0"]["rx_frames"]
 lost = sum(sum(p["drops"].values()) for p in a["ports"] + b["ports"])
+if __import__("os").environ.get("A_WRAP"):
+    print("A frames: %d" % data, file=sys.stderr)
 if "FC_COST_DEBUG" in __import__("os").environ:
     print({s + p["name"]: {k: v for k, v in p["drops"].items() if v} for s, j in (("A.", a), ("B.", b)) for p in j["ports"]}, file=sys.stderr)
 print("%.0f %d %d %.0f %.0f %d" % (data / el, a["busy_cycles_per_frame"],
@@ -113,9 +139,9 @@ PY
 
 med() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-for mode in none credit pfc; do : >"$tmp/$mode.runs"; done
+for mode in $modes; do : >"$tmp/$mode.runs"; done
 for ((i = 0; i < rep; i++)); do
-	for mode in none credit pfc; do
+	for mode in $modes; do
 		# One retry: DPDK 22.11's memif PMD now and then fails to
 		# connect or crashes as the peer leaves.
 		one "$mode" >>"$tmp/$mode.runs" ||
@@ -126,7 +152,7 @@ done
 printf '%-7s %12s %9s %9s %12s %12s %6s\n' mode link-fps A-cyc/fr \
 	B-cyc/fr fc-A-to-B/s fc-B-to-A/s lost
 base=
-for mode in none credit pfc; do
+for mode in $modes; do
 	col() { cut -d' ' -f"$1" "$tmp/$mode.runs" | med; }
 	fps=$(col 1)
 	[ -n "$base" ] || base=$fps
