@@ -1065,8 +1065,12 @@ test_pfc_watchdog(void **state)
 	assert_int_equal(v.storms, 1);
 	assert_int_equal(v.restored, 0);
 	/* ibex detects it at 40 ms of pause (and logs so); we poll the
-	 * counter from a loop a busy machine may hold up for a while. */
-	assert_true(storm_detected_ms >= 40 && storm_detected_ms <= 150);
+	 * counter from a loop a busy machine may hold up for a while.
+	 * ibex dates a frame by the TSC its worker read before polling,
+	 * so a worker preempted between the two dates the first pause
+	 * up to that stall before this thread sent it: allow 3 ms. A
+	 * watchdog that fired on one pause (10.24 ms) still fails. */
+	assert_true(storm_detected_ms >= 37 && storm_detected_ms <= 150);
 	/* Drained as configured: the lane's frames are dropped, counted. */
 	assert_true(v.wd_drop_vls >> VL_LL & 1);
 	assert_true(drops(IBEX_R_WATCHDOG) > 0);
