@@ -75,8 +75,10 @@ drop(struct ibex_port_counters *c, struct rte_mbuf *m, enum ibex_reason r)
  * their residence recorded one by one as the arbiter hands them over (the
  * slow path; they leave in the same iteration). Lane counters thus count
  * frames handed to the TX queue; the port's tx counters count what TX
- * accepted. Frames charged to the buffer are listed apart, so the common
- * path never looks at charges. Nothing reads an mbuf TX has taken.
+ * accepted. A frame charged to the buffer has its charge noted beside it
+ * (one store, no load: the release is the flush's work, summed per run of
+ * one lane), and the flush looks at charges only when the buffer holds
+ * some. Nothing reads an mbuf TX has taken.
  */
 
 #define CT_SUM_SHIFT 40
@@ -122,36 +124,30 @@ charge_release(struct ibex_worker *w, uint16_t src, uint32_t blocks)
 }
 
 /*
- * TX took the first @p sent frames: the blocks of the charged runs among
- * them go back to the buffer, one release per run; a run TX took in part
- * is split (its frames still held are ours to read) and the rest of the
- * list moves down.
+ * TX took the first @p sent frames: their charges go back to the buffer,
+ * one release per run of frames charged to the same lane (nearly always
+ * one run: a burst's frames share their ingress lane).
  */
 static void
-txbuf_release(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t sent)
+txbuf_release(struct ibex_worker *w, const struct ibex_txbuf *tb,
+	      uint16_t sent)
 {
-	uint16_t i, j, k = 0;
+	uint16_t src = IBEX_TXCHARGE_SRC(tb->charge[0]), i;
+	uint32_t blocks = 0;
 
-	for (i = 0; i < tb->charged; i++) {
-		struct ibex_txcharge c = tb->charge[i];
-		uint32_t held = 0;
+	for (i = 0; i < sent; i++) {
+		uint32_t t = tb->charge[i];
 
-		if (c.last < sent) {
-			charge_release(w, c.src, c.blocks);
-			continue;
+		if (unlikely(IBEX_TXCHARGE_SRC(t) != src)) {
+			if (src != 0)
+				charge_release(w, src, blocks);
+			src = IBEX_TXCHARGE_SRC(t);
+			blocks = 0;
 		}
-		if (c.first < sent) {
-			for (j = sent; j <= c.last; j++)
-				held += ibex_blocks(tb->pkts[j]->pkt_len);
-			charge_release(w, c.src, c.blocks - held);
-			c.first = sent;
-			c.blocks = held;
-		}
-		c.first -= sent;
-		c.last -= sent;
-		tb->charge[k++] = c;
+		blocks += IBEX_TXCHARGE_BLOCKS(t);
 	}
-	tb->charged = k;
+	if (src != 0 && blocks != 0)
+		charge_release(w, src, blocks);
 }
 
 /* Send what is buffered for one port; keep what TX did not take. */
@@ -177,16 +173,22 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	tb->bytes = left;
 	if (likely(sent == tb->count)) {
 		tb->count = 0;
+		tb->charged = 0;
 		return;
 	}
 	tb->count -= sent;
 	memmove(tb->pkts, tb->pkts + sent, tb->count * sizeof(tb->pkts[0]));
+	if (tb->charged != 0)
+		memmove(tb->charge, tb->charge + sent,
+			tb->count * sizeof(tb->charge[0]));
 	tb->first_tsc = now;
 }
 
-/* Append a frame; the caller checked there is room. */
+/* Append a frame and its charge (IBEX_TXCHARGE(), 0 for none); the caller
+ * checked there is room. */
 static inline __rte_always_inline void
-txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m)
+txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
+	     uint32_t charge)
 {
 	struct ibex_txbuf *tb = &w->tx[port];
 	uint16_t i = tb->count;
@@ -198,42 +200,31 @@ txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m)
 			tb->first_tsc = rte_rdtsc();
 	}
 	tb->pkts[i] = m;
+	tb->charge[i] = charge;
 	tb->count = i + 1;
 }
 
-/* Remember the charge of the frame just appended: it extends the last run
- * when that run is of the same lane and ends just before it. */
-static inline __rte_always_inline void
-txbuf_note_charge(struct ibex_txbuf *tb, uint16_t src, uint32_t len)
+/* The charge note of a frame of @p len bytes charged to @p src (0: none);
+ * marks the TX buffer as holding charges. */
+static inline __rte_always_inline uint32_t
+txbuf_charge(struct ibex_txbuf *tb, uint16_t src, uint32_t len)
 {
-	uint16_t idx = tb->count - 1;
-	struct ibex_txcharge *c;
-
-	if (likely(tb->charged != 0)) {
-		c = &tb->charge[tb->charged - 1];
-		if (likely(c->src == src && c->last + 1 == idx)) {
-			c->last = idx;
-			c->blocks += ibex_blocks(len);
-			return;
-		}
-	}
-	c = &tb->charge[tb->charged++];
-	c->first = idx;
-	c->last = idx;
-	c->src = src;
-	c->blocks = ibex_blocks(len);
+	if (likely(src == 0))
+		return 0;
+	tb->charged = 1;
+	return IBEX_TXCHARGE(src, ibex_blocks(len));
 }
 
 /* A frame cut through (or a management frame) on lane @p vl. */
 static inline __rte_always_inline void
 txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
-	  unsigned int vl)
+	  unsigned int vl, uint32_t charge)
 {
 	struct ibex_txbuf *tb = &w->tx[port];
 
 	tb->ct_sum[vl] += UINT64_C(1) << CT_SUM_SHIFT | m->pkt_len;
 	tb->ct_lanes |= 1u << vl;
-	txbuf_append(w, port, m);
+	txbuf_append(w, port, m, charge);
 }
 
 /* Same, for a frame charged to the buffer (@p src = IBEX_FC_SRC()). */
@@ -241,9 +232,7 @@ static void
 txbuf_put_charged(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 		  unsigned int vl, uint16_t src)
 {
-	txbuf_put(w, port, m, vl);
-	if (src != 0)
-		txbuf_note_charge(&w->tx[port], src, m->pkt_len);
+	txbuf_put(w, port, m, vl, txbuf_charge(&w->tx[port], src, m->pkt_len));
 }
 
 /* A frame the arbiter took from lane @p vl at @p now. */
@@ -259,9 +248,8 @@ txbuf_put_queued(struct ibex_worker *w, uint16_t port,
 	w->tx[port].bytes += ent->len;
 	if (e->res[vl][1] != NULL)
 		ibex_hist_record(e->res[vl][1], now - ent->rx_tsc);
-	txbuf_append(w, port, ent->frame);
-	if (ent->src != 0)
-		txbuf_note_charge(&w->tx[port], ent->src, ent->len);
+	txbuf_append(w, port, ent->frame,
+		     txbuf_charge(&w->tx[port], ent->src, ent->len));
 }
 
 /* Slot index of a key in any of the worker's caches (IBEX_MAC_CACHE slots). */
@@ -646,9 +634,8 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		     ((g & IBEX_GATE_CREDIT) &&
 		      !credit_take(w, out, vl, m->pkt_len))))
 			goto slow;
-		txbuf_put(w, out, m, vl);
-		if (unlikely(src != 0))
-			txbuf_note_charge(&w->tx[out], src, m->pkt_len);
+		txbuf_put(w, out, m, vl,
+			  txbuf_charge(&w->tx[out], src, m->pkt_len));
 		return;
 	}
 slow:
@@ -890,7 +877,7 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_TX_FULL);
 		return;
 	}
-	txbuf_put(w, out, m, IBEX_VL_MGMT);
+	txbuf_put(w, out, m, IBEX_VL_MGMT, 0);
 }
 
 /*

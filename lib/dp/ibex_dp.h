@@ -118,21 +118,18 @@ struct ibex_dp_tables {
 	struct ibex_dp_fc_conf fc[IBEX_MAX_PORTS];
 };
 
-/** A run of consecutive frames in a TX buffer charged to the same
- * (ingress port, VL): released in one step when TX takes them. */
-struct ibex_txcharge {
-	uint16_t first;          /**< place of its first frame in pkts[] */
-	uint16_t last;           /**< and of its last */
-	uint16_t src;            /**< IBEX_FC_SRC() */
-	uint32_t blocks;         /**< all its frames' blocks */
-};
+/** A TX buffer's note of a frame's charge: IBEX_FC_SRC() << 16 | its
+ * blocks, 0 for a frame not charged to the buffer. */
+#define IBEX_TXCHARGE(src, blocks) ((uint32_t)(src) << 16 | (blocks))
+#define IBEX_TXCHARGE_SRC(t) ((uint16_t)((t) >> 16))
+#define IBEX_TXCHARGE_BLOCKS(t) ((t) & 0xffffu)
 
 /** Frames on their way to one egress port's TX queue, on one worker: cut
  * through this iteration or picked by the arbiter. */
 struct ibex_txbuf {
 	uint16_t count;
 	uint16_t txq;
-	uint16_t charged;        /**< runs in charge[] */
+	uint16_t charged;        /**< charge[] may hold a charge */
 	uint16_t ct_lanes;       /**< lanes with a cut-through sum */
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
 	uint64_t bytes;          /**< bytes held: queued frames as they come,
@@ -141,7 +138,8 @@ struct ibex_txbuf {
 	/** Per lane, cut-through frames held: frames << 40 | bytes. */
 	uint64_t ct_sum[IBEX_VL_COUNT];
 	struct rte_mbuf *pkts[IBEX_TXBUF_LEN];
-	struct ibex_txcharge charge[IBEX_TXBUF_LEN];
+	/** Per frame, IBEX_TXCHARGE(): what TX taking it gives back. */
+	uint32_t charge[IBEX_TXBUF_LEN];
 };
 
 /**

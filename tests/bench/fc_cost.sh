@@ -98,7 +98,7 @@ one() {
 	$A_WRAP "$sw" --lcores 0@0,1@1 --no-huge -m 1024 --no-pci \
 		--log-level='lib.*:notice' --file-prefix="fccA$$" \
 		--vdev "net_pcap0,rx_pcap=$tmp/p0.pcap,infinite_rx=1" \
-		--vdev "net_memif0,role=server,id=0,socket=$sock,socket-abstract=no" \
+		--vdev "net_memif0,role=server,id=0,rsize=12,socket=$sock,socket-abstract=no" \
 		-- --config "$tmp/a.conf" --json "$tmp/a.json" --wait-links 30 \
 		--duration "$secs" >"$tmp/a.log" 2>&1 &
 	local apid=$! t
@@ -106,7 +106,7 @@ one() {
 	"$sw" --lcores 0@1,1@0 --no-huge -m 1024 --no-pci \
 		--single-file-segments --log-level='lib.*:notice' \
 		--file-prefix="fccB$$" --vdev net_null0,no-rx=1 \
-		--vdev "net_memif0,role=client,id=0,socket=$sock,socket-abstract=no" \
+		--vdev "net_memif0,role=client,id=0,rsize=12,socket=$sock,socket-abstract=no" \
 		-- --config "$tmp/b.conf" --json "$tmp/b.json" \
 		--duration $((secs + 60)) >"$tmp/b.log" 2>&1 &
 	bpid=$!
