@@ -963,6 +963,69 @@ test_bounds_corruption(void **state)
 	assert_true(seen > 1000);
 }
 
+/*
+ * The data path's short cut for IPv4/UDP/RoCEv2 frames agrees with the
+ * general checks at every edge of its shape: each IP total length and UDP
+ * length around the frame's, the fragment bits, the protocol, the port
+ * and the header length, tagged and untagged, at exact frame sizes.
+ */
+static void
+test_check_roce4_edges(void **state)
+{
+	static const uint16_t frag[] = { 0x0000, 0x4000, 0x2000, 0x0001,
+					 0x1fff, 0x6000, 0x8000 };
+	static const int vlans[] = { -1, 7 };
+	uint8_t f[BUF_LEN], g[BUF_LEN];
+	struct ibex_pkt_info i;
+	uint32_t n, l3, tl, ul, k, v, ok = 0, bad = 0;
+	struct ibex_pkt_spec sp;
+
+	(void)state;
+	for (v = 0; v < IBEX_ARRAY_SIZE(vlans); v++) {
+		sp = spec_of(IBEX_L3_IPV4, vlans[v], true, true);
+		sp.frame_len = 96;
+		n = build(f, &sp);
+		l3 = vlans[v] < 0 ? 14 : 18;
+		/* The frame has the short cut's shape. */
+		assert_int_not_equal(ibex_pkt_check_roce4(f, n, l3, 0),
+				     UINT32_MAX);
+		for (tl = 0; tl <= n - l3 + 2; tl++)
+			for (ul = 0; ul <= n - l3 + 2; ul++) {
+				memcpy(g, f, n);
+				g[l3 + 2] = (uint8_t)(tl >> 8);
+				g[l3 + 3] = (uint8_t)tl;
+				g[l3 + 24] = (uint8_t)(ul >> 8);
+				g[l3 + 25] = (uint8_t)ul;
+				if (parse_exact(g, n, &i) == IBEX_R_OK)
+					ok++;
+				else
+					bad++;
+			}
+		for (k = 0; k < IBEX_ARRAY_SIZE(frag); k++) {
+			memcpy(g, f, n);
+			g[l3 + 6] = (uint8_t)(frag[k] >> 8);
+			g[l3 + 7] = (uint8_t)frag[k];
+			parse_exact(g, n, &i);
+		}
+		for (k = 0; k < 256; k++) {
+			memcpy(g, f, n);
+			g[l3] = (uint8_t)k;	/* version and IHL */
+			parse_exact(g, n, &i);
+			memcpy(g, f, n);
+			g[l3 + 9] = (uint8_t)k;	/* protocol */
+			parse_exact(g, n, &i);
+			memcpy(g, f, n);
+			g[l3 + 22 + (k & 1)] ^= (uint8_t)(k | 1); /* port */
+			parse_exact(g, n, &i);
+		}
+		for (k = 0; k <= n; k++)
+			parse_exact(f, k, &i);
+	}
+	/* Both verdicts were reached, many times each. */
+	assert_true(ok > 1000);
+	assert_true(bad > 1000);
+}
+
 int
 main(void)
 {
@@ -1002,6 +1065,7 @@ main(void)
 	const struct CMUnitTest bounds[] = {
 		cmocka_unit_test(test_bounds_truncation),
 		cmocka_unit_test(test_bounds_corruption),
+		cmocka_unit_test(test_check_roce4_edges),
 	};
 	int fails = 0;
 
