@@ -81,6 +81,9 @@ drop(struct ibex_port_counters *c, struct rte_mbuf *m, enum ibex_reason r)
  * some. Nothing reads an mbuf TX has taken.
  */
 
+/* Four 32-bit lanes (GCC/clang vector extension: SSE2, NEON or scalar). */
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+
 #define CT_SUM_SHIFT 40
 #define CT_SUM_BYTES ((UINT64_C(1) << CT_SUM_SHIFT) - 1)
 
@@ -88,16 +91,15 @@ drop(struct ibex_port_counters *c, struct rte_mbuf *m, enum ibex_reason r)
 static void
 txbuf_account(struct ibex_egress *e, struct ibex_txbuf *tb, uint64_t now)
 {
-	uint32_t lanes = tb->ct_lanes;
+	unsigned int vl;
 
-	tb->ct_lanes = 0;
-	while (lanes != 0) {
-		unsigned int vl = __builtin_ctz(lanes);
+	for (vl = 0; vl < IBEX_VL_COUNT; vl++) {
 		uint64_t sum = tb->ct_sum[vl];
 		struct ibex_lane_counters *lc;
 		uint32_t n;
 
-		lanes &= lanes - 1;
+		if (sum == 0)
+			continue;
 		n = (uint32_t)(sum >> CT_SUM_SHIFT);
 		lc = &e->lane[vl];
 		IBEX_CNT_ADD(lc->tx_pkts, n);
@@ -133,8 +135,31 @@ txbuf_release(struct ibex_worker *w, const struct ibex_txbuf *tb,
 	      uint16_t sent)
 {
 	uint16_t src = IBEX_TXCHARGE_SRC(tb->charge[0]), i;
-	uint32_t blocks = 0;
+	uint32_t blocks, other, src_bits = src;
+	u32x4 v_other = { 0 }, v_blocks = { 0 };
+	unsigned int k;
 
+	/* The common case, one lane for all, four notes at a time and no
+	 * branch per frame. */
+	for (k = 0; k + 4 <= sent; k += 4) {
+		u32x4 c;
+
+		memcpy(&c, &tb->charge[k], sizeof(c));
+		v_other |= (c >> 16) ^ src_bits;
+		v_blocks += c & 0xffff;
+	}
+	other = v_other[0] | v_other[1] | v_other[2] | v_other[3];
+	blocks = v_blocks[0] + v_blocks[1] + v_blocks[2] + v_blocks[3];
+	for (; k < sent; k++) {
+		other |= IBEX_TXCHARGE_SRC(tb->charge[k]) ^ src_bits;
+		blocks += IBEX_TXCHARGE_BLOCKS(tb->charge[k]);
+	}
+	if (likely(other == 0)) {
+		if (src != 0 && blocks != 0)
+			charge_release(w, src, blocks);
+		return;
+	}
+	blocks = 0;
 	for (i = 0; i < sent; i++) {
 		uint32_t t = tb->charge[i];
 
@@ -161,8 +186,7 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 
 	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
-	if (tb->ct_lanes != 0)
-		txbuf_account(w->eg[port], tb, now);
+	txbuf_account(w->eg[port], tb, now);
 	if (unlikely(tb->charged != 0))
 		txbuf_release(w, tb, sent);
 	/* What TX did not take is still ours to read. */
@@ -223,7 +247,6 @@ txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 	struct ibex_txbuf *tb = &w->tx[port];
 
 	tb->ct_sum[vl] += UINT64_C(1) << CT_SUM_SHIFT | m->pkt_len;
-	tb->ct_lanes |= 1u << vl;
 	txbuf_append(w, port, m, charge);
 }
 
@@ -1226,12 +1249,16 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	uint64_t bytes = 0;
 	uint16_t i;
 
+	/* The array has room for PREFETCH_AHEAD more: filled with the last
+	 * frame, the look-ahead needs no bounds test per frame (fetching a
+	 * line twice is harmless). */
+	for (i = 0; i < PREFETCH_AHEAD; i++)
+		pkts[n + i] = pkts[n - 1];
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
-		if (i + PREFETCH_AHEAD < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
-						       void *));
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
+					       void *));
 		bytes += pkts[i]->pkt_len;
 		forward_one(w, t, c, pkts[i], in_port, now_ms, &acc);
 	}
@@ -1390,7 +1417,6 @@ worker_release_all(struct ibex_worker *w)
 			tb->count = 0;
 			tb->bytes = 0;
 			tb->charged = 0;
-			tb->ct_lanes = 0;
 			memset(tb->ct_sum, 0, sizeof(tb->ct_sum));
 		}
 		for (v = 0; v < IBEX_VL_COUNT; v++)
@@ -1471,7 +1497,8 @@ ibex_dp_worker_main(void *arg)
 {
 	struct ibex_worker *w = arg;
 	struct ibex_dp *dp = w->dp;
-	struct rte_mbuf *pkts[IBEX_BURST_MAX];
+	/* PREFETCH_AHEAD more: see rx_burst_process(). */
+	struct rte_mbuf *pkts[IBEX_BURST_MAX + PREFETCH_AHEAD];
 	uint64_t drain_until = 0;
 
 	RTE_LOG(INFO, IBEX_WORKER, "worker %u on lcore %u polls %u queue(s)\n",

@@ -130,7 +130,6 @@ struct ibex_txbuf {
 	uint16_t count;
 	uint16_t txq;
 	uint16_t charged;        /**< charge[] may hold a charge */
-	uint16_t ct_lanes;       /**< lanes with a cut-through sum */
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
 	uint64_t bytes;          /**< bytes held: queued frames as they come,
 				      cut-through ones folded in at flush */
