@@ -389,18 +389,51 @@ dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
 
 #define FLOW_MISS UINT32_MAX
 
+/*
+ * A flow's key in two words: the header's first 8 bytes (destination MAC
+ * and the source's first two) and its next 4 (the rest of the source)
+ * with VLAN, ingress port and SL above them: two loads, no masking.
+ */
+struct flow_key {
+	uint64_t k0, k1;
+};
+
+static inline __rte_always_inline struct flow_key
+flow_key(const uint8_t *eth, uint16_t vid, uint16_t in_port, unsigned int sl)
+{
+	struct flow_key k;
+	uint32_t src_tail;
+
+	RTE_BUILD_BUG_ON(IBEX_MAX_PORTS > 64);
+	memcpy(&k.k0, eth, sizeof(k.k0));
+	memcpy(&src_tail, eth + 8, sizeof(src_tail));
+	k.k1 = src_tail | (uint64_t)(vid | (uint32_t)in_port << 12 |
+				     sl << 18) << 32;
+	return k;
+}
+
+static inline __rte_always_inline struct ibex_flow_slot *
+flow_slot(struct ibex_worker *w, struct flow_key k)
+{
+	return &w->flow_cache[cache_index(k.k0 ^ (k.k1 * 31))];
+}
+
+static inline __rte_always_inline bool
+flow_hit(const struct ibex_flow_slot *f, struct flow_key k, uint32_t now_ms)
+{
+	return f->key0 == k.k0 && f->key1 == k.k1 &&
+	       (int32_t)(f->until_ms - now_ms) > 0;
+}
+
 /* The flow cache alone: the cached answer, or FLOW_MISS. */
 static inline __rte_always_inline uint32_t
 flow_probe(struct ibex_worker *w, const uint8_t *eth, uint16_t vid,
 	   uint16_t in_port, unsigned int sl, uint32_t now_ms)
 {
-	uint64_t dkey = mac_key(eth, vid);
-	uint64_t skey = mac_key(eth + 6, in_port) | (uint64_t)sl << 56;
-	const struct ibex_flow_slot *f =
-		&w->flow_cache[cache_index(dkey ^ (skey * 31))];
+	struct flow_key k = flow_key(eth, vid, in_port, sl);
+	const struct ibex_flow_slot *f = flow_slot(w, k);
 
-	if (likely(f->dst_key == dkey && f->src_key == skey &&
-		   (int32_t)(f->until_ms - now_ms) > 0))
+	if (likely(flow_hit(f, k, now_ms)))
 		return f->ans;
 	return FLOW_MISS;
 }
@@ -410,14 +443,12 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	    const uint8_t *eth, uint16_t vid, uint16_t in_port,
 	    unsigned int sl, uint32_t now_ms)
 {
-	uint64_t dkey = mac_key(eth, vid);
-	uint64_t skey = mac_key(eth + 6, in_port) | (uint64_t)sl << 56;
-	struct ibex_flow_slot *f = &w->flow_cache[cache_index(dkey ^ (skey * 31))];
+	struct flow_key k = flow_key(eth, vid, in_port, sl);
+	struct ibex_flow_slot *f = flow_slot(w, k);
 	uint32_t until, ans;
 	uint16_t out;
 
-	if (likely(f->dst_key == dkey && f->src_key == skey &&
-		   (int32_t)(f->until_ms - now_ms) > 0))
+	if (likely(flow_hit(f, k, now_ms)))
 		return f->ans;
 	until = learn_check(w, t, eth + 6, vid, in_port, now_ms);
 	out = dst_lookup(w, eth, vid);
@@ -428,8 +459,8 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	if (out == in_port || !((t->tx_enabled >> out) & 1) ||
 	    ibex_vl_is_drop(FLOW_VL(ans)))
 		return ans | FLOW_CHECK;
-	f->dst_key = dkey;
-	f->src_key = skey;
+	f->key0 = k.k0;
+	f->key1 = k.k1;
 	f->until_ms = until;
 	f->ans = ans;
 	return ans;
@@ -564,7 +595,8 @@ struct burst_acc {
 	uint16_t in_port;
 	unsigned int ch_vl;      /* lane being charged, ACC_NONE for none */
 	uint32_t ch_room;        /* blocks it may still take unchecked */
-	uint32_t ch_blocks;      /* blocks taken */
+	uint32_t ch_room0;       /* ch_room when the lane was taken up */
+	uint16_t ch_src;         /* IBEX_FC_SRC(in_port, ch_vl) */
 	unsigned int abr_vl;     /* lane whose ABR is summed, ACC_NONE */
 	uint32_t abr_blocks;
 };
@@ -576,7 +608,7 @@ burst_flush(struct ibex_worker *w, struct burst_acc *a)
 
 	if (a->ch_vl != ACC_NONE) {
 		ibex_buf_charge_reserved(&w->fc->buf, a->in_port, a->ch_vl,
-					 a->ch_blocks);
+					 a->ch_room0 - a->ch_room);
 		a->ch_vl = ACC_NONE;
 	}
 	if (a->abr_vl != ACC_NONE) {
@@ -977,20 +1009,20 @@ fc_ingress_fast(struct ibex_worker *w, struct rte_mbuf *m, unsigned int vl,
 	}
 	if (likely(vl == a->ch_vl && n <= a->ch_room)) {
 		a->ch_room -= n;
-		a->ch_blocks += n;
-		return (uint16_t)IBEX_FC_SRC(in, vl);
+		return a->ch_src;
 	}
 	if (a->ch_vl != ACC_NONE) {
 		ibex_buf_charge_reserved(&w->fc->buf, in, a->ch_vl,
-					 a->ch_blocks);
+					 a->ch_room0 - a->ch_room);
 		a->ch_vl = ACC_NONE;
 	}
 	a->ch_room = ibex_buf_fast_room(&w->fc->buf, in, vl);
 	if (likely(n <= a->ch_room)) {
 		a->ch_vl = vl;
+		a->ch_src = (uint16_t)IBEX_FC_SRC(in, vl);
+		a->ch_room0 = a->ch_room;
 		a->ch_room -= n;
-		a->ch_blocks = n;
-		return (uint16_t)IBEX_FC_SRC(in, vl);
+		return a->ch_src;
 	}
 	burst_flush(w, a);
 	return fc_admit_slow(w, m, in, vl);

@@ -227,8 +227,9 @@ struct ibex_mac_slot {
  * destination go?) for the (dst, vid, src, in_port) it was filled for.
  */
 struct ibex_flow_slot {
-	uint64_t dst_key;        /**< vid << 48 | dst mac */
-	uint64_t src_key;        /**< sl << 56 | in_port << 48 | src mac */
+	uint64_t key0;           /**< header bytes 0-7: dst mac, src 0-1 */
+	uint64_t key1;           /**< bytes 8-11 (src 2-5) | (vid |
+				      in_port << 12 | sl << 18) << 32 */
 	uint32_t until_ms;       /**< the source needs no re-check before this */
 	uint32_t ans;            /**< egress port | its lane << 16 |
 				      the ingress lane << 20 */
