@@ -231,12 +231,12 @@ txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 /* The charge note of a frame of @p len bytes charged to @p src (0: none);
  * marks the TX buffer as holding charges. */
 static inline __rte_always_inline uint32_t
-txbuf_charge(struct ibex_txbuf *tb, uint16_t src, uint32_t len)
+txbuf_charge(struct ibex_txbuf *tb, uint16_t src, uint32_t blocks)
 {
 	if (likely(src == 0))
 		return 0;
 	tb->charged = 1;
-	return IBEX_TXCHARGE(src, ibex_blocks(len));
+	return IBEX_TXCHARGE(src, blocks);
 }
 
 /* A frame cut through (or a management frame) on lane @p vl. */
@@ -255,7 +255,8 @@ static void
 txbuf_put_charged(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 		  unsigned int vl, uint16_t src)
 {
-	txbuf_put(w, port, m, vl, txbuf_charge(&w->tx[port], src, m->pkt_len));
+	txbuf_put(w, port, m, vl,
+		  txbuf_charge(&w->tx[port], src, ibex_blocks(m->pkt_len)));
 }
 
 /* A frame the arbiter took from lane @p vl at @p now. */
@@ -272,7 +273,8 @@ txbuf_put_queued(struct ibex_worker *w, uint16_t port,
 	if (e->res[vl][1] != NULL)
 		ibex_hist_record(e->res[vl][1], now - ent->rx_tsc);
 	txbuf_append(w, port, ent->frame,
-		     txbuf_charge(&w->tx[port], ent->src, ent->len));
+		     txbuf_charge(&w->tx[port], ent->src,
+				  ibex_blocks(ent->len)));
 }
 
 /* Slot index of a key in any of the worker's caches (IBEX_MAC_CACHE slots). */
@@ -581,15 +583,18 @@ needs_credit(const struct ibex_fc_port *fp, unsigned int vl)
 }
 
 /*
- * What flow control adds up over one RX burst, in registers: a burst comes
- * from one port and its frames are mostly of one lane, so the blocks its
- * frames charge to their ingress lane and, on credit ports, their ABR are
- * summed and written once. A frame of another lane, or one that leaves
- * the fast path (which may admit, release or parse a credit frame: ABR :=
- * FCTBS must not be followed by blocks the peer already counted), writes
- * the sums first (burst_flush()).
+ * What flow control adds up over one RX burst: a burst comes from one
+ * port and its frames are mostly of one lane and go mostly to one egress
+ * lane, so the blocks its frames charge to their ingress lane (on credit
+ * ports also their ABR) and the credit they take on a credit egress lane
+ * are summed and written once. A frame of another lane, or one that
+ * leaves the fast path (which may admit, release or parse a credit frame:
+ * ABR := FCTBS must not be followed by blocks the peer already counted,
+ * nor a credit frame carry an FCTBS short of what was sent), writes the
+ * sums first (burst_flush()).
  */
 #define ACC_NONE 0xffu
+#define CR_NONE UINT32_MAX
 
 struct burst_acc {
 	uint16_t in_port;
@@ -597,26 +602,46 @@ struct burst_acc {
 	uint32_t ch_room;        /* blocks it may still take unchecked */
 	uint32_t ch_room0;       /* ch_room when the lane was taken up */
 	uint16_t ch_src;         /* IBEX_FC_SRC(in_port, ch_vl) */
-	unsigned int abr_vl;     /* lane whose ABR is summed, ACC_NONE */
-	uint32_t abr_blocks;
+	bool ch_abr;             /* a credit port: ABR counts them too */
+	uint32_t cr_lane;        /* egress port << 4 | VL whose credit is
+				    being taken, CR_NONE for none */
+	uint32_t cr_avail;       /* blocks it may still send */
+	uint32_t cr_avail0;      /* cr_avail when the lane was taken up */
 };
+
+/* Add the credit the burst took on one egress lane to its FCTBS. */
+static inline void
+burst_flush_credit(struct ibex_worker *w, struct burst_acc *a)
+{
+	struct ibex_fc_port *fp = &w->fc->port[a->cr_lane >> 4];
+
+	ibex_credit_tx_sent(&fp->cp, a->cr_lane & 0xf,
+			    a->cr_avail0 - a->cr_avail);
+	a->cr_lane = CR_NONE;
+}
+
+/* Charge the blocks the burst's frames took on their ingress lane and, on
+ * a credit port, count them in its ABR: the same blocks, as every frame
+ * that reaches the fast path is both charged and counted. */
+static inline void
+burst_flush_charge(struct ibex_worker *w, struct burst_acc *a)
+{
+	uint32_t blocks = a->ch_room0 - a->ch_room;
+	struct ibex_fc_port *fp = &w->fc->port[a->in_port];
+
+	ibex_buf_charge_reserved(&w->fc->buf, a->in_port, a->ch_vl, blocks);
+	if (a->ch_abr && a->ch_vl < fp->cp.n_vls)
+		ibex_credit_rx_data(&fp->cp, a->ch_vl, blocks);
+	a->ch_vl = ACC_NONE;
+}
 
 static inline void
 burst_flush(struct ibex_worker *w, struct burst_acc *a)
 {
-	struct ibex_fc_port *fp;
-
-	if (a->ch_vl != ACC_NONE) {
-		ibex_buf_charge_reserved(&w->fc->buf, a->in_port, a->ch_vl,
-					 a->ch_room0 - a->ch_room);
-		a->ch_vl = ACC_NONE;
-	}
-	if (a->abr_vl != ACC_NONE) {
-		fp = &w->fc->port[a->in_port];
-		if (a->abr_vl < fp->cp.n_vls)
-			ibex_credit_rx_data(&fp->cp, a->abr_vl, a->abr_blocks);
-		a->abr_vl = ACC_NONE;
-	}
+	if (a->ch_vl != ACC_NONE)
+		burst_flush_charge(w, a);
+	if (a->cr_lane != CR_NONE)
+		burst_flush_credit(w, a);
 }
 
 /* The slow side of egress_send(): a shaped or flow-controlled port, lanes
@@ -654,16 +679,48 @@ queue:
 	lane_enqueue(w, e, out, m, vl, src);
 }
 
-/* A lossless lane of a credit port takes the frame's credit, if the peer
- * granted it; other lanes need none. */
-static inline __rte_always_inline bool
-credit_take(struct ibex_worker *w, uint16_t out, unsigned int vl,
-	    uint32_t len)
+/* credit_take() beyond the lane the burst is taking credit on: a lossy
+ * lane needs none; a lossless one starts the burst's sum afresh with what
+ * the peer granted it, as blocks. */
+static bool
+credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
+		 uint32_t n, struct burst_acc *a)
 {
 	struct ibex_fc_port *fp = &w->fc->port[out];
+	uint32_t avail;
 
-	return !(fp->lossless >> vl & 1) ||
-	       ibex_credit_tx_take_frame(&fp->cp, vl, ibex_blocks(len));
+	if (!(fp->lossless >> vl & 1))
+		return true;
+	if (a == NULL)
+		return ibex_credit_tx_take_frame(&fp->cp, vl, n);
+	if (a->cr_lane != CR_NONE)
+		burst_flush_credit(w, a);
+	avail = ibex_credit_tx_avail(&fp->cp, vl);
+	if (n > avail)
+		return false;
+	a->cr_lane = (uint32_t)out << 4 | vl;
+	a->cr_avail0 = avail;
+	a->cr_avail = avail - n;
+	return true;
+}
+
+/*
+ * A lossless lane of a credit port takes the frame's credit, if the peer
+ * granted it; other lanes need none. Over a burst the credit left on one
+ * lane is kept in @p a as blocks (for a frame of 1..256 blocks, n <= left
+ * is the IB send rule) and FCTBS moves once, in burst_flush(): the common
+ * case is a compare and a subtraction.
+ */
+static inline __rte_always_inline bool
+credit_take(struct ibex_worker *w, uint16_t out, unsigned int vl,
+	    uint32_t n, struct burst_acc *a)
+{
+	if (likely(a != NULL && ((uint32_t)out << 4 | vl) == a->cr_lane &&
+		   n <= a->cr_avail)) {
+		a->cr_avail -= n;
+		return true;
+	}
+	return credit_take_lane(w, out, vl, n, a);
 }
 
 /*
@@ -675,7 +732,8 @@ credit_take(struct ibex_worker *w, uint16_t out, unsigned int vl,
  */
 static inline __rte_always_inline void
 egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
-	    unsigned int vl, uint16_t src, struct burst_acc *acc)
+	    unsigned int vl, uint16_t src, uint32_t blocks,
+	    struct burst_acc *acc)
 {
 	uint32_t g = w->gate[out];
 
@@ -687,10 +745,10 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		if (unlikely(g & (IBEX_GATE_BLOCKED_ALL | IBEX_GATE_CREDIT)) &&
 		    ((g & IBEX_GATE_BLOCKED(vl)) ||
 		     ((g & IBEX_GATE_CREDIT) &&
-		      !credit_take(w, out, vl, m->pkt_len))))
+		      !credit_take(w, out, vl, blocks, acc))))
 			goto slow;
 		txbuf_put(w, out, m, vl,
-			  txbuf_charge(&w->tx[out], src, m->pkt_len));
+			  txbuf_charge(&w->tx[out], src, blocks));
 		return;
 	}
 slow:
@@ -987,53 +1045,6 @@ fc_admit_lane(struct ibex_worker *w, struct rte_mbuf *m, unsigned int in,
 	return fc_admit_slow(w, m, in, vl);
 }
 
-/*
- * Ingress flow control of a flow-cache hit: its ABR and its charge summed
- * in @p a while its lane can take it unchecked. @return the charge tag,
- * 0 when the frame was dropped.
- */
-static inline __rte_always_inline uint16_t
-fc_ingress_fast(struct ibex_worker *w, struct rte_mbuf *m, unsigned int vl,
-		uint32_t fc, struct burst_acc *a)
-{
-	uint32_t n = ibex_blocks(m->pkt_len);
-	uint16_t in = a->in_port;
-
-	if (fc & IBEX_CLASS_CREDIT) {
-		if (unlikely(vl != a->abr_vl)) {
-			burst_flush(w, a);
-			a->abr_vl = vl;
-			a->abr_blocks = 0;
-		}
-		a->abr_blocks += n;
-	}
-	if (likely(vl == a->ch_vl && n <= a->ch_room)) {
-		a->ch_room -= n;
-		return a->ch_src;
-	}
-	if (a->ch_vl != ACC_NONE) {
-		ibex_buf_charge_reserved(&w->fc->buf, in, a->ch_vl,
-					 a->ch_room0 - a->ch_room);
-		a->ch_vl = ACC_NONE;
-	}
-	a->ch_room = ibex_buf_fast_room(&w->fc->buf, in, vl);
-	if (likely(n <= a->ch_room)) {
-		a->ch_vl = vl;
-		a->ch_src = (uint16_t)IBEX_FC_SRC(in, vl);
-		a->ch_room0 = a->ch_room;
-		a->ch_room -= n;
-		return a->ch_src;
-	}
-	burst_flush(w, a);
-	return fc_admit_slow(w, m, in, vl);
-}
-
-static uint16_t
-fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
-{
-	return fc_admit_lane(w, m, FC_IN_PORT(fc), FC_IN_VL(fc));
-}
-
 /* A data frame from a credit port: ABR counts what the peer sent, before
  * any drop decision. */
 static inline void
@@ -1044,6 +1055,44 @@ fc_count_abr(struct ibex_worker *w, const struct rte_mbuf *m,
 
 	if (fp->mode == IBEX_FC_CREDIT && vl < fp->cp.n_vls)
 		ibex_credit_rx_data(&fp->cp, vl, ibex_blocks(m->pkt_len));
+}
+
+/*
+ * Ingress flow control of a flow-cache hit: its charge (and on a credit
+ * port its ABR, the same blocks) summed in @p a while its lane can take
+ * it unchecked. @return the charge tag, 0 when the frame was dropped.
+ */
+static inline __rte_always_inline uint16_t
+fc_ingress_fast(struct ibex_worker *w, struct rte_mbuf *m, unsigned int vl,
+		uint32_t n, uint32_t fc, struct burst_acc *a)
+{
+	uint16_t in = a->in_port;
+
+	if (likely(vl == a->ch_vl && n <= a->ch_room)) {
+		a->ch_room -= n;
+		return a->ch_src;
+	}
+	if (a->ch_vl != ACC_NONE)
+		burst_flush_charge(w, a);
+	a->ch_room = ibex_buf_fast_room(&w->fc->buf, in, vl);
+	if (likely(n <= a->ch_room)) {
+		a->ch_vl = vl;
+		a->ch_src = (uint16_t)IBEX_FC_SRC(in, vl);
+		a->ch_abr = (fc & IBEX_CLASS_CREDIT) != 0;
+		a->ch_room0 = a->ch_room;
+		a->ch_room -= n;
+		return a->ch_src;
+	}
+	burst_flush(w, a);
+	if (fc & IBEX_CLASS_CREDIT)
+		fc_count_abr(w, m, in, vl);
+	return fc_admit_slow(w, m, in, vl);
+}
+
+static uint16_t
+fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
+{
+	return fc_admit_lane(w, m, FC_IN_PORT(fc), FC_IN_VL(fc));
 }
 
 /* Hand a frame to egress port @p out on lane @p vl (not a drop lane). */
@@ -1063,7 +1112,7 @@ egress_vl(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		if (src == 0)
 			return;
 	}
-	egress_send(w, out, m, vl, src, NULL);
+	egress_send(w, out, m, vl, src, ibex_blocks(m->pkt_len), NULL);
 }
 
 /* Same, finding the lane from the port's SL->VL table. */
@@ -1244,6 +1293,8 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP)))) {
 		ans = flow_probe(w, eth, vid, in_port, FC_SL(fc), now_ms);
 		if (likely(ans != FLOW_MISS)) {
+			/* Its buffer and credit blocks, once for both. */
+			uint32_t blocks = ibex_blocks(m->pkt_len);
 			uint16_t src = 0;
 
 			/* A flow-controlled ingress port: count and charge
@@ -1254,12 +1305,12 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 				if (unlikely(eth[12] == 0x88))
 					goto slow;
 				src = fc_ingress_fast(w, m, FLOW_IN_VL(ans),
-						      fc, acc);
+						      blocks, fc, acc);
 				if (src == 0)
 					return;
 			}
 			egress_send(w, FLOW_OUT(ans), m, FLOW_VL(ans), src,
-				    acc);
+				    blocks, acc);
 			return;
 		}
 	}
@@ -1277,7 +1328,7 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 {
 	struct ibex_port_counters *c = &w->cnt[in_port];
 	struct burst_acc acc = { .in_port = in_port, .ch_vl = ACC_NONE,
-				 .abr_vl = ACC_NONE };
+				 .cr_lane = CR_NONE };
 	uint64_t bytes = 0;
 	uint16_t i;
 
@@ -1294,7 +1345,7 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		bytes += pkts[i]->pkt_len;
 		forward_one(w, t, c, pkts[i], in_port, now_ms, &acc);
 	}
-	if (acc.ch_vl != ACC_NONE || acc.abr_vl != ACC_NONE)
+	if (acc.ch_vl != ACC_NONE || acc.cr_lane != CR_NONE)
 		burst_flush(w, &acc);
 	IBEX_CNT_ADD(c->rx_pkts, n);
 	IBEX_CNT_ADD(c->rx_bytes, bytes);
