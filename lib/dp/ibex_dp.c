@@ -75,10 +75,10 @@ drop(struct ibex_port_counters *c, struct rte_mbuf *m, enum ibex_reason r)
  * their residence recorded one by one as the arbiter hands them over (the
  * slow path; they leave in the same iteration). Lane counters thus count
  * frames handed to the TX queue; the port's tx counters count what TX
- * accepted. A frame charged to the buffer has its charge noted beside it
- * (one store, no load: the release is the flush's work, summed per run of
- * one lane), and the flush looks at charges only when the buffer holds
- * some. Nothing reads an mbuf TX has taken.
+ * accepted. Every frame has its charge noted beside it (one store, no
+ * load, no branch; source 0 when it is not charged): the release is the
+ * flush's work, four notes at a time when one lane (or none) has them
+ * all. Nothing reads an mbuf TX has taken.
  */
 
 /* Four 32-bit lanes (GCC/clang vector extension: SSE2, NEON or scalar). */
@@ -187,8 +187,7 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
 	txbuf_account(w->eg[port], tb, now);
-	if (unlikely(tb->charged != 0))
-		txbuf_release(w, tb, sent);
+	txbuf_release(w, tb, sent);
 	/* What TX did not take is still ours to read. */
 	for (i = sent; i < tb->count; i++)
 		left += tb->pkts[i]->pkt_len;
@@ -197,18 +196,16 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	tb->bytes = left;
 	if (likely(sent == tb->count)) {
 		tb->count = 0;
-		tb->charged = 0;
 		return;
 	}
 	tb->count -= sent;
 	memmove(tb->pkts, tb->pkts + sent, tb->count * sizeof(tb->pkts[0]));
-	if (tb->charged != 0)
-		memmove(tb->charge, tb->charge + sent,
-			tb->count * sizeof(tb->charge[0]));
+	memmove(tb->charge, tb->charge + sent,
+		tb->count * sizeof(tb->charge[0]));
 	tb->first_tsc = now;
 }
 
-/* Append a frame and its charge (IBEX_TXCHARGE(), 0 for none); the caller
+/* Append a frame and its charge note (IBEX_TXCHARGE()); the caller
  * checked there is room. */
 static inline __rte_always_inline void
 txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
@@ -228,17 +225,6 @@ txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 	tb->count = i + 1;
 }
 
-/* The charge note of a frame of @p len bytes charged to @p src (0: none);
- * marks the TX buffer as holding charges. */
-static inline __rte_always_inline uint32_t
-txbuf_charge(struct ibex_txbuf *tb, uint16_t src, uint32_t blocks)
-{
-	if (likely(src == 0))
-		return 0;
-	tb->charged = 1;
-	return IBEX_TXCHARGE(src, blocks);
-}
-
 /* A frame cut through (or a management frame) on lane @p vl. */
 static inline __rte_always_inline void
 txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
@@ -255,8 +241,7 @@ static void
 txbuf_put_charged(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 		  unsigned int vl, uint16_t src)
 {
-	txbuf_put(w, port, m, vl,
-		  txbuf_charge(&w->tx[port], src, ibex_blocks(m->pkt_len)));
+	txbuf_put(w, port, m, vl, IBEX_TXCHARGE(src, ibex_blocks(m->pkt_len)));
 }
 
 /* A frame the arbiter took from lane @p vl at @p now. */
@@ -273,8 +258,7 @@ txbuf_put_queued(struct ibex_worker *w, uint16_t port,
 	if (e->res[vl][1] != NULL)
 		ibex_hist_record(e->res[vl][1], now - ent->rx_tsc);
 	txbuf_append(w, port, ent->frame,
-		     txbuf_charge(&w->tx[port], ent->src,
-				  ibex_blocks(ent->len)));
+		     IBEX_TXCHARGE(ent->src, ibex_blocks(ent->len)));
 }
 
 /* Slot index of a key in any of the worker's caches (IBEX_MAC_CACHE slots). */
@@ -748,7 +732,7 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		      !credit_take(w, out, vl, blocks, acc))))
 			goto slow;
 		txbuf_put(w, out, m, vl,
-			  txbuf_charge(&w->tx[out], src, blocks));
+			  IBEX_TXCHARGE(src, blocks));
 		return;
 	}
 slow:
@@ -1499,7 +1483,6 @@ worker_release_all(struct ibex_worker *w)
 			rte_pktmbuf_free_bulk(tb->pkts, tb->count);
 			tb->count = 0;
 			tb->bytes = 0;
-			tb->charged = 0;
 			memset(tb->ct_sum, 0, sizeof(tb->ct_sum));
 		}
 		for (v = 0; v < IBEX_VL_COUNT; v++)

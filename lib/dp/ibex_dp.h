@@ -119,7 +119,8 @@ struct ibex_dp_tables {
 };
 
 /** A TX buffer's note of a frame's charge: IBEX_FC_SRC() << 16 | its
- * blocks, 0 for a frame not charged to the buffer. */
+ * blocks; source 0 for a frame not charged to the buffer (its blocks are
+ * not released). */
 #define IBEX_TXCHARGE(src, blocks) ((uint32_t)(src) << 16 | (blocks))
 #define IBEX_TXCHARGE_SRC(t) ((uint16_t)((t) >> 16))
 #define IBEX_TXCHARGE_BLOCKS(t) ((t) & 0xffffu)
@@ -129,7 +130,6 @@ struct ibex_dp_tables {
 struct ibex_txbuf {
 	uint16_t count;
 	uint16_t txq;
-	uint16_t charged;        /**< charge[] may hold a charge */
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
 	uint64_t bytes;          /**< bytes held: queued frames as they come,
 				      cut-through ones folded in at flush */
