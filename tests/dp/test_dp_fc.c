@@ -985,10 +985,11 @@ test_pfc_pause_obeyed(void **state)
 	       "for %.2f ms, %" PRIu64 " frames of priority %u meanwhile\n",
 	       PAUSE_QUANTA, PAUSE_NS / 1e6, PCP_LL,
 	       (double)max_gap * 1e3 / (double)hz, lossy_in_gap, PCP_LOSSY);
-	/* Held for the whole pause, not much longer (the loop's own delays
-	 * on a shared machine add a little), while the other lane flowed. */
+	/* Held for the whole pause, not much longer, while the other lane
+	 * flowed. A shared VM has descheduled a thread for tens of ms: 50
+	 * ms of slack, still far from a pause obeyed twice (204.8 ms). */
 	assert_true(tsc_ns(max_gap) >= PAUSE_NS - 10000000);
-	assert_true(tsc_ns(max_gap) <= PAUSE_NS + 15000000);
+	assert_true(tsc_ns(max_gap) <= PAUSE_NS + 50000000);
 	assert_true(lossy_in_gap > 10);
 	assert_int_equal(ibex_dp_fc_view(dp, OUT, &v), 0);
 	assert_int_equal(v.xoff_rx, 1);
@@ -1005,8 +1006,9 @@ test_pfc_pause_obeyed(void **state)
 	assert_int_equal(v.pfc_ignored, 1);
 	assert_int_equal(v.xoff_rx, 1);
 	assert_true(sink.per_pcp[PCP_LL] - ll_before > 20);
-	/* 65535 quanta would be 335 ms: far from it. */
-	assert_true(tsc_ns(max_gap) < 20000000);
+	/* 65535 quanta would be 335 ms: far from it (the slack is for a
+	 * descheduled thread, as above). */
+	assert_true(tsc_ns(max_gap) < 60000000);
 
 	/* Nothing was lost. */
 	light_traffic(&sc, 5, NULL);

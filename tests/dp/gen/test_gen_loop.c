@@ -188,7 +188,9 @@ test_loopback_search(void **state)
 	assert_int_equal(rep->search[0].size, 64);
 	assert_int_equal(rep->search[1].size, 1518);
 	assert_true(rep->search[0].trials >= 2);
-	assert_true(fabs(rep->search[0].ndr_pps - 200000) < 10000);
+	/* within 10%: a trial of 50 ms on a loaded machine may lose a few
+	 * frames to a descheduled receiver, and the search steps down */
+	assert_true(fabs(rep->search[0].ndr_pps - 200000) < 20000);
 	assert_true(rep->search[1].pdr_pps == rep->search[1].ndr_pps);
 	assert_true(rep->search[1].lat_p50_ns > 0);
 	ibex_gen_run_free(r);
