@@ -205,13 +205,27 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	tb->first_tsc = now;
 }
 
-/* Append a frame and its charge note (IBEX_TXCHARGE()); the caller
- * checked there is room. */
-static inline __rte_always_inline void
-txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
-	     uint32_t charge)
+/*
+ * The TX buffer of @p port as one base pointer. Left to itself the
+ * compiler folds &w->tx[port] into each access to the buffer's arrays (a
+ * multiply of the port per array, several per frame); the empty asm makes
+ * the pointer opaque, so every access is base + offset.
+ */
+static inline __rte_always_inline struct ibex_txbuf *
+txbuf_of(struct ibex_worker *w, uint16_t port)
 {
 	struct ibex_txbuf *tb = &w->tx[port];
+
+	__asm__("" : "+r"(tb));
+	return tb;
+}
+
+/* Append a frame and its charge note (IBEX_TXCHARGE()) to @p tb, port
+ * @p port's; the caller checked there is room. */
+static inline __rte_always_inline void
+txbuf_append(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t port,
+	     struct rte_mbuf *m, uint32_t charge)
+{
 	uint16_t i = tb->count;
 
 	if (i == 0) {
@@ -227,13 +241,11 @@ txbuf_append(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 
 /* A frame cut through (or a management frame) on lane @p vl. */
 static inline __rte_always_inline void
-txbuf_put(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
-	  unsigned int vl, uint32_t charge)
+txbuf_put(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t port,
+	  struct rte_mbuf *m, unsigned int vl, uint32_t charge)
 {
-	struct ibex_txbuf *tb = &w->tx[port];
-
 	tb->ct_sum[vl] += UINT64_C(1) << CT_SUM_SHIFT | m->pkt_len;
-	txbuf_append(w, port, m, charge);
+	txbuf_append(w, tb, port, m, charge);
 }
 
 /* Same, for a frame charged to the buffer (@p src = IBEX_FC_SRC()). */
@@ -241,7 +253,8 @@ static void
 txbuf_put_charged(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 		  unsigned int vl, uint16_t src)
 {
-	txbuf_put(w, port, m, vl, IBEX_TXCHARGE(src, ibex_blocks(m->pkt_len)));
+	txbuf_put(w, txbuf_of(w, port), port, m, vl,
+		  IBEX_TXCHARGE(src, ibex_blocks(m->pkt_len)));
 }
 
 /* A frame the arbiter took from lane @p vl at @p now. */
@@ -257,7 +270,7 @@ txbuf_put_queued(struct ibex_worker *w, uint16_t port,
 	w->tx[port].bytes += ent->len;
 	if (e->res[vl][1] != NULL)
 		ibex_hist_record(e->res[vl][1], now - ent->rx_tsc);
-	txbuf_append(w, port, ent->frame,
+	txbuf_append(w, txbuf_of(w, port), port, ent->frame,
 		     IBEX_TXCHARGE(ent->src, ibex_blocks(ent->len)));
 }
 
@@ -719,10 +732,11 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	    unsigned int vl, uint16_t src, uint32_t blocks,
 	    struct burst_acc *acc)
 {
+	struct ibex_txbuf *tb = txbuf_of(w, out);
 	uint32_t g = w->gate[out];
 
 	if (likely(!(g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED)) &&
-		   w->tx[out].count < IBEX_CT_LIMIT)) {
+		   tb->count < IBEX_CT_LIMIT)) {
 		/* Flow control on the common path costs a test of the
 		 * gate word's upper half (paused lanes, credit), the
 		 * credit check on credit ports and a note of the charge. */
@@ -731,8 +745,7 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		     ((g & IBEX_GATE_CREDIT) &&
 		      !credit_take(w, out, vl, blocks, acc))))
 			goto slow;
-		txbuf_put(w, out, m, vl,
-			  IBEX_TXCHARGE(src, blocks));
+		txbuf_put(w, tb, out, m, vl, IBEX_TXCHARGE(src, blocks));
 		return;
 	}
 slow:
@@ -974,7 +987,7 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_TX_FULL);
 		return;
 	}
-	txbuf_put(w, out, m, IBEX_VL_MGMT, 0);
+	txbuf_put(w, txbuf_of(w, out), out, m, IBEX_VL_MGMT, 0);
 }
 
 /*
