@@ -240,7 +240,6 @@ ibex_buf_admit_reserved(struct ibex_buf *b, unsigned int port,
 	return false;
 }
 
-
 /**
  * The same for ibex_buf_release(): a lane with only reserved blocks in use
  * and no pause gives @p n back; true when that was the case.

@@ -1315,8 +1315,10 @@ forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		}
 	}
 slow:
-	if (unlikely(fc & IBEX_CLASS_FC))
-		burst_flush(w, acc);
+	/* The slow side admits and takes credit directly: the burst's sums
+	 * go first, whatever the ingress port (the egress credit is summed
+	 * for frames of any port). */
+	burst_flush(w, acc);
 	forward_slow(w, t, c, m, eth, (uint8_t)IBEX_PKT_CHECK_FLAGS(chk), vid,
 		     in_port, fc, now_ms);
 }
