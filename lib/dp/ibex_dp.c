@@ -735,23 +735,18 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	struct ibex_txbuf *tb = txbuf_of(w, out);
 	uint32_t g = w->gate[out];
 
-	if (likely(g == 0 && tb->count < IBEX_CT_LIMIT)) {
+	/* A gate word of zero sends at once; else flow control costs a test
+	 * of its upper half (paused lanes, credit) and the credit check on
+	 * credit ports. */
+	if (likely(tb->count < IBEX_CT_LIMIT &&
+		   (g == 0 ||
+		    (!(g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
+			    IBEX_GATE_BLOCKED(vl))) &&
+		     (!(g & IBEX_GATE_CREDIT) ||
+		      credit_take(w, out, vl, blocks, acc)))))) {
 		txbuf_put(w, tb, out, m, vl, IBEX_TXCHARGE(src, blocks));
 		return;
 	}
-	if (!(g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED)) &&
-	    tb->count < IBEX_CT_LIMIT) {
-		/* Flow control costs a test of the gate word's upper half
-		 * (paused lanes, credit) and the credit check on credit
-		 * ports. */
-		if ((g & IBEX_GATE_BLOCKED(vl)) ||
-		    ((g & IBEX_GATE_CREDIT) &&
-		     !credit_take(w, out, vl, blocks, acc)))
-			goto slow;
-		txbuf_put(w, tb, out, m, vl, IBEX_TXCHARGE(src, blocks));
-		return;
-	}
-slow:
 	if (acc != NULL)
 		burst_flush(w, acc);
 	egress_send_slow(w, out, m, vl, src);
