@@ -286,10 +286,11 @@ ibex_pkt_check_ip6(const uint8_t *p, uint32_t len, uint32_t l3,
 /*
  * The shape nearly every frame on a RoCE fabric has: IPv4 with a 20-byte
  * header, not a fragment, UDP to port 4791 and a whole BTH, checked with
- * three 8-byte loads and four compares of lengths. Its answer is the one
- * the general checks give for such a frame (the unit tests compare them
- * over every truncation and corruption); for any other frame it says
- * UINT32_MAX and the general checks decide.
+ * three 8-byte loads, three field compares and two range compares of the
+ * lengths. Its answer is the one the general checks give for such a frame
+ * (the unit tests compare them over every truncation and corruption and a
+ * sweep around the shape); for any other frame it says UINT32_MAX and the
+ * general checks decide.
  */
 static inline __attribute__((always_inline)) uint32_t
 ibex_pkt_check_roce4(const uint8_t *p, uint32_t len, uint32_t l3,
