@@ -292,6 +292,10 @@ ibex_pkt_check_ip6(const uint8_t *p, uint32_t len, uint32_t l3,
  * sweep around the shape); for any other frame it says UINT32_MAX and the
  * general checks decide.
  */
+/* The shortest IPv4 packet the short cut takes: headers and a BTH. */
+#define IBEX_PP_ROCE4_MIN \
+	(IBEX_PP_IP4_HDR_LEN + IBEX_PP_UDP_HDR_LEN + IBEX_BTH_LEN)
+
 static inline __attribute__((always_inline)) uint32_t
 ibex_pkt_check_roce4(const uint8_t *p, uint32_t len, uint32_t l3,
 		     uint32_t flags)
@@ -299,8 +303,7 @@ ibex_pkt_check_roce4(const uint8_t *p, uint32_t len, uint32_t l3,
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* ip[0] = 0x45; ip[6..7] (flags, offset) without MF and offset. */
 	const uint64_t ip_mask = UINT64_C(0xff3f0000000000ff);
-	const uint32_t min_ip = IBEX_PP_IP4_HDR_LEN + IBEX_PP_UDP_HDR_LEN +
-				IBEX_BTH_LEN;
+	const uint32_t min_ip = IBEX_PP_ROCE4_MIN;
 	const uint8_t *ip = p + l3;
 	uint64_t w0, w1, udp;
 	uint32_t totlen, ulen;
@@ -332,10 +335,11 @@ ibex_pkt_check_roce4(const uint8_t *p, uint32_t len, uint32_t l3,
 #endif
 }
 
+/* ibex_pkt_check() for any frame: the general checks, after the short
+ * cut for an untagged frame (tried by the caller) and for a tagged one. */
 static inline __attribute__((always_inline)) uint32_t
-ibex_pkt_check(const void *frame, uint32_t len)
+ibex_pkt_check_l2(const uint8_t *p, uint32_t len)
 {
-	const uint8_t *p = frame;
 	uint32_t flags, l3 = IBEX_ETHER_HDR_LEN;
 	uint16_t et;
 
@@ -349,17 +353,42 @@ ibex_pkt_check(const void *frame, uint32_t len)
 		et = ibex_rd16(p + 16);
 		flags |= IBEX_PKT_F_VLAN;
 		l3 += IBEX_VLAN_HDR_LEN;
-	}
-	if (ibex_likely(et == IBEX_ETHERTYPE_IPV4)) {
-		uint32_t r = ibex_pkt_check_roce4(p, len, l3, flags);
+		if (ibex_likely(et == IBEX_ETHERTYPE_IPV4)) {
+			uint32_t r = ibex_pkt_check_roce4(p, len, l3, flags);
 
-		if (ibex_likely(r != UINT32_MAX))
-			return r;
-		return ibex_pkt_check_ip4(p, len, l3, flags);
+			if (ibex_likely(r != UINT32_MAX))
+				return r;
+		}
 	}
+	if (et == IBEX_ETHERTYPE_IPV4)
+		return ibex_pkt_check_ip4(p, len, l3, flags);
 	if (et == IBEX_ETHERTYPE_IPV6)
 		return ibex_pkt_check_ip6(p, len, l3, flags);
 	return flags << 8;
+}
+
+/*
+ * The untagged IPv4 / RoCEv2 frame is tried first, with its L3 offset a
+ * constant: the length and offset arithmetic of the short cut folds away.
+ */
+static inline __attribute__((always_inline)) uint32_t
+ibex_pkt_check(const void *frame, uint32_t len)
+{
+	const uint8_t *p = frame;
+
+	/* One length test for both: shorter frames are not the shape. */
+	if (ibex_likely(len >= IBEX_ETHER_HDR_LEN + IBEX_PP_ROCE4_MIN)) {
+		if (ibex_likely(ibex_rd16(p + 12) == IBEX_ETHERTYPE_IPV4)) {
+			uint32_t r = ibex_pkt_check_roce4(p, len,
+				IBEX_ETHER_HDR_LEN,
+				ibex_mac_is_group(p) ? IBEX_PKT_F_DMAC_GROUP :
+						       0);
+
+			if (ibex_likely(r != UINT32_MAX))
+				return r;
+		}
+	}
+	return ibex_pkt_check_l2(p, len);
 }
 
 #endif /* IBEX_PKT_PARSE_H */
