@@ -424,17 +424,19 @@ flow_hit(const struct ibex_flow_slot *f, struct flow_key k, uint32_t now_ms)
 	       (int32_t)(f->until_ms - now_ms) > 0;
 }
 
-/* The flow cache alone: the cached answer, or FLOW_MISS. */
-static inline __rte_always_inline uint32_t
+/* The flow cache alone: whether it holds the answer (then in @p ans). */
+static inline __rte_always_inline bool
 flow_probe(struct ibex_worker *w, const uint8_t *eth, uint16_t vid,
-	   uint16_t in_port, unsigned int sl, uint32_t now_ms)
+	   uint16_t in_port, unsigned int sl, uint32_t now_ms, uint32_t *ans)
 {
 	struct flow_key k = flow_key(eth, vid, in_port, sl);
 	const struct ibex_flow_slot *f = flow_slot(w, k);
 
-	if (likely(flow_hit(f, k, now_ms)))
-		return f->ans;
-	return FLOW_MISS;
+	if (likely(flow_hit(f, k, now_ms))) {
+		*ans = f->ans;
+		return true;
+	}
+	return false;
 }
 
 static inline uint32_t
@@ -1169,10 +1171,9 @@ flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
  * info, which sits on the stack in narrow stores and would stall.
  */
 static inline __rte_always_inline uint32_t
-classify(const struct ibex_dp_tables *t, const uint8_t *eth, uint32_t chk,
-	 bool tagged, uint16_t in_port)
+classify(const struct ibex_sl_class *c, const uint8_t *eth, uint32_t chk,
+	 bool tagged)
 {
-	const struct ibex_sl_class *c = &t->sl_class[in_port];
 	uint32_t sl;
 
 	if (likely(c->mode == IBEX_SL_FROM_PCP)) {
@@ -1256,38 +1257,33 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 }
 
 /*
- * Forward one frame: parse, classify, look up, hand to the egress. A flow
- * cache hit stands for every check its fill passed (unicast source, VLAN
- * membership of the ingress port, known unicast destination, port up, lane
- * not dropped; new tables empty the cache), so the common case is parse,
- * classification and one probe.
+ * Forward one checked frame (@p chk, ibex_pkt_check()'s answer): classify,
+ * look up, hand to the egress. A flow cache hit stands for every check its
+ * fill passed (unicast source, VLAN membership of the ingress port, known
+ * unicast destination, port up, lane not dropped; new tables empty the
+ * cache), so the common case is classification and one probe.
  */
-static inline void
-forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
-	    struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t in_port,
-	    uint32_t now_ms, struct burst_acc *acc)
+static inline __rte_always_inline void
+forward_checked(struct ibex_worker *w, const struct ibex_dp_tables *t,
+		struct ibex_port_counters *c, struct rte_mbuf *m,
+		uint32_t chk, uint16_t in_port, uint32_t now_ms,
+		struct burst_acc *acc, const struct ibex_sl_class *cls,
+		uint16_t pvid)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t chk, fc, ans;
+	uint32_t fc, ans;
 	uint16_t vid;
 	bool tagged;
 
-	/* Malformed frames are counted and dropped; the check leaves what
-	 * forwarding needs in a register, not in a struct in memory. */
-	chk = ibex_pkt_check(eth, m->data_len);
-	if (unlikely(IBEX_PKT_CHECK_REASON(chk) != IBEX_R_OK)) {
-		drop(c, m, IBEX_PKT_CHECK_REASON(chk));
-		return;
-	}
 	/* Untagged and priority-tagged (VID 0) frames belong to the pvid. */
 	tagged = (IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_VLAN) != 0;
 	vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
 	if (vid == 0)
-		vid = t->pvid[in_port];
-	fc = classify(t, eth, chk, tagged, in_port);
+		vid = pvid;
+	fc = classify(cls, eth, chk, tagged);
 	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP)))) {
-		ans = flow_probe(w, eth, vid, in_port, FC_SL(fc), now_ms);
-		if (likely(ans != FLOW_MISS)) {
+		if (likely(flow_probe(w, eth, vid, in_port, FC_SL(fc), now_ms,
+				      &ans))) {
 			/* Its buffer and credit blocks, once for both. */
 			uint32_t blocks = ibex_blocks(m->pkt_len);
 			uint16_t src = 0;
@@ -1318,6 +1314,48 @@ slow:
 		     in_port, fc, now_ms);
 }
 
+/* Any frame but the untagged RoCEv2 one: the general checks, then the
+ * same forwarding, out of the loop. Malformed frames are counted and
+ * dropped. */
+static __rte_noinline void
+forward_general(struct ibex_worker *w, const struct ibex_dp_tables *t,
+		struct ibex_port_counters *c, struct rte_mbuf *m,
+		uint16_t in_port, uint32_t now_ms, struct burst_acc *acc,
+		const struct ibex_sl_class *cls, uint16_t pvid)
+{
+	uint32_t chk = ibex_pkt_check_l2(rte_pktmbuf_mtod(m, uint8_t *),
+					 m->data_len);
+
+	if (unlikely(IBEX_PKT_CHECK_REASON(chk) != IBEX_R_OK)) {
+		drop(c, m, IBEX_PKT_CHECK_REASON(chk));
+		return;
+	}
+	forward_checked(w, t, c, m, chk, in_port, now_ms, acc, cls, pvid);
+}
+
+/*
+ * Forward one frame. The shape nearly every frame on a RoCE fabric has
+ * (untagged IPv4 / UDP / RoCEv2) gets its own copy of the forwarding
+ * code, inline: there the check's answer is a constant but for the group
+ * bit, so the VLAN, classification and management tests fold. The check
+ * leaves what forwarding needs in a register, not in a struct in memory.
+ */
+static inline __rte_always_inline void
+forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	    struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t in_port,
+	    uint32_t now_ms, struct burst_acc *acc,
+	    const struct ibex_sl_class *cls, uint16_t pvid)
+{
+	uint32_t chk = ibex_pkt_check_roce4_untagged(
+		rte_pktmbuf_mtod(m, uint8_t *), m->data_len);
+
+	if (unlikely(chk == UINT32_MAX)) {
+		forward_general(w, t, c, m, in_port, now_ms, acc, cls, pvid);
+		return;
+	}
+	forward_checked(w, t, c, m, chk, in_port, now_ms, acc, cls, pvid);
+}
+
 static void
 rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
@@ -1326,8 +1364,12 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	struct ibex_port_counters *c = &w->cnt[in_port];
 	struct burst_acc acc = { .in_port = in_port, .ch_vl = ACC_NONE,
 				 .cr_lane = CR_NONE };
+	const struct ibex_sl_class *cls = &t->sl_class[in_port];
+	uint16_t pvid = t->pvid[in_port];
 	uint64_t bytes = 0;
 	uint16_t i;
+
+	__asm__("" : "+r"(cls));
 
 	/* The array has room for PREFETCH_AHEAD more: filled with the last
 	 * frame, the look-ahead needs no bounds test per frame (fetching a
@@ -1340,7 +1382,8 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
 					       void *));
 		bytes += pkts[i]->pkt_len;
-		forward_one(w, t, c, pkts[i], in_port, now_ms, &acc);
+		forward_one(w, t, c, pkts[i], in_port, now_ms, &acc, cls,
+			    pvid);
 	}
 	if (acc.ch_vl != ACC_NONE || acc.cr_lane != CR_NONE)
 		burst_flush(w, &acc);
