@@ -397,17 +397,24 @@ struct flow_key {
 	uint64_t k0, k1;
 };
 
+/* The part of the key that is not in the header (k1's upper half): the
+ * same for all frames of a burst but tagged ones in PCP mode. */
+static inline __rte_always_inline uint64_t
+flow_key_tag(uint16_t vid, uint16_t in_port, unsigned int sl)
+{
+	RTE_BUILD_BUG_ON(IBEX_MAX_PORTS > 64);
+	return (uint64_t)(vid | (uint32_t)in_port << 12 | sl << 18) << 32;
+}
+
 static inline __rte_always_inline struct flow_key
-flow_key(const uint8_t *eth, uint16_t vid, uint16_t in_port, unsigned int sl)
+flow_key(const uint8_t *eth, uint64_t tag)
 {
 	struct flow_key k;
 	uint32_t src_tail;
 
-	RTE_BUILD_BUG_ON(IBEX_MAX_PORTS > 64);
 	memcpy(&k.k0, eth, sizeof(k.k0));
 	memcpy(&src_tail, eth + 8, sizeof(src_tail));
-	k.k1 = src_tail | (uint64_t)(vid | (uint32_t)in_port << 12 |
-				     sl << 18) << 32;
+	k.k1 = src_tail | tag;
 	return k;
 }
 
@@ -426,10 +433,10 @@ flow_hit(const struct ibex_flow_slot *f, struct flow_key k, uint32_t now_ms)
 
 /* The flow cache alone: whether it holds the answer (then in @p ans). */
 static inline __rte_always_inline bool
-flow_probe(struct ibex_worker *w, const uint8_t *eth, uint16_t vid,
-	   uint16_t in_port, unsigned int sl, uint32_t now_ms, uint32_t *ans)
+flow_probe(struct ibex_worker *w, const uint8_t *eth, uint64_t tag,
+	   uint32_t now_ms, uint32_t *ans)
 {
-	struct flow_key k = flow_key(eth, vid, in_port, sl);
+	struct flow_key k = flow_key(eth, tag);
 	const struct ibex_flow_slot *f = flow_slot(w, k);
 
 	if (likely(flow_hit(f, k, now_ms))) {
@@ -444,7 +451,7 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	    const uint8_t *eth, uint16_t vid, uint16_t in_port,
 	    unsigned int sl, uint32_t now_ms)
 {
-	struct flow_key k = flow_key(eth, vid, in_port, sl);
+	struct flow_key k = flow_key(eth, flow_key_tag(vid, in_port, sl));
 	struct ibex_flow_slot *f = flow_slot(w, k);
 	uint32_t until, ans;
 	uint16_t out;
@@ -1057,18 +1064,28 @@ fc_count_abr(struct ibex_worker *w, const struct rte_mbuf *m,
 /*
  * Ingress flow control of a flow-cache hit: its charge (and on a credit
  * port its ABR, the same blocks) summed in @p a while its lane can take
- * it unchecked. @return the charge tag, 0 when the frame was dropped.
+ * it unchecked. @return whether it could; then a->ch_src is the frame's
+ * charge tag.
  */
-static inline __rte_always_inline uint16_t
-fc_ingress_fast(struct ibex_worker *w, struct rte_mbuf *m, unsigned int vl,
+static inline __rte_always_inline bool
+fc_ingress_fast(unsigned int vl, uint32_t n, struct burst_acc *a)
+{
+	if (likely(vl == a->ch_vl && n <= a->ch_room)) {
+		a->ch_room -= n;
+		return true;
+	}
+	return false;
+}
+
+/* fc_ingress_fast() failed: the burst takes up lane @p vl, if the frame
+ * fits its reserved share, else the frame is admitted on its own.
+ * @return the charge tag, 0 when the frame was dropped. */
+static uint16_t
+fc_ingress_lane(struct ibex_worker *w, struct rte_mbuf *m, unsigned int vl,
 		uint32_t n, uint32_t fc, struct burst_acc *a)
 {
 	uint16_t in = a->in_port;
 
-	if (likely(vl == a->ch_vl && n <= a->ch_room)) {
-		a->ch_room -= n;
-		return a->ch_src;
-	}
 	if (a->ch_vl != ACC_NONE)
 		burst_flush_charge(w, a);
 	a->ch_room = ibex_buf_fast_room(&w->fc->buf, in, vl);
@@ -1164,30 +1181,42 @@ flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	}
 }
 
+/* rx_burst.untagged in DSCP mode: every frame is classified. */
+#define CLASS_PER_FRAME UINT32_MAX
+
 /*
- * SL of a parsed frame, and whether it is a management frame. In PCP mode
- * (the default) only the Ethernet header is read; DSCP mode reads the TOS /
- * traffic class byte from the frame (in L1 since parse) rather than from
- * info, which sits on the stack in narrow stores and would stall.
+ * What the frames of one RX burst share, looked up once per burst: the
+ * tables, the ingress port and its entries in them, and what flow control
+ * sums over the burst.
+ */
+struct rx_burst {
+	const struct ibex_dp_tables *t;
+	struct ibex_port_counters *cnt;
+	const struct ibex_sl_class *cls;  /* the port's SL classifier */
+	uint32_t untagged;   /* class of an untagged frame in PCP mode (all
+				of them), else CLASS_PER_FRAME */
+	uint64_t untagged_tag;  /* and its flow_key_tag() */
+	uint32_t now_ms;
+	uint16_t in_port;
+	uint16_t pvid;
+	struct burst_acc acc;
+};
+
+/*
+ * Class (SL and flags) of a frame that does not take the burst's: a tagged
+ * one in PCP mode reads its PCP; DSCP mode reads the TOS / traffic class
+ * byte from the frame (in L1 since the check).
  */
 static inline __rte_always_inline uint32_t
-classify(const struct ibex_sl_class *c, const uint8_t *eth, uint32_t chk,
-	 bool tagged)
+classify(const struct ibex_sl_class *c, const uint8_t *eth, bool tagged)
 {
-	uint32_t sl;
+	unsigned int tos;
+	bool ip;
 
-	if (likely(c->mode == IBEX_SL_FROM_PCP)) {
-		sl = tagged ? c->map[IBEX_SL_MAP_PCP + (eth[14] >> 5)] :
-			      c->map[IBEX_SL_MAP_DEFAULT];
-	} else {
-		unsigned int tos;
-		bool ip = frame_tos(eth, tagged, &tos);
-
-		sl = ibex_sl_classify(c, tagged, eth[14] >> 5, ip, tos >> 2);
-	}
-	if (unlikely(is_mgmt(eth, chk)))
-		return sl | FC_MGMT;
-	return sl;
+	if (c->mode == IBEX_SL_FROM_PCP)
+		return c->map[IBEX_SL_MAP_PCP + (eth[14] >> 5)];
+	ip = frame_tos(eth, tagged, &tos);
+	return ibex_sl_classify(c, tagged, eth[14] >> 5, ip, tos >> 2);
 }
 
 /*
@@ -1264,44 +1293,59 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
  * cache), so the common case is classification and one probe.
  */
 static inline __rte_always_inline void
-forward_checked(struct ibex_worker *w, const struct ibex_dp_tables *t,
-		struct ibex_port_counters *c, struct rte_mbuf *m,
-		uint32_t chk, uint16_t in_port, uint32_t now_ms,
-		struct burst_acc *acc, const struct ibex_sl_class *cls,
-		uint16_t pvid)
+forward_checked(struct ibex_worker *w, struct rx_burst *b,
+		struct rte_mbuf *m, uint32_t chk)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	bool tagged = (IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_VLAN) != 0;
 	uint32_t fc, ans;
+	uint64_t tag;
 	uint16_t vid;
-	bool tagged;
 
-	/* Untagged and priority-tagged (VID 0) frames belong to the pvid. */
-	tagged = (IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_VLAN) != 0;
-	vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
-	if (vid == 0)
-		vid = pvid;
-	fc = classify(cls, eth, chk, tagged);
+	if (likely(!tagged && b->untagged != CLASS_PER_FRAME)) {
+		/* PCP mode: an untagged frame is the burst's all through. */
+		vid = b->pvid;
+		fc = b->untagged;
+		tag = b->untagged_tag;
+	} else {
+		/* Priority-tagged (VID 0) frames belong to the pvid too. */
+		vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
+		if (vid == 0)
+			vid = b->pvid;
+		fc = classify(b->cls, eth, tagged);
+		tag = flow_key_tag(vid, b->in_port, FC_SL(fc));
+	}
+	if (unlikely(is_mgmt(eth, chk)))
+		fc |= FC_MGMT;
 	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP)))) {
-		if (likely(flow_probe(w, eth, vid, in_port, FC_SL(fc), now_ms,
-				      &ans))) {
+		if (likely(flow_probe(w, eth, tag, b->now_ms, &ans))) {
 			/* Its buffer and credit blocks, once for both. */
 			uint32_t blocks = ibex_blocks(m->pkt_len);
 			uint16_t src = 0;
 
 			/* A flow-controlled ingress port: count and charge
-			 * the frame on its ingress lane (a MAC control or
-			 * credit frame sent to a unicast address is consumed
-			 * on the slow side, never forwarded). */
+			 * the frame on its ingress lane. A MAC control or
+			 * credit frame (not IP) sent to a unicast address is
+			 * consumed on the slow side, never forwarded. */
 			if (unlikely(fc & IBEX_CLASS_FC)) {
-				if (unlikely(eth[12] == 0x88))
+				if (unlikely(!(IBEX_PKT_CHECK_FLAGS(chk) &
+					       IBEX_PKT_F_UDP) &&
+					     eth[12] == 0x88))
 					goto slow;
-				src = fc_ingress_fast(w, m, FLOW_IN_VL(ans),
-						      blocks, fc, acc);
-				if (src == 0)
-					return;
+				if (likely(fc_ingress_fast(FLOW_IN_VL(ans),
+							   blocks, &b->acc))) {
+					src = b->acc.ch_src;
+				} else {
+					src = fc_ingress_lane(w, m,
+							      FLOW_IN_VL(ans),
+							      blocks, fc,
+							      &b->acc);
+					if (src == 0)
+						return;
+				}
 			}
 			egress_send(w, FLOW_OUT(ans), m, FLOW_VL(ans), src,
-				    blocks, acc);
+				    blocks, &b->acc);
 			return;
 		}
 	}
@@ -1309,28 +1353,26 @@ slow:
 	/* The slow side admits and takes credit directly: the burst's sums
 	 * go first, whatever the ingress port (the egress credit is summed
 	 * for frames of any port). */
-	burst_flush(w, acc);
-	forward_slow(w, t, c, m, eth, (uint8_t)IBEX_PKT_CHECK_FLAGS(chk), vid,
-		     in_port, fc, now_ms);
+	burst_flush(w, &b->acc);
+	forward_slow(w, b->t, b->cnt, m, eth,
+		     (uint8_t)IBEX_PKT_CHECK_FLAGS(chk), vid, b->in_port, fc,
+		     b->now_ms);
 }
 
 /* Any frame but the untagged RoCEv2 one: the general checks, then the
  * same forwarding, out of the loop. Malformed frames are counted and
  * dropped. */
 static __rte_noinline void
-forward_general(struct ibex_worker *w, const struct ibex_dp_tables *t,
-		struct ibex_port_counters *c, struct rte_mbuf *m,
-		uint16_t in_port, uint32_t now_ms, struct burst_acc *acc,
-		const struct ibex_sl_class *cls, uint16_t pvid)
+forward_general(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 {
 	uint32_t chk = ibex_pkt_check_l2(rte_pktmbuf_mtod(m, uint8_t *),
 					 m->data_len);
 
 	if (unlikely(IBEX_PKT_CHECK_REASON(chk) != IBEX_R_OK)) {
-		drop(c, m, IBEX_PKT_CHECK_REASON(chk));
+		drop(b->cnt, m, IBEX_PKT_CHECK_REASON(chk));
 		return;
 	}
-	forward_checked(w, t, c, m, chk, in_port, now_ms, acc, cls, pvid);
+	forward_checked(w, b, m, chk);
 }
 
 /*
@@ -1341,19 +1383,16 @@ forward_general(struct ibex_worker *w, const struct ibex_dp_tables *t,
  * leaves what forwarding needs in a register, not in a struct in memory.
  */
 static inline __rte_always_inline void
-forward_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
-	    struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t in_port,
-	    uint32_t now_ms, struct burst_acc *acc,
-	    const struct ibex_sl_class *cls, uint16_t pvid)
+forward_one(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 {
 	uint32_t chk = ibex_pkt_check_roce4_untagged(
 		rte_pktmbuf_mtod(m, uint8_t *), m->data_len);
 
 	if (unlikely(chk == UINT32_MAX)) {
-		forward_general(w, t, c, m, in_port, now_ms, acc, cls, pvid);
+		forward_general(w, b, m);
 		return;
 	}
-	forward_checked(w, t, c, m, chk, in_port, now_ms, acc, cls, pvid);
+	forward_checked(w, b, m, chk);
 }
 
 static void
@@ -1361,15 +1400,21 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
 		 uint32_t now_ms)
 {
-	struct ibex_port_counters *c = &w->cnt[in_port];
-	struct burst_acc acc = { .in_port = in_port, .ch_vl = ACC_NONE,
-				 .cr_lane = CR_NONE };
 	const struct ibex_sl_class *cls = &t->sl_class[in_port];
-	uint16_t pvid = t->pvid[in_port];
+	uint32_t untagged = cls->map[IBEX_SL_MAP_DEFAULT];
+	struct rx_burst b = {
+		.t = t, .cnt = &w->cnt[in_port], .cls = cls,
+		.untagged = cls->mode == IBEX_SL_FROM_PCP ? untagged :
+							    CLASS_PER_FRAME,
+		.untagged_tag = flow_key_tag(t->pvid[in_port], in_port,
+					     FC_SL(untagged)),
+		.now_ms = now_ms, .in_port = in_port,
+		.pvid = t->pvid[in_port],
+		.acc = { .in_port = in_port, .ch_vl = ACC_NONE,
+			 .cr_lane = CR_NONE },
+	};
 	uint64_t bytes = 0;
 	uint16_t i;
-
-	__asm__("" : "+r"(cls));
 
 	/* The array has room for PREFETCH_AHEAD more: filled with the last
 	 * frame, the look-ahead needs no bounds test per frame (fetching a
@@ -1382,13 +1427,12 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
 					       void *));
 		bytes += pkts[i]->pkt_len;
-		forward_one(w, t, c, pkts[i], in_port, now_ms, &acc, cls,
-			    pvid);
+		forward_one(w, &b, pkts[i]);
 	}
-	if (acc.ch_vl != ACC_NONE || acc.cr_lane != CR_NONE)
-		burst_flush(w, &acc);
-	IBEX_CNT_ADD(c->rx_pkts, n);
-	IBEX_CNT_ADD(c->rx_bytes, bytes);
+	if (b.acc.ch_vl != ACC_NONE || b.acc.cr_lane != CR_NONE)
+		burst_flush(w, &b.acc);
+	IBEX_CNT_ADD(b.cnt->rx_pkts, n);
+	IBEX_CNT_ADD(b.cnt->rx_bytes, bytes);
 }
 
 /* Bursts the arbiter may move from a port's lanes in one iteration. */
