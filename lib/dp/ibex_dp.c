@@ -601,6 +601,10 @@ needs_credit(const struct ibex_fc_port *fp, unsigned int vl)
  */
 #define ACC_NONE 0xffu
 #define CR_NONE UINT32_MAX
+/* An egress lane: its port and VL in one word. */
+#define CR_LANE(out, vl) ((uint32_t)(out) | (uint32_t)(vl) << 16)
+#define CR_LANE_PORT(l) ((uint16_t)(l))
+#define CR_LANE_VL(l) ((l) >> 16)
 
 struct burst_acc {
 	uint16_t in_port;
@@ -609,8 +613,9 @@ struct burst_acc {
 	uint32_t ch_room0;       /* ch_room when the lane was taken up */
 	uint16_t ch_src;         /* IBEX_FC_SRC(in_port, ch_vl) */
 	bool ch_abr;             /* a credit port: ABR counts them too */
-	uint32_t cr_lane;        /* egress port << 4 | VL whose credit is
-				    being taken, CR_NONE for none */
+	uint32_t cr_lane;        /* CR_LANE() of the egress lane whose credit
+				    is being taken, CR_NONE for none */
+	uint32_t cr_stop;        /* the gate bits that stop that lane */
 	uint32_t cr_avail;       /* blocks it may still send */
 	uint32_t cr_avail0;      /* cr_avail when the lane was taken up */
 };
@@ -619,9 +624,9 @@ struct burst_acc {
 static inline void
 burst_flush_credit(struct ibex_worker *w, struct burst_acc *a)
 {
-	struct ibex_fc_port *fp = &w->fc->port[a->cr_lane >> 4];
+	struct ibex_fc_port *fp = &w->fc->port[CR_LANE_PORT(a->cr_lane)];
 
-	ibex_credit_tx_sent(&fp->cp, a->cr_lane & 0xf,
+	ibex_credit_tx_sent(&fp->cp, CR_LANE_VL(a->cr_lane),
 			    a->cr_avail0 - a->cr_avail);
 	a->cr_lane = CR_NONE;
 }
@@ -685,7 +690,7 @@ queue:
 	lane_enqueue(w, e, out, m, vl, src);
 }
 
-/* credit_take() beyond the lane the burst is taking credit on: a lossy
+/* egress_may_send() beyond the lane the burst takes credit on: a lossy
  * lane needs none; a lossless one starts the burst's sum afresh with what
  * the peer granted it, as blocks. */
 static bool
@@ -704,29 +709,35 @@ credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
 	avail = ibex_credit_tx_avail(&fp->cp, vl);
 	if (n > avail)
 		return false;
-	a->cr_lane = (uint32_t)out << 4 | vl;
+	a->cr_lane = CR_LANE(out, vl);
+	a->cr_stop = IBEX_GATE_BUSY | IBEX_GATE_SHAPED | IBEX_GATE_BLOCKED(vl);
 	a->cr_avail0 = avail;
 	a->cr_avail = avail - n;
 	return true;
 }
 
 /*
- * A lossless lane of a credit port takes the frame's credit, if the peer
- * granted it; other lanes need none. Over a burst the credit left on one
- * lane is kept in @p a as blocks (for a frame of 1..256 blocks, n <= left
- * is the IB send rule) and FCTBS moves once, in burst_flush(): the common
- * case is a compare and a subtraction.
+ * The flow control of a port whose gate word is not zero: the lane may
+ * send if no frame waits on the port, it is not shaped, the lane is not
+ * paused and, on a lossless lane of a credit port, the peer granted the
+ * frame's credit. Over a burst the credit left on one lane is kept in @p a
+ * as blocks (for a frame of 1..256 blocks, n <= left is the IB send rule)
+ * with the gate bits that stop the lane, and FCTBS moves once, in
+ * burst_flush(): the common case is a compare of the lane, a test of the
+ * gate and the credit compare.
  */
 static inline __rte_always_inline bool
-credit_take(struct ibex_worker *w, uint16_t out, unsigned int vl,
-	    uint32_t n, struct burst_acc *a)
+egress_may_send(struct ibex_worker *w, uint16_t out, unsigned int vl,
+		uint32_t g, uint32_t n, struct burst_acc *a)
 {
-	if (likely(a != NULL && ((uint32_t)out << 4 | vl) == a->cr_lane &&
-		   n <= a->cr_avail)) {
+	if (likely(a != NULL && CR_LANE(out, vl) == a->cr_lane &&
+		   !(g & a->cr_stop) && n <= a->cr_avail)) {
 		a->cr_avail -= n;
 		return true;
 	}
-	return credit_take_lane(w, out, vl, n, a);
+	if (g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED | IBEX_GATE_BLOCKED(vl)))
+		return false;
+	return !(g & IBEX_GATE_CREDIT) || credit_take_lane(w, out, vl, n, a);
 }
 
 /*
@@ -744,15 +755,10 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	struct ibex_txbuf *tb = txbuf_of(w, out);
 	uint32_t g = w->gate[out];
 
-	/* A gate word of zero sends at once; else flow control costs a test
-	 * of its upper half (paused lanes, credit) and the credit check on
-	 * credit ports. */
+	/* A gate word of zero sends at once. */
 	if (likely(tb->count < IBEX_CT_LIMIT &&
 		   (g == 0 ||
-		    (!(g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED |
-			    IBEX_GATE_BLOCKED(vl))) &&
-		     (!(g & IBEX_GATE_CREDIT) ||
-		      credit_take(w, out, vl, blocks, acc)))))) {
+		    egress_may_send(w, out, vl, g, blocks, acc)))) {
 		txbuf_put(w, tb, out, m, vl, IBEX_TXCHARGE(src, blocks));
 		return;
 	}
