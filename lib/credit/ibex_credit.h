@@ -69,6 +69,8 @@ struct ibex_credit_port {
 	bool init_pending;      /**< next frame goes out with op INIT */
 	uint16_t seq;           /**< frames built */
 	uint64_t last_fc_ns;    /**< when the last frame was built */
+	uint64_t next_look_ns;  /**< no change is looked for before this
+				     (ibex_credit_fc_not_due()) */
 	uint64_t min_interval_ns; /**< on-change frames at least this apart */
 	uint64_t period_ns;     /**< a frame at least this often */
 	struct ibex_credit_tx tx[IBEX_CREDIT_MAX_VLS];
@@ -185,13 +187,31 @@ bool ibex_credit_due(uint64_t now_ns, uint64_t last_ns, bool changed,
 
 /**
  * Housekeeping, before any per-VL work: can a credit frame be due at
- * @p now_ns at all? Not before the minimum gap since the last one.
+ * @p now_ns at all? Not before the minimum gap since the last one, nor
+ * before the time ibex_credit_fc_not_due() set (a clock that went back
+ * further than the gap is not waited for).
  */
 static inline bool
 ibex_credit_fc_may_be_due(const struct ibex_credit_port *p, uint64_t now_ns)
 {
+	if (now_ns < p->next_look_ns &&
+	    p->next_look_ns - now_ns <= p->min_interval_ns)
+		return false;
 	return p->last_fc_ns == 0 || now_ns < p->last_fc_ns ||
 	       now_ns - p->last_fc_ns >= p->min_interval_ns;
+}
+
+/**
+ * Housekeeping found no frame due at @p now_ns: look for a change again a
+ * minimum gap later. A lane with no traffic would otherwise have its limit
+ * worked out at every housekeeping tick until the period; this way an
+ * on-change frame leaves at most two gaps after the change, the periodic
+ * one at most a gap after the period.
+ */
+static inline void
+ibex_credit_fc_not_due(struct ibex_credit_port *p, uint64_t now_ns)
+{
+	p->next_look_ns = now_ns + p->min_interval_ns;
 }
 
 /**

@@ -285,8 +285,10 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 		v = (unsigned int)__builtin_ctz(watch);
 		free_blocks[v] = ibex_buf_credit_free(&fc->buf, port, v);
 	}
-	if (!ibex_credit_fc_due(&fp->cp, now_ns, free_blocks))
+	if (!ibex_credit_fc_due(&fp->cp, now_ns, free_blocks)) {
+		ibex_credit_fc_not_due(&fp->cp, now_ns);
 		return;
+	}
 	for (v = 0; v < fp->cp.n_vls; v++)
 		if (!(fp->cp.watch_vls >> v & 1))
 			free_blocks[v] = ibex_buf_credit_free(&fc->buf, port, v);

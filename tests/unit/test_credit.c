@@ -120,6 +120,37 @@ test_due(void **state)
 	assert_false(ibex_credit_due(4000, 5000, true, 1000, 10000));
 }
 
+/* After a look that found nothing due, housekeeping waits a gap. */
+static void
+test_fc_not_due_waits_a_gap(void **state)
+{
+	struct ibex_credit_port p;
+	struct ibex_fcf_credit m;
+	uint32_t free_b[1] = { 100 };
+
+	(void)state;
+	assert_int_equal(ibex_credit_port_init(&p, 1, 1000, 10000), 0);
+	ibex_credit_fc_fill(&p, 5000, free_b, &m);
+	assert_true(ibex_credit_fc_may_be_due(&p, 6000));
+	assert_false(ibex_credit_fc_due(&p, 6000, free_b));
+	ibex_credit_fc_not_due(&p, 6000);
+	/* A change right after is seen a gap after the look, not before. */
+	free_b[0] = 200;
+	assert_false(ibex_credit_fc_may_be_due(&p, 6001));
+	assert_false(ibex_credit_fc_may_be_due(&p, 6999));
+	assert_true(ibex_credit_fc_may_be_due(&p, 7000));
+	assert_true(ibex_credit_fc_due(&p, 7000, free_b));
+	/* The period still makes a frame due, a gap late at most. */
+	ibex_credit_fc_fill(&p, 7000, free_b, &m);
+	ibex_credit_fc_not_due(&p, 16500);
+	assert_false(ibex_credit_fc_may_be_due(&p, 17000));
+	assert_true(ibex_credit_fc_may_be_due(&p, 17500));
+	assert_true(ibex_credit_fc_due(&p, 17500, free_b));
+	/* A clock that went back more than a gap is not waited for. */
+	ibex_credit_fc_not_due(&p, 50000);
+	assert_true(ibex_credit_fc_may_be_due(&p, 20000));
+}
+
 static void
 test_fc_due_on_change(void **state)
 {
@@ -420,6 +451,7 @@ main(void)
 		cmocka_unit_test(test_init_args),
 		cmocka_unit_test(test_due),
 		cmocka_unit_test(test_fc_due_on_change),
+		cmocka_unit_test(test_fc_not_due_waits_a_gap),
 		cmocka_unit_test(test_fc_apply),
 		cmocka_unit_test(test_sim_loss_2),
 		cmocka_unit_test(test_sim_loss_3),
