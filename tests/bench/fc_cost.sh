@@ -149,14 +149,20 @@ for ((i = 0; i < rep; i++)); do
 			{ cat "$tmp/a.log" "$tmp/b.log" >&2; exit 1; }
 	done
 done
-printf '%-7s %12s %9s %9s %12s %12s %6s\n' mode link-fps A-cyc/fr \
-	B-cyc/fr fc-A-to-B/s fc-B-to-A/s lost
-base=
+# The ratio to the first mode twice: of the medians, and the median of
+# each round's ratio (rounds run back to back, so the second is the less
+# moved by the shared machine's drift).
+printf '%-7s %12s %9s %9s %12s %12s %6s  %s\n' mode link-fps A-cyc/fr \
+	B-cyc/fr fc-A-to-B/s fc-B-to-A/s lost "x first: medians, per round"
+first=
 for mode in $modes; do
 	col() { cut -d' ' -f"$1" "$tmp/$mode.runs" | med; }
 	fps=$(col 1)
-	[ -n "$base" ] || base=$fps
-	printf '%-7s %12s %9s %9s %12s %12s %6s  (%.3f x none)\n' "$mode" \
+	[ -n "$first" ] || first=$mode
+	rr=$(paste -d' ' "$tmp/$first.runs" "$tmp/$mode.runs" |
+		awk '{print $7 / $1}' | med)
+	printf '%-7s %12s %9s %9s %12s %12s %6s  %.3f  %.3f\n' "$mode" \
 		"$fps" "$(col 2)" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" \
-		"$(echo "$fps / $base" | bc -l)"
+		"$(echo "$fps / $(cut -d' ' -f1 "$tmp/$first.runs" | med)" | bc -l)" \
+		"$rr"
 done
