@@ -607,7 +607,7 @@ needs_credit(const struct ibex_fc_port *fp, unsigned int vl)
 #define CR_LANE_VL(l) ((l) >> 16)
 
 struct burst_acc {
-	uint16_t in_port;
+	uint32_t in_port;
 	unsigned int ch_vl;      /* lane being charged, ACC_NONE for none */
 	uint32_t ch_room;        /* blocks it may still take unchecked */
 	uint32_t ch_room0;       /* ch_room when the lane was taken up */
@@ -1401,27 +1401,52 @@ forward_one(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 	forward_checked(w, b, m, chk);
 }
 
+/*
+ * Field by field, each at its own width: an initializer that zeroes the
+ * rest is a byte-wise `rep stos`, slow to start, and the burst's first
+ * loads of the fields then wait for those narrow stores (a store-forwarding
+ * stall, several a burst in a profile of credit mode).
+ */
+static inline void
+rx_burst_init(struct rx_burst *b, struct ibex_worker *w,
+	      const struct ibex_dp_tables *t, uint16_t in_port,
+	      uint32_t now_ms)
+{
+	const struct ibex_sl_class *cls = &t->sl_class[in_port];
+	uint32_t untagged = cls->map[IBEX_SL_MAP_DEFAULT];
+
+	b->t = t;
+	b->cnt = &w->cnt[in_port];
+	b->cls = cls;
+	b->untagged = cls->mode == IBEX_SL_FROM_PCP ? untagged :
+						     CLASS_PER_FRAME;
+	b->untagged_tag = flow_key_tag(t->pvid[in_port], in_port,
+				       FC_SL(untagged));
+	b->now_ms = now_ms;
+	b->in_port = in_port;
+	b->pvid = t->pvid[in_port];
+	b->acc.in_port = in_port;
+	b->acc.ch_vl = ACC_NONE;
+	b->acc.ch_room = 0;
+	b->acc.ch_room0 = 0;
+	b->acc.ch_src = 0;
+	b->acc.ch_abr = false;
+	b->acc.cr_lane = CR_NONE;
+	b->acc.cr_stop = 0;
+	b->acc.cr_avail = 0;
+	b->acc.cr_avail0 = 0;
+}
+
 static void
 rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n,
 		 uint32_t now_ms)
 {
-	const struct ibex_sl_class *cls = &t->sl_class[in_port];
-	uint32_t untagged = cls->map[IBEX_SL_MAP_DEFAULT];
-	struct rx_burst b = {
-		.t = t, .cnt = &w->cnt[in_port], .cls = cls,
-		.untagged = cls->mode == IBEX_SL_FROM_PCP ? untagged :
-							    CLASS_PER_FRAME,
-		.untagged_tag = flow_key_tag(t->pvid[in_port], in_port,
-					     FC_SL(untagged)),
-		.now_ms = now_ms, .in_port = in_port,
-		.pvid = t->pvid[in_port],
-		.acc = { .in_port = in_port, .ch_vl = ACC_NONE,
-			 .cr_lane = CR_NONE },
-	};
+	struct rx_burst b;
 	uint64_t bytes = 0;
 	uint16_t i;
 
+	rx_burst_init(&b, w, t, in_port, now_ms);
 	/* The array has room for PREFETCH_AHEAD more: filled with the last
 	 * frame, the look-ahead needs no bounds test per frame (fetching a
 	 * line twice is harmless). */
