@@ -376,17 +376,16 @@ dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
  * Learn the source and look up the destination, through the flow cache:
  * one probe in the common case, the two MAC caches and the FDB otherwise.
  * The answer is the egress port, its lane for the frame's SL (the SL is
- * part of the key) and the ingress lane flow control charges, cached only when it needs no further check: known
- * destination, not the ingress port, port up, lane not a drop. Unknown
- * destinations flood every time until learned, so a station that appears
- * is used at once. New tables empty the cache (worker_apply_tables()).
+ * part of the key) and the ingress lane flow control charges, cached
+ * only when it needs no further check: known destination, not the
+ * ingress port, port up, lane not a drop. Unknown destinations flood
+ * every time until learned, so a station that appears is used at once.
+ * New tables empty the cache (worker_apply_tables()).
  */
 #define FLOW_OUT(a) ((uint16_t)(a))
 #define FLOW_VL(a) (((a) >> 16) & 0xfu)
 #define FLOW_IN_VL(a) (((a) >> 20) & 0xfu) /* the lane charged at ingress */
 #define FLOW_CHECK 0x80000000u   /* not from the cache: check it all */
-
-#define FLOW_MISS UINT32_MAX
 
 /*
  * A flow's key in two words: the header's first 8 bytes (destination MAC
@@ -1203,9 +1202,8 @@ struct rx_burst {
 				of them), else CLASS_PER_FRAME */
 	uint64_t untagged_tag;  /* and its flow_key_tag() */
 	uint32_t now_ms;
-	uint16_t in_port;
 	uint16_t pvid;
-	struct burst_acc acc;
+	struct burst_acc acc;    /* and its in_port, the burst's */
 };
 
 /*
@@ -1319,7 +1317,7 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 		if (vid == 0)
 			vid = b->pvid;
 		fc = classify(b->cls, eth, tagged);
-		tag = flow_key_tag(vid, b->in_port, FC_SL(fc));
+		tag = flow_key_tag(vid, b->acc.in_port, FC_SL(fc));
 	}
 	if (unlikely(is_mgmt(eth, chk)))
 		fc |= FC_MGMT;
@@ -1361,8 +1359,8 @@ slow:
 	 * for frames of any port). */
 	burst_flush(w, &b->acc);
 	forward_slow(w, b->t, b->cnt, m, eth,
-		     (uint8_t)IBEX_PKT_CHECK_FLAGS(chk), vid, b->in_port, fc,
-		     b->now_ms);
+		     (uint8_t)IBEX_PKT_CHECK_FLAGS(chk), vid,
+		     (uint16_t)b->acc.in_port, fc, b->now_ms);
 }
 
 /* Any frame but the untagged RoCEv2 one: the general checks, then the
@@ -1423,7 +1421,6 @@ rx_burst_init(struct rx_burst *b, struct ibex_worker *w,
 	b->untagged_tag = flow_key_tag(t->pvid[in_port], in_port,
 				       FC_SL(untagged));
 	b->now_ms = now_ms;
-	b->in_port = in_port;
 	b->pvid = t->pvid[in_port];
 	b->acc.in_port = in_port;
 	b->acc.ch_vl = ACC_NONE;

@@ -283,6 +283,10 @@ ibex_pkt_check_ip6(const uint8_t *p, uint32_t len, uint32_t l3,
 				  flags);
 }
 
+/* The shortest IPv4 packet the short cut takes: headers and a BTH. */
+#define IBEX_PP_ROCE4_MIN \
+	(IBEX_PP_IP4_HDR_LEN + IBEX_PP_UDP_HDR_LEN + IBEX_BTH_LEN)
+
 /*
  * The shape nearly every frame on a RoCE fabric has: IPv4 with a 20-byte
  * header, not a fragment, UDP to port 4791 and a whole BTH, checked with
@@ -292,10 +296,6 @@ ibex_pkt_check_ip6(const uint8_t *p, uint32_t len, uint32_t l3,
  * sweep around the shape); for any other frame it says UINT32_MAX and the
  * general checks decide.
  */
-/* The shortest IPv4 packet the short cut takes: headers and a BTH. */
-#define IBEX_PP_ROCE4_MIN \
-	(IBEX_PP_IP4_HDR_LEN + IBEX_PP_UDP_HDR_LEN + IBEX_BTH_LEN)
-
 static inline __attribute__((always_inline)) uint32_t
 ibex_pkt_check_roce4(const uint8_t *p, uint32_t len, uint32_t l3,
 		     uint32_t flags)
