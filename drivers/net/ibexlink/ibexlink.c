@@ -1,0 +1,1290 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net_ibexlink: a pair of ethdev ports joined by an emulated wire.
+ *
+ *   --vdev net_ibexlink0,rate=100G,delay=500ns
+ *   --vdev net_ibexlink1,peer=net_ibexlink0
+ *
+ * Each direction is a wire (ibexlink_model.h): frames get a departure and an
+ * arrival time when the sending MAC puts them on the wire, travel in a
+ * lock-free single-producer single-consumer ring, and the receiver's RX
+ * returns a frame only once its last bit has arrived.
+ *
+ * Sending MAC. A port's TX queues (one per worker, as ibex configures them)
+ * share one wire. Whichever thread holds the port's MAC flag (an atomic
+ * test-and-set, tried once per burst, never waited on) commits frames to the
+ * wire; a TX queue that finds the flag taken parks its burst in its own
+ * staging ring, which the holder drains. Without PFC a frame is committed at
+ * once while fewer than the TX ring's descriptors are waiting for the wire,
+ * and refused beyond that, as a full NIC TX ring refuses. With pfc=on every
+ * TX queue has a staging ring per priority (802.1Q PCP; untagged is 0), the
+ * MAC consumes received PFC frames and commits frames of unpaused
+ * priorities, round robin, at most pfc_window ahead of the present: a pause
+ * stops everything not yet committed.
+ *
+ * Locking: the MAC flag (acquire on taking, release on clearing) orders all
+ * wire state, its counters and the staging rings' consumer side; rings
+ * publish with release/acquire; counters read by stats_get are relaxed
+ * atomics. Primary process only.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_ether.h>
+#include <rte_kvargs.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_ring.h>
+
+#include "ibexlink_sdk.h"
+#include "ibexlink_model.h"
+#include "ibex_fcframe.h"
+#include "ibexlink.h"
+
+RTE_LOG_REGISTER(ibexlink_logtype, pmd.net.ibexlink, INFO);
+#define LINK_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, ibexlink_logtype, "ibexlink: " fmt "\n", \
+		##__VA_ARGS__)
+
+#define IBEXLINK_MAX_TXQ   16
+#define IBEXLINK_DESC_MAX  4096
+#define IBEXLINK_DESC_DEF  1024
+#define IBEXLINK_BURST     32
+/** Frames the wire ring holds beyond those in flight: committed frames not
+ * yet started and arrived frames not yet polled (a receiver that stops
+ * polling loses frames past this: counted as its imissed). */
+#define IBEXLINK_RING_SLACK (2 * IBEXLINK_DESC_MAX)
+#define IBEXLINK_RING_MAX  (UINT32_C(1) << 22)
+
+static const char *const valid_args[] = {
+	IBEXLINK_ARG_PEER, IBEXLINK_ARG_RATE, IBEXLINK_ARG_DELAY,
+	IBEXLINK_ARG_JITTER, IBEXLINK_ARG_LOSS, IBEXLINK_ARG_CORRUPT,
+	IBEXLINK_ARG_SEED, IBEXLINK_ARG_PFC, IBEXLINK_ARG_PFC_WINDOW, NULL,
+};
+
+/* Which parameters a device's devargs gave (the rest come from its peer). */
+enum {
+	GAVE_RATE = 1 << 0, GAVE_DELAY = 1 << 1, GAVE_JITTER = 1 << 2,
+	GAVE_LOSS = 1 << 3, GAVE_CORRUPT = 1 << 4, GAVE_SEED = 1 << 5,
+	GAVE_PFC = 1 << 6, GAVE_WINDOW = 1 << 7,
+};
+
+struct ibexlink_port;
+
+/* Counters of one direction, each with one writer at a time. */
+struct ibexlink_dir_stats {
+	_Atomic uint64_t frames, bytes;   /* committed to the wire */
+	_Atomic uint64_t lost;            /* dropped by the receiving MAC */
+	_Atomic uint64_t corrupted;       /* delivered with a bit flipped */
+	_Atomic uint64_t overflow;        /* receiver's ring full */
+	_Atomic uint64_t link_down;       /* refused: peer not started */
+	_Atomic uint64_t q_frames[IBEXLINK_MAX_TXQ], q_bytes[IBEXLINK_MAX_TXQ];
+};
+
+/* One direction: the sending port's MAC and the wire to its peer. */
+struct ibexlink_dir {
+	atomic_flag mac_busy;
+	struct ibexlink_wire wire;
+	struct ibexlink_ring *ring;
+	uint64_t *started;        /* start times of the last `desc` frames */
+	uint32_t desc, next;      /* TX descriptors; next history slot */
+	uint32_t rr;              /* round-robin position over staging rings */
+	struct ibexlink_pause pause; /* written by the sender's own RX */
+	struct ibexlink_dir_stats st;
+} __rte_cache_aligned;
+
+struct ibexlink_txq {
+	struct ibexlink_port *port;
+	uint16_t qid;
+	uint16_t nb_desc;
+	struct rte_ring *stage[IBEXLINK_PRIOS];
+};
+
+struct ibexlink_rxq {
+	struct ibexlink_port *port;
+	struct rte_mempool *mp;
+	int ts_off;               /* RX timestamp dynfield, -1 if off */
+	uint64_t ts_flag;
+	_Atomic uint64_t frames, bytes, pfc_frames;
+} __rte_cache_aligned;
+
+struct ibexlink_port {
+	char name[RTE_ETH_NAME_MAX_LEN];
+	char peer_name[RTE_ETH_NAME_MAX_LEN];
+	unsigned int gave;
+	struct ibexlink_params p;
+	bool pfc;
+	uint64_t window_ps;
+	struct rte_eth_dev *eth;
+	struct ibexlink_port *peer;
+	struct ibexlink_dir *tx;  /* this port -> peer (owned by this port) */
+	_Atomic bool started;
+	_Atomic bool staged;      /* a staging ring may hold frames */
+	uint16_t nb_txq;
+	struct ibexlink_txq *txq[IBEXLINK_MAX_TXQ];
+	struct ibexlink_rxq rxq;
+	struct rte_ether_addr mac;
+	TAILQ_ENTRY(ibexlink_port) next;
+};
+
+/* Every ibexlink port, for pairing at probe time (EAL probes and removes
+ * devices from one thread). */
+static TAILQ_HEAD(, ibexlink_port) ports = TAILQ_HEAD_INITIALIZER(ports);
+static struct ibexlink_clock link_clock;
+static bool link_clock_set;
+
+static inline uint64_t
+now_ps(void)
+{
+	return ibexlink_clock_ps(&link_clock, rte_rdtsc());
+}
+
+/* ---- frames ---- */
+
+/* 802.1Q PCP of a frame; untagged frames are priority 0. */
+static inline unsigned int
+frame_prio(const struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eh;
+	const struct rte_vlan_hdr *vh;
+
+	if (rte_pktmbuf_data_len(m) < sizeof(*eh) + sizeof(*vh))
+		return 0;
+	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	if (eh->ether_type != RTE_BE16(RTE_ETHER_TYPE_VLAN) &&
+	    eh->ether_type != RTE_BE16(RTE_ETHER_TYPE_QINQ))
+		return 0;
+	vh = (const struct rte_vlan_hdr *)(eh + 1);
+	return rte_be_to_cpu_16(vh->vlan_tci) >> 13;
+}
+
+/* Flip one bit of a frame; a shared or indirect mbuf is copied first so no
+ * other port's copy changes. Returns the frame to send. */
+static struct rte_mbuf *
+frame_corrupt(struct rte_mbuf *m, uint32_t bit)
+{
+	struct rte_mbuf *seg;
+	uint32_t off = bit / 8;
+
+	if (!RTE_MBUF_DIRECT(m) || rte_mbuf_refcnt_read(m) > 1) {
+		struct rte_mbuf *c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+
+		if (c == NULL)
+			return m; /* no buffer: send it unchanged */
+		rte_pktmbuf_free(m);
+		m = c;
+	}
+	for (seg = m; seg != NULL; seg = seg->next) {
+		if (off < seg->data_len) {
+			*rte_pktmbuf_mtod_offset(seg, uint8_t *, off) ^=
+				(uint8_t)(1u << (bit % 8));
+			break;
+		}
+		off -= seg->data_len;
+	}
+	return m;
+}
+
+/* ---- the sending MAC (caller holds the MAC flag) ---- */
+
+static inline void
+count_add(_Atomic uint64_t *c, uint64_t v)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) +
+			      v, memory_order_relaxed);
+}
+
+/* Room for one more frame in the TX ring (no PFC): fewer than `desc`
+ * committed frames have not started. */
+static inline bool
+window_open(const struct ibexlink_dir *d, uint64_t now)
+{
+	return d->started[d->next] <= now;
+}
+
+/* Put one frame on the wire at @p t (or when the wire frees). */
+static void
+mac_commit(struct ibexlink_port *pt, struct ibexlink_dir *d,
+	   struct rte_mbuf *m, uint16_t qid, uint64_t t)
+{
+	struct ibexlink_port *peer = pt->peer;
+	struct ibexlink_tx tx;
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
+	ibexlink_wire_send(&d->wire, t, len, &tx);
+	d->started[d->next] = tx.start_ps;
+	d->next = d->next + 1 == d->desc ? 0 : d->next + 1;
+	count_add(&d->st.frames, 1);
+	count_add(&d->st.bytes, len);
+	count_add(&d->st.q_frames[qid], 1);
+	count_add(&d->st.q_bytes[qid], len);
+	if (tx.fate == IBEXLINK_LOST) {
+		count_add(&d->st.lost, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (tx.fate == IBEXLINK_CORRUPT) {
+		count_add(&d->st.corrupted, 1);
+		m = frame_corrupt(m, tx.flip_bit);
+	}
+	if (peer == NULL ||
+	    !atomic_load_explicit(&peer->started, memory_order_acquire) ||
+	    !ibexlink_ring_put(d->ring, m, tx.arrival_ps)) {
+		count_add(&d->st.overflow, 1);
+		rte_pktmbuf_free(m);
+	}
+}
+
+/* Without PFC: drain the staging rings (frames parked while another queue
+ * held the flag) in queue order, while the TX ring has room. */
+static bool
+mac_drain_plain(struct ibexlink_port *pt, struct ibexlink_dir *d, uint64_t now)
+{
+	bool left = false;
+	uint16_t i;
+
+	for (i = 0; i < pt->nb_txq; i++) {
+		struct ibexlink_txq *q = pt->txq[(d->rr + i) % pt->nb_txq];
+		void *m;
+
+		if (q == NULL)
+			continue;
+		while (window_open(d, now) &&
+		       rte_ring_sc_dequeue(q->stage[0], &m) == 0)
+			mac_commit(pt, d, m, q->qid, now);
+		if (!rte_ring_empty(q->stage[0]))
+			left = true;
+	}
+	d->rr++;
+	return left;
+}
+
+/* With PFC: commit frames of unpaused priorities, one at a time round robin
+ * over (priority, queue), while the wire frees within the window. A
+ * priority whose pause ends inside the window starts at its end. */
+static bool
+mac_drain_pfc(struct ibexlink_port *pt, struct ibexlink_dir *d, uint64_t now)
+{
+	unsigned int nrings = IBEXLINK_PRIOS * pt->nb_txq;
+	uint64_t horizon = now + pt->window_ps;
+
+	for (;;) {
+		uint64_t t = d->wire.free_ps > now ? d->wire.free_ps : now;
+		uint64_t wake = UINT64_MAX;
+		unsigned int i;
+		bool any = false, sent = false;
+
+		if (t > horizon)
+			return true;
+		for (i = 0; i < nrings && !sent; i++) {
+			unsigned int k = (d->rr + i) % nrings;
+			unsigned int prio = k % IBEXLINK_PRIOS;
+			struct ibexlink_txq *q = pt->txq[k / IBEXLINK_PRIOS];
+			uint64_t until;
+			void *m;
+
+			if (q == NULL || rte_ring_empty(q->stage[prio]))
+				continue;
+			any = true;
+			until = ibexlink_pause_until(&d->pause, prio);
+			if (until > t) {
+				wake = RTE_MIN(wake, until);
+				continue;
+			}
+			if (rte_ring_sc_dequeue(q->stage[prio], &m) != 0)
+				continue;
+			mac_commit(pt, d, m, q->qid, t);
+			d->rr = k + 1;
+			sent = true;
+		}
+		if (sent)
+			continue;
+		if (!any)
+			return false;
+		if (wake > horizon)
+			return true;
+		/* Nothing open at t: the wire idles until the first pause
+		 * ends, inside the window. */
+		d->wire.free_ps = RTE_MAX(d->wire.free_ps, wake);
+	}
+}
+
+/* Whether staging rings may hold frames, for the RX path's look. A parking
+ * queue enqueues, fences and sets the hint; the MAC clears it, fences and
+ * looks again, so one of the two always sees the other (as Dekker's). */
+static void
+staged_set(struct ibexlink_port *pt)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	atomic_store_explicit(&pt->staged, true, memory_order_relaxed);
+}
+
+static void
+staged_clear(struct ibexlink_port *pt)
+{
+	unsigned int q, prio;
+
+	atomic_store_explicit(&pt->staged, false, memory_order_relaxed);
+	atomic_thread_fence(memory_order_seq_cst);
+	for (q = 0; q < pt->nb_txq; q++) {
+		for (prio = 0; pt->txq[q] != NULL && prio < IBEXLINK_PRIOS;
+		     prio++) {
+			if (!rte_ring_empty(pt->txq[q]->stage[prio])) {
+				atomic_store_explicit(&pt->staged, true,
+						      memory_order_relaxed);
+				return;
+			}
+		}
+	}
+}
+
+/* Run the MAC if no other thread is: returns false if it was busy. */
+static bool
+mac_run(struct ibexlink_port *pt, uint64_t now)
+{
+	struct ibexlink_dir *d = pt->tx;
+	bool left;
+
+	if (atomic_flag_test_and_set_explicit(&d->mac_busy,
+					      memory_order_acquire))
+		return false;
+	left = pt->pfc ? mac_drain_pfc(pt, d, now) :
+			 mac_drain_plain(pt, d, now);
+	if (!left)
+		staged_clear(pt);
+	atomic_flag_clear_explicit(&d->mac_busy, memory_order_release);
+	return true;
+}
+
+/* ---- burst functions ---- */
+
+static uint16_t
+tx_refuse(struct ibexlink_port *pt, struct rte_mbuf **bufs, uint16_t n)
+{
+	/* No carrier: a MAC with the link down drops what it is given. */
+	count_add(&pt->tx->st.link_down, n);
+	rte_pktmbuf_free_bulk(bufs, n);
+	return n;
+}
+
+static inline bool
+link_up(const struct ibexlink_port *pt)
+{
+	return pt->peer != NULL &&
+	       atomic_load_explicit(&pt->peer->started, memory_order_acquire);
+}
+
+static uint16_t
+eth_tx_plain(void *queue, struct rte_mbuf **bufs, uint16_t n)
+{
+	struct ibexlink_txq *q = queue;
+	struct ibexlink_port *pt = q->port;
+	struct ibexlink_dir *d = pt->tx;
+	uint64_t now = now_ps();
+	uint16_t k = 0;
+
+	if (unlikely(!link_up(pt)))
+		return tx_refuse(pt, bufs, n);
+	if (atomic_flag_test_and_set_explicit(&d->mac_busy,
+					      memory_order_acquire)) {
+		/* Another queue is on the MAC: park the burst. */
+		k = rte_ring_sp_enqueue_burst(q->stage[0], (void **)bufs, n,
+					      NULL);
+		staged_set(pt);
+		return k;
+	}
+	/* Parked frames go first, this queue's own included, so a queue's
+	 * frames keep their order. */
+	if (!mac_drain_plain(pt, d, now))
+		staged_clear(pt);
+	if (rte_ring_empty(q->stage[0])) {
+		while (k < n && window_open(d, now)) {
+			mac_commit(pt, d, bufs[k], q->qid, now);
+			k++;
+		}
+	}
+	atomic_flag_clear_explicit(&d->mac_busy, memory_order_release);
+	return k;
+}
+
+static uint16_t
+eth_tx_pfc(void *queue, struct rte_mbuf **bufs, uint16_t n)
+{
+	struct ibexlink_txq *q = queue;
+	struct ibexlink_port *pt = q->port;
+	uint16_t k;
+
+	if (unlikely(!link_up(pt)))
+		return tx_refuse(pt, bufs, n);
+	for (k = 0; k < n; k++) {
+		if (rte_ring_sp_enqueue(q->stage[frame_prio(bufs[k])],
+					bufs[k]) != 0)
+			break;
+	}
+	staged_set(pt);
+	mac_run(pt, now_ps());
+	return k;
+}
+
+/* The MAC consumes a PFC frame addressed to it: the pause applies to this
+ * port's own sending side from the frame's arrival on. */
+static bool
+rx_pfc_consume(struct ibexlink_port *pt, struct rte_mbuf *m, uint64_t arr)
+{
+	const struct rte_ether_hdr *eh;
+	struct ibex_fcf_pfc msg;
+
+	if (rte_pktmbuf_data_len(m) < IBEX_PFC_FRAME_HDR_LEN)
+		return false;
+	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	if (eh->ether_type != RTE_BE16(0x8808))
+		return false;
+	if (ibex_fcf_pfc_parse(eh, rte_pktmbuf_data_len(m), &msg) !=
+	    IBEX_FCF_OK)
+		return false; /* not PFC (e.g. 802.3x PAUSE): the host sees it */
+	ibexlink_pause_apply(&pt->tx->pause, arr, msg.cev, msg.quanta,
+			     pt->tx->wire.p.rate_bps);
+	return true;
+}
+
+static uint16_t
+eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
+{
+	struct ibexlink_rxq *rq = queue;
+	struct ibexlink_port *pt = rq->port;
+	struct ibexlink_port *peer = pt->peer;
+	uint64_t arr[IBEXLINK_BURST];
+	uint64_t now = now_ps(), bytes = 0, pfc = 0;
+	uint16_t got = 0, k, i;
+
+	if (unlikely(peer == NULL))
+		return 0;
+	if (atomic_load_explicit(&pt->staged, memory_order_relaxed))
+		mac_run(pt, now);
+	while (got < n) {
+		void *tmp[IBEXLINK_BURST];
+		unsigned int want = RTE_MIN(n - got, IBEXLINK_BURST);
+
+		k = ibexlink_ring_take(peer->tx->ring, now, tmp, arr, want,
+				       NULL);
+		for (i = 0; i < k; i++) {
+			struct rte_mbuf *m = tmp[i];
+
+			if (pt->pfc && rx_pfc_consume(pt, m, arr[i])) {
+				rte_pktmbuf_free(m);
+				pfc++;
+				continue;
+			}
+			m->port = pt->eth->data->port_id;
+			if (rq->ts_off >= 0) {
+				*RTE_MBUF_DYNFIELD(m, rq->ts_off,
+						   rte_mbuf_timestamp_t *) =
+					arr[i];
+				m->ol_flags |= rq->ts_flag;
+			}
+			bytes += rte_pktmbuf_pkt_len(m);
+			bufs[got++] = m;
+		}
+		if (k < want)
+			break;
+	}
+	if (pfc != 0) {
+		count_add(&rq->pfc_frames, pfc);
+		/* A pause may have ended or begun: let the MAC look again. */
+		mac_run(pt, now);
+	}
+	count_add(&rq->frames, got);
+	count_add(&rq->bytes, bytes);
+	return got;
+}
+
+/* ---- counters ---- */
+
+/* Every counter of a port, in one order, for stats, xstats and reset. */
+enum {
+	C_IPACKETS, C_IBYTES, C_OPACKETS, C_OBYTES, C_IMISSED, C_IERRORS,
+	C_OERRORS, C_PFC_RX, C_CORRUPT_RX, C_XSTATS_END,
+	C_QO = C_XSTATS_END,               /* q_opackets[16] */
+	C_QOB = C_QO + IBEXLINK_MAX_TXQ,   /* q_obytes[16] */
+	C_COUNT = C_QOB + IBEXLINK_MAX_TXQ,
+};
+
+static const struct {
+	const char *name;
+	unsigned int idx;
+} xstat_names[] = {
+	{ "rx_pfc_frames", C_PFC_RX },       /* consumed by the MAC */
+	{ "rx_wire_lost", C_IERRORS },       /* dropped for a bad FCS */
+	{ "rx_wire_corrupted", C_CORRUPT_RX }, /* delivered, one bit flipped */
+	{ "rx_overflow", C_IMISSED },        /* not polled in time */
+	{ "tx_link_down", C_OERRORS },       /* given while the peer was down */
+};
+
+struct ibexlink_base {
+	uint64_t c[C_COUNT];
+};
+
+static void
+counters_read(const struct ibexlink_port *pt, uint64_t *c)
+{
+	const struct ibexlink_dir_stats *o = &pt->tx->st;
+	unsigned int q;
+
+	memset(c, 0, sizeof(uint64_t) * C_COUNT);
+	c[C_IPACKETS] = atomic_load_explicit(&pt->rxq.frames,
+					     memory_order_relaxed);
+	c[C_IBYTES] = atomic_load_explicit(&pt->rxq.bytes,
+					   memory_order_relaxed);
+	c[C_PFC_RX] = atomic_load_explicit(&pt->rxq.pfc_frames,
+					   memory_order_relaxed);
+	c[C_OPACKETS] = atomic_load_explicit(&o->frames, memory_order_relaxed);
+	c[C_OBYTES] = atomic_load_explicit(&o->bytes, memory_order_relaxed);
+	c[C_OERRORS] = atomic_load_explicit(&o->link_down,
+					    memory_order_relaxed);
+	for (q = 0; q < IBEXLINK_MAX_TXQ; q++) {
+		c[C_QO + q] = atomic_load_explicit(&o->q_frames[q],
+						   memory_order_relaxed);
+		c[C_QOB + q] = atomic_load_explicit(&o->q_bytes[q],
+						    memory_order_relaxed);
+	}
+	if (pt->peer != NULL) {
+		const struct ibexlink_dir_stats *i = &pt->peer->tx->st;
+
+		c[C_IMISSED] = atomic_load_explicit(&i->overflow,
+						    memory_order_relaxed);
+		c[C_IERRORS] = atomic_load_explicit(&i->lost,
+						    memory_order_relaxed);
+		c[C_CORRUPT_RX] = atomic_load_explicit(&i->corrupted,
+						       memory_order_relaxed);
+	}
+}
+
+/* Counters since the last reset. The incoming direction's counters belong
+ * to the peer's MAC, so a reset keeps a base rather than clearing them. */
+static void
+counters_now(struct ibexlink_port *pt, uint64_t *c)
+{
+	const struct ibexlink_base *b = pt->eth->process_private;
+	unsigned int i;
+
+	counters_read(pt, c);
+	for (i = 0; b != NULL && i < C_COUNT; i++)
+		c[i] -= b->c[i];
+}
+
+static int
+eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+	uint64_t c[C_COUNT];
+	unsigned int q;
+
+	counters_now(pt, c);
+	st->ipackets = c[C_IPACKETS];
+	st->ibytes = c[C_IBYTES];
+	st->opackets = c[C_OPACKETS];
+	st->obytes = c[C_OBYTES];
+	st->imissed = c[C_IMISSED];
+	st->ierrors = c[C_IERRORS];
+	st->oerrors = c[C_OERRORS];
+	st->q_ipackets[0] = c[C_IPACKETS];
+	st->q_ibytes[0] = c[C_IBYTES];
+	for (q = 0; q < IBEXLINK_MAX_TXQ && q < RTE_ETHDEV_QUEUE_STAT_CNTRS;
+	     q++) {
+		st->q_opackets[q] = c[C_QO + q];
+		st->q_obytes[q] = c[C_QOB + q];
+	}
+	return 0;
+}
+
+static int
+eth_stats_reset(struct rte_eth_dev *dev)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+	struct ibexlink_base *b = dev->process_private;
+
+	if (b == NULL)
+		return -ENOMEM;
+	counters_read(pt, b->c);
+	return 0;
+}
+
+static int
+eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+	       unsigned int n)
+{
+	unsigned int i, count = RTE_DIM(xstat_names);
+	uint64_t c[C_COUNT];
+
+	if (xs == NULL || n < count)
+		return count;
+	counters_now(dev->data->dev_private, c);
+	for (i = 0; i < count; i++) {
+		xs[i].id = i;
+		xs[i].value = c[xstat_names[i].idx];
+	}
+	return count;
+}
+
+static int
+eth_xstats_get_names(struct rte_eth_dev *dev __rte_unused,
+		     struct rte_eth_xstat_name *names, unsigned int size)
+{
+	unsigned int i, count = RTE_DIM(xstat_names);
+
+	if (names == NULL || size < count)
+		return count;
+	for (i = 0; i < count; i++)
+		snprintf(names[i].name, sizeof(names[i].name), "%s",
+			 xstat_names[i].name);
+	return count;
+}
+
+/* ---- device operations (control thread) ---- */
+
+static void
+link_set(struct rte_eth_dev *dev)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+	struct rte_eth_link l = {
+		.link_speed = (uint32_t)(pt->p.rate_bps / 1000000),
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_autoneg = RTE_ETH_LINK_FIXED,
+		.link_status = atomic_load_explicit(&pt->started,
+						    memory_order_acquire) &&
+			       link_up(pt) ? RTE_ETH_LINK_UP :
+					     RTE_ETH_LINK_DOWN,
+	};
+
+	dev->data->dev_link = l;
+}
+
+static int
+eth_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
+{
+	link_set(dev);
+	return 0;
+}
+
+static int
+eth_configure(struct rte_eth_dev *dev)
+{
+	if (dev->data->nb_rx_queues > 1 ||
+	    dev->data->nb_tx_queues > IBEXLINK_MAX_TXQ)
+		return -EINVAL;
+	return 0;
+}
+
+/* Free the frames of a ring as its consumer. */
+static void
+ring_flush(struct ibexlink_ring *r)
+{
+	void *objs[IBEXLINK_BURST];
+	unsigned int k;
+
+	if (r == NULL)
+		return;
+	while ((k = ibexlink_ring_drain(r, objs, RTE_DIM(objs))) != 0)
+		rte_pktmbuf_free_bulk((struct rte_mbuf **)objs, k);
+}
+
+static void
+stage_flush(struct ibexlink_txq *q)
+{
+	unsigned int prio;
+	void *m;
+
+	for (prio = 0; prio < IBEXLINK_PRIOS; prio++) {
+		while (q->stage[prio] != NULL &&
+		       rte_ring_sc_dequeue(q->stage[prio], &m) == 0)
+			rte_pktmbuf_free(m);
+	}
+}
+
+static int
+eth_start(struct rte_eth_dev *dev)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+	struct ibexlink_dir *d = pt->tx;
+	uint32_t desc = 0;
+	uint16_t q;
+
+	for (q = 0; q < pt->nb_txq; q++)
+		if (pt->txq[q] != NULL)
+			desc += pt->txq[q]->nb_desc;
+	desc = RTE_MAX(RTE_MIN(desc, (uint32_t)IBEXLINK_DESC_MAX), 1u);
+	rte_free(d->started);
+	d->started = rte_zmalloc("ibexlink_hist", desc * sizeof(uint64_t), 0);
+	if (d->started == NULL)
+		return -ENOMEM;
+	d->desc = desc;
+	d->next = 0;
+	atomic_store_explicit(&pt->started, true, memory_order_release);
+	link_set(dev);
+	if (pt->peer != NULL && pt->peer->eth != NULL)
+		link_set(pt->peer->eth);
+	return 0;
+}
+
+static int
+eth_stop(struct rte_eth_dev *dev)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+	uint16_t q;
+
+	atomic_store_explicit(&pt->started, false, memory_order_release);
+	/* Frames on the way to a stopped port are lost with its carrier. */
+	if (pt->peer != NULL)
+		ring_flush(pt->peer->tx->ring);
+	for (q = 0; q < pt->nb_txq; q++)
+		if (pt->txq[q] != NULL)
+			stage_flush(pt->txq[q]);
+	link_set(dev);
+	if (pt->peer != NULL && pt->peer->eth != NULL)
+		link_set(pt->peer->eth);
+	return 0;
+}
+
+static int
+eth_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+
+	info->max_mac_addrs = 1;
+	info->max_rx_pktlen = IBEXLINK_FRAME_MAX;
+	info->max_mtu = IBEXLINK_FRAME_MAX - RTE_ETHER_HDR_LEN -
+			RTE_ETHER_CRC_LEN;
+	info->min_mtu = RTE_ETHER_MIN_MTU;
+	info->max_rx_queues = 1;
+	info->max_tx_queues = IBEXLINK_MAX_TXQ;
+	info->min_rx_bufsize = 0;
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_TIMESTAMP |
+				RTE_ETH_RX_OFFLOAD_SCATTER;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	info->rx_desc_lim.nb_max = IBEXLINK_DESC_MAX;
+	info->rx_desc_lim.nb_min = 1;
+	info->rx_desc_lim.nb_align = 1;
+	info->tx_desc_lim = info->rx_desc_lim;
+	info->default_rxportconf.ring_size = IBEXLINK_DESC_DEF;
+	info->default_txportconf.ring_size = IBEXLINK_DESC_DEF;
+	info->speed_capa = RTE_ETH_LINK_SPEED_FIXED;
+	(void)pt;
+	return 0;
+}
+
+static int
+eth_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
+		   uint16_t nb_desc __rte_unused, unsigned int socket __rte_unused,
+		   const struct rte_eth_rxconf *conf, struct rte_mempool *mp)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+	struct ibexlink_rxq *rq = &pt->rxq;
+	uint64_t offloads = dev->data->dev_conf.rxmode.offloads |
+			    (conf != NULL ? conf->offloads : 0);
+
+	if (qid != 0)
+		return -EINVAL;
+	rq->port = pt;
+	rq->mp = mp;
+	rq->ts_off = -1;
+	if (offloads & RTE_ETH_RX_OFFLOAD_TIMESTAMP) {
+		int ret = rte_mbuf_dyn_rx_timestamp_register(&rq->ts_off,
+							     &rq->ts_flag);
+
+		if (ret != 0) {
+			rq->ts_off = -1;
+			return ret;
+		}
+	}
+	dev->data->rx_queues[qid] = rq;
+	return 0;
+}
+
+static void
+txq_free(struct ibexlink_txq *q)
+{
+	unsigned int prio;
+
+	if (q == NULL)
+		return;
+	stage_flush(q);
+	/* Without PFC the priority rings all alias stage[0]. */
+	for (prio = 0; prio < IBEXLINK_PRIOS; prio++)
+		if (prio == 0 || q->stage[prio] != q->stage[0])
+			rte_ring_free(q->stage[prio]);
+	rte_free(q);
+}
+
+static int
+eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		   unsigned int socket, const struct rte_eth_txconf *conf __rte_unused)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+	unsigned int prio, nrings = pt->pfc ? IBEXLINK_PRIOS : 1;
+	struct ibexlink_txq *q;
+	char name[RTE_RING_NAMESIZE];
+
+	if (qid >= IBEXLINK_MAX_TXQ)
+		return -EINVAL;
+	if (nb_desc == 0)
+		nb_desc = IBEXLINK_DESC_DEF;
+	txq_free(pt->txq[qid]);
+	pt->txq[qid] = NULL;
+	q = rte_zmalloc_socket("ibexlink_txq", sizeof(*q), RTE_CACHE_LINE_SIZE,
+			       (int)socket);
+	if (q == NULL)
+		return -ENOMEM;
+	q->port = pt;
+	q->qid = qid;
+	q->nb_desc = nb_desc;
+	/* Every priority ring of a queue is empty except the ones used, so
+	 * pfc=off keeps one, pfc=on one per priority (a NIC's TC queues). */
+	for (prio = 0; prio < IBEXLINK_PRIOS; prio++) {
+		unsigned int k = prio < nrings ? prio : 0;
+
+		if (prio >= nrings) {
+			q->stage[prio] = q->stage[k];
+			continue;
+		}
+		snprintf(name, sizeof(name), "ibxl%u_%u_%u",
+			 dev->data->port_id, qid, prio);
+		q->stage[prio] = rte_ring_create(name, nb_desc, (int)socket,
+						 RING_F_SP_ENQ | RING_F_SC_DEQ |
+						 RING_F_EXACT_SZ);
+		if (q->stage[prio] == NULL) {
+			q->stage[prio] = NULL;
+			while (prio-- > 0)
+				rte_ring_free(q->stage[prio]);
+			rte_free(q);
+			return -rte_errno;
+		}
+	}
+	pt->txq[qid] = q;
+	pt->nb_txq = RTE_MAX(pt->nb_txq, (uint16_t)(qid + 1));
+	dev->data->tx_queues[qid] = q;
+	return 0;
+}
+
+static void
+eth_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+
+	if (qid >= IBEXLINK_MAX_TXQ || pt->txq[qid] == NULL)
+		return;
+	txq_free(pt->txq[qid]);
+	pt->txq[qid] = NULL;
+	dev->data->tx_queues[qid] = NULL;
+}
+
+static void
+eth_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	dev->data->rx_queues[qid] = NULL;
+}
+
+static int
+eth_ok(struct rte_eth_dev *dev __rte_unused)
+{
+	return 0;
+}
+
+static int
+eth_mtu_set(struct rte_eth_dev *dev __rte_unused, uint16_t mtu)
+{
+	return mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN > IBEXLINK_FRAME_MAX ?
+	       -EINVAL : 0;
+}
+
+static int
+eth_mac_addr_set(struct rte_eth_dev *dev __rte_unused,
+		 struct rte_ether_addr *a __rte_unused)
+{
+	return 0;
+}
+
+static void link_unpair(struct ibexlink_port *pt);
+
+static int
+eth_close(struct rte_eth_dev *dev)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+	uint16_t q;
+
+	if (pt == NULL)
+		return 0;
+	if (atomic_load_explicit(&pt->started, memory_order_acquire))
+		eth_stop(dev);
+	for (q = 0; q < IBEXLINK_MAX_TXQ; q++) {
+		if (pt->txq[q] != NULL)
+			eth_tx_queue_release(dev, q);
+	}
+	link_unpair(pt);
+	TAILQ_REMOVE(&ports, pt, next);
+	if (pt->tx != NULL) {
+		rte_free(pt->tx->ring);
+		rte_free(pt->tx->started);
+		rte_free(pt->tx);
+		pt->tx = NULL;
+	}
+	rte_free(dev->process_private);
+	dev->process_private = NULL;
+	/* The MAC address lives in the port; ethdev must not free it. */
+	dev->data->mac_addrs = NULL;
+	return 0;
+}
+
+static const struct eth_dev_ops ops = {
+	.dev_configure = eth_configure,
+	.dev_start = eth_start,
+	.dev_stop = eth_stop,
+	.dev_set_link_up = eth_ok,
+	.dev_set_link_down = eth_ok,
+	.dev_close = eth_close,
+	.link_update = eth_link_update,
+	.promiscuous_enable = eth_ok,
+	.promiscuous_disable = eth_ok,
+	.allmulticast_enable = eth_ok,
+	.allmulticast_disable = eth_ok,
+	.mac_addr_set = eth_mac_addr_set,
+	.mtu_set = eth_mtu_set,
+	.stats_get = eth_stats_get,
+	.stats_reset = eth_stats_reset,
+	.xstats_get = eth_xstats_get,
+	.xstats_reset = eth_stats_reset,
+	.xstats_get_names = eth_xstats_get_names,
+	.dev_infos_get = eth_infos_get,
+	.rx_queue_setup = eth_rx_queue_setup,
+	.rx_queue_release = eth_rx_queue_release,
+	.tx_queue_setup = eth_tx_queue_setup,
+	.tx_queue_release = eth_tx_queue_release,
+};
+
+/* ---- devargs, pairing, probe and remove ---- */
+
+struct args {
+	struct ibexlink_port *pt;
+	const char *bad;
+};
+
+static int
+arg_one(const char *key, const char *val, void *opaque)
+{
+	struct args *a = opaque;
+	struct ibexlink_port *pt = a->pt;
+	int ret = -EINVAL;
+
+	if (strcmp(key, IBEXLINK_ARG_PEER) == 0) {
+		if (strlen(val) >= sizeof(pt->peer_name) || val[0] == '\0')
+			goto bad;
+		snprintf(pt->peer_name, sizeof(pt->peer_name), "%s", val);
+		return 0;
+	} else if (strcmp(key, IBEXLINK_ARG_RATE) == 0) {
+		ret = ibexlink_parse_rate(val, &pt->p.rate_bps);
+		pt->gave |= GAVE_RATE;
+	} else if (strcmp(key, IBEXLINK_ARG_DELAY) == 0) {
+		ret = ibexlink_parse_time(val, &pt->p.delay_ps);
+		pt->gave |= GAVE_DELAY;
+	} else if (strcmp(key, IBEXLINK_ARG_JITTER) == 0) {
+		ret = ibexlink_parse_time(val, &pt->p.jitter_ps);
+		pt->gave |= GAVE_JITTER;
+	} else if (strcmp(key, IBEXLINK_ARG_LOSS) == 0) {
+		ret = ibexlink_parse_prob(val, &pt->p.loss_thr);
+		pt->gave |= GAVE_LOSS;
+	} else if (strcmp(key, IBEXLINK_ARG_CORRUPT) == 0) {
+		ret = ibexlink_parse_prob(val, &pt->p.corrupt_thr);
+		pt->gave |= GAVE_CORRUPT;
+	} else if (strcmp(key, IBEXLINK_ARG_SEED) == 0) {
+		char *end;
+
+		errno = 0;
+		pt->p.seed = strtoull(val, &end, 0);
+		ret = errno != 0 || end == val || *end != '\0' ? -EINVAL : 0;
+		pt->gave |= GAVE_SEED;
+	} else if (strcmp(key, IBEXLINK_ARG_PFC) == 0) {
+		ret = 0;
+		if (strcmp(val, "on") == 0 || strcmp(val, "1") == 0)
+			pt->pfc = true;
+		else if (strcmp(val, "off") == 0 || strcmp(val, "0") == 0)
+			pt->pfc = false;
+		else
+			ret = -EINVAL;
+		pt->gave |= GAVE_PFC;
+	} else if (strcmp(key, IBEXLINK_ARG_PFC_WINDOW) == 0) {
+		ret = ibexlink_parse_time(val, &pt->window_ps);
+		pt->gave |= GAVE_WINDOW;
+	}
+	if (ret == 0)
+		return 0;
+bad:
+	a->bad = key;
+	return -EINVAL;
+}
+
+static int
+args_parse(struct ibexlink_port *pt, const char *params)
+{
+	struct rte_kvargs *kv;
+	struct args a = { .pt = pt, .bad = NULL };
+	int ret;
+
+	if (params == NULL || params[0] == '\0')
+		return 0;
+	kv = rte_kvargs_parse(params, valid_args);
+	if (kv == NULL) {
+		LINK_LOG(ERR, "%s: cannot parse '%s' (keys: " IBEXLINK_PARAMS ")",
+			 pt->name, params);
+		return -EINVAL;
+	}
+	ret = rte_kvargs_process(kv, NULL, arg_one, &a);
+	rte_kvargs_free(kv);
+	if (ret != 0) {
+		LINK_LOG(ERR, "%s: bad value for '%s' in '%s'", pt->name,
+			 a.bad != NULL ? a.bad : "?", params);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A parameter the device did not give comes from its peer, else the
+ * default; the second direction's fault seed differs from the first's. */
+static void
+params_resolve(struct ibexlink_port *pt, const struct ibexlink_port *o,
+	       unsigned int dir)
+{
+#define TAKE(flag, field, def) \
+	do { \
+		if (!(pt->gave & (flag))) \
+			pt->field = (o->gave & (flag)) ? o->field : (def); \
+	} while (0)
+	TAKE(GAVE_RATE, p.rate_bps, IBEXLINK_DEF_RATE);
+	TAKE(GAVE_DELAY, p.delay_ps, 0);
+	TAKE(GAVE_JITTER, p.jitter_ps, 0);
+	TAKE(GAVE_LOSS, p.loss_thr, 0);
+	TAKE(GAVE_CORRUPT, p.corrupt_thr, 0);
+	TAKE(GAVE_SEED, p.seed, 1);
+	TAKE(GAVE_PFC, pfc, false);
+	TAKE(GAVE_WINDOW, window_ps, IBEXLINK_DEF_WINDOW_PS);
+#undef TAKE
+	if (!(pt->gave & GAVE_SEED))
+		pt->p.seed += dir;
+}
+
+/* The wire ring holds what is in flight at the line rate over the delay,
+ * the jitter and the MAC window, plus the slack of both ends' rings. */
+static uint32_t
+ring_cap(const struct ibexlink_port *pt)
+{
+	uint64_t t = pt->p.delay_ps + pt->p.jitter_ps + pt->window_ps;
+	uint64_t min_frame_ps = (uint64_t)ibexlink_wire_bytes(0) * 8 *
+				IBEXLINK_PS_PER_S / pt->p.rate_bps;
+	uint64_t n = t / RTE_MAX(min_frame_ps, UINT64_C(1)) + 1 +
+		     IBEXLINK_RING_SLACK;
+
+	return n > IBEXLINK_RING_MAX ? 0 : rte_align32pow2((uint32_t)n);
+}
+
+static int
+dir_setup(struct ibexlink_port *pt)
+{
+	uint32_t cap = ring_cap(pt);
+	char rate[32];
+
+	if (ibexlink_params_check(&pt->p) != 0 || cap == 0) {
+		LINK_LOG(ERR, "%s: rate %" PRIu64 " b/s with delay %" PRIu64
+			 " ps keeps more than %u frames in flight",
+			 pt->name, pt->p.rate_bps, pt->p.delay_ps,
+			 IBEXLINK_RING_MAX);
+		return -EINVAL;
+	}
+	pt->tx->ring = rte_zmalloc("ibexlink_wire", ibexlink_ring_size(cap),
+				   RTE_CACHE_LINE_SIZE);
+	if (pt->tx->ring == NULL)
+		return -ENOMEM;
+	ibexlink_ring_init(pt->tx->ring, cap);
+	ibexlink_wire_init(&pt->tx->wire, &pt->p);
+	LINK_LOG(INFO, "%s -> %s: %s, delay %" PRIu64 " ps, jitter %" PRIu64
+		 " ps%s%s, %u slots", pt->name, pt->peer->name,
+		 ibexlink_format_rate(pt->p.rate_bps, rate, sizeof(rate)),
+		 pt->p.delay_ps, pt->p.jitter_ps,
+		 pt->p.loss_thr || pt->p.corrupt_thr ? ", faults" : "",
+		 pt->pfc ? ", pfc" : "", cap);
+	return 0;
+}
+
+static int
+link_pair(struct ibexlink_port *a, struct ibexlink_port *b)
+{
+	int ret;
+
+	params_resolve(a, b, 0);
+	params_resolve(b, a, 1);
+	a->peer = b;
+	b->peer = a;
+	ret = dir_setup(a);
+	if (ret == 0)
+		ret = dir_setup(b);
+	if (ret != 0) {
+		rte_free(a->tx->ring);
+		rte_free(b->tx->ring);
+		a->tx->ring = b->tx->ring = NULL;
+		a->peer = b->peer = NULL;
+	}
+	return ret;
+}
+
+static void
+link_unpair(struct ibexlink_port *pt)
+{
+	struct ibexlink_port *o = pt->peer;
+
+	if (o == NULL)
+		return;
+	/* Both directions go: frames in flight are lost with the cable. */
+	ring_flush(pt->tx->ring);
+	ring_flush(o->tx->ring);
+	rte_free(o->tx->ring);
+	o->tx->ring = NULL;
+	o->peer = NULL;
+	pt->peer = NULL;
+	if (o->eth != NULL)
+		link_set(o->eth);
+}
+
+/* The unpaired port this one names, or that names this one. */
+static struct ibexlink_port *
+partner(const struct ibexlink_port *pt, int *err)
+{
+	struct ibexlink_port *o;
+
+	*err = 0;
+	TAILQ_FOREACH(o, &ports, next) {
+		bool named = strcmp(pt->peer_name, o->name) == 0;
+		bool names = strcmp(o->peer_name, pt->name) == 0;
+
+		if (!named && !names)
+			continue;
+		if (o->peer != NULL || (o->peer_name[0] != '\0' && !names)) {
+			LINK_LOG(ERR, "%s: %s is already paired", pt->name,
+				 o->name);
+			*err = -EBUSY;
+			return NULL;
+		}
+		return o;
+	}
+	return NULL;
+}
+
+static int
+ibexlink_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_device *rdev = ibexlink_vdev_rte_device(vdev);
+	struct rte_eth_dev *eth;
+	struct ibexlink_port *pt, *o;
+	uint16_t pid;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		LINK_LOG(ERR, "%s: primary process only", name);
+		return -ENOTSUP;
+	}
+	if (!link_clock_set) {
+		ibexlink_clock_init(&link_clock, rte_get_tsc_hz(), rte_rdtsc());
+		link_clock_set = true;
+	}
+	eth = rte_eth_dev_allocate(name);
+	if (eth == NULL)
+		return -ENOMEM;
+	if (strcmp(eth->data->name, name) != 0) {
+		LINK_LOG(ERR, "%s: ethdev driver interface mismatch", name);
+		rte_eth_dev_release_port(eth);
+		return -ENOTSUP;
+	}
+	pt = rte_zmalloc_socket(name, sizeof(*pt), RTE_CACHE_LINE_SIZE,
+				rte_dev_numa_node(rdev));
+	if (pt == NULL) {
+		rte_eth_dev_release_port(eth);
+		return -ENOMEM;
+	}
+	eth->data->dev_private = pt;
+	snprintf(pt->name, sizeof(pt->name), "%s", name);
+	pt->eth = eth;
+	pt->tx = rte_zmalloc("ibexlink_dir", sizeof(*pt->tx),
+			     RTE_CACHE_LINE_SIZE);
+	eth->process_private = rte_zmalloc("ibexlink_base",
+					   sizeof(struct ibexlink_base), 0);
+	ret = -ENOMEM;
+	if (pt->tx == NULL || eth->process_private == NULL)
+		goto fail;
+	atomic_flag_clear(&pt->tx->mac_busy);
+	ret = args_parse(pt, rte_vdev_device_args(vdev));
+	if (ret != 0)
+		goto fail;
+	/* Parameters stand alone until a peer comes (for link_speed). */
+	params_resolve(pt, pt, 0);
+	o = partner(pt, &ret);
+	if (ret != 0)
+		goto fail;
+	if (o != NULL) {
+		ret = link_pair(o, pt);
+		if (ret != 0)
+			goto fail;
+	}
+	/* Locally administered, unique per port id: 02:69:62:6c:00:NN. */
+	pt->mac = (struct rte_ether_addr){
+		{ 0x02, 0x69, 0x62, 0x6c, (uint8_t)(eth->data->port_id >> 8),
+		  (uint8_t)eth->data->port_id } };
+	eth->data->mac_addrs = &pt->mac;
+	eth->device = rdev;
+	eth->dev_ops = &ops;
+	eth->rx_pkt_burst = eth_rx;
+	eth->tx_pkt_burst = pt->pfc ? eth_tx_pfc : eth_tx_plain;
+	TAILQ_INSERT_TAIL(&ports, pt, next);
+	link_set(eth);
+	rte_eth_dev_probing_finish(eth);
+	/* The driver interface is declared by hand when DPDK's driver headers
+	 * are missing: check it addresses the device ethdev knows. */
+	if (rte_eth_dev_get_port_by_name(name, &pid) != 0 ||
+	    pid != eth->data->port_id) {
+		LINK_LOG(ERR, "%s: ethdev driver interface mismatch", name);
+		eth_close(eth);
+		rte_eth_dev_release_port(eth);
+		return -ENOTSUP;
+	}
+	return 0;
+fail:
+	rte_free(pt->tx);
+	rte_free(eth->process_private);
+	eth->process_private = NULL;
+	rte_eth_dev_release_port(eth);
+	return ret;
+}
+
+static int
+ibexlink_remove(struct rte_vdev_device *vdev)
+{
+	struct rte_eth_dev *eth = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
+
+	if (eth == NULL)
+		return 0; /* closed already: rte_eth_dev_close released it */
+	eth_close(eth);
+	return rte_eth_dev_release_port(eth);
+}
+
+static struct rte_vdev_driver ibexlink_drv = {
+	.probe = ibexlink_probe,
+	.remove = ibexlink_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(net_ibexlink, ibexlink_drv);
+RTE_PMD_REGISTER_PARAM_STRING(net_ibexlink, IBEXLINK_PARAMS);

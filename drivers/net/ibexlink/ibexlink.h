@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEXLINK_H
+#define IBEXLINK_H
+
+/**
+ * @file
+ * net_ibexlink: a vdev PMD whose ports come in pairs joined by an emulated
+ * wire (line rate, propagation delay, faults, an optional MAC that obeys
+ * 802.1Qbb PFC). docs/fabric.md describes the model and its limits.
+ *
+ *   --vdev net_ibexlink0,rate=100G,delay=500ns
+ *   --vdev net_ibexlink1,peer=net_ibexlink0
+ *
+ * Either device may name the other with peer=; the pair forms when the
+ * second one is probed. Every other key sets the device's own sending
+ * direction; a key one device leaves out it takes from its peer, else the
+ * default.
+ */
+
+/** The device at the other end of the wire. */
+#define IBEXLINK_ARG_PEER       "peer"
+/** Line rate in bit/s with K, M, G or T (decimal): 100G (default), 2.5G. */
+#define IBEXLINK_ARG_RATE       "rate"
+/** Propagation delay: 500ns, 1.5us, 2ms (a bare number is ns; default 0). */
+#define IBEXLINK_ARG_DELAY      "delay"
+/** Extra delay per frame, uniform in [0, jitter]; never reorders. */
+#define IBEXLINK_ARG_JITTER     "jitter"
+/** Probability a frame is lost (the receiver's MAC drops it): 1e-4, 0.5%. */
+#define IBEXLINK_ARG_LOSS       "loss"
+/** Probability a frame arrives with one bit flipped. */
+#define IBEXLINK_ARG_CORRUPT    "corrupt"
+/** Seed of the fault generator (loss, corruption, jitter); default 1. */
+#define IBEXLINK_ARG_SEED       "seed"
+/** on: the sending MAC obeys received PFC and consumes PFC frames. */
+#define IBEXLINK_ARG_PFC        "pfc"
+/** How far ahead a PFC-obeying MAC commits frames (default 2us). */
+#define IBEXLINK_ARG_PFC_WINDOW "pfc_window"
+
+#define IBEXLINK_PARAMS \
+	IBEXLINK_ARG_PEER "=<name> " IBEXLINK_ARG_RATE "=<bits/s> " \
+	IBEXLINK_ARG_DELAY "=<time> " IBEXLINK_ARG_JITTER "=<time> " \
+	IBEXLINK_ARG_LOSS "=<prob> " IBEXLINK_ARG_CORRUPT "=<prob> " \
+	IBEXLINK_ARG_SEED "=<int> " IBEXLINK_ARG_PFC "=on|off " \
+	IBEXLINK_ARG_PFC_WINDOW "=<time>"
+
+#define IBEXLINK_DEF_RATE       UINT64_C(100000000000)
+#define IBEXLINK_DEF_WINDOW_PS  UINT64_C(2000000)
+
+#endif /* IBEXLINK_H */
