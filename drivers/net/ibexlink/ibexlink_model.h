@@ -207,9 +207,11 @@ struct ibexlink_pause {
 static inline uint64_t
 ibexlink_quanta_ps(uint32_t quanta, uint64_t rate_bps)
 {
-	uint64_t bits = (uint64_t)quanta * 512;
+	/* 65535 quanta x 512 x 1e12 does not fit in 64 bits. */
+	unsigned __int128 num = (unsigned __int128)quanta * 512 *
+				IBEXLINK_PS_PER_S;
 
-	return (bits * IBEXLINK_PS_PER_S + rate_bps - 1) / rate_bps;
+	return (uint64_t)((num + rate_bps - 1) / rate_bps);
 }
 
 /**
