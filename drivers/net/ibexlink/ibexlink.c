@@ -208,7 +208,7 @@ count_add(_Atomic uint64_t *c, uint64_t v)
 static inline bool
 window_open(const struct ibexlink_dir *d, uint64_t now)
 {
-	return d->started[d->next] <= now;
+	return d->started[d->next] < now;
 }
 
 /* Put one frame on the wire at @p t (or when the wire frees). */
@@ -892,6 +892,14 @@ eth_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	dev->data->rx_queues[qid] = NULL;
 }
 
+/* The clock of RX timestamps: picoseconds of emulated time. */
+static int
+link_read_clock(struct rte_eth_dev *dev __rte_unused, uint64_t *clock)
+{
+	*clock = now_ps();
+	return 0;
+}
+
 static int
 eth_ok(struct rte_eth_dev *dev __rte_unused)
 {
@@ -967,13 +975,14 @@ static const struct eth_dev_ops ops = {
 	.rx_queue_release = eth_rx_queue_release,
 	.tx_queue_setup = eth_tx_queue_setup,
 	.tx_queue_release = eth_tx_queue_release,
+	.read_clock = link_read_clock,
 };
 
 /* ---- devargs, pairing, probe and remove ---- */
 
 struct args {
 	struct ibexlink_port *pt;
-	const char *bad;
+	char bad[32];
 };
 
 static int
@@ -1026,7 +1035,7 @@ arg_one(const char *key, const char *val, void *opaque)
 	if (ret == 0)
 		return 0;
 bad:
-	a->bad = key;
+	snprintf(a->bad, sizeof(a->bad), "%s", key);
 	return -EINVAL;
 }
 
@@ -1034,7 +1043,7 @@ static int
 args_parse(struct ibexlink_port *pt, const char *params)
 {
 	struct rte_kvargs *kv;
-	struct args a = { .pt = pt, .bad = NULL };
+	struct args a = { .pt = pt, .bad = "?" };
 	int ret;
 
 	if (params == NULL || params[0] == '\0')
@@ -1049,7 +1058,7 @@ args_parse(struct ibexlink_port *pt, const char *params)
 	rte_kvargs_free(kv);
 	if (ret != 0) {
 		LINK_LOG(ERR, "%s: bad value for '%s' in '%s'", pt->name,
-			 a.bad != NULL ? a.bad : "?", params);
+			 a.bad, params);
 		return -EINVAL;
 	}
 	return 0;

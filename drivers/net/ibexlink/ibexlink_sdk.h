@@ -149,6 +149,7 @@ struct rte_eth_dev_data {
 
 #define IBEXLINK_OPS_TOTAL 113 /* entries of struct eth_dev_ops in 22.11 */
 #define IBEXLINK_OPS_NAMED 47  /* dev_configure .. tx_queue_release */
+#define IBEXLINK_OPS_CLOCK 79  /* read_clock */
 
 struct eth_dev_ops {
 	int (*dev_configure)(struct rte_eth_dev *dev);
@@ -193,7 +194,9 @@ struct eth_dev_ops {
 			      uint16_t nb_desc, unsigned int socket_id,
 			      const struct rte_eth_txconf *conf);
 	void (*tx_queue_release)(struct rte_eth_dev *dev, uint16_t qid);
-	void *ibexlink_unused_c[IBEXLINK_OPS_TOTAL - IBEXLINK_OPS_NAMED];
+	void *ibexlink_unused_c[IBEXLINK_OPS_CLOCK - IBEXLINK_OPS_NAMED];
+	int (*read_clock)(struct rte_eth_dev *dev, uint64_t *timestamp);
+	void *ibexlink_unused_d[IBEXLINK_OPS_TOTAL - IBEXLINK_OPS_CLOCK - 1];
 };
 
 struct rte_eth_dev *rte_eth_dev_allocate(const char *name);
@@ -225,6 +228,8 @@ _Static_assert(offsetof(struct eth_dev_ops, xstats_get) == 160,
 _Static_assert(offsetof(struct eth_dev_ops, xstats_get_names) == 176,
 	       "eth_dev_ops ABI");
 _Static_assert(offsetof(struct eth_dev_ops, tx_queue_release) == 368,
+	       "eth_dev_ops ABI");
+_Static_assert(offsetof(struct eth_dev_ops, read_clock) == 632,
 	       "eth_dev_ops ABI");
 _Static_assert(offsetof(struct rte_vdev_driver, probe) == 48,
 	       "rte_vdev_driver ABI");
