@@ -3,7 +3,7 @@
 # when it is all there already. Used by the README's two commands and CI.
 set -euo pipefail
 
-pkgs=(dpdk dpdk-dev libdpdk-dev libbpf-dev libcmocka-dev libpcap-dev
+pkgs=(dpdk dpdk-dev libdpdk-dev libbpf-dev libcmocka-dev libpcap-dev libyaml-dev
       meson ninja-build pkg-config gcc clang libclang-rt-14-dev
       tshark iproute2 iputils-ping ethtool netcat-openbsd procps
       gnuplot-nox python3 jq bc kmod)

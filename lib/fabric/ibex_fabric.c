@@ -1,0 +1,695 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Topology files: containerlab's shape, read with libyaml's document API
+ * (every node keeps its line for messages), checked as it is read.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <yaml.h>
+
+#include "ibex_conf.h"
+#include "ibex_fabric.h"
+#include "ibex_pkt.h"
+
+#define DEF_RATE UINT64_C(100000000000)
+
+struct ctx {
+	struct ibex_fabric *f;
+	yaml_document_t *doc;
+	char *err;
+	size_t errlen;
+	uint64_t def_rate, def_delay;
+	uint32_t nodes_cap, links_cap;
+};
+
+static int __attribute__((format(printf, 3, 4)))
+fail(struct ctx *c, const yaml_node_t *at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(c->err, c->errlen, "%s:%zu: %s", c->f->origin,
+		 at != NULL ? at->start_mark.line + 1 : 1, msg);
+	return -EINVAL;
+}
+
+static int
+line_of(const yaml_node_t *n)
+{
+	return (int)n->start_mark.line + 1;
+}
+
+static yaml_node_t *
+get(struct ctx *c, int idx)
+{
+	return yaml_document_get_node(c->doc, idx);
+}
+
+static const char *
+scalar(const yaml_node_t *n)
+{
+	return n != NULL && n->type == YAML_SCALAR_NODE ?
+	       (const char *)n->data.scalar.value : NULL;
+}
+
+/* The value as a string, or an error naming @p what. */
+static int
+want_scalar(struct ctx *c, const yaml_node_t *n, const char *what,
+	    const char **out)
+{
+	*out = scalar(n);
+	if (*out == NULL)
+		return fail(c, n, "%s: expected a value, not a %s", what,
+			    n->type == YAML_MAPPING_NODE ? "mapping" :
+			    "list");
+	return 0;
+}
+
+static int
+copy_name(struct ctx *c, const yaml_node_t *at, char *dst, size_t len,
+	  const char *s, const char *what)
+{
+	if (s[0] == '\0' || strlen(s) >= len)
+		return fail(c, at, "%s '%s': 1 to %zu characters", what, s,
+			    len - 1);
+	memcpy(dst, s, strlen(s) + 1);
+	return 0;
+}
+
+/* "500ns", "1.5us", "2ms", "250ps", "0"; a bare number is ns. */
+static int
+parse_time_ps(const char *s, uint64_t *ps)
+{
+	static const struct {
+		const char *u;
+		double scale;
+	} units[] = { { "", 1e3 }, { "ps", 1 }, { "ns", 1e3 }, { "us", 1e6 },
+		      { "ms", 1e9 }, { "s", 1e12 } };
+	char *end;
+	double v;
+	size_t i;
+
+	if (s[0] == '-' || s[0] == '+' || s[0] == '\0')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !isfinite(v) || v < 0)
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].u) == 0) {
+			v *= units[i].scale;
+			if (v > 1e12) /* a second is already absurd */
+				return -EINVAL;
+			*ps = (uint64_t)llround(v);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int
+rate_of(struct ctx *c, const yaml_node_t *n, uint64_t *bps)
+{
+	const char *s;
+	int ret = want_scalar(c, n, "rate", &s);
+
+	if (ret != 0)
+		return ret;
+	if (ibex_parse_rate(s, bps) != 0 || *bps == 0)
+		return fail(c, n, "rate '%s': expected a rate like 100G, 25G, "
+			    "400M", s);
+	return 0;
+}
+
+static int
+delay_of(struct ctx *c, const yaml_node_t *n, uint64_t *ps)
+{
+	const char *s;
+	int ret = want_scalar(c, n, "delay", &s);
+
+	if (ret != 0)
+		return ret;
+	if (parse_time_ps(s, ps) != 0)
+		return fail(c, n, "delay '%s': expected a time like 500ns, "
+			    "1.5us, 2ms (at most 1s)", s);
+	return 0;
+}
+
+uint32_t
+ibex_fabric_node_find(const struct ibex_fabric *f, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->n_nodes; i++)
+		if (strcmp(f->nodes[i].name, name) == 0)
+			return i;
+	return IBEX_FABRIC_NONE;
+}
+
+static int
+port_name_ok(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0'; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' &&
+		    s[i] != '.' && s[i] != '-')
+			return 0;
+	return i > 0 && i < IBEX_NAME_LEN;
+}
+
+static int
+port_find(const struct ibex_fabric_node *n, const char *name)
+{
+	uint16_t i;
+
+	for (i = 0; i < n->n_ports; i++)
+		if (strcmp(n->port[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+port_add(struct ctx *c, const yaml_node_t *at, struct ibex_fabric_node *n,
+	 const char *name)
+{
+	if (port_find(n, name) >= 0)
+		return fail(c, at, "node %s: port '%s' declared twice", n->name,
+			    name);
+	if (!port_name_ok(name))
+		return fail(c, at, "node %s: port name '%s': 1 to 31 "
+			    "characters of A-Z a-z 0-9 _ . -", n->name, name);
+	if (n->n_ports >= IBEX_MAX_PORTS)
+		return fail(c, at, "node %s: more than %d ports (ibex's limit)",
+			    n->name, IBEX_MAX_PORTS);
+	memcpy(n->port[n->n_ports].name, name, strlen(name) + 1);
+	n->port[n->n_ports].link = IBEX_FABRIC_NONE;
+	return n->n_ports++;
+}
+
+/* ports: [p0, p1] or ports: 18 (p0..p17). */
+static int
+node_ports(struct ctx *c, struct ibex_fabric_node *n, const yaml_node_t *v)
+{
+	yaml_node_item_t *it;
+	const char *s = scalar(v);
+	int ret;
+
+	n->ports_declared = true;
+	if (s != NULL) {
+		char *end, name[16];
+		unsigned long k, count = strtoul(s, &end, 10);
+
+		if (*end != '\0' || end == s || count == 0 ||
+		    count > IBEX_MAX_PORTS)
+			return fail(c, v, "node %s: ports: a list of names or "
+				    "a count 1..%d", n->name, IBEX_MAX_PORTS);
+		for (k = 0; k < count; k++) {
+			snprintf(name, sizeof(name), "p%lu", k);
+			ret = port_add(c, v, n, name);
+			if (ret < 0)
+				return ret;
+		}
+		return 0;
+	}
+	if (v->type != YAML_SEQUENCE_NODE)
+		return fail(c, v, "node %s: ports: a list of names or a count",
+			    n->name);
+	for (it = v->data.sequence.items.start;
+	     it < v->data.sequence.items.top; it++) {
+		yaml_node_t *p = get(c, *it);
+
+		ret = want_scalar(c, p, "ports", &s);
+		if (ret == 0)
+			ret = port_add(c, p, n, s);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
+node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
+{
+	struct ibex_fabric *f = c->f;
+	struct ibex_fabric_node *n;
+	yaml_node_pair_t *pr;
+	const char *name = scalar(key), *s;
+	const yaml_node_t *mac = NULL;
+	bool kind_seen = false;
+	int ret;
+
+	if (name == NULL)
+		return fail(c, key, "a node's name must be a plain value");
+	if (ibex_fabric_node_find(f, name) != IBEX_FABRIC_NONE)
+		return fail(c, key, "node %s declared twice (line %d)", name,
+			    f->nodes[ibex_fabric_node_find(f, name)].line);
+	if (f->n_nodes >= IBEX_FABRIC_MAX_NODES)
+		return fail(c, key, "more than %d nodes",
+			    IBEX_FABRIC_MAX_NODES);
+	if (v->type != YAML_MAPPING_NODE)
+		return fail(c, v, "node %s: expected a mapping such as "
+			    "{kind: ibex}", name);
+	n = &f->nodes[f->n_nodes];
+	memset(n, 0, sizeof(*n));
+	if (strchr(name, ':') != NULL)
+		return fail(c, key, "node name '%s' may not contain ':'", name);
+	ret = copy_name(c, key, n->name, sizeof(n->name), name, "node name");
+	if (ret != 0)
+		return ret;
+	n->line = line_of(key);
+	for (pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *k = get(c, pr->key), *val = get(c, pr->value);
+		const char *ks = scalar(k);
+
+		if (ks == NULL)
+			return fail(c, k, "node %s: keys are plain words", name);
+		if (strcmp(ks, "kind") == 0) {
+			ret = want_scalar(c, val, "kind", &s);
+			if (ret != 0)
+				return ret;
+			if (strcmp(s, "ibex") == 0)
+				n->kind = IBEX_FABRIC_SWITCH;
+			else if (strcmp(s, "rank") == 0)
+				n->kind = IBEX_FABRIC_RANK;
+			else
+				return fail(c, val, "node %s: unknown kind '%s' "
+					    "(expected ibex or rank)", name, s);
+			kind_seen = true;
+		} else if (strcmp(ks, "config") == 0) {
+			ret = want_scalar(c, val, "config", &s);
+			if (ret == 0)
+				ret = copy_name(c, val, n->config,
+						sizeof(n->config), s, "config");
+			if (ret != 0)
+				return ret;
+		} else if (strcmp(ks, "mac") == 0) {
+			mac = val;
+		} else if (strcmp(ks, "ports") == 0) {
+			ret = node_ports(c, n, val);
+			if (ret != 0)
+				return ret;
+		} else {
+			return fail(c, k, "node %s: unknown key '%s' (expected "
+				    "kind, config, mac, ports)", name, ks);
+		}
+	}
+	if (!kind_seen)
+		return fail(c, v, "node %s: kind is required (ibex or rank)",
+			    name);
+	if (n->kind == IBEX_FABRIC_SWITCH && mac != NULL)
+		return fail(c, mac, "node %s: mac is for ranks (a switch's "
+			    "ports have their own)", name);
+	if (n->kind == IBEX_FABRIC_RANK && n->config[0] != '\0')
+		return fail(c, v, "node %s: config is for ibex switches", name);
+	if (mac != NULL) {
+		ret = want_scalar(c, mac, "mac", &s);
+		if (ret != 0)
+			return ret;
+		if (ibex_mac_parse(s, n->mac) != 0 || ibex_mac_is_group(n->mac))
+			return fail(c, mac, "node %s: mac '%s' is not a unicast "
+				    "MAC address", name, s);
+	} else if (n->kind == IBEX_FABRIC_RANK) {
+		/* 02:00:00:00:NN:NN by declaration order: unique, locally
+		 * administered. */
+		uint32_t k = f->n_nodes + 1;
+
+		memcpy(n->mac, (uint8_t[]){ 0x02, 0, 0, 0, 0, 0 }, 6);
+		n->mac[3] = (uint8_t)(k >> 16);
+		n->mac[4] = (uint8_t)(k >> 8);
+		n->mac[5] = (uint8_t)k;
+	}
+	f->n_nodes++;
+	return 0;
+}
+
+/* "node:port": the node must exist; the port must be declared if the node
+ * declares its ports, else it is declared here. */
+static int
+endpoint(struct ctx *c, const yaml_node_t *v, struct ibex_fabric_end *e)
+{
+	struct ibex_fabric *f = c->f;
+	char buf[IBEX_FABRIC_NAME_LEN + IBEX_NAME_LEN + 2];
+	const char *s;
+	char *colon;
+	struct ibex_fabric_node *n;
+	int ret = want_scalar(c, v, "endpoint", &s), p;
+
+	if (ret != 0)
+		return ret;
+	if (strlen(s) >= sizeof(buf))
+		return fail(c, v, "endpoint '%s' is too long", s);
+	memcpy(buf, s, strlen(s) + 1);
+	colon = strchr(buf, ':');
+	if (colon == NULL || colon == buf || colon[1] == '\0')
+		return fail(c, v, "endpoint '%s': expected NODE:PORT", s);
+	*colon = '\0';
+	e->node = ibex_fabric_node_find(f, buf);
+	if (e->node == IBEX_FABRIC_NONE)
+		return fail(c, v, "endpoint '%s': unknown node '%s'", s, buf);
+	n = &f->nodes[e->node];
+	p = port_find(n, colon + 1);
+	if (p < 0 && n->ports_declared)
+		return fail(c, v, "endpoint '%s': node %s has no port '%s'", s,
+			    n->name, colon + 1);
+	if (p < 0) {
+		p = port_add(c, v, n, colon + 1);
+		if (p < 0)
+			return p;
+	}
+	e->port = (uint16_t)p;
+	return 0;
+}
+
+static const char *
+end_str(const struct ibex_fabric *f, struct ibex_fabric_end e, char *buf,
+	size_t len)
+{
+	snprintf(buf, len, "%s:%s", f->nodes[e.node].name,
+		 f->nodes[e.node].port[e.port].name);
+	return buf;
+}
+
+static int
+link_one(struct ctx *c, const yaml_node_t *v)
+{
+	struct ibex_fabric *f = c->f;
+	struct ibex_fabric_link *l;
+	const yaml_node_t *eps = NULL;
+	yaml_node_pair_t *pr;
+	char a[128], b[128];
+	uint32_t i, k;
+	int ret = 0;
+
+	if (f->n_links >= IBEX_FABRIC_MAX_LINKS)
+		return fail(c, v, "more than %d links", IBEX_FABRIC_MAX_LINKS);
+	if (v->type != YAML_MAPPING_NODE)
+		return fail(c, v, "a link is a mapping: {endpoints: [\"a:p0\", "
+			    "\"b:p0\"]}");
+	l = &f->links[f->n_links];
+	memset(l, 0, sizeof(*l));
+	l->rate_bps = c->def_rate;
+	l->delay_ps = c->def_delay;
+	l->line = line_of(v);
+	for (pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *key = get(c, pr->key), *val = get(c, pr->value);
+		const char *ks = scalar(key);
+
+		if (ks != NULL && strcmp(ks, "endpoints") == 0)
+			eps = val;
+		else if (ks != NULL && strcmp(ks, "rate") == 0)
+			ret = rate_of(c, val, &l->rate_bps);
+		else if (ks != NULL && strcmp(ks, "delay") == 0)
+			ret = delay_of(c, val, &l->delay_ps);
+		else
+			return fail(c, key, "link: unknown key '%s' (expected "
+				    "endpoints, rate, delay)",
+				    ks != NULL ? ks : "?");
+		if (eps != val && ret != 0)
+			return ret;
+	}
+	if (eps == NULL || eps->type != YAML_SEQUENCE_NODE ||
+	    eps->data.sequence.items.top - eps->data.sequence.items.start != 2)
+		return fail(c, eps != NULL ? eps : v, "link: endpoints must be "
+			    "a list of two NODE:PORT");
+	for (k = 0; k < 2; k++) {
+		ret = endpoint(c, get(c, eps->data.sequence.items.start[k]),
+			       &l->end[k]);
+		if (ret != 0)
+			return ret;
+	}
+	if (l->end[0].node == l->end[1].node)
+		return fail(c, v, "link %s - %s joins node %s to itself",
+			    end_str(f, l->end[0], a, sizeof(a)),
+			    end_str(f, l->end[1], b, sizeof(b)),
+			    f->nodes[l->end[0].node].name);
+	for (i = 0; i < f->n_links; i++) {
+		const struct ibex_fabric_link *o = &f->links[i];
+		bool same = (memcmp(&o->end[0], &l->end[0], sizeof(l->end[0])) == 0 &&
+			     memcmp(&o->end[1], &l->end[1], sizeof(l->end[1])) == 0) ||
+			    (memcmp(&o->end[0], &l->end[1], sizeof(l->end[0])) == 0 &&
+			     memcmp(&o->end[1], &l->end[0], sizeof(l->end[1])) == 0);
+
+		if (same)
+			return fail(c, v, "duplicate link %s - %s (first at "
+				    "line %d)",
+				    end_str(f, l->end[0], a, sizeof(a)),
+				    end_str(f, l->end[1], b, sizeof(b)),
+				    o->line);
+	}
+	for (k = 0; k < 2; k++) {
+		struct ibex_fabric_node *n = &f->nodes[l->end[k].node];
+		struct ibex_fabric_port *p = &n->port[l->end[k].port];
+		uint16_t q, used = 0;
+
+		if (p->link != IBEX_FABRIC_NONE)
+			return fail(c, v, "port %s is already linked (line %d)",
+				    end_str(f, l->end[k], a, sizeof(a)),
+				    f->links[p->link].line);
+		for (q = 0; q < n->n_ports; q++)
+			used += n->port[q].link != IBEX_FABRIC_NONE;
+		if (n->kind == IBEX_FABRIC_RANK && used > 0)
+			return fail(c, v, "rank %s has one link only", n->name);
+	}
+	if (f->nodes[l->end[0].node].kind == IBEX_FABRIC_RANK &&
+	    f->nodes[l->end[1].node].kind == IBEX_FABRIC_RANK)
+		return fail(c, v, "link %s - %s joins two ranks: a rank plugs "
+			    "into a switch",
+			    end_str(f, l->end[0], a, sizeof(a)),
+			    end_str(f, l->end[1], b, sizeof(b)));
+	for (k = 0; k < 2; k++)
+		f->nodes[l->end[k].node].port[l->end[k].port].link = f->n_links;
+	f->n_links++;
+	return 0;
+}
+
+static int
+defaults(struct ctx *c, const yaml_node_t *v)
+{
+	yaml_node_pair_t *pr;
+	int ret;
+
+	if (v->type != YAML_MAPPING_NODE)
+		return fail(c, v, "defaults: expected a mapping");
+	for (pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *key = get(c, pr->key), *val = get(c, pr->value);
+		const char *ks = scalar(key);
+
+		if (ks != NULL && strcmp(ks, "rate") == 0)
+			ret = rate_of(c, val, &c->def_rate);
+		else if (ks != NULL && strcmp(ks, "delay") == 0)
+			ret = delay_of(c, val, &c->def_delay);
+		else
+			return fail(c, key, "defaults: unknown key '%s' "
+				    "(expected rate, delay)",
+				    ks != NULL ? ks : "?");
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
+topology(struct ctx *c, const yaml_node_t *v)
+{
+	const yaml_node_t *nodes = NULL, *links = NULL;
+	yaml_node_pair_t *pr;
+	yaml_node_item_t *it;
+	int ret;
+
+	if (v->type != YAML_MAPPING_NODE)
+		return fail(c, v, "topology: expected a mapping with nodes and "
+			    "links");
+	for (pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *key = get(c, pr->key), *val = get(c, pr->value);
+		const char *ks = scalar(key);
+
+		if (ks != NULL && strcmp(ks, "nodes") == 0) {
+			nodes = val;
+		} else if (ks != NULL && strcmp(ks, "links") == 0) {
+			links = val;
+		} else if (ks != NULL && strcmp(ks, "defaults") == 0) {
+			ret = defaults(c, val);
+			if (ret != 0)
+				return ret;
+		} else {
+			return fail(c, key, "topology: unknown key '%s' "
+				    "(expected defaults, nodes, links)",
+				    ks != NULL ? ks : "?");
+		}
+	}
+	if (nodes == NULL || nodes->type != YAML_MAPPING_NODE)
+		return fail(c, nodes != NULL ? nodes : v, "topology: nodes must "
+			    "be a mapping of node names");
+	for (pr = nodes->data.mapping.pairs.start;
+	     pr < nodes->data.mapping.pairs.top; pr++) {
+		ret = node_one(c, get(c, pr->key), get(c, pr->value));
+		if (ret != 0)
+			return ret;
+	}
+	if (links == NULL)
+		return 0;
+	if (links->type != YAML_SEQUENCE_NODE)
+		return fail(c, links, "topology: links must be a list");
+	for (it = links->data.sequence.items.start;
+	     it < links->data.sequence.items.top; it++) {
+		ret = link_one(c, get(c, *it));
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
+document(struct ctx *c, const yaml_node_t *root)
+{
+	const yaml_node_t *topo = NULL;
+	yaml_node_pair_t *pr;
+	int ret;
+
+	if (root == NULL)
+		return fail(c, NULL, "empty topology file");
+	if (root->type != YAML_MAPPING_NODE)
+		return fail(c, root, "expected a mapping with name and topology");
+	for (pr = root->data.mapping.pairs.start;
+	     pr < root->data.mapping.pairs.top; pr++) {
+		yaml_node_t *key = get(c, pr->key), *val = get(c, pr->value);
+		const char *ks = scalar(key), *s;
+
+		if (ks != NULL && strcmp(ks, "name") == 0) {
+			ret = want_scalar(c, val, "name", &s);
+			if (ret == 0)
+				ret = copy_name(c, val, c->f->name,
+						sizeof(c->f->name), s, "name");
+			if (ret != 0)
+				return ret;
+		} else if (ks != NULL && strcmp(ks, "topology") == 0) {
+			topo = val;
+		} else if (ks != NULL && (strcmp(ks, "prefix") == 0 ||
+					  strcmp(ks, "mgmt") == 0)) {
+			continue; /* containerlab's, meaningless here */
+		} else {
+			return fail(c, key, "unknown key '%s' (expected name, "
+				    "topology)", ks != NULL ? ks : "?");
+		}
+	}
+	if (topo == NULL)
+		return fail(c, root, "no topology: section");
+	return topology(c, topo);
+}
+
+void
+ibex_fabric_free(struct ibex_fabric *f)
+{
+	free(f->nodes);
+	free(f->links);
+	f->nodes = NULL;
+	f->links = NULL;
+	f->n_nodes = f->n_links = 0;
+}
+
+int
+ibex_fabric_parse(struct ibex_fabric *f, const char *text, size_t len,
+		  const char *origin, char *err, size_t errlen)
+{
+	struct ctx c = { .f = f, .err = err, .errlen = errlen,
+			 .def_rate = DEF_RATE, .def_delay = 0 };
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->origin, sizeof(f->origin), "%s", origin);
+	f->nodes = calloc(IBEX_FABRIC_MAX_NODES, sizeof(*f->nodes));
+	f->links = calloc(IBEX_FABRIC_MAX_LINKS, sizeof(*f->links));
+	if (f->nodes == NULL || f->links == NULL) {
+		ibex_fabric_free(f);
+		snprintf(err, errlen, "%s: out of memory", origin);
+		return -ENOMEM;
+	}
+	if (!yaml_parser_initialize(&parser)) {
+		ibex_fabric_free(f);
+		snprintf(err, errlen, "%s: out of memory", origin);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		snprintf(err, errlen, "%s:%zu: %s%s%s", origin,
+			 parser.problem_mark.line + 1,
+			 parser.problem != NULL ? parser.problem : "bad YAML",
+			 parser.context != NULL ? " " : "",
+			 parser.context != NULL ? parser.context : "");
+		yaml_parser_delete(&parser);
+		ibex_fabric_free(f);
+		return -EINVAL;
+	}
+	c.doc = &doc;
+	ret = document(&c, yaml_document_get_root_node(&doc));
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (ret != 0)
+		ibex_fabric_free(f);
+	return ret;
+}
+
+int
+ibex_fabric_load(struct ibex_fabric *f, const char *path, char *err,
+		 size_t errlen)
+{
+	FILE *fp = fopen(path, "r");
+	char *text = NULL;
+	long len;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	if (fp == NULL) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	if (fseek(fp, 0, SEEK_END) != 0 || (len = ftell(fp)) < 0 ||
+	    fseek(fp, 0, SEEK_SET) != 0) {
+		ret = -EIO;
+		snprintf(err, errlen, "%s: cannot read", path);
+		goto out;
+	}
+	text = malloc((size_t)len + 1);
+	ret = -ENOMEM;
+	if (text == NULL)
+		goto out;
+	if (fread(text, 1, (size_t)len, fp) != (size_t)len) {
+		ret = -EIO;
+		snprintf(err, errlen, "%s: cannot read", path);
+		goto out;
+	}
+	text[len] = '\0';
+	ret = ibex_fabric_parse(f, text, (size_t)len, path, err, errlen);
+out:
+	free(text);
+	fclose(fp);
+	return ret;
+}
+
+struct ibex_fabric_end
+ibex_fabric_peer(const struct ibex_fabric *f, uint32_t l,
+		 struct ibex_fabric_end e)
+{
+	const struct ibex_fabric_link *k = &f->links[l];
+
+	return k->end[0].node == e.node && k->end[0].port == e.port ?
+	       k->end[1] : k->end[0];
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_FABRIC_H
+#define IBEX_FABRIC_H
+
+/**
+ * @file
+ * A fabric of ibex switches and ranks: the topology file and the routes a
+ * fabric manager computes for it, as an InfiniBand subnet manager computes
+ * linear forwarding tables. Pure: no DPDK, no EAL.
+ *
+ * The topology file has containerlab's shape (docs/fabric.md):
+ *
+ *     name: leaf2-spine1
+ *     topology:
+ *       defaults: {rate: 100G, delay: 500ns}
+ *       nodes:
+ *         leaf1:  {kind: ibex, config: leaf1.conf}
+ *         spine1: {kind: ibex}
+ *         host1:  {kind: rank, mac: "02:00:00:00:01:01"}
+ *       links:
+ *         - endpoints: ["host1:eth0", "leaf1:p0"]
+ *         - endpoints: ["leaf1:p3", "spine1:p0"]
+ *           rate: 100G
+ *           delay: 500ns
+ *
+ * Routing (ibex_fabric_route): switches are ranked by their distance from
+ * the ranks (leaves 1, spines 2, ...), ties broken by declaration order, and
+ * every route goes up zero or more hops then down zero or more, never down
+ * then up (up*\/down* routing), so the channel dependency graph has no cycle
+ * and credits or PFC cannot deadlock. Among equal-cost next hops every one
+ * is kept (the ECMP group) and one is chosen per destination, balancing the
+ * destinations over the members as OpenSM balances LIDs over ports.
+ * Flooding follows a spanning tree of the switches.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ibex_common.h"
+
+#define IBEX_FABRIC_NAME_LEN   64
+#define IBEX_FABRIC_PATH_LEN   256
+/** Most nodes (switches and ranks) in one fabric. */
+#define IBEX_FABRIC_MAX_NODES  4096
+/** Most links. */
+#define IBEX_FABRIC_MAX_LINKS  16384
+/** Most members of one ECMP group. */
+#define IBEX_FABRIC_MAX_ECMP   16
+/** Unreachable / none. */
+#define IBEX_FABRIC_NONE       UINT32_MAX
+
+enum ibex_fabric_kind {
+	IBEX_FABRIC_SWITCH = 0, /**< kind: ibex */
+	IBEX_FABRIC_RANK,       /**< kind: rank (a generator rank, a host) */
+};
+
+/** One port of a node, and the link plugged into it. */
+struct ibex_fabric_port {
+	char name[IBEX_NAME_LEN];
+	uint32_t link;           /**< index in links, or IBEX_FABRIC_NONE */
+};
+
+struct ibex_fabric_node {
+	char name[IBEX_FABRIC_NAME_LEN];
+	uint8_t kind;            /**< enum ibex_fabric_kind */
+	char config[IBEX_FABRIC_PATH_LEN]; /**< switch: its ibex config, or "" */
+	uint8_t mac[6];          /**< rank: its address */
+	bool ports_declared;     /**< ports: given, endpoints must name them */
+	int line;                /**< where the node is declared */
+	uint16_t n_ports;
+	struct ibex_fabric_port port[IBEX_MAX_PORTS];
+	/* filled by ibex_fabric_route */
+	uint32_t rank;           /**< up/down rank: hops from the nearest rank */
+};
+
+/** One end of a link: node and port indexes. */
+struct ibex_fabric_end {
+	uint32_t node;
+	uint16_t port;
+};
+
+struct ibex_fabric_link {
+	struct ibex_fabric_end end[2];
+	uint64_t rate_bps;       /**< line rate, bit/s */
+	uint64_t delay_ps;       /**< propagation delay, picoseconds */
+	int line;                /**< where the link is written */
+};
+
+struct ibex_fabric {
+	char name[IBEX_FABRIC_NAME_LEN];
+	char origin[IBEX_FABRIC_PATH_LEN]; /**< file name, for messages */
+	uint32_t n_nodes, n_links;
+	struct ibex_fabric_node *nodes;
+	struct ibex_fabric_link *links;
+};
+
+/**
+ * Parse a topology text. On error writes "origin:line: message" into
+ * @p err and returns -EINVAL (-ENOMEM on allocation failure); @p f is then
+ * empty. Free a parsed fabric with ibex_fabric_free.
+ */
+int ibex_fabric_parse(struct ibex_fabric *f, const char *text, size_t len,
+		      const char *origin, char *err, size_t errlen);
+
+/** Read and parse a file; -errno (with a message) when it cannot be read. */
+int ibex_fabric_load(struct ibex_fabric *f, const char *path,
+		     char *err, size_t errlen);
+
+void ibex_fabric_free(struct ibex_fabric *f);
+
+/** Index of the node called @p name, or IBEX_FABRIC_NONE. */
+uint32_t ibex_fabric_node_find(const struct ibex_fabric *f, const char *name);
+
+/** The other end of link @p l seen from @p e. */
+struct ibex_fabric_end ibex_fabric_peer(const struct ibex_fabric *f,
+					uint32_t l, struct ibex_fabric_end e);
+
+/* ---- routes ---- */
+
+/** How switch @p sw reaches rank @p dst. */
+struct ibex_fabric_route {
+	uint16_t n_ports;        /**< members of the ECMP group (>= 1) */
+	uint16_t port[IBEX_FABRIC_MAX_ECMP]; /**< equal-cost egress ports */
+	uint16_t chosen;         /**< the member this destination uses */
+	uint16_t hops;           /**< switch hops to the rank, this one included */
+};
+
+struct ibex_fabric_routes {
+	uint32_t n_switches, n_ranks;
+	uint32_t *sw;            /**< node index of switch i */
+	uint32_t *rk;            /**< node index of rank j */
+	/** route[i * n_ranks + j]: switch i to rank j */
+	struct ibex_fabric_route *route;
+	/** flood[node][port]: the port is on the flooding tree */
+	bool (*flood)[IBEX_MAX_PORTS];
+	uint32_t root;           /**< node index of the tree's root switch */
+};
+
+/**
+ * Rank the switches, compute every switch's route to every rank and the
+ * flooding tree. Sets each node's rank. Refuses (-EINVAL, "origin:line:
+ * message" naming a node) a switch that no rank reaches (no up/down order
+ * exists for it), a rank unreachable from another, a rank with other than
+ * one link, or a link from a rank to a rank.
+ */
+int ibex_fabric_route(struct ibex_fabric *f, struct ibex_fabric_routes *r,
+		      char *err, size_t errlen);
+
+void ibex_fabric_routes_free(struct ibex_fabric_routes *r);
+
+/** Route of switch index @p i to rank index @p j. */
+static inline const struct ibex_fabric_route *
+ibex_fabric_route_get(const struct ibex_fabric_routes *r, uint32_t i,
+		      uint32_t j)
+{
+	return &r->route[(size_t)i * r->n_ranks + j];
+}
+
+/**
+ * True if the path from every switch to every rank follows the up/down
+ * rule and reaches the rank (a check of the tables, used by the tests).
+ */
+bool ibex_fabric_routes_legal(const struct ibex_fabric *f,
+			      const struct ibex_fabric_routes *r);
+
+/**
+ * Write switch node @p node's part in ibex's configuration grammar: a
+ * `port NAME speed RATE` line per linked port and an `fdb static MAC port
+ * NAME` line per rank (through the chosen member). ECMP groups and the
+ * flooding tree, which the grammar cannot say yet, follow as comments.
+ * Append it to the switch's own configuration.
+ * @return 0, -EINVAL if @p node is not a switch, -EIO on a write error.
+ */
+int ibex_fabric_render(const struct ibex_fabric *f,
+		       const struct ibex_fabric_routes *r, uint32_t node,
+		       FILE *out);
+
+#endif /* IBEX_FABRIC_H */

@@ -1,0 +1,558 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lib/fabric without EAL: the example topologies parsed and routed (2x1,
+ * 4x2 with 16 and 64 ranks), up/down legality, a cycle-free channel
+ * dependency graph, balanced ECMP, the flooding tree, routes rendered into
+ * ibex's grammar and accepted by lib/conf, and broken topologies refused
+ * with file:line. */
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ibex_conf.h"
+#include "ibex_fabric.h"
+
+static char err[1024];
+
+static void
+load(struct ibex_fabric *f, struct ibex_fabric_routes *r, const char *file)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", FABRIC_CONF_DIR, file);
+	if (ibex_fabric_load(f, path, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	if (ibex_fabric_route(f, r, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+}
+
+static uint32_t
+node(const struct ibex_fabric *f, const char *name)
+{
+	uint32_t n = ibex_fabric_node_find(f, name);
+
+	assert_true(n != IBEX_FABRIC_NONE);
+	return n;
+}
+
+static uint32_t
+sw_idx(const struct ibex_fabric_routes *r, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n_switches; i++)
+		if (r->sw[i] == n)
+			return i;
+	fail_msg("not a switch");
+	return 0;
+}
+
+static uint32_t
+rk_idx(const struct ibex_fabric_routes *r, uint32_t n)
+{
+	uint32_t j;
+
+	for (j = 0; j < r->n_ranks; j++)
+		if (r->rk[j] == n)
+			return j;
+	fail_msg("not a rank");
+	return 0;
+}
+
+static const char *
+port_name(const struct ibex_fabric *f, uint32_t n, uint16_t p)
+{
+	return f->nodes[n].port[p].name;
+}
+
+/* ---- channel dependency graph: directed switch-to-switch hops ---- */
+
+struct cdg {
+	uint32_t n;        /* channels: 2 per link */
+	uint8_t *edge;     /* n x n */
+	uint8_t *mark;
+};
+
+static uint32_t
+channel(const struct ibex_fabric *f, uint32_t s, uint16_t p)
+{
+	uint32_t l = f->nodes[s].port[p].link;
+
+	return l * 2 + (f->links[l].end[0].node == s ? 0 : 1);
+}
+
+/* Follow every ECMP member from switch @p s towards rank index @p j,
+ * adding an edge from the channel it came in on to each one it leaves on. */
+static void
+cdg_walk(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
+	 struct cdg *g, uint32_t s, uint32_t j, uint32_t in, unsigned int depth)
+{
+	const struct ibex_fabric_route *rt =
+		ibex_fabric_route_get(r, sw_idx(r, s), j);
+	uint16_t k;
+
+	assert_true(depth < 64);
+	for (k = 0; k < rt->n_ports; k++) {
+		struct ibex_fabric_end e = { s, rt->port[k] };
+		struct ibex_fabric_end o =
+			ibex_fabric_peer(f, f->nodes[s].port[rt->port[k]].link, e);
+		uint32_t out;
+
+		if (f->nodes[o.node].kind == IBEX_FABRIC_RANK) {
+			assert_true(o.node == r->rk[j]);
+			continue;
+		}
+		out = channel(f, s, rt->port[k]);
+		if (in != UINT32_MAX)
+			g->edge[(size_t)in * g->n + out] = 1;
+		cdg_walk(f, r, g, o.node, j, out, depth + 1);
+	}
+}
+
+static bool
+cdg_cyclic_from(struct cdg *g, uint32_t c)
+{
+	uint32_t d;
+
+	if (g->mark[c] == 1)
+		return true;
+	if (g->mark[c] == 2)
+		return false;
+	g->mark[c] = 1;
+	for (d = 0; d < g->n; d++)
+		if (g->edge[(size_t)c * g->n + d] && cdg_cyclic_from(g, d))
+			return true;
+	g->mark[c] = 2;
+	return false;
+}
+
+static void
+assert_deadlock_free(const struct ibex_fabric *f,
+		     const struct ibex_fabric_routes *r)
+{
+	struct cdg g = { .n = f->n_links * 2 };
+	uint32_t i, j, c;
+
+	g.edge = calloc((size_t)g.n * g.n, 1);
+	g.mark = calloc(g.n, 1);
+	assert_non_null(g.edge);
+	assert_non_null(g.mark);
+	for (i = 0; i < r->n_switches; i++)
+		for (j = 0; j < r->n_ranks; j++)
+			cdg_walk(f, r, &g, r->sw[i], j, UINT32_MAX, 0);
+	for (c = 0; c < g.n; c++)
+		assert_false(cdg_cyclic_from(&g, c));
+	free(g.edge);
+	free(g.mark);
+}
+
+/* The rendered part, appended to the switch's own config (if it has one),
+ * is accepted and validated by lib/conf. */
+static void
+assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
+	       uint32_t n, unsigned int want_statics)
+{
+	struct ibex_conf *c = calloc(1, sizeof(*c));
+	char *buf = NULL, path[512];
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(c);
+	assert_non_null(out);
+	assert_int_equal(ibex_fabric_render(f, r, n, out), 0);
+	fclose(out);
+	ibex_conf_init(c);
+	if (f->nodes[n].config[0] != '\0') {
+		snprintf(path, sizeof(path), "%s/%s", FABRIC_CONF_DIR,
+			 f->nodes[n].config);
+		if (ibex_conf_parse_file(c, path, err, sizeof(err)) != 0)
+			fail_msg("%s", err);
+	}
+	if (ibex_conf_parse_string(c, buf, "rendered", err, sizeof(err)) != 0 ||
+	    ibex_conf_validate(c, err, sizeof(err)) != 0)
+		fail_msg("%s\n%s", err, buf);
+	assert_int_equal(c->nb_static, want_statics);
+	free(buf);
+	free(c);
+}
+
+/* ---- the examples ---- */
+
+static void
+test_leaf2_spine1(void **state)
+{
+	struct ibex_fabric f;
+	struct ibex_fabric_routes r;
+	uint32_t l1, l2, sp, j;
+	const struct ibex_fabric_route *rt;
+
+	(void)state;
+	load(&f, &r, "leaf2-spine1.yaml");
+	assert_string_equal(f.name, "leaf2-spine1");
+	assert_int_equal(r.n_switches, 3);
+	assert_int_equal(r.n_ranks, 4);
+	l1 = node(&f, "leaf1");
+	l2 = node(&f, "leaf2");
+	sp = node(&f, "spine1");
+	assert_int_equal(f.nodes[l1].rank, 1);
+	assert_int_equal(f.nodes[l2].rank, 1);
+	assert_int_equal(f.nodes[sp].rank, 2);
+	assert_true(f.links[f.nodes[l1].port[2].link].delay_ps == 1000000);
+	assert_true(f.links[f.nodes[l1].port[0].link].delay_ps == 500000);
+	assert_true(f.links[0].rate_bps == UINT64_C(100000000000));
+	/* leaf1: its own ranks on p0/p1, the others up through p2 */
+	j = rk_idx(&r, node(&f, "rank1"));
+	rt = ibex_fabric_route_get(&r, sw_idx(&r, l1), j);
+	assert_int_equal(rt->n_ports, 1);
+	assert_string_equal(port_name(&f, l1, rt->chosen), "p1");
+	assert_int_equal(rt->hops, 1);
+	j = rk_idx(&r, node(&f, "rank3"));
+	rt = ibex_fabric_route_get(&r, sw_idx(&r, l1), j);
+	assert_string_equal(port_name(&f, l1, rt->chosen), "p2");
+	assert_int_equal(rt->hops, 3);
+	rt = ibex_fabric_route_get(&r, sw_idx(&r, sp), j);
+	assert_string_equal(port_name(&f, sp, rt->chosen), "p1");
+	assert_int_equal(rt->hops, 2);
+	assert_true(ibex_fabric_routes_legal(&f, &r));
+	assert_deadlock_free(&f, &r);
+	/* a tree already: every port floods */
+	assert_int_equal(r.root, sp);
+	assert_true(r.flood[l1][2] && r.flood[l2][2] && r.flood[sp][0] &&
+		    r.flood[sp][1] && r.flood[l1][0]);
+	assert_renders(&f, &r, l1, 4);
+	assert_renders(&f, &r, sp, 4);
+	ibex_fabric_routes_free(&r);
+	ibex_fabric_free(&f);
+}
+
+/* 4 leaves x 2 spines: every leaf-to-remote-rank route is an ECMP group of
+ * both uplinks, destinations split evenly over them; one spine roots the
+ * flooding tree and the other joins it by one link. */
+static void
+check_leaf4_spine2(const char *file, unsigned int per_leaf)
+{
+	struct ibex_fabric f;
+	struct ibex_fabric_routes r;
+	uint32_t i, j, tree_links = 0, n_sp2_tree = 0, sp1, sp2;
+	uint16_t p;
+
+	load(&f, &r, file);
+	assert_int_equal(r.n_switches, 6);
+	assert_int_equal(r.n_ranks, 4 * per_leaf);
+	sp1 = node(&f, "spine1");
+	sp2 = node(&f, "spine2");
+	for (i = 0; i < r.n_switches; i++) {
+		uint32_t s = r.sw[i];
+		bool leaf = strncmp(f.nodes[s].name, "leaf", 4) == 0;
+		unsigned int via[IBEX_MAX_PORTS] = { 0 };
+
+		assert_int_equal(f.nodes[s].rank, leaf ? 1 : 2);
+		for (j = 0; j < r.n_ranks; j++) {
+			const struct ibex_fabric_route *rt =
+				ibex_fabric_route_get(&r, i, j);
+			struct ibex_fabric_end e = { r.rk[j], 0 };
+			uint32_t home = ibex_fabric_peer(&f,
+				f.nodes[r.rk[j]].port[0].link, e).node;
+
+			if (!leaf) {
+				assert_int_equal(rt->n_ports, 1);
+				assert_int_equal(rt->hops, 2);
+			} else if (home == s) {
+				assert_int_equal(rt->n_ports, 1);
+				assert_int_equal(rt->hops, 1);
+			} else {
+				/* both uplinks, p<per_leaf> and p<per_leaf+1> */
+				assert_int_equal(rt->n_ports, 2);
+				assert_int_equal(rt->port[0], per_leaf);
+				assert_int_equal(rt->port[1], per_leaf + 1);
+				assert_int_equal(rt->hops, 3);
+				via[rt->chosen]++;
+			}
+		}
+		if (leaf) {
+			assert_int_equal(via[per_leaf], 3 * per_leaf / 2);
+			assert_int_equal(via[per_leaf + 1], 3 * per_leaf / 2);
+		}
+		for (p = 0; p < f.nodes[s].n_ports; p++) {
+			struct ibex_fabric_end e = { s, p };
+			uint32_t l = f.nodes[s].port[p].link;
+
+			if (l == IBEX_FABRIC_NONE)
+				continue;
+			if (f.nodes[ibex_fabric_peer(&f, l, e).node].kind ==
+			    IBEX_FABRIC_RANK) {
+				assert_true(r.flood[s][p]);
+				continue;
+			}
+			if (r.flood[s][p])
+				tree_links++;
+			if (s == sp2 && r.flood[s][p])
+				n_sp2_tree++;
+		}
+		assert_renders(&f, &r, s, 4 * per_leaf);
+	}
+	/* a spanning tree of 6 switches has 5 links (counted from both ends) */
+	assert_int_equal(tree_links, 2 * 5);
+	assert_int_equal(n_sp2_tree, 1);
+	assert_int_equal(r.root, sp1);
+	assert_true(ibex_fabric_routes_legal(&f, &r));
+	assert_deadlock_free(&f, &r);
+	ibex_fabric_routes_free(&r);
+	ibex_fabric_free(&f);
+}
+
+static void
+test_leaf4_spine2_16(void **state)
+{
+	(void)state;
+	check_leaf4_spine2("leaf4-spine2-16.yaml", 4);
+}
+
+static void
+test_leaf4_spine2_64(void **state)
+{
+	(void)state;
+	check_leaf4_spine2("leaf4-spine2-64.yaml", 16);
+}
+
+/* ---- inline topologies ---- */
+
+static int
+parse(struct ibex_fabric *f, const char *text)
+{
+	return ibex_fabric_parse(f, text, strlen(text), "t.yaml", err,
+				 sizeof(err));
+}
+
+/* A link between two leaves (same rank): order by declaration breaks the
+ * tie; routes stay legal and cycle-free, and use the direct link. */
+static void
+test_leaf_leaf_link(void **state)
+{
+	static const char *const text =
+		"topology:\n"
+		"  nodes:\n"
+		"    s1: {kind: ibex}\n"
+		"    l1: {kind: ibex}\n"
+		"    l2: {kind: ibex}\n"
+		"    a: {kind: rank}\n"
+		"    b: {kind: rank}\n"
+		"  links:\n"
+		"    - endpoints: [\"a:e\", \"l1:h\"]\n"
+		"    - endpoints: [\"b:e\", \"l2:h\"]\n"
+		"    - endpoints: [\"l1:up\", \"s1:d1\"]\n"
+		"    - endpoints: [\"l2:up\", \"s1:d2\"]\n"
+		"    - endpoints: [\"l1:x\", \"l2:x\"]\n"
+		"      rate: 25G\n";
+	struct ibex_fabric f;
+	struct ibex_fabric_routes r;
+	const struct ibex_fabric_route *rt;
+	uint32_t l1, l2;
+
+	(void)state;
+	if (parse(&f, text) != 0 || ibex_fabric_route(&f, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	l1 = node(&f, "l1");
+	l2 = node(&f, "l2");
+	rt = ibex_fabric_route_get(&r, sw_idx(&r, l1), rk_idx(&r, node(&f, "b")));
+	assert_int_equal(rt->n_ports, 1);
+	assert_string_equal(port_name(&f, l1, rt->chosen), "x");
+	rt = ibex_fabric_route_get(&r, sw_idx(&r, l2), rk_idx(&r, node(&f, "a")));
+	assert_string_equal(port_name(&f, l2, rt->chosen), "x");
+	assert_true(f.links[4].rate_bps == UINT64_C(25000000000));
+	/* a ring l1-l2-s1: the tree drops one of its links */
+	assert_false(r.flood[l1][2] && r.flood[l2][2] && r.flood[l1][1] &&
+		     r.flood[l2][1]);
+	assert_true(ibex_fabric_routes_legal(&f, &r));
+	assert_deadlock_free(&f, &r);
+	ibex_fabric_routes_free(&r);
+	ibex_fabric_free(&f);
+}
+
+struct bad {
+	const char *text;
+	const char *want;   /* "t.yaml:LINE: ..." prefix of the message */
+	bool at_route;      /* parses, refused by the fabric manager */
+};
+
+static void
+test_refused(void **state)
+{
+	static const struct bad bad[] = {
+		/* a loop of switches no rank reaches: no up/down order */
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    a: {kind: rank}\n"
+		  "    x1: {kind: ibex}\n"
+		  "    x2: {kind: ibex}\n"
+		  "    x3: {kind: ibex}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"a:e\", \"l1:p0\"]\n"
+		  "    - endpoints: [\"x1:p0\", \"x2:p0\"]\n"
+		  "    - endpoints: [\"x2:p1\", \"x3:p0\"]\n"
+		  "    - endpoints: [\"x3:p1\", \"x1:p1\"]\n",
+		  "t.yaml:5: switch x1: no rank reaches it", true },
+		/* an endpoint naming an unknown node */
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    a: {kind: rank}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"a:e\", \"l1:p0\"]\n"
+		  "    - endpoints: [\"l1:p1\", \"spine9:p0\"]\n",
+		  "t.yaml:7: endpoint 'spine9:p0': unknown node 'spine9'" },
+		/* an endpoint naming an unknown port */
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex, ports: [p0, p1]}\n"
+		  "    a: {kind: rank}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"a:e\", \"l1:p3\"]\n",
+		  "t.yaml:6: endpoint 'l1:p3': node l1 has no port 'p3'" },
+		/* a duplicate link, written the other way round */
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    s1: {kind: ibex}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"l1:p3\", \"s1:p0\"]\n"
+		  "    - endpoints: [\"s1:p0\", \"l1:p3\"]\n",
+		  "t.yaml:7: duplicate link s1:p0 - l1:p3 (first at line 6)" },
+		/* one port, two links */
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    s1: {kind: ibex}\n"
+		  "    s2: {kind: ibex}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"l1:p3\", \"s1:p0\"]\n"
+		  "    - endpoints: [\"l1:p3\", \"s2:p0\"]\n",
+		  "t.yaml:8: port l1:p3 is already linked (line 7)" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    l1: {kind: rank}\n",
+		  "t.yaml:4: node l1 declared twice (line 3)" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: linux}\n",
+		  "t.yaml:3: node l1: unknown kind 'linux'" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex, image: foo}\n",
+		  "t.yaml:3: node l1: unknown key 'image'" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    a: {kind: rank}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"a:e\", \"l1:p0\"]\n"
+		  "      rate: fast\n",
+		  "t.yaml:7: rate 'fast'" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    a: {kind: rank}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"a:e\", \"l1:p0\"]\n"
+		  "      delay: -5ns\n",
+		  "t.yaml:7: delay '-5ns'" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    a: {kind: rank}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"a:e\", \"l1:p0\"]\n"
+		  "    - endpoints: [\"a:f\", \"l1:p1\"]\n",
+		  "t.yaml:7: rank a has one link only" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    a: {kind: rank}\n"
+		  "    b: {kind: rank}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"a:e\", \"l1:p0\"]\n",
+		  "t.yaml:5: rank b has no link", true },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    l2: {kind: ibex}\n"
+		  "    a: {kind: rank}\n"
+		  "    b: {kind: rank}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"a:e\", \"l1:p0\"]\n"
+		  "    - endpoints: [\"b:e\", \"l2:p0\"]\n",
+		  "t.yaml:4: switch l2 cannot reach rank a going up then down", true },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"l1p0\", \"l1:p1\"]\n",
+		  "t.yaml:5: endpoint 'l1p0': expected NODE:PORT" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"l1:p0\", \"l1:p1\"]\n",
+		  "t.yaml:5: link l1:p0 - l1:p1 joins node l1 to itself" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex, ports: 2}\n"
+		  "    l1x: [\n",
+		  "t.yaml:5: " },
+		{ "nodes: {}\n", "t.yaml:1: unknown key 'nodes'" },
+		{ "", "t.yaml:1: empty topology file" },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ibex_fabric f;
+		struct ibex_fabric_routes r;
+		int ret = parse(&f, bad[i].text);
+
+		if (bad[i].at_route) {
+			if (ret != 0)
+				fail_msg("case %u: %s", i, err);
+			ret = ibex_fabric_route(&f, &r, err, sizeof(err));
+			ibex_fabric_free(&f);
+		}
+		assert_int_equal(ret, -EINVAL);
+		if (strncmp(err, bad[i].want, strlen(bad[i].want)) != 0)
+			fail_msg("case %u: got '%s', want '%s...'", i, err,
+				 bad[i].want);
+	}
+}
+
+static void
+test_missing_file(void **state)
+{
+	struct ibex_fabric f;
+
+	(void)state;
+	assert_int_equal(ibex_fabric_load(&f, "/nonexistent/x.yaml", err,
+					  sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/x.yaml"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_leaf2_spine1),
+		cmocka_unit_test(test_leaf4_spine2_16),
+		cmocka_unit_test(test_leaf4_spine2_64),
+		cmocka_unit_test(test_leaf_leaf_link),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_missing_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
