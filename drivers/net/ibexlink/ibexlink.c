@@ -56,6 +56,10 @@ RTE_LOG_REGISTER(ibexlink_logtype, pmd.net.ibexlink, INFO);
 		##__VA_ARGS__)
 
 #define IBEXLINK_MAX_TXQ   16
+/* Staging rings of a TX queue: one per priority and one for MAC control
+ * frames (PFC the host sends), which a pause does not hold. */
+#define IBEXLINK_CTRL      IBEXLINK_PRIOS
+#define IBEXLINK_STAGES    (IBEXLINK_PRIOS + 1)
 #define IBEXLINK_DESC_MAX  4096
 #define IBEXLINK_DESC_DEF  1024
 #define IBEXLINK_BURST     32
@@ -106,7 +110,8 @@ struct ibexlink_txq {
 	struct ibexlink_port *port;
 	uint16_t qid;
 	uint16_t nb_desc;
-	struct rte_ring *stage[IBEXLINK_PRIOS];
+	/* per priority, then MAC control frames (never paused) */
+	struct rte_ring *stage[IBEXLINK_STAGES];
 };
 
 struct ibexlink_rxq {
@@ -165,6 +170,21 @@ frame_prio(const struct rte_mbuf *m)
 		return 0;
 	vh = (const struct rte_vlan_hdr *)(eh + 1);
 	return rte_be_to_cpu_16(vh->vlan_tci) >> 13;
+}
+
+/* Staging ring of a frame: MAC control (EtherType 0x8808, untagged, as
+ * PFC is sent) or its priority. */
+static inline unsigned int
+frame_stage(const struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eh;
+
+	if (rte_pktmbuf_data_len(m) >= sizeof(*eh)) {
+		eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+		if (eh->ether_type == RTE_BE16(0x8808))
+			return IBEXLINK_CTRL;
+	}
+	return frame_prio(m);
 }
 
 /* Flip one bit of a frame; a shared or indirect mbuf is copied first so no
@@ -285,6 +305,17 @@ mac_drain_pfc(struct ibexlink_port *pt, struct ibexlink_dir *d, uint64_t now)
 
 		if (t > horizon)
 			return true;
+		/* MAC control frames first, paused or not. */
+		for (i = 0; i < pt->nb_txq && !sent; i++) {
+			struct ibexlink_txq *q = pt->txq[i];
+			void *m;
+
+			if (q != NULL &&
+			    rte_ring_sc_dequeue(q->stage[IBEXLINK_CTRL], &m) == 0) {
+				mac_commit(pt, d, m, q->qid, t);
+				sent = true;
+			}
+		}
 		for (i = 0; i < nrings && !sent; i++) {
 			unsigned int k = (d->rr + i) % nrings;
 			unsigned int prio = k % IBEXLINK_PRIOS;
@@ -336,7 +367,7 @@ staged_clear(struct ibexlink_port *pt)
 	atomic_store_explicit(&pt->staged, false, memory_order_relaxed);
 	atomic_thread_fence(memory_order_seq_cst);
 	for (q = 0; q < pt->nb_txq; q++) {
-		for (prio = 0; pt->txq[q] != NULL && prio < IBEXLINK_PRIOS;
+		for (prio = 0; pt->txq[q] != NULL && prio < IBEXLINK_STAGES;
 		     prio++) {
 			if (!rte_ring_empty(pt->txq[q]->stage[prio])) {
 				atomic_store_explicit(&pt->staged, true,
@@ -426,7 +457,7 @@ eth_tx_pfc(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	if (unlikely(!link_up(pt)))
 		return tx_refuse(pt, bufs, n);
 	for (k = 0; k < n; k++) {
-		if (rte_ring_sp_enqueue(q->stage[frame_prio(bufs[k])],
+		if (rte_ring_sp_enqueue(q->stage[frame_stage(bufs[k])],
 					bufs[k]) != 0)
 			break;
 	}
@@ -703,7 +734,7 @@ stage_flush(struct ibexlink_txq *q)
 	unsigned int prio;
 	void *m;
 
-	for (prio = 0; prio < IBEXLINK_PRIOS; prio++) {
+	for (prio = 0; prio < IBEXLINK_STAGES; prio++) {
 		while (q->stage[prio] != NULL &&
 		       rte_ring_sc_dequeue(q->stage[prio], &m) == 0)
 			rte_pktmbuf_free(m);
@@ -818,7 +849,7 @@ txq_free(struct ibexlink_txq *q)
 		return;
 	stage_flush(q);
 	/* Without PFC the priority rings all alias stage[0]. */
-	for (prio = 0; prio < IBEXLINK_PRIOS; prio++)
+	for (prio = 0; prio < IBEXLINK_STAGES; prio++)
 		if (prio == 0 || q->stage[prio] != q->stage[0])
 			rte_ring_free(q->stage[prio]);
 	rte_free(q);
@@ -829,7 +860,7 @@ eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		   unsigned int socket, const struct rte_eth_txconf *conf __rte_unused)
 {
 	struct ibexlink_port *pt = dev->data->dev_private;
-	unsigned int prio, nrings = pt->pfc ? IBEXLINK_PRIOS : 1;
+	unsigned int prio, nrings = pt->pfc ? IBEXLINK_STAGES : 1;
 	struct ibexlink_txq *q;
 	char name[RTE_RING_NAMESIZE];
 
@@ -848,7 +879,7 @@ eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	q->nb_desc = nb_desc;
 	/* Every priority ring of a queue is empty except the ones used, so
 	 * pfc=off keeps one, pfc=on one per priority (a NIC's TC queues). */
-	for (prio = 0; prio < IBEXLINK_PRIOS; prio++) {
+	for (prio = 0; prio < IBEXLINK_STAGES; prio++) {
 		unsigned int k = prio < nrings ? prio : 0;
 
 		if (prio >= nrings) {

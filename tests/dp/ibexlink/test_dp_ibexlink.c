@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -393,8 +394,14 @@ test_rate_wall(void **state)
 		uint64_t deadline = rte_rdtsc() + 30 * hz;
 		double wall, stamp;
 
+		struct timespec cpu0, cpu1;
+		uint64_t c_start;
+		double cpu_frac;
+
 		snprintf(args, sizeof(args), "rate=%s,delay=1us", rates[r]);
 		pair_open(&p, args, "", 1, 4096);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+		c_start = rte_rdtsc();
 		while (got < n_target && rte_rdtsc() < deadline) {
 			struct rte_mbuf *b[64];
 			uint16_t k, i;
@@ -425,18 +432,33 @@ test_rate_wall(void **state)
 			}
 			rte_pktmbuf_free_bulk(b, k);
 		}
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+		/* Share of the run this thread was on a CPU: on a crowded
+		 * machine it is starved and no rate can be held. */
+		cpu_frac = ((cpu1.tv_sec - cpu0.tv_sec) +
+			    (cpu1.tv_nsec - cpu0.tv_nsec) * 1e-9) /
+			   ((double)(rte_rdtsc() - c_start) / hz);
 		assert_true(got == n_target);
 		wall = (double)(got - 1) * (size + 20) * 8 /
 		       ((double)(c_last - c_first) / hz);
 		stamp = (double)(got - 1) * (size + 20) * 8 * 1e12 /
 			(double)(ts_last - ts_first);
 		print_message("rate %s over %.2f s: wall clock %.6g b/s (%.4f), "
-			      "timestamps %.6g b/s (%.4f)\n", rates[r],
-			      (double)(c_last - c_first) / hz, wall,
-			      wall / bps[r], stamp, stamp / bps[r]);
+			      "timestamps %.6g b/s (%.4f), on CPU %.0f%%\n",
+			      rates[r], (double)(c_last - c_first) / hz, wall,
+			      wall / bps[r], stamp, stamp / bps[r],
+			      cpu_frac * 100);
+		/* never faster than the line: a frame shows only once its
+		 * last bit has arrived */
 		assert_true(stamp <= bps[r] * 1.005);
 		assert_true(wall <= bps[r] * 1.01);
-		assert_true(wall >= bps[r] * 0.85);
+		/* and close to it when the thread had its CPU */
+		if (cpu_frac >= 0.9)
+			assert_true(wall >= bps[r] * 0.85);
+		else
+			print_message("rate %s: thread starved (on CPU %.0f%%), "
+				      "lower bound not checked\n", rates[r],
+				      cpu_frac * 100);
 		pair_close(&p);
 	}
 }
@@ -603,6 +625,27 @@ test_pfc(void **state)
 		assert_true(ts_of(rx[i]) < tx_ + pause_ps);
 	}
 	rte_pktmbuf_free_bulk(rx, got);
+
+	/* The host's own PFC frames are MAC control: they leave even while
+	 * priority 0 (where untagged frames go) is paused. */
+	assert_int_equal(rte_eth_read_clock(p.pb, &tb), 0);
+	m = pfc_frame(1 << 0, 0, 65535);
+	assert_int_equal(rte_eth_tx_burst(p.pb, 0, &m, 1), 1);
+	for (i = 0; i < 1000000 && xstat(p.pa, "rx_pfc_frames") < 4; i++)
+		rte_eth_rx_burst(p.pa, 0, rx, 64);
+	assert_int_equal(xstat(p.pa, "rx_pfc_frames"), 4);
+	assert_int_equal(send_prio(p.pa, -1, 400, 1), 1); /* untagged: held */
+	m = pfc_frame(1 << 2, 2, 1000);
+	assert_int_equal(rte_eth_tx_burst(p.pa, 0, &m, 1), 1);
+	assert_int_equal(recv_n(p.pb, p.pa, rx, 1, 10), 1);
+	assert_int_equal(rte_pktmbuf_pkt_len(rx[0]), 60); /* the PFC frame */
+	assert_true(ts_of(rx[0]) < tb + pause_ps);
+	rte_pktmbuf_free(rx[0]);
+	m = pfc_frame(1 << 0, 0, 0);                       /* XON */
+	assert_int_equal(rte_eth_tx_burst(p.pb, 0, &m, 1), 1);
+	assert_int_equal(recv_n(p.pb, p.pa, rx, 1, 10), 1);
+	assert_int_equal(probe_of(rx[0])->seq, 400);
+	rte_pktmbuf_free(rx[0]);
 	pair_close(&p);
 
 	/* Without pfc=on the MAC does not consume PFC: the host gets it. */
