@@ -110,6 +110,7 @@ struct ibexlink_txq {
 	struct ibexlink_port *port;
 	uint16_t qid;
 	uint16_t nb_desc;
+	_Atomic uint64_t parked;  /* frames parked while another queue sent */
 	/* per priority, then MAC control frames (never paused) */
 	struct rte_ring *stage[IBEXLINK_STAGES];
 };
@@ -430,6 +431,7 @@ eth_tx_plain(void *queue, struct rte_mbuf **bufs, uint16_t n)
 		/* Another queue is on the MAC: park the burst. */
 		k = rte_ring_sp_enqueue_burst(q->stage[0], (void **)bufs, n,
 					      NULL);
+		count_add(&q->parked, k);
 		staged_set(pt);
 		return k;
 	}
@@ -543,7 +545,7 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 /* Every counter of a port, in one order, for stats, xstats and reset. */
 enum {
 	C_IPACKETS, C_IBYTES, C_OPACKETS, C_OBYTES, C_IMISSED, C_IERRORS,
-	C_OERRORS, C_PFC_RX, C_CORRUPT_RX, C_XSTATS_END,
+	C_OERRORS, C_PFC_RX, C_CORRUPT_RX, C_PARKED, C_XSTATS_END,
 	C_QO = C_XSTATS_END,               /* q_opackets[16] */
 	C_QOB = C_QO + IBEXLINK_MAX_TXQ,   /* q_obytes[16] */
 	C_COUNT = C_QOB + IBEXLINK_MAX_TXQ,
@@ -558,6 +560,7 @@ static const struct {
 	{ "rx_wire_corrupted", C_CORRUPT_RX }, /* delivered, one bit flipped */
 	{ "rx_overflow", C_IMISSED },        /* not polled in time */
 	{ "tx_link_down", C_OERRORS },       /* given while the peer was down */
+	{ "tx_parked", C_PARKED },           /* waited for another queue's MAC */
 };
 
 struct ibexlink_base {
@@ -582,6 +585,9 @@ counters_read(const struct ibexlink_port *pt, uint64_t *c)
 	c[C_OERRORS] = atomic_load_explicit(&o->link_down,
 					    memory_order_relaxed);
 	for (q = 0; q < IBEXLINK_MAX_TXQ; q++) {
+		if (pt->txq[q] != NULL)
+			c[C_PARKED] += atomic_load_explicit(&pt->txq[q]->parked,
+							    memory_order_relaxed);
 		c[C_QO + q] = atomic_load_explicit(&o->q_frames[q],
 						   memory_order_relaxed);
 		c[C_QOB + q] = atomic_load_explicit(&o->q_bytes[q],
