@@ -383,6 +383,9 @@ ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts)
 		}
 	}
 	loop_close(&l);
+	/* Consumed: a later run starts afresh (one asked for before this
+	 * run, or during it, has stopped this one). */
+	atomic_store(&stop_requested, false);
 	atomic_store_explicit(&dp->stop, true, memory_order_relaxed);
 }
 
