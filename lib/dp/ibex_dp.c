@@ -1659,7 +1659,7 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 		atomic_load_explicit(&dp->tables, memory_order_acquire);
 	uint64_t start = rte_rdtsc(), now;
 	uint32_t moved = 0, now_ms;
-	uint16_t q, k;
+	unsigned int q, k;
 
 	/* The coarse clock, from our own TSC: a division once a ms. */
 	if (unlikely(start >= w->ms_next_tsc)) {
