@@ -10,7 +10,7 @@
 # forwarder's main lcore does preempts the probe, as it would a peer.
 #
 #   tests/bench/hop_latency.sh [-b BUILD] [-r RUNS] [-n PROBES] [-L LOADS]
-#                              [-f FORWARDERS]
+#                              [-f FORWARDERS] [-a OTHER_BUILD]
 #
 # Each run measures, per forwarder in turn (interleaved): one frame in
 # flight, then open-loop load at each fraction in LOADS (default
@@ -18,16 +18,19 @@
 # by the same probe sending flat out), timing every 16th frame. Prints
 # p50/p90/p99/p99.9/max in microseconds per run, then the median over
 # runs per forwarder and load, and the ratios ibex/testpmd.
-# FORWARDERS: default "ibex testpmd ovs" (ovs skipped when absent).
+# FORWARDERS: default "ibex testpmd ovs" (ovs skipped when absent);
+# "ibexb" is the ibex-switch of OTHER_BUILD (-a), for an A/B of two builds,
+# e.g. -f "ibex ibexb" -a /tmp/old/build -L "" (one frame in flight only).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 build=build runs=5 probes=100000 loads="0.1 0.5 0.9" fwds="ibex testpmd ovs"
-while getopts "b:r:n:L:f:h" o; do
+other=""
+while getopts "b:r:n:L:f:a:h" o; do
 	case $o in
 	b) build=$OPTARG ;; r) runs=$OPTARG ;; n) probes=$OPTARG ;;
-	L) loads=$OPTARG ;; f) fwds=$OPTARG ;;
-	*) sed -n '2,22p' "$0"; exit 2 ;;
+	L) loads=$OPTARG ;; f) fwds=$OPTARG ;; a) other=$OPTARG ;;
+	*) sed -n '2,24p' "$0"; exit 2 ;;
 	esac
 done
 
@@ -43,6 +46,8 @@ list=()
 for f in $fwds; do
 	case $f in
 	ibex) list+=(ibex) ;;
+	ibexb) [ -x "$other/app/ibex-switch/ibex-switch" ] && list+=(ibexb) ||
+		{ echo "ibexb: give the other build with -a" >&2; exit 2; } ;;
 	testpmd) command -v dpdk-testpmd >/dev/null && list+=(testpmd) ||
 		echo "# dpdk-testpmd not found: skipped" ;;
 	ovs) [ $have_ovs = 1 ] && list+=(ovs) ||
@@ -93,9 +98,11 @@ ovs_stop() {
 # start_fwd NAME: the forwarder attaches to the probe's memif servers.
 start_fwd() {
 	case $1 in
-	ibex)
+	ibex | ibexb)
+		local bin=$sw
+		[ "$1" = ibex ] || bin=$other/app/ibex-switch/ibex-switch
 		# shellcheck disable=SC2046
-		"$sw" "${eal_fwd[@]}" --file-prefix="hopi$$" $(memif_client 0 "$m0") \
+		"$bin" "${eal_fwd[@]}" --file-prefix="hopi$$" $(memif_client 0 "$m0") \
 			$(memif_client 1 "$m1") -- --ctl-socket none \
 			>"$tmp/fwd.log" 2>&1 &
 		pids+=($!); fwd_pid=$! ;;
@@ -141,7 +148,7 @@ measure() {
 		--file-prefix="hopp$$" \
 		--vdev "net_memif0,role=server,socket=$m0,socket-abstract=no" \
 		--vdev "net_memif1,role=server,socket=$m1,socket-abstract=no" \
-		-- -H "$@" >"$tmp/probe.out" 2>"$tmp/probe.err" &
+		-- -H -l 120 "$@" >"$tmp/probe.out" 2>"$tmp/probe.err" &
 	local ppid=$!
 	pids+=($ppid)
 	while ! [ -S "$m0" ] || ! [ -S "$m1" ]; do
@@ -172,6 +179,7 @@ median() { sort -g | awk '{v[NR]=$1} END {if (NR) print (NR%2 ? v[(NR+1)/2] : (v
 
 declare -A cap
 for f in "${list[@]}"; do
+	[ -n "$loads" ] || break
 	c=$(measure "$f" -n 1000000 -c 2 -w 0 | field rx_pps)
 	cap[$f]=${c%.*}
 	echo "# capacity $f: ${cap[$f]} frames/s (probe flat out, 64 B)"
