@@ -84,8 +84,16 @@ ctl_sigset(sigset_t *set)
 int
 ibex_ctl_block_signals(void)
 {
+	struct sigaction sa = { .sa_handler = SIG_DFL };
 	sigset_t set;
 
+	/* An ignored signal is discarded before it can be pending, so the
+	 * signalfd would never see it: a shell starts background jobs with
+	 * SIGINT ignored. Blocked, the default action never runs. */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
+	    sigaction(SIGHUP, &sa, NULL) < 0)
+		return -errno;
 	ctl_sigset(&set);
 	return -pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
