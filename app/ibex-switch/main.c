@@ -162,21 +162,6 @@ conf_load(struct ibex_conf *conf, const struct app_opts *o)
 	return 0;
 }
 
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	ibex_ctl_request_stop();
-}
-
-/* Reload the config file: acted on by the control loop. */
-static void
-on_hup(int sig)
-{
-	(void)sig;
-	ibex_sock_request_reload();
-}
-
 static double
 now_s(void)
 {
@@ -224,7 +209,7 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 						  &dp->stop) < 0)
 		ibex_ctl_request_stop();
 	ibex_ctl_run(dp, &copts);
-	rte_eal_mp_wait_lcore();
+	ibex_ctl_wait_lcores();
 	ibex_ctl_print_summary(stdout, dp, now_s() - t0);
 	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0)
 		fprintf(stderr, "ibex-switch: --gen: run not clean (frames lost "
@@ -250,6 +235,10 @@ main(int argc, char **argv)
 	char err[512];
 	int ret;
 
+	/* Before EAL starts threads: they inherit the mask, so the signals
+	 * reach the control loop's signalfd and nothing else. */
+	if (ibex_ctl_block_signals() < 0)
+		fprintf(stderr, "ibex-switch: cannot block signals\n");
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ibex-switch: EAL init failed: %s\n",
@@ -281,9 +270,6 @@ main(int argc, char **argv)
 		ret = 0;
 		goto out;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_hup);
 	ret = ibex_dp_create(&dp, conf, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "ibex-switch: %s\n", err);

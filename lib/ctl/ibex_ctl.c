@@ -2,22 +2,37 @@
 /*
  * The control thread's loop and its reports.
  *
- * The loop wakes every CTL_TICK_US: it advances the workers' coarse clock,
- * applies queued learn requests to the FDB (it is the FDB's only writer),
- * ages the FDB once a second and prints a line every stats period. Sleeping
- * here is fine: it is not the data path.
+ * The loop sleeps in poll() until there is work: a signal (signalfd), the
+ * timer of the next periodic job (one timerfd, re-armed to the earliest
+ * deadline), the wake eventfd (a worker posted the first learn request
+ * into an empty ring, or a stop was requested), or the control socket.
+ * Idle, it runs about once a second (FDB ageing) plus the stats period;
+ * under a learning storm at most once per CTL_LEARN_HOLDOFF_MS plus the
+ * first request's wake-up. docs/design.md has the whole budget.
+ *
+ * poll() rather than epoll: the set is at most IBEX_SOCK_MAX_FDS + 3
+ * descriptors and changes as clients come and go; rebuilding it on each
+ * wake-up costs less than keeping an epoll set in step.
  */
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_ring.h>
 
@@ -29,30 +44,86 @@
 RTE_LOG_REGISTER(ibex_ctl_logtype, ibex.ctl, INFO);
 #define RTE_LOGTYPE_IBEX_CTL ibex_ctl_logtype
 
-#define CTL_TICK_US 200
 #define LEARN_BATCH 256
+/* After a learn wake-up the workers' next requests wait this long (and are
+ * applied together) before a worker may wake us again: bounds wake-ups
+ * under a learning storm to 1000/s, and learning latency to this. */
+#define CTL_LEARN_HOLDOFF_MS 1
+/* FDB ageing runs this often (ageing times are seconds). */
+#define CTL_AGE_MS 1000
+/* With --idle-stop, how often the RX counters are compared. */
+#define CTL_IDLE_CHECK_MS 100
+/* Waiting for lcores to return: a sleep, not a spin on a shared CPU. */
+#define CTL_WAIT_LCORE_US 1000
 
-static volatile sig_atomic_t stop_requested;
+static atomic_bool stop_requested;
+/* The loop's eventfd while it runs, for ibex_ctl_request_stop(). */
+static atomic_int wake_fd = -1;
 
 void
 ibex_ctl_request_stop(void)
 {
-	stop_requested = 1;
+	uint64_t one = 1;
+	int fd;
+
+	atomic_store(&stop_requested, true);
+	fd = atomic_load(&wake_fd);
+	if (fd >= 0)
+		(void)!write(fd, &one, sizeof(one));
 }
 
-static uint32_t
+static void
+ctl_sigset(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+int
+ibex_ctl_block_signals(void)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+	sigset_t set;
+
+	/* An ignored signal is discarded before it can be pending, so the
+	 * signalfd would never see it: a shell starts background jobs with
+	 * SIGINT ignored. Blocked, the default action never runs. */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
+	    sigaction(SIGHUP, &sa, NULL) < 0)
+		return -errno;
+	ctl_sigset(&set);
+	return -pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+void
+ibex_ctl_wait_lcores(void)
+{
+	unsigned int lc;
+
+	RTE_LCORE_FOREACH_WORKER(lc) {
+		while (rte_eal_get_lcore_state(lc) == RUNNING)
+			rte_delay_us_sleep(CTL_WAIT_LCORE_US);
+		rte_eal_wait_lcore(lc);
+	}
+}
+
+static uint64_t
 clock_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint32_t)(ts.tv_sec * 1000u + ts.tv_nsec / 1000000);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static void
-learn_apply(struct ibex_dp *dp, uint32_t now_ms)
+learn_apply(struct ibex_dp *dp)
 {
 	struct ibex_learn_req req[LEARN_BATCH];
+	uint32_t now_ms = ibex_dp_clock_ms(dp, rte_get_tsc_cycles());
 	unsigned int n, i;
 
 	do {
@@ -91,43 +162,238 @@ stats_line(const struct ibex_dp *dp, uint64_t *last_rx, uint64_t *last_tsc)
 	*last_tsc = tsc;
 }
 
+/* The loop's descriptors and the deadlines of its jobs (CLOCK_MONOTONIC
+ * ms; 0 = none). */
+struct ctl_loop {
+	struct ibex_dp *dp;
+	const struct ibex_ctl_opts *opts;
+	int sfd, tfd, efd;
+	uint64_t start, next_age, next_stats, next_idle, learn_rearm;
+	uint64_t armed_at;      /* timerfd's deadline, 0: disarmed */
+	uint64_t last_rx, last_tsc, idle_rx, last_rx_change;
+	bool learn_pending;     /* a learn wake-up seen, holdoff running */
+};
+
+static int
+loop_open(struct ctl_loop *l)
+{
+	sigset_t set;
+
+	ctl_sigset(&set);
+	/* Blocked here too, in case the caller did not (then only signals
+	 * sent to this thread reach the signalfd). */
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	l->sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	l->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	l->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (l->sfd < 0 || l->tfd < 0 || l->efd < 0)
+		return -errno;
+	l->dp->learn_efd = l->efd;
+	atomic_store(&wake_fd, l->efd);
+	return 0;
+}
+
+static void
+loop_close(struct ctl_loop *l)
+{
+	atomic_store(&wake_fd, -1);
+	/* No worker may write the eventfd once it is closed. */
+	atomic_store_explicit(&l->dp->learn_armed, 0, memory_order_seq_cst);
+	if (l->sfd >= 0)
+		close(l->sfd);
+	if (l->tfd >= 0)
+		close(l->tfd);
+	if (l->efd >= 0)
+		close(l->efd);
+}
+
+static void
+drain_fd(int fd)
+{
+	uint8_t buf[sizeof(struct signalfd_siginfo) * 4];
+
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+}
+
+static void
+loop_signals(struct ctl_loop *l)
+{
+	struct signalfd_siginfo si;
+
+	while (read(l->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGHUP)
+			ibex_sock_request_reload();
+		else
+			atomic_store(&stop_requested, true);
+	}
+}
+
+static uint64_t
+earliest(uint64_t a, uint64_t b)
+{
+	if (a == 0)
+		return b;
+	return b == 0 || a < b ? a : b;
+}
+
+/* Arm the timer for the earliest job; a deadline already past fires at
+ * once. Re-armed only when it changes. */
+static void
+loop_arm(struct ctl_loop *l)
+{
+	uint64_t d = 0;
+	struct itimerspec its = { 0 };
+
+	d = earliest(d, l->next_age);
+	d = earliest(d, l->next_stats);
+	d = earliest(d, l->next_idle);
+	d = earliest(d, l->learn_rearm);
+	if (l->opts->duration_ms != 0)
+		d = earliest(d, l->start + l->opts->duration_ms);
+	if (d == l->armed_at)
+		return;
+	its.it_value.tv_sec = (time_t)(d / 1000);
+	its.it_value.tv_nsec = (long)(d % 1000) * 1000000;
+	if (d != 0 && its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
+		its.it_value.tv_nsec = 1;
+	timerfd_settime(l->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+	l->armed_at = d;
+}
+
+/* The periodic jobs that are due. @return true to stop. */
+static bool
+loop_jobs(struct ctl_loop *l, uint64_t now)
+{
+	const struct ibex_ctl_opts *o = l->opts;
+	struct ibex_dp *dp = l->dp;
+
+	if (now >= l->next_age) {
+		ibex_fdb_age(dp->fdb, ibex_dp_clock_ms(dp, rte_get_tsc_cycles()));
+		l->next_age = now + CTL_AGE_MS;
+	}
+	if (l->next_stats != 0 && now >= l->next_stats) {
+		stats_line(dp, &l->last_rx, &l->last_tsc);
+		l->next_stats = now + o->stats_period_ms;
+	}
+	if (o->duration_ms != 0 && now - l->start >= o->duration_ms)
+		return true;
+	if (l->next_idle != 0 && now >= l->next_idle) {
+		uint64_t rx = rx_total(dp);
+
+		if (rx != l->idle_rx) {
+			l->idle_rx = rx;
+			l->last_rx_change = now;
+		} else if (now - l->last_rx_change >= o->idle_stop_ms) {
+			return true;
+		}
+		l->next_idle = now + RTE_MIN(o->idle_stop_ms,
+					     (uint32_t)CTL_IDLE_CHECK_MS);
+	}
+	return false;
+}
+
+/*
+ * Learning: apply what the ring holds. After a wake-up by a worker, wait
+ * CTL_LEARN_HOLDOFF_MS before letting workers wake us again; at its end
+ * apply again and re-arm. Arming is the flag, a fence, then one more look
+ * at the ring (learn_wake() in the data path is the other half).
+ * @return true when requests arrived while arming: do not block.
+ */
+static bool
+loop_learn(struct ctl_loop *l, uint64_t now, bool woken)
+{
+	struct ibex_dp *dp = l->dp;
+
+	learn_apply(dp);
+	if (woken && !l->learn_pending) {
+		l->learn_pending = true;
+		l->learn_rearm = now + CTL_LEARN_HOLDOFF_MS;
+		return false;
+	}
+	if (l->learn_pending && now < l->learn_rearm)
+		return false;
+	l->learn_pending = false;
+	l->learn_rearm = 0;
+	atomic_store_explicit(&dp->learn_armed, 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_seq_cst);
+	return rte_ring_count(dp->learn_ring) != 0;
+}
+
 void
 ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts)
 {
-	uint32_t start = clock_ms(), last_age = start, last_stats = start;
-	uint32_t last_rx_change = start;
-	uint64_t last_rx = 0, last_tsc = rte_get_tsc_cycles(), idle_rx = 0;
+	struct ctl_loop l = { .dp = dp, .opts = opts, .sfd = -1, .tfd = -1,
+			      .efd = -1 };
+	struct pollfd pfd[IBEX_SOCK_MAX_FDS + 3];
+	bool more = false, woken = false, sock_due = true;
+	int ret;
 
-	while (!stop_requested) {
-		uint32_t now = clock_ms();
-
-		atomic_store_explicit(&dp->now_ms, now, memory_order_relaxed);
-		learn_apply(dp, now);
-		if (opts->sock != NULL)
-			ibex_sock_poll(opts->sock);
-		if (now - last_age >= 1000) {
-			ibex_fdb_age(dp->fdb, now);
-			last_age = now;
-		}
-		if (opts->stats_period_ms != 0 &&
-		    now - last_stats >= opts->stats_period_ms) {
-			stats_line(dp, &last_rx, &last_tsc);
-			last_stats = now;
-		}
-		if (opts->duration_ms != 0 && now - start >= opts->duration_ms)
-			break;
-		if (opts->idle_stop_ms != 0) {
-			uint64_t rx = rx_total(dp);
-
-			if (rx != idle_rx) {
-				idle_rx = rx;
-				last_rx_change = now;
-			} else if (now - last_rx_change >= opts->idle_stop_ms) {
-				break;
-			}
-		}
-		usleep(CTL_TICK_US);
+	ret = loop_open(&l);
+	if (ret < 0) {
+		RTE_LOG(ERR, IBEX_CTL, "cannot set up the control loop: %s\n",
+			strerror(-ret));
+		loop_close(&l);
+		atomic_store_explicit(&dp->stop, true, memory_order_relaxed);
+		return;
 	}
+	l.start = clock_ms();
+	l.next_age = l.start + CTL_AGE_MS;
+	l.next_stats = opts->stats_period_ms != 0 ?
+		       l.start + opts->stats_period_ms : 0;
+	l.next_idle = opts->idle_stop_ms != 0 ? l.start : 0;
+	l.last_rx_change = l.start;
+	l.last_tsc = rte_get_tsc_cycles();
+	for (;;) {
+		uint64_t now = clock_ms();
+		unsigned int n = 0, nsock = 0;
+		bool sock_more = false;
+
+		if (atomic_load(&stop_requested) || loop_jobs(&l, now))
+			break;
+		if (loop_learn(&l, now, woken))
+			more = true;
+		/* The socket's turn when one of its fds (or the timer)
+		 * woke us, not on every learn wake-up. */
+		if (opts->sock != NULL && sock_due)
+			ibex_sock_poll(opts->sock);
+		loop_arm(&l);
+		pfd[n++] = (struct pollfd){ .fd = l.sfd, .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = l.tfd, .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = l.efd, .events = POLLIN };
+		if (opts->sock != NULL)
+			nsock = ibex_sock_fds(opts->sock, pfd + n,
+					      IBEX_SOCK_MAX_FDS, &sock_more);
+		n += nsock;
+		ret = poll(pfd, n, more || sock_more ? 0 : -1);
+		more = false;
+		woken = false;
+		sock_due = sock_more;
+		for (unsigned int i = 3; i < n && ret > 0; i++)
+			if (pfd[i].revents != 0)
+				sock_due = true;
+		if (ret < 0 && errno != EINTR) {
+			RTE_LOG(ERR, IBEX_CTL, "poll: %s\n", strerror(errno));
+			break;
+		}
+		if (pfd[0].revents != 0) {
+			loop_signals(&l);
+			sock_due = true; /* SIGHUP: a reload */
+		}
+		if (pfd[1].revents != 0) {
+			drain_fd(l.tfd);
+			l.armed_at = 0;
+			sock_due = true;
+		}
+		if (pfd[2].revents != 0) {
+			drain_fd(l.efd);
+			woken = true;
+		}
+	}
+	loop_close(&l);
+	/* Consumed: a later run starts afresh (one asked for before this
+	 * run, or during it, has stopped this one). */
+	atomic_store(&stop_requested, false);
 	atomic_store_explicit(&dp->stop, true, memory_order_relaxed);
 }
 

@@ -5,9 +5,9 @@
 /**
  * @file
  * The control thread: runs on the main lcore while the workers forward.
- * It owns the FDB (applies learn requests, ages entries), keeps the coarse
- * clock the workers read, publishes telemetry, prints periodic and final
- * reports, and decides when to stop.
+ * It owns the FDB (applies learn requests, ages entries), publishes
+ * telemetry, prints periodic and final reports, and decides when to stop.
+ * It sleeps until there is work (docs/design.md, "Threads and wake-ups").
  */
 
 #include <stdbool.h>
@@ -25,8 +25,21 @@ struct ibex_ctl_opts {
 	uint32_t idle_stop_ms;    /**< 0: off; else stop after this long with no RX */
 };
 
-/** Ask the control loop to stop (async-signal-safe). */
+/** Ask the control loop to stop and wake it (async-signal-safe; any
+ * thread, e.g. the built-in generator's lcore when its scenario ends). */
 void ibex_ctl_request_stop(void);
+
+/**
+ * Block SIGINT, SIGTERM and SIGHUP in the calling thread, so that the
+ * control loop takes them from its signalfd. Call it before rte_eal_init()
+ * so every thread EAL starts inherits the mask. @return 0 or -errno.
+ */
+int ibex_ctl_block_signals(void);
+
+/** Wait for every worker lcore to return, sleeping (CTL_WAIT_LCORE_US)
+ * instead of spinning as rte_eal_mp_wait_lcore() does: the main lcore
+ * may share a CPU with the lcores it waits for. */
+void ibex_ctl_wait_lcores(void);
 
 /** Run the control loop until a stop is requested or the duration ends.
  * Sets dp->stop on return so workers leave their loops. */

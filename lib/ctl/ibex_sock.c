@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1180,6 +1181,33 @@ ibex_sock_poll(struct ibex_sock *s)
 	for (i = 0; i < SOCK_MAX_CLIENTS; i++)
 		if (s->cl[i].fd >= 0)
 			client_service(s, &s->cl[i]);
+}
+
+unsigned int
+ibex_sock_fds(const struct ibex_sock *s, struct pollfd *pfd, unsigned int max,
+	      bool *more)
+{
+	unsigned int i, n = 0;
+
+	*more = reload_requested != 0;
+	if (s->lfd < 0 || max == 0)
+		return 0;
+	pfd[n++] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
+	for (i = 0; i < SOCK_MAX_CLIENTS && n < max; i++) {
+		const struct sock_client *c = &s->cl[i];
+
+		if (c->fd < 0)
+			continue;
+		/* A whole line already read (a client past its per-tick
+		 * budget, or one whose last line has no newline) is work
+		 * no fd will announce. */
+		if (c->out.len == 0 && (c->eof ||
+		    memchr(c->in, '\n', c->in_len) != NULL))
+			*more = true;
+		pfd[n++] = (struct pollfd){ .fd = c->fd,
+			.events = c->out.len > 0 ? POLLOUT : POLLIN };
+	}
+	return n;
 }
 
 /* ---- telemetry: /ibex/lanes and /ibex/latency ---- */

@@ -8,7 +8,8 @@
  * configuration, the control socket that ibex-ctl talks to, and reloads of
  * the config file (the "reload" command and SIGHUP). The control thread is
  * the only writer of the running config and the FDB, so everything here is
- * driven from its loop by ibex_sock_poll(): no thread, no lock on the
+ * driven from its loop by ibex_sock_poll(), which waits on the descriptors
+ * ibex_sock_fds() names: no thread, no lock on the
  * control path.
  *
  * The socket is a Unix stream socket, mode 0600, in a directory only its
@@ -18,6 +19,8 @@
  * docs/control.md.
  */
 
+#include <poll.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ibex_conf;
@@ -52,6 +55,21 @@ void ibex_sock_destroy(struct ibex_sock *s);
  * blocks on a client.
  */
 void ibex_sock_poll(struct ibex_sock *s);
+
+/**
+ * The descriptors the control loop should wait on before the next
+ * ibex_sock_poll(): the listening socket and every client, each with the
+ * events that would let it progress (POLLIN, or POLLOUT while a reply is
+ * being written). Sets *@p more when work is pending that no descriptor
+ * will announce (a reload request, a complete line not yet run): then the
+ * caller must not block. @return the number of entries filled, at most
+ * @p max (IBEX_SOCK_MAX_FDS is enough for all).
+ */
+unsigned int ibex_sock_fds(const struct ibex_sock *s, struct pollfd *pfd,
+			   unsigned int max, bool *more);
+
+/** Entries ibex_sock_fds() may fill: the listener and every client. */
+#define IBEX_SOCK_MAX_FDS 17
 
 /** Ask for a reload of the config file at the next poll
  * (async-signal-safe: for SIGHUP). */

@@ -13,11 +13,13 @@
  * every later frame for that port queues too until the queues drain, so
  * frames of one (ingress, VL, egress) never overtake each other.
  *
- * Nothing here locks, allocates, logs or makes a system call per frame.
+ * Nothing here locks, allocates, logs or makes a system call per frame (the
+ * one write() is learn_wake(): at most once per sleep of the control thread).
  * Counters are the worker's own (one writer); the control thread reads them.
  */
 
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
@@ -288,6 +290,27 @@ mac_slot(struct ibex_mac_slot *cache, uint64_t key)
 	return &cache[cache_index(key)];
 }
 
+/*
+ * Wake the control thread if it sleeps with the learn ring empty. It sets
+ * learn_armed, then (seq_cst fence) looks at the ring once more before it
+ * blocks; we enqueued, then (fence) look at learn_armed: one of the two
+ * sees the other, so a request is never left in the ring while it sleeps.
+ * Only the worker that clears the flag writes the eventfd: at most one
+ * syscall per time the control thread went to sleep, never per frame.
+ */
+static void
+learn_wake(struct ibex_dp *dp)
+{
+	uint64_t one = 1;
+
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&dp->learn_armed, memory_order_relaxed) == 0 ||
+	    atomic_exchange_explicit(&dp->learn_armed, 0,
+				     memory_order_acquire) == 0)
+		return;
+	(void)!write(dp->learn_efd, &one, sizeof(one));
+}
+
 static inline void
 learn_post(struct ibex_worker *w, const uint8_t *mac, uint16_t vid,
 	   uint16_t port)
@@ -297,10 +320,12 @@ learn_post(struct ibex_worker *w, const uint8_t *mac, uint16_t vid,
 	memcpy(req.mac, mac, 6);
 	req.vid = vid;
 	req.port = port;
-	if (rte_ring_mp_enqueue_elem(w->dp->learn_ring, &req, sizeof(req)) == 0)
+	if (rte_ring_mp_enqueue_elem(w->dp->learn_ring, &req, sizeof(req)) == 0) {
 		IBEX_CNT_ADD(w->cnt[port].learn_posted, 1);
-	else
+		learn_wake(w->dp);
+	} else {
 		IBEX_CNT_ADD(w->cnt[port].learn_lost, 1);
+	}
 }
 
 /*
@@ -1632,11 +1657,17 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 	const uint16_t burst = dp->burst;
 	const struct ibex_dp_tables *t =
 		atomic_load_explicit(&dp->tables, memory_order_acquire);
-	uint32_t now_ms = atomic_load_explicit(&dp->now_ms,
-					       memory_order_relaxed);
 	uint64_t start = rte_rdtsc(), now;
-	uint32_t moved = 0;
-	uint16_t q, k;
+	uint32_t moved = 0, now_ms;
+	unsigned int q, k;
+
+	/* The coarse clock, from our own TSC: a division once a ms. */
+	if (unlikely(start >= w->ms_next_tsc)) {
+		w->now_ms = ibex_dp_clock_ms(dp, start);
+		w->ms_next_tsc = ((uint64_t)(start / w->tsc_per_ms) + 1) *
+				 w->tsc_per_ms;
+	}
+	now_ms = w->now_ms;
 
 	/* One RX time for the iteration: its bursts are polled back
 	 * to back, and every rdtsc costs ~25 cycles. */
@@ -1699,6 +1730,8 @@ ibex_dp_worker_main(void *arg)
 		w->index, w->lcore_id, w->nb_rxq);
 	if (dp->qsbr != NULL)
 		rte_rcu_qsbr_thread_online(dp->qsbr, w->index);
+	w->tsc_per_ms = dp->tsc_hz / 1000;
+	w->ms_next_tsc = 0;
 	for (;;) {
 		/* Asked to stop: keep going (RX too: credits and pauses still
 		 * arrive) until nothing waits to be sent or IBEX_DRAIN_MS

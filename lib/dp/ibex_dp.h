@@ -262,6 +262,10 @@ struct ibex_worker {
 	 * the cut-through test is one load. */
 	uint32_t gate[IBEX_MAX_PORTS];
 	uint32_t tables_gen;     /**< generation of the tables last applied */
+	uint32_t now_ms;         /**< coarse clock: ibex_dp_clock_ms() of the
+				      iteration, kept by the worker itself */
+	uint64_t ms_next_tsc;    /**< TSC at which now_ms next advances */
+	uint64_t tsc_per_ms;
 	uint64_t rx_tsc;         /**< TSC of the burst being processed */
 	struct ibex_ecn_rng rng;
 	struct ibex_egress *eg[IBEX_MAX_PORTS];
@@ -287,13 +291,29 @@ struct ibex_dp {
 	struct rte_ring *learn_ring;
 	struct ibex_fdb *fdb;
 	_Atomic(struct ibex_dp_tables *) tables;
-	_Atomic uint32_t now_ms; /**< coarse clock kept by the control thread */
+	/** The control thread sleeping with the learn ring empty: the
+	 * worker that posts next clears it and writes learn_efd (see
+	 * ibex_dp_learn_wake()). */
+	_Atomic uint32_t learn_armed;
+	int learn_efd;           /**< eventfd, valid while learn_armed is set */
 	_Atomic bool stop;
 	uint64_t tsc_hz;
 	struct rte_rcu_qsbr *qsbr; /**< workers' quiescent states (tables) */
 	struct ibex_conf *conf;  /**< the running configuration (control) */
 	struct ibex_worker *workers[IBEX_MAX_WORKERS];
 };
+
+/**
+ * The coarse clock every thread uses for FDB times (learned, last seen,
+ * ageing): milliseconds of the TSC, wrapping at 2^32 (compare with
+ * differences). Workers keep their own copy, advanced from the TSC they
+ * read anyway, so it never depends on another thread waking up.
+ */
+static inline uint32_t
+ibex_dp_clock_ms(const struct ibex_dp *dp, uint64_t tsc)
+{
+	return (uint32_t)(tsc / (dp->tsc_hz / 1000));
+}
 
 /** Worker lcore entry point (rte_eal_remote_launch); arg is a worker. */
 int ibex_dp_worker_main(void *arg);

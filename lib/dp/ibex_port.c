@@ -638,7 +638,8 @@ ibex_dp_wait_links(const struct ibex_dp *dp, uint32_t timeout_ms, char *err,
 				 dp->port_name[p], timeout_ms);
 			return -ETIMEDOUT;
 		}
-		rte_delay_ms(10);
+		/* rte_delay_ms() spins: sleep, the CPU may be shared. */
+		rte_delay_us_sleep(10 * 1000);
 	}
 	return 0;
 }

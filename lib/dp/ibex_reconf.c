@@ -36,6 +36,9 @@
 #include "ibex_fdb.h"
 #include "ibex_stats.h"
 
+/* Between looks at the workers' quiescent states during a change. */
+#define RECONF_GRACE_SLEEP_US 100
+
 static int
 reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 	     const struct ibex_conf *conf, char *err, size_t errlen)
@@ -142,6 +145,20 @@ reconf_fdb(struct ibex_dp *dp, const struct ibex_conf *old,
 	return 0;
 }
 
+/*
+ * Wait until every worker has passed a quiescent state since the swap.
+ * rte_rcu_qsbr_synchronize() spins; a worker may share this CPU, so after
+ * a first look sleep between looks (once per change, never periodic).
+ */
+static void
+reconf_grace(struct ibex_dp *dp)
+{
+	uint64_t token = rte_rcu_qsbr_start(dp->qsbr);
+
+	while (rte_rcu_qsbr_check(dp->qsbr, token, false) == 0)
+		rte_delay_us_sleep(RECONF_GRACE_SLEEP_US);
+}
+
 int
 ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 		    char *err, size_t errlen)
@@ -166,7 +183,7 @@ ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 	}
 	dp->tx_drain_tsc = (uint64_t)conf->tx_drain_us * dp->tsc_hz / 1000000;
 	atomic_store_explicit(&dp->tables, t, memory_order_release);
-	rte_rcu_qsbr_synchronize(dp->qsbr, RTE_QSBR_THRID_INVALID);
+	reconf_grace(dp);
 	rte_free(old_t);
 	memcpy(dp->conf, conf, sizeof(*conf));
 	return 0;
