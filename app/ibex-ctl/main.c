@@ -26,6 +26,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "ibex_version.h"
+
 #define CTL_SOCK_NAME "ibex-ctl.sock"
 #define CTL_LINE_MAX 8192
 #define CTL_SEND_HIGH (64 * 1024)   /* stop reading stdin above this */
@@ -62,9 +64,11 @@ usage(const char *prog)
 	       "  -j, --json              JSON instead of tables (show commands)\n"
 	       "  -t, --timeout SEC       give up when a reply takes longer (30)\n"
 	       "  -h, --help              this text\n"
+	       "  -V, --version           ibex-ctl's version ('%s version': the\n"
+	       "                          switch's)\n"
 	       "Without COMMAND, commands are read from stdin, one per line.\n"
 	       "Run '%s help' for the commands; docs/control.md has them all.\n",
-	       prog, prog);
+	       prog, prog, prog);
 }
 
 static int
@@ -320,6 +324,7 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct client c = { .fd = -1, .timeout_ms = CTL_TIMEOUT_MS_DEFAULT };
@@ -330,7 +335,7 @@ main(int argc, char **argv)
 
 	/* '+': stop at the first command word, so "show ports --json" and
 	 * "set port p0 admin down" reach the switch as written. */
-	while ((opt = getopt_long(argc, argv, "+s:f:jt:h", longopts,
+	while ((opt = getopt_long(argc, argv, "+s:f:jt:hV", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 's': path = optarg; break;
@@ -338,6 +343,11 @@ main(int argc, char **argv)
 		case 'j': c.json = true; break;
 		case 't': c.timeout_ms = (int)(atof(optarg) * 1000); break;
 		case 'h': usage(argv[0]); return 0;
+		case 'V':
+			printf("ibex-ctl %s (git %s)\nbuilt against DPDK %s "
+			       "headers\n", IBEX_VERSION, IBEX_GIT,
+			       IBEX_DPDK_BUILT);
+			return 0;
 		default: usage(argv[0]); return 2;
 		}
 	}

@@ -15,12 +15,15 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_version.h>
 
 #include "ibex_gen_dpdk.h"
+#include "ibex_version.h"
 
 static struct ibex_gen_run *the_run;
 
@@ -32,6 +35,56 @@ on_signal(int sig)
 		ibex_gen_run_stop(the_run);
 }
 
+/*
+ * --help and --version, before or after '--', are answered before EAL
+ * (no hugepages needed); an ibex-gen option before '--' gets a hint.
+ * @return an exit status, or -1 to go on with EAL.
+ */
+static int
+pre_eal(int argc, char **argv)
+{
+	int dd, i;
+
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
+		;
+	for (i = 1; i < argc; i++) {
+		if (i < dd && dd != 2)
+			continue; /* --help among EAL args is EAL's */
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			ibex_gen_usage(stdout, "ibex-gen");
+			return 0;
+		}
+	}
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("ibex-gen %s (git %s)\n%s (built against DPDK %s)\n",
+			       IBEX_VERSION, IBEX_GIT, rte_version(),
+			       IBEX_DPDK_BUILT);
+			return 0;
+		}
+	}
+	for (i = 1; i < dd; i++) {
+		if (strncmp(argv[i], "--engine", 8) == 0 ||
+		    strncmp(argv[i], "--ranks", 7) == 0 ||
+		    strncmp(argv[i], "--search", 8) == 0 ||
+		    strncmp(argv[i], "--rate", 6) == 0) {
+			fprintf(stderr, "ibex-gen: '%s' is an ibex-gen option: it "
+				"goes after '--' (ibex-gen [EAL args] -- %s ...).\n"
+				"Try 'ibex-gen --help'.\n", argv[i], argv[i]);
+			return 2;
+		}
+	}
+	return -1;
+}
+
+static void
+app_usage_hook(const char *prog)
+{
+	(void)prog;
+	printf("ibex-gen options go after '--': see 'ibex-gen --help'\n"
+	       "(EAL options follow).\n");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -41,6 +94,10 @@ main(int argc, char **argv)
 	char err[512];
 	int ret;
 
+	ret = pre_eal(argc, argv);
+	if (ret >= 0)
+		return ret;
+	rte_set_application_usage_hook(app_usage_hook);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ibex-gen: EAL init failed: %s\n",

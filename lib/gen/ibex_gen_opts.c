@@ -95,7 +95,10 @@ ibex_gen_usage(FILE *f, const char *prog)
 		"reports:\n"
 		"  --json FILE  --csv FILE  --plot DIR (gnuplot PNG and SVG)\n"
 		"  --quiet             only the tables\n"
-		"  -h, --help          this text\n", prog, IBEX_GEN_MAX_RANKS);
+		"  -h, --help          this text\n"
+		"  --version           ibex and DPDK versions\n"
+		"--help and --version need no EAL args and no hugepages.\n",
+		prog, IBEX_GEN_MAX_RANKS);
 }
 
 static int
