@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_ethdev.h>
@@ -27,6 +28,7 @@
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_gen_dpdk.h"
+#include "ibex_notify.h"
 #include "ibex_sock.h"
 #include "ibex_version.h"
 
@@ -331,6 +333,22 @@ now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Under systemd (Type=notify): ready once the workers run and the control
+ * socket listens. */
+static void
+notify_ready(const struct ibex_sock *sock)
+{
+	char msg[160];
+	int ret;
+
+	snprintf(msg, sizeof(msg), "READY=1\nSTATUS=forwarding; control "
+		 "socket %s\nMAINPID=%ld", ibex_sock_path(sock), (long)getpid());
+	ret = ibex_notify(msg);
+	if (ret < 0)
+		fprintf(stderr, "ibex-switch: NOTIFY_SOCKET: %s\n",
+			strerror(-ret));
+}
+
 static int
 run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 {
@@ -368,7 +386,9 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 	if (gen != NULL && ibex_gen_builtin_start(gen, ibex_ctl_request_stop,
 						  &dp->stop) < 0)
 		ibex_ctl_request_stop();
+	notify_ready(sock);
 	ibex_ctl_run(dp, &copts);
+	ibex_notify("STOPPING=1");
 	rte_eal_mp_wait_lcore();
 	ibex_ctl_print_summary(stdout, dp, now_s() - t0);
 	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0)
