@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -90,6 +91,8 @@ main(int argc, char **argv)
 {
 	uint16_t ports[IBEX_GEN_MAX_PORTS], pid;
 	struct ibex_gen_opts opts;
+	time_t start = time(NULL);
+	char *cmdline, *meta;
 	unsigned int nports = 0;
 	char err[512];
 	int ret;
@@ -97,6 +100,7 @@ main(int argc, char **argv)
 	ret = pre_eal(argc, argv);
 	if (ret >= 0)
 		return ret;
+	cmdline = ibex_meta_cmdline(argc, argv);
 	rte_set_application_usage_hook(app_usage_hook);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
@@ -126,6 +130,8 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 1;
 	}
+	meta = ibex_meta_json("ibex-gen", cmdline, start);
+	ibex_gen_run_set_meta(the_run, meta);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (!opts.quiet)
@@ -136,6 +142,8 @@ main(int argc, char **argv)
 	ret = ibex_gen_run_report(the_run, stdout);
 	fflush(stdout);
 	ibex_gen_run_free(the_run);
+	free(meta);
+	free(cmdline);
 	rte_eal_cleanup();
 	return ret < 0 ? 1 : ret > 0 ? 3 : 0;
 }

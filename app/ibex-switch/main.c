@@ -28,12 +28,15 @@
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_gen_dpdk.h"
+#include "ibex_cmd.h"
 #include "ibex_notify.h"
 #include "ibex_sock.h"
 #include "ibex_version.h"
 
 /* The built-in generator, when --gen is given. */
 static struct ibex_gen_builtin *gen;
+/* The "meta" object of every JSON this run writes. */
+static char *meta;
 
 struct app_opts {
 	const char *config;
@@ -395,7 +398,15 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 		fprintf(stderr, "ibex-switch: --gen: run not clean (frames lost "
 			"or iterations failed)\n");
 	if (o->json != NULL) {
-		ret = ibex_ctl_write_json(o->json, dp, now_s() - t0);
+		struct ibex_out extra;
+
+		ibex_out_init(&extra);
+		if (ibex_sock_json_sections(sock, &extra) < 0)
+			fprintf(stderr, "ibex-switch: %s: lanes, latency, ECN and "
+				"flow control left out (out of memory)\n", o->json);
+		ret = ibex_ctl_write_json_ext(o->json, dp, now_s() - t0, meta,
+					      extra.buf);
+		ibex_out_free(&extra);
 		if (ret < 0) {
 			fprintf(stderr, "ibex-switch: %s: %s\n", o->json,
 				strerror(-ret));
@@ -409,6 +420,8 @@ int
 main(int argc, char **argv)
 {
 	struct app_opts opts = { 0 };
+	time_t start = time(NULL);
+	char *cmdline;
 	struct ibex_conf *conf;
 	struct ibex_dp *dp = NULL;
 	struct ibex_sock *sock = NULL;
@@ -418,6 +431,7 @@ main(int argc, char **argv)
 	ret = pre_eal(argc, argv);
 	if (ret >= 0)
 		return ret;
+	cmdline = ibex_meta_cmdline(argc, argv);
 	rte_set_application_usage_hook(app_usage_hook);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
@@ -459,6 +473,9 @@ main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	meta = ibex_meta_json("ibex-switch", cmdline, start);
+	if (gen != NULL)
+		ibex_gen_builtin_set_meta(gen, meta);
 	ret = ibex_telemetry_register(dp);
 	if (ret < 0)
 		fprintf(stderr, "ibex-switch: telemetry unavailable: %s\n",
@@ -477,6 +494,8 @@ out:
 	ibex_dp_destroy(dp);
 	ibex_gen_builtin_free(gen);
 	free(conf);
+	free(meta);
+	free(cmdline);
 	rte_pdump_uninit();
 	rte_eal_cleanup();
 	return ret;

@@ -900,6 +900,41 @@ ctl_show(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	return ret;
 }
 
+int
+ibex_sock_json_sections(struct ibex_sock *s, struct ibex_out *o)
+{
+	/* What the final --json holds besides the ports and the FDB: the
+	 * same renderers as "show X --json", so the two never differ. */
+	static const enum ibex_show topics[] = { IBEX_SHOW_LANES,
+		IBEX_SHOW_LATENCY, IBEX_SHOW_ECN, IBEX_SHOW_PFC,
+		IBEX_SHOW_CREDITS, IBEX_SHOW_DROPS };
+	struct ibex_cmd_req req = { .kind = IBEX_CMD_SHOW, .json = true };
+	struct ibex_out tmp;
+	char err[SOCK_ERR_LEN];
+	unsigned int i;
+	int ret = 0;
+
+	ibex_out_init(&tmp);
+	for (i = 0; i < RTE_DIM(topics) && ret == 0; i++) {
+		const char *a, *b;
+
+		ibex_out_reset(&tmp);
+		req.show = topics[i];
+		ret = ctl_show(s, &req, &tmp, err, sizeof(err));
+		if (ret < 0 || tmp.buf == NULL)
+			break;
+		/* {"lanes": [...]}: keep what is inside the braces. */
+		a = strchr(tmp.buf, '{');
+		b = strrchr(tmp.buf, '}');
+		if (a == NULL || b == NULL || b <= a + 1)
+			continue;
+		ibex_out_printf(o, "%s", o->len != 0 ? ",\n  " : "  ");
+		ret = ibex_out_append(o, a + 1, (size_t)(b - a - 1));
+	}
+	ibex_out_free(&tmp);
+	return ret < 0 ? ret : o->oom ? -ENOMEM : 0;
+}
+
 /* ---- one command ---- */
 
 static void

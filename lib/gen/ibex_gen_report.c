@@ -303,6 +303,35 @@ print_search(FILE *f, const struct ibex_gen_report *rep)
 	}
 }
 
+static unsigned int
+failed_sizes(const struct ibex_gen_report *rep)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < rep->nsizes; i++)
+		n += rep->size[i].failed != 0;
+	return n;
+}
+
+/* nccl-tests' closing line: the mean bus bandwidth over the sizes. */
+static void
+print_avg_busbw(FILE *f, const struct ibex_gen_report *rep, double factor)
+{
+	double sum = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < rep->nsizes; i++) {
+		double t = ct_mean(&rep->size[i]);
+
+		if (t > 0) {
+			sum += (double)rep->size[i].bytes / t * factor;
+			n++;
+		}
+	}
+	fprintf(f, "# Out of bounds values : %u FAILED\n", failed_sizes(rep));
+	fprintf(f, "# Avg bus bandwidth    : %.6f \n#\n", n ? sum / n : 0);
+}
+
 void
 ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 {
@@ -345,6 +374,7 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 		}
 		fprintf(f, "# busbw = algbw x %.4f; time = mean completion; "
 			"idle = mean idle rank time per iteration\n", factor);
+		print_avg_busbw(f, rep, factor);
 	} else if (o->search != IBEX_GEN_SEARCH_NONE) {
 		print_search(f, rep);
 	} else {
@@ -406,7 +436,10 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		return -errno;
 	lat_summary(rep, &l);
 	ibex_gen_meas_seq_total(m, &sc);
-	fprintf(f, "{\n  \"engine\": \"%s\",\n  \"ranks\": %u,\n"
+	fprintf(f, "{\n");
+	if (o->meta != NULL)
+		fprintf(f, "  \"meta\": %s,\n", o->meta);
+	fprintf(f, "  \"engine\": \"%s\",\n  \"ranks\": %u,\n"
 		"  \"iters\": %u,\n  \"warmup\": %u,\n"
 		"  \"straggler\": {\"rank\": %d, \"delay_us\": %.3f, \"prob\": %.4f},\n"
 		"  \"busbw_factor\": %.6f,\n  \"sizes\": [",
@@ -512,6 +545,60 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 	return fclose(f) == 0 ? 0 : -errno;
 }
 
+/* CSV of the rate engine: one row per flow, then the total. */
+static void
+csv_rate(FILE *f, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_meas *m = rep->meas;
+	double el = rep->elapsed_s;
+	struct lat_summary l;
+	unsigned int i;
+
+	lat_summary(rep, &l);
+	fprintf(f, "engine,flow,src,dst,size,elapsed_s,requested_pps,tx,rx,"
+		"loss,tx_pps,rx_pps,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,"
+		"lat_max_ns\n");
+	for (i = 0; i < rep->nrflows; i++)
+		fprintf(f, "rate,%u,%u,%u,%u,%.6f,%.1f,%" PRIu64 ",%" PRIu64
+			",%.6f,%.1f,%.1f,,,,\n", i, rep->rflow[i].src,
+			rep->rflow[i].dst, rep->opts->frame_size, el,
+			rep->opts->rate_pps, rep->rflow_tx[i], rep->rflow_rx[i],
+			ibex_search_loss(rep->rflow_tx[i], rep->rflow_rx[i]),
+			el > 0 ? rep->rflow_tx[i] / el : 0,
+			el > 0 ? rep->rflow_rx[i] / el : 0);
+	fprintf(f, "rate,all,,,%u,%.6f,%.1f,%" PRIu64 ",%" PRIu64 ",%.6f,%.1f,"
+		"%.1f,%.1f,%.1f,%.1f,%.1f\n", rep->opts->frame_size, el,
+		rep->opts->rate_pps, m->tx_frames, m->rx_frames,
+		ibex_search_loss(m->tx_frames, m->rx_frames),
+		el > 0 ? m->tx_frames / el : 0, el > 0 ? m->rx_frames / el : 0,
+		l.p50, l.p99, l.p999, l.max);
+}
+
+/* CSV of a search: one row per frame size. */
+static void
+csv_search(FILE *f, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	unsigned int i;
+
+	fprintf(f, "search,size,trials,max_pps,ndr_pps,ndr_gbps,ndr_gbps_l1,"
+		"pdr_pps,pdr_gbps,pdr_loss,lat_p50_ns,lat_p99_ns,lat_max_ns,"
+		"burst\n");
+	for (i = 0; i < rep->nsearch; i++) {
+		const struct ibex_gen_search_res *sr = &rep->search[i];
+
+		fprintf(f, "%s,%u,%u,%.1f,%.1f,%.4f,%.4f,%.1f,%.4f,%.7f,%.1f,"
+			"%.1f,%.1f,%u\n",
+			o->search == IBEX_GEN_SEARCH_RATE ? "rate" : "burst",
+			sr->size, sr->trials, sr->max_pps, sr->ndr_pps,
+			gbps(sr->ndr_pps, sr->size, false),
+			gbps(sr->ndr_pps, sr->size, true), sr->pdr_pps,
+			gbps(sr->pdr_pps, sr->size, false), sr->pdr_loss,
+			sr->lat_p50_ns, sr->lat_p99_ns, sr->lat_max_ns,
+			sr->burst);
+	}
+}
+
 int
 ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
 {
@@ -522,6 +609,13 @@ ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
 
 	if (f == NULL)
 		return -errno;
+	if (o->engine == IBEX_GEN_RATE) {
+		if (o->search != IBEX_GEN_SEARCH_NONE)
+			csv_search(f, rep);
+		else
+			csv_rate(f, rep);
+		return fclose(f) == 0 ? 0 : -errno;
+	}
 	fprintf(f, "engine,ranks,bytes,count,iters,failed,time_us,algbw_gbs,"
 		"busbw_gbs,ct_p50_us,ct_p99_us,ct_max_us,idle_us\n");
 	for (i = 0; i < rep->nsizes; i++) {

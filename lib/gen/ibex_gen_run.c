@@ -1174,6 +1174,12 @@ ibex_gen_run_main(void *arg)
 	return 0;
 }
 
+void
+ibex_gen_run_set_meta(struct ibex_gen_run *r, const char *meta)
+{
+	r->opts.meta = meta;
+}
+
 int
 ibex_gen_run_report(struct ibex_gen_run *r, FILE *f)
 {
