@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -634,6 +635,43 @@ ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
 	return fclose(f) == 0 ? 0 : -errno;
 }
 
+/*
+ * The "nines" of a cumulative fraction, -log10(1 - c): 1 is p90, 2 p99,
+ * 3 p99.9. The last sample (c = 1) is drawn half a sample further out,
+ * where its own rank would put it, instead of at infinity.
+ */
+static double
+nines(double c, uint64_t n)
+{
+	double floor_c = 1.0 - 0.5 / (double)(n != 0 ? n : 1);
+
+	return -log10(1.0 - (c < floor_c ? c : floor_c));
+}
+
+/* The scenario in words, for plot titles. */
+static void
+scenario(const struct ibex_gen_report *rep, char *buf, size_t len)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	int n = snprintf(buf, len, "%s, %u ranks", ibex_gen_engine_name(o->engine),
+			 o->nranks);
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (o->straggler.rank >= 0)
+		snprintf(buf + n, len - (size_t)n, ", straggler rank %d +%.0f us "
+			 "p=%.2f", o->straggler.rank, o->straggler_us,
+			 o->straggler.prob);
+	else if (o->engine != IBEX_GEN_RATE)
+		snprintf(buf + n, len - (size_t)n, ", no straggler");
+}
+
+/* Both plots' y axis: nines, labelled as percentiles. */
+static const char nines_axis[] =
+	"set ylabel 'percentile'\nset yrange [0:*]\n"
+	"set ytics ('p0' 0, 'p90' 1, 'p99' 2, 'p99.9' 3, 'p99.99' 4, "
+	"'p99.999' 5, 'p99.9999' 6)\n";
+
 static int
 write_plot_data(const struct ibex_gen_report *rep, const char *dir)
 {
@@ -648,11 +686,14 @@ write_plot_data(const struct ibex_gen_report *rep, const char *dir)
 	f = fopen(path, "w");
 	if (f == NULL)
 		return -errno;
-	fprintf(f, "# latency_ns cumulative_fraction\n");
+	fprintf(f, "# latency_ns cumulative_fraction nines\n");
 	ibex_hist_iter_init(&it);
-	while (total > 0 && ibex_hist_iter_next(h, &it))
-		fprintf(f, "%.1f %.8f\n", to_ns(rep, it.hi),
-			(double)it.cumulative / (double)total);
+	while (total > 0 && ibex_hist_iter_next(h, &it)) {
+		double c = (double)it.cumulative / (double)total;
+
+		fprintf(f, "%.1f %.8f %.4f\n", to_ns(rep, it.hi), c,
+			nines(c, total));
+	}
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/completion_cdf.dat", dir);
 	f = fopen(path, "w");
@@ -671,8 +712,9 @@ write_plot_data(const struct ibex_gen_report *rep, const char *dir)
 		memcpy(v, s->ct, s->iters * sizeof(*v));
 		qsort(v, s->iters, sizeof(*v), cmp_u64);
 		for (k = 0; k < s->iters; k++)
-			fprintf(f, "%.3f %.6f\n", v[k] / 1e3,
-				(double)(k + 1) / s->iters);
+			fprintf(f, "%.3f %.6f %.4f\n", v[k] / 1e3,
+				(double)(k + 1) / s->iters,
+				nines((double)(k + 1) / s->iters, s->iters));
 		free(v);
 		fprintf(f, "\n\n");
 	}
@@ -687,7 +729,8 @@ ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir)
 		{ "pngcairo size 900,600", "png" },
 		{ "svg size 900,600", "svg" },
 	};
-	char path[4096], cmd[4300];
+	char path[4096], cmd[4300], what[160];
+	struct lat_summary l;
 	unsigned int t, i;
 	FILE *f;
 	int ret;
@@ -701,28 +744,40 @@ ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir)
 	f = fopen(path, "w");
 	if (f == NULL)
 		return -errno;
+	lat_summary(rep, &l);
+	scenario(rep, what, sizeof(what));
 	fprintf(f, "# ibex-gen plots: gnuplot plots.gp (in this folder)\n"
-		"set grid\nset key bottom right\n");
+		"# y: percentile as nines, -log10(1 - CDF): the tail gets the "
+		"room\nset grid\nset key bottom right\n");
 	for (t = 0; t < 2; t++) {
 		fprintf(f, "set terminal %s\n", terms[t][0]);
 		fprintf(f, "set output 'latency_cdf.%s'\n"
-			"set title 'per-frame one-way latency (%s, %u ranks)'\n"
-			"set xlabel 'latency (ns)'\nset ylabel 'CDF'\n"
-			"set logscale x\nset yrange [0:1]\n"
-			"plot 'latency_cdf.dat' using 1:2 with steps lw 2 "
-			"title 'latency'\n", terms[t][1],
-			ibex_gen_engine_name(rep->opts->engine),
-			rep->opts->nranks);
+			"set title \"per-frame one-way latency (%s)\\n%" PRIu64
+			" frames: p50 %.0f ns, p99 %.0f ns, p99.9 %.0f ns, max "
+			"%.0f ns\"\n"
+			"set xlabel 'latency (ns)'\nset logscale x\n%s",
+			terms[t][1], what, l.n, l.p50, l.p99, l.p999, l.max,
+			nines_axis);
+		for (i = 0; i < 3 && l.n > 0; i++) {
+			static const char *const name[] = { "p50", "p99", "p99.9" };
+			const double x[] = { l.p50, l.p99, l.p999 };
+
+			fprintf(f, "set arrow %u from %.1f, graph 0 to %.1f, graph "
+				"1 nohead dt 2 lc rgb 'gray40'\n"
+				"set label %u '%s' at %.1f, graph 0.5 rotate by "
+				"90 center offset -0.8,0 tc rgb 'gray30'\n",
+				i + 1, x[i], x[i], i + 1, name[i], x[i]);
+		}
+		fprintf(f, "plot 'latency_cdf.dat' using 1:3 with steps lw 2 "
+			"title 'every frame'\nunset arrow\nunset label\n");
 		if (rep->nsizes == 0)
 			continue;
 		fprintf(f, "set output 'completion_cdf.%s'\n"
-			"set title 'collective completion time (%s, %u ranks)'\n"
-			"set xlabel 'completion time (us)'\nset ylabel 'CDF'\n"
-			"set logscale x\nset yrange [0:1]\nplot ", terms[t][1],
-			ibex_gen_engine_name(rep->opts->engine),
-			rep->opts->nranks);
+			"set title 'collective completion time per message size "
+			"(%s)'\nset xlabel 'completion time (us)'\n"
+			"set logscale x\n%splot ", terms[t][1], what, nines_axis);
 		for (i = 0; i < rep->nsizes; i++)
-			fprintf(f, "%s'completion_cdf.dat' index %u using 1:2 "
+			fprintf(f, "%s'completion_cdf.dat' index %u using 1:3 "
 				"with steps lw 2 title '%" PRIu64 " B'",
 				i ? ", " : "", i, rep->size[i].bytes);
 		fprintf(f, "\n");

@@ -6,7 +6,7 @@
 # sections that "show X --json" renders; the generator's JSON (built in
 # and ibex-gen) carries the same meta block; --csv of a rate run has one
 # row per flow and a total; the collective table ends with nccl-tests'
-# "# Avg bus bandwidth" line.
+# "# Avg bus bandwidth" line; --progress prints a line per finished size.
 #
 #   test_results.sh IBEX_SWITCH IBEX_PCAPGEN IBEX_CTL IBEX_GEN
 set -euo pipefail
@@ -23,11 +23,14 @@ dpdk_prefix prefix sw
 eal=(--lcores 0@0,1@1,2@0 --no-huge -m 1024 --no-pci
      --file-prefix="$prefix" --log-level='lib.*:error')
 "$sw" "${eal[@]}" -- --json "$tmp/sw.json" \
-	--gen "--engine ring --ranks 2 -b 1K -e 4K -n 5 -w 1 --json $tmp/coll.json" \
+	--gen "--engine ring --ranks 2 -b 1K -e 4K -n 5 -w 1 --progress --json $tmp/coll.json" \
 	>"$tmp/coll.log" 2>&1 || { cat "$tmp/coll.log"; fail "ring run"; }
 grep -Eq '^# Avg bus bandwidth    : [0-9]+\.[0-9]+' "$tmp/coll.log" ||
 	{ cat "$tmp/coll.log"; fail "no '# Avg bus bandwidth' line"; }
 check_ok "the table ends with '# Avg bus bandwidth'"
+[ "$(grep -Ec '^# \[[1-3]/3\] +[0-9]+ B: time' "$tmp/coll.log")" -eq 3 ] ||
+	{ cat "$tmp/coll.log"; fail "--progress: not one line per size"; }
+check_ok "--progress: a line as each of the 3 sizes finishes"
 "$sw" "${eal[@]}" -- --gen "--engine rate --ranks 2 --rate 5000 \
 	--duration 0.5 --csv $tmp/rate.csv --json $tmp/rate.json" \
 	>"$tmp/rate.log" 2>&1 || { cat "$tmp/rate.log"; fail "rate run"; }
