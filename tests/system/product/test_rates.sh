@@ -43,28 +43,47 @@ rx_fps() { c show rates --json | jq '[.rates.ports[].rx_fps] | add'; }
 wait_until 30 sh -c "[ \"\$(\"$ctl\" --socket \"$sock\" show rates --json |
 	jq '[.rates.ports[].rx_fps] | add > 0')\" = true ]" ||
 	{ show_log "$tmp/switch.log"; fail "no traffic"; }
-# An interval of at least 2 s, so one late tick of the pacer is < 1%.
+# An interval of at least 2 s, so one late tick of the pacer is < 1%. The
+# test measures the same interval itself (frame counts of "show ports"
+# and its own clock): "show rates" must agree with that within 5%, and
+# with the generator's --rate within 5% whenever the generator kept up.
+rx_total() { c show ports --json | jq '[.ports[].rx_frames] | add'; }
+n0=$(rx_total); t0=$(date +%s.%N)
 c show rates >/dev/null
 sleep 2
 c show rates --json >"$tmp/rates.json"
-python3 - "$tmp/rates.json" "$rate" "$size" <<'PY' || { cat "$tmp/rates.json"; fail "rates"; }
+t1=$(date +%s.%N); n1=$(rx_total)
+python3 - "$tmp/rates.json" "$rate" "$size" "$n0" "$n1" "$t0" "$t1" \
+	>"$tmp/judge.out" <<'PY' || { cat "$tmp/judge.out" "$tmp/rates.json"; fail "rates"; }
 import json, sys
 r = json.load(open(sys.argv[1]))["rates"]
 want, size = float(sys.argv[2]), int(sys.argv[3])
+n0, n1, t0, t1 = int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), float(sys.argv[7])
+own = (n1 - n0) / (t1 - t0)
 assert r["interval_s"] >= 1.9, r["interval_s"]
 rx = sum(p["rx_fps"] for p in r["ports"])
 tx = sum(p["tx_fps"] for p in r["ports"])
 bps = sum(p["rx_bps"] for p in r["ports"])
 drops = sum(p["drops_ps"] for p in r["ports"])
-print(f"rates: rx {rx:.0f} fps, tx {tx:.0f} fps, {bps:.0f} b/s, want {want:.0f}")
-assert abs(rx - want) <= 0.05 * want, f"rx {rx} vs {want}"
-assert abs(tx - want) <= 0.05 * want, f"tx {tx} vs {want}"
+print(f"rates: rx {rx:.0f} fps, tx {tx:.0f} fps, {bps:.0f} b/s; "
+      f"test's own count {own:.0f} fps; generator asked for {want:.0f}")
+assert abs(rx - own) <= 0.05 * own, f"rx {rx} vs the test's own {own}"
+assert abs(tx - rx) <= 0.05 * rx, f"tx {tx} vs rx {rx}"
 assert abs(bps - rx * size * 8) <= 0.01 * bps, f"bps {bps} vs {rx} x {size} x 8"
 assert drops == 0, drops
 for p in r["ports"]:
     assert len(p["lanes"]) >= 1 and "backlog_frames" in p
+if abs(own - want) <= 0.05 * want:
+    assert abs(rx - want) <= 0.05 * want, f"rx {rx} vs {want}"
+    print("kept-up")
 PY
-check_ok "show rates: $rate frames/s within 5%, bits/s = 8 x bytes"
+cat "$tmp/judge.out"
+if grep -q kept-up "$tmp/judge.out"; then
+	check_ok "show rates: $rate frames/s within 5%, bits/s = 8 x bytes"
+else
+	info "the generator fell behind its --rate (loaded machine): show rates checked against the test's own count only"
+	check_ok "show rates: the test's own frames/s within 5%, bits/s = 8 x bytes"
+fi
 c show rates | grep -q "^gen0 " || fail "show rates: no gen0 row in the table"
 
 c -i 0.5 -n 3 show rates >"$tmp/watch.out"
