@@ -56,7 +56,32 @@ for run in plain straggler; do
 		--csv $out/$run.csv --plot $out/$run" 2>&1 |
 		grep -v -E '^(EAL|TELEMETRY|IBEX_WORKER):' | sed -n '/^# ibex-gen/,$p'
 done
-echo "plots: $out/{plain,straggler}/{completion_cdf,latency_cdf}.{png,svg}"
+# The straggler's cost on one figure: per message size, the completion
+# time percentiles of both runs (solid: plain, dashed: straggler).
+if command -v gnuplot >/dev/null 2>&1 && [ -s "$out/plain/completion_cdf.dat" ] &&
+	[ -s "$out/straggler/completion_cdf.dat" ]; then
+	sizes=$(grep -c '^# size' "$out/plain/completion_cdf.dat")
+	{
+		echo "set terminal pngcairo size 1200,650"
+		echo "set output '$out/plain_vs_straggler.png'"
+		echo "set title \"8-rank ring all-reduce: plain (solid) vs straggler rank 3 +20 us every step (dashed)\""
+		echo "set grid; set key outside right top; set logscale x"
+		echo "set xlabel 'completion time (us)'; set ylabel 'percentile'"
+		echo "set yrange [0:*]; set ytics ('p0' 0, 'p90' 1, 'p99' 2, 'p99.9' 3)"
+		printf "plot "
+		for ((i = 0; i < sizes; i++)); do
+			b=$(grep '^# size' "$out/plain/completion_cdf.dat" | sed -n "$((i + 1))p" | awk '{print $3}')
+			printf "%s'%s' index %d using 1:3 with steps lw 2 lc %d title '%s B plain', " \
+				"$([ $i -gt 0 ] && echo "")" "$out/plain/completion_cdf.dat" "$i" "$((i + 1))" "$b"
+			printf "'%s' index %d using 1:3 with steps lw 2 dt 2 lc %d title '%s B straggler'" \
+				"$out/straggler/completion_cdf.dat" "$i" "$((i + 1))" "$b"
+			[ $i -lt $((sizes - 1)) ] && printf ", "
+		done
+		echo
+	} >"$out/plain_vs_straggler.gp"
+	gnuplot "$out/plain_vs_straggler.gp" || echo "plain_vs_straggler: gnuplot failed"
+fi
+echo "plots: $out/{plain,straggler}/{completion_cdf,latency_cdf}.{png,svg}, $out/plain_vs_straggler.png"
 echo
 
 echo "== 1. learning switch, 4 virtual ports (net_pcap), 41100 frames in"

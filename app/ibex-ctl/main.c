@@ -24,7 +24,12 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <editline/readline.h>
+
+#include "ibex_version.h"
 
 #define CTL_SOCK_NAME "ibex-ctl.sock"
 #define CTL_LINE_MAX 8192
@@ -50,6 +55,7 @@ struct client {
 	struct buf in;           /* stdin bytes not yet a whole line */
 	struct buf tx;           /* to the switch */
 	struct buf rx;           /* from the switch, not yet a whole line */
+	struct buf *capture;     /* set: output lines go here, not stdout */
 };
 
 static void
@@ -61,10 +67,15 @@ usage(const char *prog)
 	       "                          'rte'): the socket is in its runtime dir\n"
 	       "  -j, --json              JSON instead of tables (show commands)\n"
 	       "  -t, --timeout SEC       give up when a reply takes longer (30)\n"
+	       "  -i, --interval SEC      run COMMAND again every SEC seconds\n"
+	       "                          ('-i 1 show rates': a live view)\n"
+	       "  -n, --count N           with -i: stop after N runs\n"
 	       "  -h, --help              this text\n"
+	       "  -V, --version           ibex-ctl's version ('%s version': the\n"
+	       "                          switch's)\n"
 	       "Without COMMAND, commands are read from stdin, one per line.\n"
 	       "Run '%s help' for the commands; docs/control.md has them all.\n",
-	       prog, prog);
+	       prog, prog, prog);
 }
 
 static int
@@ -165,6 +176,11 @@ reply_line(struct client *c, const char *l)
 		else
 			fprintf(stderr, "ibex-ctl: %s\n",
 				l[3] == ' ' ? l + 4 : l + 3);
+	} else if (c->capture != NULL) {
+		l = l[0] == '.' ? l + 1 : l;
+		if (buf_add(c->capture, l, strlen(l)) < 0 ||
+		    buf_add(c->capture, "\n", 1) < 0)
+			c->capture = NULL;
 	} else {
 		puts(l[0] == '.' ? l + 1 : l);
 	}
@@ -311,6 +327,195 @@ run(struct client *c)
 	return 0;
 }
 
+/* ---- interactive: libedit line editing, history, completion ---- */
+
+#define CTL_WORDS_MAX 256
+static char *words[CTL_WORDS_MAX];
+static unsigned int nb_words;
+
+static void
+word_add(const char *w, size_t n)
+{
+	unsigned int i;
+
+	if (n == 0 || nb_words == CTL_WORDS_MAX || w[0] == '[' ||
+	    (w[0] >= 'A' && w[0] <= 'Z'))
+		return;
+	for (i = 0; i < nb_words; i++)
+		if (strlen(words[i]) == n && strncmp(words[i], w, n) == 0)
+			return;
+	words[nb_words] = strndup(w, n);
+	if (words[nb_words] != NULL)
+		nb_words++;
+}
+
+/* Words of the switch's own help text ("show ports|lanes [PORT]") and
+ * the first column of a table (port names): what completion offers. */
+static void
+words_learn(const char *text, bool first_column_only)
+{
+	const char *p = text;
+
+	while (*p != '\0') {
+		const char *eol = strchrnul(p, '\n');
+		const char *q = p;
+		unsigned int col = 0;
+
+		while (q < eol && (col < 2 || !first_column_only)) {
+			size_t n = strcspn(q, " |\n");
+
+			if (n > (size_t)(eol - q))
+				n = (size_t)(eol - q);
+			/* Two spaces start the help's description. */
+			if (!first_column_only && q > p && q[-1] == ' ' &&
+			    q - p >= 2 && q[-2] == ' ')
+				break;
+			if (!first_column_only || col == 0)
+				word_add(q, n);
+			q += n;
+			while (q < eol && (*q == ' ' || *q == '|'))
+				q++;
+			col++;
+		}
+		p = *eol == '\n' ? eol + 1 : eol;
+	}
+}
+
+/* Run one command, its output kept in @p out. */
+static int
+capture_cmd(struct client *c, const char *cmd, struct buf *out)
+{
+	unsigned long errors = c->errors;
+	int ret;
+
+	c->capture = out;
+	ret = queue_cmd(c, cmd, strlen(cmd));
+	if (ret == 0)
+		ret = run(c);
+	c->capture = NULL;
+	c->errors = errors;
+	return ret;
+}
+
+static char *
+complete_word(const char *text, int state)
+{
+	static unsigned int i;
+	size_t n = strlen(text);
+
+	if (state == 0)
+		i = 0;
+	while (i < nb_words) {
+		const char *w = words[i++];
+
+		if (strncmp(w, text, n) == 0)
+			return strdup(w);
+	}
+	return NULL;
+}
+
+static char **
+complete(const char *text, int start, int end)
+{
+	(void)start;
+	(void)end;
+	rl_attempted_completion_over = 1;
+	return rl_completion_matches(text, complete_word);
+}
+
+static int
+interactive(struct client *c, const char *path)
+{
+	struct buf help = { 0 }, ports = { 0 };
+	const char *home = getenv("HOME");
+	char hist[512] = "";
+	bool json = c->json;
+	char *line;
+	int ret;
+
+	c->stdin_eof = true; /* run() never reads stdin: libedit does */
+	c->json = false;
+	ret = capture_cmd(c, "help", &help);
+	if (ret == 0)
+		ret = capture_cmd(c, "show ports", &ports);
+	c->json = json;
+	if (ret < 0)
+		return ret;
+	if (help.p != NULL)
+		words_learn(help.p, false);
+	if (ports.p != NULL)
+		words_learn(ports.p, true);
+	word_add("counters", 8);
+	word_add("log-level", 9);
+	free(help.p);
+	free(ports.p);
+	rl_readline_name = "ibex-ctl";
+	rl_attempted_completion_function = complete;
+	if (home != NULL)
+		snprintf(hist, sizeof(hist), "%s/.ibex_ctl_history", home);
+	if (hist[0] != '\0')
+		read_history(hist);
+	printf("ibex-ctl: connected to %s; 'help' for commands, Tab "
+	       "completes, ^D leaves\n", path);
+	while ((line = readline("ibex> ")) != NULL) {
+		char *l = line + strspn(line, " \t");
+
+		if (*l == '\0') {
+			free(line);
+			continue;
+		}
+		if (strcmp(l, "quit") == 0 || strcmp(l, "exit") == 0) {
+			free(line);
+			break;
+		}
+		add_history(l);
+		ret = queue_cmd(c, l, strlen(l));
+		if (ret == 0)
+			ret = run(c);
+		free(line);
+		if (ret < 0)
+			break;
+	}
+	if (hist[0] != '\0')
+		write_history(hist);
+	c->errors = 0; /* a refused command was shown; not the exit status */
+	return ret;
+}
+
+/* -i SEC: the command again every SEC seconds, until an error, the
+ * count, or a signal. */
+static int
+repeat(struct client *c, const char *line, size_t n, double interval,
+       long count)
+{
+	struct timespec next, now;
+	long done_runs = 0;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		printf("--- %s", ctime(&now.tv_sec));
+		if (queue_cmd(c, line, n) < 0)
+			return -ENOMEM;
+		ret = run(c);
+		if (ret < 0 || c->errors != 0)
+			return ret;
+		fflush(stdout);
+		if (count != 0 && ++done_runs >= count)
+			return 0;
+		next.tv_sec += (time_t)interval;
+		next.tv_nsec += (long)((interval - (double)(time_t)interval) * 1e9);
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000L;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
+				       NULL) == EINTR)
+			;
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -320,8 +525,13 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
+	double interval = 0;
+	long count = 0;
 	struct client c = { .fd = -1, .timeout_ms = CTL_TIMEOUT_MS_DEFAULT };
 	const char *path = getenv("IBEX_CTL_SOCKET");
 	const char *prefix = "rte";
@@ -330,7 +540,7 @@ main(int argc, char **argv)
 
 	/* '+': stop at the first command word, so "show ports --json" and
 	 * "set port p0 admin down" reach the switch as written. */
-	while ((opt = getopt_long(argc, argv, "+s:f:jt:h", longopts,
+	while ((opt = getopt_long(argc, argv, "+s:f:jt:hVi:n:", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 's': path = optarg; break;
@@ -338,6 +548,26 @@ main(int argc, char **argv)
 		case 'j': c.json = true; break;
 		case 't': c.timeout_ms = (int)(atof(optarg) * 1000); break;
 		case 'h': usage(argv[0]); return 0;
+		case 'i':
+			interval = atof(optarg);
+			if (interval < 0.1 || interval > 86400) {
+				fprintf(stderr, "ibex-ctl: --interval: 0.1..86400 "
+					"seconds\n");
+				return 2;
+			}
+			break;
+		case 'n':
+			count = atol(optarg);
+			if (count < 1) {
+				fprintf(stderr, "ibex-ctl: --count: 1 or more\n");
+				return 2;
+			}
+			break;
+		case 'V':
+			printf("ibex-ctl %s (git %s)\nbuilt against DPDK %s "
+			       "headers\n", IBEX_VERSION, IBEX_GIT,
+			       IBEX_DPDK_BUILT);
+			return 0;
 		default: usage(argv[0]); return 2;
 		}
 	}
@@ -353,6 +583,10 @@ main(int argc, char **argv)
 	c.fd = ctl_connect(path);
 	if (c.fd < 0)
 		return 2;
+	if (interval > 0 && optind >= argc) {
+		fprintf(stderr, "ibex-ctl: --interval needs a COMMAND\n");
+		return 2;
+	}
 	if (optind < argc) {
 		struct buf line = { 0 };
 
@@ -360,13 +594,17 @@ main(int argc, char **argv)
 			if (buf_add(&line, " ", i > optind) < 0 ||
 			    buf_add(&line, argv[i], strlen(argv[i])) < 0)
 				return 2;
-		queue_cmd(&c, line.p, line.len);
-		free(line.p);
 		c.stdin_eof = true;
+		if (interval > 0)
+			ret = repeat(&c, line.p, line.len, interval, count);
+		else
+			ret = queue_cmd(&c, line.p, line.len) < 0 ? -ENOMEM :
+			      run(&c);
+		free(line.p);
 	} else {
 		c.tty = isatty(0);
+		ret = c.tty ? interactive(&c, path) : run(&c);
 	}
-	ret = run(&c);
 	if (c.tty)
 		putchar('\n');
 	close(c.fd);

@@ -15,12 +15,16 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_version.h>
 
 #include "ibex_gen_dpdk.h"
+#include "ibex_version.h"
 
 static struct ibex_gen_run *the_run;
 
@@ -32,15 +36,72 @@ on_signal(int sig)
 		ibex_gen_run_stop(the_run);
 }
 
+/*
+ * --help and --version, before or after '--', are answered before EAL
+ * (no hugepages needed); an ibex-gen option before '--' gets a hint.
+ * @return an exit status, or -1 to go on with EAL.
+ */
+static int
+pre_eal(int argc, char **argv)
+{
+	int dd, i;
+
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
+		;
+	for (i = 1; i < argc; i++) {
+		if (i < dd && dd != 2)
+			continue; /* --help among EAL args is EAL's */
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			ibex_gen_usage(stdout, "ibex-gen");
+			return 0;
+		}
+	}
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("ibex-gen %s (git %s)\n%s (built against DPDK %s)\n",
+			       IBEX_VERSION, IBEX_GIT, rte_version(),
+			       IBEX_DPDK_BUILT);
+			return 0;
+		}
+	}
+	for (i = 1; i < dd; i++) {
+		if (strncmp(argv[i], "--engine", 8) == 0 ||
+		    strncmp(argv[i], "--ranks", 7) == 0 ||
+		    strncmp(argv[i], "--search", 8) == 0 ||
+		    strncmp(argv[i], "--rate", 6) == 0) {
+			fprintf(stderr, "ibex-gen: '%s' is an ibex-gen option: it "
+				"goes after '--' (ibex-gen [EAL args] -- %s ...).\n"
+				"Try 'ibex-gen --help'.\n", argv[i], argv[i]);
+			return 2;
+		}
+	}
+	return -1;
+}
+
+static void
+app_usage_hook(const char *prog)
+{
+	(void)prog;
+	printf("ibex-gen options go after '--': see 'ibex-gen --help'\n"
+	       "(EAL options follow).\n");
+}
+
 int
 main(int argc, char **argv)
 {
 	uint16_t ports[IBEX_GEN_MAX_PORTS], pid;
 	struct ibex_gen_opts opts;
+	time_t start = time(NULL);
+	char *cmdline, *meta;
 	unsigned int nports = 0;
 	char err[512];
 	int ret;
 
+	ret = pre_eal(argc, argv);
+	if (ret >= 0)
+		return ret;
+	cmdline = ibex_meta_cmdline(argc, argv);
+	rte_set_application_usage_hook(app_usage_hook);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ibex-gen: EAL init failed: %s\n",
@@ -69,6 +130,8 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 1;
 	}
+	meta = ibex_meta_json("ibex-gen", cmdline, start);
+	ibex_gen_run_set_meta(the_run, meta);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (!opts.quiet)
@@ -79,6 +142,8 @@ main(int argc, char **argv)
 	ret = ibex_gen_run_report(the_run, stdout);
 	fflush(stdout);
 	ibex_gen_run_free(the_run);
+	free(meta);
+	free(cmdline);
 	rte_eal_cleanup();
 	return ret < 0 ? 1 : ret > 0 ? 3 : 0;
 }

@@ -30,6 +30,7 @@
 
 #include "ibex_common.h"
 #include "ibex_pkt.h"
+#include "ibex_version.h"
 
 #define PCAPGEN_SNAPLEN		65535
 #define PCAPGEN_MIN_SIZE	IBEX_ETHER_MIN_LEN
@@ -107,7 +108,8 @@ usage(FILE *f)
 		"      --malformed     every 10th frame is malformed\n"
 		"      --seed N        first PSN of each pair from N "
 		"(default 0: PSNs start at 0)\n"
-		"  -h, --help          this text\n",
+		"  -h, --help          this text\n"
+		"      --version       ibex version\n",
 		PCAPGEN_MIN_SIZE, PCAPGEN_MAX_SIZE, PCAPGEN_MAX_PAIRS);
 }
 
@@ -153,7 +155,7 @@ name_arg(const char *opt, const char *val, const char *const *names,
 }
 
 enum { O_REVERSE = 256, O_KIND, O_VLAN, O_PCP, O_DSCP, O_ECN, O_DST, O_SRC,
-       O_BROADCAST, O_MALFORMED, O_SEED, O_DSCP_SPREAD };
+       O_BROADCAST, O_MALFORMED, O_SEED, O_DSCP_SPREAD, O_VERSION };
 
 static void
 parse_args(int argc, char **argv, struct pcapgen_opts *o)
@@ -176,6 +178,7 @@ parse_args(int argc, char **argv, struct pcapgen_opts *o)
 		{ "broadcast", no_argument, NULL, O_BROADCAST },
 		{ "malformed", no_argument, NULL, O_MALFORMED },
 		{ "seed", required_argument, NULL, O_SEED },
+		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -209,6 +212,11 @@ parse_args(int argc, char **argv, struct pcapgen_opts *o)
 			break;
 		case 'h':
 			usage(stdout);
+			exit(0);
+		case O_VERSION:
+			printf("ibex-pcapgen %s (git %s)\nbuilt against DPDK "
+			       "%s headers\n", IBEX_VERSION, IBEX_GIT,
+			       IBEX_DPDK_BUILT);
 			exit(0);
 		case O_REVERSE:
 			o->reverse = true;

@@ -11,24 +11,32 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_pdump.h>
+#include <rte_version.h>
 
 #include "ibex_conf.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_gen_dpdk.h"
+#include "ibex_cmd.h"
+#include "ibex_notify.h"
 #include "ibex_sock.h"
+#include "ibex_version.h"
 
 /* The built-in generator, when --gen is given. */
 static struct ibex_gen_builtin *gen;
+/* The "meta" object of every JSON this run writes. */
+static char *meta;
 
 struct app_opts {
 	const char *config;
@@ -45,9 +53,12 @@ static void
 usage(const char *prog)
 {
 	printf("usage: %s [EAL args] -- [options]\n"
+	       "       %s --check-config FILE | --help | --version   (no EAL)\n"
+	       "Options (after '--'):\n"
 	       "  --config FILE        configuration (docs/configuration.md);\n"
 	       "                       without it every ethdev is a port in VLAN 1\n"
-	       "  --check-config       parse and validate the configuration, then exit\n"
+	       "  --check-config [FILE]  parse and validate the configuration, then\n"
+	       "                       exit; needs no hugepages and no EAL arguments\n"
 	       "  --duration SEC       stop after SEC seconds (default: run until SIGINT/SIGTERM)\n"
 	       "  --idle-stop SEC      stop once no frame has arrived for SEC seconds\n"
 	       "  --stats-period SEC   print a throughput line every SEC seconds\n"
@@ -55,7 +66,27 @@ usage(const char *prog)
 	       "  --json FILE          write the final counters as JSON to FILE\n"
 	       "  --ctl-socket PATH    control socket for ibex-ctl (default: in the\n"
 	       "                       DPDK runtime dir; 'none': no socket)\n"
-	       "  -h, --help           this text\n", prog);
+	       "  --gen 'SCENARIO'     run the built-in generator on its own lcore:\n"
+	       "                       SCENARIO is ibex-gen's options in one word\n"
+	       "                       (docs/generator.md); the run ends with it\n"
+	       "  --gen-ports N        the generator owns the first N ports\n"
+	       "  -h, --help           this text\n"
+	       "  --version            ibex and DPDK versions\n"
+	       "Common EAL args (before '--'): -l CORES, -m MB, --no-huge, --no-pci,\n"
+	       "  --vdev DEV, -a PCI, --file-prefix NAME, --log-level L;\n"
+	       "  '%s --help' before '--' with any other EAL arg prints EAL's list.\n"
+	       "Example: %s -l 0-1 --no-huge -m 1024 --no-pci \\\n"
+	       "  --vdev net_memif0,role=server --vdev net_memif1,role=server \\\n"
+	       "  -- --config conf/lanes.conf\n"
+	       "man ibex-switch(1); docs/ in the source tree.\n",
+	       prog, prog, prog, prog);
+}
+
+static void
+print_version(const char *prog)
+{
+	printf("%s %s (git %s)\n%s (built against DPDK %s)\n", prog,
+	       IBEX_VERSION, IBEX_GIT, rte_version(), IBEX_DPDK_BUILT);
 }
 
 static int
@@ -86,14 +117,24 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "json", required_argument, NULL, 'j' },
 		{ "ctl-socket", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, ret = 0;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c': o->config = optarg; break;
-		case 'k': o->check_only = 1; break;
+		case 'k':
+			o->check_only = 1;
+			/* "--check-config FILE": the file may follow. */
+			if (optind < argc && argv[optind][0] != '-') {
+				o->config = argv[optind];
+				optind++;
+			}
+			break;
+		case 'V': print_version("ibex-switch"); exit(0);
 		case 'j': o->json = optarg; break;
 		case 'S': o->ctl_socket = optarg; break;
 		case 'd': ret = parse_seconds("duration", optarg, &o->duration_s); break;
@@ -101,7 +142,9 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		case 's': ret = parse_seconds("stats-period", optarg, &o->stats_period_s); break;
 		case 'w': ret = parse_seconds("wait-links", optarg, &o->wait_links_s); break;
 		case 'h': usage(argv[0]); exit(0);
-		default: usage(argv[0]); return -EINVAL;
+		default:
+			fprintf(stderr, "Try 'ibex-switch --help'.\n");
+			return -EINVAL;
 		}
 		if (ret < 0)
 			return ret;
@@ -162,6 +205,113 @@ conf_load(struct ibex_conf *conf, const struct app_opts *o)
 	return 0;
 }
 
+/* Our own long options, to tell them from EAL's when '--' is missing. */
+static bool
+is_app_opt(const char *a)
+{
+	static const char *const names[] = { "config", "check-config",
+		"duration", "idle-stop", "stats-period", "wait-links", "json",
+		"ctl-socket", "gen", "gen-ports", "version", NULL };
+	unsigned int i;
+	size_t n;
+
+	if (strncmp(a, "--", 2) != 0)
+		return false;
+	for (i = 0; names[i] != NULL; i++) {
+		n = strlen(names[i]);
+		if (strncmp(a + 2, names[i], n) == 0 &&
+		    (a[n + 2] == '\0' || a[n + 2] == '='))
+			return true;
+	}
+	return false;
+}
+
+static bool
+is_help(const char *a)
+{
+	return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0;
+}
+
+/* --check-config: the app's options alone, no EAL, no hugepages. */
+static int
+check_config(int argc, char **argv)
+{
+	struct app_opts opts = { 0 };
+	struct ibex_conf *conf = calloc(1, sizeof(*conf));
+	int ret = 1;
+
+	if (conf == NULL)
+		return 1;
+	if (ibex_gen_builtin_parse(&argc, argv, &gen) == 0 &&
+	    parse_args(argc, argv, &opts) == 0 && conf_load(conf, &opts) == 0) {
+		printf("%s: configuration OK (%u ports)\n", conf->origin,
+		       conf->nb_ports);
+		ret = 0;
+	}
+	ibex_gen_builtin_free(gen);
+	gen = NULL;
+	free(conf);
+	return ret;
+}
+
+/*
+ * What needs neither EAL nor hugepages is answered before rte_eal_init:
+ * --help, --version and --check-config, before or after '--', and an
+ * app option given before '--' (a short hint instead of EAL's usage).
+ * @return an exit status, or -1 to go on with EAL.
+ */
+static int
+pre_eal(int argc, char **argv)
+{
+	int dd, i;
+
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
+		;
+	for (i = dd + 1; i < argc; i++) {
+		if (is_help(argv[i])) {
+			usage("ibex-switch");
+			return 0;
+		}
+		if (strcmp(argv[i], "--version") == 0) {
+			print_version("ibex-switch");
+			return 0;
+		}
+	}
+	for (i = dd + 1; i < argc; i++)
+		if (strcmp(argv[i], "--check-config") == 0)
+			return check_config(argc - dd, argv + dd);
+	/* Alone before '--', --help is ours; among EAL args it is EAL's
+	 * (its usage, then app_usage_hook's pointer to ours). */
+	if (dd == 2 && is_help(argv[1])) {
+		usage("ibex-switch");
+		return 0;
+	}
+	for (i = 1; i < dd; i++) {
+		if (!is_app_opt(argv[i]))
+			continue;
+		if (strcmp(argv[i], "--version") == 0) {
+			print_version("ibex-switch");
+			return 0;
+		}
+		if (dd == argc && strcmp(argv[i], "--check-config") == 0)
+			return check_config(argc, argv);
+		fprintf(stderr, "ibex-switch: '%s' is an ibex-switch option: it "
+			"goes after '--' (ibex-switch [EAL args] -- %s ...).\n"
+			"Try 'ibex-switch --help'.\n", argv[i], argv[i]);
+		return 2;
+	}
+	return -1;
+}
+
+/* Printed by EAL's usage (a bad EAL arg, or --help among EAL args). */
+static void
+app_usage_hook(const char *prog)
+{
+	(void)prog;
+	printf("ibex-switch options go after '--': see 'ibex-switch --help'\n"
+	       "(EAL options follow).\n");
+}
+
 static double
 now_s(void)
 {
@@ -169,6 +319,22 @@ now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Under systemd (Type=notify): ready once the workers run and the control
+ * socket listens. */
+static void
+notify_ready(const struct ibex_sock *sock)
+{
+	char msg[160];
+	int ret;
+
+	snprintf(msg, sizeof(msg), "READY=1\nSTATUS=forwarding; control "
+		 "socket %s\nMAINPID=%ld", ibex_sock_path(sock), (long)getpid());
+	ret = ibex_notify(msg);
+	if (ret < 0)
+		fprintf(stderr, "ibex-switch: NOTIFY_SOCKET: %s\n",
+			strerror(-ret));
 }
 
 static int
@@ -208,14 +374,24 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 	if (gen != NULL && ibex_gen_builtin_start(gen, ibex_ctl_request_stop,
 						  &dp->stop) < 0)
 		ibex_ctl_request_stop();
+	notify_ready(sock);
 	ibex_ctl_run(dp, &copts);
+	ibex_notify("STOPPING=1");
 	ibex_ctl_wait_lcores();
 	ibex_ctl_print_summary(stdout, dp, now_s() - t0);
 	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0)
 		fprintf(stderr, "ibex-switch: --gen: run not clean (frames lost "
 			"or iterations failed)\n");
 	if (o->json != NULL) {
-		ret = ibex_ctl_write_json(o->json, dp, now_s() - t0);
+		struct ibex_out extra;
+
+		ibex_out_init(&extra);
+		if (ibex_sock_json_sections(sock, &extra) < 0)
+			fprintf(stderr, "ibex-switch: %s: lanes, latency, ECN and "
+				"flow control left out (out of memory)\n", o->json);
+		ret = ibex_ctl_write_json_ext(o->json, dp, now_s() - t0, meta,
+					      extra.buf);
+		ibex_out_free(&extra);
 		if (ret < 0) {
 			fprintf(stderr, "ibex-switch: %s: %s\n", o->json,
 				strerror(-ret));
@@ -229,12 +405,19 @@ int
 main(int argc, char **argv)
 {
 	struct app_opts opts = { 0 };
+	time_t start = time(NULL);
+	char *cmdline;
 	struct ibex_conf *conf;
 	struct ibex_dp *dp = NULL;
 	struct ibex_sock *sock = NULL;
 	char err[512];
 	int ret;
 
+	ret = pre_eal(argc, argv);
+	if (ret >= 0)
+		return ret;
+	cmdline = ibex_meta_cmdline(argc, argv);
+	rte_set_application_usage_hook(app_usage_hook);
 	/* Before EAL starts threads: they inherit the mask, so the signals
 	 * reach the control loop's signalfd and nothing else. */
 	if (ibex_ctl_block_signals() < 0)
@@ -276,6 +459,9 @@ main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	meta = ibex_meta_json("ibex-switch", cmdline, start);
+	if (gen != NULL)
+		ibex_gen_builtin_set_meta(gen, meta);
 	ret = ibex_telemetry_register(dp);
 	if (ret < 0)
 		fprintf(stderr, "ibex-switch: telemetry unavailable: %s\n",
@@ -294,6 +480,8 @@ out:
 	ibex_dp_destroy(dp);
 	ibex_gen_builtin_free(gen);
 	free(conf);
+	free(meta);
+	free(cmdline);
 	rte_pdump_uninit();
 	rte_eal_cleanup();
 	return ret;

@@ -163,6 +163,7 @@ static const char *const show_names[IBEX_SHOW_NB] = {
 	[IBEX_SHOW_FDB] = "fdb",
 	[IBEX_SHOW_CONFIG] = "config",
 	[IBEX_SHOW_WORKERS] = "workers",
+	[IBEX_SHOW_RATES] = "rates",
 };
 
 /* Topics about ports take an optional port name. */
@@ -170,7 +171,7 @@ static bool
 show_takes_port(enum ibex_show s)
 {
 	return s != IBEX_SHOW_REASONS && s != IBEX_SHOW_CONFIG &&
-	       s != IBEX_SHOW_WORKERS;
+	       s != IBEX_SHOW_WORKERS && s != IBEX_SHOW_RATES;
 }
 
 const char *
@@ -235,6 +236,47 @@ parse_show(struct ibex_cmd_req *req, char **w, int n, char *err,
 		snprintf(req->port, sizeof(req->port), "%s", w[1]);
 	}
 	req->kind = IBEX_CMD_SHOW;
+	return 0;
+}
+
+int
+ibex_cmd_log_level(const char *s)
+{
+	/* Index + 1 is the RTE_LOG_* value (RTE_LOG_EMERG is 1). */
+	static const char *const names[] = { "emergency", "alert",
+		"critical", "error", "warning", "notice", "info", "debug" };
+	char *end;
+	long v;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i]) == 0)
+			return (int)i + 1;
+	v = strtol(s, &end, 10);
+	if (end != s && *end == '\0' && v >= 1 && v <= 8)
+		return (int)v;
+	return -EINVAL;
+}
+
+/* set log-level TYPE LEVEL */
+static int
+parse_log_level(struct ibex_cmd_req *req, char **w, int n, char *err,
+		size_t errlen)
+{
+	snprintf(req->verb, sizeof(req->verb), "log-level");
+	if (n != 2)
+		return cmd_err(err, errlen, "log-level", "expected TYPE LEVEL "
+			       "(e.g. 'set log-level ibex.* debug', 'set "
+			       "log-level lib.eal 4')");
+	req->level = ibex_cmd_log_level(w[1]);
+	if (req->level < 0)
+		return cmd_err(err, errlen, "log-level", "'%s' is not a level "
+			       "(emergency alert critical error warning notice "
+			       "info debug, or 1..8)", w[1]);
+	if (strlen(w[0]) >= sizeof(req->stmt))
+		return cmd_err(err, errlen, "log-level", "type too long");
+	snprintf(req->stmt, sizeof(req->stmt), "%s", w[0]);
+	req->kind = IBEX_CMD_LOG_LEVEL;
 	return 0;
 }
 
@@ -314,6 +356,22 @@ ibex_cmd_parse(const char *line, struct ibex_cmd_req *req, char *err,
 	}
 	if (strcmp(w[0], "add") == 0 || strcmp(w[0], "del") == 0)
 		return parse_fdb_edit(req, w + 1, n - 1, err, errlen);
+	if (strcmp(w[0], "version") == 0) {
+		if (n > 1)
+			return cmd_err(err, errlen, "version", "takes no arguments");
+		req->kind = IBEX_CMD_VERSION;
+		return 0;
+	}
+	if (strcmp(w[0], "clear") == 0) {
+		if (n != 2 || strcmp(w[1], "counters") != 0)
+			return cmd_err(err, errlen, "clear", "expected 'clear "
+				       "counters'");
+		req->kind = IBEX_CMD_CLEAR;
+		return 0;
+	}
+	if (strcmp(w[0], "set") == 0 && n >= 2 &&
+	    strcmp(w[1], "log-level") == 0)
+		return parse_log_level(req, w + 2, n - 2, err, errlen);
 	/* "set STATEMENT" or the bare statement: the grammar judges it. */
 	snprintf(req->verb, sizeof(req->verb), "set");
 	i = 0;
@@ -408,11 +466,14 @@ ibex_cmd_help(void)
 {
 	return
 	"show ports|lanes|credits|pfc|ecn|latency|drops|fdb [PORT] [--json]\n"
-	"show reasons|config|workers [--json]\n"
+	"show reasons|config|workers|rates [--json]\n"
 	"set STATEMENT             any configuration statement, applied live\n"
 	"STATEMENT                 the same without 'set'\n"
 	"add fdb MAC port NAME [vlan N]   static FDB entry\n"
 	"del fdb MAC vlan N               remove a static FDB entry\n"
 	"reload                    re-read the configuration file\n"
+	"clear counters            rates and 'show ports' count from now\n"
+	"set log-level TYPE LEVEL  DPDK log level of the types matching TYPE\n"
+	"version                   ibex and DPDK versions of the switch\n"
 	"help                      this text\n";
 }

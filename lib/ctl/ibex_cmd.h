@@ -66,6 +66,9 @@ enum ibex_cmd_kind {
 	IBEX_CMD_SHOW,
 	IBEX_CMD_CHANGE, /**< apply stmt to the running config */
 	IBEX_CMD_RELOAD, /**< re-read the config file */
+	IBEX_CMD_VERSION, /**< the switch's ibex and DPDK versions */
+	IBEX_CMD_LOG_LEVEL, /**< "set log-level TYPE LEVEL": stmt, level */
+	IBEX_CMD_CLEAR,  /**< "clear counters": a new baseline for rates */
 };
 
 /** Things "show" knows; IBEX_SHOW_NB is not one. */
@@ -81,6 +84,7 @@ enum ibex_show {
 	IBEX_SHOW_FDB,
 	IBEX_SHOW_CONFIG,
 	IBEX_SHOW_WORKERS,
+	IBEX_SHOW_RATES,
 	IBEX_SHOW_NB,
 };
 
@@ -91,8 +95,19 @@ struct ibex_cmd_req {
 	char verb[16];             /**< first word, for messages ("set") */
 	enum ibex_show show;       /**< IBEX_CMD_SHOW */
 	char port[IBEX_NAME_LEN];  /**< IBEX_CMD_SHOW: only this port ("" all) */
-	char stmt[IBEX_CONF_LINE_MAX + 1]; /**< IBEX_CMD_CHANGE: a statement */
+	char stmt[IBEX_CONF_LINE_MAX + 1]; /**< IBEX_CMD_CHANGE: a statement;
+					    *  IBEX_CMD_LOG_LEVEL: the log type
+					    *  pattern ("lib.eal", "ibex.*") */
+	int level;  /**< IBEX_CMD_LOG_LEVEL: 1 (emergency) .. 8 (debug), the
+		     *  numbering of DPDK's RTE_LOG_* levels */
 };
+
+/**
+ * A log level by name ("emergency", "alert", "critical", "error",
+ * "warning", "notice", "info", "debug") or number 1..8.
+ * @return the level (DPDK's RTE_LOG_* numbering) or -EINVAL.
+ */
+int ibex_cmd_log_level(const char *s);
 
 /** Name of a show topic ("ports"), or NULL. */
 const char *ibex_show_name(enum ibex_show s);

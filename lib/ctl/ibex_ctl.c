@@ -483,6 +483,13 @@ int
 ibex_ctl_write_json(const char *path, const struct ibex_dp *dp,
 		    double elapsed_s)
 {
+	return ibex_ctl_write_json_ext(path, dp, elapsed_s, NULL, NULL);
+}
+
+int
+ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
+			double elapsed_s, const char *meta, const char *extra)
+{
 	struct ibex_fdb_stats fs;
 	FILE *f = fopen(path, "w");
 	uint16_t p;
@@ -490,7 +497,10 @@ ibex_ctl_write_json(const char *path, const struct ibex_dp *dp,
 	if (f == NULL)
 		return -errno;
 	ibex_fdb_get_stats(dp->fdb, &fs);
-	fprintf(f, "{\n  \"elapsed_s\": %.6f,\n  \"workers\": %u,\n"
+	fprintf(f, "{\n");
+	if (meta != NULL)
+		fprintf(f, "  \"meta\": %s,\n", meta);
+	fprintf(f, "  \"elapsed_s\": %.6f,\n  \"workers\": %u,\n"
 		"  \"busy_cycles_per_frame\": %" PRIu64 ",\n"
 		"  \"fdb\": {\"entries\": %u, \"static\": %u, \"learned\": %" PRIu64
 		", \"moved\": %" PRIu64 ", \"aged\": %" PRIu64 ", \"full\": %" PRIu64
@@ -501,6 +511,9 @@ ibex_ctl_write_json(const char *path, const struct ibex_dp *dp,
 		json_port(f, dp, p);
 		fprintf(f, p + 1 < dp->nb_ports ? ",\n" : "\n");
 	}
-	fprintf(f, "  ]\n}\n");
+	fprintf(f, "  ]");
+	if (extra != NULL && extra[0] != '\0')
+		fprintf(f, ",\n%s", extra);
+	fprintf(f, "\n}\n");
 	return fclose(f) == 0 ? 0 : -errno;
 }

@@ -53,6 +53,15 @@ void ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp,
 int ibex_ctl_write_json(const char *path, const struct ibex_dp *dp,
 			double elapsed_s);
 
+/**
+ * The same with a "meta" object first (@p meta: JSON text, or NULL) and
+ * more members last (@p extra: '"name": value' text, comma-separated, or
+ * NULL): what ibex-switch --json writes. @return 0 or -errno.
+ */
+int ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
+			    double elapsed_s, const char *meta,
+			    const char *extra);
+
 /** Register the /ibex/ telemetry commands. @return 0 or -errno. */
 int ibex_telemetry_register(struct ibex_dp *dp);
 

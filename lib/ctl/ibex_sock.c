@@ -33,14 +33,17 @@
 #include <rte_eal.h>
 #include <rte_log.h>
 #include <rte_telemetry.h>
+#include <rte_version.h>
 
 #include "ibex_cmd.h"
 #include "ibex_conf.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
 #include "ibex_pkt.h"
+#include "ibex_rates.h"
 #include "ibex_sock.h"
 #include "ibex_stats.h"
+#include "ibex_version.h"
 
 RTE_LOG_REGISTER(ibex_sock_logtype, ibex.ctl.sock, INFO);
 #define RTE_LOGTYPE_IBEX_SOCK ibex_sock_logtype
@@ -73,6 +76,7 @@ struct ibex_sock {
 	struct ibex_out body;    /* a reply's output, before stuffing */
 	struct ibex_cmd_req req;
 	struct ibex_hist hist;   /* scratch for "show latency" */
+	struct ibex_rates *rates; /* "show rates", "clear counters" */
 	struct sock_client cl[SOCK_MAX_CLIENTS];
 };
 
@@ -292,7 +296,7 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		unsigned int r;
 		bool f2 = true;
 
-		ibex_dp_port_totals(s->dp, p, &c);
+		ibex_rates_port_since_clear(s->rates, s->dp, p, &c);
 		if (!req->json) {
 			ibex_out_printf(o, "%-12s %-5s %6s %14" PRIu64 " %16"
 					PRIu64 " %14" PRIu64 " %16" PRIu64
@@ -853,6 +857,15 @@ show_workers(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	return 0;
 }
 
+static int
+show_rates(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	   struct ibex_out *o, uint16_t first __rte_unused,
+	   uint16_t end __rte_unused)
+{
+	ibex_rates_show(s->rates, s->dp, s->conf, req->json, o);
+	return 0;
+}
+
 typedef int (*show_fn)(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		       struct ibex_out *o, uint16_t first, uint16_t end);
 
@@ -872,6 +885,7 @@ ctl_show(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		[IBEX_SHOW_FDB] = show_fdb,
 		[IBEX_SHOW_CONFIG] = show_config,
 		[IBEX_SHOW_WORKERS] = show_workers,
+		[IBEX_SHOW_RATES] = show_rates,
 	};
 	uint16_t first, end;
 	int ret;
@@ -887,7 +901,69 @@ ctl_show(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	return ret;
 }
 
+int
+ibex_sock_json_sections(struct ibex_sock *s, struct ibex_out *o)
+{
+	/* What the final --json holds besides the ports and the FDB: the
+	 * same renderers as "show X --json", so the two never differ. */
+	static const enum ibex_show topics[] = { IBEX_SHOW_LANES,
+		IBEX_SHOW_LATENCY, IBEX_SHOW_ECN, IBEX_SHOW_PFC,
+		IBEX_SHOW_CREDITS, IBEX_SHOW_DROPS };
+	struct ibex_cmd_req req = { .kind = IBEX_CMD_SHOW, .json = true };
+	struct ibex_out tmp;
+	char err[SOCK_ERR_LEN];
+	unsigned int i;
+	int ret = 0;
+
+	ibex_out_init(&tmp);
+	for (i = 0; i < RTE_DIM(topics) && ret == 0; i++) {
+		const char *a, *b;
+
+		ibex_out_reset(&tmp);
+		req.show = topics[i];
+		ret = ctl_show(s, &req, &tmp, err, sizeof(err));
+		if (ret < 0 || tmp.buf == NULL)
+			break;
+		/* {"lanes": [...]}: keep what is inside the braces. */
+		a = strchr(tmp.buf, '{');
+		b = strrchr(tmp.buf, '}');
+		if (a == NULL || b == NULL || b <= a + 1)
+			continue;
+		ibex_out_printf(o, "%s", o->len != 0 ? ",\n  " : "  ");
+		ret = ibex_out_append(o, a + 1, (size_t)(b - a - 1));
+	}
+	ibex_out_free(&tmp);
+	return ret < 0 ? ret : o->oom ? -ENOMEM : 0;
+}
+
 /* ---- one command ---- */
+
+static void
+ctl_version(const struct ibex_cmd_req *req, struct ibex_out *o)
+{
+	if (req->json) {
+		ibex_out_printf(o, "{\"version\": \"%s\", \"git\": \"%s\", "
+				"\"dpdk\": \"%s\", \"schema\": %d}\n",
+				IBEX_VERSION, IBEX_GIT, rte_version(),
+				IBEX_SCHEMA_VERSION);
+		return;
+	}
+	ibex_out_printf(o, "ibex-switch %s (git %s)\n%s\n", IBEX_VERSION,
+			IBEX_GIT, rte_version());
+}
+
+/* "set log-level TYPE LEVEL": DPDK's own log types and ours (ibex.*). */
+static int
+ctl_log_level(const struct ibex_cmd_req *req, char *err, size_t errlen)
+{
+	if (rte_log_set_level_pattern(req->stmt, (uint32_t)req->level) < 0) {
+		snprintf(err, errlen, "log-level: cannot set '%s'", req->stmt);
+		return -EINVAL;
+	}
+	RTE_LOG(NOTICE, IBEX_SOCK, "log level of %s set to %d\n", req->stmt,
+		req->level);
+	return 0;
+}
 
 int
 ibex_sock_exec(struct ibex_sock *s, const char *line, struct ibex_out *reply)
@@ -916,6 +992,15 @@ ibex_sock_exec(struct ibex_sock *s, const char *line, struct ibex_out *reply)
 			break;
 		case IBEX_CMD_RELOAD:
 			ret = ctl_reload(s, err, sizeof(err));
+			break;
+		case IBEX_CMD_VERSION:
+			ctl_version(req, &s->body);
+			break;
+		case IBEX_CMD_LOG_LEVEL:
+			ret = ctl_log_level(req, err, sizeof(err));
+			break;
+		case IBEX_CMD_CLEAR:
+			ibex_rates_clear(s->rates, s->dp);
 			break;
 		}
 	}
@@ -1400,6 +1485,9 @@ ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
 		goto fail;
 	}
 	memcpy(s->conf, p->conf, sizeof(*s->conf));
+	ret = ibex_rates_create(&s->rates, s->dp);
+	if (ret < 0)
+		goto fail;
 	sock_text_init(s);
 	ret = sock_choose_path(s, p);
 	if (ret < 0) {
@@ -1411,6 +1499,9 @@ ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
 		ret = sock_listen(s, err, errlen);
 		if (ret < 0)
 			goto fail;
+		/* Scripts and units wait for this line (or the notify
+		 * readiness) rather than polling for the file. */
+		RTE_LOG(NOTICE, IBEX_SOCK, "listening on %s\n", s->path);
 	}
 	ret = sock_telemetry_register(s);
 	if (ret < 0)
@@ -1442,6 +1533,7 @@ ibex_sock_destroy(struct ibex_sock *s)
 		tel_sock = NULL;
 	ibex_out_free(&s->text);
 	ibex_out_free(&s->body);
+	ibex_rates_free(s->rates);
 	free(s->config_path);
 	free(s->conf);
 	free(s->cand);

@@ -98,4 +98,13 @@ const struct ibex_conf *ibex_sock_conf(const struct ibex_sock *s);
  */
 int ibex_sock_default_path(char *buf, size_t len);
 
+/**
+ * The members the final --json adds to the ports and FDB: "lanes",
+ * "latency", "ecn", "pfc", "credits", "drops", each as "show X
+ * --json" renders it, comma-separated, appended to @p o. @return 0 or
+ * -errno.
+ */
+struct ibex_out;
+int ibex_sock_json_sections(struct ibex_sock *s, struct ibex_out *o);
+
 #endif /* IBEX_SOCK_H */

@@ -22,12 +22,14 @@
 #include <string.h>
 
 #include <rte_telemetry.h>
+#include <rte_version.h>
 
 #include "ibex_buf.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
 #include "ibex_pkt.h"
+#include "ibex_version.h"
 
 #define FDB_DUMP_MAX 1000
 
@@ -299,6 +301,18 @@ tel_pfc(const char *cmd __rte_unused, const char *params __rte_unused,
 	return tel_fc(d, IBEX_FC_PFC);
 }
 
+static int
+tel_version(const char *cmd __rte_unused, const char *params __rte_unused,
+	    struct rte_tel_data *d)
+{
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "version", IBEX_VERSION);
+	rte_tel_data_add_dict_string(d, "git", IBEX_GIT);
+	rte_tel_data_add_dict_string(d, "dpdk", rte_version());
+	rte_tel_data_add_dict_int(d, "schema", IBEX_SCHEMA_VERSION);
+	return 0;
+}
+
 int
 ibex_telemetry_register(struct ibex_dp *dp)
 {
@@ -307,6 +321,8 @@ ibex_telemetry_register(struct ibex_dp *dp)
 		telemetry_cb fn;
 		const char *help;
 	} cmds[] = {
+		{ "/ibex/version", tel_version,
+		  "ibex version, git describe, DPDK version. No parameters" },
 		{ "/ibex/ports", tel_ports, "List ibex ports. No parameters" },
 		{ "/ibex/port_stats", tel_port_stats,
 		  "Counters of one port. Parameters: port name or index" },

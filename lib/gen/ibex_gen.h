@@ -792,7 +792,10 @@ struct ibex_gen_opts {
 	const char *json;
 	const char *csv;
 	const char *plot_dir;
+	const char *meta;        /**< the JSON's "meta" object (text), or NULL:
+				      set by the app (ibex_meta_json()) */
 	bool quiet;
+	bool progress;           /**< --progress: a stderr line per size/trial */
 	/* open-loop flows and benchmark searches (rate engine) */
 	struct ibex_gen_rflow rflow[IBEX_GEN_MAX_RFLOWS]; /**< --flow */
 	uint16_t nrflows;        /**< 0: rank r -> r+1 for every rank */

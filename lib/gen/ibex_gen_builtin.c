@@ -245,6 +245,12 @@ ibex_gen_builtin_start(struct ibex_gen_builtin *g, void (*done)(void),
 	return 0;
 }
 
+void
+ibex_gen_builtin_set_meta(struct ibex_gen_builtin *g, const char *meta)
+{
+	g->opts.meta = meta; /* ibex_gen_builtin_start() copies the opts */
+}
+
 int
 ibex_gen_builtin_report(struct ibex_gen_builtin *g, FILE *f)
 {

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "ibex_gen.h"
 
@@ -96,5 +97,25 @@ int ibex_gen_builtin_report(struct ibex_gen_builtin *g, FILE *f);
 
 /** Free the generator and close its ports. NULL is fine. */
 void ibex_gen_builtin_free(struct ibex_gen_builtin *g);
+
+/** The JSON report's "meta" object (ibex_meta_json()); kept, not copied. */
+void ibex_gen_run_set_meta(struct ibex_gen_run *r, const char *meta);
+/** The same for the built-in generator, before ibex_gen_builtin_start(). */
+void ibex_gen_builtin_set_meta(struct ibex_gen_builtin *g, const char *meta);
+
+/**
+ * @p argv joined with spaces (the command line as given, before EAL
+ * reorders it): malloc'ed, or NULL.
+ */
+char *ibex_meta_cmdline(int argc, char **argv);
+
+/**
+ * The "meta" object of every JSON ibex-switch and ibex-gen write
+ * (docs/results.md): schema version, @p tool, ibex version and git
+ * describe, DPDK version, @p cmdline, @p start (UTC), host, TSC Hz and
+ * every ethdev with its PMD. Call after EAL probed the ports.
+ * @return malloc'ed JSON text, or NULL (out of memory).
+ */
+char *ibex_meta_json(const char *tool, const char *cmdline, time_t start);
 
 #endif /* IBEX_GEN_DPDK_H */

@@ -95,7 +95,13 @@ ibex_gen_usage(FILE *f, const char *prog)
 		"reports:\n"
 		"  --json FILE  --csv FILE  --plot DIR (gnuplot PNG and SVG)\n"
 		"  --quiet             only the tables\n"
-		"  -h, --help          this text\n", prog, IBEX_GEN_MAX_RANKS);
+		"  --progress          a line on stderr as each size, search trial and\n"
+		"                      frame size finishes (default: when stdout is a\n"
+		"                      terminal)\n"
+		"  -h, --help          this text\n"
+		"  --version           ibex and DPDK versions\n"
+		"--help and --version need no EAL args and no hugepages.\n",
+		prog, IBEX_GEN_MAX_RANKS);
 }
 
 static int
@@ -176,7 +182,7 @@ enum {
 	O_ENGINE = 256, O_RANKS, O_ROOT, O_STRAGGLER, O_SEED, O_TIMEOUT,
 	O_RATE, O_BURST, O_POISSON, O_DURATION, O_SIZE, O_MTU, O_VLAN, O_PCP,
 	O_DSCP, O_ECN, O_FC, O_PRIO, O_VL, O_LINK, O_DCQCN, O_JSON, O_CSV,
-	O_PLOT, O_QUIET, O_FLOW, O_TXDROP, O_SEARCH, O_SIZES, O_TRIAL, O_RES,
+	O_PLOT, O_QUIET, O_PROGRESS, O_FLOW, O_TXDROP, O_SEARCH, O_SIZES, O_TRIAL, O_RES,
 	O_PDR, O_MAXRATE, O_BURSTMAX, O_RETRIES,
 };
 
@@ -284,6 +290,7 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 		{ "csv", required_argument, NULL, O_CSV },
 		{ "plot", required_argument, NULL, O_PLOT },
 		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "flow", required_argument, NULL, O_FLOW },
 		{ "tx-drop", no_argument, NULL, O_TXDROP },
 		{ "search", required_argument, NULL, O_SEARCH },
@@ -414,6 +421,7 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 		case O_CSV: o->csv = optarg; break;
 		case O_PLOT: o->plot_dir = optarg; break;
 		case O_QUIET: o->quiet = true; break;
+		case O_PROGRESS: o->progress = true; break;
 		case O_FLOW: ret = ibex_gen_flows_parse(o, optarg); break;
 		case O_TXDROP: o->tx_drop = true; break;
 		case O_SEARCH:

@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,6 +304,35 @@ print_search(FILE *f, const struct ibex_gen_report *rep)
 	}
 }
 
+static unsigned int
+failed_sizes(const struct ibex_gen_report *rep)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < rep->nsizes; i++)
+		n += rep->size[i].failed != 0;
+	return n;
+}
+
+/* nccl-tests' closing line: the mean bus bandwidth over the sizes. */
+static void
+print_avg_busbw(FILE *f, const struct ibex_gen_report *rep, double factor)
+{
+	double sum = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < rep->nsizes; i++) {
+		double t = ct_mean(&rep->size[i]);
+
+		if (t > 0) {
+			sum += (double)rep->size[i].bytes / t * factor;
+			n++;
+		}
+	}
+	fprintf(f, "# Out of bounds values : %u FAILED\n", failed_sizes(rep));
+	fprintf(f, "# Avg bus bandwidth    : %.6f \n#\n", n ? sum / n : 0);
+}
+
 void
 ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 {
@@ -345,6 +375,7 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 		}
 		fprintf(f, "# busbw = algbw x %.4f; time = mean completion; "
 			"idle = mean idle rank time per iteration\n", factor);
+		print_avg_busbw(f, rep, factor);
 	} else if (o->search != IBEX_GEN_SEARCH_NONE) {
 		print_search(f, rep);
 	} else {
@@ -406,7 +437,10 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		return -errno;
 	lat_summary(rep, &l);
 	ibex_gen_meas_seq_total(m, &sc);
-	fprintf(f, "{\n  \"engine\": \"%s\",\n  \"ranks\": %u,\n"
+	fprintf(f, "{\n");
+	if (o->meta != NULL)
+		fprintf(f, "  \"meta\": %s,\n", o->meta);
+	fprintf(f, "  \"engine\": \"%s\",\n  \"ranks\": %u,\n"
 		"  \"iters\": %u,\n  \"warmup\": %u,\n"
 		"  \"straggler\": {\"rank\": %d, \"delay_us\": %.3f, \"prob\": %.4f},\n"
 		"  \"busbw_factor\": %.6f,\n  \"sizes\": [",
@@ -512,6 +546,60 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 	return fclose(f) == 0 ? 0 : -errno;
 }
 
+/* CSV of the rate engine: one row per flow, then the total. */
+static void
+csv_rate(FILE *f, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_meas *m = rep->meas;
+	double el = rep->elapsed_s;
+	struct lat_summary l;
+	unsigned int i;
+
+	lat_summary(rep, &l);
+	fprintf(f, "engine,flow,src,dst,size,elapsed_s,requested_pps,tx,rx,"
+		"loss,tx_pps,rx_pps,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,"
+		"lat_max_ns\n");
+	for (i = 0; i < rep->nrflows; i++)
+		fprintf(f, "rate,%u,%u,%u,%u,%.6f,%.1f,%" PRIu64 ",%" PRIu64
+			",%.6f,%.1f,%.1f,,,,\n", i, rep->rflow[i].src,
+			rep->rflow[i].dst, rep->opts->frame_size, el,
+			rep->opts->rate_pps, rep->rflow_tx[i], rep->rflow_rx[i],
+			ibex_search_loss(rep->rflow_tx[i], rep->rflow_rx[i]),
+			el > 0 ? rep->rflow_tx[i] / el : 0,
+			el > 0 ? rep->rflow_rx[i] / el : 0);
+	fprintf(f, "rate,all,,,%u,%.6f,%.1f,%" PRIu64 ",%" PRIu64 ",%.6f,%.1f,"
+		"%.1f,%.1f,%.1f,%.1f,%.1f\n", rep->opts->frame_size, el,
+		rep->opts->rate_pps, m->tx_frames, m->rx_frames,
+		ibex_search_loss(m->tx_frames, m->rx_frames),
+		el > 0 ? m->tx_frames / el : 0, el > 0 ? m->rx_frames / el : 0,
+		l.p50, l.p99, l.p999, l.max);
+}
+
+/* CSV of a search: one row per frame size. */
+static void
+csv_search(FILE *f, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	unsigned int i;
+
+	fprintf(f, "search,size,trials,max_pps,ndr_pps,ndr_gbps,ndr_gbps_l1,"
+		"pdr_pps,pdr_gbps,pdr_loss,lat_p50_ns,lat_p99_ns,lat_max_ns,"
+		"burst\n");
+	for (i = 0; i < rep->nsearch; i++) {
+		const struct ibex_gen_search_res *sr = &rep->search[i];
+
+		fprintf(f, "%s,%u,%u,%.1f,%.1f,%.4f,%.4f,%.1f,%.4f,%.7f,%.1f,"
+			"%.1f,%.1f,%u\n",
+			o->search == IBEX_GEN_SEARCH_RATE ? "rate" : "burst",
+			sr->size, sr->trials, sr->max_pps, sr->ndr_pps,
+			gbps(sr->ndr_pps, sr->size, false),
+			gbps(sr->ndr_pps, sr->size, true), sr->pdr_pps,
+			gbps(sr->pdr_pps, sr->size, false), sr->pdr_loss,
+			sr->lat_p50_ns, sr->lat_p99_ns, sr->lat_max_ns,
+			sr->burst);
+	}
+}
+
 int
 ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
 {
@@ -522,6 +610,13 @@ ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
 
 	if (f == NULL)
 		return -errno;
+	if (o->engine == IBEX_GEN_RATE) {
+		if (o->search != IBEX_GEN_SEARCH_NONE)
+			csv_search(f, rep);
+		else
+			csv_rate(f, rep);
+		return fclose(f) == 0 ? 0 : -errno;
+	}
 	fprintf(f, "engine,ranks,bytes,count,iters,failed,time_us,algbw_gbs,"
 		"busbw_gbs,ct_p50_us,ct_p99_us,ct_max_us,idle_us\n");
 	for (i = 0; i < rep->nsizes; i++) {
@@ -540,6 +635,43 @@ ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
 	return fclose(f) == 0 ? 0 : -errno;
 }
 
+/*
+ * The "nines" of a cumulative fraction, -log10(1 - c): 1 is p90, 2 p99,
+ * 3 p99.9. The last sample (c = 1) is drawn half a sample further out,
+ * where its own rank would put it, instead of at infinity.
+ */
+static double
+nines(double c, uint64_t n)
+{
+	double floor_c = 1.0 - 0.5 / (double)(n != 0 ? n : 1);
+
+	return -log10(1.0 - (c < floor_c ? c : floor_c));
+}
+
+/* The scenario in words, for plot titles. */
+static void
+scenario(const struct ibex_gen_report *rep, char *buf, size_t len)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	int n = snprintf(buf, len, "%s, %u ranks", ibex_gen_engine_name(o->engine),
+			 o->nranks);
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (o->straggler.rank >= 0)
+		snprintf(buf + n, len - (size_t)n, ", straggler rank %d +%.0f us "
+			 "p=%.2f", o->straggler.rank, o->straggler_us,
+			 o->straggler.prob);
+	else if (o->engine != IBEX_GEN_RATE)
+		snprintf(buf + n, len - (size_t)n, ", no straggler");
+}
+
+/* Both plots' y axis: nines, labelled as percentiles. */
+static const char nines_axis[] =
+	"set ylabel 'percentile'\nset yrange [0:*]\n"
+	"set ytics ('p0' 0, 'p90' 1, 'p99' 2, 'p99.9' 3, 'p99.99' 4, "
+	"'p99.999' 5, 'p99.9999' 6)\n";
+
 static int
 write_plot_data(const struct ibex_gen_report *rep, const char *dir)
 {
@@ -554,11 +686,14 @@ write_plot_data(const struct ibex_gen_report *rep, const char *dir)
 	f = fopen(path, "w");
 	if (f == NULL)
 		return -errno;
-	fprintf(f, "# latency_ns cumulative_fraction\n");
+	fprintf(f, "# latency_ns cumulative_fraction nines\n");
 	ibex_hist_iter_init(&it);
-	while (total > 0 && ibex_hist_iter_next(h, &it))
-		fprintf(f, "%.1f %.8f\n", to_ns(rep, it.hi),
-			(double)it.cumulative / (double)total);
+	while (total > 0 && ibex_hist_iter_next(h, &it)) {
+		double c = (double)it.cumulative / (double)total;
+
+		fprintf(f, "%.1f %.8f %.4f\n", to_ns(rep, it.hi), c,
+			nines(c, total));
+	}
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/completion_cdf.dat", dir);
 	f = fopen(path, "w");
@@ -577,8 +712,9 @@ write_plot_data(const struct ibex_gen_report *rep, const char *dir)
 		memcpy(v, s->ct, s->iters * sizeof(*v));
 		qsort(v, s->iters, sizeof(*v), cmp_u64);
 		for (k = 0; k < s->iters; k++)
-			fprintf(f, "%.3f %.6f\n", v[k] / 1e3,
-				(double)(k + 1) / s->iters);
+			fprintf(f, "%.3f %.6f %.4f\n", v[k] / 1e3,
+				(double)(k + 1) / s->iters,
+				nines((double)(k + 1) / s->iters, s->iters));
 		free(v);
 		fprintf(f, "\n\n");
 	}
@@ -593,7 +729,8 @@ ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir)
 		{ "pngcairo size 900,600", "png" },
 		{ "svg size 900,600", "svg" },
 	};
-	char path[4096], cmd[4300];
+	char path[4096], cmd[4300], what[160];
+	struct lat_summary l;
 	unsigned int t, i;
 	FILE *f;
 	int ret;
@@ -607,28 +744,40 @@ ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir)
 	f = fopen(path, "w");
 	if (f == NULL)
 		return -errno;
+	lat_summary(rep, &l);
+	scenario(rep, what, sizeof(what));
 	fprintf(f, "# ibex-gen plots: gnuplot plots.gp (in this folder)\n"
-		"set grid\nset key bottom right\n");
+		"# y: percentile as nines, -log10(1 - CDF): the tail gets the "
+		"room\nset grid\nset key bottom right\n");
 	for (t = 0; t < 2; t++) {
 		fprintf(f, "set terminal %s\n", terms[t][0]);
 		fprintf(f, "set output 'latency_cdf.%s'\n"
-			"set title 'per-frame one-way latency (%s, %u ranks)'\n"
-			"set xlabel 'latency (ns)'\nset ylabel 'CDF'\n"
-			"set logscale x\nset yrange [0:1]\n"
-			"plot 'latency_cdf.dat' using 1:2 with steps lw 2 "
-			"title 'latency'\n", terms[t][1],
-			ibex_gen_engine_name(rep->opts->engine),
-			rep->opts->nranks);
+			"set title \"per-frame one-way latency (%s)\\n%" PRIu64
+			" frames: p50 %.0f ns, p99 %.0f ns, p99.9 %.0f ns, max "
+			"%.0f ns\"\n"
+			"set xlabel 'latency (ns)'\nset logscale x\n%s",
+			terms[t][1], what, l.n, l.p50, l.p99, l.p999, l.max,
+			nines_axis);
+		for (i = 0; i < 3 && l.n > 0; i++) {
+			static const char *const name[] = { "p50", "p99", "p99.9" };
+			const double x[] = { l.p50, l.p99, l.p999 };
+
+			fprintf(f, "set arrow %u from %.1f, graph 0 to %.1f, graph "
+				"1 nohead dt 2 lc rgb 'gray40'\n"
+				"set label %u '%s' at %.1f, graph 0.5 rotate by "
+				"90 center offset -0.8,0 tc rgb 'gray30'\n",
+				i + 1, x[i], x[i], i + 1, name[i], x[i]);
+		}
+		fprintf(f, "plot 'latency_cdf.dat' using 1:3 with steps lw 2 "
+			"title 'every frame'\nunset arrow\nunset label\n");
 		if (rep->nsizes == 0)
 			continue;
 		fprintf(f, "set output 'completion_cdf.%s'\n"
-			"set title 'collective completion time (%s, %u ranks)'\n"
-			"set xlabel 'completion time (us)'\nset ylabel 'CDF'\n"
-			"set logscale x\nset yrange [0:1]\nplot ", terms[t][1],
-			ibex_gen_engine_name(rep->opts->engine),
-			rep->opts->nranks);
+			"set title 'collective completion time per message size "
+			"(%s)'\nset xlabel 'completion time (us)'\n"
+			"set logscale x\n%splot ", terms[t][1], what, nines_axis);
 		for (i = 0; i < rep->nsizes; i++)
-			fprintf(f, "%s'completion_cdf.dat' index %u using 1:2 "
+			fprintf(f, "%s'completion_cdf.dat' index %u using 1:3 "
 				"with steps lw 2 title '%" PRIu64 " B'",
 				i ? ", " : "", i, rep->size[i].bytes);
 		fprintf(f, "\n");

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -835,6 +836,35 @@ announce(struct ibex_gen_run *r)
 	drain(r, 20);
 }
 
+/*
+ * Progress on stderr (--progress, or stdout on a terminal): sweeps and
+ * searches run for minutes. Between sizes and trials only, never while
+ * frames are in flight.
+ */
+static bool
+progress_on(const struct ibex_gen_run *r)
+{
+	return r->opts.progress || isatty(STDOUT_FILENO);
+}
+
+static void
+progress_size(const struct ibex_gen_run *r, unsigned int si)
+{
+	const struct ibex_gen_size_res *s = &r->rep.size[si];
+	double t = 0, factor;
+	unsigned int k;
+
+	if (!progress_on(r) || s->iters == 0)
+		return;
+	for (k = 0; k < s->iters; k++)
+		t += (double)s->ct[k];
+	t /= s->iters;
+	factor = ibex_coll_busbw_factor(r->opts.engine, r->opts.nranks);
+	fprintf(stderr, "# [%u/%u] %10" PRIu64 " B: time %.2f us, busbw %.3f "
+		"GB/s, %u failed\n", si + 1, r->rep.nsizes, s->bytes, t / 1e3,
+		t > 0 ? (double)s->bytes / t * factor : 0, s->failed);
+}
+
 static void
 run_coll(struct ibex_gen_run *r)
 {
@@ -888,6 +918,7 @@ run_coll(struct ibex_gen_run *r)
 		}
 		sr->late = r->coll->rank[o->straggler.rank >= 0 ?
 					 o->straggler.rank : 0].late;
+		progress_size(r, si);
 	}
 }
 
@@ -1012,6 +1043,22 @@ note_latency(struct ibex_gen_search_res *sr, const struct trial_res *t)
 	sr->lat_max_ns = t->max_ns;
 }
 
+static void
+progress_trial(const struct ibex_gen_run *r, const struct ibex_gen_search_res *sr,
+	       double pps, uint64_t frames, const struct trial_res *t, bool pass)
+{
+	if (!progress_on(r))
+		return;
+	if (frames > 0)
+		fprintf(stderr, "# search %u B: trial %u, burst %" PRIu64 ": tx %"
+			PRIu64 " rx %" PRIu64 " %s\n", sr->size, sr->trials,
+			frames, t->tx, t->rx, pass ? "pass" : "loss");
+	else
+		fprintf(stderr, "# search %u B: trial %u at %.0f pps: tx %" PRIu64
+			" rx %" PRIu64 " %s\n", sr->size, sr->trials, pps, t->tx,
+			t->rx, pass ? "pass" : "loss");
+}
+
 /*
  * The trial of search @p s at its current value; a failed trial runs again
  * up to --retries times (a shared host preempts the device under test now
@@ -1030,8 +1077,11 @@ search_trial(struct ibex_gen_run *r, struct ibex_search *s, uint64_t frames,
 		else
 			trial(r, s->cur, r->opts.trial_s, 0, t);
 		sr->trials++;
-		if (ibex_search_pass(s, t->tx, t->rx))
+		if (ibex_search_pass(s, t->tx, t->rx)) {
+			progress_trial(r, sr, s->cur, frames, t, true);
 			break;
+		}
+		progress_trial(r, sr, s->cur, frames, t, false);
 	}
 	return ibex_search_record(s, t->tx, t->rx);
 }
@@ -1172,6 +1222,12 @@ ibex_gen_run_main(void *arg)
 		r->rep.dcqcn_cuts += r->dcq[i].cuts;
 	r->finished = true;
 	return 0;
+}
+
+void
+ibex_gen_run_set_meta(struct ibex_gen_run *r, const char *meta)
+{
+	r->opts.meta = meta;
 }
 
 int

@@ -150,6 +150,41 @@ test_parse_misc(void **state)
 	parse_err(longline, "command: line too long");
 }
 
+/* version, clear counters, set log-level, show rates */
+static void
+test_parse_product(void **state)
+{
+	struct ibex_cmd_req r;
+
+	(void)state;
+	parse_ok("version --json", &r);
+	assert_int_equal(r.kind, IBEX_CMD_VERSION);
+	assert_true(r.json);
+	parse_err("version 2", "version: takes no arguments");
+	parse_ok("clear counters", &r);
+	assert_int_equal(r.kind, IBEX_CMD_CLEAR);
+	parse_err("clear", "clear: expected 'clear counters'");
+	parse_err("clear fdb", "clear: expected 'clear counters'");
+	parse_ok("set log-level ibex.* debug", &r);
+	assert_int_equal(r.kind, IBEX_CMD_LOG_LEVEL);
+	assert_string_equal(r.stmt, "ibex.*");
+	assert_int_equal(r.level, 8);
+	parse_ok("set log-level lib.eal 4", &r);
+	assert_int_equal(r.level, 4);
+	parse_err("set log-level lib.eal loud", "log-level: 'loud' is not a level");
+	parse_err("set log-level lib.eal 9", "log-level: '9' is not a level");
+	parse_err("set log-level lib.eal", "log-level: expected TYPE LEVEL");
+	assert_int_equal(ibex_cmd_log_level("emergency"), 1);
+	assert_int_equal(ibex_cmd_log_level("warning"), 5);
+	assert_int_equal(ibex_cmd_log_level("0"), -EINVAL);
+	parse_ok("show rates --json", &r);
+	assert_int_equal(r.kind, IBEX_CMD_SHOW);
+	assert_int_equal(r.show, IBEX_SHOW_RATES);
+	parse_err("show rates p0", "show: unexpected 'p0' after 'rates'");
+	assert_non_null(strstr(ibex_cmd_help(), "clear counters"));
+	assert_non_null(strstr(ibex_cmd_help(), "set log-level"));
+}
+
 static void
 test_parse_changes(void **state)
 {
@@ -388,6 +423,7 @@ main(void)
 		cmocka_unit_test(test_out_reply_body_stuffing),
 		cmocka_unit_test(test_parse_show),
 		cmocka_unit_test(test_parse_misc),
+		cmocka_unit_test(test_parse_product),
 		cmocka_unit_test(test_parse_changes),
 		cmocka_unit_test_setup_teardown(test_change_applies_to_copy,
 						setup, teardown),
