@@ -26,6 +26,7 @@
 #include "ibex_dp.h"
 #include "ibex_gen_dpdk.h"
 #include "ibex_sock.h"
+#include "ibex_time.h"
 
 /* The built-in generator, when --gen is given. */
 static struct ibex_gen_builtin *gen;
@@ -58,18 +59,19 @@ usage(const char *prog)
 	       "  -h, --help           this text\n", prog);
 }
 
+/* Times are kept in 32-bit milliseconds: 1 ms up to about 46 days. */
+#define APP_TIME_MAX_S 4e6
+
 static int
 parse_seconds(const char *name, const char *s, double *out)
 {
-	char *end;
-	double v = strtod(s, &end);
+	char err[160];
 
-	if (end == s || *end != '\0' || v < 0 || v > 1e7) {
-		fprintf(stderr, "ibex-switch: --%s: '%s' is not a number of seconds\n",
-			name, s);
+	if (ibex_parse_time(s, "seconds", 0.001, APP_TIME_MAX_S, out, err,
+			    sizeof(err)) < 0) {
+		fprintf(stderr, "ibex-switch: --%s: %s\n", name, err);
 		return -EINVAL;
 	}
-	*out = v;
 	return 0;
 }
 
