@@ -26,6 +26,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -47,6 +48,9 @@ RTE_LOG_REGISTER(ibex_sock_logtype, ibex.ctl.sock, INFO);
 #define SOCK_NAME "ibex-ctl.sock"
 #define SOCK_MAX_CLIENTS 16
 #define SOCK_BACKLOG 16
+/* A client that sent nothing and was sent nothing for this long is
+ * closed (docs/control.md): a forgotten connection frees its slot. */
+#define SOCK_IDLE_TIMEOUT_MS (300 * 1000)
 /* Commands one client may run per tick: the loop has other work too. */
 #define SOCK_CMDS_PER_TICK 64
 #define SOCK_ERR_LEN 512
@@ -55,6 +59,7 @@ struct sock_client {
 	int fd;                  /* -1: free slot */
 	bool eof;                /* peer closed its side: finish, then close */
 	bool discard;            /* inside an overlong line: skip to newline */
+	uint64_t active_ms;      /* last byte read or reply written */
 	size_t in_len;
 	char in[IBEX_CMD_LINE_MAX + 2];
 	struct ibex_out out;     /* reply bytes not yet written */
@@ -72,6 +77,8 @@ struct ibex_sock {
 	struct ibex_out body;    /* a reply's output, before stuffing */
 	struct ibex_cmd_req req;
 	struct ibex_hist hist;   /* scratch for "show latency" */
+	uint64_t idle_timeout_ms; /* SOCK_IDLE_TIMEOUT_MS, or the test's */
+	uint64_t last_reap_ms;
 	struct sock_client cl[SOCK_MAX_CLIENTS];
 };
 
@@ -1001,6 +1008,15 @@ fail:
 	return ret;
 }
 
+static uint64_t
+sock_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 static void
 client_close(struct sock_client *c)
 {
@@ -1021,6 +1037,7 @@ client_flush(struct sock_client *c)
 			return errno == EAGAIN || errno == EWOULDBLOCK ||
 			       errno == EINTR;
 		ibex_out_consume(&c->out, (size_t)n);
+		c->active_ms = sock_now_ms();
 	}
 	return true;
 }
@@ -1041,12 +1058,42 @@ peer_allowed(int fd)
 	return false;
 }
 
+/*
+ * Every slot taken: make room for a new client by closing the one idle
+ * longest, i.e. with no reply pending (a client half-way through reading
+ * a reply keeps its slot). -1 when every client is mid-reply.
+ */
+static int
+sock_evict_idle(struct ibex_sock *s)
+{
+	static const char bye[] = "ERR closed: idle, and a new client needed "
+				  "the slot\n";
+	struct sock_client *c, *old = NULL;
+	unsigned int i;
+
+	for (i = 0; i < SOCK_MAX_CLIENTS; i++) {
+		c = &s->cl[i];
+		if (c->out.len == 0 && (old == NULL ||
+					c->active_ms < old->active_ms))
+			old = c;
+	}
+	if (old == NULL)
+		return -1;
+	RTE_LOG(NOTICE, IBEX_SOCK, "%u control connections: closed the one "
+		"idle for %" PRIu64 " ms to serve a new one\n",
+		SOCK_MAX_CLIENTS, sock_now_ms() - old->active_ms);
+	(void)!send(old->fd, bye, sizeof(bye) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	client_close(old);
+	return (int)(old - s->cl);
+}
+
 static void
 sock_accept(struct ibex_sock *s)
 {
 	static const char refused[] = "ERR permission denied: this uid may "
 				      "not use the control socket\n";
-	static const char busy[] = "ERR too many control connections\n";
+	static const char busy[] = "ERR too many control connections, all "
+				   "of them busy\n";
 	unsigned int i;
 	int fd;
 
@@ -1060,7 +1107,9 @@ sock_accept(struct ibex_sock *s)
 		}
 		for (i = 0; i < SOCK_MAX_CLIENTS && s->cl[i].fd >= 0; i++)
 			;
-		if (i == SOCK_MAX_CLIENTS) {
+		if (i == SOCK_MAX_CLIENTS)
+			i = (unsigned int)sock_evict_idle(s);
+		if (i >= SOCK_MAX_CLIENTS) {
 			(void)!send(fd, busy, sizeof(busy) - 1,
 				    MSG_NOSIGNAL | MSG_DONTWAIT);
 			close(fd);
@@ -1068,6 +1117,7 @@ sock_accept(struct ibex_sock *s)
 		}
 		memset(&s->cl[i], 0, sizeof(s->cl[i]));
 		s->cl[i].fd = fd;
+		s->cl[i].active_ms = sock_now_ms();
 		ibex_out_init(&s->cl[i].out);
 	}
 }
@@ -1082,10 +1132,12 @@ client_read(struct sock_client *c)
 	if (c->eof || room == 0)
 		return true;
 	n = recv(c->fd, c->in + c->in_len, room, MSG_DONTWAIT);
-	if (n == 0)
+	if (n == 0) {
 		c->eof = true;
-	else if (n > 0)
+	} else if (n > 0) {
 		c->in_len += (size_t)n;
+		c->active_ms = sock_now_ms();
+	}
 	else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
 		return false;
 	return true;
@@ -1094,7 +1146,9 @@ client_read(struct sock_client *c)
 /*
  * The next whole line in c->in, NUL-terminated, with its length including
  * the newline in *used; NULL when there is none yet. A line longer than
- * the buffer is answered with ERR and skipped.
+ * the buffer is answered with ERR and skipped. Only a newline ends a
+ * command: bytes left without one when the client closes are a command
+ * cut short (a client that died mid-write) and never run.
  */
 static char *
 client_line(struct sock_client *c, size_t *used)
@@ -1103,8 +1157,6 @@ client_line(struct sock_client *c, size_t *used)
 
 	for (;;) {
 		nl = memchr(c->in, '\n', c->in_len);
-		if (nl == NULL && c->eof && c->in_len > 0 && !c->discard)
-			nl = c->in + c->in_len; /* last line, no newline */
 		if (nl == NULL && c->in_len == sizeof(c->in) - 1) {
 			if (!c->discard)
 				ibex_out_printf(&c->out, "ERR command: line "
@@ -1117,7 +1169,7 @@ client_line(struct sock_client *c, size_t *used)
 		if (nl == NULL)
 			return NULL;
 		*nl = '\0';
-		*used = (size_t)(nl - c->in) + (nl < c->in + c->in_len);
+		*used = (size_t)(nl - c->in) + 1;
 		if (!c->discard)
 			return c->in;
 		/* The tail of an overlong line. */
@@ -1125,6 +1177,32 @@ client_line(struct sock_client *c, size_t *used)
 		memmove(c->in, c->in + *used, c->in_len - *used);
 		c->in_len -= *used;
 	}
+}
+
+/* Run one whole line, unless a NUL byte in it would cut it short. */
+static void
+client_exec(struct ibex_sock *s, struct sock_client *c, const char *line,
+	    size_t len)
+{
+	const char *nul = memchr(line, '\0', len);
+
+	if (nul == NULL) {
+		ibex_sock_exec(s, line, &c->out);
+		return;
+	}
+	ibex_out_printf(&c->out, "ERR command: a NUL byte at offset %zu: "
+			"refused, not run\n", (size_t)(nul - line));
+}
+
+/* The client closed: what is left without a newline is never run. */
+static void
+client_eof_close(struct sock_client *c)
+{
+	if (c->in_len > 0 && !c->discard)
+		RTE_LOG(WARNING, IBEX_SOCK, "a client closed with %zu bytes of "
+			"a command not ended by a newline: discarded, not "
+			"run\n", c->in_len);
+	client_close(c);
 }
 
 static void
@@ -1142,7 +1220,7 @@ client_service(struct ibex_sock *s, struct sock_client *c)
 		line = client_line(c, &used);
 		if (line == NULL)
 			break;
-		ibex_sock_exec(s, line, &c->out);
+		client_exec(s, c, line, used - 1);
 		memmove(c->in, c->in + used, c->in_len - used);
 		c->in_len -= used;
 		if (!client_flush(c)) {
@@ -1154,8 +1232,34 @@ client_service(struct ibex_sock *s, struct sock_client *c)
 			return;
 		}
 	}
-	if (c->eof && c->out.len == 0 && (c->in_len == 0 || c->discard))
+	/* At EOF with no whole line left, nothing more will run. */
+	if (c->eof && c->out.len == 0 &&
+	    (c->in_len == 0 || memchr(c->in, '\n', c->in_len) == NULL))
+		client_eof_close(c);
+}
+
+/* Close the clients idle for SOCK_IDLE_TIMEOUT_MS: at most once a second. */
+static void
+sock_reap_idle(struct ibex_sock *s)
+{
+	static const char bye[] = "ERR closed: idle for too long\n";
+	uint64_t now = sock_now_ms();
+	unsigned int i;
+
+	if (now - s->last_reap_ms < 1000)
+		return;
+	s->last_reap_ms = now;
+	for (i = 0; i < SOCK_MAX_CLIENTS; i++) {
+		struct sock_client *c = &s->cl[i];
+
+		if (c->fd < 0 || now - c->active_ms < s->idle_timeout_ms)
+			continue;
+		RTE_LOG(NOTICE, IBEX_SOCK, "closed a control connection idle "
+			"for %" PRIu64 " s\n", (now - c->active_ms) / 1000);
+		(void)!send(c->fd, bye, sizeof(bye) - 1,
+			    MSG_NOSIGNAL | MSG_DONTWAIT);
 		client_close(c);
+	}
 }
 
 void
@@ -1180,6 +1284,7 @@ ibex_sock_poll(struct ibex_sock *s)
 	for (i = 0; i < SOCK_MAX_CLIENTS; i++)
 		if (s->cl[i].fd >= 0)
 			client_service(s, &s->cl[i]);
+	sock_reap_idle(s);
 }
 
 /* ---- telemetry: /ibex/lanes and /ibex/latency ---- */
@@ -1346,6 +1451,25 @@ sock_text_init(struct ibex_sock *s)
 				ibex_conf_port_dev(&s->conf->ports[i]));
 }
 
+/* IBEX_CTL_IDLE_TIMEOUT_S shortens the idle timeout for tests. */
+static uint64_t
+sock_idle_timeout(void)
+{
+	const char *e = getenv("IBEX_CTL_IDLE_TIMEOUT_S");
+	char *end;
+	long v;
+
+	if (e == NULL || *e == '\0')
+		return SOCK_IDLE_TIMEOUT_MS;
+	v = strtol(e, &end, 10);
+	if (*end != '\0' || v <= 0 || v > 86400) {
+		RTE_LOG(WARNING, IBEX_SOCK, "IBEX_CTL_IDLE_TIMEOUT_S='%s' is not "
+			"a number of seconds (1-86400): ignored\n", e);
+		return SOCK_IDLE_TIMEOUT_MS;
+	}
+	return (uint64_t)v * 1000;
+}
+
 int
 ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
 		 char *err, size_t errlen)
@@ -1359,6 +1483,7 @@ ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
 	if (s == NULL)
 		return -ENOMEM;
 	s->lfd = -1;
+	s->idle_timeout_ms = sock_idle_timeout();
 	for (i = 0; i < SOCK_MAX_CLIENTS; i++)
 		s->cl[i].fd = -1;
 	pthread_mutex_init(&s->conf_lock, NULL);
