@@ -8,13 +8,16 @@
  * -l runs a worker (or the first N with "switch workers N").
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_ethdev.h>
@@ -26,6 +29,7 @@
 #include "ibex_dp.h"
 #include "ibex_gen_dpdk.h"
 #include "ibex_sock.h"
+#include "ibex_stale.h"
 #include "ibex_time.h"
 
 /* The built-in generator, when --gen is given. */
@@ -164,6 +168,69 @@ conf_load(struct ibex_conf *conf, const struct app_opts *o)
 	return 0;
 }
 
+/*
+ * memif server sockets a killed switch left behind: memif's bind would
+ * fail on them ("Address already in use"), so clear them before EAL
+ * probes the ports. A socket a live process listens on is refused here,
+ * with its path, rather than by the driver.
+ */
+static int
+clear_stale_memif(int argc, char **argv)
+{
+	char path[108], msg[256];
+	const char *a;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--vdev") == 0 && i + 1 < argc)
+			a = argv[++i];
+		else if (strncmp(argv[i], "--vdev=", 7) == 0)
+			a = argv[i] + 7;
+		else
+			continue;
+		if (ibex_memif_server_socket(a, path, sizeof(path)) <= 0)
+			continue;
+		ret = ibex_stale_socket_clear(path, false, msg, sizeof(msg));
+		if (ret == 1)
+			fprintf(stderr, "ibex-switch: memif: %s\n", msg);
+		if (ret < 0) {
+			fprintf(stderr, "ibex-switch: memif socket %s\n",
+				msg[0] != '\0' ? msg : strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * After rte_eal_cleanup(): the files EAL made in the runtime directory
+ * (config, fbarray_*) and the directory itself, so a clean stop leaves
+ * nothing behind. Sockets another process made there are left, and so is
+ * the directory then.
+ */
+static void
+remove_runtime_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, "config") != 0 &&
+		    strncmp(de->d_name, "fbarray_", 8) != 0)
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) <
+		    (int)sizeof(path))
+			unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
 static void
 on_signal(int sig)
 {
@@ -188,6 +255,23 @@ now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* --wait-links in slices, so a SIGTERM meanwhile is a clean stop. */
+static int
+wait_links(struct ibex_dp *dp, double wait_s, char *err, size_t errlen)
+{
+	double deadline = now_s() + wait_s;
+	int ret;
+
+	for (;;) {
+		ret = ibex_dp_wait_links(dp, 100, err, errlen);
+		if (ret != -ETIMEDOUT || ibex_ctl_stop_requested())
+			return ret == -ETIMEDOUT ? 0 : ret;
+		if (now_s() >= deadline)
+			break;
+	}
+	return ibex_dp_wait_links(dp, 0, err, errlen);
+}
+
 static int
 run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 {
@@ -203,8 +287,7 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 	int ret;
 
 	if (o->wait_links_s > 0) {
-		ret = ibex_dp_wait_links(dp, (uint32_t)(o->wait_links_s * 1000),
-					 err, sizeof(err));
+		ret = wait_links(dp, o->wait_links_s, err, sizeof(err));
 		if (ret < 0) {
 			fprintf(stderr, "ibex-switch: %s\n", err);
 			return ret;
@@ -249,15 +332,22 @@ main(int argc, char **argv)
 	struct ibex_conf *conf;
 	struct ibex_dp *dp = NULL;
 	struct ibex_sock *sock = NULL;
-	char err[512];
+	char err[512], rundir[PATH_MAX];
 	int ret;
 
+	/* From the start: a SIGTERM while EAL probes is a clean stop too. */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_hup);
+	if (clear_stale_memif(argc, argv) < 0)
+		return 1;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ibex-switch: EAL init failed: %s\n",
 			rte_strerror(rte_errno));
 		return 1;
 	}
+	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	argc -= ret;
 	argv += ret;
 	/* dpdk-dumpcap (a secondary process) asks us to copy frames. */
@@ -283,9 +373,6 @@ main(int argc, char **argv)
 		ret = 0;
 		goto out;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_hup);
 	ret = ibex_dp_create(&dp, conf, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "ibex-switch: %s\n", err);
@@ -312,5 +399,6 @@ out:
 	free(conf);
 	rte_pdump_uninit();
 	rte_eal_cleanup();
+	remove_runtime_dir(rundir);
 	return ret;
 }

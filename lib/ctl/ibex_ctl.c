@@ -40,6 +40,12 @@ ibex_ctl_request_stop(void)
 	stop_requested = 1;
 }
 
+bool
+ibex_ctl_stop_requested(void)
+{
+	return stop_requested != 0;
+}
+
 static uint32_t
 clock_ms(void)
 {

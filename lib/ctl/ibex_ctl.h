@@ -28,6 +28,9 @@ struct ibex_ctl_opts {
 /** Ask the control loop to stop (async-signal-safe). */
 void ibex_ctl_request_stop(void);
 
+/** Whether a stop was asked for (a signal during start-up waits). */
+bool ibex_ctl_stop_requested(void);
+
 /** Run the control loop until a stop is requested or the duration ends.
  * Sets dp->stop on return so workers leave their loops. */
 void ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts);

@@ -40,6 +40,7 @@
 #include "ibex_fdb.h"
 #include "ibex_pkt.h"
 #include "ibex_sock.h"
+#include "ibex_stale.h"
 #include "ibex_stats.h"
 
 RTE_LOG_REGISTER(ibex_sock_logtype, ibex.ctl.sock, INFO);
@@ -941,32 +942,53 @@ ibex_sock_exec(struct ibex_sock *s, const char *line, struct ibex_out *reply)
 
 /* ---- the socket ---- */
 
-/* A socket file at @p path: replace it when nobody listens on it. */
+/*
+ * A socket file at @p path: replaced when nobody listens on it (a switch
+ * that was killed left it), refused when a live process does.
+ */
 static int
 sock_clear_stale(const char *path, char *err, size_t errlen)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct stat st;
-	int fd, ret;
+	char msg[SOCK_ERR_LEN];
+	int ret = ibex_stale_socket_clear(path, true, msg, sizeof(msg));
 
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISSOCK(st.st_mode)) {
-		snprintf(err, errlen, "%s exists and is not a socket", path);
-		return -EEXIST;
-	}
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	ret = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
-	close(fd);
-	if (ret == 0) {
+	if (ret == 1)
+		RTE_LOG(NOTICE, IBEX_SOCK, "control socket %s\n", msg);
+	if (ret == -EADDRINUSE)
 		snprintf(err, errlen, "%s: another switch is listening there",
 			 path);
-		return -EADDRINUSE;
-	}
-	return unlink(path) < 0 ? -errno : 0;
+	else if (ret < 0 && msg[0] != '\0')
+		snprintf(err, errlen, "control socket %s", msg);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Another user who may write the socket's directory may put a socket of
+ * their own there before we start, or in place of ours: say so. ibex-ctl
+ * checks who answers (SO_PEERCRED), but a private directory is better.
+ */
+static void
+sock_check_dir(const char *path)
+{
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct stat st;
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) < 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) == 0)
+		return;
+	RTE_LOG(WARNING, IBEX_SOCK, "control socket directory %s is writable "
+		"by %s (mode %04o): another user could listen on %s before "
+		"the switch; prefer a directory only this user can write\n",
+		dir, st.st_mode & S_IWOTH ? "every user" : "its group",
+		(unsigned int)(st.st_mode & 07777), path);
 }
 
 static int
@@ -977,6 +999,7 @@ sock_listen(struct ibex_sock *s, char *err, size_t errlen)
 	int fd, ret;
 
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", s->path);
+	sock_check_dir(s->path);
 	ret = sock_clear_stale(s->path, err, errlen);
 	if (ret < 0)
 		goto fail;
