@@ -206,7 +206,7 @@ clear_stale_memif(int argc, char **argv)
 
 /*
  * After rte_eal_cleanup(): the files EAL made in the runtime directory
- * (config, fbarray_*) and the directory itself, so a clean stop leaves
+ * (config, fbarray_*, the telemetry socket) and the directory itself, so a clean stop leaves
  * nothing behind. Sockets another process made there are left, and so is
  * the directory then.
  */
@@ -220,8 +220,11 @@ remove_runtime_dir(const char *dir)
 	if (d == NULL)
 		return;
 	while ((de = readdir(d)) != NULL) {
+		/* dpdk_telemetry.v2: telemetry would unlink it at exit,
+		 * after this rmdir. */
 		if (strcmp(de->d_name, "config") != 0 &&
-		    strncmp(de->d_name, "fbarray_", 8) != 0)
+		    strncmp(de->d_name, "fbarray_", 8) != 0 &&
+		    strncmp(de->d_name, "dpdk_telemetry.", 15) != 0)
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) <
 		    (int)sizeof(path))

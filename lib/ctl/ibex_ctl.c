@@ -162,8 +162,9 @@ ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp, double elapsed_s)
 	unsigned int r;
 
 	fprintf(f, "\nibex-switch summary after %.3f s\n", elapsed_s);
-	fprintf(f, "%-12s %14s %16s %14s %16s %12s %12s\n", "port", "rx-frames",
-		"rx-bytes", "tx-frames", "tx-bytes", "flooded", "dropped");
+	fprintf(f, "%-12s %14s %16s %14s %16s %12s %12s %12s\n", "port",
+		"rx-frames", "rx-bytes", "tx-frames", "tx-bytes", "flooded",
+		"dropped", "consumed");
 	for (p = 0; p < dp->nb_ports; p++) {
 		struct ibex_port_counters c;
 		uint64_t drops = 0;
@@ -172,9 +173,9 @@ ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp, double elapsed_s)
 		for (r = 1; r < IBEX_R_MAX; r++)
 			drops += c.drop[r];
 		fprintf(f, "%-12s %14" PRIu64 " %16" PRIu64 " %14" PRIu64
-			" %16" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
-			dp->port_name[p], c.rx_pkts, c.rx_bytes, c.tx_pkts,
-			c.tx_bytes, c.flood_pkts, drops);
+			" %16" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+			"\n", dp->port_name[p], c.rx_pkts, c.rx_bytes, c.tx_pkts,
+			c.tx_bytes, c.flood_pkts, drops, c.consumed);
 	}
 	fprintf(f, "drops by reason:\n");
 	for (p = 0; p < dp->nb_ports; p++) {
@@ -208,9 +209,9 @@ json_port(FILE *f, const struct ibex_dp *dp, uint16_t p)
 		", \"rx_bytes\": %" PRIu64 ", \"tx_frames\": %" PRIu64
 		", \"tx_bytes\": %" PRIu64 ", \"flooded\": %" PRIu64
 		", \"learn_posted\": %" PRIu64 ", \"learn_lost\": %" PRIu64
-		", \"drops\": {",
+		", \"consumed\": %" PRIu64 ", \"drops\": {",
 		dp->port_name[p], c.rx_pkts, c.rx_bytes, c.tx_pkts, c.tx_bytes,
-		c.flood_pkts, c.learn_posted, c.learn_lost);
+		c.flood_pkts, c.learn_posted, c.learn_lost, c.consumed);
 	for (r = 1; r < IBEX_R_MAX; r++) {
 		fprintf(f, "%s\"%s\": %" PRIu64, sep, ibex_reason_name(r),
 			c.drop[r]);

@@ -289,9 +289,9 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_printf(o, "{\"ports\": [");
 	else
 		ibex_out_printf(o, "%-12s %-5s %6s %14s %16s %14s %16s %10s "
-				"%10s  %s\n", "port", "admin", "speed",
+				"%10s %10s  %s\n", "port", "admin", "speed",
 				"rx-frames", "rx-bytes", "tx-frames", "tx-bytes",
-				"flooded", "dropped", "dev");
+				"flooded", "dropped", "consumed", "dev");
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
 		struct ibex_port_counters c;
@@ -303,12 +303,13 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		if (!req->json) {
 			ibex_out_printf(o, "%-12s %-5s %6s %14" PRIu64 " %16"
 					PRIu64 " %14" PRIu64 " %16" PRIu64
-					" %10" PRIu64 " %10" PRIu64 "  %s\n",
-					cp->name, cp->admin_up ? "up" : "down",
+					" %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+					"  %s\n", cp->name,
+					cp->admin_up ? "up" : "down",
 					fmt_rate(cp->speed_bps, rate, sizeof(rate)),
 					c.rx_pkts, c.rx_bytes, c.tx_pkts,
 					c.tx_bytes, c.flood_pkts, port_drops(&c),
-					ibex_conf_port_dev(cp));
+					c.consumed, ibex_conf_port_dev(cp));
 			continue;
 		}
 		ibex_out_printf(o, "%s{\"name\": ", sep(&f1));
@@ -321,11 +322,12 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 				", \"tx_bytes\": %" PRIu64 ", \"flooded\": %"
 				PRIu64 ", \"learn_posted\": %" PRIu64
 				", \"learn_lost\": %" PRIu64 ", \"dropped\": %"
-				PRIu64 ", \"drops\": {",
+				PRIu64 ", \"consumed\": %" PRIu64
+				", \"drops\": {",
 				cp->admin_up ? "up" : "down", cp->speed_bps,
 				c.rx_pkts, c.rx_bytes, c.tx_pkts, c.tx_bytes,
 				c.flood_pkts, c.learn_posted, c.learn_lost,
-				port_drops(&c));
+				port_drops(&c), c.consumed);
 		for (r = 1; r < IBEX_R_MAX; r++)
 			ibex_out_printf(o, "%s\"%s\": %" PRIu64, sep(&f2),
 					ibex_reason_name(r), c.drop[r]);

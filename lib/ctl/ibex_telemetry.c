@@ -95,6 +95,7 @@ tel_port_stats(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "flooded", c.flood_pkts);
 	rte_tel_data_add_dict_u64(d, "learn_posted", c.learn_posted);
 	rte_tel_data_add_dict_u64(d, "learn_lost", c.learn_lost);
+	rte_tel_data_add_dict_u64(d, "consumed", c.consumed);
 	for (r = 1; r < IBEX_R_MAX; r++) {
 		char key[64];
 
