@@ -55,6 +55,8 @@ RTE_LOG_REGISTER(ibex_sock_logtype, ibex.ctl.sock, INFO);
 /* Commands one client may run per tick: the loop has other work too. */
 #define SOCK_CMDS_PER_TICK 64
 #define SOCK_ERR_LEN 512
+/* Accepted changes "show history" keeps (the newest). */
+#define SOCK_HISTORY 64
 
 struct sock_client {
 	int fd;                  /* -1: free slot */
@@ -74,7 +76,12 @@ struct ibex_sock {
 	char *config_path;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int lfd;                 /* listening socket or -1 */
-	struct ibex_out text;    /* the running config as statements */
+	struct ibex_out text;    /* the running config as statements, each
+				    once (text_compact) */
+	struct ibex_conf *replay[2]; /* scratch for text_compact */
+	char *hist_stmt[SOCK_HISTORY]; /* ring of accepted changes */
+	time_t hist_time[SOCK_HISTORY];
+	uint64_t nb_changes;     /* changes accepted since start */
 	struct ibex_out body;    /* a reply's output, before stuffing */
 	struct ibex_cmd_req req;
 	struct ibex_hist hist;   /* scratch for "show latency" */
@@ -115,6 +122,147 @@ ibex_sock_default_path(char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
 
+/* ---- the running config's text: each statement once ---- */
+
+/* Replay @p text, without the lines starting at @p skip_a and @p skip_b
+ * (SIZE_MAX: none), into @p c. Every line gets the same origin and line
+ * number, so two replays differ only in what their statements set. */
+static int
+text_replay(const struct ibex_out *text, size_t skip_a, size_t skip_b,
+	    struct ibex_conf *c)
+{
+	char line[IBEX_CONF_LINE_MAX + 1], err[8];
+	size_t off = 0, n;
+	const char *nl;
+
+	ibex_conf_init(c);
+	while (off < text->len) {
+		nl = memchr(text->buf + off, '\n', text->len - off);
+		n = nl != NULL ? (size_t)(nl - text->buf) - off : text->len - off;
+		if (off != skip_a && off != skip_b && n < sizeof(line)) {
+			memcpy(line, text->buf + off, n);
+			line[n] = '\0';
+			if (ibex_conf_parse_line(c, line, "", 0, err,
+						 sizeof(err)) < 0)
+				return -EINVAL;
+		}
+		off += n + 1;
+	}
+	/* "fdb del" leaves copies in the slots past the last entry. */
+	memset(&c->statics[c->nb_static], 0,
+	       sizeof(c->statics[0]) * (IBEX_CONF_MAX_STATIC - c->nb_static));
+	return 0;
+}
+
+/* Whether the text without those lines configures exactly the same as
+ * the whole text (in s->replay[0]). */
+static bool
+text_same_without(struct ibex_sock *s, size_t a, size_t b)
+{
+	return text_replay(&s->text, a, b, s->replay[1]) == 0 &&
+	       memcmp(s->replay[0], s->replay[1], sizeof(*s->replay[0])) == 0;
+}
+
+static void
+text_remove_line(struct ibex_out *o, size_t off)
+{
+	const char *nl = memchr(o->buf + off, '\n', o->len - off);
+	size_t n = nl != NULL ? (size_t)(nl - o->buf) - off + 1 : o->len - off;
+
+	memmove(o->buf + off, o->buf + off + n, o->len - off - n);
+	o->len -= n;
+	o->buf[o->len] = '\0';
+}
+
+/* The first @p k words of a line, for comparing statements' subjects. */
+static bool
+same_word(const char *a, const char *b, unsigned int k)
+{
+	size_t na, nb;
+
+	while (k-- > 0) {
+		a += strspn(a, " \t");
+		b += strspn(b, " \t");
+		na = strcspn(a, " \t\n");
+		nb = strcspn(b, " \t\n");
+		if (k == 0)
+			return na == nb && na != 0 && strncmp(a, b, na) == 0;
+		a += na;
+		b += nb;
+	}
+	return false;
+}
+
+/* Statements about the same thing ("port p0 ...", "fdb ... MAC ..."):
+ * the only ones a new statement may make redundant. */
+static bool
+same_subject(const char *a, const char *b)
+{
+	return same_word(a, b, 1) && (same_word(a, b, 2) || same_word(a, b, 3));
+}
+
+/*
+ * The statement just appended at @p last: drop what it made redundant, so
+ * the text is the running config with each statement once. A line goes
+ * only when the text without it replays to exactly the same config: an
+ * earlier statement it overrides, itself when it changed nothing, or an
+ * earlier one together with it when they cancel out (fdb static, then
+ * fdb del). Candidates are the lines about the same subject.
+ */
+static void
+text_compact(struct ibex_sock *s, size_t last)
+{
+	size_t off, n, cand[64], nc = 0, i;
+	const char *nl;
+
+	if (text_replay(&s->text, SIZE_MAX, SIZE_MAX, s->replay[0]) < 0)
+		return;
+	for (off = 0; off < last && nc < RTE_DIM(cand); off += n + 1) {
+		nl = memchr(s->text.buf + off, '\n', last - off);
+		n = nl != NULL ? (size_t)(nl - s->text.buf) - off : last - off;
+		if (same_subject(s->text.buf + off, s->text.buf + last))
+			cand[nc++] = off;
+	}
+	/* Newest first; removing a line moves the ones after it. */
+	for (i = nc; i-- > 0;) {
+		size_t j;
+
+		if (!text_same_without(s, cand[i], SIZE_MAX))
+			continue;
+		n = (size_t)(strchr(s->text.buf + cand[i], '\n') -
+			     (s->text.buf + cand[i])) + 1;
+		text_remove_line(&s->text, cand[i]);
+		cand[i] = SIZE_MAX;
+		for (j = i + 1; j < nc; j++)
+			if (cand[j] != SIZE_MAX)
+				cand[j] -= n;
+		last -= n;
+	}
+	if (text_same_without(s, last, SIZE_MAX)) {
+		text_remove_line(&s->text, last);
+		return;
+	}
+	for (i = nc; i-- > 0;) {
+		if (cand[i] != SIZE_MAX &&
+		    text_same_without(s, cand[i], last)) {
+			text_remove_line(&s->text, last);
+			text_remove_line(&s->text, cand[i]);
+			return;
+		}
+	}
+}
+
+static void
+history_add(struct ibex_sock *s, const char *stmt)
+{
+	unsigned int i = (unsigned int)(s->nb_changes % SOCK_HISTORY);
+
+	free(s->hist_stmt[i]);
+	s->hist_stmt[i] = strdup(stmt);
+	s->hist_time[i] = time(NULL);
+	s->nb_changes++;
+}
+
 /* ---- applying changes: the one path ---- */
 
 /*
@@ -142,7 +290,9 @@ ctl_commit(struct ibex_sock *s, const char *stmt, const char *verb,
 		RTE_LOG(NOTICE, IBEX_SOCK, "reload: switch ctl-socket takes "
 			"effect at restart\n");
 	}
-	ret = ibex_dp_reconfigure(s->dp, s->cand, msg, sizeof(msg));
+	/* A change that changes nothing needs no new tables. */
+	ret = memcmp(s->cand, s->conf, sizeof(*s->conf)) == 0 ? 0 :
+	      ibex_dp_reconfigure(s->dp, s->cand, msg, sizeof(msg));
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: %s", verb, msg);
 		return ret;
@@ -151,8 +301,13 @@ ctl_commit(struct ibex_sock *s, const char *stmt, const char *verb,
 	memcpy(s->conf, s->cand, sizeof(*s->conf));
 	pthread_mutex_unlock(&s->conf_lock);
 	if (stmt != NULL) {
+		size_t last = s->text.len;
+
 		ibex_out_printf(&s->text, "%s\n", stmt);
+		text_compact(s, last);
+		history_add(s, stmt);
 	} else {
+		history_add(s, "reload");
 		ibex_out_reset(&s->text);
 		if (ibex_cmd_conf_text(&s->text, s->config_path) < 0)
 			ibex_out_printf(&s->text, "# %s: unreadable\n",
@@ -793,8 +948,9 @@ show_config(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	bool f1 = true;
 
 	if (!req->json) {
-		ibex_out_printf(o, "# %s, then the live changes in order\n%s",
-				s->conf->origin, t);
+		ibex_out_printf(o, "# %s with the live changes applied: each "
+				"statement once, as in effect (changes: show "
+				"history)\n%s", s->conf->origin, t);
 		return 0;
 	}
 	ibex_out_printf(o, "{\"origin\": ");
@@ -862,6 +1018,42 @@ show_workers(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	return 0;
 }
 
+/* The newest SOCK_HISTORY accepted changes, oldest first. */
+static int
+show_history(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	     struct ibex_out *o, uint16_t first __rte_unused,
+	     uint16_t end __rte_unused)
+{
+	uint64_t n = s->nb_changes, i = n > SOCK_HISTORY ? n - SOCK_HISTORY : 0;
+	bool f1 = true;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"changes\": %" PRIu64 ", \"kept\": %u, "
+				"\"history\": [", n, SOCK_HISTORY);
+	else
+		ibex_out_printf(o, "# %" PRIu64 " changes accepted; the last "
+				"%u are kept\n", n, SOCK_HISTORY);
+	for (; i < n; i++) {
+		unsigned int k = (unsigned int)(i % SOCK_HISTORY);
+		const char *st = s->hist_stmt[k] != NULL ? s->hist_stmt[k] : "?";
+		char when[32];
+
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
+			 gmtime(&s->hist_time[k]));
+		if (!req->json) {
+			ibex_out_printf(o, "%" PRIu64 " %s %s\n", i + 1, when, st);
+			continue;
+		}
+		ibex_out_printf(o, "%s{\"seq\": %" PRIu64 ", \"time\": \"%s\", "
+				"\"statement\": ", sep(&f1), i + 1, when);
+		ibex_out_json_str(o, st);
+		ibex_out_printf(o, "}");
+	}
+	if (req->json)
+		ibex_out_printf(o, "]}\n");
+	return 0;
+}
+
 typedef int (*show_fn)(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		       struct ibex_out *o, uint16_t first, uint16_t end);
 
@@ -881,6 +1073,7 @@ ctl_show(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		[IBEX_SHOW_FDB] = show_fdb,
 		[IBEX_SHOW_CONFIG] = show_config,
 		[IBEX_SHOW_WORKERS] = show_workers,
+		[IBEX_SHOW_HISTORY] = show_history,
 	};
 	uint16_t first, end;
 	int ret;
@@ -1515,8 +1708,11 @@ ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
 	s->dp = p->dp;
 	s->conf = malloc(sizeof(*s->conf));
 	s->cand = malloc(sizeof(*s->cand));
+	s->replay[0] = malloc(sizeof(*s->replay[0]));
+	s->replay[1] = malloc(sizeof(*s->replay[1]));
 	s->config_path = p->config_path != NULL ? strdup(p->config_path) : NULL;
-	if (s->conf == NULL || s->cand == NULL ||
+	if (s->conf == NULL || s->cand == NULL || s->replay[0] == NULL ||
+	    s->replay[1] == NULL ||
 	    (p->config_path != NULL && s->config_path == NULL)) {
 		ret = -ENOMEM;
 		goto fail;
@@ -1567,6 +1763,10 @@ ibex_sock_destroy(struct ibex_sock *s)
 	free(s->config_path);
 	free(s->conf);
 	free(s->cand);
+	free(s->replay[0]);
+	free(s->replay[1]);
+	for (i = 0; i < SOCK_HISTORY; i++)
+		free(s->hist_stmt[i]);
 	pthread_mutex_destroy(&s->conf_lock);
 	free(s);
 }

@@ -8,7 +8,10 @@
 #   - sixteen idle connections do not lock others out: a 17th client is
 #     served (the longest-idle connection is closed for it);
 #   - an idle connection is closed after the idle timeout
-#     (IBEX_CTL_IDLE_TIMEOUT_S shortens it here).
+#     (IBEX_CTL_IDLE_TIMEOUT_S shortens it here);
+#   - show config is the running config, each statement once: 20,000
+#     identical changes add one line, changes that cancel out none; the
+#     change history (show history) keeps the last 64.
 #
 #   test_ctl_clients.sh IBEX_SWITCH IBEX_PCAPGEN IBEX_CTL
 set -euo pipefail
@@ -141,6 +144,31 @@ grep -q "closed a control connection idle for" "$tmp/switch.log" ||
 	fail "no log line for the idle timeout"
 c show ports >/dev/null || fail "the socket stopped answering"
 check_ok "17th client served with 16 idle ones; idle clients timed out"
+
+# ---- show config: the running config, each statement once ----
+c show config >"$tmp/config.0"
+printf 'set fdb learning off\n%.0s' $(seq 20000) >"$tmp/changes"
+c <"$tmp/changes" >/dev/null || fail "20,000 identical changes refused"
+c show config >"$tmp/config.1"
+[ "$(wc -l <"$tmp/config.1")" -eq $(($(wc -l <"$tmp/config.0") + 1)) ] &&
+	[ "$(tail -n 1 "$tmp/config.1")" = "fdb learning off" ] ||
+	{ diff "$tmp/config.0" "$tmp/config.1" | head; fail "20,000 identical changes grew show config"; }
+c set fdb learning on >/dev/null
+c add fdb 02:00:00:00:0e:09 port p1 >/dev/null
+c set port p0 admin down >/dev/null
+c set port p0 admin up >/dev/null
+c del fdb 02:00:00:00:0e:09 vlan 1 >/dev/null
+c show config >"$tmp/config.2"
+cmp -s "$tmp/config.0" "$tmp/config.2" ||
+	{ diff "$tmp/config.0" "$tmp/config.2"; fail "changes that cancel out stay in show config"; }
+c show history >"$tmp/history"
+[ "$(grep -vc '^#' "$tmp/history")" -eq 64 ] &&
+	grep -q "^# 20005 changes accepted; the last 64 are kept" "$tmp/history" &&
+	tail -n 1 "$tmp/history" | grep -q " fdb del 02:00:00:00:0e:09 vlan 1$" ||
+	{ cat "$tmp/history"; fail "show history is not the last 64 changes"; }
+c --json show history | python3 -c 'import json, sys; h = json.load(sys.stdin); sys.exit(not (h["changes"] == 20005 and len(h["history"]) == 64))' ||
+	fail "show history --json"
+check_ok "show config: 20,000 identical changes add one line, cancelling changes none; history bounded at 64"
 
 stop_pid "$swpid" TERM
 [ "$WAIT_RC" -eq 0 ] || { show_log "$tmp/switch.log"; fail "switch exit status $WAIT_RC"; }
