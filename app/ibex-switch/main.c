@@ -169,13 +169,13 @@ conf_load(struct ibex_conf *conf, const struct app_opts *o)
 }
 
 /*
- * memif server sockets a killed switch left behind: memif's bind would
- * fail on them ("Address already in use"), so clear them before EAL
- * probes the ports. A socket a live process listens on is refused here,
+ * memif and vhost-user server sockets a killed switch left behind: their
+ * bind would fail on them ("Address already in use"), so clear them
+ * before EAL probes the ports. A socket a live process listens on is refused here,
  * with its path, rather than by the driver.
  */
 static int
-clear_stale_memif(int argc, char **argv)
+clear_stale_vdev_sockets(int argc, char **argv)
 {
 	char path[108], msg[256];
 	const char *a;
@@ -190,13 +190,13 @@ clear_stale_memif(int argc, char **argv)
 			a = argv[i] + 7;
 		else
 			continue;
-		if (ibex_memif_server_socket(a, path, sizeof(path)) <= 0)
+		if (ibex_vdev_server_socket(a, path, sizeof(path)) <= 0)
 			continue;
 		ret = ibex_stale_socket_clear(path, false, msg, sizeof(msg));
 		if (ret == 1)
-			fprintf(stderr, "ibex-switch: memif: %s\n", msg);
+			fprintf(stderr, "ibex-switch: %.9s: %s\n", a, msg);
 		if (ret < 0) {
-			fprintf(stderr, "ibex-switch: memif socket %s\n",
+			fprintf(stderr, "ibex-switch: %.9s socket %s\n", a,
 				msg[0] != '\0' ? msg : strerror(-ret));
 			return ret;
 		}
@@ -342,7 +342,7 @@ main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_hup);
-	if (clear_stale_memif(argc, argv) < 0)
+	if (clear_stale_vdev_sockets(argc, argv) < 0)
 		return 1;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {

@@ -136,20 +136,28 @@ devarg_is(const char *args, const char *key, const char *want, bool dflt)
 }
 
 int
-ibex_memif_server_socket(const char *devargs, char *path, size_t len)
+ibex_vdev_server_socket(const char *devargs, char *path, size_t len)
 {
 	const char *v;
 	size_t n;
 
-	if (strncmp(devargs, "net_memif", 9) != 0)
+	if (strncmp(devargs, "net_vhost", 9) == 0) {
+		/* vhost-user: a server unless client=1; the path is iface=.
+		 * The vhost library does not remove an old file itself. */
+		if (devarg_is(devargs, "client", "1", false) ||
+		    !devarg(devargs, "iface", &v, &n))
+			return 0;
+	} else if (strncmp(devargs, "net_memif", 9) == 0) {
+		if (!devarg_is(devargs, "role", "server", true))
+			return 0;
+		if (!devarg_is(devargs, "socket-abstract", "no", false))
+			return 0;
+		if (!devarg(devargs, "socket", &v, &n)) {
+			v = MEMIF_DEFAULT_SOCKET;
+			n = strlen(v);
+		}
+	} else {
 		return 0;
-	if (!devarg_is(devargs, "role", "server", true))
-		return 0;
-	if (!devarg_is(devargs, "socket-abstract", "no", false))
-		return 0;
-	if (!devarg(devargs, "socket", &v, &n)) {
-		v = MEMIF_DEFAULT_SOCKET;
-		n = strlen(v);
 	}
 	if (n == 0)
 		return 0;

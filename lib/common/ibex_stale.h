@@ -32,15 +32,16 @@ int ibex_stale_socket_clear(const char *path, bool connect_probe,
 			    char *err, size_t errlen);
 
 /**
- * The socket file of a memif server port in a --vdev argument
- * ("net_memif0,role=server,socket=/run/x.sock,socket-abstract=no").
- * memif ports are servers unless role=client; a socket in the abstract
- * namespace (socket-abstract=yes, DPDK's default) has no file and needs
- * no clearing.
+ * The socket file of a memif or vhost-user server port in a --vdev
+ * argument ("net_memif0,role=server,socket=/run/x.sock,socket-abstract=no",
+ * "net_vhost0,iface=/run/v.sock"). memif ports are servers unless
+ * role=client, and a memif socket in the abstract namespace
+ * (socket-abstract=yes, DPDK's default) has no file; vhost ports are
+ * servers unless client=1.
  *
- * @return 1 with the path in @p path, 0 when @p devargs is not a memif
+ * @return 1 with the path in @p path, 0 when @p devargs is not such a
  *   server with a socket file, -ENAMETOOLONG.
  */
-int ibex_memif_server_socket(const char *devargs, char *path, size_t len);
+int ibex_vdev_server_socket(const char *devargs, char *path, size_t len);
 
 #endif /* IBEX_STALE_H */
