@@ -272,7 +272,16 @@ wait_links(struct ibex_dp *dp, double wait_s, char *err, size_t errlen)
 		if (now_s() >= deadline)
 			break;
 	}
-	return ibex_dp_wait_links(dp, 0, err, errlen);
+	ret = ibex_dp_wait_links(dp, 0, err, errlen);
+	if (ret == -ETIMEDOUT) {
+		/* Its "after 0 ms" is the last slice's: give the whole wait. */
+		char *after = strstr(err, " after ");
+
+		if (after != NULL)
+			snprintf(after, errlen - (size_t)(after - err),
+				 " after --wait-links %g s", wait_s);
+	}
+	return ret;
 }
 
 static int

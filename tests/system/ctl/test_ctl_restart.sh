@@ -138,7 +138,8 @@ check_ok "SIGTERM: exit status 0; control socket, memif sockets and runtime dir 
 # ---- a fake server owned by another uid ----
 fake="$pub/fake.sock"
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-start_bg fakepid "$tmp/fake.log" as_nobody python3 -c '
+# /usr/bin/python3: a python under /root (pyenv) is not for uid 65534.
+start_bg fakepid "$tmp/fake.log" as_nobody /usr/bin/python3 -c '
 import os, socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.bind(sys.argv[1])
