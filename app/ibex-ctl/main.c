@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include <editline/readline.h>
 
 #include "ibex_version.h"
+#include "ibex_time.h"
 
 #define CTL_SOCK_NAME "ibex-ctl.sock"
 #define CTL_LINE_MAX 8192
@@ -70,6 +72,8 @@ usage(const char *prog)
 	       "  -i, --interval SEC      run COMMAND again every SEC seconds\n"
 	       "                          ('-i 1 show rates': a live view)\n"
 	       "  -n, --count N           with -i: stop after N runs\n"
+	       "  -u, --server-uid USER   the switch may also run as this user (name\n"
+	       "                          or uid); by default only root or yourself\n"
 	       "  -h, --help              this text\n"
 	       "  -V, --version           ibex-ctl's version ('%s version': the\n"
 	       "                          switch's)\n"
@@ -122,8 +126,51 @@ default_path(const char *prefix, char *out, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
 
+/*
+ * Whoever listens on the path answers: make sure it is the switch's user
+ * before sending a command or believing a reply (a socket in a directory
+ * others may write could be anyone's). SO_PEERCRED gives the uid that
+ * created the listening socket.
+ */
 static int
-ctl_connect(const char *path)
+check_server(int fd, const char *path, long server_uid)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0) {
+		fprintf(stderr, "ibex-ctl: %s: cannot tell who listens there: "
+			"%s\n", path, strerror(errno));
+		return -1;
+	}
+	if (cr.uid == 0 || cr.uid == getuid() || cr.uid == geteuid() ||
+	    (server_uid >= 0 && cr.uid == (uid_t)server_uid))
+		return 0;
+	fprintf(stderr, "ibex-ctl: refusing %s: the process listening there "
+		"(pid %d) runs as uid %u, not root or uid %u, so it is not a "
+		"switch of yours; if it is, say so with --server-uid %u\n",
+		path, (int)cr.pid, (unsigned int)cr.uid,
+		(unsigned int)getuid(), (unsigned int)cr.uid);
+	return -1;
+}
+
+/* A user name or a number: the uid, or -1. */
+static long
+parse_uid(const char *s)
+{
+	struct passwd *pw = getpwnam(s);
+	char *end;
+	long v;
+
+	if (pw != NULL)
+		return (long)pw->pw_uid;
+	v = strtol(s, &end, 10);
+	return *s != '\0' && *end == '\0' && v >= 0 && v < (1L << 32) - 1 ?
+	       v : -1;
+}
+
+static int
+ctl_connect(const char *path, long server_uid)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd;
@@ -139,6 +186,10 @@ ctl_connect(const char *path)
 			strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return -1;
+	}
+	if (check_server(fd, path, server_uid) < 0) {
+		close(fd);
 		return -1;
 	}
 	return fd;
@@ -524,6 +575,7 @@ main(int argc, char **argv)
 		{ "file-prefix", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "server-uid", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "interval", required_argument, NULL, 'i' },
@@ -535,18 +587,35 @@ main(int argc, char **argv)
 	struct client c = { .fd = -1, .timeout_ms = CTL_TIMEOUT_MS_DEFAULT };
 	const char *path = getenv("IBEX_CTL_SOCKET");
 	const char *prefix = "rte";
-	char dflt[256];
+	char dflt[256], err[160];
+	long server_uid = -1;
+	double timeout_s;
 	int opt, i, ret;
 
 	/* '+': stop at the first command word, so "show ports --json" and
 	 * "set port p0 admin down" reach the switch as written. */
-	while ((opt = getopt_long(argc, argv, "+s:f:jt:hVi:n:", longopts,
+	while ((opt = getopt_long(argc, argv, "+s:f:jt:u:hVi:n:", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 's': path = optarg; break;
 		case 'f': prefix = optarg; path = NULL; break;
 		case 'j': c.json = true; break;
-		case 't': c.timeout_ms = (int)(atof(optarg) * 1000); break;
+		case 't':
+			if (ibex_parse_time(optarg, "seconds", 0.001, 86400,
+					    &timeout_s, err, sizeof(err)) < 0) {
+				fprintf(stderr, "ibex-ctl: --timeout: %s\n", err);
+				return 2;
+			}
+			c.timeout_ms = (int)(timeout_s * 1000);
+			break;
+		case 'u':
+			server_uid = parse_uid(optarg);
+			if (server_uid < 0) {
+				fprintf(stderr, "ibex-ctl: --server-uid: no user "
+					"'%s'\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': usage(argv[0]); return 0;
 		case 'i':
 			interval = atof(optarg);
@@ -580,7 +649,7 @@ main(int argc, char **argv)
 		}
 		path = dflt;
 	}
-	c.fd = ctl_connect(path);
+	c.fd = ctl_connect(path, server_uid);
 	if (c.fd < 0)
 		return 2;
 	if (interval > 0 && optind >= argc) {

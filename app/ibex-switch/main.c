@@ -8,6 +8,7 @@
  * -l runs a worker (or the first N with "switch workers N").
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +34,8 @@
 #include "ibex_notify.h"
 #include "ibex_sock.h"
 #include "ibex_version.h"
+#include "ibex_stale.h"
+#include "ibex_time.h"
 
 /* The built-in generator, when --gen is given. */
 static struct ibex_gen_builtin *gen;
@@ -89,18 +93,19 @@ print_version(const char *prog)
 	       IBEX_VERSION, IBEX_GIT, rte_version(), IBEX_DPDK_BUILT);
 }
 
+/* Times are kept in 32-bit milliseconds: 1 ms up to about 46 days. */
+#define APP_TIME_MAX_S 4e6
+
 static int
 parse_seconds(const char *name, const char *s, double *out)
 {
-	char *end;
-	double v = strtod(s, &end);
+	char err[160];
 
-	if (end == s || *end != '\0' || v < 0 || v > 1e7) {
-		fprintf(stderr, "ibex-switch: --%s: '%s' is not a number of seconds\n",
-			name, s);
+	if (ibex_parse_time(s, "seconds", 0.001, APP_TIME_MAX_S, out, err,
+			    sizeof(err)) < 0) {
+		fprintf(stderr, "ibex-switch: --%s: %s\n", name, err);
 		return -EINVAL;
 	}
-	*out = v;
 	return 0;
 }
 
@@ -203,6 +208,72 @@ conf_load(struct ibex_conf *conf, const struct app_opts *o)
 		return ret;
 	}
 	return 0;
+}
+
+/*
+ * memif and vhost-user server sockets a killed switch left behind: their
+ * bind would fail on them ("Address already in use"), so clear them
+ * before EAL probes the ports. A socket a live process listens on is refused here,
+ * with its path, rather than by the driver.
+ */
+static int
+clear_stale_vdev_sockets(int argc, char **argv)
+{
+	char path[108], msg[256];
+	const char *a;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--vdev") == 0 && i + 1 < argc)
+			a = argv[++i];
+		else if (strncmp(argv[i], "--vdev=", 7) == 0)
+			a = argv[i] + 7;
+		else
+			continue;
+		if (ibex_vdev_server_socket(a, path, sizeof(path)) <= 0)
+			continue;
+		ret = ibex_stale_socket_clear(path, false, msg, sizeof(msg));
+		if (ret == 1)
+			fprintf(stderr, "ibex-switch: %.9s: %s\n", a, msg);
+		if (ret < 0) {
+			fprintf(stderr, "ibex-switch: %.9s socket %s\n", a,
+				msg[0] != '\0' ? msg : strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * After rte_eal_cleanup(): the files EAL made in the runtime directory
+ * (config, fbarray_*, the telemetry socket) and the directory itself, so a clean stop leaves
+ * nothing behind. Sockets another process made there are left, and so is
+ * the directory then.
+ */
+static void
+remove_runtime_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		/* dpdk_telemetry.v2: telemetry would unlink it at exit,
+		 * after this rmdir. */
+		if (strcmp(de->d_name, "config") != 0 &&
+		    strncmp(de->d_name, "fbarray_", 8) != 0 &&
+		    strncmp(de->d_name, "dpdk_telemetry.", 15) != 0)
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) <
+		    (int)sizeof(path))
+			unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
 }
 
 /* Our own long options, to tell them from EAL's when '--' is missing. */
@@ -337,6 +408,32 @@ notify_ready(const struct ibex_sock *sock)
 			strerror(-ret));
 }
 
+/* --wait-links in slices, so a SIGTERM meanwhile is a clean stop. */
+static int
+wait_links(struct ibex_dp *dp, double wait_s, char *err, size_t errlen)
+{
+	double deadline = now_s() + wait_s;
+	int ret;
+
+	for (;;) {
+		ret = ibex_dp_wait_links(dp, 100, err, errlen);
+		if (ret != -ETIMEDOUT || ibex_ctl_stop_requested())
+			return ret == -ETIMEDOUT ? 0 : ret;
+		if (now_s() >= deadline)
+			break;
+	}
+	ret = ibex_dp_wait_links(dp, 0, err, errlen);
+	if (ret == -ETIMEDOUT) {
+		/* Its "after 0 ms" is the last slice's: give the whole wait. */
+		char *after = strstr(err, " after ");
+
+		if (after != NULL)
+			snprintf(after, errlen - (size_t)(after - err),
+				 " after --wait-links %g s", wait_s);
+	}
+	return ret;
+}
+
 static int
 run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 {
@@ -352,8 +449,7 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 	int ret;
 
 	if (o->wait_links_s > 0) {
-		ret = ibex_dp_wait_links(dp, (uint32_t)(o->wait_links_s * 1000),
-					 err, sizeof(err));
+		ret = wait_links(dp, o->wait_links_s, err, sizeof(err));
 		if (ret < 0) {
 			fprintf(stderr, "ibex-switch: %s\n", err);
 			return ret;
@@ -410,7 +506,7 @@ main(int argc, char **argv)
 	struct ibex_conf *conf;
 	struct ibex_dp *dp = NULL;
 	struct ibex_sock *sock = NULL;
-	char err[512];
+	char err[512], rundir[PATH_MAX];
 	int ret;
 
 	ret = pre_eal(argc, argv);
@@ -422,12 +518,15 @@ main(int argc, char **argv)
 	 * reach the control loop's signalfd and nothing else. */
 	if (ibex_ctl_block_signals() < 0)
 		fprintf(stderr, "ibex-switch: cannot block signals\n");
+	if (clear_stale_vdev_sockets(argc, argv) < 0)
+		return 1;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ibex-switch: EAL init failed: %s\n",
 			rte_strerror(rte_errno));
 		return 1;
 	}
+	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	argc -= ret;
 	argv += ret;
 	/* dpdk-dumpcap (a secondary process) asks us to copy frames. */
@@ -484,5 +583,6 @@ out:
 	free(cmdline);
 	rte_pdump_uninit();
 	rte_eal_cleanup();
+	remove_runtime_dir(rundir);
 	return ret;
 }

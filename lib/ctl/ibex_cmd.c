@@ -164,6 +164,7 @@ static const char *const show_names[IBEX_SHOW_NB] = {
 	[IBEX_SHOW_CONFIG] = "config",
 	[IBEX_SHOW_WORKERS] = "workers",
 	[IBEX_SHOW_RATES] = "rates",
+	[IBEX_SHOW_HISTORY] = "history",
 };
 
 /* Topics about ports take an optional port name. */
@@ -171,7 +172,8 @@ static bool
 show_takes_port(enum ibex_show s)
 {
 	return s != IBEX_SHOW_REASONS && s != IBEX_SHOW_CONFIG &&
-	       s != IBEX_SHOW_WORKERS && s != IBEX_SHOW_RATES;
+	       s != IBEX_SHOW_WORKERS && s != IBEX_SHOW_RATES &&
+	       s != IBEX_SHOW_HISTORY;
 }
 
 const char *
@@ -466,7 +468,7 @@ ibex_cmd_help(void)
 {
 	return
 	"show ports|lanes|credits|pfc|ecn|latency|drops|fdb [PORT] [--json]\n"
-	"show reasons|config|workers|rates [--json]\n"
+	"show reasons|config|history|workers|rates [--json]\n"
 	"set STATEMENT             any configuration statement, applied live\n"
 	"STATEMENT                 the same without 'set'\n"
 	"add fdb MAC port NAME [vlan N]   static FDB entry\n"

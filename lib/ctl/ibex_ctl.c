@@ -110,6 +110,20 @@ ibex_ctl_wait_lcores(void)
 	}
 }
 
+bool
+ibex_ctl_stop_requested(void)
+{
+	sigset_t pending;
+
+	if (atomic_load(&stop_requested))
+		return true;
+	/* Signals are blocked for the signalfd: before the loop runs, a
+	 * SIGINT or SIGTERM waits here as pending. */
+	return sigpending(&pending) == 0 &&
+	       (sigismember(&pending, SIGINT) == 1 ||
+		sigismember(&pending, SIGTERM) == 1);
+}
+
 static uint64_t
 clock_ms(void)
 {
@@ -422,8 +436,9 @@ ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp, double elapsed_s)
 	unsigned int r;
 
 	fprintf(f, "\nibex-switch summary after %.3f s\n", elapsed_s);
-	fprintf(f, "%-12s %14s %16s %14s %16s %12s %12s\n", "port", "rx-frames",
-		"rx-bytes", "tx-frames", "tx-bytes", "flooded", "dropped");
+	fprintf(f, "%-12s %14s %16s %14s %16s %12s %12s %12s\n", "port",
+		"rx-frames", "rx-bytes", "tx-frames", "tx-bytes", "flooded",
+		"dropped", "consumed");
 	for (p = 0; p < dp->nb_ports; p++) {
 		struct ibex_port_counters c;
 		uint64_t drops = 0;
@@ -432,9 +447,9 @@ ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp, double elapsed_s)
 		for (r = 1; r < IBEX_R_MAX; r++)
 			drops += c.drop[r];
 		fprintf(f, "%-12s %14" PRIu64 " %16" PRIu64 " %14" PRIu64
-			" %16" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
-			dp->port_name[p], c.rx_pkts, c.rx_bytes, c.tx_pkts,
-			c.tx_bytes, c.flood_pkts, drops);
+			" %16" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+			"\n", dp->port_name[p], c.rx_pkts, c.rx_bytes, c.tx_pkts,
+			c.tx_bytes, c.flood_pkts, drops, c.consumed);
 	}
 	fprintf(f, "drops by reason:\n");
 	for (p = 0; p < dp->nb_ports; p++) {
@@ -468,9 +483,9 @@ json_port(FILE *f, const struct ibex_dp *dp, uint16_t p)
 		", \"rx_bytes\": %" PRIu64 ", \"tx_frames\": %" PRIu64
 		", \"tx_bytes\": %" PRIu64 ", \"flooded\": %" PRIu64
 		", \"learn_posted\": %" PRIu64 ", \"learn_lost\": %" PRIu64
-		", \"drops\": {",
+		", \"consumed\": %" PRIu64 ", \"drops\": {",
 		dp->port_name[p], c.rx_pkts, c.rx_bytes, c.tx_pkts, c.tx_bytes,
-		c.flood_pkts, c.learn_posted, c.learn_lost);
+		c.flood_pkts, c.learn_posted, c.learn_lost, c.consumed);
 	for (r = 1; r < IBEX_R_MAX; r++) {
 		fprintf(f, "%s\"%s\": %" PRIu64, sep, ibex_reason_name(r),
 			c.drop[r]);

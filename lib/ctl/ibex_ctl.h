@@ -41,6 +41,10 @@ int ibex_ctl_block_signals(void);
  * may share a CPU with the lcores it waits for. */
 void ibex_ctl_wait_lcores(void);
 
+/** Whether a stop was asked for, or SIGINT/SIGTERM is pending while the
+ * control loop has not started yet (start-up waits such as --wait-links). */
+bool ibex_ctl_stop_requested(void);
+
 /** Run the control loop until a stop is requested or the duration ends.
  * Sets dp->stop on return so workers leave their loops. */
 void ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts);

@@ -27,6 +27,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -42,6 +43,7 @@
 #include "ibex_pkt.h"
 #include "ibex_rates.h"
 #include "ibex_sock.h"
+#include "ibex_stale.h"
 #include "ibex_stats.h"
 #include "ibex_version.h"
 
@@ -51,14 +53,20 @@ RTE_LOG_REGISTER(ibex_sock_logtype, ibex.ctl.sock, INFO);
 #define SOCK_NAME "ibex-ctl.sock"
 #define SOCK_MAX_CLIENTS 16
 #define SOCK_BACKLOG 16
+/* A client that sent nothing and was sent nothing for this long is
+ * closed (docs/control.md): a forgotten connection frees its slot. */
+#define SOCK_IDLE_TIMEOUT_MS (300 * 1000)
 /* Commands one client may run per tick: the loop has other work too. */
 #define SOCK_CMDS_PER_TICK 64
 #define SOCK_ERR_LEN 512
+/* Accepted changes "show history" keeps (the newest). */
+#define SOCK_HISTORY 64
 
 struct sock_client {
 	int fd;                  /* -1: free slot */
 	bool eof;                /* peer closed its side: finish, then close */
 	bool discard;            /* inside an overlong line: skip to newline */
+	uint64_t active_ms;      /* last byte read or reply written */
 	size_t in_len;
 	char in[IBEX_CMD_LINE_MAX + 2];
 	struct ibex_out out;     /* reply bytes not yet written */
@@ -72,11 +80,18 @@ struct ibex_sock {
 	char *config_path;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int lfd;                 /* listening socket or -1 */
-	struct ibex_out text;    /* the running config as statements */
+	struct ibex_out text;    /* the running config as statements, each
+				    once (text_compact) */
+	struct ibex_conf *replay[2]; /* scratch for text_compact */
+	char *hist_stmt[SOCK_HISTORY]; /* ring of accepted changes */
+	time_t hist_time[SOCK_HISTORY];
+	uint64_t nb_changes;     /* changes accepted since start */
 	struct ibex_out body;    /* a reply's output, before stuffing */
 	struct ibex_cmd_req req;
 	struct ibex_hist hist;   /* scratch for "show latency" */
 	struct ibex_rates *rates; /* "show rates", "clear counters" */
+	uint64_t idle_timeout_ms; /* SOCK_IDLE_TIMEOUT_MS, or the test's */
+	uint64_t last_reap_ms;
 	struct sock_client cl[SOCK_MAX_CLIENTS];
 };
 
@@ -112,6 +127,147 @@ ibex_sock_default_path(char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
 
+/* ---- the running config's text: each statement once ---- */
+
+/* Replay @p text, without the lines starting at @p skip_a and @p skip_b
+ * (SIZE_MAX: none), into @p c. Every line gets the same origin and line
+ * number, so two replays differ only in what their statements set. */
+static int
+text_replay(const struct ibex_out *text, size_t skip_a, size_t skip_b,
+	    struct ibex_conf *c)
+{
+	char line[IBEX_CONF_LINE_MAX + 1], err[8];
+	size_t off = 0, n;
+	const char *nl;
+
+	ibex_conf_init(c);
+	while (off < text->len) {
+		nl = memchr(text->buf + off, '\n', text->len - off);
+		n = nl != NULL ? (size_t)(nl - text->buf) - off : text->len - off;
+		if (off != skip_a && off != skip_b && n < sizeof(line)) {
+			memcpy(line, text->buf + off, n);
+			line[n] = '\0';
+			if (ibex_conf_parse_line(c, line, "", 0, err,
+						 sizeof(err)) < 0)
+				return -EINVAL;
+		}
+		off += n + 1;
+	}
+	/* "fdb del" leaves copies in the slots past the last entry. */
+	memset(&c->statics[c->nb_static], 0,
+	       sizeof(c->statics[0]) * (IBEX_CONF_MAX_STATIC - c->nb_static));
+	return 0;
+}
+
+/* Whether the text without those lines configures exactly the same as
+ * the whole text (in s->replay[0]). */
+static bool
+text_same_without(struct ibex_sock *s, size_t a, size_t b)
+{
+	return text_replay(&s->text, a, b, s->replay[1]) == 0 &&
+	       memcmp(s->replay[0], s->replay[1], sizeof(*s->replay[0])) == 0;
+}
+
+static void
+text_remove_line(struct ibex_out *o, size_t off)
+{
+	const char *nl = memchr(o->buf + off, '\n', o->len - off);
+	size_t n = nl != NULL ? (size_t)(nl - o->buf) - off + 1 : o->len - off;
+
+	memmove(o->buf + off, o->buf + off + n, o->len - off - n);
+	o->len -= n;
+	o->buf[o->len] = '\0';
+}
+
+/* The first @p k words of a line, for comparing statements' subjects. */
+static bool
+same_word(const char *a, const char *b, unsigned int k)
+{
+	size_t na, nb;
+
+	while (k-- > 0) {
+		a += strspn(a, " \t");
+		b += strspn(b, " \t");
+		na = strcspn(a, " \t\n");
+		nb = strcspn(b, " \t\n");
+		if (k == 0)
+			return na == nb && na != 0 && strncmp(a, b, na) == 0;
+		a += na;
+		b += nb;
+	}
+	return false;
+}
+
+/* Statements about the same thing ("port p0 ...", "fdb ... MAC ..."):
+ * the only ones a new statement may make redundant. */
+static bool
+same_subject(const char *a, const char *b)
+{
+	return same_word(a, b, 1) && (same_word(a, b, 2) || same_word(a, b, 3));
+}
+
+/*
+ * The statement just appended at @p last: drop what it made redundant, so
+ * the text is the running config with each statement once. A line goes
+ * only when the text without it replays to exactly the same config: an
+ * earlier statement it overrides, itself when it changed nothing, or an
+ * earlier one together with it when they cancel out (fdb static, then
+ * fdb del). Candidates are the lines about the same subject.
+ */
+static void
+text_compact(struct ibex_sock *s, size_t last)
+{
+	size_t off, n, cand[64], nc = 0, i;
+	const char *nl;
+
+	if (text_replay(&s->text, SIZE_MAX, SIZE_MAX, s->replay[0]) < 0)
+		return;
+	for (off = 0; off < last && nc < RTE_DIM(cand); off += n + 1) {
+		nl = memchr(s->text.buf + off, '\n', last - off);
+		n = nl != NULL ? (size_t)(nl - s->text.buf) - off : last - off;
+		if (same_subject(s->text.buf + off, s->text.buf + last))
+			cand[nc++] = off;
+	}
+	/* Newest first; removing a line moves the ones after it. */
+	for (i = nc; i-- > 0;) {
+		size_t j;
+
+		if (!text_same_without(s, cand[i], SIZE_MAX))
+			continue;
+		n = (size_t)(strchr(s->text.buf + cand[i], '\n') -
+			     (s->text.buf + cand[i])) + 1;
+		text_remove_line(&s->text, cand[i]);
+		cand[i] = SIZE_MAX;
+		for (j = i + 1; j < nc; j++)
+			if (cand[j] != SIZE_MAX)
+				cand[j] -= n;
+		last -= n;
+	}
+	if (text_same_without(s, last, SIZE_MAX)) {
+		text_remove_line(&s->text, last);
+		return;
+	}
+	for (i = nc; i-- > 0;) {
+		if (cand[i] != SIZE_MAX &&
+		    text_same_without(s, cand[i], last)) {
+			text_remove_line(&s->text, last);
+			text_remove_line(&s->text, cand[i]);
+			return;
+		}
+	}
+}
+
+static void
+history_add(struct ibex_sock *s, const char *stmt)
+{
+	unsigned int i = (unsigned int)(s->nb_changes % SOCK_HISTORY);
+
+	free(s->hist_stmt[i]);
+	s->hist_stmt[i] = strdup(stmt);
+	s->hist_time[i] = time(NULL);
+	s->nb_changes++;
+}
+
 /* ---- applying changes: the one path ---- */
 
 /*
@@ -139,7 +295,9 @@ ctl_commit(struct ibex_sock *s, const char *stmt, const char *verb,
 		RTE_LOG(NOTICE, IBEX_SOCK, "reload: switch ctl-socket takes "
 			"effect at restart\n");
 	}
-	ret = ibex_dp_reconfigure(s->dp, s->cand, msg, sizeof(msg));
+	/* A change that changes nothing needs no new tables. */
+	ret = memcmp(s->cand, s->conf, sizeof(*s->conf)) == 0 ? 0 :
+	      ibex_dp_reconfigure(s->dp, s->cand, msg, sizeof(msg));
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: %s", verb, msg);
 		return ret;
@@ -148,8 +306,13 @@ ctl_commit(struct ibex_sock *s, const char *stmt, const char *verb,
 	memcpy(s->conf, s->cand, sizeof(*s->conf));
 	pthread_mutex_unlock(&s->conf_lock);
 	if (stmt != NULL) {
+		size_t last = s->text.len;
+
 		ibex_out_printf(&s->text, "%s\n", stmt);
+		text_compact(s, last);
+		history_add(s, stmt);
 	} else {
+		history_add(s, "reload");
 		ibex_out_reset(&s->text);
 		if (ibex_cmd_conf_text(&s->text, s->config_path) < 0)
 			ibex_out_printf(&s->text, "# %s: unreadable\n",
@@ -286,9 +449,9 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_printf(o, "{\"ports\": [");
 	else
 		ibex_out_printf(o, "%-12s %-5s %6s %14s %16s %14s %16s %10s "
-				"%10s  %s\n", "port", "admin", "speed",
+				"%10s %10s  %s\n", "port", "admin", "speed",
 				"rx-frames", "rx-bytes", "tx-frames", "tx-bytes",
-				"flooded", "dropped", "dev");
+				"flooded", "dropped", "consumed", "dev");
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
 		struct ibex_port_counters c;
@@ -300,12 +463,13 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		if (!req->json) {
 			ibex_out_printf(o, "%-12s %-5s %6s %14" PRIu64 " %16"
 					PRIu64 " %14" PRIu64 " %16" PRIu64
-					" %10" PRIu64 " %10" PRIu64 "  %s\n",
-					cp->name, cp->admin_up ? "up" : "down",
+					" %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+					"  %s\n", cp->name,
+					cp->admin_up ? "up" : "down",
 					fmt_rate(cp->speed_bps, rate, sizeof(rate)),
 					c.rx_pkts, c.rx_bytes, c.tx_pkts,
 					c.tx_bytes, c.flood_pkts, port_drops(&c),
-					ibex_conf_port_dev(cp));
+					c.consumed, ibex_conf_port_dev(cp));
 			continue;
 		}
 		ibex_out_printf(o, "%s{\"name\": ", sep(&f1));
@@ -318,11 +482,12 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 				", \"tx_bytes\": %" PRIu64 ", \"flooded\": %"
 				PRIu64 ", \"learn_posted\": %" PRIu64
 				", \"learn_lost\": %" PRIu64 ", \"dropped\": %"
-				PRIu64 ", \"drops\": {",
+				PRIu64 ", \"consumed\": %" PRIu64
+				", \"drops\": {",
 				cp->admin_up ? "up" : "down", cp->speed_bps,
 				c.rx_pkts, c.rx_bytes, c.tx_pkts, c.tx_bytes,
 				c.flood_pkts, c.learn_posted, c.learn_lost,
-				port_drops(&c));
+				port_drops(&c), c.consumed);
 		for (r = 1; r < IBEX_R_MAX; r++)
 			ibex_out_printf(o, "%s\"%s\": %" PRIu64, sep(&f2),
 					ibex_reason_name(r), c.drop[r]);
@@ -788,8 +953,9 @@ show_config(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	bool f1 = true;
 
 	if (!req->json) {
-		ibex_out_printf(o, "# %s, then the live changes in order\n%s",
-				s->conf->origin, t);
+		ibex_out_printf(o, "# %s with the live changes applied: each "
+				"statement once, as in effect (changes: show "
+				"history)\n%s", s->conf->origin, t);
 		return 0;
 	}
 	ibex_out_printf(o, "{\"origin\": ");
@@ -866,6 +1032,42 @@ show_rates(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	return 0;
 }
 
+/* The newest SOCK_HISTORY accepted changes, oldest first. */
+static int
+show_history(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	     struct ibex_out *o, uint16_t first __rte_unused,
+	     uint16_t end __rte_unused)
+{
+	uint64_t n = s->nb_changes, i = n > SOCK_HISTORY ? n - SOCK_HISTORY : 0;
+	bool f1 = true;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"changes\": %" PRIu64 ", \"kept\": %u, "
+				"\"history\": [", n, SOCK_HISTORY);
+	else
+		ibex_out_printf(o, "# %" PRIu64 " changes accepted; the last "
+				"%u are kept\n", n, SOCK_HISTORY);
+	for (; i < n; i++) {
+		unsigned int k = (unsigned int)(i % SOCK_HISTORY);
+		const char *st = s->hist_stmt[k] != NULL ? s->hist_stmt[k] : "?";
+		char when[32];
+
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
+			 gmtime(&s->hist_time[k]));
+		if (!req->json) {
+			ibex_out_printf(o, "%" PRIu64 " %s %s\n", i + 1, when, st);
+			continue;
+		}
+		ibex_out_printf(o, "%s{\"seq\": %" PRIu64 ", \"time\": \"%s\", "
+				"\"statement\": ", sep(&f1), i + 1, when);
+		ibex_out_json_str(o, st);
+		ibex_out_printf(o, "}");
+	}
+	if (req->json)
+		ibex_out_printf(o, "]}\n");
+	return 0;
+}
+
 typedef int (*show_fn)(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		       struct ibex_out *o, uint16_t first, uint16_t end);
 
@@ -886,6 +1088,7 @@ ctl_show(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		[IBEX_SHOW_CONFIG] = show_config,
 		[IBEX_SHOW_WORKERS] = show_workers,
 		[IBEX_SHOW_RATES] = show_rates,
+		[IBEX_SHOW_HISTORY] = show_history,
 	};
 	uint16_t first, end;
 	int ret;
@@ -1020,32 +1223,53 @@ ibex_sock_exec(struct ibex_sock *s, const char *line, struct ibex_out *reply)
 
 /* ---- the socket ---- */
 
-/* A socket file at @p path: replace it when nobody listens on it. */
+/*
+ * A socket file at @p path: replaced when nobody listens on it (a switch
+ * that was killed left it), refused when a live process does.
+ */
 static int
 sock_clear_stale(const char *path, char *err, size_t errlen)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct stat st;
-	int fd, ret;
+	char msg[SOCK_ERR_LEN];
+	int ret = ibex_stale_socket_clear(path, true, msg, sizeof(msg));
 
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISSOCK(st.st_mode)) {
-		snprintf(err, errlen, "%s exists and is not a socket", path);
-		return -EEXIST;
-	}
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	ret = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
-	close(fd);
-	if (ret == 0) {
+	if (ret == 1)
+		RTE_LOG(NOTICE, IBEX_SOCK, "control socket %s\n", msg);
+	if (ret == -EADDRINUSE)
 		snprintf(err, errlen, "%s: another switch is listening there",
 			 path);
-		return -EADDRINUSE;
-	}
-	return unlink(path) < 0 ? -errno : 0;
+	else if (ret < 0 && msg[0] != '\0')
+		snprintf(err, errlen, "control socket %s", msg);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Another user who may write the socket's directory may put a socket of
+ * their own there before we start, or in place of ours: say so. ibex-ctl
+ * checks who answers (SO_PEERCRED), but a private directory is better.
+ */
+static void
+sock_check_dir(const char *path)
+{
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct stat st;
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) < 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) == 0)
+		return;
+	RTE_LOG(WARNING, IBEX_SOCK, "control socket directory %s is writable "
+		"by %s (mode %04o): another user could listen on %s before "
+		"the switch; prefer a directory only this user can write\n",
+		dir, st.st_mode & S_IWOTH ? "every user" : "its group",
+		(unsigned int)(st.st_mode & 07777), path);
 }
 
 static int
@@ -1056,6 +1280,7 @@ sock_listen(struct ibex_sock *s, char *err, size_t errlen)
 	int fd, ret;
 
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", s->path);
+	sock_check_dir(s->path);
 	ret = sock_clear_stale(s->path, err, errlen);
 	if (ret < 0)
 		goto fail;
@@ -1087,6 +1312,15 @@ fail:
 	return ret;
 }
 
+static uint64_t
+sock_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 static void
 client_close(struct sock_client *c)
 {
@@ -1107,6 +1341,7 @@ client_flush(struct sock_client *c)
 			return errno == EAGAIN || errno == EWOULDBLOCK ||
 			       errno == EINTR;
 		ibex_out_consume(&c->out, (size_t)n);
+		c->active_ms = sock_now_ms();
 	}
 	return true;
 }
@@ -1127,12 +1362,42 @@ peer_allowed(int fd)
 	return false;
 }
 
+/*
+ * Every slot taken: make room for a new client by closing the one idle
+ * longest, i.e. with no reply pending (a client half-way through reading
+ * a reply keeps its slot). -1 when every client is mid-reply.
+ */
+static int
+sock_evict_idle(struct ibex_sock *s)
+{
+	static const char bye[] = "ERR closed: idle, and a new client needed "
+				  "the slot\n";
+	struct sock_client *c, *old = NULL;
+	unsigned int i;
+
+	for (i = 0; i < SOCK_MAX_CLIENTS; i++) {
+		c = &s->cl[i];
+		if (c->out.len == 0 && (old == NULL ||
+					c->active_ms < old->active_ms))
+			old = c;
+	}
+	if (old == NULL)
+		return -1;
+	RTE_LOG(NOTICE, IBEX_SOCK, "%u control connections: closed the one "
+		"idle for %" PRIu64 " ms to serve a new one\n",
+		SOCK_MAX_CLIENTS, sock_now_ms() - old->active_ms);
+	(void)!send(old->fd, bye, sizeof(bye) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	client_close(old);
+	return (int)(old - s->cl);
+}
+
 static void
 sock_accept(struct ibex_sock *s)
 {
 	static const char refused[] = "ERR permission denied: this uid may "
 				      "not use the control socket\n";
-	static const char busy[] = "ERR too many control connections\n";
+	static const char busy[] = "ERR too many control connections, all "
+				   "of them busy\n";
 	unsigned int i;
 	int fd;
 
@@ -1146,7 +1411,9 @@ sock_accept(struct ibex_sock *s)
 		}
 		for (i = 0; i < SOCK_MAX_CLIENTS && s->cl[i].fd >= 0; i++)
 			;
-		if (i == SOCK_MAX_CLIENTS) {
+		if (i == SOCK_MAX_CLIENTS)
+			i = (unsigned int)sock_evict_idle(s);
+		if (i >= SOCK_MAX_CLIENTS) {
 			(void)!send(fd, busy, sizeof(busy) - 1,
 				    MSG_NOSIGNAL | MSG_DONTWAIT);
 			close(fd);
@@ -1154,6 +1421,7 @@ sock_accept(struct ibex_sock *s)
 		}
 		memset(&s->cl[i], 0, sizeof(s->cl[i]));
 		s->cl[i].fd = fd;
+		s->cl[i].active_ms = sock_now_ms();
 		ibex_out_init(&s->cl[i].out);
 	}
 }
@@ -1168,10 +1436,12 @@ client_read(struct sock_client *c)
 	if (c->eof || room == 0)
 		return true;
 	n = recv(c->fd, c->in + c->in_len, room, MSG_DONTWAIT);
-	if (n == 0)
+	if (n == 0) {
 		c->eof = true;
-	else if (n > 0)
+	} else if (n > 0) {
 		c->in_len += (size_t)n;
+		c->active_ms = sock_now_ms();
+	}
 	else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
 		return false;
 	return true;
@@ -1180,7 +1450,9 @@ client_read(struct sock_client *c)
 /*
  * The next whole line in c->in, NUL-terminated, with its length including
  * the newline in *used; NULL when there is none yet. A line longer than
- * the buffer is answered with ERR and skipped.
+ * the buffer is answered with ERR and skipped. Only a newline ends a
+ * command: bytes left without one when the client closes are a command
+ * cut short (a client that died mid-write) and never run.
  */
 static char *
 client_line(struct sock_client *c, size_t *used)
@@ -1189,8 +1461,6 @@ client_line(struct sock_client *c, size_t *used)
 
 	for (;;) {
 		nl = memchr(c->in, '\n', c->in_len);
-		if (nl == NULL && c->eof && c->in_len > 0 && !c->discard)
-			nl = c->in + c->in_len; /* last line, no newline */
 		if (nl == NULL && c->in_len == sizeof(c->in) - 1) {
 			if (!c->discard)
 				ibex_out_printf(&c->out, "ERR command: line "
@@ -1203,7 +1473,7 @@ client_line(struct sock_client *c, size_t *used)
 		if (nl == NULL)
 			return NULL;
 		*nl = '\0';
-		*used = (size_t)(nl - c->in) + (nl < c->in + c->in_len);
+		*used = (size_t)(nl - c->in) + 1;
 		if (!c->discard)
 			return c->in;
 		/* The tail of an overlong line. */
@@ -1211,6 +1481,32 @@ client_line(struct sock_client *c, size_t *used)
 		memmove(c->in, c->in + *used, c->in_len - *used);
 		c->in_len -= *used;
 	}
+}
+
+/* Run one whole line, unless a NUL byte in it would cut it short. */
+static void
+client_exec(struct ibex_sock *s, struct sock_client *c, const char *line,
+	    size_t len)
+{
+	const char *nul = memchr(line, '\0', len);
+
+	if (nul == NULL) {
+		ibex_sock_exec(s, line, &c->out);
+		return;
+	}
+	ibex_out_printf(&c->out, "ERR command: a NUL byte at offset %zu: "
+			"refused, not run\n", (size_t)(nul - line));
+}
+
+/* The client closed: what is left without a newline is never run. */
+static void
+client_eof_close(struct sock_client *c)
+{
+	if (c->in_len > 0 && !c->discard)
+		RTE_LOG(WARNING, IBEX_SOCK, "a client closed with %zu bytes of "
+			"a command not ended by a newline: discarded, not "
+			"run\n", c->in_len);
+	client_close(c);
 }
 
 static void
@@ -1228,7 +1524,7 @@ client_service(struct ibex_sock *s, struct sock_client *c)
 		line = client_line(c, &used);
 		if (line == NULL)
 			break;
-		ibex_sock_exec(s, line, &c->out);
+		client_exec(s, c, line, used - 1);
 		memmove(c->in, c->in + used, c->in_len - used);
 		c->in_len -= used;
 		if (!client_flush(c)) {
@@ -1240,8 +1536,34 @@ client_service(struct ibex_sock *s, struct sock_client *c)
 			return;
 		}
 	}
-	if (c->eof && c->out.len == 0 && (c->in_len == 0 || c->discard))
+	/* At EOF with no whole line left, nothing more will run. */
+	if (c->eof && c->out.len == 0 &&
+	    (c->in_len == 0 || memchr(c->in, '\n', c->in_len) == NULL))
+		client_eof_close(c);
+}
+
+/* Close the clients idle for SOCK_IDLE_TIMEOUT_MS: at most once a second. */
+static void
+sock_reap_idle(struct ibex_sock *s)
+{
+	static const char bye[] = "ERR closed: idle for too long\n";
+	uint64_t now = sock_now_ms();
+	unsigned int i;
+
+	if (now - s->last_reap_ms < 1000)
+		return;
+	s->last_reap_ms = now;
+	for (i = 0; i < SOCK_MAX_CLIENTS; i++) {
+		struct sock_client *c = &s->cl[i];
+
+		if (c->fd < 0 || now - c->active_ms < s->idle_timeout_ms)
+			continue;
+		RTE_LOG(NOTICE, IBEX_SOCK, "closed a control connection idle "
+			"for %" PRIu64 " s\n", (now - c->active_ms) / 1000);
+		(void)!send(c->fd, bye, sizeof(bye) - 1,
+			    MSG_NOSIGNAL | MSG_DONTWAIT);
 		client_close(c);
+	}
 }
 
 void
@@ -1266,6 +1588,7 @@ ibex_sock_poll(struct ibex_sock *s)
 	for (i = 0; i < SOCK_MAX_CLIENTS; i++)
 		if (s->cl[i].fd >= 0)
 			client_service(s, &s->cl[i]);
+	sock_reap_idle(s);
 }
 
 unsigned int
@@ -1459,6 +1782,25 @@ sock_text_init(struct ibex_sock *s)
 				ibex_conf_port_dev(&s->conf->ports[i]));
 }
 
+/* IBEX_CTL_IDLE_TIMEOUT_S shortens the idle timeout for tests. */
+static uint64_t
+sock_idle_timeout(void)
+{
+	const char *e = getenv("IBEX_CTL_IDLE_TIMEOUT_S");
+	char *end;
+	long v;
+
+	if (e == NULL || *e == '\0')
+		return SOCK_IDLE_TIMEOUT_MS;
+	v = strtol(e, &end, 10);
+	if (*end != '\0' || v <= 0 || v > 86400) {
+		RTE_LOG(WARNING, IBEX_SOCK, "IBEX_CTL_IDLE_TIMEOUT_S='%s' is not "
+			"a number of seconds (1-86400): ignored\n", e);
+		return SOCK_IDLE_TIMEOUT_MS;
+	}
+	return (uint64_t)v * 1000;
+}
+
 int
 ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
 		 char *err, size_t errlen)
@@ -1472,14 +1814,18 @@ ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
 	if (s == NULL)
 		return -ENOMEM;
 	s->lfd = -1;
+	s->idle_timeout_ms = sock_idle_timeout();
 	for (i = 0; i < SOCK_MAX_CLIENTS; i++)
 		s->cl[i].fd = -1;
 	pthread_mutex_init(&s->conf_lock, NULL);
 	s->dp = p->dp;
 	s->conf = malloc(sizeof(*s->conf));
 	s->cand = malloc(sizeof(*s->cand));
+	s->replay[0] = malloc(sizeof(*s->replay[0]));
+	s->replay[1] = malloc(sizeof(*s->replay[1]));
 	s->config_path = p->config_path != NULL ? strdup(p->config_path) : NULL;
-	if (s->conf == NULL || s->cand == NULL ||
+	if (s->conf == NULL || s->cand == NULL || s->replay[0] == NULL ||
+	    s->replay[1] == NULL ||
 	    (p->config_path != NULL && s->config_path == NULL)) {
 		ret = -ENOMEM;
 		goto fail;
@@ -1537,6 +1883,10 @@ ibex_sock_destroy(struct ibex_sock *s)
 	free(s->config_path);
 	free(s->conf);
 	free(s->cand);
+	free(s->replay[0]);
+	free(s->replay[1]);
+	for (i = 0; i < SOCK_HISTORY; i++)
+		free(s->hist_stmt[i]);
 	pthread_mutex_destroy(&s->conf_lock);
 	free(s);
 }

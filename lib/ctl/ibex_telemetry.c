@@ -7,7 +7,7 @@
  *   /ibex/drops              per port: non-zero drop reasons
  *   /ibex/reasons            every drop reason and what it means
  *   /ibex/workers            per worker: lcore, queues, iterations, busy cycles
- *   /ibex/fdb                FDB entries (first 1000) and its counters
+ *   /ibex/fdb[,OFF[,N]]      FDB counters and a page of entries (100 at most)
  *   /ibex/credits            per credit port and VL: credits, buffer, violations
  *   /ibex/pfc                per PFC port: pauses sent/received, watchdog
  *
@@ -30,8 +30,6 @@
 #include "ibex_fdb.h"
 #include "ibex_pkt.h"
 #include "ibex_version.h"
-
-#define FDB_DUMP_MAX 1000
 
 static struct ibex_dp *tel_dp;
 
@@ -99,6 +97,7 @@ tel_port_stats(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "flooded", c.flood_pkts);
 	rte_tel_data_add_dict_u64(d, "learn_posted", c.learn_posted);
 	rte_tel_data_add_dict_u64(d, "learn_lost", c.learn_lost);
+	rte_tel_data_add_dict_u64(d, "consumed", c.consumed);
 	for (r = 1; r < IBEX_R_MAX; r++) {
 		char key[64];
 
@@ -182,39 +181,98 @@ tel_workers(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
-struct fdb_dump {
-	struct rte_tel_data *list;
-	unsigned int n;
+/*
+ * /ibex/fdb,[OFFSET[,COUNT]]: one page of the table. A telemetry reply is
+ * at most 16 kB and a dict 256 members (DPDK 22.11): a page holds up to
+ * FDB_PAGE_MAX entries, which fit with the longest port names. Each entry
+ * is an object keyed by its index in the walk; "next" is the OFFSET of
+ * the next page, -1 after the last. Pages are cut from a walk of a live
+ * table: an entry learned or aged between two pages may be missed or
+ * seen twice ("entries" says how many there were at this page).
+ */
+#define FDB_PAGE_MAX 100
+
+struct fdb_page {
+	struct rte_tel_data *d;
+	uint32_t offset;
+	uint32_t count;          /* asked for */
+	uint32_t seen;           /* entries walked */
+	uint32_t listed;
+	uint32_t now_ms;
 };
 
 static int
-fdb_dump_one(const struct ibex_fdb_entry *e, void *arg)
+fdb_page_one(const struct ibex_fdb_entry *e, void *arg)
 {
-	struct fdb_dump *fd = arg;
-	char mac[32], line[96];
+	struct fdb_page *pg = arg;
+	struct rte_tel_data *ed;
+	char mac[32], key[16];
 
-	if (fd->n++ == FDB_DUMP_MAX)
-		return 1;
+	if (pg->seen++ < pg->offset)
+		return 0;
+	if (pg->listed == pg->count)
+		return 1; /* one past the page: there is a next one */
+	ed = rte_tel_data_alloc();
+	if (ed == NULL)
+		return -ENOMEM;
 	ibex_mac_format(e->mac, mac, sizeof(mac));
-	snprintf(line, sizeof(line), "%s vlan %u port %s %s", mac, e->vid,
-		 e->port < tel_dp->nb_ports ? tel_dp->port_name[e->port] : "?",
-		 e->is_static ? "static" : "learned");
-	rte_tel_data_add_array_string(fd->list, line);
+	rte_tel_data_start_dict(ed);
+	rte_tel_data_add_dict_string(ed, "mac", mac);
+	rte_tel_data_add_dict_u64(ed, "vlan", e->vid);
+	rte_tel_data_add_dict_string(ed, "port", e->port < tel_dp->nb_ports ?
+				     tel_dp->port_name[e->port] : "?");
+	rte_tel_data_add_dict_string(ed, "type",
+				     e->is_static ? "static" : "learned");
+	if (!e->is_static)
+		rte_tel_data_add_dict_u64(ed, "age_ms",
+					  pg->now_ms - e->last_seen_ms);
+	snprintf(key, sizeof(key), "%u", pg->seen - 1);
+	rte_tel_data_add_dict_container(pg->d, key, ed, 0);
+	pg->listed++;
+	return 0;
+}
+
+/* "OFFSET[,COUNT]", both optional. */
+static int
+fdb_page_params(const char *params, struct fdb_page *pg)
+{
+	unsigned long v;
+	char *end;
+
+	pg->offset = 0;
+	pg->count = FDB_PAGE_MAX;
+	if (params == NULL || *params == '\0')
+		return 0;
+	errno = 0;
+	v = strtoul(params, &end, 10);
+	if (errno != 0 || end == params || v > UINT32_MAX || *params == '-')
+		return -EINVAL;
+	pg->offset = (uint32_t)v;
+	if (*end == '\0')
+		return 0;
+	if (*end != ',')
+		return -EINVAL;
+	params = end + 1;
+	v = strtoul(params, &end, 10);
+	if (errno != 0 || end == params || *end != '\0' || *params == '-' ||
+	    v == 0 || v > FDB_PAGE_MAX)
+		return -EINVAL;
+	pg->count = (uint32_t)v;
 	return 0;
 }
 
 static int
-tel_fdb(const char *cmd __rte_unused, const char *params __rte_unused,
+tel_fdb(const char *cmd __rte_unused, const char *params,
 	struct rte_tel_data *d)
 {
-	struct fdb_dump fd = { .list = rte_tel_data_alloc() };
+	struct fdb_page pg = { .d = d };
 	struct ibex_fdb_stats st;
+	int ret;
 
-	if (fd.list == NULL)
-		return -ENOMEM;
+	if (fdb_page_params(params, &pg) < 0)
+		return -EINVAL;
+	pg.now_ms = ibex_dp_clock_ms(tel_dp, rte_get_tsc_cycles());
 	ibex_fdb_get_stats(tel_dp->fdb, &st);
-	rte_tel_data_start_array(fd.list, RTE_TEL_STRING_VAL);
-	ibex_fdb_foreach(tel_dp->fdb, fdb_dump_one, &fd);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "entries", st.entries);
 	rte_tel_data_add_dict_u64(d, "static", st.static_entries);
@@ -222,7 +280,13 @@ tel_fdb(const char *cmd __rte_unused, const char *params __rte_unused,
 	rte_tel_data_add_dict_u64(d, "moved", st.moved);
 	rte_tel_data_add_dict_u64(d, "aged", st.aged);
 	rte_tel_data_add_dict_u64(d, "full", st.full);
-	rte_tel_data_add_dict_container(d, "table", fd.list, 0);
+	rte_tel_data_add_dict_u64(d, "offset", pg.offset);
+	ret = ibex_fdb_foreach(tel_dp->fdb, fdb_page_one, &pg);
+	if (ret < 0)
+		return ret;
+	rte_tel_data_add_dict_u64(d, "count", pg.listed);
+	rte_tel_data_add_dict_int(d, "next", ret == 1 ?
+				  (int)(pg.offset + pg.listed) : -1);
 	return 0;
 }
 
@@ -332,7 +396,10 @@ ibex_telemetry_register(struct ibex_dp *dp)
 		  "Every drop reason and its meaning. No parameters" },
 		{ "/ibex/workers", tel_workers,
 		  "Worker lcores and their busy cycles. No parameters" },
-		{ "/ibex/fdb", tel_fdb, "FDB entries and counters. No parameters" },
+		/* Help texts are at most 127 characters. */
+		{ "/ibex/fdb", tel_fdb, "FDB counters and a page of entries. "
+		  "Parameters: OFFSET[,COUNT<=100]; next: the next page's "
+		  "OFFSET, -1 after the last" },
 		{ "/ibex/credits", tel_credits,
 		  "Credit ports: credits, buffer, violations. No parameters" },
 		{ "/ibex/pfc", tel_pfc,

@@ -52,6 +52,10 @@ struct ibex_port_counters {
 	uint64_t flood_pkts;     /**< frames flooded (counted at ingress) */
 	uint64_t learn_posted;   /**< learn requests queued to control */
 	uint64_t learn_lost;     /**< learn requests lost: ring full */
+	uint64_t consumed;       /**< flow-control frames (PFC on a PFC port,
+				      credit on a credit port) taken by the
+				      switch: neither forwarded nor dropped,
+				      so rx = forwarded + dropped + consumed */
 	uint64_t drop[IBEX_R_MAX]; /**< frames dropped, by reason (at ingress
 				      for ingress reasons, at egress for TX) */
 } __rte_cache_aligned;

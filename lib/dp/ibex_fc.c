@@ -244,6 +244,7 @@ ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 		} else if (fc != NULL && (fc->pfc_ports >> port & 1)) {
 			fp = &fc->port[port];
 			pfc_frame_rx(fp, &pm, ibex_fc_ns(fc, tsc));
+			IBEX_CNT_ADD(c->consumed, 1);
 		} else {
 			IBEX_CNT_ADD(c->drop[IBEX_R_FC_FRAME_BAD], 1);
 		}
@@ -257,6 +258,7 @@ ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 			fp = &fc->port[port];
 			ibex_credit_fc_apply(&fp->cp, &cm);
 			IBEX_CNT_ADD(fp->cnt.fc_rx, 1);
+			IBEX_CNT_ADD(c->consumed, 1);
 		}
 	} else {
 		IBEX_CNT_ADD(c->drop[IBEX_R_FC_FRAME_BAD], 1);

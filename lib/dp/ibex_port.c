@@ -612,6 +612,7 @@ ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,
 		sum->flood_pkts += IBEX_CNT_READ(c->flood_pkts);
 		sum->learn_posted += IBEX_CNT_READ(c->learn_posted);
 		sum->learn_lost += IBEX_CNT_READ(c->learn_lost);
+		sum->consumed += IBEX_CNT_READ(c->consumed);
 		for (r = 0; r < IBEX_R_MAX; r++)
 			sum->drop[r] += IBEX_CNT_READ(c->drop[r]);
 	}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ibex_gen.h"
+#include "ibex_time.h"
 
 void
 ibex_gen_opts_default(struct ibex_gen_opts *o)
@@ -131,7 +132,8 @@ parse_size(const char *opt, const char *s, uint64_t min, uint64_t max,
 	}
 	if (*end == 'B' || *end == 'b')
 		end++;
-	if (*end != '\0' || v < (double)min || v > (double)max)
+	/* Written so that NaN fails too: its conversion is undefined. */
+	if (*end != '\0' || !(v >= (double)min && v <= (double)max))
 		return bad(opt, s);
 	*out = (uint64_t)v;
 	return 0;
@@ -161,6 +163,20 @@ parse_double(const char *opt, const char *s, double min, double max,
 	return 0;
 }
 
+/* A time option: ibex_parse_time's strict decimal, or a clear error. */
+static int
+parse_time(const char *opt, const char *s, const char *unit, double res,
+	   double max, double *out)
+{
+	char err[160];
+
+	if (ibex_parse_time(s, unit, res, max, out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ibex-gen: %s: %s\n", opt, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int
 parse_straggler(struct ibex_gen_opts *o, const char *s)
 {
@@ -169,8 +185,8 @@ parse_straggler(struct ibex_gen_opts *o, const char *s)
 	char tail;
 
 	if (sscanf(s, "%d:%lf:%lf%c", &rank, &us, &p, &tail) != 3 ||
-	    rank < 0 || rank >= IBEX_GEN_MAX_RANKS || us < 0 || us > 1e7 ||
-	    p < 0 || p > 1)
+	    rank < 0 || rank >= IBEX_GEN_MAX_RANKS ||
+	    !(us >= 0 && us <= 1e7) || !(p >= 0 && p <= 1))
 		return bad("--straggler", s);
 	o->straggler.rank = rank;
 	o->straggler.prob = p;
@@ -305,6 +321,7 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
+	double dv;
 	int opt, ret = 0;
 
 	optind = 1;
@@ -350,8 +367,10 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 			ret = parse_size("--seed", optarg, 0, UINT64_MAX, &o->seed);
 			break;
 		case O_TIMEOUT:
-			ret = parse_size("--timeout-ms", optarg, 1, 3600000, &v);
-			o->timeout_ms = (uint32_t)v;
+			ret = parse_time("--timeout-ms", optarg, "ms", 1, 3600000,
+					 &dv);
+			if (ret == 0)
+				o->timeout_ms = (uint32_t)dv;
 			break;
 		case O_RATE:
 			ret = parse_double("--rate", optarg, 0, 1e10, &o->rate_pps);
@@ -362,7 +381,8 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 			break;
 		case O_POISSON: o->poisson = true; break;
 		case O_DURATION:
-			ret = parse_double("--duration", optarg, 0.001, 1e6, &o->duration_s);
+			ret = parse_time("--duration", optarg, "seconds", 0.001,
+					 1e6, &o->duration_s);
 			break;
 		case O_SIZE:
 			ret = parse_size("--size", optarg, 60, 16384, &v);
@@ -435,7 +455,8 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 			break;
 		case O_SIZES: ret = parse_sizes(o, optarg); break;
 		case O_TRIAL:
-			ret = parse_double("--trial", optarg, 0.001, 3600, &o->trial_s);
+			ret = parse_time("--trial", optarg, "seconds", 0.001,
+					 3600, &o->trial_s);
 			break;
 		case O_RES:
 			ret = parse_double("--resolution", optarg, 1e-6, 0.5,
