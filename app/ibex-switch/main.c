@@ -177,6 +177,14 @@ on_hup(int sig)
 	ibex_sock_request_reload();
 }
 
+/* --gen: end the scenario early, frames in flight still counted. */
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+	ibex_gen_builtin_end(gen);
+}
+
 static double
 now_s(void)
 {
@@ -223,6 +231,8 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 	if (gen != NULL && ibex_gen_builtin_start(gen, ibex_ctl_request_stop,
 						  &dp->stop) < 0)
 		ibex_ctl_request_stop();
+	else if (gen != NULL)
+		signal(SIGUSR1, on_usr1);
 	ibex_ctl_run(dp, &copts);
 	rte_eal_mp_wait_lcore();
 	ibex_ctl_print_summary(stdout, dp, now_s() - t0);

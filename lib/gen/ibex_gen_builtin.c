@@ -245,6 +245,13 @@ ibex_gen_builtin_start(struct ibex_gen_builtin *g, void (*done)(void),
 	return 0;
 }
 
+void
+ibex_gen_builtin_end(struct ibex_gen_builtin *g)
+{
+	if (g != NULL && g->run != NULL)
+		ibex_gen_run_stop(g->run);
+}
+
 int
 ibex_gen_builtin_report(struct ibex_gen_builtin *g, FILE *f)
 {
