@@ -123,6 +123,8 @@ check_share() {
 	local heavy=$1 try judged=0 a b s
 
 	for try in $(seq "$share_samples"); do
+		is_alive "$swpid" ||
+			fail "the load ended (cap LIVE_SECS $secs s) before the changes did, after $((SECONDS - t0)) s"
 		sleep 0.3
 		a=$(lane_bytes)
 		sleep 1
@@ -179,21 +181,25 @@ for batch in 0 1 2 3 4 5 6 7 8 9; do
 	: >"$tmp/batch"
 	for _ in 1 2 3 4 5 6 7 8 9 10; do next_change >>"$tmp/batch"; done
 	is_alive "$swpid" || { show_log "$tmp/sw.log"; fail "the switch ended during the changes"; }
-	c <"$tmp/batch" >"$tmp/batch.out" 2>&1 ||
-		{ cat "$tmp/batch.out" >&2; fail "batch $batch: a change was refused"; }
+	c <"$tmp/batch" >"$tmp/batch.out" 2>&1 || {
+		cat "$tmp/batch.out" >&2
+		is_alive "$swpid" ||
+			fail "the load ended (cap LIVE_SECS $secs s) during batch $batch, after $((SECONDS - t0)) s"
+		fail "batch $batch: a change was refused"
+	}
 	case $batch in
 	2 | 3 | 6 | 7) check_share "$heavy" ;;
 	*) sleep 0.3 ;;
 	esac
 done
 [ $i -eq $nchanges ] || fail "sent $i changes, not $nchanges"
-nstmt1=$(c --json show config | python3 -c \
-	'import json,sys; print(len(json.load(sys.stdin)["statements"]))')
 changed_s=$((SECONDS - t0))
 # The switch stops when the generator's scenario ends: still running, the
 # load was on for every change.
 is_alive "$swpid" ||
 	fail "the load ended (cap LIVE_SECS $secs s) before the changes did, after ${changed_s} s"
+nstmt1=$(c --json show config | python3 -c \
+	'import json,sys; print(len(json.load(sys.stdin)["statements"]))')
 [ $((nstmt1 - nstmt0)) -eq $nchanges ] ||
 	fail "show config: $((nstmt1 - nstmt0)) live statements applied, not $nchanges"
 [ ${#shares[@]} -gt 0 ] ||
