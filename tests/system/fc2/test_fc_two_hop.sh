@@ -110,7 +110,7 @@ run() {
 		--vdev "net_memif0,role=server,id=0,socket=$s1,socket-abstract=no" \
 		--vdev "net_memif1,role=server,id=0,socket=$s2,socket-abstract=no" \
 		-- --config "$tmp/$name.a.conf" --json "$tmp/$name.a.json" \
-		--wait-links 30 --ctl-socket "$tmp/$name.a.ctl" \
+		--wait-links 90 --ctl-socket "$tmp/$name.a.ctl" \
 		--gen "--engine rate --ranks 5 --flow 1:0,2:0,3:0,4:0 \
 		--fc $fc --vl 1 --dscp 8 --size 128 --duration $secs \
 		--json $tmp/$name.gen.json"
