@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Build ibex and run every test: unit, dp and system suites in a release
-# build, then unit and dp again under ASan/UBSan. Prints one closing line
-# "tests: N passed, M failed" and exits non-zero if anything failed.
+# build, then unit and dp again under ASan/UBSan, then each libFuzzer
+# harness for FUZZ_SECONDS (30) in a clang build (suite fuzz,
+# docs/testing.md). Prints one closing line "tests: N passed, M failed" and
+# exits non-zero if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,7 +47,25 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suites build-asan -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dbuildtype=debugoptimized -Db_lto=false -- unit dp || rc=1
 read -r p2 f2 < <(count build-asan)
-passed=$((p1 + p2)); failed=$((f1 + f2))
+# The harnesses only: the rest of a fuzz build is not run.
+run_fuzz() {
+	local dir=build-fuzz t targets=()
+
+	if [ ! -d "$dir" ]; then
+		CC=clang meson setup "$dir" -Dfuzz=true -Dtests=false \
+			-Db_lto=false -Dbuildtype=debugoptimized >/dev/null || return 1
+	fi
+	for t in tests/fuzz/fuzz_*.c; do
+		targets+=("tests/fuzz/$(basename "$t" .c)")
+	done
+	ninja -C "$dir" "${targets[@]}" || return 1
+	# libFuzzer finds leaks too: not the ASan stage's options.
+	ASAN_OPTIONS= UBSAN_OPTIONS= meson test -C "$dir" --suite fuzz \
+		--no-rebuild --print-errorlogs --num-processes 1
+}
+run_fuzz || rc=1
+read -r p3 f3 < <(count build-fuzz)
+passed=$((p1 + p2 + p3)); failed=$((f1 + f2 + f3))
 [ "$failed" -ne 0 ] && rc=1
 echo "tests: $passed passed, $failed failed"
 exit $rc

@@ -383,6 +383,14 @@ app_usage_hook(const char *prog)
 	       "(EAL options follow).\n");
 }
 
+/* --gen: end the scenario early, frames in flight still counted. */
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+	ibex_gen_builtin_end(gen);
+}
+
 static double
 now_s(void)
 {
@@ -470,6 +478,8 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 	if (gen != NULL && ibex_gen_builtin_start(gen, ibex_ctl_request_stop,
 						  &dp->stop) < 0)
 		ibex_ctl_request_stop();
+	else if (gen != NULL)
+		signal(SIGUSR1, on_usr1);
 	notify_ready(sock);
 	ibex_ctl_run(dp, &copts);
 	ibex_notify("STOPPING=1");

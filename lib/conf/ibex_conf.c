@@ -1883,10 +1883,12 @@ conf_dispatch(struct conf_ctx *x, char **tok, int ntok)
 			tok[0], list);
 }
 
-/* One statement of n characters at s (not NUL-terminated). */
+/* One statement of n characters at s (not NUL-terminated). *stmt, when
+ * not NULL, is set when the line held a statement (not blank or a
+ * comment). */
 static int
 conf_line(struct ibex_conf *c, const char *s, size_t n, const char *origin,
-	  int lineno, char *err, size_t errlen)
+	  int lineno, bool *stmt, char *err, size_t errlen)
 {
 	char buf[IBEX_CONF_LINE_MAX + 1];
 	char *tok[CONF_MAX_TOKENS];
@@ -1902,6 +1904,8 @@ conf_line(struct ibex_conf *c, const char *s, size_t n, const char *origin,
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	ntok = conf_tokens(buf, tok);
+	if (stmt != NULL)
+		*stmt = ntok != 0;
 	return ntok == 0 ? 0 : conf_dispatch(&x, tok, ntok);
 }
 
@@ -1951,7 +1955,8 @@ ibex_conf_parse_line(struct ibex_conf *c, const char *line,
 		return -EINVAL;
 	if (c->origin[0] == '\0')
 		conf_set_origin(c, origin);
-	ret = conf_line(c, line, strlen(line), origin, lineno, err, errlen);
+	ret = conf_line(c, line, strlen(line), origin, lineno, NULL, err,
+			errlen);
 	return ret != 0 ? ret : conf_tables_all(c);
 }
 
@@ -1972,7 +1977,7 @@ ibex_conf_parse_string(struct ibex_conf *c, const char *text,
 	while (*s != '\0') {
 		nl = strchr(s, '\n');
 		ret = conf_line(c, s, nl != NULL ? (size_t)(nl - s) : strlen(s),
-				origin, ++lineno, err, errlen);
+				origin, ++lineno, NULL, err, errlen);
 		if (ret != 0)
 			return ret;
 		if (nl == NULL)
@@ -1982,15 +1987,41 @@ ibex_conf_parse_string(struct ibex_conf *c, const char *text,
 	return conf_tables_all(c);
 }
 
-/* fgets with room for IBEX_CONF_LINE_MAX characters, the newline and one
- * more: a line that fills it without a newline is too long, and
- * conf_line says so with its number. */
+/*
+ * Read one line of @p f into @p buf (room for IBEX_CONF_LINE_MAX + 2
+ * characters and a NUL), without its newline. *n is its length, up to
+ * IBEX_CONF_LINE_MAX + 1: a longer line is cut there and conf_line() says
+ * it is too long, with its number. *nl tells whether a newline ended it,
+ * *nul whether it held a NUL byte. @return false at the end of the file.
+ */
+static bool
+conf_read_line(FILE *f, char *buf, size_t *n, bool *nl, bool *nul)
+{
+	int ch = EOF;
+
+	*n = 0;
+	*nl = false;
+	*nul = false;
+	while (*n <= IBEX_CONF_LINE_MAX && (ch = getc(f)) != EOF) {
+		if (ch == '\n') {
+			*nl = true;
+			break;
+		}
+		*nul |= ch == '\0';
+		buf[(*n)++] = (char)ch;
+	}
+	buf[*n] = '\0';
+	return *n > 0 || ch != EOF;
+}
+
 int
-ibex_conf_parse_file(struct ibex_conf *c, const char *path,
-		     char *err, size_t errlen)
+ibex_conf_parse_file_stat(struct ibex_conf *c, const char *path,
+			  struct ibex_conf_file_stat *st,
+			  char *err, size_t errlen)
 {
 	char buf[IBEX_CONF_LINE_MAX + 3];
-	int lineno = 0;
+	struct ibex_conf_file_stat s = { 0 };
+	bool nl, nul, stmt;
 	int ret = 0;
 	size_t n;
 	FILE *f;
@@ -2008,19 +2039,43 @@ ibex_conf_parse_file(struct ibex_conf *c, const char *path,
 		return ret;
 	}
 	conf_set_origin(c, path);
-	while (ret == 0 && fgets(buf, IBEX_CONF_LINE_MAX + 2, f) != NULL) {
-		n = strlen(buf);
-		if (n > 0 && buf[n - 1] == '\n')
-			n--;
-		ret = conf_line(c, buf, n, path, ++lineno, err, errlen);
+	errno = 0;
+	while (ret == 0 && conf_read_line(f, buf, &n, &nl, &nul)) {
+		s.lines++;
+		s.unterminated = !nl;
+		/* A NUL would cut the line short unseen: a binary file, or
+		 * one being written. */
+		if (nul) {
+			if (err != NULL && errlen > 0)
+				snprintf(err, errlen, "%s:%u: NUL byte in the "
+					 "line (not a text file?)", path,
+					 s.lines);
+			ret = -EINVAL;
+			break;
+		}
+		ret = conf_line(c, buf, n, path, (int)s.lines, &stmt, err,
+				errlen);
+		s.statements += stmt;
+		errno = 0;
 	}
 	if (ret == 0 && ferror(f)) {
-		ret = -EIO;
+		/* errno as the failed read left it (a directory: EISDIR) */
+		ret = errno != 0 ? -errno : -EIO;
 		if (err != NULL && errlen > 0)
-			snprintf(err, errlen, "%s: read error", path);
+			snprintf(err, errlen, "%s:%u: read error: %s", path,
+				 s.lines + 1, strerror(-ret));
 	}
 	fclose(f);
+	if (st != NULL)
+		*st = s;
 	return ret != 0 ? ret : conf_tables_all(c);
+}
+
+int
+ibex_conf_parse_file(struct ibex_conf *c, const char *path,
+		     char *err, size_t errlen)
+{
+	return ibex_conf_parse_file_stat(c, path, NULL, err, errlen);
 }
 
 /* ---- validate ---- */
@@ -2466,4 +2521,128 @@ ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen)
 	if (ret == 0)
 		ret = check_buffer(&x, c);
 	return ret;
+}
+
+/* ---- what a port carries ---- */
+
+/* Add @p name to the comma-separated list of differences. */
+static void
+diff_note(char *buf, size_t len, unsigned int *n, const char *prefix,
+	  const char *name)
+{
+	size_t used = buf != NULL && len > 0 ? strlen(buf) : 0;
+
+	if (buf != NULL && used < len)
+		snprintf(buf + used, len - used, "%s%s%s%s",
+			 *n > 0 ? ", " : "", prefix, prefix[0] != '\0' ? " " : "",
+			 name);
+	(*n)++;
+}
+
+/* The keys of a table whose fields differ between @p a and @p b. */
+static void
+diff_keys(const struct conf_key *keys, size_t nkeys, const void *a,
+	  const void *b, const char *prefix, char *buf, size_t len,
+	  unsigned int *n)
+{
+	const char *pa = a, *pb = b;
+	size_t i, j;
+
+	for (i = 0; i < nkeys; i++) {
+		/* keys of one field (lossless/lossy) are named once */
+		for (j = 0; j < i && keys[j].off != keys[i].off; j++)
+			;
+		if (j == i && memcmp(pa + keys[i].off, pb + keys[i].off,
+				     keys[i].size) != 0)
+			diff_note(buf, len, n, prefix, keys[i].name);
+	}
+}
+
+/* The port as the data path sees it: complete tables, and nothing of
+ * where its settings came from (lines, what a statement gave). A field
+ * added to struct ibex_conf_port that only records provenance belongs
+ * here, or every reload that names no port is refused. */
+static void
+diff_effective(const struct ibex_conf_port *p, struct ibex_conf_port *q)
+{
+	unsigned int v;
+
+	memcpy(q, p, sizeof(*q));
+	ibex_conf_port_tables(q);
+	q->line = q->vl_line = q->fc_line = 0;
+	q->dev_line = q->vls_line = q->class_line = 0;
+	q->sl2vl_line = q->vlarb_line = q->fc_mode_line = q->pfc_line = 0;
+	q->touch_line = 0;
+	memset(q->lane_line, 0, sizeof(q->lane_line));
+	q->vlans_set = q->sl2vl_set = q->vlarb_set = false;
+	q->sl2vl_given = 0;
+	q->vlarb_given = 0;
+	/* Entries past a table's length are not used. */
+	memset(q->vlarb.high + q->vlarb.nb_high, 0,
+	       sizeof(q->vlarb.high[0]) *
+	       (IBEX_VLARB_MAX_ENTRIES - q->vlarb.nb_high));
+	memset(q->vlarb.low + q->vlarb.nb_low, 0,
+	       sizeof(q->vlarb.low[0]) *
+	       (IBEX_VLARB_MAX_ENTRIES - q->vlarb.nb_low));
+	/* Field by field: a copy of a small struct need not keep its
+	 * padding, which memcmp would see. */
+	for (v = 0; v < IBEX_VL_COUNT; v++) {
+		struct ibex_conf_ecn e = q->ecn[v];
+		struct ibex_conf_ecn *f = &q->ecn[v];
+
+		memset(f, 0, sizeof(*f));
+		f->enabled = e.enabled;
+		f->fecn = e.fecn;
+		f->cfg.kmin = e.cfg.kmin;
+		f->cfg.kmax = e.cfg.kmax;
+		f->cfg.pmax = e.cfg.pmax;
+		f->cfg.wq_log = e.cfg.wq_log;
+		f->cfg.rate_bps = e.cfg.rate_bps;
+		f->cfg.avpkt = e.cfg.avpkt;
+		f->cfg.time_hz = e.cfg.time_hz;
+	}
+}
+
+unsigned int
+ibex_conf_port_diff(const struct ibex_conf_port *a,
+		    const struct ibex_conf_port *b, char *buf, size_t len)
+{
+	struct ibex_conf_port *x, *y;
+	unsigned int n = 0, v;
+
+	if (buf != NULL && len > 0)
+		buf[0] = '\0';
+	x = malloc(2 * sizeof(*x));
+	if (x == NULL) {
+		diff_note(buf, len, &n, "", "(out of memory: not compared)");
+		return n;
+	}
+	y = x + 1;
+	diff_effective(a, x);
+	diff_effective(b, y);
+	diff_keys(KEYS(conf_port_keys), x, y, "", buf, len, &n);
+	if (memcmp(x->sl_class.map, y->sl_class.map, sizeof(x->sl_class.map)))
+		diff_note(buf, len, &n, "", "pcp2sl/dscp2sl/sl");
+	if (memcmp(&x->sl2vl, &y->sl2vl, sizeof(x->sl2vl)) != 0)
+		diff_note(buf, len, &n, "", "sl2vl");
+	if (memcmp(&x->vlarb, &y->vlarb, sizeof(x->vlarb)) != 0)
+		diff_note(buf, len, &n, "", "vlarb");
+	if (x->lossless_mask != y->lossless_mask ||
+	    memcmp(x->reserved_blocks, y->reserved_blocks,
+		   sizeof(x->reserved_blocks)) != 0)
+		diff_note(buf, len, &n, "", "lane");
+	diff_keys(KEYS(conf_credit_keys), x, y, "credit", buf, len, &n);
+	if (x->pfc_headroom_auto != y->pfc_headroom_auto)
+		diff_note(buf, len, &n, "pfc", "headroom auto");
+	diff_keys(KEYS(conf_pfc_keys), x, y, "pfc", buf, len, &n);
+	for (v = 0; v < IBEX_VL_COUNT; v++)
+		if (memcmp(&x->ecn[v], &y->ecn[v], sizeof(x->ecn[v])) != 0)
+			break;
+	if (v < IBEX_VL_COUNT)
+		diff_note(buf, len, &n, "", "ecn");
+	/* Whatever the lists above do not name yet. */
+	if (n == 0 && memcmp(x, y, sizeof(*x)) != 0)
+		diff_note(buf, len, &n, "", "other settings");
+	free(x);
+	return n;
 }

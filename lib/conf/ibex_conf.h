@@ -183,6 +183,23 @@ int ibex_conf_parse_string(struct ibex_conf *c, const char *text,
 int ibex_conf_parse_file(struct ibex_conf *c, const char *path,
 			 char *err, size_t errlen);
 
+/** What ibex_conf_parse_file_stat() saw of the file itself. */
+struct ibex_conf_file_stat {
+	unsigned int lines;        /**< lines read */
+	unsigned int statements;   /**< lines that held a statement */
+	bool unterminated;         /**< the last line has no newline */
+};
+
+/**
+ * ibex_conf_parse_file(), telling also how many lines held a statement
+ * and whether the file ended with a newline (a file cut short while being
+ * written does not): the reload checks of lib/ctl. A line with a NUL byte
+ * is refused as "path:line: NUL byte ...". @p st may be NULL.
+ */
+int ibex_conf_parse_file_stat(struct ibex_conf *c, const char *path,
+			      struct ibex_conf_file_stat *st,
+			      char *err, size_t errlen);
+
 /**
  * Check the object as a whole (references, limits, consistency).
  * Errors name the line of the offending statement.
@@ -195,6 +212,18 @@ int ibex_conf_port_find(const struct ibex_conf *c, const char *name);
 /** Add a port with defaults (used when the file declares none).
  * @return its index or -ENOSPC / -EEXIST. */
 int ibex_conf_port_add(struct ibex_conf *c, const char *name, const char *dev);
+
+/**
+ * What a port would carry differently after a change from @p a to @p b:
+ * the settings that differ, compared as the data path uses them
+ * (complete tables; not the lines or statements they came from). Their
+ * names go to @p buf as a comma-separated list ("pvid, vlans, fc, ecn",
+ * key and statement names of docs/configuration.md; may be NULL).
+ * @return the number of differences, 0 when the port stays as it is.
+ */
+unsigned int ibex_conf_port_diff(const struct ibex_conf_port *a,
+				 const struct ibex_conf_port *b,
+				 char *buf, size_t len);
 
 /**
  * Fill the tables a port left unset (SL->VL for its lane count, the default

@@ -349,10 +349,11 @@ ibex_cmd_parse(const char *line, struct ibex_cmd_req *req, char *err,
 	if (strcmp(w[0], "show") == 0)
 		return parse_show(req, w + 1, n - 1, err, errlen);
 	if (strcmp(w[0], "reload") == 0) {
-		if (n > 1)
-			return cmd_err(err, errlen, "reload", "takes no arguments "
-				       "(it re-reads the file the switch was "
-				       "started with)");
+		req->force = n == 2 && strcmp(w[1], "--force") == 0;
+		if (n > 1 + req->force)
+			return cmd_err(err, errlen, "reload", "unexpected '%s' "
+				       "(reload [--force] re-reads the file the "
+				       "switch was started with)", w[n - 1]);
 		req->kind = IBEX_CMD_RELOAD;
 		return 0;
 	}
@@ -410,17 +411,97 @@ ibex_cmd_conf_change(const struct ibex_conf *running, const char *stmt,
 	return ret;
 }
 
+/* The hint every refusal a --force overrides ends with. */
+#define RELOAD_FORCE_HINT "; the running configuration stays " \
+	"(reload --force applies it anyway)"
+
+/* Static entries of running port @p p that @p out does not hold. */
+static unsigned int
+reload_statics_lost(const struct ibex_conf *running,
+		    const struct ibex_conf *out, uint16_t p)
+{
+	unsigned int lost = 0;
+	uint16_t i, j;
+
+	for (i = 0; i < running->nb_static; i++) {
+		const struct ibex_conf_fdb_static *s = &running->statics[i];
+
+		if (s->port != p)
+			continue;
+		for (j = 0; j < out->nb_static; j++)
+			if (memcmp(out->statics[j].mac, s->mac, 6) == 0 &&
+			    out->statics[j].vid == s->vid &&
+			    out->statics[j].port == p)
+				break;
+		lost += j == out->nb_static;
+	}
+	return lost;
+}
+
+/* A file that names no port: every running port falls back to its
+ * defaults. Refused when that changes one of them. */
+static int
+reload_check_unnamed(const struct ibex_conf *running,
+		     const struct ibex_conf *out, const char *path,
+		     char *err, size_t errlen)
+{
+	char what[160];
+	unsigned int n, lost;
+	uint16_t i;
+
+	for (i = 0; i < out->nb_ports && i < running->nb_ports; i++) {
+		n = ibex_conf_port_diff(&running->ports[i], &out->ports[i],
+					what, sizeof(what));
+		lost = reload_statics_lost(running, out, i);
+		if (n == 0 && lost == 0)
+			continue;
+		if (lost != 0)
+			snprintf(what + strlen(what),
+				 sizeof(what) - strlen(what), "%s%u static "
+				 "fdb entr%s", n > 0 ? ", " : "", lost,
+				 lost == 1 ? "y" : "ies");
+		snprintf(err, errlen, "%s: names no port, so port %s would "
+			 "lose its %s to the defaults" RELOAD_FORCE_HINT, path,
+			 running->ports[i].name, what);
+		return -EPERM;
+	}
+	return 0;
+}
+
 int
 ibex_cmd_conf_reload(const struct ibex_conf *running, const char *path,
-		     struct ibex_conf *out, char *err, size_t errlen)
+		     bool force, struct ibex_conf *out, char *err,
+		     size_t errlen)
 {
+	struct ibex_conf_file_stat st;
 	uint16_t i, carry;
 	int ret;
 
 	ibex_conf_init(out);
-	ret = ibex_conf_parse_file(out, path, err, errlen);
+	ret = ibex_conf_parse_file_stat(out, path, &st, err, errlen);
 	if (ret < 0)
 		return ret;
+	if (!force && st.statements == 0) {
+		snprintf(err, errlen, "%s: holds no statement (empty, or only "
+			 "comments): every port would fall back to its "
+			 "defaults" RELOAD_FORCE_HINT, path);
+		return -EPERM;
+	}
+	if (!force && st.unterminated) {
+		snprintf(err, errlen, "%s:%u: the last line has no newline: the "
+			 "file looks cut short (still being written?)"
+			 RELOAD_FORCE_HINT, path, st.lines);
+		return -EPERM;
+	}
+	/* Ports are removed only by a restart: name the one left out. */
+	for (i = 0; out->nb_ports != 0 && i < running->nb_ports; i++) {
+		if (ibex_conf_port_find(out, running->ports[i].name) >= 0)
+			continue;
+		snprintf(err, errlen, "%s: does not name running port %s (a "
+			 "reload cannot remove a port: restart for that)", path,
+			 running->ports[i].name);
+		return -ENOTSUP;
+	}
 	/* A file without ports ran on every probed ethdev: same ports. */
 	carry = out->nb_ports == 0 ? running->nb_ports : 0;
 	for (i = 0; i < carry; i++) {
@@ -434,7 +515,10 @@ ibex_cmd_conf_reload(const struct ibex_conf *running, const char *path,
 			 path, running->ports[i].name);
 		return ret;
 	}
-	return ibex_conf_validate(out, err, errlen);
+	ret = ibex_conf_validate(out, err, errlen);
+	if (ret < 0 || force || carry == 0)
+		return ret;
+	return reload_check_unnamed(running, out, path, err, errlen);
 }
 
 int
@@ -473,7 +557,7 @@ ibex_cmd_help(void)
 	"STATEMENT                 the same without 'set'\n"
 	"add fdb MAC port NAME [vlan N]   static FDB entry\n"
 	"del fdb MAC vlan N               remove a static FDB entry\n"
-	"reload                    re-read the configuration file\n"
+	"reload [--force]          re-read the configuration file\n"
 	"clear counters            rates and 'show ports' count from now\n"
 	"set log-level TYPE LEVEL  DPDK log level of the types matching TYPE\n"
 	"version                   ibex and DPDK versions of the switch\n"

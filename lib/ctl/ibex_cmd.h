@@ -96,6 +96,7 @@ struct ibex_cmd_req {
 	char verb[16];             /**< first word, for messages ("set") */
 	enum ibex_show show;       /**< IBEX_CMD_SHOW */
 	char port[IBEX_NAME_LEN];  /**< IBEX_CMD_SHOW: only this port ("" all) */
+	bool force;                /**< IBEX_CMD_RELOAD: "reload --force" */
 	char stmt[IBEX_CONF_LINE_MAX + 1]; /**< IBEX_CMD_CHANGE: a statement;
 					    *  IBEX_CMD_LOG_LEVEL: the log type
 					    *  pattern ("lib.eal", "ibex.*") */
@@ -132,13 +133,23 @@ int ibex_cmd_conf_change(const struct ibex_conf *running, const char *stmt,
 
 /**
  * A config file read into @p out for "reload": parsed from scratch and
- * validated. What cannot change live is carried over from @p running:
- * ports when the file names none (they were the probed ethdevs), and the
- * control socket path (the socket stays where it is). Messages are
- * "file:line: reason". @return 0 or -errno.
+ * validated. Ports are carried over from @p running when the file names
+ * none (the switch was started on every probed ethdev), with the
+ * defaults of every setting.
+ *
+ * A reload that looks like an accident is refused (docs/control.md,
+ * "Reload safety"), unless @p force:
+ *  - the file holds no statement (empty, or only comments and blanks);
+ *  - its last line has no newline (cut short while being written);
+ *  - it names no port and a running port would lose settings to the
+ *    defaults (VLANs, lanes, flow control, ...) or its static FDB entries.
+ * Never accepted, @p force or not: a file that names some ports but not
+ * every running one (ports are removed only by a restart). Messages are
+ * "file[:line]: reason". @return 0 or -errno.
  */
 int ibex_cmd_conf_reload(const struct ibex_conf *running, const char *path,
-			 struct ibex_conf *out, char *err, size_t errlen);
+			 bool force, struct ibex_conf *out,
+			 char *err, size_t errlen);
 
 /**
  * Append the statements of config file @p path to @p text, without comments

@@ -334,7 +334,7 @@ ctl_change(struct ibex_sock *s, const char *stmt, const char *verb,
 }
 
 static int
-ctl_reload(struct ibex_sock *s, char *err, size_t errlen)
+ctl_reload(struct ibex_sock *s, bool force, char *err, size_t errlen)
 {
 	char msg[IBEX_CONF_ERR_LEN];
 	int ret;
@@ -344,8 +344,8 @@ ctl_reload(struct ibex_sock *s, char *err, size_t errlen)
 			 "was started without --config)");
 		return -ENOENT;
 	}
-	ret = ibex_cmd_conf_reload(s->conf, s->config_path, s->cand, msg,
-				   sizeof(msg));
+	ret = ibex_cmd_conf_reload(s->conf, s->config_path, force, s->cand,
+				   msg, sizeof(msg));
 	if (ret < 0) {
 		snprintf(err, errlen, "reload: %s", msg);
 		return ret;
@@ -1194,7 +1194,7 @@ ibex_sock_exec(struct ibex_sock *s, const char *line, struct ibex_out *reply)
 					 sizeof(err));
 			break;
 		case IBEX_CMD_RELOAD:
-			ret = ctl_reload(s, err, sizeof(err));
+			ret = ctl_reload(s, req->force, err, sizeof(err));
 			break;
 		case IBEX_CMD_VERSION:
 			ctl_version(req, &s->body);
@@ -1575,7 +1575,8 @@ ibex_sock_poll(struct ibex_sock *s)
 		char err[SOCK_ERR_LEN];
 
 		reload_requested = 0;
-		if (ctl_reload(s, err, sizeof(err)) < 0)
+		/* A signal is never a --force. */
+		if (ctl_reload(s, false, err, sizeof(err)) < 0)
 			RTE_LOG(ERR, IBEX_SOCK, "SIGHUP: %s; the running "
 				"configuration is unchanged\n", err);
 		else

@@ -251,6 +251,13 @@ ibex_gen_builtin_set_meta(struct ibex_gen_builtin *g, const char *meta)
 	g->opts.meta = meta; /* ibex_gen_builtin_start() copies the opts */
 }
 
+void
+ibex_gen_builtin_end(struct ibex_gen_builtin *g)
+{
+	if (g != NULL && g->run != NULL)
+		ibex_gen_run_stop(g->run);
+}
+
 int
 ibex_gen_builtin_report(struct ibex_gen_builtin *g, FILE *f)
 {

@@ -91,6 +91,15 @@ int ibex_gen_builtin_attach(struct ibex_gen_builtin *g, struct ibex_conf *conf,
 int ibex_gen_builtin_start(struct ibex_gen_builtin *g, void (*done)(void),
 			   const _Atomic bool *stop);
 
+/**
+ * End the scenario now, as if its time were up (ibex-switch's SIGUSR1): the
+ * senders stop, the frames in flight are still received (the rate engine
+ * listens until the switch is empty), then @p done runs as at a normal
+ * end. For tests whose load must last exactly as long as their work.
+ * Async-signal-safe (one atomic store); a no-op before ibex_gen_builtin_start().
+ */
+void ibex_gen_builtin_end(struct ibex_gen_builtin *g);
+
 /** Print the generator's report and write its files (after the lcore
  * returned). @return as ibex_gen_run_report(). */
 int ibex_gen_builtin_report(struct ibex_gen_builtin *g, FILE *f);

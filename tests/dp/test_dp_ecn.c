@@ -343,19 +343,24 @@ rings_flush(void)
 /*
  * Feed for @p ms, counting the window after @p warm_ms. @p paced feeds one
  * frame per @p gap_us instead of keeping the ring full. The largest lane
- * backlog seen meanwhile goes to @p max_qlen.
+ * backlog seen meanwhile goes to @p max_qlen; with @p until_qlen the run
+ * goes on until the backlog reached it (a starved worker may not fill the
+ * lane in the time; at most 20 times @p ms).
  */
 static void
-run_traffic(struct sink *k, uint32_t warm_ms, uint32_t ms, uint32_t gap_us,
-	    bool both_ports, uint64_t *max_qlen)
+run_traffic_until(struct sink *k, uint32_t warm_ms, uint32_t ms,
+		  uint32_t gap_us, bool both_ports, uint64_t *max_qlen,
+		  uint64_t until_qlen)
 {
 	uint64_t hz = rte_get_tsc_hz(), t0 = rte_rdtsc();
 	uint64_t warm = t0 + hz * warm_ms / 1000, end = t0 + hz * ms / 1000;
+	uint64_t cap = t0 + hz * ms / 1000 * 20;
 	uint64_t gap = hz * gap_us / 1000000, next = t0, now, polls = 0;
 
 	*max_qlen = 0;
 	workers_start();
-	while ((now = rte_rdtsc()) < end) {
+	while ((now = rte_rdtsc()) < end ||
+	       (*max_qlen < until_qlen && now < cap)) {
 		if (gap == 0) {
 			feed();
 		} else if (now >= next) {
@@ -383,6 +388,13 @@ run_traffic(struct sink *k, uint32_t warm_ms, uint32_t ms, uint32_t gap_us,
 	if (both_ports)
 		sink_drain(k, OUT2, false);
 	rings_flush();
+}
+
+static void
+run_traffic(struct sink *k, uint32_t warm_ms, uint32_t ms, uint32_t gap_us,
+	    bool both_ports, uint64_t *max_qlen)
+{
+	run_traffic_until(k, warm_ms, ms, gap_us, both_ports, max_qlen, 0);
 }
 
 static void
@@ -569,7 +581,8 @@ standing_run(unsigned int depth, const char *pcap_path, struct sink *k,
 	}
 	memset(qhist, 0, sizeof(qhist));
 	ibex_dp_lane_totals(dp, OUT, 0, &before);
-	run_traffic(k, 300, 1300, 0, false, &max_qlen);
+	run_traffic_until(k, 300, 1300, 0, false, &max_qlen,
+			  (uint64_t)(depth + 1) * FRAME_LEN);
 	lane_diff(OUT, &before, &d);
 	if (pd != NULL) {
 		pcap_dump_close(k->pcap);

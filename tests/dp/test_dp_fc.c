@@ -144,7 +144,8 @@ struct scen {
 	bool lossless;         /* VL_LL lossless */
 	unsigned int fc_drop_k; /* drop every k-th FC frame, 0 = none */
 	uint64_t min_frames;   /* stop offering after this many sent */
-	uint32_t max_ms;       /* ... or after this long */
+	uint32_t max_ms;       /* ... or after this long (a cap, never the
+				* expected end: a slow machine needs longer) */
 	unsigned int ring_depth; /* frames a sender keeps in its RX ring */
 	bool receiver_stalls;
 };
@@ -560,13 +561,14 @@ struct result {
 /*
  * Three senders on VL_LL into r3, full offered load, until min_frames are
  * sent (or max_ms passed); then the senders stop and the neighbours keep
- * exchanging flow control until every frame is out (at most 2 s).
+ * exchanging flow control until every frame is out, or nothing came out
+ * for 2 s (frames a lossy run dropped never will), or 10 s passed.
  */
 static void
 incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 {
 	static const uint32_t len[NB_IN] = { 64, 200, 520 };
-	uint64_t t0, now, end, quiet_until = 0, sent;
+	uint64_t t0, now, end, quiet_until = 0, sent, last_total = 0, last_rx;
 	unsigned int i;
 
 	memset(&sink, 0, sizeof(sink));
@@ -589,6 +591,7 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 	}
 	workers_start();
 	t0 = rte_rdtsc();
+	last_rx = t0;
 	end = t0 + hz * sc->max_ms / 1000;
 	for (;;) {
 		uint64_t now_ns;
@@ -598,8 +601,14 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 		now_ns = tsc_ns(now);
 		sent = snd[0].sent + snd[1].sent + snd[2].sent;
 		offering = sent < sc->min_frames && now < end;
-		if (!offering && quiet_until == 0)
-			quiet_until = now + 2 * hz;
+		if (!offering && quiet_until == 0) {
+			quiet_until = now + 10 * hz;
+			last_rx = now;
+		}
+		if (sink.total != last_total) {
+			last_total = sink.total;
+			last_rx = now;
+		}
 		for (i = 0; i < NB_IN; i++) {
 			upstream_rx(i, sc, now_ns, want_quanta);
 			sender_offer(&snd[i], sc, now, now_ns, offering);
@@ -615,7 +624,8 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 		}
 		sink_drain(sc, now);
 		if (quiet_until != 0 &&
-		    (sink.total == sent || now > quiet_until))
+		    (sink.total == sent || now > quiet_until ||
+		     now - last_rx > 2 * hz))
 			break;
 	}
 	/* A last look at what is still in flight. */
@@ -713,7 +723,7 @@ test_credit_incast(void **state)
 {
 	struct scen sc = {
 		.mode = IBEX_FC_CREDIT, .lossless = true,
-		.min_frames = min_frames(), .max_ms = 30000,
+		.min_frames = min_frames(), .max_ms = 120000,
 		.ring_depth = RX_RING, .receiver_stalls = true,
 	};
 	struct result r;
@@ -737,7 +747,7 @@ test_credit_lost_fc_frames(void **state)
 {
 	struct scen sc = {
 		.mode = IBEX_FC_CREDIT, .lossless = true, .fc_drop_k = 3,
-		.min_frames = min_frames() / 2, .max_ms = 30000,
+		.min_frames = min_frames() / 2, .max_ms = 120000,
 		.ring_depth = RX_RING, .receiver_stalls = true,
 	};
 	struct result r;
@@ -761,7 +771,7 @@ test_no_fc_loses(void **state)
 {
 	struct scen sc = {
 		.mode = IBEX_FC_NONE, .lossless = false,
-		.min_frames = 100000, .max_ms = 30000,
+		.min_frames = 100000, .max_ms = 120000,
 		.ring_depth = RX_RING,
 	};
 	struct result r;
@@ -785,7 +795,7 @@ test_lossy_lane_loses(void **state)
 {
 	struct scen sc = {
 		.mode = IBEX_FC_CREDIT, .lossless = false,
-		.min_frames = 100000, .max_ms = 30000,
+		.min_frames = 100000, .max_ms = 120000,
 		.ring_depth = RX_RING,
 	};
 	struct result r;
@@ -815,7 +825,7 @@ test_pfc_incast(void **state)
 {
 	struct scen sc = {
 		.mode = IBEX_FC_PFC, .lossless = true,
-		.min_frames = min_frames() / 2, .max_ms = 30000,
+		.min_frames = min_frames() / 2, .max_ms = 120000,
 		.ring_depth = 64,
 	};
 	struct result r;
@@ -1119,6 +1129,13 @@ static int
 group_teardown(void **state)
 {
 	(void)state;
+	/* A failed assertion leaves its test without teardown: the worker
+	 * still runs on the pool and rings freed below, and the process hung
+	 * until meson's timeout instead of reporting the failure. */
+	if (dp != NULL) {
+		workers_stop();
+		dp_discard();
+	}
 	rte_mempool_free(test_pool);
 	rte_eal_cleanup();
 	return 0;

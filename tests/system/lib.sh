@@ -121,7 +121,8 @@ _forget_pid() {
 }
 
 # stop_pid PID [SIG]: signal one process we started and wait for it (up to
-# 10 s, then SIGKILL). Its exit status goes to WAIT_RC.
+# 60 s, then SIGKILL: a switch on a busy machine may need more than 10 s to
+# stop, print and write its JSON). Its exit status goes to WAIT_RC.
 stop_pid() {
 	local pid=$1 sig=${2:-TERM}
 
@@ -133,7 +134,7 @@ stop_pid() {
 		return 0
 	fi
 	kill -s "$sig" "$pid" 2>/dev/null
-	if ! wait_exit "$pid" 10; then
+	if ! wait_exit "$pid" 60; then
 		kill -s KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 		WAIT_RC=137

@@ -90,13 +90,13 @@ start_bg IBEX_PID "$LOG" "$IBEX" -l 0-1 --no-huge -m 1024 --no-pci \
 	--file-prefix="$PREFIX" --log-level='lib.*:notice' \
 	--vdev "net_af_packet0,iface=$V_A,qpairs=1" \
 	--vdev "net_af_packet1,iface=$V_B,qpairs=1" \
-	-- --wait-links 10 --json "$JSON"
+	-- --wait-links 30 --json "$JSON"
 info "ibex-switch started (pid $IBEX_PID)"
 
 ping_once() {
 	ip netns exec "$NS_A" ping -c 1 -W 1 10.99.0.2
 }
-case $(wait_until_or_dead 30 "$IBEX_PID" ping_once; echo $?) in
+case $(wait_until_or_dead 60 "$IBEX_PID" ping_once; echo $?) in
 0) ;;
 2) wait_exit "$IBEX_PID" 1; show_log "$LOG"
    fail "ibex-switch exited ($WAIT_RC) before forwarding" ;;
@@ -122,16 +122,16 @@ start_bg NC_SRV "$WORK/nc-srv.log" ip netns exec "$NS_B" \
 listening() {
 	ip netns exec "$NS_B" ss -Hltn "sport = :$TCP_PORT" | grep -q .
 }
-wait_until_or_dead 10 "$NC_SRV" listening ||
+wait_until_or_dead 30 "$NC_SRV" listening ||
 	{ show_log "$WORK/nc-srv.log"; fail "nc server did not listen"; }
 
 # -N: half-close after the file so the server sees the end of the data.
 start_bg NC_CLI "$WORK/nc-cli.log" ip netns exec "$NS_A" \
 	sh -c "exec nc -N 10.99.0.2 $TCP_PORT <'$WORK/sent'"
 t0=$SECONDS
-wait_exit "$NC_CLI" 60 || fail "TCP transfer did not finish within 60 s"
+wait_exit "$NC_CLI" 120 || fail "TCP transfer did not finish within 120 s"
 [ "$WAIT_RC" = 0 ] || { show_log "$WORK/nc-cli.log"; fail "nc client exited with $WAIT_RC"; }
-wait_exit "$NC_SRV" 10 || fail "nc server still running after the client closed"
+wait_exit "$NC_SRV" 30 || fail "nc server still running after the client closed"
 [ "$WAIT_RC" = 0 ] || { show_log "$WORK/nc-srv.log"; fail "nc server exited with $WAIT_RC"; }
 
 sum_sent=$(sha256sum <"$WORK/sent" | cut -d' ' -f1)

@@ -38,7 +38,7 @@ EOF
 	--vdev "net_pcap0,rx_pcap=in0.pcap,tx_pcap=out0.pcap" \
 	--vdev "net_pcap1,rx_pcap=empty.pcap,tx_pcap=out1.pcap" \
 	--vdev "net_pcap2,rx_pcap=in2.pcap,tx_pcap=out2.pcap" \
-	-- --config switch.conf --idle-stop 1 --json stats.json >switch.log 2>&1 ||
+	-- --config switch.conf --idle-stop 3 --json stats.json >switch.log 2>&1 ||
 	{ cat switch.log; fail "ibex-switch exited non-zero"; }
 
 count() { tshark -r "$1" ${2:+-Y "$2"} 2>/dev/null | wc -l; }

@@ -9,13 +9,15 @@ prefix="ibextel$$"
 log=$(mktemp /tmp/ibex-tel.XXXXXX)
 "$sw" -l 0-1 --no-huge -m 1024 --no-pci --file-prefix="$prefix" \
 	--log-level='lib.*:notice' --vdev net_null0 --vdev net_null1 \
-	-- --duration 20 >"$log" 2>&1 &
+	-- >"$log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$log"' EXIT
 
 query() { echo "$1" | dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1; }
-for _ in $(seq 50); do
-	query /ibex/ports | grep -q net_null1 && break
+# Until telemetry answers (the switch runs until the SIGINT below).
+deadline=$((SECONDS + 60))
+until query /ibex/ports | grep -q net_null1; do
+	[ $SECONDS -lt $deadline ] || { cat "$log"; echo "FAIL: no telemetry"; exit 1; }
 	sleep 0.2
 done
 python3 - "$(query /ibex/ports)" "$(query /ibex/port_stats,net_null0)" \

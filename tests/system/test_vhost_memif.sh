@@ -88,13 +88,13 @@ start_bg IBEX_PID "$IBEX_LOG" "$IBEX" -l 0-1 --no-huge -m 1024 --no-pci \
 	--vdev "net_vhost0,iface=$VHOST_SOCK,queues=1" \
 	--vdev "net_memif0,role=server,socket=$MEMIF_SOCK,socket-abstract=no" \
 	--vdev "net_pcap1,rx_pcap=$WORK/in3.pcap,tx_pcap=$WORK/out3.pcap" \
-	-- --config "$WORK/ibex.conf" --wait-links 30 --idle-stop 4 --json "$JSON"
+	-- --config "$WORK/ibex.conf" --wait-links 60 --idle-stop 4 --json "$JSON"
 info "ibex-switch started (pid $IBEX_PID)"
 
 sockets_ready() {
 	[ -S "$VHOST_SOCK" ] && [ -S "$MEMIF_SOCK" ]
 }
-case $(wait_until_or_dead 30 "$IBEX_PID" sockets_ready; echo $?) in
+case $(wait_until_or_dead 60 "$IBEX_PID" sockets_ready; echo $?) in
 0) ;;
 2) wait_exit "$IBEX_PID" 1; show_log "$IBEX_LOG"
    fail "ibex-switch exited ($WAIT_RC) before creating its sockets" ;;
@@ -124,7 +124,7 @@ start_bg PMD_PID "$PMD_LOG" sh -c 'trap "" PIPE; exec "$@"' testpmd \
 info "dpdk-testpmd started (pid $PMD_PID)"
 
 t0=$SECONDS
-if ! wait_exit "$IBEX_PID" 90; then
+if ! wait_exit "$IBEX_PID" 180; then
 	show_log "$IBEX_LOG"
 	show_log "$PMD_LOG"
 	fail "ibex-switch still running after 90 s (frames never stopped?)"

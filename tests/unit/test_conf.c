@@ -1007,6 +1007,126 @@ test_parse_file(void **state)
 	assert_string_equal(err, want);
 }
 
+static void
+test_parse_file_stat(void **state)
+{
+	struct ibex_conf *c = *state;
+	struct ibex_conf_file_stat st;
+	char path[] = "/tmp/ibex_conf_testXXXXXX";
+	char err[IBEX_CONF_ERR_LEN], want[IBEX_CONF_ERR_LEN + 64];
+	FILE *f;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path, "# head\n\nport p0\n  # x\nfdb ageing 5\n");
+	assert_int_equal(ibex_conf_parse_file_stat(c, path, &st, err,
+						   sizeof(err)), 0);
+	assert_int_equal(st.lines, 5);
+	assert_int_equal(st.statements, 2);
+	assert_false(st.unterminated);
+	write_file(path, "port p0\nport p0 pvid 3");
+	ibex_conf_init(c);
+	assert_int_equal(ibex_conf_parse_file_stat(c, path, &st, err,
+						   sizeof(err)), 0);
+	assert_int_equal(st.lines, 2);
+	assert_true(st.unterminated);
+	assert_int_equal(c->ports[0].pvid, 3);
+	write_file(path, "");
+	ibex_conf_init(c);
+	assert_int_equal(ibex_conf_parse_file_stat(c, path, &st, err,
+						   sizeof(err)), 0);
+	assert_int_equal(st.lines, 0);
+	assert_int_equal(st.statements, 0);
+	assert_false(st.unterminated);
+	/* A NUL byte once cut the line short, silently. */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite("port p0\nport p1\0 pvid 9\n", 1, 25, f), 25);
+	assert_int_equal(fclose(f), 0);
+	ibex_conf_init(c);
+	assert_int_equal(ibex_conf_parse_file(c, path, err, sizeof(err)),
+			 -EINVAL);
+	snprintf(want, sizeof(want), "%s:2: NUL byte in the line (not a text "
+		 "file?)", path);
+	assert_string_equal(err, want);
+	unlink(path);
+	/* A directory opens but does not read. */
+	ibex_conf_init(c);
+	assert_int_equal(ibex_conf_parse_file(c, "/", err, sizeof(err)),
+			 -EISDIR);
+	assert_string_equal(err, "/:1: read error: Is a directory");
+}
+
+/* ---- what a port carries (reload safety) ---- */
+
+static void
+port_of(const char *text, struct ibex_conf_port *p)
+{
+	struct ibex_conf *c = malloc(sizeof(*c));
+	char err[IBEX_CONF_ERR_LEN] = "";
+
+	assert_non_null(c);
+	ibex_conf_init(c);
+	if (parse(c, text, err) != 0)
+		fail_msg("%s: %s", text, err);
+	*p = c->ports[0];
+	free(c);
+}
+
+static void
+diff_is(const struct ibex_conf_port *a, const char *text, const char *want)
+{
+	struct ibex_conf_port *b = malloc(sizeof(*b));
+	char buf[256];
+	unsigned int n;
+
+	assert_non_null(b);
+	port_of(text, b);
+	n = ibex_conf_port_diff(a, b, buf, sizeof(buf));
+	if (strcmp(buf, want) != 0)
+		fail_msg("%s: differences '%s', want '%s'", text, buf, want);
+	assert_int_equal(n == 0, want[0] == '\0');
+	/* the relation is symmetric */
+	assert_int_equal(ibex_conf_port_diff(b, a, NULL, 0), n);
+	free(b);
+}
+
+static void
+test_port_diff(void **state)
+{
+	struct ibex_conf *c = *state;
+	struct ibex_conf_port *a = &c->ports[0];
+
+	/* A port added by code (a probed ethdev) is the port of a bare
+	 * "port" line, and of one that states only defaults. If this
+	 * fails after a new field came to struct ibex_conf_port, that field
+	 * records where a setting came from: diff_effective() must clear it. */
+	assert_int_equal(ibex_conf_port_add(c, "p0", "net_ring0"), 0);
+	diff_is(a, "port p0 dev net_ring0\n", "");
+	diff_is(a, "port p0 dev net_ring0 pvid 1 vlans 1 vls 8 fc none "
+		"admin up\nsl2vl p0 0:0,8:0\necn p0 vl all on\n", "");
+	diff_is(a, "port p0 dev net_ring0 pvid 20 vlans 10,20\n",
+		"pvid, vlans");
+	diff_is(a, "port p0 dev net_ring0 vlans 1,10\n", "vlans");
+	diff_is(a, "port p0 dev net_ring1\n", "dev");
+	diff_is(a, "port p0 dev net_ring0 admin down trusted on\n",
+		"trusted, admin");
+	diff_is(a, "port p0 dev net_ring0 fc credit\n"
+		"lane p0 vl 1 lossless\n", "fc, lane");
+	diff_is(a, "port p0 dev net_ring0\npcp2sl p0 1:3\n",
+		"pcp2sl/dscp2sl/sl");
+	diff_is(a, "port p0 dev net_ring0\nsl2vl p0 1:2\n", "sl2vl");
+	diff_is(a, "port p0 dev net_ring0\nvlarb p0 low 0:1\n", "vlarb");
+	diff_is(a, "port p0 dev net_ring0\ncredit p0 period-us 10\n",
+		"credit period-us");
+	diff_is(a, "port p0 dev net_ring0\npfc p0 quanta 100 headroom 8KB\n",
+		"pfc headroom auto, pfc headroom, pfc quanta");
+	diff_is(a, "port p0 dev net_ring0\necn p0 vl 3 off\n", "ecn");
+	/* the ECN curve follows the rate: a speed changes it too */
+	diff_is(a, "port p0 dev net_ring0 speed 100G\n", "speed, ecn");
+}
+
 /* ---- lanes, flow control, ECN ---- */
 
 static void
@@ -2089,6 +2209,8 @@ main(void)
 		T(test_parse_line),
 		T(test_comments_blanks),
 		T(test_parse_file),
+		T(test_parse_file_stat),
+		T(test_port_diff),
 		T(test_lane_defaults),
 		T(test_sizes),
 		T(test_port_lane_keys),

@@ -60,17 +60,17 @@ start_bg swpid "$tmp/switch.log" "$sw" -l 0-1 -m 256 --no-pci \
 	--file-prefix="$prefix" --log-level='lib.*:notice' \
 	--vdev "net_pcap0,rx_pcap=$tmp/in.pcap,infinite_rx=1" \
 	--vdev "net_null0,no-rx=1" \
-	-- --config "$tmp/switch.conf" --duration 60
+	-- --config "$tmp/switch.conf"
 c() { "$ctl" --file-prefix "$prefix" "$@"; }
-wait_until_or_dead 20 "$swpid" c show ports ||
+wait_until_or_dead 60 "$swpid" c show ports ||
 	{ show_log "$tmp/switch.log"; fail "switch did not start"; }
 grep -q "packet capture unavailable" "$tmp/switch.log" &&
 	fail "rte_pdump_init failed: $(grep 'packet capture' "$tmp/switch.log")"
 
-timeout 20 dpdk-dumpcap --file-prefix="$prefix" -D >"$tmp/ifaces" 2>"$tmp/dumpcap.err" ||
+timeout 60 dpdk-dumpcap --file-prefix="$prefix" -D >"$tmp/ifaces" 2>"$tmp/dumpcap.err" ||
 	{ cat "$tmp/dumpcap.err"; fail "dpdk-dumpcap -D failed"; }
 grep -q net_null0 "$tmp/ifaces" || { cat "$tmp/ifaces"; fail "net_null0 not listed"; }
-timeout 30 dpdk-dumpcap --file-prefix="$prefix" -i net_null0 -c 50 \
+timeout 60 dpdk-dumpcap --file-prefix="$prefix" -i net_null0 -c 50 \
 	-w "$tmp/p1.pcapng" -q 2>"$tmp/dumpcap.err" ||
 	{ cat "$tmp/dumpcap.err"; fail "dpdk-dumpcap failed"; }
 # -c stops at the first burst that reaches the count: at least 50.

@@ -36,9 +36,9 @@ cp "$conf" "$tmp/good1.conf"
 start_bg swpid "$tmp/switch.log" "$sw" -l 0-1 --no-huge -m 1024 --no-pci \
 	--file-prefix="$prefix" --log-level='lib.*:notice' \
 	--vdev "net_null0,no-rx=1" --vdev "net_null1,no-rx=1" \
-	-- --config "$conf" --duration 120
+	-- --config "$conf"
 c() { "$ctl" --file-prefix "$prefix" "$@"; }
-if ! wait_until_or_dead 20 "$swpid" c show ports; then
+if ! wait_until_or_dead 60 "$swpid" c show ports; then
 	show_log "$tmp/switch.log"
 	fail "no control socket at the default path"
 fi
@@ -60,7 +60,7 @@ sighup() {
 	log_lines=$(wc -l <"$tmp/switch.log")
 	kill -HUP "$swpid"
 	# Re-read the log on every try: a <(...) would be read once.
-	wait_until 10 new_log_has "SIGHUP" || fail "no SIGHUP line in the log"
+	wait_until 60 new_log_has "SIGHUP" || fail "no SIGHUP line in the log"
 	is_alive "$swpid" || fail "the switch died on SIGHUP"
 	tail -n +"$((log_lines + 1))" "$tmp/switch.log" | grep SIGHUP
 }

@@ -49,9 +49,9 @@ start_bg swpid "$tmp/switch.log" "$sw" -l 0-1 --no-huge -m 1024 --no-pci \
 	--file-prefix="$prefix" --log-level='lib.*:notice' \
 	--vdev "net_pcap0,rx_pcap=$tmp/in.pcap,infinite_rx=1" \
 	--vdev "net_null0,no-rx=1" \
-	-- --config "$tmp/switch.conf" --ctl-socket "$sock" --duration 120
+	-- --config "$tmp/switch.conf" --ctl-socket "$sock"
 c() { "$ctl" --socket "$sock" "$@"; }
-if ! wait_until_or_dead 20 "$swpid" c show ports; then
+if ! wait_until_or_dead 60 "$swpid" c show ports; then
 	show_log "$tmp/switch.log"
 	fail "the control socket did not answer"
 fi
@@ -157,7 +157,13 @@ c show fdb >"$tmp/fdb.after"
 	{ diff "$tmp/fdb.before" "$tmp/fdb.after"; fail "the FDB changed"; }
 check_ok "running config and static FDB unchanged after 15 refused commands"
 
-sleep 0.5
+# Forwarding goes on: wait for both counters to move past the snapshot.
+moved() {
+	snap after
+	[ "$(field after p1 tx_frames)" -gt "$(field before p1 tx_frames)" ] &&
+		[ "$(field after p0 rx_frames)" -gt "$(field before p0 rx_frames)" ]
+}
+wait_until 60 moved || true
 snap after
 for p in p0 p1; do
 	[ "$(jq -e ".ports[] | select(.name == \"$p\") | .dropped" "$tmp/after.json")" -eq 0 ] ||

@@ -137,13 +137,13 @@ start_bg IBEX_PID "$LOG" "$IBEX" -l 0-1 --no-huge -m 1024 --no-pci \
 	--file-prefix="$PREFIX" --log-level='lib.*:notice' \
 	--vdev "net_af_packet0,iface=$V_A,qpairs=1" \
 	--vdev "net_af_packet1,iface=$V_B,qpairs=1" \
-	-- --config "$WORK/switch.conf" --ctl-socket "$SOCK" --wait-links 10
+	-- --config "$WORK/switch.conf" --ctl-socket "$SOCK" --wait-links 30
 ctl() { "$CTL" --socket "$SOCK" "$@"; }
 
 ping_once() {
 	ip netns exec "$NS_A" ping -c 1 -W 1 10.97.0.2
 }
-case $(wait_until_or_dead 30 "$IBEX_PID" ping_once; echo $?) in
+case $(wait_until_or_dead 60 "$IBEX_PID" ping_once; echo $?) in
 0) ;;
 2) wait_exit "$IBEX_PID" 1; show_log "$LOG"
    fail "ibex-switch exited ($WAIT_RC) before forwarding" ;;
@@ -178,7 +178,7 @@ transfer() {
 	listening() {
 		ip netns exec "$NS_B" ss -Hltn "sport = :$TCP_PORT" | grep -q .
 	}
-	wait_until_or_dead 10 "$srv" listening ||
+	wait_until_or_dead 30 "$srv" listening ||
 		{ show_log "$WORK/srv-$tag.log"; fail "$tag: nc server did not listen"; }
 	t0=$(date +%s%N)
 	start_bg cli "$WORK/cli-$tag.log" ip netns exec "$NS_A" \
@@ -196,9 +196,9 @@ transfer() {
 	done
 	t1=$(date +%s%N)
 	T_MS=$(( (t1 - t0) / 1000000 ))
-	wait_exit "$cli" 5 || fail "$tag: nc client did not exit"
+	wait_exit "$cli" 15 || fail "$tag: nc client did not exit"
 	[ "$WAIT_RC" = 0 ] || { show_log "$WORK/cli-$tag.log"; fail "$tag: nc client exited with $WAIT_RC"; }
-	wait_exit "$srv" 10 || fail "$tag: nc server still running"
+	wait_exit "$srv" 30 || fail "$tag: nc server still running"
 	[ "$(sha256sum <"$WORK/recv-$tag" | cut -d' ' -f1)" = "$SUM_SENT" ] ||
 		fail "$tag: received data differs from what was sent"
 }

@@ -123,7 +123,7 @@ dpdk_prefix prefix2 cap
 	--log-level='lib.*:notice' \
 	--vdev "net_pcap0,rx_pcap=$tmp/in.pcap,tx_pcap=$tmp/out.pcap" \
 	--vdev "net_null0,no-rx=1" \
-	-- --config "$tmp/cap.conf" --idle-stop 1 --json "$tmp/cap.json" \
+	-- --config "$tmp/cap.conf" --idle-stop 3 --json "$tmp/cap.json" \
 	>"$tmp/cap.log" 2>&1 || { show_log "$tmp/cap.log"; fail "ibex-switch (capture run)"; }
 [ -s "$tmp/out.pcap" ] || { show_log "$tmp/cap.log"; fail "ibex wrote nothing out of p0"; }
 

@@ -20,7 +20,7 @@
 #
 #   1. credit: tx = rx, no sequence error, no drop of any reason in either
 #      switch; both switches' link ports sent and applied credit frames
-#      (ibex-ctl show credits --json near the end of the run);
+#      (ibex-ctl show credits --json while the run goes on);
 #   2. the same with `fc none` on every port: frames are lost.
 #
 #   test_fc_two_hop.sh IBEX_SWITCH IBEX_CTL
@@ -76,6 +76,26 @@ write_confs() {
 	} >"$b"
 }
 
+# credits_seen NAME: save both switches' "show credits"; true once every
+# link port has sent and received credit frames on VL 1.
+credits_seen() {
+	local k
+
+	for k in a b; do
+		"$ctl" --socket "$tmp/$1.$k.ctl" show credits --json \
+			>"$tmp/$1.$k.credits.json" 2>/dev/null || return 1
+	done
+	python3 - "$tmp/$1" <<'PY'
+import json, sys
+for k, names in (("a", ("L1", "L2")), ("b", ("K1", "K2"))):
+    c = json.load(open(f"{sys.argv[1]}.{k}.credits.json"))
+    r = {x["port"]: x for x in c["credits"] if x["vl"] == 1}
+    if not all(n in r and r[n]["fc_tx"] > 0 and r[n]["fc_rx"] > 0
+               for n in names):
+        sys.exit(1)
+PY
+}
+
 # run NAME FC SECS: A (server side of both links, with the generator) and
 # B (client side); B is stopped once A's scenario has ended.
 run() {
@@ -90,12 +110,12 @@ run() {
 		--vdev "net_memif0,role=server,id=0,socket=$s1,socket-abstract=no" \
 		--vdev "net_memif1,role=server,id=0,socket=$s2,socket-abstract=no" \
 		-- --config "$tmp/$name.a.conf" --json "$tmp/$name.a.json" \
-		--wait-links 30 --ctl-socket "$tmp/$name.a.ctl" \
+		--wait-links 90 --ctl-socket "$tmp/$name.a.ctl" \
 		--gen "--engine rate --ranks 5 --flow 1:0,2:0,3:0,4:0 \
 		--fc $fc --vl 1 --dscp 8 --size 128 --duration $secs \
 		--json $tmp/$name.gen.json"
 	sockets() { [ -S "$s1" ] && [ -S "$s2" ]; }
-	wait_until_or_dead 30 "$apid" sockets ||
+	wait_until_or_dead 60 "$apid" sockets ||
 		{ show_log "$tmp/$name.a.log"; fail "A did not create its memif sockets ($name)"; }
 	start_bg bpid "$tmp/$name.b.log" "$sw" --lcores 0@0,1@1 \
 		--no-huge -m 1024 --no-pci --file-prefix="$pb" \
@@ -103,14 +123,12 @@ run() {
 		--vdev "net_memif0,role=client,id=0,socket=$s1,socket-abstract=no" \
 		--vdev "net_memif1,role=client,id=0,socket=$s2,socket-abstract=no" \
 		-- --config "$tmp/$name.b.conf" --json "$tmp/$name.b.json" \
-		--ctl-socket "$tmp/$name.b.ctl" --duration $((secs + 60))
+		--ctl-socket "$tmp/$name.b.ctl"
 	if [ "$fc" = credit ]; then
-		# Near the end of the run, while traffic still flows.
-		sleep $((secs > 4 ? secs - 2 : 2))
-		"$ctl" --socket "$tmp/$name.a.ctl" show credits --json \
-			>"$tmp/$name.a.credits.json" 2>&1 || true
-		"$ctl" --socket "$tmp/$name.b.ctl" show credits --json \
-			>"$tmp/$name.b.credits.json" 2>&1 || true
+		# While traffic flows: until both ends of both links have sent
+		# and applied credit frames (judged again below), or A ends.
+		wait_until_or_dead $((secs + 90)) "$apid" credits_seen "$name" ||
+			info "credit frames not yet seen on every link port ($name)"
 	fi
 	wait_exit "$apid" $((secs + 90)) ||
 		{ show_log "$tmp/$name.a.log"; fail "A still running ($name)"; }

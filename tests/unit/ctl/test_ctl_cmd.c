@@ -144,7 +144,13 @@ test_parse_misc(void **state)
 	assert_non_null(strstr(ibex_cmd_help(), "reload"));
 	parse_ok("reload", &r);
 	assert_int_equal(r.kind, IBEX_CMD_RELOAD);
-	parse_err("reload now", "reload: takes no arguments");
+	assert_false(r.force);
+	parse_ok("reload --force", &r);
+	assert_int_equal(r.kind, IBEX_CMD_RELOAD);
+	assert_true(r.force);
+	parse_err("reload now", "reload: unexpected 'now'");
+	parse_err("reload --force now", "reload: unexpected 'now'");
+	parse_err("reload now --force", "reload: unexpected '--force'");
 	memset(longline, 'x', sizeof(longline) - 1);
 	longline[sizeof(longline) - 1] = '\0';
 	parse_err(longline, "command: line too long");
@@ -358,14 +364,14 @@ test_reload(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	write_file(path, BASE_CONF "port p0 pvid 9\n");
-	assert_int_equal(ibex_cmd_conf_reload(c->running, path, c->out, err,
+	assert_int_equal(ibex_cmd_conf_reload(c->running, path, false, c->out, err,
 					      sizeof(err)), 0);
 	assert_int_equal(c->out->ports[0].pvid, 9);
 	assert_string_equal(c->out->origin, path);
 
 	/* A bad line: file:line: reason, and nothing else happens. */
 	write_file(path, BASE_CONF "\n# comment\nport p0 pvid 0\n");
-	assert_int_equal(ibex_cmd_conf_reload(c->running, path, c->out, err,
+	assert_int_equal(ibex_cmd_conf_reload(c->running, path, false, c->out, err,
 					      sizeof(err)), -EINVAL);
 	snprintf(want, sizeof(want), "%s:6: port p0: ", path);
 	assert_memory_equal(err, want, strlen(want));
@@ -373,24 +379,141 @@ test_reload(void **state)
 
 	/* Whole-object errors name their line too. */
 	write_file(path, "port p0 dev net_null0\nport p1 dev net_null0\n");
-	assert_int_equal(ibex_cmd_conf_reload(c->running, path, c->out, err,
+	assert_int_equal(ibex_cmd_conf_reload(c->running, path, false, c->out, err,
 					      sizeof(err)), -EINVAL);
 	snprintf(want, sizeof(want), "%s:2: port p1: dev 'net_null0'", path);
 	assert_memory_equal(err, want, strlen(want));
 
-	/* No ports in the file: the running ones carry over. */
+	/* No ports in the file: the running ones carry over, with their
+	 * defaults, which --force accepts (reload_safety: not without). */
 	write_file(path, "fdb learning off\n");
-	assert_int_equal(ibex_cmd_conf_reload(c->running, path, c->out, err,
-					      sizeof(err)), 0);
+	assert_int_equal(ibex_cmd_conf_reload(c->running, path, true, c->out,
+					      err, sizeof(err)), 0);
 	assert_int_equal(c->out->nb_ports, 2);
 	assert_string_equal(c->out->ports[1].name, "p1");
 	assert_string_equal(c->out->ports[1].dev, "net_null1");
 	assert_false(c->out->fdb_learning);
+	assert_false(ibex_conf_port_in_vlan(&c->out->ports[0], 10));
+	assert_int_equal(c->out->nb_static, 0);
 
 	unlink(path);
-	assert_int_equal(ibex_cmd_conf_reload(c->running, path, c->out, err,
+	assert_int_equal(ibex_cmd_conf_reload(c->running, path, false, c->out, err,
 					      sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "cannot open"));
+}
+
+/* reload_refused(c, path, force, text, ret, want...): write text, reload
+ * it, expect ret and every want string in the message; the running
+ * config is untouched. */
+static void
+reload_refused(struct confs *c, const char *path, bool force,
+	       const char *text, size_t len, int ret, const char *want1,
+	       const char *want2)
+{
+	char err[IBEX_CONF_ERR_LEN] = "";
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(ibex_cmd_conf_reload(c->running, path, force, c->out,
+					      err, sizeof(err)), ret);
+	if (strstr(err, want1) == NULL ||
+	    (want2 != NULL && strstr(err, want2) == NULL))
+		fail_msg("'%s' lacks '%s' / '%s'", err, want1,
+			 want2 != NULL ? want2 : "");
+	assert_memory_equal(c->running, c->saved, sizeof(*c->running));
+}
+#define REFUSED(c, path, force, lit, ret, w1, w2) \
+	reload_refused(c, path, force, lit, sizeof(lit) - 1, ret, w1, w2)
+
+static void
+test_reload_safety(void **state)
+{
+	struct confs *c = *state;
+	char path[] = "/tmp/ibex-test-ctl-XXXXXX";
+	char err[IBEX_CONF_ERR_LEN] = "";
+	char want[300];
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	/* Empty, comments only, global only: refused, every time. */
+	REFUSED(c, path, false, "", -EPERM, "holds no statement",
+		"reload --force");
+	REFUSED(c, path, false, "# all gone\n\n   # really\n\t\n", -EPERM,
+		"holds no statement", "running configuration stays");
+	REFUSED(c, path, false, "fdb ageing 300\n", -EPERM,
+		"names no port, so port p0 would lose its vlans to the defaults",
+		"reload --force");
+	/* p0 as it runs by default, but p1 has a static entry. */
+	snprintf(want, sizeof(want), "port p1 would lose its 1 static fdb "
+		 "entry");
+	c->running->ports[0] = c->running->ports[1];
+	snprintf(c->running->ports[0].name, IBEX_NAME_LEN, "p0");
+	snprintf(c->running->ports[0].dev, IBEX_DEV_LEN, "net_null0");
+	memcpy(c->saved, c->running, sizeof(*c->saved));
+	REFUSED(c, path, false, "fdb learning off\n", -EPERM, want, NULL);
+	/* Cut short: the last line has no newline. A line the grammar
+	 * refuses says so first. */
+	REFUSED(c, path, false, BASE_CONF "port p0 pvid 9", -EPERM,
+		":4: the last line has no newline", "cut short");
+	REFUSED(c, path, false, BASE_CONF "port p0 vlans 1-", -EINVAL,
+		":4: port p0: vlans", NULL);
+	/* A NUL byte would cut a line unseen. */
+	REFUSED(c, path, false, "port p0 dev net_null0\0 vlans 20\n", -EINVAL,
+		":1: NUL byte in the line", NULL);
+	REFUSED(c, path, true, BASE_CONF "\0\n", -EINVAL,
+		":4: NUL byte in the line", NULL);
+	/* Leaving a running port out is never a reload, force or not. */
+	REFUSED(c, path, true, "port p0 dev net_null0 vlans 1-10\n", -ENOTSUP,
+		"does not name running port p1", "restart");
+	/* Not a file: the read error with its place. */
+	assert_int_equal(ibex_cmd_conf_reload(c->running, "/tmp", false,
+					      c->out, err, sizeof(err)),
+			 -EISDIR);
+	assert_non_null(strstr(err, "/tmp:1: read error: Is a directory"));
+
+	/* --force takes what the checks refuse. */
+	write_file(path, BASE_CONF "port p0 pvid 9");
+	assert_int_equal(ibex_cmd_conf_reload(c->running, path, true, c->out,
+					      err, sizeof(err)), 0);
+	assert_int_equal(c->out->ports[0].pvid, 9);
+	write_file(path, "");
+	assert_int_equal(ibex_cmd_conf_reload(c->running, path, true, c->out,
+					      err, sizeof(err)), 0);
+	assert_int_equal(c->out->nb_ports, 2);
+	unlink(path);
+}
+
+/* A switch started on probed ethdevs (or a file of default ports): a file
+ * of globals changes no port and is a normal reload. */
+static void
+test_reload_globals_on_default_ports(void **state)
+{
+	struct confs *c = *state;
+	char path[] = "/tmp/ibex-test-ctl-XXXXXX";
+	char err[IBEX_CONF_ERR_LEN] = "";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	ibex_conf_init(c->running);
+	assert_int_equal(ibex_conf_port_add(c->running, "p0", "net_null0"), 0);
+	assert_int_equal(ibex_conf_port_add(c->running, "p1", "net_null1"), 1);
+	write_file(path, "fdb ageing 300\nfdb learning off\n");
+	assert_int_equal(ibex_cmd_conf_reload(c->running, path, false, c->out,
+					      err, sizeof(err)), 0);
+	assert_false(c->out->fdb_learning);
+	/* The same ports declared by a file, every setting its default. */
+	ibex_conf_init(c->running);
+	assert_int_equal(ibex_conf_parse_string(c->running,
+		"port p0 dev net_null0 pvid 1 vls 8 fc none\n"
+		"port p1 dev net_null1 admin up\necn p1 vl all on\n",
+		"s.conf", err, sizeof(err)), 0);
+	assert_int_equal(ibex_cmd_conf_reload(c->running, path, false, c->out,
+					      err, sizeof(err)), 0);
+	unlink(path);
 }
 
 static void
@@ -430,6 +553,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_change_refusals,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reload, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reload_safety, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_reload_globals_on_default_ports, setup, teardown),
 		cmocka_unit_test(test_conf_text),
 	};
 
