@@ -19,7 +19,9 @@
 # answered; the switch still running then proves the load ran throughout.
 # At the end, from the generator's and the switch's JSON: tx = rx,
 # no lost, reordered or duplicated frame, no switch drop of any reason,
-# and `show config` holds exactly 100 more statements than at start.
+# and `show history` counts exactly 100 more accepted changes than at start
+# (`show config` shows the running config, so changes that undo each
+# other do not add to it).
 #
 #   test_live_changes.sh IBEX_SWITCH IBEX_PCAPGEN IBEX_CTL
 # Environment: LIVE_SECS (600) cap of the load, LIVE_MIN_SHARE (0.6),
@@ -107,8 +109,8 @@ lanes_busy() {
 }
 wait_until_or_dead 60 "$swpid" lanes_busy ||
 	{ show_log "$tmp/sw.log"; fail "no traffic on gen0's VL 1 and VL 2"; }
-nstmt0=$(c --json show config | python3 -c \
-	'import json,sys; print(len(json.load(sys.stdin)["statements"]))')
+nstmt0=$(c --json show history | python3 -c \
+	'import json,sys; print(json.load(sys.stdin)["changes"])')
 
 # share HEAVY_VL: VL HEAVY_VL's share of gen0's VL 1 + VL 2 bytes over 1 s
 # must exceed min_share; three tries. Weights show only while gen0 is
@@ -198,10 +200,10 @@ changed_s=$((SECONDS - t0))
 # load was on for every change.
 is_alive "$swpid" ||
 	fail "the load ended (cap LIVE_SECS $secs s) before the changes did, after ${changed_s} s"
-nstmt1=$(c --json show config | python3 -c \
-	'import json,sys; print(len(json.load(sys.stdin)["statements"]))')
+nstmt1=$(c --json show history | python3 -c \
+	'import json,sys; print(json.load(sys.stdin)["changes"])')
 [ $((nstmt1 - nstmt0)) -eq $nchanges ] ||
-	fail "show config: $((nstmt1 - nstmt0)) live statements applied, not $nchanges"
+	fail "show history: $((nstmt1 - nstmt0)) live changes accepted, not $nchanges"
 [ ${#shares[@]} -gt 0 ] ||
 	fail "gen0 was never congested in a share sample: the weights were not judged"
 check_ok "$nchanges live changes answered OK and applied under load, in ${changed_s} s; shares ${shares[*]} ($unjudged of 4 checks not judged: gen0 not congested)"
