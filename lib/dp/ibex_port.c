@@ -169,7 +169,9 @@ mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
 	for (p = 0; p < conf->nb_ports; p++)
 		q += (uint64_t)conf->ports[p].nb_vls *
 		     conf->ports[p].vl_queue_blocks * nb_workers;
-	q = RTE_MIN(q, (uint64_t)conf->buffer_blocks);
+	/* Each worker has a slice of the whole buffer's size
+	 * (docs/flow-control.md, "Many workers"). */
+	q = RTE_MIN(q, (uint64_t)conf->buffer_blocks * nb_workers);
 	n += (uint32_t)RTE_MIN(q, (uint64_t)IBEX_QUEUE_MBUFS_MAX);
 	n += (nb_workers + 1) * (MEMPOOL_CACHE + IBEX_BURST_MAX);
 	return n;
@@ -561,7 +563,7 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	ret = ports_start(dp, conf, err, errlen);
 	if (ret < 0)
 		return ret;
-	return ibex_fc_create(&dp->workers[0]->fc, dp, conf, err, errlen);
+	return ibex_fc_create(dp, conf, err, errlen);
 }
 
 void
@@ -575,14 +577,12 @@ ibex_dp_destroy(struct ibex_dp *dp)
 		rte_eth_dev_stop(dp->port_id[p]);
 		rte_eth_dev_close(dp->port_id[p]);
 	}
+	ibex_fc_free(dp);
 	for (i = 0; i < dp->nb_workers; i++) {
 		if (dp->workers[i] == NULL)
 			continue;
 		for (p = 0; p < dp->nb_ports; p++)
 			egress_free(dp->workers[i]->eg[p]);
-		if (dp->workers[i]->fc != NULL)
-			rte_mempool_free(dp->workers[i]->fc->pool);
-		rte_free(dp->workers[i]->fc);
 		rte_free(dp->workers[i]);
 	}
 	rte_free(dp->qsbr);
