@@ -27,7 +27,7 @@ run_sw() {
 	local log=$1 prefix
 	shift
 	dpdk_prefix prefix ports
-	timeout 60 "$sw" --no-huge -m 256 --no-pci --lcores 0@0,1@1 \
+	timeout 60 "$sw" --no-huge -m 256 --no-pci --lcores "${LCORES:-0@0,1@1}" \
 		--log-level='lib.*:notice' --file-prefix="$prefix" "$@" \
 		>"$log" 2>&1
 }
@@ -75,3 +75,33 @@ hw_refused net_memif "net_memif0,role=server,socket=$tmp/memif.sock"
 if ip link show lo >/dev/null 2>&1; then
 	hw_refused net_af_packet net_af_packet0,iface=lo
 fi
+
+# ---- 4. rx-queues: RSS where the PMD has it, a message where not ----
+printf 'switch workers 2\nport a dev net_null0 rx-queues 2\n' >"$tmp/rss.conf"
+LCORES=0@0,1@1,2@0 run_sw "$tmp/rss.log" --vdev net_null0 -- \
+	--config "$tmp/rss.conf" --duration 1 ||
+	{ show_log "$tmp/rss.log"; fail "rx-queues 2 on net_null"; }
+grep -q "port a (net_null): RSS over 2 RX queues on IPv4 IPv6 IPv4/UDP IPv6/UDP" \
+	"$tmp/rss.log" || { show_log "$tmp/rss.log"; fail "no RSS line"; }
+grep -q "worker 1 on lcore 2 polls 1 queue" "$tmp/rss.log" ||
+	{ show_log "$tmp/rss.log"; fail "queue 1 not on worker 1"; }
+check_ok "rx-queues 2 on net_null: RSS over IP/UDP, said at start; a queue per worker"
+if ip link show lo >/dev/null 2>&1; then
+	printf 'switch workers 2\nport a dev net_af_packet0 rx-queues 2\n' \
+		>"$tmp/norss.conf"
+	LCORES=0@0,1@1,2@0 run_sw "$tmp/norss.log" \
+		--vdev net_af_packet0,iface=lo,qpairs=2 -- \
+		--config "$tmp/norss.conf" --duration 1 ||
+		{ show_log "$tmp/norss.log"; fail "rx-queues 2 on af_packet"; }
+	grep -q "port a (net_af_packet): 2 RX queues, but the PMD offers no RSS" \
+		"$tmp/norss.log" || { show_log "$tmp/norss.log"; fail "no no-RSS message"; }
+	check_ok "rx-queues 2 on af_packet: no RSS, said at start"
+fi
+printf 'port a dev net_ring0 rx-queues 64\n' >"$tmp/rxq.conf"
+if run_sw "$tmp/rxq.log" --vdev net_ring0 -- --config "$tmp/rxq.conf" \
+	--duration 1; then
+	show_log "$tmp/rxq.log"; fail "rx-queues beyond the device started"
+fi
+grep -Eq "port a: rx-queues 64, but its device \(net_ring\) offers [0-9]+" "$tmp/rxq.log" ||
+	{ show_log "$tmp/rxq.log"; fail "rx-queues: no clear error"; }
+check_ok "rx-queues beyond what the device offers: refused"
