@@ -5,9 +5,12 @@
 # slowness), collection limited to the worker loop (PMD calls included).
 # Give several build dirs to compare them (docs/performance.md). EXTRA_CONF
 # names a file of config lines for ports p0 and p1 added to every run (for
-# example lanes, flow control and ECN: the full pipeline).
+# example lanes, flow control and ECN: the full pipeline). WORKERS (1)
+# switch workers: with 2, p0's frames are forwarded by one worker and
+# p1's by the other (callgrind runs the threads one at a time; the count
+# is still per frame).
 #
-#   [EXTRA_CONF=FILE] tests/bench/count_instr.sh BUILD [BUILD...]
+#   [EXTRA_CONF=FILE] [WORKERS=N] tests/bench/count_instr.sh BUILD [BUILD...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { sed -n "2,10p" "$0"; exit 2; }
@@ -19,6 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 {
 	echo "port p0 dev net_pcap0"
 	echo "port p1 dev net_pcap1"
+	echo "switch workers ${WORKERS:-1}"
 	echo "fdb learning off"
 	for i in 0 1 2 3 4 5 6 7; do
 		printf 'fdb static 02:00:00:00:0a:%02x port p0 vlan 1\n' "$i"
@@ -29,7 +33,7 @@ trap 'rm -rf "$tmp"' EXIT
 for b in "$@"; do
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
 		--toggle-collect=ibex_dp_worker_main \
-		"$b/app/ibex-switch/ibex-switch" -l 0-1 --no-huge -m 512 \
+		"$b/app/ibex-switch/ibex-switch" -l "0-${WORKERS:-1}" --no-huge -m 512 \
 		--no-pci --log-level='lib.*:notice' \
 		--vdev "net_pcap0,rx_pcap=$tmp/p0.pcap,infinite_rx=1" \
 		--vdev "net_pcap1,rx_pcap=$tmp/p1.pcap,infinite_rx=1" \
