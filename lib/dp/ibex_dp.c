@@ -737,6 +737,30 @@ queue:
 	lane_enqueue(w, e, out, m, vl, src);
 }
 
+/* credit_take_lane() with several workers: the burst claims a chunk of
+ * the lane's shared credit; what it leaves goes back at its end. Out of
+ * line, so that the one-worker path keeps its registers. */
+static __rte_noinline bool
+credit_take_lane_multi(struct ibex_worker *w, uint16_t out, unsigned int vl,
+		       uint32_t n, struct burst_acc *a)
+{
+	uint32_t avail;
+
+	if (a == NULL)
+		return credit_take_multi(w->fc, out, vl, n);
+	if (a->cr_lane != CR_NONE)
+		burst_flush_credit(w, a);
+	avail = ibex_fc_credit_claim(w->fc->sh, out, vl, n,
+				     IBEX_FC_CLAIM_BLOCKS);
+	if (avail == 0)
+		return false;
+	a->cr_lane = CR_LANE(out, vl);
+	a->cr_stop = IBEX_GATE_BUSY | IBEX_GATE_SHAPED | IBEX_GATE_BLOCKED(vl);
+	a->cr_avail0 = avail;
+	a->cr_avail = avail - n;
+	return true;
+}
+
 /* egress_may_send() beyond the lane the burst takes credit on: a lossy
  * lane needs none; a lossless one starts the burst's sum afresh with what
  * the peer granted it, as blocks. */
@@ -749,18 +773,8 @@ credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
 
 	if (!(fp->lossless >> vl & 1))
 		return true;
-	if (unlikely(w->fc->multi)) {
-		if (a == NULL)
-			return credit_take_multi(w->fc, out, vl, n);
-		if (a->cr_lane != CR_NONE)
-			burst_flush_credit(w, a);
-		/* A chunk for the burst; what it leaves goes back. */
-		avail = ibex_fc_credit_claim(w->fc->sh, out, vl, n,
-					     IBEX_FC_CLAIM_BLOCKS);
-		if (avail == 0)
-			return false;
-		goto take;
-	}
+	if (unlikely(w->fc->multi))
+		return credit_take_lane_multi(w, out, vl, n, a);
 	if (a == NULL)
 		return ibex_credit_tx_take_frame(&fp->cp, vl, n);
 	if (a->cr_lane != CR_NONE)
@@ -768,7 +782,6 @@ credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
 	avail = ibex_credit_tx_avail(&fp->cp, vl);
 	if (n > avail)
 		return false;
-take:
 	a->cr_lane = CR_LANE(out, vl);
 	a->cr_stop = IBEX_GATE_BUSY | IBEX_GATE_SHAPED | IBEX_GATE_BLOCKED(vl);
 	a->cr_avail0 = avail;

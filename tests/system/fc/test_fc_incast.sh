@@ -67,7 +67,11 @@ run() {
 
 # The reserved share of a lossless lane is all a credit peer may send
 # ahead: 32 KB per sender keeps ibex's queue near 1 ms at 1 Gb/s.
-write_conf credit credit "lossless reserved 32KB"
+# Two workers time-share the CPUs with the generator (a round trip of
+# a scheduler slice, milliseconds): the largest window the 12-bit credit
+# counters allow (2048 blocks) keeps the senders busy across it.
+if [ "$workers" -gt 1 ]; then reserved=128KB; else reserved=32KB; fi
+write_conf credit credit "lossless reserved $reserved"
 run credit credit "$secs"
 # A loaded machine forwards fewer frames a second: run again, long enough
 # for the minimum at the rate just seen (at most 90 s).
