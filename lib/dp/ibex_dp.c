@@ -638,7 +638,7 @@ struct burst_acc {
 
 /* Several workers: of a claim, @p used blocks went to TX (they count in
  * FCTBS once TX takes them), @p unused go back to the lane. */
-static void
+static __rte_noinline void
 credit_flush_multi(struct ibex_fc *fc, uint16_t out, unsigned int vl,
 		   uint32_t used, uint32_t unused)
 {
@@ -647,7 +647,7 @@ credit_flush_multi(struct ibex_fc *fc, uint16_t out, unsigned int vl,
 }
 
 /* Several workers: claim @p n blocks for one frame. */
-static bool
+static __rte_noinline bool
 credit_take_multi(struct ibex_fc *fc, uint16_t out, unsigned int vl,
 		  uint32_t n)
 {
