@@ -160,6 +160,7 @@ static const struct conf_key conf_port_keys[] = {
 	CK("mtu", CT_U32, CONF_P, mtu, 68, 9600, CK_ZERO_UNSET),
 	CK("rx-desc", CT_POW2, CONF_P, rx_desc, 64, 16384, 0),
 	CK("tx-desc", CT_POW2, CONF_P, tx_desc, 64, 16384, 0),
+	CK("rx-queues", CT_U32, CONF_P, rx_queues, 1, 64, CK_ZERO_UNSET),
 	CK("trusted", CT_BOOL, CONF_P, trusted, 0, 1, 0),
 	CK_ENUM("admin", CONF_P, admin_up, conf_down_up),
 	CK("vls", CT_VLS, CONF_P, nb_vls, 1, IBEX_VL_DATA_MAX, 0,

@@ -54,6 +54,8 @@ struct ibex_conf_port {
 	uint16_t mtu;              /**< 0 = leave the device's */
 	uint16_t rx_desc;          /**< RX ring size (default 1024) */
 	uint16_t tx_desc;          /**< TX ring size (default 1024) */
+	uint16_t rx_queues;        /**< RX queues (RSS); 0 = one per worker,
+					as many as the device offers */
 	uint64_t speed_bps;        /**< line rate, bit/s; 0 = unset */
 	bool trusted;              /**< may send management (VL15) frames */
 	bool admin_up;             /**< default true */

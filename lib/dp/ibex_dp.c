@@ -177,6 +177,21 @@ txbuf_release(struct ibex_worker *w, const struct ibex_txbuf *tb,
 		charge_release(w, src, blocks);
 }
 
+/* Several workers, a credit port: the credit claimed for what TX took
+ * now counts in the FCTBS the port's owner reports (a bound from below
+ * while frames are left: their lanes are not noted). */
+static __rte_noinline void
+txbuf_credit_done(struct ibex_worker *w, const struct ibex_txbuf *tb,
+		  uint16_t port, uint16_t sent)
+{
+	uint32_t left_blocks = 0;
+	uint16_t i;
+
+	for (i = sent; i < tb->count; i++)
+		left_blocks += ibex_blocks(tb->pkts[i]->pkt_len);
+	ibex_fc_tx_done(w->fc, port, left_blocks);
+}
+
 /* Send what is buffered for one port; keep what TX did not take. */
 static void
 txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
@@ -196,6 +211,8 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	IBEX_CNT_ADD(c->tx_pkts, sent);
 	IBEX_CNT_ADD(c->tx_bytes, tb->bytes - left);
 	tb->bytes = left;
+	if (unlikely(w->fc != NULL && (w->fc->cr_multi >> port & 1)))
+		txbuf_credit_done(w, tb, port, sent);
 	if (likely(sent == tb->count)) {
 		tb->count = 0;
 		return;
@@ -644,14 +661,40 @@ struct burst_acc {
 	uint32_t cr_avail0;      /* cr_avail when the lane was taken up */
 };
 
+/* Several workers: of a claim, @p used blocks went to TX (they count in
+ * FCTBS once TX takes them), @p unused go back to the lane. */
+static __rte_noinline void
+credit_flush_multi(struct ibex_fc *fc, uint16_t out, unsigned int vl,
+		   uint32_t used, uint32_t unused)
+{
+	fc->cr_pend[out][vl] += used;
+	ibex_fc_credit_unclaim(fc->sh, out, vl, unused);
+}
+
+/* Several workers: claim @p n blocks for one frame. */
+static __rte_noinline bool
+credit_take_multi(struct ibex_fc *fc, uint16_t out, unsigned int vl,
+		  uint32_t n)
+{
+	if (ibex_fc_credit_claim(fc->sh, out, vl, n, n) == 0)
+		return false;
+	fc->cr_pend[out][vl] += n;
+	return true;
+}
+
 /* Add the credit the burst took on one egress lane to its FCTBS. */
 static inline void
 burst_flush_credit(struct ibex_worker *w, struct burst_acc *a)
 {
-	struct ibex_fc_port *fp = &w->fc->port[CR_LANE_PORT(a->cr_lane)];
+	uint16_t out = CR_LANE_PORT(a->cr_lane);
+	struct ibex_fc_port *fp = &w->fc->port[out];
 
-	ibex_credit_tx_sent(&fp->cp, CR_LANE_VL(a->cr_lane),
-			    a->cr_avail0 - a->cr_avail);
+	if (unlikely(w->fc->multi))
+		credit_flush_multi(w->fc, out, CR_LANE_VL(a->cr_lane),
+				   a->cr_avail0 - a->cr_avail, a->cr_avail);
+	else
+		ibex_credit_tx_sent(&fp->cp, CR_LANE_VL(a->cr_lane),
+				    a->cr_avail0 - a->cr_avail);
 	a->cr_lane = CR_NONE;
 }
 
@@ -697,21 +740,50 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	}
 	if ((g & (IBEX_GATE_BUSY | IBEX_GATE_BLOCKED(vl))) != 0 ||
 	    w->tx[out].count >= IBEX_CT_LIMIT ||
-	    (credit && !ibex_credit_tx_ok(&fp->cp, vl,
-					  ibex_blocks(m->pkt_len))))
+	    (credit && !w->fc->multi &&
+	     !ibex_credit_tx_ok(&fp->cp, vl, ibex_blocks(m->pkt_len))))
 		goto queue;
 	if (ibex_shaper_on(&e->shaper)) {
 		ibex_shaper_refill(&e->shaper, w->rx_tsc);
 		if (!ibex_shaper_ready(&e->shaper))
 			goto queue;
-		ibex_shaper_take(&e->shaper, m->pkt_len);
 	}
-	if (credit)
+	/* Several workers take the lane's credit in one step. */
+	if (credit && w->fc->multi &&
+	    !credit_take_multi(w->fc, out, vl, ibex_blocks(m->pkt_len)))
+		goto queue;
+	if (ibex_shaper_on(&e->shaper))
+		ibex_shaper_take(&e->shaper, m->pkt_len);
+	if (credit && !w->fc->multi)
 		ibex_credit_tx_sent(&fp->cp, vl, ibex_blocks(m->pkt_len));
 	txbuf_put_charged(w, out, m, vl, src);
 	return;
 queue:
 	lane_enqueue(w, e, out, m, vl, src);
+}
+
+/* credit_take_lane() with several workers: the burst claims a chunk of
+ * the lane's shared credit; what it leaves goes back at its end. Out of
+ * line, so that the one-worker path keeps its registers. */
+static __rte_noinline bool
+credit_take_lane_multi(struct ibex_worker *w, uint16_t out, unsigned int vl,
+		       uint32_t n, struct burst_acc *a)
+{
+	uint32_t avail;
+
+	if (a == NULL)
+		return credit_take_multi(w->fc, out, vl, n);
+	if (a->cr_lane != CR_NONE)
+		burst_flush_credit(w, a);
+	avail = ibex_fc_credit_claim(w->fc->sh, out, vl, n,
+				     IBEX_FC_CLAIM_BLOCKS);
+	if (avail == 0)
+		return false;
+	a->cr_lane = CR_LANE(out, vl);
+	a->cr_stop = IBEX_GATE_BUSY | IBEX_GATE_SHAPED | IBEX_GATE_BLOCKED(vl);
+	a->cr_avail0 = avail;
+	a->cr_avail = avail - n;
+	return true;
 }
 
 /* egress_may_send() beyond the lane the burst takes credit on: a lossy
@@ -726,6 +798,8 @@ credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
 
 	if (!(fp->lossless >> vl & 1))
 		return true;
+	if (unlikely(w->fc->multi))
+		return credit_take_lane_multi(w, out, vl, n, a);
 	if (a == NULL)
 		return ibex_credit_tx_take_frame(&fp->cp, vl, n);
 	if (a->cr_lane != CR_NONE)
@@ -826,7 +900,7 @@ lane_ecn(struct ibex_worker *w, const struct ibex_dp_egress_conf *ec,
 /* Lanes of a credit port whose head frame has no credit yet. */
 static uint32_t
 credit_blocked(const struct ibex_fc_port *fp, const struct ibex_egress *e,
-	       uint32_t lanes)
+	       uint32_t lanes, const struct ibex_fc_shared *sh, uint16_t port)
 {
 	uint32_t out = 0, v_set = lanes & fp->lossless;
 
@@ -834,7 +908,10 @@ credit_blocked(const struct ibex_fc_port *fp, const struct ibex_egress *e,
 		unsigned int v = __builtin_ctz(v_set);
 
 		v_set &= v_set - 1;
-		if (!ibex_credit_tx_ok(&fp->cp, v, ibex_blocks(e->head_len[v])))
+		if (sh != NULL ?
+		    ibex_fc_credit_avail(sh, port, v) <
+			ibex_blocks(e->head_len[v]) :
+		    !ibex_credit_tx_ok(&fp->cp, v, ibex_blocks(e->head_len[v])))
 			out |= 1u << v;
 	}
 	return out;
@@ -946,7 +1023,8 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		int vl;
 
 		if (fp != NULL && fp->mode == IBEX_FC_CREDIT)
-			elig &= ~credit_blocked(fp, e, elig);
+			elig &= ~credit_blocked(fp, e, elig,
+				w->fc->multi ? w->fc->sh : NULL, port);
 		if (elig == 0 || (shaped && !ibex_shaper_ready(&e->shaper)))
 			break;
 		if (unlikely(e->fence != 0) && fence_lanes(e) != 0) {
@@ -964,12 +1042,19 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			ibex_vlarb_charge(&e->arb, (unsigned int)vl,
 					  e->head_len[vl]);
 pop:
+		/* Several workers: the credit seen above may have gone to
+		 * another; the head waits for the next round. */
+		if (unlikely(w->fc != NULL && w->fc->multi) &&
+		    needs_credit(fp, (unsigned int)vl) &&
+		    !credit_take_multi(w->fc, port, (unsigned int)vl,
+				       ibex_blocks(e->head_len[vl])))
+			break;
 		lane_pop(w, e, port, (unsigned int)vl, &ent);
 		if ((ec->ecn_on >> vl & 1) && (ent.meta & QM_IP))
 			lane_ecn(w, ec, e, (unsigned int)vl, &ent, now);
 		if (shaped)
 			ibex_shaper_take(&e->shaper, ent.len);
-		if (needs_credit(fp, (unsigned int)vl))
+		if (needs_credit(fp, (unsigned int)vl) && !w->fc->multi)
 			ibex_credit_tx_sent(&fp->cp, (unsigned int)vl,
 					    ibex_blocks(ent.len));
 		txbuf_put_queued(w, port, &ent, (unsigned int)vl, now);

@@ -372,6 +372,8 @@ struct ibex_dp_fc_view {
 	uint64_t pfc_tx, pfc_rx, pfc_ignored;
 	uint64_t xoff_tx, xon_tx, xoff_rx, xon_rx;
 	uint64_t storms, restored;
+	uint64_t handoff_lost;         /**< FC frames lost on the way to the
+					    port's owner worker */
 	uint64_t paused_ns[8];         /**< per priority */
 	uint64_t violations[IBEX_VL_COUNT];
 };

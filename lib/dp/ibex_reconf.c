@@ -62,9 +62,10 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 			return -ENOTSUP;
 		}
 		if (b->rx_desc != a->rx_desc || b->tx_desc != a->tx_desc ||
-		    b->mtu != a->mtu) {
-			snprintf(err, errlen, "%s:%d: port %s: rx-desc, tx-desc "
-				 "and mtu need a restart", conf->origin, b->line,
+		    b->mtu != a->mtu || b->rx_queues != a->rx_queues) {
+			snprintf(err, errlen, "%s:%d: port %s: rx-desc, tx-desc, "
+				 "rx-queues and mtu need a restart", conf->origin,
+				 b->line,
 				 b->name);
 			return -ENOTSUP;
 		}
