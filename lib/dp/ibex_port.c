@@ -83,6 +83,17 @@ fc_conf_build(struct ibex_dp_tables *t, uint16_t p,
 		t->fc_ports |= UINT64_C(1) << p;
 }
 
+/* Frame length limits and link-local forwarding of one port. */
+static void
+link_conf_build(struct ibex_dp_tables *t, uint16_t p,
+		const struct ibex_conf_port *cp)
+{
+	t->frame_max[p] = ibex_conf_port_frame_max(cp);
+	t->frame_fast = RTE_MIN(t->frame_fast, t->frame_max[p]);
+	t->lldp_to[p] = cp->lldp_to;
+	t->stp_to[p] = cp->stp_to;
+}
+
 int
 ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 	     uint32_t gen, char *err, size_t errlen)
@@ -99,10 +110,12 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 		return -ENOMEM;
 	}
 	t->gen = gen;
+	t->frame_fast = UINT32_MAX;
 	for (p = 0; p < conf->nb_ports; p++) {
 		struct ibex_conf_port cp = conf->ports[p];
 
 		ibex_conf_port_tables(&cp);
+		link_conf_build(t, p, &cp);
 		t->pvid[p] = cp.pvid;
 		if (cp.admin_up)
 			t->tx_enabled |= UINT64_C(1) << p;
