@@ -188,6 +188,60 @@ mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
 	return n;
 }
 
+/*
+ * Frame sizes of a port's ethdev: its MTU, scatter RX for frames that
+ * outgrow one mbuf (the PMD chains segments) and multi-segment TX where
+ * the switch can hold chained frames (a port's limit above the data room:
+ * any of them may egress anywhere). Without `mtu` the device keeps its
+ * own. A port whose frames need scatter on a device without it is refused
+ * unless rx-scatter is auto: vdevs such as net_pcap chain frames without
+ * offering the offload.
+ */
+static int
+port_frames_conf(const struct ibex_dp *dp, uint16_t pid,
+		 const struct ibex_conf_port *cp, struct rte_eth_conf *econf,
+		 char *err, size_t errlen)
+{
+	const struct ibex_conf *conf = dp->conf;
+	uint32_t room = rte_pktmbuf_data_room_size(dp->pool) -
+			RTE_PKTMBUF_HEADROOM;
+	uint32_t frame = ibex_conf_port_frame_max(cp), chains = 0;
+	struct rte_eth_dev_info info;
+	bool need;
+	uint16_t p;
+	int ret;
+
+	ret = rte_eth_dev_info_get(pid, &info);
+	if (ret < 0)
+		return ret;
+	if (cp->mtu != 0)
+		econf->rxmode.mtu = cp->mtu;
+	need = cp->mtu != 0 && frame > room;
+	if (cp->rx_scatter == IBEX_RX_SCATTER_ON || need) {
+		if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER) {
+			if (cp->rx_scatter != IBEX_RX_SCATTER_OFF)
+				econf->rxmode.offloads |=
+					RTE_ETH_RX_OFFLOAD_SCATTER;
+		} else if (cp->rx_scatter == IBEX_RX_SCATTER_ON) {
+			snprintf(err, errlen, "port %s: rx-scatter on, but the "
+				 "device has no scatter RX", cp->name);
+			return -ENOTSUP;
+		}
+		if (need && cp->rx_scatter == IBEX_RX_SCATTER_OFF) {
+			snprintf(err, errlen, "port %s: mtu %u takes frames of "
+				 "%u bytes, above an mbuf's %u with rx-scatter "
+				 "off (raise switch mbuf-size or allow "
+				 "rx-scatter)", cp->name, cp->mtu, frame, room);
+			return -EINVAL;
+		}
+	}
+	for (p = 0; p < conf->nb_ports; p++)
+		chains |= ibex_conf_port_frame_max(&conf->ports[p]) > room;
+	if (chains && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
+		econf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	return 0;
+}
+
 static int
 port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 	       uint16_t nb_rxq, char *err, size_t errlen)
@@ -200,6 +254,9 @@ port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 	if (socket < 0)
 		socket = (int)rte_socket_id();
 	memset(&econf, 0, sizeof(econf));
+	ret = port_frames_conf(dp, pid, cp, &econf, err, errlen);
+	if (ret < 0)
+		return ret;
 	ret = rte_eth_dev_configure(pid, nb_rxq, dp->nb_workers, &econf);
 	if (ret < 0)
 		goto fail;
@@ -462,8 +519,10 @@ pool_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 {
 	uint32_t n = RTE_MAX(conf->mbufs, mbufs_needed(conf, dp->nb_workers));
 
+	/* switch mbuf-size: the data room; frames longer are chained. */
 	dp->pool = rte_pktmbuf_pool_create("ibex_mbufs", n, MEMPOOL_CACHE, 0,
-					   RTE_MBUF_DEFAULT_BUF_SIZE,
+					   (uint16_t)(conf->mbuf_size +
+						      RTE_PKTMBUF_HEADROOM),
 					   (int)rte_socket_id());
 	if (dp->pool == NULL) {
 		snprintf(err, errlen, "cannot create a pool of %u mbufs: %s "
