@@ -122,6 +122,8 @@ struct conf_key {
 	  .size = FSIZE(T, f), .set = fn, __VA_ARGS__ }
 
 static const char *const conf_on_off[] = { "off", "on", NULL };
+/* enum ibex_rx_scatter */
+static const char *const conf_scatter[] = { "auto", "on", "off", NULL };
 static const char *const conf_down_up[] = { "down", "up", NULL };
 /* enum ibex_sl_mode */
 static const char *const conf_sl_modes[] = { "pcp", "dscp", NULL };
@@ -150,6 +152,7 @@ static const struct conf_key conf_switch_keys[] = {
 	   0, 10000000, 0),
 	CK("ctl-socket", CT_STRING, struct ibex_conf, ctl_socket, 0, 0, 0,
 	   .word = "none"),
+	CK("mbuf-size", CT_SIZE, struct ibex_conf, mbuf_size, 2048, 60 * CONF_KB, 0),
 };
 
 static const struct conf_key conf_port_keys[] = {
@@ -157,7 +160,7 @@ static const struct conf_key conf_port_keys[] = {
 	CK("pvid", CT_U32, CONF_P, pvid, CONF_VID_MIN, CONF_VID_MAX, 0),
 	CK("vlans", CT_VLANS, CONF_P, vlans, 0, 0, 0),
 	CK("speed", CT_RATE, CONF_P, speed_bps, 0, UINT64_MAX, 0),
-	CK("mtu", CT_U32, CONF_P, mtu, 68, 9600, CK_ZERO_UNSET),
+	CK("mtu", CT_U32, CONF_P, mtu, 68, IBEX_CONF_MTU_MAX, CK_ZERO_UNSET),
 	CK("rx-desc", CT_POW2, CONF_P, rx_desc, 64, 16384, 0),
 	CK("tx-desc", CT_POW2, CONF_P, tx_desc, 64, 16384, 0),
 	CK("rx-queues", CT_U32, CONF_P, rx_queues, 1, 64, CK_ZERO_UNSET),
@@ -173,6 +176,11 @@ static const struct conf_key conf_port_keys[] = {
 	   CONF_GB, CK_BLOCKS, .lines = CL_VL),
 	CK_ENUM("fc", CONF_P, fc_mode, conf_fc_modes,
 		.lines = CL_FC | CL_FCMODE),
+	CK_ENUM("rx-scatter", CONF_P, rx_scatter, conf_scatter),
+	CK("lldp-to", CT_PORT, CONF_P, lldp_to, 0, 0, 0, .word = "none",
+	   .word_val = IBEX_PORT_NONE),
+	CK("stp-to", CT_PORT, CONF_P, stp_to, 0, 0, 0, .word = "none",
+	   .word_val = IBEX_PORT_NONE),
 };
 
 static const struct conf_key conf_fdb_keys[] = {
@@ -778,8 +786,13 @@ static int
 set_port(struct conf_ctx *x, const struct conf_key *k, void *obj,
 	 const char *val)
 {
-	int idx = ibex_conf_port_find(x->c, val);
+	int idx;
 
+	if (conf_is_word(k, val)) {
+		conf_store(obj, k, k->word_val);
+		return 0;
+	}
+	idx = ibex_conf_port_find(x->c, val);
 	if (idx < 0)
 		return conf_err(x, "unknown port '%s'", val);
 	conf_store(obj, k, (uint64_t)idx);
@@ -1133,6 +1146,12 @@ ibex_conf_port_rate_bps(const struct ibex_conf_port *p)
 }
 
 uint32_t
+ibex_conf_port_frame_max(const struct ibex_conf_port *p)
+{
+	return (p->mtu != 0 ? p->mtu : IBEX_CONF_MTU_MAX) + IBEX_CONF_MTU_L2;
+}
+
+uint32_t
 ibex_conf_port_frame_bytes(const struct ibex_conf_port *p)
 {
 	return (p->mtu != 0 ? p->mtu : 1500) + CONF_L2_OVERHEAD;
@@ -1294,6 +1313,8 @@ conf_port_defaults(struct ibex_conf_port *p, const char *name,
 	p->rx_desc = 1024;
 	p->tx_desc = 1024;
 	p->admin_up = true;
+	p->lldp_to = IBEX_PORT_NONE;
+	p->stp_to = IBEX_PORT_NONE;
 	p->line = line;
 	p->dev_line = line;
 	p->touch_line = line;
@@ -1932,6 +1953,7 @@ ibex_conf_init(struct ibex_conf *c)
 	c->burst = 32;
 	c->tx_drain_us = 0;
 	c->mbufs = 16384;
+	c->mbuf_size = 2048;
 	c->fdb_max_entries = 65536;
 	c->fdb_ageing_s = 300;
 	c->fdb_learning = true;
@@ -2328,6 +2350,12 @@ check_port(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 		return conf_err(x, "vlans include reserved id 0 or 4095");
 	if (!ibex_conf_port_in_vlan(p, p->pvid))
 		return conf_err(x, "pvid %u is not in its vlans", p->pvid);
+	if (p->lldp_to == i || p->stp_to == i)
+		return conf_err(x, "%s names the port itself",
+				p->lldp_to == i ? "lldp-to" : "stp-to");
+	if ((p->lldp_to != IBEX_PORT_NONE && p->lldp_to >= c->nb_ports) ||
+	    (p->stp_to != IBEX_PORT_NONE && p->stp_to >= c->nb_ports))
+		return conf_err(x, "lldp-to/stp-to names no port");
 	/* the tables as users of the config will see them */
 	q = *p;
 	ibex_conf_port_tables(&q);

@@ -47,11 +47,27 @@
 /** Longest statement, in characters, without its newline. */
 #define IBEX_CONF_LINE_MAX 4096
 
+/** Scatter RX (frames over several mbufs) of a port: `rx-scatter`. */
+enum ibex_rx_scatter {
+	IBEX_RX_SCATTER_AUTO = 0, /**< on when its frames outgrow an mbuf */
+	IBEX_RX_SCATTER_ON,       /**< always; the device must offer it */
+	IBEX_RX_SCATTER_OFF,      /**< never */
+};
+
+/** Largest MTU a port takes, and what an unset `mtu` lets in. */
+#define IBEX_CONF_MTU_MAX 9600
+/** Bytes of a frame around its MTU of payload, FCS not counted (mbufs
+ * hold none): Ethernet header and one 802.1Q tag. */
+#define IBEX_CONF_MTU_L2 18
+
 struct ibex_conf_port {
 	char name[IBEX_NAME_LEN];  /**< user's name, unique */
 	char dev[IBEX_DEV_LEN];    /**< ethdev name; "" = same as name */
 	uint16_t pvid;             /**< VLAN of untagged frames (default 1) */
 	uint16_t mtu;              /**< 0 = leave the device's */
+	uint8_t rx_scatter;        /**< enum ibex_rx_scatter (auto) */
+	uint16_t lldp_to;          /**< port LLDP frames go to (IBEX_PORT_NONE) */
+	uint16_t stp_to;           /**< port STP BPDUs go to (IBEX_PORT_NONE) */
 	uint16_t rx_desc;          /**< RX ring size (default 1024) */
 	uint16_t tx_desc;          /**< TX ring size (default 1024) */
 	uint16_t rx_queues;        /**< RX queues (RSS); 0 = one per worker,
@@ -145,6 +161,7 @@ struct ibex_conf {
 	uint16_t burst;            /**< RX/TX burst, 1..256 (default 32) */
 	uint32_t tx_drain_us;      /**< 0 = flush TX every iteration */
 	uint32_t mbufs;            /**< mbuf pool size (default 16384) */
+	uint32_t mbuf_size;        /**< data room of an mbuf, bytes (2048) */
 	uint32_t vl15_rate_pps;    /**< management frames per ingress port (1000) */
 	/* shared buffer (docs/flow-control.md) */
 	uint32_t buffer_blocks;    /**< total (8 MB) */
@@ -245,6 +262,13 @@ uint64_t ibex_conf_port_rate_bps(const struct ibex_conf_port *p);
  * Ethernet header, one 802.1Q tag and FCS (22 bytes).
  */
 uint32_t ibex_conf_port_frame_bytes(const struct ibex_conf_port *p);
+
+/**
+ * Longest frame a port takes in or sends out, bytes without FCS: its MTU
+ * (IBEX_CONF_MTU_MAX when unset) plus IBEX_CONF_MTU_L2. Longer frames are
+ * dropped as IBEX_R_MTU.
+ */
+uint32_t ibex_conf_port_frame_max(const struct ibex_conf_port *p);
 
 /**
  * PFC headroom of each lossless VL of a port, blocks: pfc headroom SIZE,

@@ -865,6 +865,18 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	egress_send_slow(w, out, m, vl, src);
 }
 
+/* The length to parse a frame with: a chained frame whose headers are
+ * in its first segment (IBEX_PKT_HDR_MAX, as the ingress check left it)
+ * parses as a whole; headers and the bytes marking writes are there. */
+static inline uint32_t
+frame_parse_len(const struct rte_mbuf *m)
+{
+	if (likely(m->nb_segs == 1) ||
+	    m->data_len < RTE_MIN(m->pkt_len, (uint32_t)IBEX_PKT_HDR_MAX))
+		return m->data_len;
+	return m->pkt_len;
+}
+
 /* ECN at dequeue (docs/ecn.md): decide on the backlog the frame leaves
  * behind; parse the frame again only to mark it. */
 static void
@@ -886,7 +898,8 @@ lane_ecn(struct ibex_worker *w, const struct ibex_dp_egress_conf *ec,
 	 * The decision counted the frame as marked: take that back, so
 	 * that marked is the number of frames that left as CE. */
 	if (unlikely(rte_mbuf_refcnt_read(m) != 1 ||
-		     ibex_pkt_parse(eth, m->data_len, &info) != IBEX_R_OK)) {
+		     ibex_pkt_parse(eth, frame_parse_len(m), &info) !=
+		     IBEX_R_OK)) {
 		e->ecn_stats[vl].marked--;
 		return;
 	}
@@ -1224,13 +1237,20 @@ fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
 	return fc_admit_lane(w, m, FC_IN_PORT(fc), FC_IN_VL(fc));
 }
 
-/* Hand a frame to egress port @p out on lane @p vl (not a drop lane). */
+/* Hand a frame to egress port @p out on lane @p vl (not a drop lane).
+ * The slow side's way out: a frame longer than the shortest port's limit
+ * (t->frame_fast) comes only this way, so here it meets the egress
+ * port's. */
 static inline __rte_always_inline void
-egress_vl(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
-	  uint32_t fc, unsigned int vl)
+egress_vl(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	  uint16_t out, struct rte_mbuf *m, uint32_t fc, unsigned int vl)
 {
 	uint16_t src = 0;
 
+	if (unlikely(m->pkt_len > t->frame_max[out])) {
+		drop(&w->cnt[out], m, IBEX_R_MTU);
+		return;
+	}
 	if (unlikely(fc & (FC_MGMT | FC_CHARGE))) {
 		/* Management bypasses flow control and the lanes. */
 		if (fc & FC_MGMT) {
@@ -1255,7 +1275,7 @@ egress_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_SL_DROP);
 		return;
 	}
-	egress_vl(w, out, m, fc, vl);
+	egress_vl(w, t, out, m, fc, vl);
 }
 
 /* Ingress side of flow control for a data frame: credit ports count what
@@ -1269,6 +1289,24 @@ fc_ingress(struct ibex_worker *w, const struct ibex_dp_tables *t,
 
 	fc_count_abr(w, m, in_port, vl);
 	return fc | FC_CHARGE | (uint32_t)vl << 18 | (uint32_t)in_port << 22;
+}
+
+/*
+ * Take @p k more references on a frame, for the copies of a flood. The
+ * segments of a chained frame (scatter RX) each carry their own count:
+ * rte_pktmbuf_free() walks the chain and frees a segment when its own
+ * count reaches zero. So every segment takes the references, and no copy
+ * that leaves (TX, drop) frees a segment another copy still holds while
+ * it waits in a TX buffer or lane queue. nb_segs is in the mbuf's first
+ * cache line: a one-segment frame never touches the second.
+ */
+static inline void
+frame_ref(struct rte_mbuf *m, int16_t k)
+{
+	rte_mbuf_refcnt_update(m, k);
+	if (unlikely(m->nb_segs > 1))
+		for (m = m->next; m != NULL; m = m->next)
+			rte_mbuf_refcnt_update(m, k);
 }
 
 static void
@@ -1287,7 +1325,7 @@ flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	IBEX_CNT_ADD(c->flood_pkts, 1);
 	/* One mbuf, n references: every TX (or drop) releases one. */
 	if (n > 1)
-		rte_mbuf_refcnt_update(m, (int16_t)(n - 1));
+		frame_ref(m, (int16_t)(n - 1));
 	while (mask != 0) {
 		uint16_t out = __builtin_ctzll(mask);
 
@@ -1312,6 +1350,7 @@ struct rx_burst {
 				of them), else CLASS_PER_FRAME */
 	uint64_t untagged_tag;  /* and its flow_key_tag() */
 	uint32_t now_ms;
+	uint32_t frame_fast;     /* t->frame_fast */
 	uint16_t pvid;
 	struct burst_acc acc;    /* and its in_port, the burst's */
 };
@@ -1333,6 +1372,46 @@ classify(const struct ibex_sl_class *c, const uint8_t *eth, bool tagged)
 	return ibex_sl_classify(c, tagged, eth[14] >> 5, ip, tos >> 2);
 }
 
+/* An STP BPDU: to the bridge group address, 802.3 length and LLC with
+ * DSAP = SSAP = 0x42. */
+static inline bool
+is_stp(const struct rte_mbuf *m, const uint8_t *eth)
+{
+	return eth[5] == 0 && m->data_len >= 17 && ibex_rd16(eth + 12) < 0x600 &&
+	       eth[14] == 0x42 && eth[15] == 0x42;
+}
+
+/*
+ * A frame to the 802.1Q reserved group (01:80:C2:00:00:00-0F): an 802.1Q
+ * bridge never relays it. LLDP (EtherType 0x88CC) and STP BPDUs go to the
+ * port `lldp-to` / `stp-to` names for the ingress port, if any; the rest
+ * are dropped as link-local.
+ */
+static void
+link_local(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	   struct ibex_port_counters *c, struct rte_mbuf *m,
+	   const uint8_t *eth, uint16_t in_port, uint32_t fc)
+{
+	uint16_t out = IBEX_PORT_NONE;
+
+	if (t->lldp_to[in_port] != IBEX_PORT_NONE &&
+	    ibex_rd16(eth + 12) == IBEX_ETHERTYPE_LLDP)
+		out = t->lldp_to[in_port];
+	else if (t->stp_to[in_port] != IBEX_PORT_NONE && is_stp(m, eth))
+		out = t->stp_to[in_port];
+	if (out == IBEX_PORT_NONE) {
+		drop(c, m, IBEX_R_LINK_LOCAL);
+		return;
+	}
+	if (!((t->tx_enabled >> out) & 1)) {
+		drop(c, m, IBEX_R_PORT_DOWN);
+		return;
+	}
+	if (fc & IBEX_CLASS_FC)
+		fc = fc_ingress(w, t, m, in_port, fc);
+	egress_one(w, t, out, m, fc);
+}
+
 /*
  * Everything but the common case: source and VLAN checks, management,
  * SL drops, flow control, group and unknown destinations, and the flow
@@ -1347,11 +1426,22 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	uint32_t ans;
 	uint16_t out;
 
-	/* MAC control (PFC) and credit frames are link-local: consumed. Their
-	 * group destination never hits the flow cache, so they come here. */
-	if (unlikely(eth[12] == 0x88) &&
-	    ibex_fc_rx_frame(w, in_port, m, w->rx_tsc))
+	if (unlikely(m->pkt_len > t->frame_max[in_port])) {
+		drop(c, m, IBEX_R_MTU);
 		return;
+	}
+	/* MAC control (PAUSE, PFC) and credit frames are link-local whatever
+	 * their destination: consumed (forward_checked() sends them here,
+	 * flow cache or not). */
+	if (unlikely(pkt_flags & IBEX_PKT_F_FC)) {
+		ibex_fc_rx_frame(w, in_port, m, w->rx_tsc);
+		return;
+	}
+	if (unlikely((pkt_flags & IBEX_PKT_F_DMAC_GROUP) &&
+		     ibex_mac_is_reserved(eth))) {
+		link_local(w, t, c, m, eth, in_port, fc);
+		return;
+	}
 	if (unlikely(ibex_mac_is_group(eth + 6))) {
 		drop(c, m, IBEX_R_SRC_MCAST);
 		return;
@@ -1396,7 +1486,7 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		egress_one(w, t, out, m, fc);
 		return;
 	}
-	egress_vl(w, out, m, fc, FLOW_VL(ans));
+	egress_vl(w, t, out, m, fc, FLOW_VL(ans));
 }
 
 /*
@@ -1431,21 +1521,21 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 	}
 	if (unlikely(is_mgmt(eth, chk)))
 		fc |= FC_MGMT;
-	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP)))) {
+	/* A flow-control frame is consumed on the slow side, whatever its
+	 * destination and whatever the port's fc mode: never forwarded. A
+	 * frame longer than the shortest port's limit meets the limits of
+	 * its ingress and egress ports there. */
+	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP)) &&
+		   !(IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_FC) &&
+		   m->pkt_len <= b->frame_fast)) {
 		if (likely(flow_probe(w, eth, tag, b->now_ms, &ans))) {
 			/* Its buffer and credit blocks, once for both. */
 			uint32_t blocks = ibex_blocks(m->pkt_len);
 			uint16_t src = 0;
 
 			/* A flow-controlled ingress port: count and charge
-			 * the frame on its ingress lane. A MAC control or
-			 * credit frame (not IP) sent to a unicast address is
-			 * consumed on the slow side, never forwarded. */
+			 * the frame on its ingress lane. */
 			if (unlikely(fc & IBEX_CLASS_FC)) {
-				if (unlikely(!(IBEX_PKT_CHECK_FLAGS(chk) &
-					       IBEX_PKT_F_UDP) &&
-					     eth[12] == 0x88))
-					goto slow;
 				if (likely(fc_ingress_fast(FLOW_IN_VL(ans),
 							   blocks, &b->acc))) {
 					src = b->acc.ch_src;
@@ -1463,7 +1553,6 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 			return;
 		}
 	}
-slow:
 	/* The slow side admits and takes credit directly: the burst's sums
 	 * go first, whatever the ingress port (the egress credit is summed
 	 * for frames of any port). */
@@ -1473,14 +1562,72 @@ slow:
 		     (uint16_t)b->acc.in_port, fc, b->now_ms);
 }
 
+/*
+ * Move the first @p want bytes of a chained frame into its first segment
+ * (it has the tailroom: RX fills segments from the front), taking them
+ * from the segments after it and freeing those left empty. Only for a
+ * frame fresh from RX that nothing else holds.
+ * @return 0, or -1 when the frame cannot be changed so.
+ */
+static int
+frame_pull_headers(struct rte_mbuf *m, uint32_t want)
+{
+	if (rte_mbuf_refcnt_read(m) != 1 || !RTE_MBUF_DIRECT(m) ||
+	    rte_pktmbuf_tailroom(m) < want - m->data_len)
+		return -1;
+	while (m->data_len < want) {
+		struct rte_mbuf *s = m->next;
+		uint16_t k;
+
+		if (s == NULL || rte_mbuf_refcnt_read(s) != 1 ||
+		    !RTE_MBUF_DIRECT(s))
+			return -1;
+		k = (uint16_t)RTE_MIN(want - m->data_len, s->data_len);
+		memcpy(rte_pktmbuf_mtod_offset(m, uint8_t *, m->data_len),
+		       rte_pktmbuf_mtod(s, uint8_t *), k);
+		m->data_len += k;
+		s->data_off += k;
+		s->data_len -= k;
+		if (s->data_len == 0) {
+			m->next = s->next;
+			m->nb_segs--;
+			s->next = NULL;
+			s->nb_segs = 1;
+			rte_pktmbuf_free_seg(s);
+		}
+	}
+	return 0;
+}
+
+/*
+ * ibex_pkt_check() of any frame. A frame whose first segment holds it all
+ * is checked against its data_len. For a chained frame that check stands
+ * when it passes (a longer length only relaxes the checks); when it fails,
+ * the frame is checked again against pkt_len with its headers in the
+ * first segment, where parse reads them (IBEX_PKT_HDR_MAX).
+ */
+static inline uint32_t
+frame_check(struct rte_mbuf *m)
+{
+	uint32_t chk = ibex_pkt_check_l2(rte_pktmbuf_mtod(m, uint8_t *),
+					 m->data_len);
+
+	if (likely(IBEX_PKT_CHECK_REASON(chk) == IBEX_R_OK || m->nb_segs == 1))
+		return chk;
+	if (m->data_len < RTE_MIN(m->pkt_len, (uint32_t)IBEX_PKT_HDR_MAX) &&
+	    frame_pull_headers(m, RTE_MIN(m->pkt_len,
+					  (uint32_t)IBEX_PKT_HDR_MAX)) < 0)
+		return IBEX_R_SEG_HDR;
+	return ibex_pkt_check_l2(rte_pktmbuf_mtod(m, uint8_t *), m->pkt_len);
+}
+
 /* Any frame but the untagged RoCEv2 one: the general checks, then the
  * same forwarding, out of the loop. Malformed frames are counted and
  * dropped. */
 static __rte_noinline void
 forward_general(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 {
-	uint32_t chk = ibex_pkt_check_l2(rte_pktmbuf_mtod(m, uint8_t *),
-					 m->data_len);
+	uint32_t chk = frame_check(m);
 
 	if (unlikely(IBEX_PKT_CHECK_REASON(chk) != IBEX_R_OK)) {
 		drop(b->cnt, m, IBEX_PKT_CHECK_REASON(chk));
@@ -1488,6 +1635,7 @@ forward_general(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 	}
 	forward_checked(w, b, m, chk);
 }
+
 
 /*
  * Forward one frame. The shape nearly every frame on a RoCE fabric has
@@ -1531,6 +1679,7 @@ rx_burst_init(struct rx_burst *b, struct ibex_worker *w,
 	b->untagged_tag = flow_key_tag(t->pvid[in_port], in_port,
 				       FC_SL(untagged));
 	b->now_ms = now_ms;
+	b->frame_fast = t->frame_fast;
 	b->pvid = t->pvid[in_port];
 	b->acc.in_port = in_port;
 	b->acc.ch_vl = ACC_NONE;

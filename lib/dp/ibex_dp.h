@@ -116,6 +116,16 @@ struct ibex_dp_tables {
 	struct ibex_dp_egress_conf eg[IBEX_MAX_PORTS];
 	uint64_t fc_ports;       /**< ports with fc credit or pfc */
 	struct ibex_dp_fc_conf fc[IBEX_MAX_PORTS];
+	/** Per port, the longest frame it takes in or sends out (bytes,
+	 * ibex_conf_port_frame_max()); frame_fast is the least of them: a
+	 * frame no longer goes everywhere unchecked, a longer one takes the
+	 * slow path, which checks both ends. */
+	uint32_t frame_max[IBEX_MAX_PORTS];
+	uint32_t frame_fast;
+	/** Per ingress port, where LLDP / STP frames go (IBEX_PORT_NONE:
+	 * dropped as link-local like the rest of the reserved group). */
+	uint16_t lldp_to[IBEX_MAX_PORTS];
+	uint16_t stp_to[IBEX_MAX_PORTS];
 };
 
 /** A TX buffer's note of a frame's charge: IBEX_FC_SRC() << 16 | its

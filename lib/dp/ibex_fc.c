@@ -415,8 +415,13 @@ ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 	uint16_t et = (uint16_t)(eth[12] << 8 | eth[13]);
 	struct ibex_fc *fc = w->fc;
 
-	if (et != 0x8808 && et != 0x88b5)
-		return false;
+	/* Flow control is untagged: a tagged MAC control or credit frame is
+	 * malformed (the caller saw the EtherType after the tag). */
+	if (et != 0x8808 && et != 0x88b5) {
+		IBEX_CNT_ADD(w->cnt[port].drop[IBEX_R_FC_FRAME_BAD], 1);
+		rte_pktmbuf_free(m);
+		return true;
+	}
 	if (fc != NULL && fc->multi && (fc->fc_ports >> port & 1) &&
 	    !(fc->owned >> port & 1))
 		fc_handoff(w, port, m);
@@ -438,32 +443,39 @@ fc_frame_process(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 
 	if (et == 0x8808) {
 		struct ibex_fcf_pfc pm;
+		enum ibex_fcf_err e = ibex_fcf_pfc_parse(eth, m->data_len, &pm);
 
-		/* 802.3x PAUSE and PFC are link-local: never forwarded. */
-		if (ibex_fcf_pfc_parse(eth, m->data_len, &pm) != IBEX_FCF_OK) {
-			IBEX_CNT_ADD(c->drop[IBEX_R_FC_FRAME_BAD], 1);
-		} else if (fc != NULL && (fc->pfc_ports >> port & 1)) {
+		/* 802.3x PAUSE and PFC are link-local: never forwarded. A
+		 * valid frame the port does not act on (PFC without fc pfc;
+		 * 802.3x PAUSE, which ibex never obeys) is counted apart
+		 * from malformed ones. */
+		if (e == IBEX_FCF_OK && fc != NULL &&
+		    (fc->pfc_ports >> port & 1)) {
 			fp = ibex_fc_port_state(fc, port);
 			pfc_frame_rx(fp, &pm, ibex_fc_ns(fc, tsc));
+		} else if (e == IBEX_FCF_OK ||
+			   (e == IBEX_FCF_OPCODE && m->data_len >= 18 &&
+			    eth[14] == 0 && eth[15] == IBEX_PAUSE_OPCODE)) {
+			IBEX_CNT_ADD(c->drop[IBEX_R_FC_IGNORED], 1);
 		} else {
 			IBEX_CNT_ADD(c->drop[IBEX_R_FC_FRAME_BAD], 1);
 		}
-	} else if (fc != NULL && (fc->credit_ports >> port & 1)) {
+	} else {
 		struct ibex_fcf_credit cm;
 
 		if (ibex_fcf_credit_parse(eth, m->data_len, &cm) !=
 		    IBEX_FCF_OK) {
 			IBEX_CNT_ADD(c->drop[IBEX_R_FC_FRAME_BAD], 1);
-		} else {
+		} else if (fc != NULL && (fc->credit_ports >> port & 1)) {
 			fp = ibex_fc_port_state(fc, port);
 			if (fc->multi)
 				credit_apply_multi(fc, port, &cm);
 			else
 				ibex_credit_fc_apply(&fp->cp, &cm);
 			IBEX_CNT_ADD(fp->cnt.fc_rx, 1);
+		} else {
+			IBEX_CNT_ADD(c->drop[IBEX_R_FC_IGNORED], 1);
 		}
-	} else {
-		IBEX_CNT_ADD(c->drop[IBEX_R_FC_FRAME_BAD], 1);
 	}
 	rte_pktmbuf_free(m);
 }

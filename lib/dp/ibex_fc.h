@@ -293,9 +293,11 @@ void ibex_fc_free(struct ibex_dp *dp);
 struct ibex_dp_tables;
 void ibex_fc_update(struct ibex_fc *fc, const struct ibex_dp_tables *t);
 
-/** Consume a flow-control frame (0x8808 / 0x88B5) received on @p port.
- * @return true when the frame was one (the caller must not forward it;
- * it has been freed). */
+/** Consume a frame received on @p port whose EtherType (after a tag, if
+ * any: IBEX_PKT_F_FC) is flow control, 0x8808 or 0x88B5: acted on when the
+ * port's fc mode uses it, else counted as fc-ignored, or as fc-frame-bad
+ * when malformed or tagged. Never forwarded; it has been freed.
+ * @return true. */
 struct rte_mbuf;
 bool ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port,
 		      struct rte_mbuf *m, uint64_t tsc);

@@ -88,6 +88,17 @@ fc_conf_build(struct ibex_dp_tables *t, uint16_t p,
 		t->fc_ports |= UINT64_C(1) << p;
 }
 
+/* Frame length limits and link-local forwarding of one port. */
+static void
+link_conf_build(struct ibex_dp_tables *t, uint16_t p,
+		const struct ibex_conf_port *cp)
+{
+	t->frame_max[p] = ibex_conf_port_frame_max(cp);
+	t->frame_fast = RTE_MIN(t->frame_fast, t->frame_max[p]);
+	t->lldp_to[p] = cp->lldp_to;
+	t->stp_to[p] = cp->stp_to;
+}
+
 int
 ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 	     uint32_t gen, char *err, size_t errlen)
@@ -104,10 +115,12 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 		return -ENOMEM;
 	}
 	t->gen = gen;
+	t->frame_fast = UINT32_MAX;
 	for (p = 0; p < conf->nb_ports; p++) {
 		struct ibex_conf_port cp = conf->ports[p];
 
 		ibex_conf_port_tables(&cp);
+		link_conf_build(t, p, &cp);
 		t->pvid[p] = cp.pvid;
 		if (cp.admin_up)
 			t->tx_enabled |= UINT64_C(1) << p;
@@ -350,6 +363,60 @@ port_pfc_hw(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 	return 0;
 }
 
+/*
+ * Frame sizes of a port's ethdev: its MTU, scatter RX for frames that
+ * outgrow one mbuf (the PMD chains segments) and multi-segment TX where
+ * the switch can hold chained frames (a port's limit above the data room:
+ * any of them may egress anywhere). Without `mtu` the device keeps its
+ * own. A port whose frames need scatter on a device without it is refused
+ * unless rx-scatter is auto: vdevs such as net_pcap chain frames without
+ * offering the offload.
+ */
+static int
+port_frames_conf(const struct ibex_dp *dp, uint16_t pid,
+		 const struct ibex_conf_port *cp, struct rte_eth_conf *econf,
+		 char *err, size_t errlen)
+{
+	const struct ibex_conf *conf = dp->conf;
+	uint32_t room = rte_pktmbuf_data_room_size(dp->pool) -
+			RTE_PKTMBUF_HEADROOM;
+	uint32_t frame = ibex_conf_port_frame_max(cp), chains = 0;
+	struct rte_eth_dev_info info;
+	bool need;
+	uint16_t p;
+	int ret;
+
+	ret = rte_eth_dev_info_get(pid, &info);
+	if (ret < 0)
+		return ret;
+	if (cp->mtu != 0)
+		econf->rxmode.mtu = cp->mtu;
+	need = cp->mtu != 0 && frame > room;
+	if (cp->rx_scatter == IBEX_RX_SCATTER_ON || need) {
+		if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER) {
+			if (cp->rx_scatter != IBEX_RX_SCATTER_OFF)
+				econf->rxmode.offloads |=
+					RTE_ETH_RX_OFFLOAD_SCATTER;
+		} else if (cp->rx_scatter == IBEX_RX_SCATTER_ON) {
+			snprintf(err, errlen, "port %s: rx-scatter on, but the "
+				 "device has no scatter RX", cp->name);
+			return -ENOTSUP;
+		}
+		if (need && cp->rx_scatter == IBEX_RX_SCATTER_OFF) {
+			snprintf(err, errlen, "port %s: mtu %u takes frames of "
+				 "%u bytes, above an mbuf's %u with rx-scatter "
+				 "off (raise switch mbuf-size or allow "
+				 "rx-scatter)", cp->name, cp->mtu, frame, room);
+			return -EINVAL;
+		}
+	}
+	for (p = 0; p < conf->nb_ports; p++)
+		chains |= ibex_conf_port_frame_max(&conf->ports[p]) > room;
+	if (chains && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
+		econf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	return 0;
+}
+
 static int
 port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 	       const struct rte_eth_dev_info *info, uint16_t nb_rxq,
@@ -364,6 +431,9 @@ port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 		socket = (int)rte_socket_id();
 	memset(&econf, 0, sizeof(econf));
 	port_rss(&econf, dp, p, info, nb_rxq);
+	ret = port_frames_conf(dp, pid, cp, &econf, err, errlen);
+	if (ret < 0)
+		return ret;
 	ret = rte_eth_dev_configure(pid, nb_rxq, dp->nb_workers, &econf);
 	if (ret < 0)
 		goto fail;
@@ -626,8 +696,10 @@ pool_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 {
 	uint32_t n = RTE_MAX(conf->mbufs, mbufs_needed(conf, dp->nb_workers));
 
+	/* switch mbuf-size: the data room; frames longer are chained. */
 	dp->pool = rte_pktmbuf_pool_create("ibex_mbufs", n, MEMPOOL_CACHE, 0,
-					   RTE_MBUF_DEFAULT_BUF_SIZE,
+					   (uint16_t)(conf->mbuf_size +
+						      RTE_PKTMBUF_HEADROOM),
 					   (int)rte_socket_id());
 	if (dp->pool == NULL) {
 		snprintf(err, errlen, "cannot create a pool of %u mbufs: %s "

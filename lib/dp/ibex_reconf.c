@@ -62,10 +62,11 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 			return -ENOTSUP;
 		}
 		if (b->rx_desc != a->rx_desc || b->tx_desc != a->tx_desc ||
-		    b->mtu != a->mtu || b->rx_queues != a->rx_queues) {
+		    b->mtu != a->mtu || b->rx_queues != a->rx_queues ||
+		    b->rx_scatter != a->rx_scatter) {
 			snprintf(err, errlen, "%s:%d: port %s: rx-desc, tx-desc, "
-				 "rx-queues and mtu need a restart", conf->origin,
-				 b->line,
+				 "rx-queues, mtu and rx-scatter need a restart",
+				 conf->origin, b->line,
 				 b->name);
 			return -ENOTSUP;
 		}
@@ -95,12 +96,13 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 	}
 	if ((conf->nb_workers != 0 && conf->nb_workers != dp->nb_workers) ||
 	    conf->burst != old->burst || conf->mbufs != old->mbufs ||
+	    conf->mbuf_size != old->mbuf_size ||
 	    conf->fdb_max_entries != old->fdb_max_entries ||
 	    conf->fdb_ageing_s != old->fdb_ageing_s ||
 	    conf->buffer_blocks != old->buffer_blocks ||
 	    conf->buffer_alpha_log2 != old->buffer_alpha_log2) {
-		snprintf(err, errlen, "switch workers, burst, mbufs, fdb "
-			 "max-entries/ageing and buffer need a restart");
+		snprintf(err, errlen, "switch workers, burst, mbufs, "
+			 "mbuf-size, fdb max-entries/ageing and buffer need a restart");
 		return -ENOTSUP;
 	}
 	return 0;
