@@ -31,6 +31,7 @@
 	X(PORT_DOWN,    "port-down",     "egress port is administratively down") \
 	X(TX_FULL,      "tx-full",       "egress TX queue and buffer full") \
 	X(SL_DROP,      "sl-drop",       "SL maps to VL15 in the SL->VL table") \
+	X(BPF_DROP,     "bpf-drop",      "the port's eBPF classifier returned drop") \
 	X(VL15_UNTRUSTED, "vl15-untrusted", "management VL15 frame on an untrusted port") \
 	X(VL15_RATE,    "vl15-rate",     "management VL15 frame over the rate limit") \
 	X(LOSSY_FULL,   "lossy-full",    "lossy VL buffer full (tail drop)") \

@@ -25,7 +25,7 @@
 #define SWITCH_KEYS "workers, burst, tx-drain-us, mbufs, vl15-rate, " \
 	"ctl-socket"
 #define PORT_KEYS "dev, pvid, vlans, speed, mtu, rx-desc, tx-desc, " \
-	"trusted, admin, vls, sl-from, shape, vl-queue, fc"
+	"trusted, admin, vls, sl-from, bpf-fallback, bpf-jit, shape, vl-queue, fc"
 
 /* struct ibex_conf is tens of KB: one per test, on the heap. */
 static int
