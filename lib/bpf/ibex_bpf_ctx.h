@@ -38,7 +38,7 @@ typedef uint32_t ibex_bpf_u32;
 #endif
 
 /** Bytes of the frame copied into ibex_bpf_ctx::data. */
-#define IBEX_BPF_DATA_LEN 128
+#define IBEX_BPF_DATA_LEN 64
 
 /** Verdicts (the program's return value). */
 #define IBEX_BPF_SL(sl)   ((sl) & 15)  /**< service level 0..15 */
@@ -54,7 +54,7 @@ typedef uint32_t ibex_bpf_u32;
 #define IBEX_BPF_F_IP4    0x20  /**< IPv4 (dscp, ecn, l4_proto valid) */
 #define IBEX_BPF_F_IP6    0x40  /**< IPv6 (dscp, ecn, l4_proto valid) */
 
-/** The context of one frame: 32 bytes of fields, then data (160 bytes).
+/** The context of one frame: 32 bytes of fields, then data (96 bytes).
  * Fields keep their offsets in later versions; new ones go after data. */
 struct ibex_bpf_ctx {
 	ibex_bpf_u32 frame_len;  /**< bytes of the whole frame (pkt_len) */

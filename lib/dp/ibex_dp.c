@@ -25,6 +25,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
+#include <rte_memcpy.h>
 #include <rte_prefetch.h>
 
 #include <rte_rcu_qsbr.h>
@@ -1443,7 +1444,38 @@ bpf_ctx_fill(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
 	x->dest_qp = (in->flags & IBEX_PKT_F_ROCE) ?
 		     ibex_bth_dest_qp(eth + in->bth_off) : 0;
 	if (likely(room >= IBEX_BPF_DATA_LEN))
-		memcpy(x->data, eth, IBEX_BPF_DATA_LEN);
+		rte_mov64(x->data, eth);
+	else
+		memcpy(x->data, eth, x->data_len);
+}
+
+/* The same for the untagged IPv4 RoCEv2 shape (ibex_pkt_check_roce4_
+ * untagged() passed): every offset is a constant. */
+static inline __rte_always_inline void
+bpf_ctx_fill_roce4(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
+		   const uint8_t *eth, uint32_t chk, uint16_t in_port)
+{
+	x->frame_len = m->pkt_len;
+	x->data_len = RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN);
+	x->in_port = in_port;
+	x->ether_type = IBEX_ETHERTYPE_IPV4;
+	x->vid = 0;
+	x->pcp = 0;
+	x->flags = (uint8_t)IBEX_PKT_CHECK_FLAGS(chk) | IBEX_BPF_F_IP4;
+	x->dscp = eth[15] >> 2;
+	x->ecn = eth[15] & 3;
+	x->l4_proto = 17;
+	x->l3_off = IBEX_ETHER_HDR_LEN;
+	x->l4_off = IBEX_ETHER_HDR_LEN + 20;
+	x->bth_off = IBEX_ETHER_HDR_LEN + 28;
+	x->sport = ibex_rd16(eth + IBEX_ETHER_HDR_LEN + 20);
+	x->dport = IBEX_UDP_PORT_ROCEV2;
+	x->bth_opcode = eth[IBEX_ETHER_HDR_LEN + 28];
+	x->dest_qp = ibex_bth_dest_qp(eth + IBEX_ETHER_HDR_LEN + 28);
+	/* The shape's check read 62 bytes: 64 are in the first segment or
+	 * in its buffer's room. */
+	if (likely((uint32_t)m->buf_len - m->data_off >= IBEX_BPF_DATA_LEN))
+		rte_mov64(x->data, eth);
 	else
 		memcpy(x->data, eth, x->data_len);
 }
@@ -1481,10 +1513,20 @@ static inline __rte_always_inline void
 forward_bpf(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t chk = ibex_pkt_check_roce4_untagged(eth, m->data_len);
 	struct ibex_pkt_info info;
 	enum ibex_reason r;
 	uint64_t v;
 
+	/* The RoCEv2 shape, as forward_one() has it: constant offsets. */
+	if (likely(chk != UINT32_MAX)) {
+		bpf_ctx_fill_roce4(&w->bpf_ctx, m, eth, chk,
+				   (uint16_t)b->acc.in_port);
+		v = ibex_bpf_prog_run(b->bpf, &w->bpf_ctx);
+		forward_checked(w, b, m, chk,
+				bpf_verdict(w, b, v, eth, false));
+		return;
+	}
 	r = ibex_pkt_parse(eth, m->data_len, &info);
 	if (unlikely(r != IBEX_R_OK)) {
 		drop(b->cnt, m, r);
