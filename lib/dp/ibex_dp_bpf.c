@@ -42,6 +42,20 @@ bpf_reuse(const struct ibex_dp_tables *prev, const struct ibex_conf_port *cp)
 	return NULL;
 }
 
+/* "origin:line: port P: sl-from bpf: why", as lib/conf words its errors
+ * (no line for a statement that came from a live command). */
+static void
+bpf_err(const struct ibex_conf *conf, const struct ibex_conf_port *cp,
+	const char *msg, char *err, size_t errlen)
+{
+	char line[16] = "";
+
+	if (cp->class_line > 0)
+		snprintf(line, sizeof(line), ":%d", cp->class_line);
+	snprintf(err, errlen, "%s%s: port %s: sl-from bpf: %s", conf->origin,
+		 line, cp->name, msg);
+}
+
 int
 ibex_dp_tables_bpf(struct ibex_dp_tables *t, const struct ibex_conf *conf,
 		   const struct ibex_dp_tables *prev, char *err, size_t errlen)
@@ -62,9 +76,7 @@ ibex_dp_tables_bpf(struct ibex_dp_tables *t, const struct ibex_conf *conf,
 						 cp->bpf_section, cp->bpf_jit,
 						 msg, sizeof(msg));
 			if (ret < 0) {
-				snprintf(err, errlen, "%s:%d: port %s: sl-from "
-					 "bpf: %s", conf->origin,
-					 cp->class_line, cp->name, msg);
+				bpf_err(conf, cp, msg, err, errlen);
 				return ret;
 			}
 		}

@@ -43,13 +43,34 @@ for k in $kinds; do
 		awk '{print $2, $3, $4, $5}'
 done
 [ "$rates" = 1 ] || exit 0
-echo "== forwarding rate (tests/bench/bench_fwd.sh, $runs runs each)"
+echo "== forwarding (tests/bench/bench_fwd.sh -r 1 per kind, kinds interleaved, $runs rounds)"
+median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 for k in $kinds; do
 	{
 		echo "port p0 dev net_pcap0"
 		echo "port p1 dev net_pcap1"
 		cat "$tmp/$k.extra"
 	} >"$tmp/$k.conf"
-	echo "-- $k"
-	tests/bench/bench_fwd.sh -b "$build" -r "$runs" -c "$tmp/$k.conf" | tail -4
+done
+printf '%-6s %-12s %10s %10s %12s\n' round kind ibex-Mpps io-Mpps cyc/frame
+for r in $(seq 1 "$runs"); do
+	for k in $kinds; do
+		tests/bench/bench_fwd.sh -b "$build" -r 1 -c "$tmp/$k.conf" \
+			>"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
+		mpps=$(awk '/^median/ {print $3}' "$tmp/out")
+		io=$(awk '/^median/ {print $7}' "$tmp/out")
+		cyc=$(awk '/busy cycles per frame/ {print $7}' "$tmp/out")
+		printf '%-6s %-12s %10s %10s %12s\n' "$r" "$k" "$mpps" "$io" "$cyc"
+		echo "$mpps $io $cyc" >>"$tmp/$k.res"
+	done
+done
+echo
+printf '%-12s %10s %10s %12s %16s\n' kind ibex-Mpps ratio-io cyc/frame "cyc - dscp"
+dc=$(awk '{print $3}' "$tmp/dscp.res" | median)
+for k in $kinds; do
+	m=$(awk '{print $1}' "$tmp/$k.res" | median)
+	io=$(awk '{print $2}' "$tmp/$k.res" | median)
+	c=$(awk '{print $3}' "$tmp/$k.res" | median)
+	printf '%-12s %10s %10.3f %12s %16s\n' "$k" "$m" \
+		"$(echo "$m / $io" | bc -l)" "$c" "$(echo "$c - $dc" | bc -l)"
 done
