@@ -1480,6 +1480,13 @@ bpf_ctx_fill_roce4(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
 		memcpy(x->data, eth, x->data_len);
 }
 
+_Static_assert(IBEX_BPF_F_VLAN == IBEX_PKT_F_VLAN &&
+	       IBEX_BPF_F_UDP == IBEX_PKT_F_UDP &&
+	       IBEX_BPF_F_ROCE == IBEX_PKT_F_ROCE &&
+	       IBEX_BPF_F_FRAG == IBEX_PKT_F_FRAG &&
+	       IBEX_BPF_F_GROUP == IBEX_PKT_F_DMAC_GROUP,
+	       "context flags are the parse's");
+
 /* The class of a verdict, counted: an SL, drop, or the port's built-in
  * classifier for IBEX_BPF_DEFAULT and values out of range. */
 static inline __rte_always_inline uint32_t
