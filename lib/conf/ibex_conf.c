@@ -170,6 +170,9 @@ static const struct conf_key conf_port_keys[] = {
 	   .lines = CL_VL | CL_VLS),
 	CK_ENUM("sl-from", CONF_P, sl_class.mode, conf_sl_modes,
 		.lines = CL_VL | CL_CLASS),
+	CK_ENUM("bpf-fallback", CONF_P, sl_class.mode, conf_sl_modes,
+		.lines = CL_VL | CL_CLASS),
+	CK("bpf-jit", CT_BOOL, CONF_P, bpf_jit, 0, 1, 0),
 	CK("shape", CT_RATE, CONF_P, shape_bps, 0, UINT64_MAX, 0,
 	   .word = "off", .lines = CL_VL),
 	CK("vl-queue", CT_SIZE, CONF_P, vl_queue_blocks, IBEX_BLOCK_BYTES,
@@ -1112,6 +1115,7 @@ conf_port_lane_defaults(struct ibex_conf_port *p)
 
 	p->nb_vls = 8;
 	ibex_sl_class_init(&p->sl_class, IBEX_SL_FROM_PCP);
+	p->bpf_jit = true;
 	p->vl_queue_blocks = 1024;
 	p->fc_mode = IBEX_FC_NONE;
 	for (v = 0; v < IBEX_VL_COUNT; v++) {
@@ -1393,6 +1397,52 @@ stmt_switch(struct conf_ctx *x, char **tok, int ntok)
 	return conf_keys(x, KEYS(conf_switch_keys), x->c, tok, ntok, NULL);
 }
 
+/*
+ * "sl-from bpf FILE[:SECTION]" is the one port key with two values: it is
+ * taken out of the <key> <value> pairs (tok[0..*ntok), keys at even
+ * positions) before they are parsed, into the port's bpf_file/section.
+ * @return 1 when it was there, 0 when not, or conf_err().
+ */
+static int
+conf_port_bpf(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
+	      int *ntok)
+{
+	const char *spec, *colon;
+	size_t flen;
+	int i, j;
+
+	for (i = 0; i + 1 < *ntok; i += 2)
+		if (strcmp(tok[i], "sl-from") == 0 &&
+		    strcmp(tok[i + 1], "bpf") == 0)
+			break;
+	if (i + 1 >= *ntok)
+		return 0;
+	if (i + 2 >= *ntok)
+		return conf_err(x, "sl-from bpf: missing FILE[:SECTION]");
+	spec = tok[i + 2];
+	colon = strrchr(spec, ':');
+	flen = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
+	if (flen == 0 || flen >= sizeof(p->bpf_file) ||
+	    (colon != NULL && (colon[1] == '\0' ||
+			       strlen(colon + 1) >= sizeof(p->bpf_section))))
+		return conf_err(x, "sl-from bpf: '%s' is not FILE[:SECTION] "
+				"(file 1..%zu, section 1..%zu characters)",
+				spec, sizeof(p->bpf_file) - 1,
+				sizeof(p->bpf_section) - 1);
+	memcpy(p->bpf_file, spec, flen);
+	p->bpf_file[flen] = '\0';
+	snprintf(p->bpf_section, sizeof(p->bpf_section), "%s",
+		 colon != NULL ? colon + 1 : "");
+	for (j = i; j + 3 < *ntok; j++)
+		tok[j] = tok[j + 3];
+	*ntok -= 3;
+	for (j = 0; j < *ntok; j += 2)
+		if (strcmp(tok[j], "sl-from") == 0)
+			return conf_err(x, "duplicate key 'sl-from'");
+	p->class_line = p->vl_line = x->lineno;
+	return 1;
+}
+
 /* The first "port NAME" declares the port; later ones modify it: only
  * the keys they name change, and the port keeps its declaring line. */
 static int
@@ -1401,7 +1451,7 @@ stmt_port(struct conf_ctx *x, char **tok, int ntok)
 	struct ibex_conf *c = x->c;
 	struct ibex_conf_port p;
 	uint64_t seen;
-	int idx, ret;
+	int idx, ret, bpf;
 
 	if (ntok == 0)
 		return conf_err(x, "missing port name");
@@ -1418,9 +1468,18 @@ stmt_port(struct conf_ctx *x, char **tok, int ntok)
 		idx = c->nb_ports;
 		conf_port_defaults(&p, tok[0], NULL, x->lineno);
 	}
-	ret = conf_keys(x, KEYS(conf_port_keys), &p, tok + 1, ntok - 1, &seen);
+	ntok--;
+	bpf = conf_port_bpf(x, &p, tok + 1, &ntok);
+	if (bpf < 0)
+		return bpf;
+	ret = conf_keys(x, KEYS(conf_port_keys), &p, tok + 1, ntok, &seen);
 	if (ret != 0)
 		return ret;
+	/* A built-in classifier named replaces the program. */
+	if (seen & (UINT64_C(1) << (conf_key_find(KEYS(conf_port_keys),
+						   "sl-from") -
+				    conf_port_keys)))
+		p.bpf_file[0] = p.bpf_section[0] = '\0';
 	conf_port_fixup(&p);
 	conf_port_mark(&p, KEYS(conf_port_keys), seen, x->lineno);
 	c->ports[idx] = p;

@@ -19,6 +19,7 @@
  *   fdb max-entries 65536
  *   fdb learning on
  *   fdb static 02:00:00:00:00:01 port p0 vlan 1
+ *   port p1 sl-from bpf /etc/ibex/qp.o:ibex bpf-fallback dscp
  *   sl2vl p0 0:0,1:1,7:drop
  *   vlarb p0 high 3:2 low 0:1,1:2 limit 0
  *   lane p0 vl 3 lossless reserved 64KB
@@ -46,6 +47,9 @@
 #define IBEX_CONF_ERR_LEN 256
 /** Longest statement, in characters, without its newline. */
 #define IBEX_CONF_LINE_MAX 4096
+/** Longest eBPF object path and section name, with the NUL. */
+#define IBEX_CONF_BPF_PATH_LEN 256
+#define IBEX_CONF_BPF_SEC_LEN 64
 
 /** Scatter RX (frames over several mbufs) of a port: `rx-scatter`. */
 enum ibex_rx_scatter {
@@ -82,6 +86,12 @@ struct ibex_conf_port {
 	/* Virtual lanes (docs/virtual-lanes.md). */
 	uint8_t nb_vls;            /**< operational data VLs 1, 2, 4, 8, 15 (8) */
 	struct ibex_sl_class sl_class; /**< SL from PCP or DSCP (pcp, identity) */
+	/** sl-from bpf FILE[:SECTION]: an eBPF classifier ("" = none) in
+	 * front of sl_class, which answers its IBEX_BPF_DEFAULT verdicts
+	 * (docs/bpf.md). */
+	char bpf_file[IBEX_CONF_BPF_PATH_LEN];
+	char bpf_section[IBEX_CONF_BPF_SEC_LEN]; /**< "" = its only program */
+	bool bpf_jit;              /**< JIT it (on); off: interpret */
 	bool sl2vl_set;            /**< sl2vl given; else ibex_sl2vl_default() */
 	struct ibex_sl2vl sl2vl;
 	bool vlarb_set;            /**< vlarb given; else ibex_vlarb_conf_default() */

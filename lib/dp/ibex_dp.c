@@ -27,10 +27,12 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
+#include <rte_memcpy.h>
 #include <rte_prefetch.h>
 
 #include <rte_rcu_qsbr.h>
 
+#include "ibex_bpf.h"
 #include "ibex_dp.h"
 #include "ibex_fc.h"
 #include "ibex_fdb.h"
@@ -1346,6 +1348,7 @@ struct rx_burst {
 	const struct ibex_dp_tables *t;
 	struct ibex_port_counters *cnt;
 	const struct ibex_sl_class *cls;  /* the port's SL classifier */
+	const struct ibex_bpf_prog *bpf;  /* its eBPF classifier, or NULL */
 	uint32_t untagged;   /* class of an untagged frame in PCP mode (all
 				of them), else CLASS_PER_FRAME */
 	uint64_t untagged_tag;  /* and its flow_key_tag() */
@@ -1457,7 +1460,8 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			if (!mgmt_admit(w, t, c, m, in_port))
 				return;
 		} else if (fc & IBEX_CLASS_IN_DROP) {
-			drop(c, m, IBEX_R_SL_DROP);
+			drop(c, m, (fc & IBEX_CLASS_BPF_DROP) ?
+				   IBEX_R_BPF_DROP : IBEX_R_SL_DROP);
 			return;
 		} else {
 			fc = fc_ingress(w, t, m, in_port, fc);
@@ -1498,7 +1502,7 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
  */
 static inline __rte_always_inline void
 forward_checked(struct ibex_worker *w, struct rx_burst *b,
-		struct rte_mbuf *m, uint32_t chk)
+		struct rte_mbuf *m, uint32_t chk, uint32_t given)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
 	bool tagged = (IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_VLAN) != 0;
@@ -1506,7 +1510,15 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 	uint64_t tag;
 	uint16_t vid;
 
-	if (likely(!tagged && b->untagged != CLASS_PER_FRAME)) {
+	/* @p given: the class an eBPF classifier chose; a constant
+	 * CLASS_PER_FRAME everywhere else, so this test folds away. */
+	if (given != CLASS_PER_FRAME) {
+		vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
+		if (vid == 0)
+			vid = b->pvid;
+		fc = given;
+		tag = flow_key_tag(vid, b->acc.in_port, FC_SL(fc));
+	} else if (likely(!tagged && b->untagged != CLASS_PER_FRAME)) {
 		/* PCP mode: an untagged frame is the burst's all through. */
 		vid = b->pvid;
 		fc = b->untagged;
@@ -1633,7 +1645,7 @@ forward_general(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 		drop(b->cnt, m, IBEX_PKT_CHECK_REASON(chk));
 		return;
 	}
-	forward_checked(w, b, m, chk);
+	forward_checked(w, b, m, chk, CLASS_PER_FRAME);
 }
 
 
@@ -1654,7 +1666,161 @@ forward_one(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 		forward_general(w, b, m);
 		return;
 	}
-	forward_checked(w, b, m, chk);
+	forward_checked(w, b, m, chk, CLASS_PER_FRAME);
+}
+
+/*
+ * The context of an eBPF classifier from the parse: fields in host order,
+ * then the frame's first bytes. The copy is of a constant size (the buffer
+ * nearly always has the room): bytes past data_len are unspecified.
+ */
+static inline __rte_always_inline void
+bpf_ctx_fill(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
+	     const uint8_t *eth, const struct ibex_pkt_info *in,
+	     uint16_t in_port)
+{
+	uint32_t room = (uint32_t)m->buf_len - m->data_off;
+
+	x->frame_len = m->pkt_len;
+	x->data_len = RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN);
+	x->in_port = in_port;
+	x->ether_type = in->ether_type;
+	x->vid = in->vid;
+	x->pcp = in->pcp;
+	x->flags = in->flags | (in->l3 == IBEX_L3_IPV4 ? IBEX_BPF_F_IP4 :
+				in->l3 == IBEX_L3_IPV6 ? IBEX_BPF_F_IP6 : 0);
+	x->dscp = in->dscp;
+	x->ecn = in->ecn;
+	x->l4_proto = in->l4_proto;
+	x->l3_off = in->l3_off;
+	x->l4_off = in->l4_off;
+	x->bth_off = in->bth_off;
+	x->sport = (in->flags & IBEX_PKT_F_UDP) ? ibex_rd16(eth + in->l4_off) : 0;
+	x->dport = (in->flags & IBEX_PKT_F_UDP) ?
+		   ibex_rd16(eth + in->l4_off + 2) : 0;
+	x->bth_opcode = (in->flags & IBEX_PKT_F_ROCE) ? eth[in->bth_off] : 0;
+	x->dest_qp = (in->flags & IBEX_PKT_F_ROCE) ?
+		     ibex_bth_dest_qp(eth + in->bth_off) : 0;
+	if (likely(room >= IBEX_BPF_DATA_LEN))
+		rte_mov64(x->data, eth);
+	else
+		memcpy(x->data, eth, x->data_len);
+}
+
+/* The same for the untagged IPv4 RoCEv2 shape (ibex_pkt_check_roce4_
+ * untagged() passed): every offset is a constant. */
+static inline __rte_always_inline void
+bpf_ctx_fill_roce4(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
+		   const uint8_t *eth, uint32_t chk, uint16_t in_port)
+{
+	x->frame_len = m->pkt_len;
+	x->data_len = RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN);
+	x->in_port = in_port;
+	x->ether_type = IBEX_ETHERTYPE_IPV4;
+	x->vid = 0;
+	x->pcp = 0;
+	x->flags = (uint8_t)IBEX_PKT_CHECK_FLAGS(chk) | IBEX_BPF_F_IP4;
+	x->dscp = eth[15] >> 2;
+	x->ecn = eth[15] & 3;
+	x->l4_proto = 17;
+	x->l3_off = IBEX_ETHER_HDR_LEN;
+	x->l4_off = IBEX_ETHER_HDR_LEN + 20;
+	x->bth_off = IBEX_ETHER_HDR_LEN + 28;
+	x->sport = ibex_rd16(eth + IBEX_ETHER_HDR_LEN + 20);
+	x->dport = IBEX_UDP_PORT_ROCEV2;
+	x->bth_opcode = eth[IBEX_ETHER_HDR_LEN + 28];
+	x->dest_qp = ibex_bth_dest_qp(eth + IBEX_ETHER_HDR_LEN + 28);
+	/* The shape's check read 62 bytes: 64 are in the first segment or
+	 * in its buffer's room. */
+	if (likely((uint32_t)m->buf_len - m->data_off >= IBEX_BPF_DATA_LEN))
+		rte_mov64(x->data, eth);
+	else
+		memcpy(x->data, eth, x->data_len);
+}
+
+_Static_assert(IBEX_BPF_F_VLAN == IBEX_PKT_F_VLAN &&
+	       IBEX_BPF_F_UDP == IBEX_PKT_F_UDP &&
+	       IBEX_BPF_F_ROCE == IBEX_PKT_F_ROCE &&
+	       IBEX_BPF_F_FRAG == IBEX_PKT_F_FRAG &&
+	       IBEX_BPF_F_GROUP == IBEX_PKT_F_DMAC_GROUP,
+	       "context flags are the parse's");
+
+/* The class of a verdict, counted: an SL, drop, or the port's built-in
+ * classifier for IBEX_BPF_DEFAULT and values out of range. */
+static inline __rte_always_inline uint32_t
+bpf_verdict(struct ibex_worker *w, const struct rx_burst *b, uint64_t v,
+	    const uint8_t *eth, bool tagged)
+{
+	struct ibex_bpf_counters *bc = &w->bpf_cnt[b->acc.in_port];
+
+	if (likely(v < IBEX_SL_COUNT)) {
+		IBEX_CNT_ADD(bc->sl[v], 1);
+		return b->t->bpf_class[b->acc.in_port][v];
+	}
+	if (v == IBEX_BPF_DROP) {
+		IBEX_CNT_ADD(bc->drops, 1);
+		return b->t->bpf_class[b->acc.in_port][IBEX_SL_COUNT];
+	}
+	if (v == IBEX_BPF_DEFAULT)
+		IBEX_CNT_ADD(bc->deflt, 1);
+	else
+		IBEX_CNT_ADD(bc->bad, 1);
+	/* classify() leaves untagged frames in PCP mode to the burst's. */
+	if (!tagged && b->untagged != CLASS_PER_FRAME)
+		return b->untagged;
+	return classify(b->cls, eth, tagged);
+}
+
+/* One frame of a port with an eBPF classifier: the full parse (the
+ * program sees every header), the program, then the common forwarding
+ * with the class it chose. */
+static inline __rte_always_inline void
+forward_bpf(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
+{
+	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t chk = ibex_pkt_check_roce4_untagged(eth, m->data_len);
+	struct ibex_pkt_info info;
+	enum ibex_reason r;
+	uint64_t v;
+
+	/* The RoCEv2 shape, as forward_one() has it: constant offsets. */
+	if (likely(chk != UINT32_MAX)) {
+		bpf_ctx_fill_roce4(&w->bpf_ctx, m, eth, chk,
+				   (uint16_t)b->acc.in_port);
+		v = ibex_bpf_prog_run(b->bpf, &w->bpf_ctx);
+		forward_checked(w, b, m, chk,
+				bpf_verdict(w, b, v, eth, false));
+		return;
+	}
+	r = ibex_pkt_parse(eth, m->data_len, &info);
+	if (unlikely(r != IBEX_R_OK)) {
+		drop(b->cnt, m, r);
+		return;
+	}
+	bpf_ctx_fill(&w->bpf_ctx, m, eth, &info, (uint16_t)b->acc.in_port);
+	v = ibex_bpf_prog_run(b->bpf, &w->bpf_ctx);
+	forward_checked(w, b, m, (uint32_t)info.flags << 8 |
+			(uint32_t)info.bth_off << 16,
+			bpf_verdict(w, b, v, eth,
+				    (info.flags & IBEX_PKT_F_VLAN) != 0));
+}
+
+/* The burst of a port with an eBPF classifier, out of line: ports without
+ * one pay a single branch per burst for it. */
+static __rte_noinline uint64_t
+rx_burst_bpf(struct ibex_worker *w, struct rx_burst *b,
+	     struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t bytes = 0;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
+					       void *));
+		bytes += pkts[i]->pkt_len;
+		forward_bpf(w, b, pkts[i]);
+	}
+	return bytes;
 }
 
 /*
@@ -1674,6 +1840,7 @@ rx_burst_init(struct rx_burst *b, struct ibex_worker *w,
 	b->t = t;
 	b->cnt = &w->cnt[in_port];
 	b->cls = cls;
+	b->bpf = t->bpf[in_port];
 	b->untagged = cls->mode == IBEX_SL_FROM_PCP ? untagged :
 						     CLASS_PER_FRAME;
 	b->untagged_tag = flow_key_tag(t->pvid[in_port], in_port,
@@ -1710,12 +1877,15 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		pkts[n + i] = pkts[n - 1];
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (i = 0; i < n; i++) {
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
-					       void *));
-		bytes += pkts[i]->pkt_len;
-		forward_one(w, &b, pkts[i]);
-	}
+	if (unlikely(b.bpf != NULL))
+		bytes = rx_burst_bpf(w, &b, pkts, n);
+	else
+		for (i = 0; i < n; i++) {
+			rte_prefetch0(rte_pktmbuf_mtod(
+				pkts[i + PREFETCH_AHEAD], void *));
+			bytes += pkts[i]->pkt_len;
+			forward_one(w, &b, pkts[i]);
+		}
 	if (b.acc.ch_vl != ACC_NONE || b.acc.cr_lane != CR_NONE)
 		burst_flush(w, &b.acc);
 	IBEX_CNT_ADD(b.cnt->rx_pkts, n);

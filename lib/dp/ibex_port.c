@@ -99,6 +99,29 @@ link_conf_build(struct ibex_dp_tables *t, uint16_t p,
 	t->stp_to[p] = cp->stp_to;
 }
 
+/* The class entry of each eBPF verdict: an SL with its port's flags, or
+ * the drop verdict. */
+static void
+bpf_class_build(struct ibex_dp_tables *t, uint16_t p,
+		const struct ibex_conf_port *cp)
+{
+	unsigned int s;
+
+	for (s = 0; s < IBEX_SL_COUNT; s++) {
+		uint8_t e = (uint8_t)s;
+
+		if (ibex_vl_is_drop(ibex_sl2vl(&cp->sl2vl, s)))
+			e |= IBEX_CLASS_IN_DROP;
+		if (cp->fc_mode != IBEX_FC_NONE)
+			e |= IBEX_CLASS_FC;
+		if (cp->fc_mode == IBEX_FC_CREDIT)
+			e |= IBEX_CLASS_CREDIT;
+		t->bpf_class[p][s] = e;
+	}
+	t->bpf_class[p][IBEX_SL_COUNT] = IBEX_CLASS_IN_DROP |
+					 IBEX_CLASS_BPF_DROP;
+}
+
 int
 ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 	     uint32_t gen, char *err, size_t errlen)
@@ -140,6 +163,7 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 				t->sl_class[p].map[i] |= IBEX_CLASS_CREDIT;
 		}
 		t->sl2vl[p] = cp.sl2vl;
+		bpf_class_build(t, p, &cp);
 		fc_conf_build(t, p, &cp);
 		ret = egress_conf_build(&t->eg[p], &cp, hz, err, errlen);
 		if (ret < 0) {
@@ -760,6 +784,7 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 		return -ENOMEM;
 	}
 	*dpp = dp;
+	pthread_mutex_init(&dp->bpf_lock, NULL);
 	dp->nb_ports = conf->nb_ports;
 	dp->burst = conf->burst;
 	dp->nb_workers = conf->nb_workers != 0 ? conf->nb_workers : nb_lcores;
@@ -815,7 +840,13 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 		ret = ibex_dp_tables_make(&t, conf, 1, err, errlen);
 		if (ret < 0)
 			return ret;
+		ret = ibex_dp_tables_bpf(t, conf, NULL, err, errlen);
+		if (ret < 0) {
+			ibex_dp_tables_free(t);
+			return ret;
+		}
 		atomic_store(&dp->tables, t);
+		ibex_dp_bpf_note(dp, t);
 	}
 	ret = pool_create(dp, conf, err, errlen);
 	if (ret < 0)
@@ -847,7 +878,8 @@ ibex_dp_destroy(struct ibex_dp *dp)
 	}
 	rte_free(dp->qsbr);
 	rte_free(dp->conf);
-	rte_free(atomic_load(&dp->tables));
+	ibex_dp_tables_free(atomic_load(&dp->tables));
+	pthread_mutex_destroy(&dp->bpf_lock);
 	ibex_fdb_free(dp->fdb);
 	rte_ring_free(dp->learn_ring);
 	rte_mempool_free(dp->pool);

@@ -179,15 +179,20 @@ ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 	ret = ibex_dp_tables_make(&t, conf, old_t->gen + 1, err, errlen);
 	if (ret < 0)
 		return ret;
-	ret = reconf_fdb(dp, dp->conf, conf, err, errlen);
+	/* Programs load (and rte_bpf verifies them) before anything
+	 * changes: a refused one leaves the running one in place. */
+	ret = ibex_dp_tables_bpf(t, conf, old_t, err, errlen);
+	if (ret == 0)
+		ret = reconf_fdb(dp, dp->conf, conf, err, errlen);
 	if (ret < 0) {
-		rte_free(t);
+		ibex_dp_tables_free(t);
 		return ret;
 	}
 	dp->tx_drain_tsc = (uint64_t)conf->tx_drain_us * dp->tsc_hz / 1000000;
 	atomic_store_explicit(&dp->tables, t, memory_order_release);
+	ibex_dp_bpf_note(dp, t);
 	reconf_grace(dp);
-	rte_free(old_t);
+	ibex_dp_tables_free(old_t);
 	memcpy(dp->conf, conf, sizeof(*conf));
 	return 0;
 }

@@ -26,8 +26,8 @@
 	"ctl-socket, mbuf-size"
 #define PORT_KEYS "dev, pvid, vlans, speed, mtu, rx-desc, tx-desc, " \
 	"rx-queues, " \
-	"trusted, admin, vls, sl-from, shape, vl-queue, fc, rx-scatter, " \
-	"lldp-to, stp-to"
+	"trusted, admin, vls, sl-from, bpf-fallback, bpf-jit, shape, vl-queue, fc, " \
+	"rx-scatter, lldp-to, stp-to"
 
 /* struct ibex_conf is tens of KB: one per test, on the heap. */
 static int
