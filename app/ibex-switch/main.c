@@ -161,11 +161,16 @@ parse_args(int argc, char **argv, struct app_opts *o)
 	return 0;
 }
 
-/* No ports in the file: every ethdev EAL probed becomes a port. */
+/*
+ * No ports in the file: every ethdev EAL probed becomes a port. A device
+ * name that is a valid port name (a vdev such as net_ring0 or gen0) is
+ * kept; others (PCI addresses, vdev names with ':' or ',') become p<N>,
+ * N the ethdev port id. Each is printed with its device.
+ */
 static int
 conf_default_ports(struct ibex_conf *conf)
 {
-	char name[RTE_ETH_NAME_MAX_LEN];
+	char name[RTE_ETH_NAME_MAX_LEN], pname[IBEX_NAME_LEN];
 	uint16_t pid;
 	int ret;
 
@@ -173,8 +178,25 @@ conf_default_ports(struct ibex_conf *conf)
 		if (rte_eth_dev_get_name_by_port(pid, name) != 0)
 			continue;
 		ret = ibex_conf_port_add(conf, name, name);
-		if (ret < 0)
+		if (ret == -EINVAL || ret == -EEXIST) {
+			snprintf(pname, sizeof(pname), "p%u", pid);
+			ret = ibex_conf_port_add(conf, pname, name);
+		}
+		if (ret < 0) {
+			fprintf(stderr, "ibex-switch: ethdev %u (%s): cannot "
+				"become a port: %s\n", pid, name,
+				ret == -ENOSPC ? "too many ports" :
+				strerror(-ret));
 			return ret;
+		}
+		printf("ibex-switch: port %s = ethdev %u (%s)\n",
+		       conf->ports[ret].name, pid, name);
+	}
+	if (conf->nb_ports == 0) {
+		fprintf(stderr, "ibex-switch: no ports: the configuration "
+			"declares none and EAL found no ethdev (give devices "
+			"with -a PCI_ADDRESS or --vdev)\n");
+		return -ENODEV;
 	}
 	return 0;
 }
@@ -197,10 +219,8 @@ conf_load(struct ibex_conf *conf, const struct app_opts *o)
 	}
 	if (conf->nb_ports == 0 && !o->check_only) {
 		ret = conf_default_ports(conf);
-		if (ret < 0) {
-			fprintf(stderr, "ibex-switch: too many ethdevs for default ports\n");
+		if (ret < 0)
 			return ret;
-		}
 	}
 	ret = ibex_conf_validate(conf, err, sizeof(err));
 	if (ret < 0) {

@@ -36,7 +36,12 @@
 	X(LOSSY_FULL,   "lossy-full",    "lossy VL buffer full (tail drop)") \
 	X(FC_VIOLATION, "fc-violation",  "lossless frame beyond the flow-control budget (peer violated credits/PFC)") \
 	X(FC_FRAME_BAD, "fc-frame-bad",  "malformed flow-control (credit or PFC) frame") \
-	X(WATCHDOG,     "watchdog",      "dropped by the PFC watchdog while a lane was stormed")
+	X(WATCHDOG,     "watchdog",      "dropped by the PFC watchdog while a lane was stormed") \
+	X(MTU,          "mtu",           "frame longer than the port's MTU allows (ingress or egress port)") \
+	X(SEG_HDR,      "seg-hdr",       "headers split over mbuf segments and not movable into the first") \
+	X(FC_IGNORED,   "fc-ignored",    "valid PAUSE/PFC/credit frame the port's fc mode does not act on (consumed)") \
+	X(LINK_LOCAL,   "link-local",    "frame to the 802.1Q reserved group 01:80:C2:00:00:0X (never relayed)") \
+	X(BPF_DROP,     "bpf-drop",      "the port's eBPF classifier returned drop")
 
 enum ibex_reason {
 	IBEX_R_OK = 0,

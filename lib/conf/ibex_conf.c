@@ -122,6 +122,8 @@ struct conf_key {
 	  .size = FSIZE(T, f), .set = fn, __VA_ARGS__ }
 
 static const char *const conf_on_off[] = { "off", "on", NULL };
+/* enum ibex_rx_scatter */
+static const char *const conf_scatter[] = { "auto", "on", "off", NULL };
 static const char *const conf_down_up[] = { "down", "up", NULL };
 /* enum ibex_sl_mode */
 static const char *const conf_sl_modes[] = { "pcp", "dscp", NULL };
@@ -150,6 +152,7 @@ static const struct conf_key conf_switch_keys[] = {
 	   0, 10000000, 0),
 	CK("ctl-socket", CT_STRING, struct ibex_conf, ctl_socket, 0, 0, 0,
 	   .word = "none"),
+	CK("mbuf-size", CT_SIZE, struct ibex_conf, mbuf_size, 2048, 60 * CONF_KB, 0),
 };
 
 static const struct conf_key conf_port_keys[] = {
@@ -157,21 +160,30 @@ static const struct conf_key conf_port_keys[] = {
 	CK("pvid", CT_U32, CONF_P, pvid, CONF_VID_MIN, CONF_VID_MAX, 0),
 	CK("vlans", CT_VLANS, CONF_P, vlans, 0, 0, 0),
 	CK("speed", CT_RATE, CONF_P, speed_bps, 0, UINT64_MAX, 0),
-	CK("mtu", CT_U32, CONF_P, mtu, 68, 9600, CK_ZERO_UNSET),
+	CK("mtu", CT_U32, CONF_P, mtu, 68, IBEX_CONF_MTU_MAX, CK_ZERO_UNSET),
 	CK("rx-desc", CT_POW2, CONF_P, rx_desc, 64, 16384, 0),
 	CK("tx-desc", CT_POW2, CONF_P, tx_desc, 64, 16384, 0),
+	CK("rx-queues", CT_U32, CONF_P, rx_queues, 1, 64, CK_ZERO_UNSET),
 	CK("trusted", CT_BOOL, CONF_P, trusted, 0, 1, 0),
 	CK_ENUM("admin", CONF_P, admin_up, conf_down_up),
 	CK("vls", CT_VLS, CONF_P, nb_vls, 1, IBEX_VL_DATA_MAX, 0,
 	   .lines = CL_VL | CL_VLS),
 	CK_ENUM("sl-from", CONF_P, sl_class.mode, conf_sl_modes,
 		.lines = CL_VL | CL_CLASS),
+	CK_ENUM("bpf-fallback", CONF_P, sl_class.mode, conf_sl_modes,
+		.lines = CL_VL | CL_CLASS),
+	CK("bpf-jit", CT_BOOL, CONF_P, bpf_jit, 0, 1, 0),
 	CK("shape", CT_RATE, CONF_P, shape_bps, 0, UINT64_MAX, 0,
 	   .word = "off", .lines = CL_VL),
 	CK("vl-queue", CT_SIZE, CONF_P, vl_queue_blocks, IBEX_BLOCK_BYTES,
 	   CONF_GB, CK_BLOCKS, .lines = CL_VL),
 	CK_ENUM("fc", CONF_P, fc_mode, conf_fc_modes,
 		.lines = CL_FC | CL_FCMODE),
+	CK_ENUM("rx-scatter", CONF_P, rx_scatter, conf_scatter),
+	CK("lldp-to", CT_PORT, CONF_P, lldp_to, 0, 0, 0, .word = "none",
+	   .word_val = IBEX_PORT_NONE),
+	CK("stp-to", CT_PORT, CONF_P, stp_to, 0, 0, 0, .word = "none",
+	   .word_val = IBEX_PORT_NONE),
 };
 
 static const struct conf_key conf_fdb_keys[] = {
@@ -777,8 +789,13 @@ static int
 set_port(struct conf_ctx *x, const struct conf_key *k, void *obj,
 	 const char *val)
 {
-	int idx = ibex_conf_port_find(x->c, val);
+	int idx;
 
+	if (conf_is_word(k, val)) {
+		conf_store(obj, k, k->word_val);
+		return 0;
+	}
+	idx = ibex_conf_port_find(x->c, val);
 	if (idx < 0)
 		return conf_err(x, "unknown port '%s'", val);
 	conf_store(obj, k, (uint64_t)idx);
@@ -1098,6 +1115,7 @@ conf_port_lane_defaults(struct ibex_conf_port *p)
 
 	p->nb_vls = 8;
 	ibex_sl_class_init(&p->sl_class, IBEX_SL_FROM_PCP);
+	p->bpf_jit = true;
 	p->vl_queue_blocks = 1024;
 	p->fc_mode = IBEX_FC_NONE;
 	for (v = 0; v < IBEX_VL_COUNT; v++) {
@@ -1129,6 +1147,12 @@ ibex_conf_port_rate_bps(const struct ibex_conf_port *p)
 {
 	return p->speed_bps != 0 ? p->speed_bps :
 	       p->shape_bps != 0 ? p->shape_bps : CONF_RATE_DEFAULT;
+}
+
+uint32_t
+ibex_conf_port_frame_max(const struct ibex_conf_port *p)
+{
+	return (p->mtu != 0 ? p->mtu : IBEX_CONF_MTU_MAX) + IBEX_CONF_MTU_L2;
 }
 
 uint32_t
@@ -1293,6 +1317,8 @@ conf_port_defaults(struct ibex_conf_port *p, const char *name,
 	p->rx_desc = 1024;
 	p->tx_desc = 1024;
 	p->admin_up = true;
+	p->lldp_to = IBEX_PORT_NONE;
+	p->stp_to = IBEX_PORT_NONE;
 	p->line = line;
 	p->dev_line = line;
 	p->touch_line = line;
@@ -1371,6 +1397,52 @@ stmt_switch(struct conf_ctx *x, char **tok, int ntok)
 	return conf_keys(x, KEYS(conf_switch_keys), x->c, tok, ntok, NULL);
 }
 
+/*
+ * "sl-from bpf FILE[:SECTION]" is the one port key with two values: it is
+ * taken out of the <key> <value> pairs (tok[0..*ntok), keys at even
+ * positions) before they are parsed, into the port's bpf_file/section.
+ * @return 1 when it was there, 0 when not, or conf_err().
+ */
+static int
+conf_port_bpf(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
+	      int *ntok)
+{
+	const char *spec, *colon;
+	size_t flen;
+	int i, j;
+
+	for (i = 0; i + 1 < *ntok; i += 2)
+		if (strcmp(tok[i], "sl-from") == 0 &&
+		    strcmp(tok[i + 1], "bpf") == 0)
+			break;
+	if (i + 1 >= *ntok)
+		return 0;
+	if (i + 2 >= *ntok)
+		return conf_err(x, "sl-from bpf: missing FILE[:SECTION]");
+	spec = tok[i + 2];
+	colon = strrchr(spec, ':');
+	flen = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
+	if (flen == 0 || flen >= sizeof(p->bpf_file) ||
+	    (colon != NULL && (colon[1] == '\0' ||
+			       strlen(colon + 1) >= sizeof(p->bpf_section))))
+		return conf_err(x, "sl-from bpf: '%s' is not FILE[:SECTION] "
+				"(file 1..%zu, section 1..%zu characters)",
+				spec, sizeof(p->bpf_file) - 1,
+				sizeof(p->bpf_section) - 1);
+	memcpy(p->bpf_file, spec, flen);
+	p->bpf_file[flen] = '\0';
+	snprintf(p->bpf_section, sizeof(p->bpf_section), "%s",
+		 colon != NULL ? colon + 1 : "");
+	for (j = i; j + 3 < *ntok; j++)
+		tok[j] = tok[j + 3];
+	*ntok -= 3;
+	for (j = 0; j < *ntok; j += 2)
+		if (strcmp(tok[j], "sl-from") == 0)
+			return conf_err(x, "duplicate key 'sl-from'");
+	p->class_line = p->vl_line = x->lineno;
+	return 1;
+}
+
 /* The first "port NAME" declares the port; later ones modify it: only
  * the keys they name change, and the port keeps its declaring line. */
 static int
@@ -1379,7 +1451,7 @@ stmt_port(struct conf_ctx *x, char **tok, int ntok)
 	struct ibex_conf *c = x->c;
 	struct ibex_conf_port p;
 	uint64_t seen;
-	int idx, ret;
+	int idx, ret, bpf;
 
 	if (ntok == 0)
 		return conf_err(x, "missing port name");
@@ -1396,9 +1468,18 @@ stmt_port(struct conf_ctx *x, char **tok, int ntok)
 		idx = c->nb_ports;
 		conf_port_defaults(&p, tok[0], NULL, x->lineno);
 	}
-	ret = conf_keys(x, KEYS(conf_port_keys), &p, tok + 1, ntok - 1, &seen);
+	ntok--;
+	bpf = conf_port_bpf(x, &p, tok + 1, &ntok);
+	if (bpf < 0)
+		return bpf;
+	ret = conf_keys(x, KEYS(conf_port_keys), &p, tok + 1, ntok, &seen);
 	if (ret != 0)
 		return ret;
+	/* A built-in classifier named replaces the program. */
+	if (seen & (UINT64_C(1) << (conf_key_find(KEYS(conf_port_keys),
+						   "sl-from") -
+				    conf_port_keys)))
+		p.bpf_file[0] = p.bpf_section[0] = '\0';
 	conf_port_fixup(&p);
 	conf_port_mark(&p, KEYS(conf_port_keys), seen, x->lineno);
 	c->ports[idx] = p;
@@ -1935,6 +2016,7 @@ ibex_conf_init(struct ibex_conf *c)
 	c->burst = 32;
 	c->tx_drain_us = 0;
 	c->mbufs = 16384;
+	c->mbuf_size = 2048;
 	c->fdb_max_entries = 65536;
 	c->fdb_ageing_s = 300;
 	c->fdb_learning = true;
@@ -2382,6 +2464,12 @@ check_port(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 		return conf_err(x, "vlans include reserved id 0 or 4095");
 	if (!ibex_conf_port_in_vlan(p, p->pvid))
 		return conf_err(x, "pvid %u is not in its vlans", p->pvid);
+	if (p->lldp_to == i || p->stp_to == i)
+		return conf_err(x, "%s names the port itself",
+				p->lldp_to == i ? "lldp-to" : "stp-to");
+	if ((p->lldp_to != IBEX_PORT_NONE && p->lldp_to >= c->nb_ports) ||
+	    (p->stp_to != IBEX_PORT_NONE && p->stp_to >= c->nb_ports))
+		return conf_err(x, "lldp-to/stp-to names no port");
 	/* the tables as users of the config will see them */
 	q = *p;
 	ibex_conf_port_tables(&q);

@@ -19,6 +19,7 @@
  *   fdb max-entries 65536
  *   fdb learning on
  *   fdb static 02:00:00:00:00:01 port p0 vlan 1
+ *   port p1 sl-from bpf /etc/ibex/qp.o:ibex bpf-fallback dscp
  *   sl2vl p0 0:0,1:1,7:drop
  *   vlarb p0 high 3:2 low 0:1,1:2 limit 0
  *   lane p0 vl 3 lossless reserved 64KB
@@ -46,14 +47,35 @@
 #define IBEX_CONF_ERR_LEN 256
 /** Longest statement, in characters, without its newline. */
 #define IBEX_CONF_LINE_MAX 4096
+/** Longest eBPF object path and section name, with the NUL. */
+#define IBEX_CONF_BPF_PATH_LEN 256
+#define IBEX_CONF_BPF_SEC_LEN 64
+
+/** Scatter RX (frames over several mbufs) of a port: `rx-scatter`. */
+enum ibex_rx_scatter {
+	IBEX_RX_SCATTER_AUTO = 0, /**< on when its frames outgrow an mbuf */
+	IBEX_RX_SCATTER_ON,       /**< always; the device must offer it */
+	IBEX_RX_SCATTER_OFF,      /**< never */
+};
+
+/** Largest MTU a port takes, and what an unset `mtu` lets in. */
+#define IBEX_CONF_MTU_MAX 9600
+/** Bytes of a frame around its MTU of payload, FCS not counted (mbufs
+ * hold none): Ethernet header and one 802.1Q tag. */
+#define IBEX_CONF_MTU_L2 18
 
 struct ibex_conf_port {
 	char name[IBEX_NAME_LEN];  /**< user's name, unique */
 	char dev[IBEX_DEV_LEN];    /**< ethdev name; "" = same as name */
 	uint16_t pvid;             /**< VLAN of untagged frames (default 1) */
 	uint16_t mtu;              /**< 0 = leave the device's */
+	uint8_t rx_scatter;        /**< enum ibex_rx_scatter (auto) */
+	uint16_t lldp_to;          /**< port LLDP frames go to (IBEX_PORT_NONE) */
+	uint16_t stp_to;           /**< port STP BPDUs go to (IBEX_PORT_NONE) */
 	uint16_t rx_desc;          /**< RX ring size (default 1024) */
 	uint16_t tx_desc;          /**< TX ring size (default 1024) */
+	uint16_t rx_queues;        /**< RX queues (RSS); 0 = one per worker,
+					as many as the device offers */
 	uint64_t speed_bps;        /**< line rate, bit/s; 0 = unset */
 	bool trusted;              /**< may send management (VL15) frames */
 	bool admin_up;             /**< default true */
@@ -64,6 +86,12 @@ struct ibex_conf_port {
 	/* Virtual lanes (docs/virtual-lanes.md). */
 	uint8_t nb_vls;            /**< operational data VLs 1, 2, 4, 8, 15 (8) */
 	struct ibex_sl_class sl_class; /**< SL from PCP or DSCP (pcp, identity) */
+	/** sl-from bpf FILE[:SECTION]: an eBPF classifier ("" = none) in
+	 * front of sl_class, which answers its IBEX_BPF_DEFAULT verdicts
+	 * (docs/bpf.md). */
+	char bpf_file[IBEX_CONF_BPF_PATH_LEN];
+	char bpf_section[IBEX_CONF_BPF_SEC_LEN]; /**< "" = its only program */
+	bool bpf_jit;              /**< JIT it (on); off: interpret */
 	bool sl2vl_set;            /**< sl2vl given; else ibex_sl2vl_default() */
 	struct ibex_sl2vl sl2vl;
 	bool vlarb_set;            /**< vlarb given; else ibex_vlarb_conf_default() */
@@ -143,6 +171,7 @@ struct ibex_conf {
 	uint16_t burst;            /**< RX/TX burst, 1..256 (default 32) */
 	uint32_t tx_drain_us;      /**< 0 = flush TX every iteration */
 	uint32_t mbufs;            /**< mbuf pool size (default 16384) */
+	uint32_t mbuf_size;        /**< data room of an mbuf, bytes (2048) */
 	uint32_t vl15_rate_pps;    /**< management frames per ingress port (1000) */
 	/* shared buffer (docs/flow-control.md) */
 	uint32_t buffer_blocks;    /**< total (8 MB) */
@@ -272,6 +301,13 @@ uint64_t ibex_conf_port_rate_bps(const struct ibex_conf_port *p);
  * Ethernet header, one 802.1Q tag and FCS (22 bytes).
  */
 uint32_t ibex_conf_port_frame_bytes(const struct ibex_conf_port *p);
+
+/**
+ * Longest frame a port takes in or sends out, bytes without FCS: its MTU
+ * (IBEX_CONF_MTU_MAX when unset) plus IBEX_CONF_MTU_L2. Longer frames are
+ * dropped as IBEX_R_MTU.
+ */
+uint32_t ibex_conf_port_frame_max(const struct ibex_conf_port *p);
 
 /**
  * PFC headroom of each lossless VL of a port, blocks: pfc headroom SIZE,

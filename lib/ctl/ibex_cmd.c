@@ -165,6 +165,7 @@ static const char *const show_names[IBEX_SHOW_NB] = {
 	[IBEX_SHOW_WORKERS] = "workers",
 	[IBEX_SHOW_RATES] = "rates",
 	[IBEX_SHOW_HISTORY] = "history",
+	[IBEX_SHOW_BPF] = "bpf",
 };
 
 /* Topics about ports take an optional port name. */
@@ -551,7 +552,7 @@ const char *
 ibex_cmd_help(void)
 {
 	return
-	"show ports|lanes|credits|pfc|ecn|latency|drops|fdb [PORT] [--json]\n"
+	"show ports|lanes|credits|pfc|ecn|latency|drops|fdb|bpf [PORT] [--json]\n"
 	"show reasons|config|history|workers|rates [--json]\n"
 	"set STATEMENT             any configuration statement, applied live\n"
 	"STATEMENT                 the same without 'set'\n"

@@ -1068,6 +1068,73 @@ show_history(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	return 0;
 }
 
+/* eBPF classifiers: what runs on each port and its verdicts (counters
+ * since start, whatever program ran). Ports without one are listed with
+ * "-" so the table shows every port's classifier. */
+static int
+show_bpf(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	 struct ibex_out *o, uint16_t first, uint16_t end)
+{
+	bool f1 = true;
+	uint16_t p;
+	unsigned int sl;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"bpf\": {");
+	else
+		ibex_out_printf(o, "%-12s %-8s %6s %8s %12s %10s %10s %6s  %s\n",
+				"port", "mode", "insns", "load-us", "frames",
+				"default", "drops", "bad", "program");
+	for (p = first; p < end; p++) {
+		struct ibex_dp_bpf_view v;
+		bool f2 = true;
+
+		if (ibex_dp_bpf_view(s->dp, p, &v) < 0)
+			continue;
+		if (req->json) {
+			ibex_out_printf(o, "%s", sep(&f1));
+			ibex_out_json_str(o, s->conf->ports[p].name);
+			ibex_out_printf(o, ": {\"on\": %s, \"file\": ",
+					v.on ? "true" : "false");
+			ibex_out_json_str(o, v.file);
+			ibex_out_printf(o, ", \"section\": ");
+			ibex_out_json_str(o, v.section);
+			ibex_out_printf(o, ", \"function\": ");
+			ibex_out_json_str(o, v.name);
+			ibex_out_printf(o, ", \"jit\": %s, \"btf\": %s, "
+					"\"insns\": %u, \"load_ns\": %" PRIu64
+					", \"loaded_at\": %" PRId64 ", "
+					"\"frames\": %" PRIu64 ", \"default\": %"
+					PRIu64 ", \"drops\": %" PRIu64 ", "
+					"\"bad\": %" PRIu64 ", \"sl\": [",
+					v.jit ? "true" : "false",
+					v.btf ? "true" : "false", v.nb_insns,
+					v.load_ns, v.loaded_at, v.runs,
+					v.cnt.deflt, v.cnt.drops, v.cnt.bad);
+			for (sl = 0; sl < IBEX_SL_COUNT; sl++)
+				ibex_out_printf(o, "%s%" PRIu64, sep(&f2),
+						v.cnt.sl[sl]);
+			ibex_out_printf(o, "]}");
+			continue;
+		}
+		ibex_out_printf(o, "%-12s %-8s %6u %8" PRIu64 " %12" PRIu64
+				" %10" PRIu64 " %10" PRIu64 " %6" PRIu64
+				"  %s%s%s\n", s->conf->ports[p].name,
+				!v.on ? "-" : v.jit ? "jit" : "interp",
+				v.nb_insns, v.load_ns / 1000, v.runs,
+				v.cnt.deflt, v.cnt.drops, v.cnt.bad,
+				v.on ? v.file : "(built-in classifier)",
+				v.on ? ":" : "", v.on ? v.section : "");
+		for (sl = 0; sl < IBEX_SL_COUNT; sl++)
+			if (v.cnt.sl[sl] != 0)
+				ibex_out_printf(o, "%-12s   sl %-2u %46" PRIu64
+						"\n", "", sl, v.cnt.sl[sl]);
+	}
+	if (req->json)
+		ibex_out_printf(o, "}}\n");
+	return 0;
+}
+
 typedef int (*show_fn)(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		       struct ibex_out *o, uint16_t first, uint16_t end);
 
@@ -1089,6 +1156,7 @@ ctl_show(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		[IBEX_SHOW_WORKERS] = show_workers,
 		[IBEX_SHOW_RATES] = show_rates,
 		[IBEX_SHOW_HISTORY] = show_history,
+		[IBEX_SHOW_BPF] = show_bpf,
 	};
 	uint16_t first, end;
 	int ret;

@@ -10,6 +10,7 @@
  *   /ibex/fdb[,OFF[,N]]      FDB counters and a page of entries (100 at most)
  *   /ibex/credits            per credit port and VL: credits, buffer, violations
  *   /ibex/pfc                per PFC port: pauses sent/received, watchdog
+ *   /ibex/bpf                per port: its eBPF classifier and verdicts
  *
  * Callbacks run on DPDK's telemetry thread: they only read counters (whole
  * 64-bit words) and the FDB through its lock-free reader side.
@@ -377,6 +378,46 @@ tel_version(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
+static int
+tel_bpf(const char *cmd __rte_unused, const char *params __rte_unused,
+	struct rte_tel_data *d)
+{
+	char k[16];
+	unsigned int sl;
+	uint16_t p;
+
+	rte_tel_data_start_dict(d);
+	for (p = 0; p < tel_dp->nb_ports; p++) {
+		struct ibex_dp_bpf_view v;
+		struct rte_tel_data *pd;
+
+		if (ibex_dp_bpf_view(tel_dp, p, &v) < 0)
+			continue;
+		pd = rte_tel_data_alloc();
+		if (pd == NULL)
+			return -ENOMEM;
+		rte_tel_data_start_dict(pd);
+		rte_tel_data_add_dict_int(pd, "on", v.on);
+		rte_tel_data_add_dict_string(pd, "file", v.file);
+		rte_tel_data_add_dict_string(pd, "section", v.section);
+		rte_tel_data_add_dict_string(pd, "jit",
+					     !v.on ? "-" : v.jit ? "jit" :
+					     "interpreted");
+		rte_tel_data_add_dict_u64(pd, "insns", v.nb_insns);
+		rte_tel_data_add_dict_u64(pd, "load_ns", v.load_ns);
+		rte_tel_data_add_dict_u64(pd, "frames", v.runs);
+		rte_tel_data_add_dict_u64(pd, "default", v.cnt.deflt);
+		rte_tel_data_add_dict_u64(pd, "drops", v.cnt.drops);
+		rte_tel_data_add_dict_u64(pd, "bad", v.cnt.bad);
+		for (sl = 0; sl < IBEX_SL_COUNT; sl++) {
+			snprintf(k, sizeof(k), "sl%u", sl);
+			rte_tel_data_add_dict_u64(pd, k, v.cnt.sl[sl]);
+		}
+		rte_tel_data_add_dict_container(d, tel_dp->port_name[p], pd, 0);
+	}
+	return 0;
+}
+
 int
 ibex_telemetry_register(struct ibex_dp *dp)
 {
@@ -404,6 +445,8 @@ ibex_telemetry_register(struct ibex_dp *dp)
 		  "Credit ports: credits, buffer, violations. No parameters" },
 		{ "/ibex/pfc", tel_pfc,
 		  "PFC ports: pauses, watchdog, buffer. No parameters" },
+		{ "/ibex/bpf", tel_bpf,
+		  "eBPF classifiers per port and their verdicts. No parameters" },
 	};
 	unsigned int i;
 	int ret;

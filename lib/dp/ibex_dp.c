@@ -27,10 +27,12 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
+#include <rte_memcpy.h>
 #include <rte_prefetch.h>
 
 #include <rte_rcu_qsbr.h>
 
+#include "ibex_bpf.h"
 #include "ibex_dp.h"
 #include "ibex_fc.h"
 #include "ibex_fdb.h"
@@ -177,6 +179,21 @@ txbuf_release(struct ibex_worker *w, const struct ibex_txbuf *tb,
 		charge_release(w, src, blocks);
 }
 
+/* Several workers, a credit port: the credit claimed for what TX took
+ * now counts in the FCTBS the port's owner reports (a bound from below
+ * while frames are left: their lanes are not noted). */
+static __rte_noinline void
+txbuf_credit_done(struct ibex_worker *w, const struct ibex_txbuf *tb,
+		  uint16_t port, uint16_t sent)
+{
+	uint32_t left_blocks = 0;
+	uint16_t i;
+
+	for (i = sent; i < tb->count; i++)
+		left_blocks += ibex_blocks(tb->pkts[i]->pkt_len);
+	ibex_fc_tx_done(w->fc, port, left_blocks);
+}
+
 /* Send what is buffered for one port; keep what TX did not take. */
 static void
 txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
@@ -196,6 +213,8 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	IBEX_CNT_ADD(c->tx_pkts, sent);
 	IBEX_CNT_ADD(c->tx_bytes, tb->bytes - left);
 	tb->bytes = left;
+	if (unlikely(w->fc != NULL && (w->fc->cr_multi >> port & 1)))
+		txbuf_credit_done(w, tb, port, sent);
 	if (likely(sent == tb->count)) {
 		tb->count = 0;
 		return;
@@ -644,14 +663,40 @@ struct burst_acc {
 	uint32_t cr_avail0;      /* cr_avail when the lane was taken up */
 };
 
+/* Several workers: of a claim, @p used blocks went to TX (they count in
+ * FCTBS once TX takes them), @p unused go back to the lane. */
+static __rte_noinline void
+credit_flush_multi(struct ibex_fc *fc, uint16_t out, unsigned int vl,
+		   uint32_t used, uint32_t unused)
+{
+	fc->cr_pend[out][vl] += used;
+	ibex_fc_credit_unclaim(fc->sh, out, vl, unused);
+}
+
+/* Several workers: claim @p n blocks for one frame. */
+static __rte_noinline bool
+credit_take_multi(struct ibex_fc *fc, uint16_t out, unsigned int vl,
+		  uint32_t n)
+{
+	if (ibex_fc_credit_claim(fc->sh, out, vl, n, n) == 0)
+		return false;
+	fc->cr_pend[out][vl] += n;
+	return true;
+}
+
 /* Add the credit the burst took on one egress lane to its FCTBS. */
 static inline void
 burst_flush_credit(struct ibex_worker *w, struct burst_acc *a)
 {
-	struct ibex_fc_port *fp = &w->fc->port[CR_LANE_PORT(a->cr_lane)];
+	uint16_t out = CR_LANE_PORT(a->cr_lane);
+	struct ibex_fc_port *fp = &w->fc->port[out];
 
-	ibex_credit_tx_sent(&fp->cp, CR_LANE_VL(a->cr_lane),
-			    a->cr_avail0 - a->cr_avail);
+	if (unlikely(w->fc->multi))
+		credit_flush_multi(w->fc, out, CR_LANE_VL(a->cr_lane),
+				   a->cr_avail0 - a->cr_avail, a->cr_avail);
+	else
+		ibex_credit_tx_sent(&fp->cp, CR_LANE_VL(a->cr_lane),
+				    a->cr_avail0 - a->cr_avail);
 	a->cr_lane = CR_NONE;
 }
 
@@ -697,21 +742,50 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	}
 	if ((g & (IBEX_GATE_BUSY | IBEX_GATE_BLOCKED(vl))) != 0 ||
 	    w->tx[out].count >= IBEX_CT_LIMIT ||
-	    (credit && !ibex_credit_tx_ok(&fp->cp, vl,
-					  ibex_blocks(m->pkt_len))))
+	    (credit && !w->fc->multi &&
+	     !ibex_credit_tx_ok(&fp->cp, vl, ibex_blocks(m->pkt_len))))
 		goto queue;
 	if (ibex_shaper_on(&e->shaper)) {
 		ibex_shaper_refill(&e->shaper, w->rx_tsc);
 		if (!ibex_shaper_ready(&e->shaper))
 			goto queue;
-		ibex_shaper_take(&e->shaper, m->pkt_len);
 	}
-	if (credit)
+	/* Several workers take the lane's credit in one step. */
+	if (credit && w->fc->multi &&
+	    !credit_take_multi(w->fc, out, vl, ibex_blocks(m->pkt_len)))
+		goto queue;
+	if (ibex_shaper_on(&e->shaper))
+		ibex_shaper_take(&e->shaper, m->pkt_len);
+	if (credit && !w->fc->multi)
 		ibex_credit_tx_sent(&fp->cp, vl, ibex_blocks(m->pkt_len));
 	txbuf_put_charged(w, out, m, vl, src);
 	return;
 queue:
 	lane_enqueue(w, e, out, m, vl, src);
+}
+
+/* credit_take_lane() with several workers: the burst claims a chunk of
+ * the lane's shared credit; what it leaves goes back at its end. Out of
+ * line, so that the one-worker path keeps its registers. */
+static __rte_noinline bool
+credit_take_lane_multi(struct ibex_worker *w, uint16_t out, unsigned int vl,
+		       uint32_t n, struct burst_acc *a)
+{
+	uint32_t avail;
+
+	if (a == NULL)
+		return credit_take_multi(w->fc, out, vl, n);
+	if (a->cr_lane != CR_NONE)
+		burst_flush_credit(w, a);
+	avail = ibex_fc_credit_claim(w->fc->sh, out, vl, n,
+				     IBEX_FC_CLAIM_BLOCKS);
+	if (avail == 0)
+		return false;
+	a->cr_lane = CR_LANE(out, vl);
+	a->cr_stop = IBEX_GATE_BUSY | IBEX_GATE_SHAPED | IBEX_GATE_BLOCKED(vl);
+	a->cr_avail0 = avail;
+	a->cr_avail = avail - n;
+	return true;
 }
 
 /* egress_may_send() beyond the lane the burst takes credit on: a lossy
@@ -726,6 +800,8 @@ credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
 
 	if (!(fp->lossless >> vl & 1))
 		return true;
+	if (unlikely(w->fc->multi))
+		return credit_take_lane_multi(w, out, vl, n, a);
 	if (a == NULL)
 		return ibex_credit_tx_take_frame(&fp->cp, vl, n);
 	if (a->cr_lane != CR_NONE)
@@ -791,6 +867,18 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	egress_send_slow(w, out, m, vl, src);
 }
 
+/* The length to parse a frame with: a chained frame whose headers are
+ * in its first segment (IBEX_PKT_HDR_MAX, as the ingress check left it)
+ * parses as a whole; headers and the bytes marking writes are there. */
+static inline uint32_t
+frame_parse_len(const struct rte_mbuf *m)
+{
+	if (likely(m->nb_segs == 1) ||
+	    m->data_len < RTE_MIN(m->pkt_len, (uint32_t)IBEX_PKT_HDR_MAX))
+		return m->data_len;
+	return m->pkt_len;
+}
+
 /* ECN at dequeue (docs/ecn.md): decide on the backlog the frame leaves
  * behind; parse the frame again only to mark it. */
 static void
@@ -812,7 +900,8 @@ lane_ecn(struct ibex_worker *w, const struct ibex_dp_egress_conf *ec,
 	 * The decision counted the frame as marked: take that back, so
 	 * that marked is the number of frames that left as CE. */
 	if (unlikely(rte_mbuf_refcnt_read(m) != 1 ||
-		     ibex_pkt_parse(eth, m->data_len, &info) != IBEX_R_OK)) {
+		     ibex_pkt_parse(eth, frame_parse_len(m), &info) !=
+		     IBEX_R_OK)) {
 		e->ecn_stats[vl].marked--;
 		return;
 	}
@@ -826,7 +915,7 @@ lane_ecn(struct ibex_worker *w, const struct ibex_dp_egress_conf *ec,
 /* Lanes of a credit port whose head frame has no credit yet. */
 static uint32_t
 credit_blocked(const struct ibex_fc_port *fp, const struct ibex_egress *e,
-	       uint32_t lanes)
+	       uint32_t lanes, const struct ibex_fc_shared *sh, uint16_t port)
 {
 	uint32_t out = 0, v_set = lanes & fp->lossless;
 
@@ -834,7 +923,10 @@ credit_blocked(const struct ibex_fc_port *fp, const struct ibex_egress *e,
 		unsigned int v = __builtin_ctz(v_set);
 
 		v_set &= v_set - 1;
-		if (!ibex_credit_tx_ok(&fp->cp, v, ibex_blocks(e->head_len[v])))
+		if (sh != NULL ?
+		    ibex_fc_credit_avail(sh, port, v) <
+			ibex_blocks(e->head_len[v]) :
+		    !ibex_credit_tx_ok(&fp->cp, v, ibex_blocks(e->head_len[v])))
 			out |= 1u << v;
 	}
 	return out;
@@ -946,7 +1038,8 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		int vl;
 
 		if (fp != NULL && fp->mode == IBEX_FC_CREDIT)
-			elig &= ~credit_blocked(fp, e, elig);
+			elig &= ~credit_blocked(fp, e, elig,
+				w->fc->multi ? w->fc->sh : NULL, port);
 		if (elig == 0 || (shaped && !ibex_shaper_ready(&e->shaper)))
 			break;
 		if (unlikely(e->fence != 0) && fence_lanes(e) != 0) {
@@ -964,12 +1057,19 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			ibex_vlarb_charge(&e->arb, (unsigned int)vl,
 					  e->head_len[vl]);
 pop:
+		/* Several workers: the credit seen above may have gone to
+		 * another; the head waits for the next round. */
+		if (unlikely(w->fc != NULL && w->fc->multi) &&
+		    needs_credit(fp, (unsigned int)vl) &&
+		    !credit_take_multi(w->fc, port, (unsigned int)vl,
+				       ibex_blocks(e->head_len[vl])))
+			break;
 		lane_pop(w, e, port, (unsigned int)vl, &ent);
 		if ((ec->ecn_on >> vl & 1) && (ent.meta & QM_IP))
 			lane_ecn(w, ec, e, (unsigned int)vl, &ent, now);
 		if (shaped)
 			ibex_shaper_take(&e->shaper, ent.len);
-		if (needs_credit(fp, (unsigned int)vl))
+		if (needs_credit(fp, (unsigned int)vl) && !w->fc->multi)
 			ibex_credit_tx_sent(&fp->cp, (unsigned int)vl,
 					    ibex_blocks(ent.len));
 		txbuf_put_queued(w, port, &ent, (unsigned int)vl, now);
@@ -1139,13 +1239,20 @@ fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
 	return fc_admit_lane(w, m, FC_IN_PORT(fc), FC_IN_VL(fc));
 }
 
-/* Hand a frame to egress port @p out on lane @p vl (not a drop lane). */
+/* Hand a frame to egress port @p out on lane @p vl (not a drop lane).
+ * The slow side's way out: a frame longer than the shortest port's limit
+ * (t->frame_fast) comes only this way, so here it meets the egress
+ * port's. */
 static inline __rte_always_inline void
-egress_vl(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
-	  uint32_t fc, unsigned int vl)
+egress_vl(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	  uint16_t out, struct rte_mbuf *m, uint32_t fc, unsigned int vl)
 {
 	uint16_t src = 0;
 
+	if (unlikely(m->pkt_len > t->frame_max[out])) {
+		drop(&w->cnt[out], m, IBEX_R_MTU);
+		return;
+	}
 	if (unlikely(fc & (FC_MGMT | FC_CHARGE))) {
 		/* Management bypasses flow control and the lanes. */
 		if (fc & FC_MGMT) {
@@ -1170,7 +1277,7 @@ egress_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_SL_DROP);
 		return;
 	}
-	egress_vl(w, out, m, fc, vl);
+	egress_vl(w, t, out, m, fc, vl);
 }
 
 /* Ingress side of flow control for a data frame: credit ports count what
@@ -1184,6 +1291,24 @@ fc_ingress(struct ibex_worker *w, const struct ibex_dp_tables *t,
 
 	fc_count_abr(w, m, in_port, vl);
 	return fc | FC_CHARGE | (uint32_t)vl << 18 | (uint32_t)in_port << 22;
+}
+
+/*
+ * Take @p k more references on a frame, for the copies of a flood. The
+ * segments of a chained frame (scatter RX) each carry their own count:
+ * rte_pktmbuf_free() walks the chain and frees a segment when its own
+ * count reaches zero. So every segment takes the references, and no copy
+ * that leaves (TX, drop) frees a segment another copy still holds while
+ * it waits in a TX buffer or lane queue. nb_segs is in the mbuf's first
+ * cache line: a one-segment frame never touches the second.
+ */
+static inline void
+frame_ref(struct rte_mbuf *m, int16_t k)
+{
+	rte_mbuf_refcnt_update(m, k);
+	if (unlikely(m->nb_segs > 1))
+		for (m = m->next; m != NULL; m = m->next)
+			rte_mbuf_refcnt_update(m, k);
 }
 
 static void
@@ -1202,7 +1327,7 @@ flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	IBEX_CNT_ADD(c->flood_pkts, 1);
 	/* One mbuf, n references: every TX (or drop) releases one. */
 	if (n > 1)
-		rte_mbuf_refcnt_update(m, (int16_t)(n - 1));
+		frame_ref(m, (int16_t)(n - 1));
 	while (mask != 0) {
 		uint16_t out = __builtin_ctzll(mask);
 
@@ -1223,10 +1348,12 @@ struct rx_burst {
 	const struct ibex_dp_tables *t;
 	struct ibex_port_counters *cnt;
 	const struct ibex_sl_class *cls;  /* the port's SL classifier */
+	const struct ibex_bpf_prog *bpf;  /* its eBPF classifier, or NULL */
 	uint32_t untagged;   /* class of an untagged frame in PCP mode (all
 				of them), else CLASS_PER_FRAME */
 	uint64_t untagged_tag;  /* and its flow_key_tag() */
 	uint32_t now_ms;
+	uint32_t frame_fast;     /* t->frame_fast */
 	uint16_t pvid;
 	struct burst_acc acc;    /* and its in_port, the burst's */
 };
@@ -1248,6 +1375,46 @@ classify(const struct ibex_sl_class *c, const uint8_t *eth, bool tagged)
 	return ibex_sl_classify(c, tagged, eth[14] >> 5, ip, tos >> 2);
 }
 
+/* An STP BPDU: to the bridge group address, 802.3 length and LLC with
+ * DSAP = SSAP = 0x42. */
+static inline bool
+is_stp(const struct rte_mbuf *m, const uint8_t *eth)
+{
+	return eth[5] == 0 && m->data_len >= 17 && ibex_rd16(eth + 12) < 0x600 &&
+	       eth[14] == 0x42 && eth[15] == 0x42;
+}
+
+/*
+ * A frame to the 802.1Q reserved group (01:80:C2:00:00:00-0F): an 802.1Q
+ * bridge never relays it. LLDP (EtherType 0x88CC) and STP BPDUs go to the
+ * port `lldp-to` / `stp-to` names for the ingress port, if any; the rest
+ * are dropped as link-local.
+ */
+static void
+link_local(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	   struct ibex_port_counters *c, struct rte_mbuf *m,
+	   const uint8_t *eth, uint16_t in_port, uint32_t fc)
+{
+	uint16_t out = IBEX_PORT_NONE;
+
+	if (t->lldp_to[in_port] != IBEX_PORT_NONE &&
+	    ibex_rd16(eth + 12) == IBEX_ETHERTYPE_LLDP)
+		out = t->lldp_to[in_port];
+	else if (t->stp_to[in_port] != IBEX_PORT_NONE && is_stp(m, eth))
+		out = t->stp_to[in_port];
+	if (out == IBEX_PORT_NONE) {
+		drop(c, m, IBEX_R_LINK_LOCAL);
+		return;
+	}
+	if (!((t->tx_enabled >> out) & 1)) {
+		drop(c, m, IBEX_R_PORT_DOWN);
+		return;
+	}
+	if (fc & IBEX_CLASS_FC)
+		fc = fc_ingress(w, t, m, in_port, fc);
+	egress_one(w, t, out, m, fc);
+}
+
 /*
  * Everything but the common case: source and VLAN checks, management,
  * SL drops, flow control, group and unknown destinations, and the flow
@@ -1262,11 +1429,22 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	uint32_t ans;
 	uint16_t out;
 
-	/* MAC control (PFC) and credit frames are link-local: consumed. Their
-	 * group destination never hits the flow cache, so they come here. */
-	if (unlikely(eth[12] == 0x88) &&
-	    ibex_fc_rx_frame(w, in_port, m, w->rx_tsc))
+	if (unlikely(m->pkt_len > t->frame_max[in_port])) {
+		drop(c, m, IBEX_R_MTU);
 		return;
+	}
+	/* MAC control (PAUSE, PFC) and credit frames are link-local whatever
+	 * their destination: consumed (forward_checked() sends them here,
+	 * flow cache or not). */
+	if (unlikely(pkt_flags & IBEX_PKT_F_FC)) {
+		ibex_fc_rx_frame(w, in_port, m, w->rx_tsc);
+		return;
+	}
+	if (unlikely((pkt_flags & IBEX_PKT_F_DMAC_GROUP) &&
+		     ibex_mac_is_reserved(eth))) {
+		link_local(w, t, c, m, eth, in_port, fc);
+		return;
+	}
 	if (unlikely(ibex_mac_is_group(eth + 6))) {
 		drop(c, m, IBEX_R_SRC_MCAST);
 		return;
@@ -1282,7 +1460,8 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			if (!mgmt_admit(w, t, c, m, in_port))
 				return;
 		} else if (fc & IBEX_CLASS_IN_DROP) {
-			drop(c, m, IBEX_R_SL_DROP);
+			drop(c, m, (fc & IBEX_CLASS_BPF_DROP) ?
+				   IBEX_R_BPF_DROP : IBEX_R_SL_DROP);
 			return;
 		} else {
 			fc = fc_ingress(w, t, m, in_port, fc);
@@ -1311,7 +1490,7 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		egress_one(w, t, out, m, fc);
 		return;
 	}
-	egress_vl(w, out, m, fc, FLOW_VL(ans));
+	egress_vl(w, t, out, m, fc, FLOW_VL(ans));
 }
 
 /*
@@ -1323,7 +1502,7 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
  */
 static inline __rte_always_inline void
 forward_checked(struct ibex_worker *w, struct rx_burst *b,
-		struct rte_mbuf *m, uint32_t chk)
+		struct rte_mbuf *m, uint32_t chk, uint32_t given)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
 	bool tagged = (IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_VLAN) != 0;
@@ -1331,7 +1510,15 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 	uint64_t tag;
 	uint16_t vid;
 
-	if (likely(!tagged && b->untagged != CLASS_PER_FRAME)) {
+	/* @p given: the class an eBPF classifier chose; a constant
+	 * CLASS_PER_FRAME everywhere else, so this test folds away. */
+	if (given != CLASS_PER_FRAME) {
+		vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
+		if (vid == 0)
+			vid = b->pvid;
+		fc = given;
+		tag = flow_key_tag(vid, b->acc.in_port, FC_SL(fc));
+	} else if (likely(!tagged && b->untagged != CLASS_PER_FRAME)) {
 		/* PCP mode: an untagged frame is the burst's all through. */
 		vid = b->pvid;
 		fc = b->untagged;
@@ -1346,21 +1533,21 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 	}
 	if (unlikely(is_mgmt(eth, chk)))
 		fc |= FC_MGMT;
-	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP)))) {
+	/* A flow-control frame is consumed on the slow side, whatever its
+	 * destination and whatever the port's fc mode: never forwarded. A
+	 * frame longer than the shortest port's limit meets the limits of
+	 * its ingress and egress ports there. */
+	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP)) &&
+		   !(IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_FC) &&
+		   m->pkt_len <= b->frame_fast)) {
 		if (likely(flow_probe(w, eth, tag, b->now_ms, &ans))) {
 			/* Its buffer and credit blocks, once for both. */
 			uint32_t blocks = ibex_blocks(m->pkt_len);
 			uint16_t src = 0;
 
 			/* A flow-controlled ingress port: count and charge
-			 * the frame on its ingress lane. A MAC control or
-			 * credit frame (not IP) sent to a unicast address is
-			 * consumed on the slow side, never forwarded. */
+			 * the frame on its ingress lane. */
 			if (unlikely(fc & IBEX_CLASS_FC)) {
-				if (unlikely(!(IBEX_PKT_CHECK_FLAGS(chk) &
-					       IBEX_PKT_F_UDP) &&
-					     eth[12] == 0x88))
-					goto slow;
 				if (likely(fc_ingress_fast(FLOW_IN_VL(ans),
 							   blocks, &b->acc))) {
 					src = b->acc.ch_src;
@@ -1378,7 +1565,6 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 			return;
 		}
 	}
-slow:
 	/* The slow side admits and takes credit directly: the burst's sums
 	 * go first, whatever the ingress port (the egress credit is summed
 	 * for frames of any port). */
@@ -1388,21 +1574,80 @@ slow:
 		     (uint16_t)b->acc.in_port, fc, b->now_ms);
 }
 
+/*
+ * Move the first @p want bytes of a chained frame into its first segment
+ * (it has the tailroom: RX fills segments from the front), taking them
+ * from the segments after it and freeing those left empty. Only for a
+ * frame fresh from RX that nothing else holds.
+ * @return 0, or -1 when the frame cannot be changed so.
+ */
+static int
+frame_pull_headers(struct rte_mbuf *m, uint32_t want)
+{
+	if (rte_mbuf_refcnt_read(m) != 1 || !RTE_MBUF_DIRECT(m) ||
+	    rte_pktmbuf_tailroom(m) < want - m->data_len)
+		return -1;
+	while (m->data_len < want) {
+		struct rte_mbuf *s = m->next;
+		uint16_t k;
+
+		if (s == NULL || rte_mbuf_refcnt_read(s) != 1 ||
+		    !RTE_MBUF_DIRECT(s))
+			return -1;
+		k = (uint16_t)RTE_MIN(want - m->data_len, s->data_len);
+		memcpy(rte_pktmbuf_mtod_offset(m, uint8_t *, m->data_len),
+		       rte_pktmbuf_mtod(s, uint8_t *), k);
+		m->data_len += k;
+		s->data_off += k;
+		s->data_len -= k;
+		if (s->data_len == 0) {
+			m->next = s->next;
+			m->nb_segs--;
+			s->next = NULL;
+			s->nb_segs = 1;
+			rte_pktmbuf_free_seg(s);
+		}
+	}
+	return 0;
+}
+
+/*
+ * ibex_pkt_check() of any frame. A frame whose first segment holds it all
+ * is checked against its data_len. For a chained frame that check stands
+ * when it passes (a longer length only relaxes the checks); when it fails,
+ * the frame is checked again against pkt_len with its headers in the
+ * first segment, where parse reads them (IBEX_PKT_HDR_MAX).
+ */
+static inline uint32_t
+frame_check(struct rte_mbuf *m)
+{
+	uint32_t chk = ibex_pkt_check_l2(rte_pktmbuf_mtod(m, uint8_t *),
+					 m->data_len);
+
+	if (likely(IBEX_PKT_CHECK_REASON(chk) == IBEX_R_OK || m->nb_segs == 1))
+		return chk;
+	if (m->data_len < RTE_MIN(m->pkt_len, (uint32_t)IBEX_PKT_HDR_MAX) &&
+	    frame_pull_headers(m, RTE_MIN(m->pkt_len,
+					  (uint32_t)IBEX_PKT_HDR_MAX)) < 0)
+		return IBEX_R_SEG_HDR;
+	return ibex_pkt_check_l2(rte_pktmbuf_mtod(m, uint8_t *), m->pkt_len);
+}
+
 /* Any frame but the untagged RoCEv2 one: the general checks, then the
  * same forwarding, out of the loop. Malformed frames are counted and
  * dropped. */
 static __rte_noinline void
 forward_general(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 {
-	uint32_t chk = ibex_pkt_check_l2(rte_pktmbuf_mtod(m, uint8_t *),
-					 m->data_len);
+	uint32_t chk = frame_check(m);
 
 	if (unlikely(IBEX_PKT_CHECK_REASON(chk) != IBEX_R_OK)) {
 		drop(b->cnt, m, IBEX_PKT_CHECK_REASON(chk));
 		return;
 	}
-	forward_checked(w, b, m, chk);
+	forward_checked(w, b, m, chk, CLASS_PER_FRAME);
 }
+
 
 /*
  * Forward one frame. The shape nearly every frame on a RoCE fabric has
@@ -1421,7 +1666,161 @@ forward_one(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 		forward_general(w, b, m);
 		return;
 	}
-	forward_checked(w, b, m, chk);
+	forward_checked(w, b, m, chk, CLASS_PER_FRAME);
+}
+
+/*
+ * The context of an eBPF classifier from the parse: fields in host order,
+ * then the frame's first bytes. The copy is of a constant size (the buffer
+ * nearly always has the room): bytes past data_len are unspecified.
+ */
+static inline __rte_always_inline void
+bpf_ctx_fill(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
+	     const uint8_t *eth, const struct ibex_pkt_info *in,
+	     uint16_t in_port)
+{
+	uint32_t room = (uint32_t)m->buf_len - m->data_off;
+
+	x->frame_len = m->pkt_len;
+	x->data_len = RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN);
+	x->in_port = in_port;
+	x->ether_type = in->ether_type;
+	x->vid = in->vid;
+	x->pcp = in->pcp;
+	x->flags = in->flags | (in->l3 == IBEX_L3_IPV4 ? IBEX_BPF_F_IP4 :
+				in->l3 == IBEX_L3_IPV6 ? IBEX_BPF_F_IP6 : 0);
+	x->dscp = in->dscp;
+	x->ecn = in->ecn;
+	x->l4_proto = in->l4_proto;
+	x->l3_off = in->l3_off;
+	x->l4_off = in->l4_off;
+	x->bth_off = in->bth_off;
+	x->sport = (in->flags & IBEX_PKT_F_UDP) ? ibex_rd16(eth + in->l4_off) : 0;
+	x->dport = (in->flags & IBEX_PKT_F_UDP) ?
+		   ibex_rd16(eth + in->l4_off + 2) : 0;
+	x->bth_opcode = (in->flags & IBEX_PKT_F_ROCE) ? eth[in->bth_off] : 0;
+	x->dest_qp = (in->flags & IBEX_PKT_F_ROCE) ?
+		     ibex_bth_dest_qp(eth + in->bth_off) : 0;
+	if (likely(room >= IBEX_BPF_DATA_LEN))
+		rte_mov64(x->data, eth);
+	else
+		memcpy(x->data, eth, x->data_len);
+}
+
+/* The same for the untagged IPv4 RoCEv2 shape (ibex_pkt_check_roce4_
+ * untagged() passed): every offset is a constant. */
+static inline __rte_always_inline void
+bpf_ctx_fill_roce4(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
+		   const uint8_t *eth, uint32_t chk, uint16_t in_port)
+{
+	x->frame_len = m->pkt_len;
+	x->data_len = RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN);
+	x->in_port = in_port;
+	x->ether_type = IBEX_ETHERTYPE_IPV4;
+	x->vid = 0;
+	x->pcp = 0;
+	x->flags = (uint8_t)IBEX_PKT_CHECK_FLAGS(chk) | IBEX_BPF_F_IP4;
+	x->dscp = eth[15] >> 2;
+	x->ecn = eth[15] & 3;
+	x->l4_proto = 17;
+	x->l3_off = IBEX_ETHER_HDR_LEN;
+	x->l4_off = IBEX_ETHER_HDR_LEN + 20;
+	x->bth_off = IBEX_ETHER_HDR_LEN + 28;
+	x->sport = ibex_rd16(eth + IBEX_ETHER_HDR_LEN + 20);
+	x->dport = IBEX_UDP_PORT_ROCEV2;
+	x->bth_opcode = eth[IBEX_ETHER_HDR_LEN + 28];
+	x->dest_qp = ibex_bth_dest_qp(eth + IBEX_ETHER_HDR_LEN + 28);
+	/* The shape's check read 62 bytes: 64 are in the first segment or
+	 * in its buffer's room. */
+	if (likely((uint32_t)m->buf_len - m->data_off >= IBEX_BPF_DATA_LEN))
+		rte_mov64(x->data, eth);
+	else
+		memcpy(x->data, eth, x->data_len);
+}
+
+_Static_assert(IBEX_BPF_F_VLAN == IBEX_PKT_F_VLAN &&
+	       IBEX_BPF_F_UDP == IBEX_PKT_F_UDP &&
+	       IBEX_BPF_F_ROCE == IBEX_PKT_F_ROCE &&
+	       IBEX_BPF_F_FRAG == IBEX_PKT_F_FRAG &&
+	       IBEX_BPF_F_GROUP == IBEX_PKT_F_DMAC_GROUP,
+	       "context flags are the parse's");
+
+/* The class of a verdict, counted: an SL, drop, or the port's built-in
+ * classifier for IBEX_BPF_DEFAULT and values out of range. */
+static inline __rte_always_inline uint32_t
+bpf_verdict(struct ibex_worker *w, const struct rx_burst *b, uint64_t v,
+	    const uint8_t *eth, bool tagged)
+{
+	struct ibex_bpf_counters *bc = &w->bpf_cnt[b->acc.in_port];
+
+	if (likely(v < IBEX_SL_COUNT)) {
+		IBEX_CNT_ADD(bc->sl[v], 1);
+		return b->t->bpf_class[b->acc.in_port][v];
+	}
+	if (v == IBEX_BPF_DROP) {
+		IBEX_CNT_ADD(bc->drops, 1);
+		return b->t->bpf_class[b->acc.in_port][IBEX_SL_COUNT];
+	}
+	if (v == IBEX_BPF_DEFAULT)
+		IBEX_CNT_ADD(bc->deflt, 1);
+	else
+		IBEX_CNT_ADD(bc->bad, 1);
+	/* classify() leaves untagged frames in PCP mode to the burst's. */
+	if (!tagged && b->untagged != CLASS_PER_FRAME)
+		return b->untagged;
+	return classify(b->cls, eth, tagged);
+}
+
+/* One frame of a port with an eBPF classifier: the full parse (the
+ * program sees every header), the program, then the common forwarding
+ * with the class it chose. */
+static inline __rte_always_inline void
+forward_bpf(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
+{
+	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t chk = ibex_pkt_check_roce4_untagged(eth, m->data_len);
+	struct ibex_pkt_info info;
+	enum ibex_reason r;
+	uint64_t v;
+
+	/* The RoCEv2 shape, as forward_one() has it: constant offsets. */
+	if (likely(chk != UINT32_MAX)) {
+		bpf_ctx_fill_roce4(&w->bpf_ctx, m, eth, chk,
+				   (uint16_t)b->acc.in_port);
+		v = ibex_bpf_prog_run(b->bpf, &w->bpf_ctx);
+		forward_checked(w, b, m, chk,
+				bpf_verdict(w, b, v, eth, false));
+		return;
+	}
+	r = ibex_pkt_parse(eth, m->data_len, &info);
+	if (unlikely(r != IBEX_R_OK)) {
+		drop(b->cnt, m, r);
+		return;
+	}
+	bpf_ctx_fill(&w->bpf_ctx, m, eth, &info, (uint16_t)b->acc.in_port);
+	v = ibex_bpf_prog_run(b->bpf, &w->bpf_ctx);
+	forward_checked(w, b, m, (uint32_t)info.flags << 8 |
+			(uint32_t)info.bth_off << 16,
+			bpf_verdict(w, b, v, eth,
+				    (info.flags & IBEX_PKT_F_VLAN) != 0));
+}
+
+/* The burst of a port with an eBPF classifier, out of line: ports without
+ * one pay a single branch per burst for it. */
+static __rte_noinline uint64_t
+rx_burst_bpf(struct ibex_worker *w, struct rx_burst *b,
+	     struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t bytes = 0;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
+					       void *));
+		bytes += pkts[i]->pkt_len;
+		forward_bpf(w, b, pkts[i]);
+	}
+	return bytes;
 }
 
 /*
@@ -1441,11 +1840,13 @@ rx_burst_init(struct rx_burst *b, struct ibex_worker *w,
 	b->t = t;
 	b->cnt = &w->cnt[in_port];
 	b->cls = cls;
+	b->bpf = t->bpf[in_port];
 	b->untagged = cls->mode == IBEX_SL_FROM_PCP ? untagged :
 						     CLASS_PER_FRAME;
 	b->untagged_tag = flow_key_tag(t->pvid[in_port], in_port,
 				       FC_SL(untagged));
 	b->now_ms = now_ms;
+	b->frame_fast = t->frame_fast;
 	b->pvid = t->pvid[in_port];
 	b->acc.in_port = in_port;
 	b->acc.ch_vl = ACC_NONE;
@@ -1476,12 +1877,15 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		pkts[n + i] = pkts[n - 1];
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (i = 0; i < n; i++) {
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
-					       void *));
-		bytes += pkts[i]->pkt_len;
-		forward_one(w, &b, pkts[i]);
-	}
+	if (unlikely(b.bpf != NULL))
+		bytes = rx_burst_bpf(w, &b, pkts, n);
+	else
+		for (i = 0; i < n; i++) {
+			rte_prefetch0(rte_pktmbuf_mtod(
+				pkts[i + PREFETCH_AHEAD], void *));
+			bytes += pkts[i]->pkt_len;
+			forward_one(w, &b, pkts[i]);
+		}
 	if (b.acc.ch_vl != ACC_NONE || b.acc.cr_lane != CR_NONE)
 		burst_flush(w, &b.acc);
 	IBEX_CNT_ADD(b.cnt->rx_pkts, n);

@@ -12,6 +12,7 @@
  * counters. Each worker writes only its own struct ibex_worker.
  */
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "ibex_bpf_ctx.h"
 #include "ibex_common.h"
 #include "ibex_ecn.h"
 #include "ibex_reason.h"
@@ -28,6 +30,7 @@
 #include "ibex_vlarb.h"
 #include "ibex_vlq.h"
 
+struct ibex_bpf_prog;
 struct ibex_conf;
 struct ibex_fdb;
 
@@ -59,6 +62,30 @@ struct ibex_port_counters {
 	uint64_t drop[IBEX_R_MAX]; /**< frames dropped, by reason (at ingress
 				      for ingress reasons, at egress for TX) */
 } __rte_cache_aligned;
+
+/** Per-worker, per-port counters of an eBPF classifier's verdicts (the
+ * frames it ran on are their sum). One writer (the worker). */
+struct ibex_bpf_counters {
+	uint64_t sl[IBEX_SL_COUNT];  /**< verdict SL s */
+	uint64_t deflt;          /**< IBEX_BPF_DEFAULT: built-in classifier */
+	uint64_t drops;          /**< IBEX_BPF_DROP */
+	uint64_t bad;            /**< out of range: taken as default */
+} __rte_cache_aligned;
+
+/** An eBPF classifier of one port as the control plane shows it. */
+struct ibex_dp_bpf_view {
+	bool on;                 /**< the port runs a program */
+	bool jit;                /**< JIT-ed, else interpreted */
+	char file[256];
+	char section[64];
+	char name[64];
+	uint32_t nb_insns;
+	bool btf;
+	uint64_t load_ns;
+	int64_t loaded_at;
+	uint64_t runs;           /**< frames it ran on (all verdicts) */
+	struct ibex_bpf_counters cnt; /**< summed over the workers */
+};
 
 /** Counter update by the single writer; readers on other cores use
  * relaxed loads and see each 64-bit word whole. */
@@ -120,6 +147,21 @@ struct ibex_dp_tables {
 	struct ibex_dp_egress_conf eg[IBEX_MAX_PORTS];
 	uint64_t fc_ports;       /**< ports with fc credit or pfc */
 	struct ibex_dp_fc_conf fc[IBEX_MAX_PORTS];
+	/** Per port, the longest frame it takes in or sends out (bytes,
+	 * ibex_conf_port_frame_max()); frame_fast is the least of them: a
+	 * frame no longer goes everywhere unchecked, a longer one takes the
+	 * slow path, which checks both ends. */
+	uint32_t frame_max[IBEX_MAX_PORTS];
+	uint32_t frame_fast;
+	/** Per ingress port, where LLDP / STP frames go (IBEX_PORT_NONE:
+	 * dropped as link-local like the rest of the reserved group). */
+	uint16_t lldp_to[IBEX_MAX_PORTS];
+	uint16_t stp_to[IBEX_MAX_PORTS];
+	/** Per ingress port: its eBPF classifier (NULL: none; a reference
+	 * the tables hold) and the class entry of each verdict, SL s at [s]
+	 * and drop at [IBEX_SL_COUNT] (flags as in sl_class). */
+	struct ibex_bpf_prog *bpf[IBEX_MAX_PORTS];
+	uint8_t bpf_class[IBEX_MAX_PORTS][IBEX_SL_COUNT + 1];
 };
 
 /** A TX buffer's note of a frame's charge: IBEX_FC_SRC() << 16 | its
@@ -179,6 +221,8 @@ struct ibex_lane_counters {
 #define IBEX_CLASS_FC 0x20
 /** The ingress port runs credits: count its frames in ABR. */
 #define IBEX_CLASS_CREDIT 0x40
+/** With IBEX_CLASS_IN_DROP: an eBPF classifier's drop verdict. */
+#define IBEX_CLASS_BPF_DROP 0x80
 
 /** A lane's residence histograms: [0] cut through, [1] queued. */
 struct ibex_hist;
@@ -280,6 +324,9 @@ struct ibex_worker {
 	struct ibex_mac_slot src_cache[IBEX_MAC_CACHE];
 	struct ibex_port_counters cnt[IBEX_MAX_PORTS];
 	struct ibex_txbuf tx[IBEX_MAX_PORTS];
+	/** The context an eBPF classifier runs on, rebuilt per frame. */
+	struct ibex_bpf_ctx bpf_ctx __rte_cache_aligned;
+	struct ibex_bpf_counters bpf_cnt[IBEX_MAX_PORTS];
 } __rte_cache_aligned;
 
 /** The switch as the data path sees it. */
@@ -305,6 +352,10 @@ struct ibex_dp {
 	struct rte_rcu_qsbr *qsbr; /**< workers' quiescent states (tables) */
 	struct ibex_conf *conf;  /**< the running configuration (control) */
 	struct ibex_worker *workers[IBEX_MAX_WORKERS];
+	/** What each port's classifier is (counters unused), written by the
+	 * control thread when tables are published, read by telemetry. */
+	pthread_mutex_t bpf_lock;
+	struct ibex_dp_bpf_view bpf_info[IBEX_MAX_PORTS];
 };
 
 /**
@@ -342,6 +393,29 @@ int ibex_dp_tables_make(struct ibex_dp_tables **tp,
 			const struct ibex_conf *conf, uint32_t gen,
 			char *err, size_t errlen);
 
+/**
+ * Load the eBPF classifiers @p conf names into tables @p t (made by
+ * ibex_dp_tables_make()), reusing those of @p prev (may be NULL) that name
+ * the same file, unchanged, and section. Control thread.
+ * @return 0, or -errno with "origin:line: port P: sl-from bpf: reason".
+ */
+int ibex_dp_tables_bpf(struct ibex_dp_tables *t, const struct ibex_conf *conf,
+		       const struct ibex_dp_tables *prev, char *err,
+		       size_t errlen);
+
+/** Free tables no worker can still read: drop their programs' references
+ * (the last destroys the program), then the memory. NULL is a no-op. */
+void ibex_dp_tables_free(struct ibex_dp_tables *t);
+
+/** Record what the programs of just-published tables @p t are, for
+ * ibex_dp_bpf_view() (control thread). */
+void ibex_dp_bpf_note(struct ibex_dp *dp, const struct ibex_dp_tables *t);
+
+/** Read port @p port's classifier and its counters (counters are kept
+ * since start, whatever program ran). @return 0 or -ENOENT. */
+int ibex_dp_bpf_view(const struct ibex_dp *dp, uint16_t port,
+		     struct ibex_dp_bpf_view *v);
+
 /** Sum one port's counters over all workers. */
 void ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,
 			 struct ibex_port_counters *sum);
@@ -376,6 +450,8 @@ struct ibex_dp_fc_view {
 	uint64_t pfc_tx, pfc_rx, pfc_ignored;
 	uint64_t xoff_tx, xon_tx, xoff_rx, xon_rx;
 	uint64_t storms, restored;
+	uint64_t handoff_lost;         /**< FC frames lost on the way to the
+					    port's owner worker */
 	uint64_t paused_ns[8];         /**< per priority */
 	uint64_t violations[IBEX_VL_COUNT];
 };

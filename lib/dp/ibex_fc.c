@@ -13,6 +13,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "ibex_conf.h"
 #include "ibex_dp.h"
@@ -81,12 +82,14 @@ port_init(struct ibex_fc_port *fp, const struct ibex_conf_port *cp,
 	return 0;
 }
 
-int
-ibex_fc_create(struct ibex_fc **fcp, const struct ibex_dp *dp,
-	       const struct ibex_conf *conf, char *err, size_t errlen)
+static int
+fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
+	      const struct ibex_conf *conf, uint16_t index, char *err,
+	      size_t errlen)
 {
 	struct ibex_buf_conf bc;
 	struct ibex_fc *fc;
+	char name[RTE_MEMPOOL_NAMESIZE];
 	uint16_t p;
 	int ret;
 
@@ -96,12 +99,6 @@ ibex_fc_create(struct ibex_fc **fcp, const struct ibex_dp *dp,
 			break;
 	if (p == conf->nb_ports)
 		return 0;
-	if (dp->nb_workers != 1) {
-		snprintf(err, errlen, "%s:%d: port %s: flow control (fc credit|"
-			 "pfc) needs one worker: set `switch workers 1`",
-			 conf->origin, conf->ports[p].line, conf->ports[p].name);
-		return -ENOTSUP;
-	}
 	fc = rte_zmalloc("ibex_fc", sizeof(*fc), RTE_CACHE_LINE_SIZE);
 	if (fc == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -120,7 +117,9 @@ ibex_fc_create(struct ibex_fc **fcp, const struct ibex_dp *dp,
 	/* FC frames come from a small pool of their own: drawn from the big
 	 * pool, each would be a cold mbuf (the peer frees them on another
 	 * lcore), a cache miss or a page fault per credit frame. */
-	fc->pool = rte_pktmbuf_pool_create("ibex_fc_pool", IBEX_FC_POOL, 32, 0,
+	fc->index = index;
+	snprintf(name, sizeof(name), "ibex_fc_pool%u", index);
+	fc->pool = rte_pktmbuf_pool_create(name, IBEX_FC_POOL, 32, 0,
 					   RTE_PKTMBUF_HEADROOM + 128,
 					   (int)rte_socket_id());
 	if (fc->pool == NULL) {
@@ -147,9 +146,131 @@ ibex_fc_create(struct ibex_fc **fcp, const struct ibex_dp *dp,
 		if (cp->fc_mode == IBEX_FC_PFC)
 			fc->pfc_ports |= UINT64_C(1) << p;
 	}
+	fc->owned = fc->fc_ports;
 	*fcp = fc;
 	return 0;
 }
+
+/* The worker polling queue 0 of @p port owns its flow control: frames
+ * without RSS entropy (flow-control frames among them) land there. */
+static uint16_t
+port_owner(const struct ibex_dp *dp, uint16_t port)
+{
+	uint16_t i, k;
+
+	for (i = 0; i < dp->nb_workers; i++)
+		for (k = 0; k < dp->workers[i]->nb_rxq; k++)
+			if (dp->workers[i]->rxq[k].port == port &&
+			    dp->workers[i]->rxq[k].queue == 0)
+				return i;
+	return 0;
+}
+
+/* Several workers: the shared state, the owners and the handoff rings. */
+static int
+fc_share(struct ibex_dp *dp, char *err, size_t errlen)
+{
+	struct ibex_fc *fc0 = dp->workers[0]->fc;
+	struct ibex_fc_shared *sh;
+	char name[RTE_RING_NAMESIZE];
+	uint16_t p, i;
+
+	sh = rte_zmalloc("ibex_fc_shared", sizeof(*sh), RTE_CACHE_LINE_SIZE);
+	if (sh == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	sh->nb_workers = dp->nb_workers;
+	for (i = 0; i < dp->nb_workers; i++) {
+		struct ibex_fc *fc = dp->workers[i]->fc;
+
+		sh->wfc[i] = fc;
+		fc->sh = sh;
+		fc->multi = true;
+		fc->owned = 0;
+		fc->cr_multi = fc->credit_ports;
+	}
+	for (p = 0; p < dp->nb_ports; p++) {
+		if (!(fc0->fc_ports >> p & 1))
+			continue;
+		sh->owner[p] = port_owner(dp, p);
+		dp->workers[sh->owner[p]]->fc->owned |= UINT64_C(1) << p;
+		/* The owner's copy as built is the port's state; the
+		 * workers' own copies keep only their ABR shares and
+		 * violation counts. */
+		sh->port[p] = fc0->port[p];
+		snprintf(name, sizeof(name), "ibex_fc_ho%u", p);
+		sh->handoff[p] = rte_ring_create(name, IBEX_FC_HANDOFF_RING,
+						 (int)rte_socket_id(),
+						 RING_F_SC_DEQ);
+		if (sh->handoff[p] == NULL) {
+			snprintf(err, errlen, "cannot create the flow-control "
+				 "ring of port %s", dp->port_name[p]);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int
+ibex_fc_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
+	       size_t errlen)
+{
+	uint16_t i;
+	int ret;
+
+	for (i = 0; i < dp->nb_workers; i++) {
+		ret = fc_create_one(&dp->workers[i]->fc, dp, conf, i, err,
+				    errlen);
+		if (ret < 0 || dp->workers[i]->fc == NULL)
+			return ret;
+	}
+	if (dp->nb_workers == 1)
+		return 0;
+	RTE_LOG(INFO, IBEX_FC, "flow control over %u workers: a buffer slice "
+		"each, each port's flow control on one worker\n",
+		dp->nb_workers);
+	for (i = 0; i < dp->nb_ports; i++)
+		if (dp->workers[0]->fc->fc_ports >> i & 1)
+			RTE_LOG(INFO, IBEX_FC, "port %s: flow control on worker "
+				"%u\n", dp->port_name[i], port_owner(dp, i));
+	return fc_share(dp, err, errlen);
+}
+
+void
+ibex_fc_free(struct ibex_dp *dp)
+{
+	struct ibex_fc_shared *sh = NULL;
+	uint16_t i, p;
+
+	for (i = 0; i < dp->nb_workers; i++) {
+		struct ibex_fc *fc;
+
+		if (dp->workers[i] == NULL || dp->workers[i]->fc == NULL)
+			continue;
+		fc = dp->workers[i]->fc;
+		if (fc->sh != NULL)
+			sh = fc->sh;
+		rte_mempool_free(fc->pool);
+		rte_free(fc);
+		dp->workers[i]->fc = NULL;
+	}
+	if (sh == NULL)
+		return;
+	for (p = 0; p < IBEX_MAX_PORTS; p++) {
+		struct rte_mbuf *m;
+
+		if (sh->handoff[p] == NULL)
+			continue;
+		while (rte_ring_dequeue(sh->handoff[p], (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		rte_ring_free(sh->handoff[p]);
+	}
+	rte_free(sh);
+}
+
+static void
+fc_port_update(struct ibex_fc_port *fp, const struct ibex_dp_fc_conf *c);
 
 void
 ibex_fc_update(struct ibex_fc *fc, const struct ibex_dp_tables *t)
@@ -157,25 +278,32 @@ ibex_fc_update(struct ibex_fc *fc, const struct ibex_dp_tables *t)
 	uint16_t p;
 
 	for (p = 0; p < IBEX_MAX_PORTS; p++) {
-		const struct ibex_dp_fc_conf *c = &t->fc[p];
-		struct ibex_fc_port *fp = &fc->port[p];
-		struct ibex_pfc_tx tx;
+		fc_port_update(&fc->port[p], &t->fc[p]);
+		/* Only a port's owner writes its shared state. */
+		if (fc->multi && (fc->owned >> p & 1))
+			fc_port_update(&fc->sh->port[p], &t->fc[p]);
+	}
+}
 
-		if (fp->mode == IBEX_FC_CREDIT) {
-			fp->cp.min_interval_ns = c->credit_min_gap_ns;
-			fp->cp.period_ns = c->credit_period_ns;
-		} else if (fp->mode == IBEX_FC_PFC) {
-			/* New quanta and margin; the pause state stays. */
-			if (ibex_pfc_tx_init(&tx, c->rate_mbps, c->quanta,
-					     c->margin_ns) == 0) {
-				fp->ptx.quanta = tx.quanta;
-				fp->ptx.pause_ns = tx.pause_ns;
-				fp->ptx.margin_ns = tx.margin_ns;
-			}
-			fp->prx.wd_action = c->wd_action;
-			fp->prx.detect_ns = c->wd_detect_ns;
-			fp->prx.recover_ns = c->wd_recover_ns;
+static void
+fc_port_update(struct ibex_fc_port *fp, const struct ibex_dp_fc_conf *c)
+{
+	struct ibex_pfc_tx tx;
+
+	if (fp->mode == IBEX_FC_CREDIT) {
+		fp->cp.min_interval_ns = c->credit_min_gap_ns;
+		fp->cp.period_ns = c->credit_period_ns;
+	} else if (fp->mode == IBEX_FC_PFC) {
+		/* New quanta and margin; the pause state stays. */
+		if (ibex_pfc_tx_init(&tx, c->rate_mbps, c->quanta,
+				     c->margin_ns) == 0) {
+			fp->ptx.quanta = tx.quanta;
+			fp->ptx.pause_ns = tx.pause_ns;
+			fp->ptx.margin_ns = tx.margin_ns;
 		}
+		fp->prx.wd_action = c->wd_action;
+		fp->prx.detect_ns = c->wd_detect_ns;
+		fp->prx.recover_ns = c->wd_recover_ns;
 	}
 }
 
@@ -223,8 +351,88 @@ pfc_frame_rx(struct ibex_fc_port *fp, const struct ibex_fcf_pfc *m,
 	}
 }
 
+/*
+ * Several workers: a credit frame from the peer. FCCL is the limit every
+ * worker claims against. ABR := FCTBS needs the peer's data and its credit
+ * frame in one order, which RSS over several RX queues does not keep (a
+ * data frame sent before the credit frame may still wait in another
+ * queue: counted after the reset it would be counted twice, and the peer
+ * granted credit it does not have). So ABR is reset only by an INIT
+ * frame, when the peer starts afresh; otherwise it is the sum of what the
+ * workers counted, which never exceeds what the peer sent.
+ */
+static void
+credit_apply_multi(struct ibex_fc *fc, uint16_t port,
+		   const struct ibex_fcf_credit *m)
+{
+	struct ibex_fc_shared *sh = fc->sh;
+	struct ibex_fc_port *fp = &sh->port[port];
+	unsigned int i, w;
+
+	for (i = 0; i < m->n_vls && i < IBEX_FCF_MAX_VLS; i++) {
+		unsigned int vl = m->vl[i].vl;
+		uint32_t sum = 0;
+
+		if (vl >= fp->cp.n_vls)
+			continue;
+		fp->cp.tx[vl].fccl = ibex_credit_mod(m->vl[i].fccl);
+		atomic_store_explicit(&sh->cr[port].fccl[vl],
+				      fp->cp.tx[vl].fccl, memory_order_relaxed);
+		if (m->op != IBEX_FCF_OP_INIT)
+			continue;
+		for (w = 0; w < sh->nb_workers; w++)
+			sum += __atomic_load_n(
+				&sh->wfc[w]->port[port].cp.rx[vl].abr,
+				__ATOMIC_RELAXED);
+		sh->abr_base[port][vl] = ibex_credit_mod(
+			(uint32_t)m->vl[i].fctbs - sum);
+	}
+	if (m->op == IBEX_FCF_OP_INIT)
+		fp->cp.last_fc_ns = 0;
+	fp->cp.fc_rx++;
+}
+
+/* Several workers: a flow-control frame on a port another worker owns
+ * goes to the owner; one the ring cannot take is lost (the next one
+ * repeats its news) and counted. */
+static void
+fc_handoff(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m)
+{
+	if (rte_ring_mp_enqueue(w->fc->sh->handoff[port], m) == 0)
+		return;
+	IBEX_CNT_ADD(w->fc->port[port].cnt.handoff_lost, 1);
+	rte_pktmbuf_free(m);
+}
+
+static void fc_frame_process(struct ibex_worker *w, uint16_t port,
+			     struct rte_mbuf *m, uint64_t tsc);
+
 bool
 ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
+		 uint64_t tsc)
+{
+	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint16_t et = (uint16_t)(eth[12] << 8 | eth[13]);
+	struct ibex_fc *fc = w->fc;
+
+	/* Flow control is untagged: a tagged MAC control or credit frame is
+	 * malformed (the caller saw the EtherType after the tag). */
+	if (et != 0x8808 && et != 0x88b5) {
+		IBEX_CNT_ADD(w->cnt[port].drop[IBEX_R_FC_FRAME_BAD], 1);
+		rte_pktmbuf_free(m);
+		return true;
+	}
+	if (fc != NULL && fc->multi && (fc->fc_ports >> port & 1) &&
+	    !(fc->owned >> port & 1))
+		fc_handoff(w, port, m);
+	else
+		fc_frame_process(w, port, m, tsc);
+	return true;
+}
+
+/* A flow-control frame, on the worker that owns its port's state. */
+static void
+fc_frame_process(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 		 uint64_t tsc)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
@@ -233,45 +441,113 @@ ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 	struct ibex_fc *fc = w->fc;
 	struct ibex_fc_port *fp;
 
-	if (et != 0x8808 && et != 0x88b5)
-		return false;
 	if (et == 0x8808) {
 		struct ibex_fcf_pfc pm;
+		enum ibex_fcf_err e = ibex_fcf_pfc_parse(eth, m->data_len, &pm);
 
-		/* 802.3x PAUSE and PFC are link-local: never forwarded. */
-		if (ibex_fcf_pfc_parse(eth, m->data_len, &pm) != IBEX_FCF_OK) {
-			IBEX_CNT_ADD(c->drop[IBEX_R_FC_FRAME_BAD], 1);
-		} else if (fc != NULL && (fc->pfc_ports >> port & 1)) {
-			fp = &fc->port[port];
+		/* 802.3x PAUSE and PFC are link-local: never forwarded. A
+		 * valid frame the port does not act on (PFC without fc pfc;
+		 * 802.3x PAUSE, which ibex never obeys) is counted apart
+		 * from malformed ones. */
+		if (e == IBEX_FCF_OK && fc != NULL &&
+		    (fc->pfc_ports >> port & 1)) {
+			fp = ibex_fc_port_state(fc, port);
 			pfc_frame_rx(fp, &pm, ibex_fc_ns(fc, tsc));
 			IBEX_CNT_ADD(c->consumed, 1);
+		} else if (e == IBEX_FCF_OK ||
+			   (e == IBEX_FCF_OPCODE && m->data_len >= 18 &&
+			    eth[14] == 0 && eth[15] == IBEX_PAUSE_OPCODE)) {
+			IBEX_CNT_ADD(c->drop[IBEX_R_FC_IGNORED], 1);
 		} else {
 			IBEX_CNT_ADD(c->drop[IBEX_R_FC_FRAME_BAD], 1);
 		}
-	} else if (fc != NULL && (fc->credit_ports >> port & 1)) {
+	} else {
 		struct ibex_fcf_credit cm;
 
 		if (ibex_fcf_credit_parse(eth, m->data_len, &cm) !=
 		    IBEX_FCF_OK) {
 			IBEX_CNT_ADD(c->drop[IBEX_R_FC_FRAME_BAD], 1);
-		} else {
-			fp = &fc->port[port];
-			ibex_credit_fc_apply(&fp->cp, &cm);
+		} else if (fc != NULL && (fc->credit_ports >> port & 1)) {
+			fp = ibex_fc_port_state(fc, port);
+			if (fc->multi)
+				credit_apply_multi(fc, port, &cm);
+			else
+				ibex_credit_fc_apply(&fp->cp, &cm);
 			IBEX_CNT_ADD(fp->cnt.fc_rx, 1);
 			IBEX_CNT_ADD(c->consumed, 1);
+		} else {
+			IBEX_CNT_ADD(c->drop[IBEX_R_FC_IGNORED], 1);
 		}
-	} else {
-		IBEX_CNT_ADD(c->drop[IBEX_R_FC_FRAME_BAD], 1);
 	}
 	rte_pktmbuf_free(m);
-	return true;
+}
+
+/* The owner: frames other workers received for @p port. */
+static void
+fc_handoff_drain(struct ibex_worker *w, uint16_t port, uint64_t tsc)
+{
+	struct rte_mbuf *m[32];
+	unsigned int n, i;
+
+	n = rte_ring_sc_dequeue_burst(w->fc->sh->handoff[port], (void **)m,
+				      RTE_DIM(m), NULL);
+	for (i = 0; i < n; i++)
+		fc_frame_process(w, port, m[i], tsc);
+}
+
+/* A lane of another worker's buffer slice, read while it changes: each
+ * word whole (relaxed loads), which is all an estimate of room needs. */
+static uint32_t
+slice_credit_free(const struct ibex_buf *b, unsigned int port,
+		  unsigned int vl)
+{
+	const struct ibex_buf_lane *l = &b->lane[port][vl];
+	uint32_t used = __atomic_load_n(&l->reserved, __ATOMIC_RELAXED) +
+			__atomic_load_n(&l->shared, __ATOMIC_RELAXED) +
+			__atomic_load_n(&l->headroom, __ATOMIC_RELAXED);
+
+	return used < l->res_cap ? l->res_cap - used : 0;
+}
+
+/*
+ * Several workers, the owner of credit port @p port, before it looks at
+ * its credit state: ABR is its base plus every worker's share; the room
+ * to advertise is the smallest a slice has (RSS may put all the peer's
+ * next frames on one worker); FCTBS is what the workers' TX took.
+ */
+static void
+credit_gather_multi(struct ibex_fc *fc, uint16_t port,
+		    uint32_t *free_blocks)
+{
+	struct ibex_fc_shared *sh = fc->sh;
+	struct ibex_credit_port *cp = &sh->port[port].cp;
+	unsigned int v, w;
+
+	for (v = 0; v < cp->n_vls; v++) {
+		uint32_t abr = sh->abr_base[port][v], done = 0;
+		uint32_t room = UINT32_MAX;
+
+		for (w = 0; w < sh->nb_workers; w++) {
+			const struct ibex_fc *o = sh->wfc[w];
+			uint32_t r = slice_credit_free(&o->buf, port, v);
+
+			abr += __atomic_load_n(&o->port[port].cp.rx[v].abr,
+					       __ATOMIC_RELAXED);
+			done += __atomic_load_n(&o->cr_done[port][v],
+						__ATOMIC_ACQUIRE);
+			room = r < room ? r : room;
+		}
+		cp->rx[v].abr = ibex_credit_mod(abr);
+		cp->tx[v].fctbs = ibex_credit_mod(done);
+		free_blocks[v] = room;
+	}
 }
 
 static void
 credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 {
 	struct ibex_fc *fc = w->fc;
-	struct ibex_fc_port *fp = &fc->port[port];
+	struct ibex_fc_port *fp = ibex_fc_port_state(fc, port);
 	uint32_t free_blocks[IBEX_CREDIT_MAX_VLS];
 	struct ibex_fcf_credit m;
 	uint8_t frame[IBEX_FCF_MAX_LEN + 64];
@@ -283,17 +559,25 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	 * the rest are read when one is. */
 	if (!ibex_credit_fc_may_be_due(&fp->cp, now_ns))
 		return;
-	for (watch = fp->cp.watch_vls; watch != 0; watch &= watch - 1) {
-		v = (unsigned int)__builtin_ctz(watch);
-		free_blocks[v] = ibex_buf_credit_free(&fc->buf, port, v);
+	if (fc->multi) {
+		credit_gather_multi(fc, port, free_blocks);
+	} else {
+		for (watch = fp->cp.watch_vls; watch != 0;
+		     watch &= watch - 1) {
+			v = (unsigned int)__builtin_ctz(watch);
+			free_blocks[v] = ibex_buf_credit_free(&fc->buf, port,
+							      v);
+		}
 	}
 	if (!ibex_credit_fc_due(&fp->cp, now_ns, free_blocks)) {
 		ibex_credit_fc_not_due(&fp->cp, now_ns);
 		return;
 	}
-	for (v = 0; v < fp->cp.n_vls; v++)
-		if (!(fp->cp.watch_vls >> v & 1))
-			free_blocks[v] = ibex_buf_credit_free(&fc->buf, port, v);
+	if (!fc->multi)
+		for (v = 0; v < fp->cp.n_vls; v++)
+			if (!(fp->cp.watch_vls >> v & 1))
+				free_blocks[v] = ibex_buf_credit_free(&fc->buf,
+								      port, v);
 	ibex_credit_fc_fill(&fp->cp, now_ns, free_blocks, &m);
 	len = ibex_fcf_credit_build(frame, sizeof(frame), fp->mac, &m);
 	if (len < 0)
@@ -319,16 +603,54 @@ pfc_rescan(struct ibex_fc *fc, uint16_t port)
 	}
 }
 
-/* Send the PFC frame due on @p port, if any: edges and refreshes. */
+/*
+ * Several workers, the owner of PFC port @p port: a priority is paused
+ * while a lane of it asserts XOFF in any worker's slice (each slice has
+ * the whole headroom, so whichever worker the frames in flight reach can
+ * hold them), and resumes when none does.
+ */
 static void
-pfc_send_due(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
+pfc_gather_multi(struct ibex_fc *fc, uint16_t port)
 {
-	struct ibex_fc_port *fp = &w->fc->port[port];
+	struct ibex_fc_shared *sh = fc->sh;
+	struct ibex_fc_port *fp = &sh->port[port];
+	uint8_t want = 0;
+	unsigned int w, p;
+
+	for (w = 0; w < sh->nb_workers; w++) {
+		const struct ibex_buf *b = &sh->wfc[w]->buf;
+		uint32_t lanes = fp->lossless;
+
+		while (lanes != 0) {
+			unsigned int v = (unsigned int)__builtin_ctz(lanes);
+
+			lanes &= lanes - 1;
+			if (fp->vl2prio[v] < IBEX_PFC_PRIOS &&
+			    __atomic_load_n(&b->lane[port][v].xoff,
+					    __ATOMIC_RELAXED))
+				want |= 1u << fp->vl2prio[v];
+		}
+	}
+	for (p = 0; p < IBEX_PFC_PRIOS; p++)
+		ibex_pfc_tx_set(&fp->ptx, p, want >> p & 1);
+}
+
+/* Send the PFC frame due on @p port, if any: edges and refreshes, from
+ * @p fp's generator; without XON edges when @p no_xon. */
+static void
+pfc_send_due(struct ibex_worker *w, struct ibex_fc_port *fp, uint16_t port,
+	     uint64_t now_ns, bool no_xon)
+{
 	struct ibex_fcf_pfc m;
 	uint8_t frame[64];
 	unsigned int p;
 
 	if (!ibex_pfc_tx_poll(&fp->ptx, now_ns, &m))
+		return;
+	for (p = 0; no_xon && p < IBEX_PFC_PRIOS; p++)
+		if (m.quanta[p] == 0)
+			m.cev &= (uint8_t)~(1u << p);
+	if (m.cev == 0)
 		return;
 	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
 		if (!(m.cev >> p & 1))
@@ -345,11 +667,12 @@ pfc_send_due(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 }
 
 /* The peer's pauses: run the watchdog, then block or drain the lanes of
- * the paused priorities (the port's gate word). */
+ * the paused priorities (the port's gate word; with several workers the
+ * word every worker copies into its own). */
 static void
 pfc_peer_lanes(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 {
-	struct ibex_fc_port *fp = &w->fc->port[port];
+	struct ibex_fc_port *fp = ibex_fc_port_state(w->fc, port);
 	struct ibex_pfc_event ev[IBEX_PFC_PRIOS];
 	uint16_t drop_vls = 0, blocked = 0;
 	unsigned int v, p, n;
@@ -390,6 +713,14 @@ pfc_peer_lanes(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	fp->paused_since = now_ns;
 	fp->wd_drop = drop_vls;
 	fp->rx_pause = false;
+	if (w->fc->multi) {
+		atomic_store_explicit(&w->fc->sh->wd_drop[port], drop_vls,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->fc->sh->blocked[port],
+				      (uint32_t)(blocked | drop_vls) << 16,
+				      memory_order_relaxed);
+		return;
+	}
 	w->gate[port] = (w->gate[port] & ~IBEX_GATE_BLOCKED_ALL) |
 			(uint32_t)(blocked | drop_vls) << 16;
 }
@@ -403,22 +734,56 @@ pfc_peer_lanes(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 static void
 pfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 {
-	struct ibex_fc_port *fp = &w->fc->port[port];
+	struct ibex_fc_port *fp = ibex_fc_port_state(w->fc, port);
 
-	if (w->fc->buf.shared_used != 0)
+	if (w->fc->multi)
+		pfc_gather_multi(w->fc, port);
+	else if (w->fc->buf.shared_used != 0)
 		pfc_rescan(w->fc, port);
 	if ((fp->ptx.pending | fp->ptx.asserted) != 0)
-		pfc_send_due(w, port, now_ns);
+		pfc_send_due(w, fp, port, now_ns, false);
 	if (fp->rx_pause || fp->paused != 0 || fp->prx.stormed != 0 ||
 	    fp->wd_drop != 0)
 		pfc_peer_lanes(w, port, now_ns);
+}
+
+/*
+ * Several workers, every worker for every flow-controlled port: its own
+ * slice against the dynamic threshold, XOFF and refreshes for the lanes
+ * its slice pauses (at once, from its own TX queue: not behind the
+ * owner's scheduling), and the lanes the port's owner found paused or
+ * drained into its gate word (bits the owner alone decides; the busy
+ * bits stay the worker's).
+ */
+static void
+fc_worker_sync(struct ibex_worker *w, uint64_t now_ns)
+{
+	struct ibex_fc *fc = w->fc;
+	uint64_t ports = fc->fc_ports;
+
+	while (ports != 0) {
+		uint16_t port = (uint16_t)__builtin_ctzll(ports);
+		uint32_t b;
+
+		ports &= ports - 1;
+		if ((fc->pfc_ports >> port & 1) && fc->buf.shared_used != 0)
+			pfc_rescan(fc, port);
+		if ((fc->pfc_ports >> port & 1) &&
+		    (fc->port[port].ptx.pending | fc->port[port].ptx.asserted))
+			pfc_send_due(w, &fc->port[port], port, now_ns, true);
+		b = atomic_load_explicit(&fc->sh->blocked[port],
+					 memory_order_relaxed);
+		w->gate[port] = (w->gate[port] & ~IBEX_GATE_BLOCKED_ALL) | b;
+		fc->port[port].wd_drop = atomic_load_explicit(
+			&fc->sh->wd_drop[port], memory_order_relaxed);
+	}
 }
 
 void
 ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc)
 {
 	struct ibex_fc *fc = w->fc;
-	uint64_t now_ns, ports = fc->fc_ports;
+	uint64_t now_ns, ports = fc->owned;
 
 	/* At most every IBEX_FC_HK_NS: credit updates, pause refreshes and
 	 * the watchdog need microseconds, not every iteration's attention,
@@ -428,11 +793,15 @@ ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc)
 		return;
 	fc->last_hk_tsc = tsc;
 	now_ns = ibex_fc_ns(fc, tsc);
+	if (fc->multi)
+		fc_worker_sync(w, now_ns);
 
 	while (ports != 0) {
 		uint16_t port = (uint16_t)__builtin_ctzll(ports);
 
 		ports &= ports - 1;
+		if (fc->multi)
+			fc_handoff_drain(w, port, tsc);
 		if (fc->port[port].mode == IBEX_FC_CREDIT)
 			credit_housekeeping(w, port, now_ns);
 		else
@@ -440,52 +809,100 @@ ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc)
 	}
 }
 
+void
+ibex_fc_tx_done(struct ibex_fc *fc, uint16_t port, uint32_t left_blocks)
+{
+	unsigned int v, n = fc->port[port].cp.n_vls;
+
+	for (v = 0; v < n; v++) {
+		uint32_t pend = fc->cr_pend[port][v];
+		uint32_t done = pend > left_blocks ? pend - left_blocks : 0;
+
+		if (done == 0)
+			continue;
+		fc->cr_pend[port][v] = pend - done;
+		__atomic_store_n(&fc->cr_done[port][v],
+				 fc->cr_done[port][v] + done, __ATOMIC_RELEASE);
+	}
+}
+
+/* Sum the counters of @p c into @p v (the view's counter fields). */
+static void
+view_add_counters(struct ibex_dp_fc_view *v, const struct ibex_fc_counters *c)
+{
+	unsigned int i;
+
+	v->fc_tx += IBEX_CNT_READ(c->fc_tx);
+	v->fc_rx += IBEX_CNT_READ(c->fc_rx);
+	v->fc_tx_fail += IBEX_CNT_READ(c->fc_tx_fail);
+	v->pfc_tx += IBEX_CNT_READ(c->pfc_tx);
+	v->pfc_rx += IBEX_CNT_READ(c->pfc_rx);
+	v->pfc_ignored += IBEX_CNT_READ(c->pfc_ignored);
+	v->xoff_tx += IBEX_CNT_READ(c->xoff_tx);
+	v->xon_tx += IBEX_CNT_READ(c->xon_tx);
+	v->xoff_rx += IBEX_CNT_READ(c->xoff_rx);
+	v->xon_rx += IBEX_CNT_READ(c->xon_rx);
+	v->storms += IBEX_CNT_READ(c->storms);
+	v->restored += IBEX_CNT_READ(c->restored);
+	v->handoff_lost += IBEX_CNT_READ(c->handoff_lost);
+	for (i = 0; i < IBEX_PFC_PRIOS; i++)
+		v->paused_ns[i] += IBEX_CNT_READ(c->paused_ns[i]);
+	for (i = 0; i < IBEX_VL_COUNT; i++)
+		v->violations[i] += IBEX_CNT_READ(c->violations[i]);
+}
+
+/* One worker's buffer slice into the view: use summed, room the
+ * smallest, XOFF if any slice asserts it. */
+static void
+view_add_slice(struct ibex_dp_fc_view *v, const struct ibex_buf *b,
+	       uint16_t port, bool first)
+{
+	unsigned int i;
+
+	for (i = 0; i < IBEX_VL_COUNT; i++) {
+		const struct ibex_buf_lane *l = &b->lane[port][i];
+		uint32_t used = IBEX_CNT_READ(l->reserved) +
+				IBEX_CNT_READ(l->shared) +
+				IBEX_CNT_READ(l->headroom);
+		uint32_t room = used < l->res_cap ? l->res_cap - used : 0;
+
+		v->buf_used[i] += used;
+		if (first || room < v->buf_free[i])
+			v->buf_free[i] = room;
+		v->xoff[i] |= IBEX_CNT_READ(l->xoff);
+	}
+}
+
 int
 ibex_dp_fc_view(const struct ibex_dp *dp, uint16_t port,
 		struct ibex_dp_fc_view *v)
 {
-	const struct ibex_fc *fc = dp->workers[0]->fc;
+	struct ibex_fc *fc = dp->workers[0]->fc;
 	const struct ibex_fc_port *fp;
-	const struct ibex_fc_counters *c;
+	uint32_t gate;
 	unsigned int i;
 
 	memset(v, 0, sizeof(*v));
 	if (fc == NULL || port >= dp->nb_ports)
 		return -ENOENT;
-	fp = &fc->port[port];
-	c = &fp->cnt;
+	fp = ibex_fc_port_state(fc, port);
 	v->mode = fp->mode;
 	v->lossless = fp->lossless;
-	v->paused_vls = (uint16_t)((IBEX_CNT_READ(dp->workers[0]->gate[port]) &
-				    IBEX_GATE_BLOCKED_ALL) >> 16) &
-			~IBEX_CNT_READ(fp->wd_drop);
+	gate = fc->multi ? atomic_load_explicit(&fc->sh->blocked[port],
+						memory_order_relaxed) :
+			   IBEX_CNT_READ(dp->workers[0]->gate[port]);
 	v->wd_drop_vls = IBEX_CNT_READ(fp->wd_drop);
-	for (i = 0; i < IBEX_VL_COUNT; i++) {
-		const struct ibex_buf_lane *l = &fc->buf.lane[port][i];
-		uint32_t used = IBEX_CNT_READ(l->reserved) +
-				IBEX_CNT_READ(l->shared) +
-				IBEX_CNT_READ(l->headroom);
-
-		v->buf_used[i] = used;
-		v->buf_free[i] = used < l->res_cap ? l->res_cap - used : 0;
-		v->xoff[i] = IBEX_CNT_READ(l->xoff);
-		if (fp->mode == IBEX_FC_CREDIT && i < fp->cp.n_vls)
-			v->credits[i] = ibex_credit_tx_avail(&fp->cp, i);
-		v->violations[i] = IBEX_CNT_READ(c->violations[i]);
+	v->paused_vls = (uint16_t)((gate & IBEX_GATE_BLOCKED_ALL) >> 16) &
+			~v->wd_drop_vls;
+	for (i = 0; i < dp->nb_workers; i++) {
+		view_add_slice(v, &dp->workers[i]->fc->buf, port, i == 0);
+		view_add_counters(v, &dp->workers[i]->fc->port[port].cnt);
 	}
-	v->fc_tx = IBEX_CNT_READ(c->fc_tx);
-	v->fc_rx = IBEX_CNT_READ(c->fc_rx);
-	v->fc_tx_fail = IBEX_CNT_READ(c->fc_tx_fail);
-	v->pfc_tx = IBEX_CNT_READ(c->pfc_tx);
-	v->pfc_rx = IBEX_CNT_READ(c->pfc_rx);
-	v->pfc_ignored = IBEX_CNT_READ(c->pfc_ignored);
-	v->xoff_tx = IBEX_CNT_READ(c->xoff_tx);
-	v->xon_tx = IBEX_CNT_READ(c->xon_tx);
-	v->xoff_rx = IBEX_CNT_READ(c->xoff_rx);
-	v->xon_rx = IBEX_CNT_READ(c->xon_rx);
-	v->storms = IBEX_CNT_READ(c->storms);
-	v->restored = IBEX_CNT_READ(c->restored);
-	for (i = 0; i < IBEX_PFC_PRIOS; i++)
-		v->paused_ns[i] = IBEX_CNT_READ(c->paused_ns[i]);
+	if (fc->multi)
+		view_add_counters(v, &fc->sh->port[port].cnt);
+	for (i = 0; fp->mode == IBEX_FC_CREDIT && i < fp->cp.n_vls; i++)
+		v->credits[i] = fc->multi ?
+				ibex_fc_credit_avail(fc->sh, port, i) :
+				ibex_credit_tx_avail(&fp->cp, i);
 	return 0;
 }

@@ -9,11 +9,35 @@
  * 802.1Qbb PFC, the PFC watchdog. The pure state machines live in
  * lib/credit; this is the glue that runs them on a worker.
  *
- * Ownership: flow control needs one worker (ibex_dp_create() refuses more
- * when a port runs fc credit or pfc). That worker receives every frame, so
- * it admits, releases and transmits alone: the buffer, the credit counters
- * and the pause state have one writer and need no atomics. The control
- * thread reads the counters with relaxed loads.
+ * Ownership with any number of workers (docs/flow-control.md, "Many
+ * workers"). A frame never changes worker: the worker that receives it
+ * admits it, queues it, transmits it on its own TX queue and releases its
+ * blocks. So:
+ *
+ *   buffer    each worker owns a slice (struct ibex_buf, one writer): the
+ *             configured buffer, reserved shares, headroom and shared pool
+ *             with its dynamic threshold, for the frames it receives;
+ *   per port  one owner (the worker polling the port's RX queue 0) runs
+ *             the port's flow control: credit frames, PFC generation and
+ *             refresh, received pauses and the watchdog. Flow-control
+ *             frames another worker receives reach the owner over an
+ *             MP/SC ring (a few thousand a second, never data);
+ *   ingress   credit: each worker counts the blocks it receives (its ABR
+ *             share, one writer); the owner advertises ABR (the sum) plus
+ *             the smallest free share among the slices, which every slice
+ *             can hold whichever queue RSS puts the frames on. PFC: the
+ *             owner asserts XOFF for a priority while any slice does;
+ *   egress    credit: one atomic counter of blocks claimed per lane, taken
+ *             once per RX burst (a chunk, the unused part given back at
+ *             the burst's end) or per frame on the queued path, compared
+ *             with the peer's limit by the IB rule: the workers together
+ *             never send beyond FCCL. Each worker counts the blocks TX
+ *             accepted; their sum is the FCTBS the owner reports. Paused
+ *             and drained lanes are published by the owner in a word the
+ *             workers copy into their gate words every housekeeping.
+ *
+ * With one worker every state is that worker's and nothing above costs
+ * anything: the shared part is absent (ibex_fc.multi false).
  *
  * Per frame (only for ports with flow control):
  *   ingress   ibex_fc_admit()    charge blocks, or count a violation/drop;
@@ -25,8 +49,11 @@
  * recomputes paused lanes.
  */
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <rte_common.h>
 
 #include "ibex_buf.h"
 #include "ibex_credit.h"
@@ -50,6 +77,7 @@ struct ibex_fc_counters {
 	uint64_t restored;       /**< watchdog: lanes recovered */
 	uint64_t paused_ns[IBEX_PFC_PRIOS]; /**< egress time spent paused */
 	uint64_t violations[IBEX_VL_COUNT]; /**< lossless frames with no room */
+	uint64_t handoff_lost;   /**< FC frames the owner's ring could not take */
 };
 
 /** Flow control of one port on the worker. */
@@ -75,10 +103,59 @@ struct ibex_fc_port {
 /** Mbufs of the flow-control frame pool. */
 #define IBEX_FC_POOL 1023
 
+/** Blocks a burst claims at once on a credit lane shared by workers: a
+ * burst of 32 frames of 512 bytes; the unused part goes back at its end. */
+#define IBEX_FC_CLAIM_BLOCKS 256u
+
+/** Flow-control frames on their way to a port's owner (per port). */
+#define IBEX_FC_HANDOFF_RING 1024
+
+/** Egress credit of one port shared by the workers (several workers only). */
+struct ibex_fc_credit_lanes {
+	/** Blocks claimed by all workers, not masked (the IB rule compares it
+	 * mod 4096): a worker claims with a compare-and-swap, gives back with
+	 * a subtraction. */
+	_Atomic uint32_t claimed[IBEX_CREDIT_MAX_VLS];
+	/** FCCL the peer last sent (the owner stores it). */
+	_Atomic uint16_t fccl[IBEX_CREDIT_MAX_VLS];
+} __rte_cache_aligned;
+
+struct ibex_fc;
+struct rte_ring;
+
+/** What the workers share when there are several (see the file comment). */
+struct ibex_fc_shared {
+	uint16_t nb_workers;
+	uint16_t owner[IBEX_MAX_PORTS];          /**< worker index per port */
+	struct ibex_fc *wfc[IBEX_MAX_WORKERS];   /**< every worker's state */
+	struct rte_ring *handoff[IBEX_MAX_PORTS]; /**< FC frames to the owner */
+	/** Gate bits 16-30 (paused or drained lanes) and the drained lanes,
+	 * per port, published by the owner. */
+	_Atomic uint32_t blocked[IBEX_MAX_PORTS];
+	_Atomic uint16_t wd_drop[IBEX_MAX_PORTS];
+	/** ABR = abr_base + the workers' shares (owner only). */
+	uint16_t abr_base[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
+	struct ibex_fc_credit_lanes cr[IBEX_MAX_PORTS];
+	/** The ports' flow control as one worker would run it: credit frame
+	 * timing, PFC generator, received pauses, watchdog, counters. Only a
+	 * port's owner writes its entry. */
+	struct ibex_fc_port port[IBEX_MAX_PORTS];
+};
+
 /** A worker's flow-control state. */
 struct rte_mempool;
 struct ibex_fc {
 	struct rte_mempool *pool; /**< FC frames (small, stays in cache) */
+	bool multi;              /**< several workers: sh is set */
+	uint16_t index;          /**< the worker's */
+	struct ibex_fc_shared *sh;
+	uint64_t owned;          /**< fc ports whose owner this worker is */
+	uint64_t cr_multi;       /**< credit ports whose TX blocks are counted
+				      for the owner (multi only, else 0) */
+	/** Per credit port and VL (multi): blocks claimed whose frames TX has
+	 * not taken yet, and blocks TX took (published, one writer). */
+	uint32_t cr_pend[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
+	uint32_t cr_done[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
 	uint64_t last_hk_tsc;    /**< last housekeeping */
 	uint64_t hk_tsc;         /**< IBEX_FC_HK_NS in TSC ticks */
 	uint64_t fc_ports;       /**< ports with fc credit or pfc */
@@ -109,6 +186,9 @@ ibex_fc_pause_edge(struct ibex_fc *fc, unsigned int port, unsigned int vl,
 	struct ibex_fc_port *fp = &fc->port[port];
 	uint8_t prio = fp->vl2prio[vl];
 
+	/* Several workers: this is the slice's own generator, which sends
+	 * XOFF and its refreshes but never XON (the owner's, which sums the
+	 * slices, does). */
 	if (edge == IBEX_BUF_PAUSE_NONE || prio >= IBEX_PFC_PRIOS ||
 	    fp->mode != IBEX_FC_PFC)
 		return;
@@ -127,23 +207,97 @@ ibex_fc_release(struct ibex_fc *fc, uint16_t src, uint32_t len)
 	ibex_fc_pause_edge(fc, port, vl, r.pause);
 }
 
+/**
+ * Several workers: claim credit on egress lane (@p port, @p vl) for at
+ * least @p need blocks and at most @p want, by the IB rule against the
+ * peer's FCCL. @return the blocks claimed, 0 when @p need does not fit.
+ */
+static inline uint32_t
+ibex_fc_credit_claim(struct ibex_fc_shared *sh, unsigned int port,
+		     unsigned int vl, uint32_t need, uint32_t want)
+{
+	struct ibex_fc_credit_lanes *cl = &sh->cr[port];
+	uint32_t cur = atomic_load_explicit(&cl->claimed[vl],
+					    memory_order_relaxed);
+	uint16_t fccl = atomic_load_explicit(&cl->fccl[vl],
+					     memory_order_relaxed);
+	uint32_t avail, take;
+
+	do {
+		avail = ibex_credit_mod((uint32_t)fccl - cur);
+		if (avail > IBEX_CREDIT_WINDOW || avail < need)
+			return 0;
+		take = avail < want ? avail : want;
+	} while (!atomic_compare_exchange_weak_explicit(&cl->claimed[vl],
+			&cur, cur + take, memory_order_relaxed,
+			memory_order_relaxed));
+	return take;
+}
+
+/** Give back @p n claimed blocks no frame used. */
+static inline void
+ibex_fc_credit_unclaim(struct ibex_fc_shared *sh, unsigned int port,
+		       unsigned int vl, uint32_t n)
+{
+	if (n != 0)
+		atomic_fetch_sub_explicit(&sh->cr[port].claimed[vl], n,
+					  memory_order_relaxed);
+}
+
+/** Blocks the workers may still send on a shared lane. */
+static inline uint32_t
+ibex_fc_credit_avail(const struct ibex_fc_shared *sh, unsigned int port,
+		     unsigned int vl)
+{
+	const struct ibex_fc_credit_lanes *cl = &sh->cr[port];
+	uint32_t d = ibex_credit_mod((uint32_t)atomic_load_explicit(
+			&cl->fccl[vl], memory_order_relaxed) -
+		atomic_load_explicit(&cl->claimed[vl], memory_order_relaxed));
+
+	return d <= IBEX_CREDIT_WINDOW ? d : 0;
+}
+
 struct ibex_dp;
 struct ibex_conf;
 struct ibex_worker;
+struct ibex_txbuf;
 
-/** Build a worker's state from the config (NULL @p *fcp when no port runs
- * flow control). @return 0 or -errno with @p err. */
-int ibex_fc_create(struct ibex_fc **fcp, const struct ibex_dp *dp,
-		   const struct ibex_conf *conf, char *err, size_t errlen);
+/**
+ * Several workers: TX took the first @p sent of a credit port's buffered
+ * frames (@p left were not taken, @p left_blocks their blocks). What was
+ * claimed for them now counts in the FCTBS the owner reports: all of it
+ * when nothing is left, else what cannot belong to the frames left.
+ */
+void ibex_fc_tx_done(struct ibex_fc *fc, uint16_t port, uint32_t left_blocks);
+
+/** The per-port state of @p port's flow control (timers, pauses,
+ * counters): the shared one with several workers. */
+static inline struct ibex_fc_port *
+ibex_fc_port_state(struct ibex_fc *fc, uint16_t port)
+{
+	return fc->multi ? &fc->sh->port[port] : &fc->port[port];
+}
+
+/** Build every worker's state from the config (workers' fc stay NULL
+ * when no port runs flow control), and with several workers what they
+ * share. The workers' queues must be assigned. @return 0 or -errno with
+ * @p err. */
+int ibex_fc_create(struct ibex_dp *dp, const struct ibex_conf *conf,
+		   char *err, size_t errlen);
+
+/** Free what ibex_fc_create() built. */
+void ibex_fc_free(struct ibex_dp *dp);
 
 /** Take the live-changeable parameters (timers, quanta, watchdog) of new
  * tables; modes, lanes and buffer sizes need a restart. */
 struct ibex_dp_tables;
 void ibex_fc_update(struct ibex_fc *fc, const struct ibex_dp_tables *t);
 
-/** Consume a flow-control frame (0x8808 / 0x88B5) received on @p port.
- * @return true when the frame was one (the caller must not forward it;
- * it has been freed). */
+/** Consume a frame received on @p port whose EtherType (after a tag, if
+ * any: IBEX_PKT_F_FC) is flow control, 0x8808 or 0x88B5: acted on when the
+ * port's fc mode uses it, else counted as fc-ignored, or as fc-frame-bad
+ * when malformed or tagged. Never forwarded; it has been freed.
+ * @return true. */
 struct rte_mbuf;
 bool ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port,
 		      struct rte_mbuf *m, uint64_t tsc);

@@ -11,12 +11,14 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
@@ -26,6 +28,9 @@
 #include "ibex_fc.h"
 #include "ibex_fdb.h"
 #include "ibex_stats.h"
+
+RTE_LOG_REGISTER(ibex_port_logtype, ibex.port, INFO);
+#define RTE_LOGTYPE_IBEX_PORT ibex_port_logtype
 
 #define LEARN_RING_SIZE 4096
 #define MEMPOOL_CACHE 256
@@ -83,6 +88,40 @@ fc_conf_build(struct ibex_dp_tables *t, uint16_t p,
 		t->fc_ports |= UINT64_C(1) << p;
 }
 
+/* Frame length limits and link-local forwarding of one port. */
+static void
+link_conf_build(struct ibex_dp_tables *t, uint16_t p,
+		const struct ibex_conf_port *cp)
+{
+	t->frame_max[p] = ibex_conf_port_frame_max(cp);
+	t->frame_fast = RTE_MIN(t->frame_fast, t->frame_max[p]);
+	t->lldp_to[p] = cp->lldp_to;
+	t->stp_to[p] = cp->stp_to;
+}
+
+/* The class entry of each eBPF verdict: an SL with its port's flags, or
+ * the drop verdict. */
+static void
+bpf_class_build(struct ibex_dp_tables *t, uint16_t p,
+		const struct ibex_conf_port *cp)
+{
+	unsigned int s;
+
+	for (s = 0; s < IBEX_SL_COUNT; s++) {
+		uint8_t e = (uint8_t)s;
+
+		if (ibex_vl_is_drop(ibex_sl2vl(&cp->sl2vl, s)))
+			e |= IBEX_CLASS_IN_DROP;
+		if (cp->fc_mode != IBEX_FC_NONE)
+			e |= IBEX_CLASS_FC;
+		if (cp->fc_mode == IBEX_FC_CREDIT)
+			e |= IBEX_CLASS_CREDIT;
+		t->bpf_class[p][s] = e;
+	}
+	t->bpf_class[p][IBEX_SL_COUNT] = IBEX_CLASS_IN_DROP |
+					 IBEX_CLASS_BPF_DROP;
+}
+
 int
 ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 	     uint32_t gen, char *err, size_t errlen)
@@ -99,10 +138,12 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 		return -ENOMEM;
 	}
 	t->gen = gen;
+	t->frame_fast = UINT32_MAX;
 	for (p = 0; p < conf->nb_ports; p++) {
 		struct ibex_conf_port cp = conf->ports[p];
 
 		ibex_conf_port_tables(&cp);
+		link_conf_build(t, p, &cp);
 		t->pvid[p] = cp.pvid;
 		if (cp.admin_up)
 			t->tx_enabled |= UINT64_C(1) << p;
@@ -122,6 +163,7 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 				t->sl_class[p].map[i] |= IBEX_CLASS_CREDIT;
 		}
 		t->sl2vl[p] = cp.sl2vl;
+		bpf_class_build(t, p, &cp);
 		fc_conf_build(t, p, &cp);
 		ret = egress_conf_build(&t->eg[p], &cp, hz, err, errlen);
 		if (ret < 0) {
@@ -169,15 +211,240 @@ mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
 	for (p = 0; p < conf->nb_ports; p++)
 		q += (uint64_t)conf->ports[p].nb_vls *
 		     conf->ports[p].vl_queue_blocks * nb_workers;
-	q = RTE_MIN(q, (uint64_t)conf->buffer_blocks);
+	/* Each worker has a slice of the whole buffer's size
+	 * (docs/flow-control.md, "Many workers"). */
+	q = RTE_MIN(q, (uint64_t)conf->buffer_blocks * nb_workers);
 	n += (uint32_t)RTE_MIN(q, (uint64_t)IBEX_QUEUE_MBUFS_MAX);
 	n += (nb_workers + 1) * (MEMPOOL_CACHE + IBEX_BURST_MAX);
 	return n;
 }
 
+/*
+ * RSS for a port with several RX queues: over IPv4/IPv6 and UDP ports, so
+ * RoCEv2 flows (UDP 4791) spread by their source port, as much of it as
+ * the device offers. A device without RSS leaves the choice of queue to
+ * itself (net_ring and memif: to whoever fills each queue).
+ */
+static void
+port_rss(struct rte_eth_conf *econf, const struct ibex_dp *dp, uint16_t p,
+	 const struct rte_eth_dev_info *info, uint16_t nb_rxq)
+{
+	uint64_t want = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP;
+	uint64_t hf = want & info->flow_type_rss_offloads;
+
+	if (nb_rxq < 2)
+		return;
+	if (hf == 0) {
+		RTE_LOG(NOTICE, IBEX_PORT, "port %s (%s): %u RX queues, but the "
+			"PMD offers no RSS over IP/UDP: the device decides "
+			"which queue a frame takes\n", dp->port_name[p],
+			info->driver_name, nb_rxq);
+		return;
+	}
+	econf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	econf->rx_adv_conf.rss_conf.rss_key = NULL; /* the PMD's default */
+	econf->rx_adv_conf.rss_conf.rss_hf = hf;
+	RTE_LOG(INFO, IBEX_PORT, "port %s (%s): RSS over %u RX queues on%s%s%s"
+		"%s (hash functions 0x%" PRIx64 "%s)\n", dp->port_name[p],
+		info->driver_name, nb_rxq,
+		hf & RTE_ETH_RSS_IPV4 ? " IPv4" : "",
+		hf & RTE_ETH_RSS_IPV6 ? " IPv6" : "",
+		hf & RTE_ETH_RSS_NONFRAG_IPV4_UDP ? " IPv4/UDP" : "",
+		hf & RTE_ETH_RSS_NONFRAG_IPV6_UDP ? " IPv6/UDP" : "",
+		hf, hf == want ? "" : ", all the PMD offers of IP/UDP");
+}
+
+/* RX queues of a port: rx-queues when given (the device must offer
+ * them), else one per worker, as many as the device offers. */
+static int
+port_rx_queues(const struct ibex_dp *dp, const struct ibex_conf_port *cp,
+	       const struct rte_eth_dev_info *info, uint16_t *nb_rxq,
+	       char *err, size_t errlen)
+{
+	if (cp->rx_queues == 0) {
+		*nb_rxq = RTE_MIN(dp->nb_workers, info->max_rx_queues);
+		return 0;
+	}
+	if (cp->rx_queues > info->max_rx_queues) {
+		snprintf(err, errlen, "port %s: rx-queues %u, but its device "
+			 "(%s) offers %u", cp->name, cp->rx_queues,
+			 info->driver_name, info->max_rx_queues);
+		return -EINVAL;
+	}
+	*nb_rxq = cp->rx_queues;
+	return 0;
+}
+
+/* Priorities of a port's lossless lanes (PFC), as a bit mask. */
+static uint8_t
+port_pfc_prios(const struct ibex_conf_port *cp)
+{
+	uint8_t prios = 0;
+	unsigned int v;
+
+	for (v = 0; v < IBEX_VL_DATA_MAX; v++) {
+		int prio = ibex_conf_vl_prio(cp, v);
+
+		if ((cp->lossless_mask >> v & 1) && prio >= 0 && prio < 8)
+			prios |= 1u << prio;
+	}
+	return prios;
+}
+
+/* Queue-based PFC where the device has it: each RX queue pauses the peer
+ * for the priority, each TX queue obeys it. */
+static int
+port_pfc_hw_queues(struct ibex_dp *dp, uint16_t p, uint8_t prios,
+		   uint16_t quanta, uint16_t nb_rxq)
+{
+	struct rte_eth_pfc_queue_info qi;
+	struct rte_eth_pfc_queue_conf qc;
+	uint16_t pid = dp->port_id[p], q;
+	unsigned int prio;
+	int ret;
+
+	memset(&qi, 0, sizeof(qi));
+	ret = rte_eth_dev_priority_flow_ctrl_queue_info_get(pid, &qi);
+	if (ret < 0)
+		return ret;
+	if (qi.mode_capa != RTE_ETH_FC_FULL)
+		return -ENOTSUP;
+	for (prio = 0; prio < 8; prio++) {
+		if (!(prios >> prio & 1))
+			continue;
+		if (prio >= qi.tc_max)
+			return -ENOTSUP;
+		for (q = 0; q < RTE_MAX(nb_rxq, dp->nb_workers); q++) {
+			memset(&qc, 0, sizeof(qc));
+			qc.mode = RTE_ETH_FC_FULL;
+			qc.rx_pause.tx_qid = q % dp->nb_workers;
+			qc.rx_pause.tc = (uint8_t)prio;
+			qc.tx_pause.rx_qid = q % nb_rxq;
+			qc.tx_pause.tc = (uint8_t)prio;
+			qc.tx_pause.pause_time = quanta;
+			ret = rte_eth_dev_priority_flow_ctrl_queue_configure(pid,
+									&qc);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Port-wide PFC, one call per priority. */
+static int
+port_pfc_hw_port(uint16_t pid, uint8_t prios, uint16_t quanta)
+{
+	struct rte_eth_pfc_conf pc;
+	unsigned int prio;
+	int ret;
+
+	for (prio = 0; prio < 8; prio++) {
+		if (!(prios >> prio & 1))
+			continue;
+		memset(&pc, 0, sizeof(pc));
+		pc.fc.mode = RTE_ETH_FC_FULL;
+		pc.fc.pause_time = quanta;
+		pc.fc.send_xon = 1;
+		pc.priority = (uint8_t)prio;
+		ret = rte_eth_dev_priority_flow_ctrl_set(pid, &pc);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * `pfc PORT hw on`: the NIC sends and obeys 802.1Qbb for the priorities
+ * of the port's lossless lanes (queue-based where the PMD has it, else
+ * per priority), or the switch does not start: a lossless lane must not
+ * silently run without the flow control it was configured with.
+ */
+static int
+port_pfc_hw(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
+	    const struct rte_eth_dev_info *info, uint16_t nb_rxq, char *err,
+	    size_t errlen)
+{
+	uint8_t prios = port_pfc_prios(cp);
+	int ret;
+
+	if (!cp->pfc_hw || cp->fc_mode != IBEX_FC_PFC)
+		return 0;
+	ret = port_pfc_hw_queues(dp, p, prios, cp->pfc_quanta, nb_rxq);
+	if (ret < 0)
+		ret = port_pfc_hw_port(dp->port_id[p], prios, cp->pfc_quanta);
+	if (ret < 0) {
+		snprintf(err, errlen, "port %s (ethdev %s, PMD %s): hardware PFC "
+			 "(`pfc %s hw on`) refused by the device: %s; leave hw "
+			 "off for ibex's own PFC", cp->name,
+			 ibex_conf_port_dev(cp), info->driver_name, cp->name,
+			 ret == -ENOTSUP ? "not supported" : rte_strerror(-ret));
+		return ret;
+	}
+	RTE_LOG(INFO, IBEX_PORT, "port %s (%s): hardware PFC on priorities "
+		"0x%02x, %u quanta\n", cp->name, info->driver_name, prios,
+		cp->pfc_quanta);
+	return 0;
+}
+
+/*
+ * Frame sizes of a port's ethdev: its MTU, scatter RX for frames that
+ * outgrow one mbuf (the PMD chains segments) and multi-segment TX where
+ * the switch can hold chained frames (a port's limit above the data room:
+ * any of them may egress anywhere). Without `mtu` the device keeps its
+ * own. A port whose frames need scatter on a device without it is refused
+ * unless rx-scatter is auto: vdevs such as net_pcap chain frames without
+ * offering the offload.
+ */
+static int
+port_frames_conf(const struct ibex_dp *dp, uint16_t pid,
+		 const struct ibex_conf_port *cp, struct rte_eth_conf *econf,
+		 char *err, size_t errlen)
+{
+	const struct ibex_conf *conf = dp->conf;
+	uint32_t room = rte_pktmbuf_data_room_size(dp->pool) -
+			RTE_PKTMBUF_HEADROOM;
+	uint32_t frame = ibex_conf_port_frame_max(cp), chains = 0;
+	struct rte_eth_dev_info info;
+	bool need;
+	uint16_t p;
+	int ret;
+
+	ret = rte_eth_dev_info_get(pid, &info);
+	if (ret < 0)
+		return ret;
+	if (cp->mtu != 0)
+		econf->rxmode.mtu = cp->mtu;
+	need = cp->mtu != 0 && frame > room;
+	if (cp->rx_scatter == IBEX_RX_SCATTER_ON || need) {
+		if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER) {
+			if (cp->rx_scatter != IBEX_RX_SCATTER_OFF)
+				econf->rxmode.offloads |=
+					RTE_ETH_RX_OFFLOAD_SCATTER;
+		} else if (cp->rx_scatter == IBEX_RX_SCATTER_ON) {
+			snprintf(err, errlen, "port %s: rx-scatter on, but the "
+				 "device has no scatter RX", cp->name);
+			return -ENOTSUP;
+		}
+		if (need && cp->rx_scatter == IBEX_RX_SCATTER_OFF) {
+			snprintf(err, errlen, "port %s: mtu %u takes frames of "
+				 "%u bytes, above an mbuf's %u with rx-scatter "
+				 "off (raise switch mbuf-size or allow "
+				 "rx-scatter)", cp->name, cp->mtu, frame, room);
+			return -EINVAL;
+		}
+	}
+	for (p = 0; p < conf->nb_ports; p++)
+		chains |= ibex_conf_port_frame_max(&conf->ports[p]) > room;
+	if (chains && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
+		econf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	return 0;
+}
+
 static int
 port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
-	       uint16_t nb_rxq, char *err, size_t errlen)
+	       const struct rte_eth_dev_info *info, uint16_t nb_rxq,
+	       char *err, size_t errlen)
 {
 	uint16_t pid = dp->port_id[p], q, nb_rxd = cp->rx_desc,
 		 nb_txd = cp->tx_desc;
@@ -187,6 +454,10 @@ port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 	if (socket < 0)
 		socket = (int)rte_socket_id();
 	memset(&econf, 0, sizeof(econf));
+	port_rss(&econf, dp, p, info, nb_rxq);
+	ret = port_frames_conf(dp, pid, cp, &econf, err, errlen);
+	if (ret < 0)
+		return ret;
 	ret = rte_eth_dev_configure(pid, nb_rxq, dp->nb_workers, &econf);
 	if (ret < 0)
 		goto fail;
@@ -449,8 +720,10 @@ pool_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 {
 	uint32_t n = RTE_MAX(conf->mbufs, mbufs_needed(conf, dp->nb_workers));
 
+	/* switch mbuf-size: the data room; frames longer are chained. */
 	dp->pool = rte_pktmbuf_pool_create("ibex_mbufs", n, MEMPOOL_CACHE, 0,
-					   RTE_MBUF_DEFAULT_BUF_SIZE,
+					   (uint16_t)(conf->mbuf_size +
+						      RTE_PKTMBUF_HEADROOM),
 					   (int)rte_socket_id());
 	if (dp->pool == NULL) {
 		snprintf(err, errlen, "cannot create a pool of %u mbufs: %s "
@@ -475,11 +748,19 @@ ports_start(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 		ret = rte_eth_dev_info_get(dp->port_id[p], &info);
 		if (ret < 0)
 			return ret;
-		nb_rxq = RTE_MIN(dp->nb_workers, info.max_rx_queues);
-		ret = port_configure(dp, p, &conf->ports[p], nb_rxq, err, errlen);
+		ret = port_rx_queues(dp, &conf->ports[p], &info, &nb_rxq, err,
+				     errlen);
+		if (ret < 0)
+			return ret;
+		ret = port_configure(dp, p, &conf->ports[p], &info, nb_rxq, err,
+				     errlen);
 		if (ret < 0)
 			return ret;
 		dp->nb_started++;
+		ret = port_pfc_hw(dp, p, &conf->ports[p], &info, nb_rxq, err,
+				  errlen);
+		if (ret < 0)
+			return ret;
 		ret = queues_assign(dp, p, nb_rxq);
 		if (ret < 0) {
 			snprintf(err, errlen, "too many queues for one worker");
@@ -503,6 +784,7 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 		return -ENOMEM;
 	}
 	*dpp = dp;
+	pthread_mutex_init(&dp->bpf_lock, NULL);
 	dp->nb_ports = conf->nb_ports;
 	dp->burst = conf->burst;
 	dp->nb_workers = conf->nb_workers != 0 ? conf->nb_workers : nb_lcores;
@@ -513,6 +795,11 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 			 "lcore(s) (use -l with one lcore more than workers; "
 			 "the first is the control thread)",
 			 dp->nb_workers, nb_lcores);
+		return -EINVAL;
+	}
+	if (conf->nb_ports == 0) {
+		snprintf(err, errlen, "%s: no ports: a switch needs at least "
+			 "one", conf->origin);
 		return -EINVAL;
 	}
 	ret = ports_resolve(dp, conf, err, errlen);
@@ -553,7 +840,13 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 		ret = ibex_dp_tables_make(&t, conf, 1, err, errlen);
 		if (ret < 0)
 			return ret;
+		ret = ibex_dp_tables_bpf(t, conf, NULL, err, errlen);
+		if (ret < 0) {
+			ibex_dp_tables_free(t);
+			return ret;
+		}
 		atomic_store(&dp->tables, t);
+		ibex_dp_bpf_note(dp, t);
 	}
 	ret = pool_create(dp, conf, err, errlen);
 	if (ret < 0)
@@ -561,7 +854,7 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	ret = ports_start(dp, conf, err, errlen);
 	if (ret < 0)
 		return ret;
-	return ibex_fc_create(&dp->workers[0]->fc, dp, conf, err, errlen);
+	return ibex_fc_create(dp, conf, err, errlen);
 }
 
 void
@@ -575,19 +868,18 @@ ibex_dp_destroy(struct ibex_dp *dp)
 		rte_eth_dev_stop(dp->port_id[p]);
 		rte_eth_dev_close(dp->port_id[p]);
 	}
+	ibex_fc_free(dp);
 	for (i = 0; i < dp->nb_workers; i++) {
 		if (dp->workers[i] == NULL)
 			continue;
 		for (p = 0; p < dp->nb_ports; p++)
 			egress_free(dp->workers[i]->eg[p]);
-		if (dp->workers[i]->fc != NULL)
-			rte_mempool_free(dp->workers[i]->fc->pool);
-		rte_free(dp->workers[i]->fc);
 		rte_free(dp->workers[i]);
 	}
 	rte_free(dp->qsbr);
 	rte_free(dp->conf);
-	rte_free(atomic_load(&dp->tables));
+	ibex_dp_tables_free(atomic_load(&dp->tables));
+	pthread_mutex_destroy(&dp->bpf_lock);
 	ibex_fdb_free(dp->fdb);
 	rte_ring_free(dp->learn_ring);
 	rte_mempool_free(dp->pool);

@@ -62,9 +62,11 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 			return -ENOTSUP;
 		}
 		if (b->rx_desc != a->rx_desc || b->tx_desc != a->tx_desc ||
-		    b->mtu != a->mtu) {
-			snprintf(err, errlen, "%s:%d: port %s: rx-desc, tx-desc "
-				 "and mtu need a restart", conf->origin, b->line,
+		    b->mtu != a->mtu || b->rx_queues != a->rx_queues ||
+		    b->rx_scatter != a->rx_scatter) {
+			snprintf(err, errlen, "%s:%d: port %s: rx-desc, tx-desc, "
+				 "rx-queues, mtu and rx-scatter need a restart",
+				 conf->origin, b->line,
 				 b->name);
 			return -ENOTSUP;
 		}
@@ -94,12 +96,13 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 	}
 	if ((conf->nb_workers != 0 && conf->nb_workers != dp->nb_workers) ||
 	    conf->burst != old->burst || conf->mbufs != old->mbufs ||
+	    conf->mbuf_size != old->mbuf_size ||
 	    conf->fdb_max_entries != old->fdb_max_entries ||
 	    conf->fdb_ageing_s != old->fdb_ageing_s ||
 	    conf->buffer_blocks != old->buffer_blocks ||
 	    conf->buffer_alpha_log2 != old->buffer_alpha_log2) {
-		snprintf(err, errlen, "switch workers, burst, mbufs, fdb "
-			 "max-entries/ageing and buffer need a restart");
+		snprintf(err, errlen, "switch workers, burst, mbufs, "
+			 "mbuf-size, fdb max-entries/ageing and buffer need a restart");
 		return -ENOTSUP;
 	}
 	return 0;
@@ -176,15 +179,20 @@ ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 	ret = ibex_dp_tables_make(&t, conf, old_t->gen + 1, err, errlen);
 	if (ret < 0)
 		return ret;
-	ret = reconf_fdb(dp, dp->conf, conf, err, errlen);
+	/* Programs load (and rte_bpf verifies them) before anything
+	 * changes: a refused one leaves the running one in place. */
+	ret = ibex_dp_tables_bpf(t, conf, old_t, err, errlen);
+	if (ret == 0)
+		ret = reconf_fdb(dp, dp->conf, conf, err, errlen);
 	if (ret < 0) {
-		rte_free(t);
+		ibex_dp_tables_free(t);
 		return ret;
 	}
 	dp->tx_drain_tsc = (uint64_t)conf->tx_drain_us * dp->tsc_hz / 1000000;
 	atomic_store_explicit(&dp->tables, t, memory_order_release);
+	ibex_dp_bpf_note(dp, t);
 	reconf_grace(dp);
-	rte_free(old_t);
+	ibex_dp_tables_free(old_t);
 	memcpy(dp->conf, conf, sizeof(*conf));
 	return 0;
 }

@@ -89,6 +89,9 @@ struct rflow_st {
 
 struct ibex_gen_run {
 	struct ibex_gen_opts opts;
+	/* A received chained frame, made contiguous to be checked (switches
+	 * and PMDs deliver jumbo frames as chains of segments). */
+	uint8_t rx_lin[16384];
 	uint64_t hz;
 	uint64_t tsc0;
 	double ns_per_tick;
@@ -433,6 +436,15 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 	uint8_t ecn;
 	int k;
 
+	if (ibex_unlikely(m->nb_segs > 1)) {
+		d = m->pkt_len <= sizeof(r->rx_lin) ?
+		    rte_pktmbuf_read(m, 0, m->pkt_len, r->rx_lin) : NULL;
+		if (d == NULL) {
+			r->meas->no_trailer++;
+			return;
+		}
+		len = m->pkt_len;
+	}
 	if (ibex_unlikely(len < IBEX_ETHER_MIN_LEN)) {
 		r->meas->no_trailer++;
 		return;

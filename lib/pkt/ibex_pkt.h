@@ -10,7 +10,11 @@
  *
  * Pure logic: works on a byte buffer, never on an mbuf, never touches the
  * payload, and uses no EAL service. The data path passes the first segment
- * of an mbuf (rte_pktmbuf_mtod, data_len).
+ * of an mbuf (rte_pktmbuf_mtod, data_len); for a frame in several segments
+ * it passes the whole frame's length (pkt_len) once the first
+ * IBEX_PKT_HDR_MAX bytes (or the whole frame, if shorter) are in the first
+ * segment: parse and check read no byte beyond that offset, whatever
+ * @p len says, and compare the length fields against @p len.
  *
  * Parse never reads beyond @p len. A frame that is too short or carries an
  * inconsistent header gets a named reason from ibex_reason.h; a frame that
@@ -36,6 +40,13 @@
 #define IBEX_UDP_PORT_ROCEV2 4791
 #define IBEX_BTH_LEN         12
 #define IBEX_ICRC_LEN        4
+/**
+ * Parse and check read no byte at or beyond this offset of a frame: the
+ * deepest header they look into is a BTH after one tag, an IPv4 header
+ * with 40 bytes of options and UDP (18 + 60 + 8 + 12 = 98 bytes).
+ */
+#define IBEX_PKT_HDR_MAX     128
+#define IBEX_ETHERTYPE_LLDP  0x88CC
 /** Smallest Ethernet frame without FCS. */
 #define IBEX_ETHER_MIN_LEN   60
 
@@ -58,6 +69,10 @@ enum ibex_l3 {
 #define IBEX_PKT_F_ROCE   0x04 /**< RoCEv2: UDP dport 4791 and a full BTH */
 #define IBEX_PKT_F_FRAG   0x08 /**< IPv4 non-first fragment: no L4 */
 #define IBEX_PKT_F_DMAC_GROUP 0x10 /**< destination MAC is multicast/broadcast */
+/** EtherType (after a tag, if any) of flow control: MAC control 0x8808
+ * (802.3x PAUSE, 802.1Qbb PFC) or the ibex credit frame 0x88B5. Such a
+ * frame is link-local: consumed by the receiving port, never relayed. */
+#define IBEX_PKT_F_FC     0x20
 
 /** What parse found. Offsets are from the start of the frame. */
 struct ibex_pkt_info {
@@ -130,6 +145,18 @@ static inline bool
 ibex_mac_is_group(const uint8_t *mac)
 {
 	return (mac[0] & 1) != 0;
+}
+
+/**
+ * True for the IEEE 802.1Q reserved group 01:80:C2:00:00:00-0F (STP, PFC,
+ * LACP, 802.1X, LLDP...): frames to it are link-local, and an 802.1Q
+ * bridge never relays them.
+ */
+static inline bool
+ibex_mac_is_reserved(const uint8_t *mac)
+{
+	return mac[0] == 0x01 && mac[1] == 0x80 && mac[2] == 0xC2 &&
+	       mac[3] == 0 && mac[4] == 0 && (mac[5] & 0xF0) == 0;
 }
 
 /** BTH opcode (first byte). @p bth points at info->bth_off. */

@@ -212,6 +212,8 @@ ibex_pkt_parse(const void *frame, uint32_t len, struct ibex_pkt_info *info)
 		return ibex_parse_ip4(p, len, info);
 	if (et == IBEX_ETHERTYPE_IPV6)
 		return ibex_parse_ip6(p, len, info);
+	if (et == IBEX_ETHERTYPE_MACCTL || et == IBEX_ETHERTYPE_IBEXFC)
+		info->flags |= IBEX_PKT_F_FC;
 	return IBEX_R_OK;
 }
 
@@ -364,6 +366,8 @@ ibex_pkt_check_l2(const uint8_t *p, uint32_t len)
 		return ibex_pkt_check_ip4(p, len, l3, flags);
 	if (et == IBEX_ETHERTYPE_IPV6)
 		return ibex_pkt_check_ip6(p, len, l3, flags);
+	if (et == IBEX_ETHERTYPE_MACCTL || et == IBEX_ETHERTYPE_IBEXFC)
+		flags |= IBEX_PKT_F_FC;
 	return flags << 8;
 }
 

@@ -5,9 +5,12 @@
 # slowness), collection limited to the worker loop (PMD calls included).
 # Give several build dirs to compare them (docs/performance.md). EXTRA_CONF
 # names a file of config lines for ports p0 and p1 added to every run (for
-# example lanes, flow control and ECN: the full pipeline).
+# example lanes, flow control and ECN: the full pipeline). WORKERS (1)
+# switch workers: each port then has one RX queue per worker, so every
+# worker forwards into both ports (callgrind runs the threads one at a
+# time; the count is still per frame).
 #
-#   [EXTRA_CONF=FILE] tests/bench/count_instr.sh BUILD [BUILD...]
+#   [EXTRA_CONF=FILE] [WORKERS=N] tests/bench/count_instr.sh BUILD [BUILD...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { sed -n "2,10p" "$0"; exit 2; }
@@ -19,6 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 {
 	echo "port p0 dev net_pcap0"
 	echo "port p1 dev net_pcap1"
+	echo "switch workers ${WORKERS:-1}"
 	echo "fdb learning off"
 	for i in 0 1 2 3 4 5 6 7; do
 		printf 'fdb static 02:00:00:00:0a:%02x port p0 vlan 1\n' "$i"
@@ -26,13 +30,21 @@ trap 'rm -rf "$tmp"' EXIT
 	done
 	[ -z "${EXTRA_CONF:-}" ] || cat "$EXTRA_CONF"
 } >"$tmp/st.conf"
+# An RX queue per worker (each rx_pcap is one; the PMD gives as many
+# dropping TX queues), spread over the workers by ibex.
+# Lcores may share the CPUs (callgrind runs one thread at a time).
+rxq0= rxq1= lcores=0@0
+for ((i = 0; i < ${WORKERS:-1}; i++)); do
+	rxq0+=",rx_pcap=$tmp/p0.pcap" rxq1+=",rx_pcap=$tmp/p1.pcap"
+	lcores+=",$((i + 1))@$(((i + 1) % 2))"
+done
 for b in "$@"; do
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
 		--toggle-collect=ibex_dp_worker_main \
-		"$b/app/ibex-switch/ibex-switch" -l 0-1 --no-huge -m 512 \
+		"$b/app/ibex-switch/ibex-switch" --lcores "$lcores" --no-huge -m 512 \
 		--no-pci --log-level='lib.*:notice' \
-		--vdev "net_pcap0,rx_pcap=$tmp/p0.pcap,infinite_rx=1" \
-		--vdev "net_pcap1,rx_pcap=$tmp/p1.pcap,infinite_rx=1" \
+		--vdev "net_pcap0$rxq0,infinite_rx=1" \
+		--vdev "net_pcap1$rxq1,infinite_rx=1" \
 		--file-prefix="ibexcg$$" -- --duration 6 --config "$tmp/st.conf" \
 		>"$tmp/log" 2>&1
 	frames=$(awk '/^p[01] / {s += $2} END {print s}' "$tmp/log")

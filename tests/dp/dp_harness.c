@@ -50,6 +50,42 @@ dp_harness_ring_port(struct ibex_conf *c, const char *tag, unsigned int i,
 	return ibex_conf_port_add(c, port, name) < 0 ? -1 : 0;
 }
 
+int
+dp_harness_ring_port_mq(struct ibex_conf *c, const char *tag, unsigned int i,
+			unsigned int nb_rxq, unsigned int nb_txq,
+			unsigned int rx_size, unsigned int tx_size,
+			struct rte_ring **rx, struct rte_ring **tx)
+{
+	struct rte_ring *txs[RTE_MAX_QUEUES_PER_PORT];
+	char name[RTE_ETH_NAME_MAX_LEN], port[8];
+	unsigned int q;
+	int pid;
+
+	if (nb_rxq == 0 || nb_txq == 0 || nb_txq > RTE_DIM(txs))
+		return -1;
+	for (q = 0; q < nb_rxq; q++) {
+		snprintf(name, sizeof(name), "%srx%u_%u", tag, i, q);
+		rx[q] = rte_ring_create(name, rx_size, 0,
+					RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (rx[q] == NULL)
+			return -1;
+	}
+	/* One ring behind every TX queue, several producers: a wire, in
+	 * the order the queues handed their frames over. */
+	snprintf(name, sizeof(name), "%stx%u", tag, i);
+	*tx = rte_ring_create(name, tx_size, 0, RING_F_SC_DEQ);
+	if (*tx == NULL)
+		return -1;
+	for (q = 0; q < nb_txq; q++)
+		txs[q] = *tx;
+	snprintf(name, sizeof(name), "%s%u", tag, i);
+	pid = rte_eth_from_rings(name, rx, nb_rxq, txs, nb_txq, 0);
+	if (pid < 0 || rte_eth_dev_get_name_by_port((uint16_t)pid, name) != 0)
+		return -1;
+	snprintf(port, sizeof(port), "r%u", i);
+	return ibex_conf_port_add(c, port, name) < 0 ? -1 : 0;
+}
+
 void
 dp_harness_rings_flush(struct rte_ring **rx, struct rte_ring **tx,
 		       unsigned int n)

@@ -28,6 +28,18 @@ int dp_harness_ring_port(struct ibex_conf *c, const char *tag, unsigned int i,
 			 unsigned int rx_size, unsigned int tx_size,
 			 struct rte_ring **rx, struct rte_ring **tx);
 
+/**
+ * The same with @p nb_rxq RX rings "<tag>rx<i>_<q>" (in @p rx[0..]) and
+ * one multi-producer TX ring behind all @p nb_txq TX queues (one per
+ * worker): what the workers send arrives on one ring, as on a wire.
+ * @return 0 or -1.
+ */
+int dp_harness_ring_port_mq(struct ibex_conf *c, const char *tag,
+			    unsigned int i, unsigned int nb_rxq,
+			    unsigned int nb_txq, unsigned int rx_size,
+			    unsigned int tx_size, struct rte_ring **rx,
+			    struct rte_ring **tx);
+
 /** Free every mbuf left on the rings of @p n ports. */
 void dp_harness_rings_flush(struct rte_ring **rx, struct rte_ring **tx,
 			    unsigned int n);

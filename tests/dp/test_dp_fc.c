@@ -74,7 +74,17 @@
 
 static struct rte_mempool *test_pool;
 static struct ibex_dp *dp;
-static struct rte_ring *rxr[NB_PORTS], *txr[NB_PORTS];
+/* Per port: RX rings (one per queue); rxr the one data goes to (the
+ * last queue), rxc the one flow-control frames go to (queue 0, as a NIC
+ * puts frames without IP/UDP entropy); one TX ring behind all queues. */
+#define MAX_RXQ 2
+static struct rte_ring *rxq[NB_PORTS][MAX_RXQ];
+static struct rte_ring *rxr[NB_PORTS], *rxc[NB_PORTS], *txr[NB_PORTS];
+/* The data path's workers (argv[1]) and the RX queues of each port: with
+ * several workers two, polled by different workers (queue q of port p
+ * goes to worker (p + q) mod workers), so a port's data and its
+ * flow-control frames arrive on different workers. */
+static unsigned int nb_workers = 1, nb_rxq = 1;
 static unsigned int generation;
 static uint64_t hz;
 
@@ -237,7 +247,7 @@ credit_send(struct ibex_credit_port *cp, unsigned int port, uint64_t now_ns,
 	int len;
 
 	if (!ibex_credit_fc_due(cp, now_ns, free_blocks) ||
-	    rte_ring_free_count(rxr[port]) == 0)
+	    rte_ring_free_count(rxc[port]) == 0)
 		return;
 	ibex_credit_fc_fill(cp, now_ns, free_blocks, &m);
 	len = ibex_fcf_credit_build(buf, sizeof(buf), peer_mac, &m);
@@ -247,7 +257,7 @@ credit_send(struct ibex_credit_port *cp, unsigned int port, uint64_t now_ns,
 		return;
 	}
 	mb = raw_frame(buf, (uint32_t)len);
-	assert_int_equal(rte_ring_enqueue(rxr[port], mb), 0);
+	assert_int_equal(rte_ring_enqueue(rxc[port], mb), 0);
 	(*tx)++;
 }
 
@@ -463,7 +473,7 @@ static void
 dp_build(const char *text)
 {
 	struct ibex_conf c;
-	char err[512], tag[16];
+	char err[512], tag[16], workers[64];
 	unsigned int i;
 
 	if (dp != NULL) {
@@ -475,12 +485,18 @@ dp_build(const char *text)
 	ibex_conf_init(&c);
 	snprintf(c.origin, sizeof(c.origin), "test");
 	snprintf(tag, sizeof(tag), "fc%u_", generation);
-	for (i = 0; i < NB_PORTS; i++)
-		assert_int_equal(dp_harness_ring_port(&c, tag, i, RX_RING,
-						      TX_RING, &rxr[i],
-						      &txr[i]), 0);
-	if (ibex_conf_parse_string(&c,
-		"switch workers 1\n"
+	for (i = 0; i < NB_PORTS; i++) {
+		memset(rxq[i], 0, sizeof(rxq[i]));
+		assert_int_equal(dp_harness_ring_port_mq(&c, tag, i, nb_rxq,
+			nb_workers, RX_RING, TX_RING, rxq[i], &txr[i]), 0);
+		rxr[i] = rxq[i][nb_rxq - 1];
+		rxc[i] = rxq[i][0];
+	}
+	snprintf(workers, sizeof(workers), "switch workers %u\n",
+		 nb_workers);
+	if (ibex_conf_parse_string(&c, workers, "test", err,
+				   sizeof(err)) < 0 ||
+	    ibex_conf_parse_string(&c,
 		"fdb static 02:00:00:00:0d:01 port r3 vlan 1\n"
 		"fdb learning off\n", "test", err, sizeof(err)) < 0 ||
 	    ibex_conf_parse_string(&c, text, "test", err, sizeof(err)) < 0 ||
@@ -494,7 +510,16 @@ dp_build(const char *text)
 static void
 rings_flush(void)
 {
-	dp_harness_rings_flush(rxr, txr, NB_PORTS);
+	unsigned int q;
+
+	for (q = 0; q < nb_rxq; q++) {
+		struct rte_ring *r[NB_PORTS];
+		unsigned int p;
+
+		for (p = 0; p < NB_PORTS; p++)
+			r[p] = rxq[p][q];
+		dp_harness_rings_flush(r, txr, NB_PORTS);
+	}
 }
 
 static void
@@ -507,7 +532,10 @@ dp_discard(void)
 	dp = NULL;
 	/* Ports made by rte_eth_from_rings leave their rings to us. */
 	for (p = 0; p < NB_PORTS; p++) {
-		rte_ring_free(rxr[p]);
+		unsigned int q;
+
+		for (q = 0; q < nb_rxq; q++)
+			rte_ring_free(rxq[p][q]);
 		rte_ring_free(txr[p]);
 	}
 }
@@ -871,7 +899,7 @@ pfc_to_ibex(uint8_t cev, uint16_t quanta)
 		m.quanta[p] = (cev == 0 || (cev >> p & 1)) ? quanta : 0;
 	assert_int_equal(ibex_fcf_pfc_build(buf, sizeof(buf), peer_mac, &m),
 			 60);
-	assert_int_equal(rte_ring_enqueue(rxr[OUT], raw_frame(buf, 60)), 0);
+	assert_int_equal(rte_ring_enqueue(rxc[OUT], raw_frame(buf, 60)), 0);
 }
 
 /* Light traffic on both lanes from r0 (20 kpps each); run for @p ms,
@@ -1117,7 +1145,14 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	if (dp_harness_eal("test_dp_fc", "1024", "0@0,1@1") < 0)
+	/* Lcores may share the machine's two CPUs: the test's main lcore
+	 * plays the neighbours on CPU 0, the workers alternate. */
+	static const char *const lcores[] = {
+		"0@0,1@1", "0@0,1@1,2@0", "0@0,1@1,2@0,3@1",
+		"0@0,1@1,2@0,3@1,4@0",
+	};
+
+	if (dp_harness_eal("test_dp_fc", "1024", lcores[nb_workers - 1]) < 0)
 		return -1;
 	hz = rte_get_tsc_hz();
 	test_pool = rte_pktmbuf_pool_create("test_pool", 65536, 256, 0,
@@ -1142,7 +1177,7 @@ group_teardown(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_credit_incast),
@@ -1154,6 +1189,14 @@ main(void)
 		cmocka_unit_test(test_pfc_watchdog),
 	};
 
+	if (argc > 1)
+		nb_workers = (unsigned int)atoi(argv[1]);
+	if (nb_workers < 1 || nb_workers > 4) {
+		fprintf(stderr, "usage: %s [workers 1..4]\n", argv[0]);
+		return 2;
+	}
+	nb_rxq = nb_workers > 1 ? MAX_RXQ : 1;
+	printf("%u worker(s), %u RX queue(s) per port\n", nb_workers, nb_rxq);
 	/* IBEX_FC_TEST=<glob> runs a subset (by hand, when investigating). */
 	if (getenv("IBEX_FC_TEST") != NULL)
 		cmocka_set_test_filter(getenv("IBEX_FC_TEST"));

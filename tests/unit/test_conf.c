@@ -23,9 +23,11 @@
 #define STMTS "switch, port, fdb, buffer, sl, pcp2sl, dscp2sl, sl2vl, " \
 	"vlarb, lane, credit, pfc, ecn"
 #define SWITCH_KEYS "workers, burst, tx-drain-us, mbufs, vl15-rate, " \
-	"ctl-socket"
+	"ctl-socket, mbuf-size"
 #define PORT_KEYS "dev, pvid, vlans, speed, mtu, rx-desc, tx-desc, " \
-	"trusted, admin, vls, sl-from, shape, vl-queue, fc"
+	"rx-queues, " \
+	"trusted, admin, vls, sl-from, bpf-fallback, bpf-jit, shape, vl-queue, fc, " \
+	"rx-scatter, lldp-to, stp-to"
 
 /* struct ibex_conf is tens of KB: one per test, on the heap. */
 static int
@@ -2177,6 +2179,47 @@ test_lane_fc_docs_examples(void **state)
 	assert_int_equal(c->ports[1].pfc_cable_m, 3);
 }
 
+/* mtu, rx-scatter, lldp-to / stp-to and switch mbuf-size. */
+static void
+test_port_frame_keys(void **state)
+{
+	struct ibex_conf *c = *state;
+
+	parse_ok(c, "switch mbuf-size 10KB\n"
+		 "port p0 dev net_ring0 mtu 9000 rx-scatter on\n"
+		 "port cpu dev net_ring1 rx-scatter off\n"
+		 "port p1 dev net_ring2 lldp-to cpu stp-to p0\n"
+		 "port p0 lldp-to cpu\n");
+	validate_ok(c);
+	assert_int_equal(c->mbuf_size, 10240);
+	assert_int_equal(c->ports[0].mtu, 9000);
+	assert_int_equal(c->ports[0].rx_scatter, IBEX_RX_SCATTER_ON);
+	assert_int_equal(c->ports[1].rx_scatter, IBEX_RX_SCATTER_OFF);
+	assert_int_equal(c->ports[2].rx_scatter, IBEX_RX_SCATTER_AUTO);
+	assert_int_equal(c->ports[0].lldp_to, 1);
+	assert_int_equal(c->ports[0].stp_to, IBEX_PORT_NONE);
+	assert_int_equal(c->ports[2].lldp_to, 1);
+	assert_int_equal(c->ports[2].stp_to, 0);
+	assert_int_equal(c->ports[1].lldp_to, IBEX_PORT_NONE);
+	/* frames: MTU + Ethernet header + one tag; unset takes jumbo */
+	assert_int_equal(ibex_conf_port_frame_max(&c->ports[0]), 9018);
+	assert_int_equal(ibex_conf_port_frame_max(&c->ports[1]),
+			 IBEX_CONF_MTU_MAX + 18);
+	parse_ok(c, "port p1 lldp-to none");
+	assert_int_equal(c->ports[2].lldp_to, IBEX_PORT_NONE);
+
+	expect_err("port p0 lldp-to cpu\n",
+		   "x.conf:1: port p0: unknown port 'cpu'");
+	expect_err("port p0 rx-scatter maybe\n",
+		   "x.conf:1: port p0: rx-scatter: 'maybe' is not one of: "
+		   "auto, on, off");
+	expect_err("switch mbuf-size 1KB\n",
+		   "x.conf:1: switch: mbuf-size: 1KB out of range "
+		   "2KB..60KB");
+	expect_verr("port p0 dev net_ring0\nport p0 stp-to p0\n",
+		    "x.conf:1: port p0: stp-to names the port itself");
+}
+
 int
 main(void)
 {
@@ -2186,6 +2229,7 @@ main(void)
 		T(test_port_add),
 		T(test_switch_keys),
 		T(test_port_keys),
+		T(test_port_frame_keys),
 		T(test_port_order_and_names),
 		T(test_port_vlan_membership),
 		T(test_fdb_keys),

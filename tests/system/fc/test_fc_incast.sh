@@ -15,7 +15,8 @@
 #
 #   test_fc_incast.sh IBEX_SWITCH
 # Environment: FC_SECS (14) length of the lossless run, FC_MIN_FRAMES
-# (10000000).
+# (10000000), FC_WORKERS (1) switch workers (2: two workers forward into
+# gen0 and share its credit; the generator's ports spread over them).
 set -euo pipefail
 TEST_NAME=fc_incast
 # shellcheck source=../lib.sh
@@ -27,6 +28,10 @@ require_cmds python3
 [ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
 secs=${FC_SECS:-14}
 min_frames=${FC_MIN_FRAMES:-10000000}
+workers=${FC_WORKERS:-1}
+# The control thread, the workers, then the generator, alternating CPUs.
+lcores=0@0
+for ((i = 1; i <= workers + 1; i++)); do lcores+=",$i@$((i % 2))"; done
 
 tmp=$(mktemp -d /tmp/ibex-fc-test.XXXXXX)
 on_exit rm -rf "$tmp"
@@ -35,7 +40,7 @@ on_exit rm -rf "$tmp"
 write_conf() {
 	local f=$tmp/$1.conf p
 	{
-		echo "switch workers 1"
+		echo "switch workers $workers"
 		echo "buffer total 8MB"
 		echo "port gen0 vls 2 fc $2 shape 1G"
 		for p in 1 2 3 4; do echo "port gen$p vls 2 fc $2"; done
@@ -47,7 +52,7 @@ write_conf() {
 
 run() {
 	local name=$1 fc=$2 secs=$3
-	"$sw" --lcores 0@0,1@1,2@0 --no-huge -m 1024 --no-pci \
+	"$sw" --lcores "$lcores" --no-huge -m 1024 --no-pci \
 		--log-level='lib.*:notice' --file-prefix="ibexfct$$" -- \
 		--config "$tmp/$name.conf" --json "$tmp/$name.sw.json" \
 		--gen "--engine rate --ranks 5 --flow 1:0,2:0,3:0,4:0 \
@@ -62,7 +67,11 @@ run() {
 
 # The reserved share of a lossless lane is all a credit peer may send
 # ahead: 32 KB per sender keeps ibex's queue near 1 ms at 1 Gb/s.
-write_conf credit credit "lossless reserved 32KB"
+# Two workers time-share the CPUs with the generator (a round trip of
+# a scheduler slice, milliseconds): the largest window the 12-bit credit
+# counters allow (2048 blocks) keeps the senders busy across it.
+if [ "$workers" -gt 1 ]; then reserved=128KB; else reserved=32KB; fi
+write_conf credit credit "lossless reserved $reserved"
 run credit credit "$secs"
 # A loaded machine forwards fewer frames a second: run again, long enough
 # for the minimum at the rate just seen (at most 90 s).
@@ -108,4 +117,4 @@ print("fc_incast: fc none: sent %d received %d lost %d switch drops %d"
 assert f["rx"] < f["tx"], "flow control off lost nothing: the test cannot fail"
 assert f["tx"] - f["rx"] == drops, (f, drops)
 PY
-check_ok "credit incast 4 -> 1: zero loss; with fc none frames are lost and counted"
+check_ok "credit incast 4 -> 1 ($workers worker(s)): zero loss; with fc none frames are lost and counted"

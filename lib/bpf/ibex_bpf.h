@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_BPF_H
+#define IBEX_BPF_H
+
+/**
+ * @file
+ * eBPF classifiers: loading a BPF ELF object and running it per frame.
+ *
+ * Two layers. ibex_bpf_obj_read() is the pure part (libbpf only, no EAL):
+ * it opens the object with libbpf (ELF, sections, relocations, BTF where
+ * present), picks one program and checks it is a stand-alone classifier
+ * (no maps, no global data, no BPF-to-BPF calls: rte_bpf has none of
+ * those), and copies its instructions. ibex_bpf_prog_load() is the DPDK
+ * glue: the instructions go to rte_bpf_load() with the argument a pointer
+ * to a struct ibex_bpf_ctx of its exact size, so rte_bpf's verifier bounds
+ * every access, and the program is JIT-compiled (rte_bpf_get_jit()) or,
+ * where the JIT is unavailable or turned off, interpreted (rte_bpf_exec()).
+ *
+ * Loading runs on the control thread only. A loaded program is immutable
+ * and shared by reference between table generations (refs, control
+ * thread only); the last ibex_bpf_prog_put() after the RCU grace period
+ * destroys it.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ibex_bpf_ctx.h"
+
+/** Longest object path and section name, with the NUL. */
+#define IBEX_BPF_PATH_LEN 256
+#define IBEX_BPF_SEC_LEN 64
+/** Most instructions of a classifier (rte_bpf has no bound; this keeps a
+ * per-frame program short). */
+#define IBEX_BPF_MAX_INSNS 4096
+
+/** A program's instructions as read from its object. */
+struct ibex_bpf_code {
+	uint64_t *insns;            /**< nb_insns 8-byte eBPF instructions */
+	uint32_t nb_insns;
+	bool btf;                   /**< the object carried BTF */
+	char section[IBEX_BPF_SEC_LEN]; /**< the section it came from */
+	char name[IBEX_BPF_SEC_LEN];    /**< the program's (function's) name */
+};
+
+/**
+ * Read one program of a BPF ELF object.
+ * @param path     the object file
+ * @param section  ELF section (or program name) to take; NULL or "" takes
+ *                 the object's only program, an error when it has several
+ * @return 0, or -errno with a message (naming the file, and for an unknown
+ *         section the sections there are) in @p err.
+ */
+int ibex_bpf_obj_read(const char *path, const char *section,
+		      struct ibex_bpf_code *code, char *err, size_t errlen);
+
+/** Free what ibex_bpf_obj_read() allocated. */
+void ibex_bpf_code_free(struct ibex_bpf_code *code);
+
+/**
+ * Split "FILE[:SECTION]" (as the config gives it) at its last ':' into
+ * @p file and @p section ("" when none). @return 0 or -EINVAL (empty file
+ * or section, or too long).
+ */
+int ibex_bpf_spec_split(const char *spec, char file[IBEX_BPF_PATH_LEN],
+			char section[IBEX_BPF_SEC_LEN]);
+
+struct rte_bpf;
+
+/** A loaded classifier. */
+struct ibex_bpf_prog {
+	uint64_t (*jit)(void *ctx); /**< native code, or NULL: interpreted */
+	struct rte_bpf *bpf;
+	/* What it was loaded from, to tell whether a new config names the
+	 * same program (the same file, unchanged on disk). */
+	char file[IBEX_BPF_PATH_LEN];
+	char section[IBEX_BPF_SEC_LEN];
+	bool want_jit;
+	dev_t dev;
+	ino_t ino;
+	int64_t mtime_ns;
+	int64_t size;
+	/* For show and telemetry. */
+	char name[IBEX_BPF_SEC_LEN];  /**< the program's function */
+	char found[IBEX_BPF_SEC_LEN]; /**< its section */
+	uint32_t nb_insns;
+	bool btf;
+	uint64_t load_ns;           /**< time ibex_bpf_prog_load() took */
+	int64_t loaded_at;          /**< wall clock, seconds */
+	int refs;                   /**< control thread only */
+};
+
+/**
+ * Load @p file[:@p section] and make it runnable. @p jit false forces the
+ * interpreter. @return 0, or -errno with the loader's or the verifier's
+ * reason in @p err.
+ */
+int ibex_bpf_prog_load(struct ibex_bpf_prog **pp, const char *file,
+		       const char *section, bool jit, char *err,
+		       size_t errlen);
+
+/** True when @p p was loaded from @p file:@p section with @p jit and the
+ * file is unchanged on disk since. */
+bool ibex_bpf_prog_same(const struct ibex_bpf_prog *p, const char *file,
+			const char *section, bool jit);
+
+/** Take one more reference. */
+static inline struct ibex_bpf_prog *
+ibex_bpf_prog_get(struct ibex_bpf_prog *p)
+{
+	p->refs++;
+	return p;
+}
+
+/** Drop a reference; the last one destroys the program. No reader may
+ * still run it (callers wait for the RCU grace period first). */
+void ibex_bpf_prog_put(struct ibex_bpf_prog *p);
+
+/** Run the interpreter (worker; out of line). */
+uint64_t ibex_bpf_prog_interp(const struct ibex_bpf_prog *p,
+			      struct ibex_bpf_ctx *ctx);
+
+/** Run a program on one frame's context (worker). */
+static inline uint64_t
+ibex_bpf_prog_run(const struct ibex_bpf_prog *p, struct ibex_bpf_ctx *ctx)
+{
+	if (__builtin_expect(p->jit != NULL, 1))
+		return p->jit(ctx);
+	return ibex_bpf_prog_interp(p, ctx);
+}
+
+/** Does this build's rte_bpf JIT for this CPU? (Known after the first
+ * load: -1 before, 0 no, 1 yes.) */
+int ibex_bpf_jit_available(void);
+
+#endif /* IBEX_BPF_H */

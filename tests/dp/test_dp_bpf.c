@@ -1,0 +1,613 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * eBPF classifiers on the data path, with EAL (--no-huge) and net_ring
+ * ports, a worker running throughout (every change is live):
+ *
+ *  - each example of conf/bpf gives the expected SL (seen as the egress
+ *    lane, SL s -> VL s) on crafted frames: good, truncated, VLAN-tagged,
+ *    IPv6, not IP; drop verdicts are counted under bpf-drop;
+ *  - JIT and interpreter agree;
+ *  - a program that reads out of its context is refused at load by
+ *    rte_bpf's verifier; a non-ELF file, an unknown section and an object
+ *    with global data are refused with the loader's reason; each time the
+ *    running program keeps classifying;
+ *  - live replace under load: programs swapped many times while a flow
+ *    runs on a lossless lane: every frame arrives, in order.
+ *
+ * Arguments: qp_range.o dscp_cnp.o drop_udp.o oob.o global.o badret.o
+ * and a file that is not ELF.
+ */
+
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "dp_harness.h"
+#include "ibex_conf.h"
+#include "ibex_dp.h"
+#include "ibex_pkt.h"
+
+#define NB_PORTS 2
+#define IN 0
+#define OUT 1
+#define RING_SIZE 1024
+/* Bound of a wait for one frame: generous for a slow, shared machine. */
+#define WAIT_S 10
+
+enum { A_QP, A_DSCP, A_DROP, A_OOB, A_GLOBAL, A_BADRET, A_NOTELF, A_NB };
+
+static const char *obj[A_NB];
+static struct rte_ring *rxr[NB_PORTS], *txr[NB_PORTS];
+static struct rte_mempool *test_pool;
+static struct ibex_dp *dp;
+static struct ibex_conf base;
+
+static const uint8_t mac_dst[6] = { 0x02, 0, 0, 0, 0x0d, 0x01 };
+
+/* A frame as the tests vary it. */
+struct fr {
+	int vlan;            /* -1 untagged */
+	uint8_t pcp;
+	uint8_t l3;          /* IBEX_L3_* */
+	uint16_t ether_type; /* with IBEX_L3_NONE */
+	uint8_t dscp;
+	bool roce;
+	bool udp;
+	uint16_t dport;
+	uint8_t opcode;
+	uint32_t qp;
+	uint32_t psn;
+	uint32_t len;
+	uint32_t cut;        /* > 0: keep only this many bytes */
+};
+
+static struct rte_mbuf *
+fr_build(const struct fr *f)
+{
+	struct ibex_pkt_spec s = {
+		.vlan = f->vlan, .pcp = f->pcp, .l3 = f->l3,
+		.ether_type = f->ether_type, .dscp = f->dscp,
+		.roce = f->roce, .udp = f->udp || f->roce, .sport = 49152,
+		.dport = f->dport, .bth_opcode = f->opcode,
+		.dest_qp = f->qp, .psn = f->psn & 0xffffff,
+		.src_ip4 = 0x0a000001, .dst_ip4 = 0x0a000101,
+		.frame_len = f->len != 0 ? f->len : 128,
+	};
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+	char *p;
+	int n;
+
+	assert_non_null(m);
+	memcpy(s.dst, mac_dst, 6);
+	s.src[0] = 0x02;
+	s.src[5] = 0x01;
+	s.src_ip6[15] = 1;
+	s.dst_ip6[15] = 2;
+	p = rte_pktmbuf_append(m, (uint16_t)s.frame_len);
+	assert_non_null(p);
+	n = ibex_pkt_build(p, s.frame_len, &s);
+	assert_int_equal(n, (int)s.frame_len);
+	if (f->cut != 0)
+		assert_int_equal(rte_pktmbuf_trim(m, (uint16_t)(n - f->cut)),
+				 0);
+	return m;
+}
+
+static uint64_t
+lane_tx(unsigned int vl)
+{
+	struct ibex_lane_counters c;
+
+	ibex_dp_lane_totals(dp, OUT, vl, &c);
+	return c.tx_pkts;
+}
+
+static void
+drain_tx(void)
+{
+	struct rte_mbuf *m[64];
+	unsigned int n;
+
+	while ((n = rte_ring_dequeue_burst(txr[OUT], (void **)m, 64,
+					   NULL)) != 0)
+		rte_pktmbuf_free_bulk(m, n);
+}
+
+/*
+ * Send one frame on port IN and wait until it left on a lane of OUT or was
+ * dropped. @return its lane, or -reason when dropped.
+ */
+static int
+send_one(const struct fr *f)
+{
+	struct ibex_port_counters pc0, pc;
+	uint64_t tx0[IBEX_VL_COUNT], deadline;
+	unsigned int v, r;
+
+	for (v = 0; v < IBEX_VL_COUNT; v++)
+		tx0[v] = lane_tx(v);
+	ibex_dp_port_totals(dp, IN, &pc0);
+	assert_int_equal(rte_ring_enqueue(rxr[IN], fr_build(f)), 0);
+	deadline = rte_rdtsc() + WAIT_S * rte_get_tsc_hz();
+	while (rte_rdtsc() < deadline) {
+		drain_tx();
+		for (v = 0; v < IBEX_VL_COUNT; v++)
+			if (lane_tx(v) != tx0[v]) {
+				drain_tx();      /* counted means on the ring */
+				return (int)v;
+			}
+		ibex_dp_port_totals(dp, IN, &pc);
+		for (r = 1; r < IBEX_R_MAX; r++)
+			if (pc.drop[r] != pc0.drop[r])
+				return -(int)r;
+	}
+	fail_msg("frame neither sent nor dropped in %d s", WAIT_S);
+	return 0;
+}
+
+/* Apply "port r0 <keys>" to a copy of the base config, live. */
+static int
+set_port(const char *keys, char *err, size_t errlen)
+{
+	static struct ibex_conf c;
+	char line[1024];
+
+	c = *dp->conf;
+	snprintf(line, sizeof(line), "port r0 %s", keys);
+	if (ibex_conf_parse_line(&c, line, "ctl", 1, err, errlen) < 0)
+		return -1;
+	return ibex_dp_reconfigure(dp, &c, err, errlen) < 0 ? -1 : 0;
+}
+
+static void
+use(const char *keys)
+{
+	char err[1024];
+
+	if (set_port(keys, err, sizeof(err)) < 0)
+		fail_msg("%s: %s", keys, err);
+}
+
+static void
+use_prog(unsigned int a, const char *section, const char *more)
+{
+	char keys[768];
+
+	/* Keys given before stay: state the defaults unless told. */
+	if (more == NULL)
+		more = "bpf-fallback pcp bpf-jit on";
+	snprintf(keys, sizeof(keys), "sl-from bpf %s%s%s %s", obj[a],
+		 section != NULL ? ":" : "", section != NULL ? section : "",
+		 more != NULL ? more : "");
+	use(keys);
+}
+
+/* Dest QP 0 would make it a management (VL15) frame. */
+static const struct fr roce4 = { .vlan = -1, .l3 = IBEX_L3_IPV4,
+				 .roce = true, .opcode = 0x04, .qp = 0x999 };
+
+static void
+check_qp_range(void)
+{
+	struct fr f = roce4;
+
+	f.qp = 0x150;
+	assert_int_equal(send_one(&f), 2);
+	f.qp = 0x250;
+	assert_int_equal(send_one(&f), 4);
+	f.qp = 0x999;
+	assert_int_equal(send_one(&f), 1);
+	/* VLAN-tagged, PCP 5: the QP decides, not the PCP. */
+	f.vlan = 1;
+	f.pcp = 5;
+	f.qp = 0x1ff;
+	assert_int_equal(send_one(&f), 2);
+	/* IPv6 */
+	f.vlan = -1;
+	f.l3 = IBEX_L3_IPV6;
+	f.qp = 0x200;
+	assert_int_equal(send_one(&f), 4);
+	/* Not RoCE: the built-in classifier (pcp mode: untagged -> SL 0,
+	 * tagged -> its PCP). */
+	f = roce4;
+	f.roce = false;
+	f.udp = true;
+	f.dport = 9000;
+	assert_int_equal(send_one(&f), 0);
+	f.vlan = 1;
+	f.pcp = 3;
+	assert_int_equal(send_one(&f), 3);
+}
+
+static void
+test_qp_range(void **state)
+{
+	struct ibex_dp_bpf_view v0, v;
+	struct fr f = roce4;
+
+	(void)state;
+	use_prog(A_QP, NULL, NULL);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v0), 0);
+	assert_true(v0.on);
+	assert_string_equal(v0.section, "ibex");
+	assert_string_equal(v0.name, "qp_range");
+	assert_true(v0.btf);
+	check_qp_range();
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	assert_int_equal(v.runs - v0.runs, 7);
+	assert_int_equal(v.cnt.sl[2] - v0.cnt.sl[2], 2);
+	assert_int_equal(v.cnt.sl[4] - v0.cnt.sl[4], 2);
+	assert_int_equal(v.cnt.deflt - v0.cnt.deflt, 2);
+	/* Truncated: malformed, dropped by the parse, never run. */
+	f.qp = 0x150;
+	f.cut = 50;
+	assert_int_equal(send_one(&f), -IBEX_R_IP4_TOTLEN);
+	f.cut = 16;
+	f.vlan = 1;
+	assert_int_equal(send_one(&f), -IBEX_R_VLAN_TRUNC);
+	f.cut = 30;
+	assert_int_equal(send_one(&f), -IBEX_R_IP4_TRUNC);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v0), 0);
+	assert_int_equal(v0.runs, v.runs);
+}
+
+static void
+test_interpreter(void **state)
+{
+	struct ibex_dp_bpf_view v;
+
+	(void)state;
+	use_prog(A_QP, NULL, "bpf-jit off bpf-fallback pcp");
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	assert_false(v.jit);
+	check_qp_range();
+	use_prog(A_QP, NULL, "bpf-jit on");
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	printf("qp_range: %s, %u instructions, loaded in %" PRIu64 " us\n",
+	       v.jit ? "JIT" : "interpreted (no JIT here)", v.nb_insns,
+	       v.load_ns / 1000);
+}
+
+static void
+test_dscp_cnp(void **state)
+{
+	struct fr f = { .vlan = -1, .l3 = IBEX_L3_IPV4, .udp = true,
+			.dport = 7000 };
+
+	(void)state;
+	use_prog(A_DSCP, "ibex/dscp_cnp", NULL);
+	f.dscp = 26;
+	assert_int_equal(send_one(&f), 3);
+	f.dscp = 48;
+	assert_int_equal(send_one(&f), 6);
+	/* A RoCEv2 CNP on the data DSCP still goes to the strict lane. */
+	f = roce4;
+	f.dscp = 26;
+	f.opcode = 0x81;
+	assert_int_equal(send_one(&f), 6);
+	f.opcode = 0x0a;
+	assert_int_equal(send_one(&f), 3);
+	/* IPv6 and tagged IPv4. */
+	f.l3 = IBEX_L3_IPV6;
+	f.dscp = 10;
+	assert_int_equal(send_one(&f), 1);
+	f.l3 = IBEX_L3_IPV4;
+	f.vlan = 1;
+	f.pcp = 0;
+	f.dscp = 46;
+	assert_int_equal(send_one(&f), 5);
+	/* Not IP: the built-in classifier, here the DSCP fallback whose
+	 * tagged non-IP frames use the PCP table. */
+	use_prog(A_DSCP, "ibex/dscp_cnp", "bpf-fallback dscp bpf-jit on");
+	f = (struct fr){ .vlan = 1, .pcp = 7, .l3 = IBEX_L3_NONE,
+			 .ether_type = 0x0806, .len = 60 };
+	assert_int_equal(send_one(&f), 7);
+	/* The plain DSCP program of the same object. */
+	use_prog(A_DSCP, "ibex/dscp", NULL);
+	f = (struct fr){ .vlan = -1, .l3 = IBEX_L3_IPV4, .udp = true,
+			 .dport = 7000, .dscp = 48 };
+	assert_int_equal(send_one(&f), 6);
+	f.dscp = 8;
+	assert_int_equal(send_one(&f), 1);
+}
+
+static void
+test_drop_udp(void **state)
+{
+	struct ibex_dp_bpf_view v0, v;
+	struct fr f = { .vlan = -1, .l3 = IBEX_L3_IPV4, .udp = true,
+			.dport = 5201 };
+
+	(void)state;
+	use_prog(A_DROP, NULL, NULL);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v0), 0);
+	assert_int_equal(send_one(&f), -IBEX_R_BPF_DROP);
+	f.vlan = 1;
+	f.pcp = 4;
+	assert_int_equal(send_one(&f), -IBEX_R_BPF_DROP);
+	f.dport = 5202;
+	assert_int_equal(send_one(&f), 4);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	assert_int_equal(v.cnt.drops - v0.cnt.drops, 2);
+	assert_int_equal(v.cnt.deflt - v0.cnt.deflt, 1);
+}
+
+static void
+test_bad_verdict(void **state)
+{
+	struct ibex_dp_bpf_view v0, v;
+	struct fr f = roce4;
+
+	(void)state;
+	use_prog(A_BADRET, NULL, NULL);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v0), 0);
+	f.vlan = 1;
+	f.pcp = 2;
+	assert_int_equal(send_one(&f), 2);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	assert_int_equal(v.cnt.bad - v0.cnt.bad, 1);
+}
+
+/* A refused program: the message names the reason, and the running one
+ * (qp_range) still classifies. */
+static void
+refused(unsigned int a, const char *section, const char *want)
+{
+	struct ibex_dp_bpf_view v;
+	char keys[768], err[1024];
+
+	snprintf(keys, sizeof(keys), "sl-from bpf %s%s%s", obj[a],
+		 section != NULL ? ":" : "", section != NULL ? section : "");
+	assert_int_equal(set_port(keys, err, sizeof(err)), -1);
+	printf("refused: %s\n", err);
+	if (strstr(err, want) == NULL)
+		fail_msg("'%s' does not say '%s'", err, want);
+	assert_non_null(strstr(err, "test:1: port r0: sl-from bpf: "));
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	assert_string_equal(v.name, "qp_range");
+	check_qp_range();
+}
+
+static void
+test_refused(void **state)
+{
+	char err[1024];
+
+	(void)state;
+	use_prog(A_QP, NULL, NULL);
+	refused(A_OOB, NULL, "rejected by rte_bpf");
+	refused(A_NOTELF, NULL, obj[A_NOTELF]);
+	refused(A_DSCP, "nope", "no section 'nope' (sections: ibex/dscp_cnp, "
+		"ibex/dscp)");
+	refused(A_DSCP, NULL, "2 programs: name one with FILE:SECTION");
+	refused(A_GLOBAL, NULL, "map or global data");
+	refused(A_QP, "ibex/../x", "no section");
+	assert_int_equal(set_port("sl-from bpf /nonexistent/x.o", err,
+				  sizeof(err)), -1);
+	assert_non_null(strstr(err, "No such file"));
+	/* The grammar's own errors. */
+	assert_int_equal(set_port("sl-from bpf", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "missing FILE[:SECTION]"));
+	assert_int_equal(set_port("sl-from bpf x.o: ", err, sizeof(err)), -1);
+	assert_int_equal(set_port("sl-from bpf x.o sl-from pcp", err,
+				  sizeof(err)), -1);
+	assert_non_null(strstr(err, "duplicate key 'sl-from'"));
+}
+
+/* Removing the program: back to the built-in classifier. */
+static void
+test_remove(void **state)
+{
+	struct ibex_dp_bpf_view v;
+	struct fr f = roce4;
+
+	(void)state;
+	use_prog(A_QP, NULL, NULL);
+	f.qp = 0x150;
+	assert_int_equal(send_one(&f), 2);
+	use("sl-from pcp");
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	assert_false(v.on);
+	assert_int_equal(send_one(&f), 0);
+	f.vlan = 1;
+	f.pcp = 5;
+	assert_int_equal(send_one(&f), 5);
+}
+
+/* Live replace under load: SWAPS changes among three programs that all put
+ * the flow on lossless SL 2 (and, in between, refused ones) while frames
+ * keep coming; every frame arrives, in PSN order, and nothing is dropped. */
+#define SWAPS 40
+#define SWAP_FRAMES 200000
+
+static void
+test_live_swap(void **state)
+{
+	struct ibex_lane_counters l0, l;
+	struct ibex_port_counters pc0, pc;
+	struct fr f = roce4;
+	uint8_t tmpl[256];
+	struct rte_mbuf *m;
+	uint64_t fed = 0, got = 0, reordered = 0, deadline;
+	uint32_t last = 0, psn_off;
+	struct ibex_pkt_info info;
+	unsigned int swaps = 0, r;
+	char err[1024];
+
+	(void)state;
+	use_prog(A_QP, NULL, NULL);
+	drain_tx();
+	ibex_dp_lane_totals(dp, OUT, 2, &l0);
+	ibex_dp_port_totals(dp, IN, &pc0);
+	f.qp = 0x150;
+	f.dscp = 16;
+	m = fr_build(&f);
+	memcpy(tmpl, rte_pktmbuf_mtod(m, void *), m->data_len);
+	assert_int_equal(ibex_pkt_parse(tmpl, m->data_len, &info), IBEX_R_OK);
+	psn_off = info.bth_off + 9u;
+	rte_pktmbuf_free(m);
+	deadline = rte_rdtsc() + 120 * rte_get_tsc_hz();
+	while ((got < SWAP_FRAMES) && rte_rdtsc() < deadline) {
+		struct rte_mbuf *out[64];
+		unsigned int n, i;
+
+		while (fed < SWAP_FRAMES && fed - got < RING_SIZE / 2) {
+			uint8_t *p;
+
+			m = rte_pktmbuf_alloc(test_pool);
+			if (m == NULL)
+				break;
+			p = (uint8_t *)rte_pktmbuf_append(m, 128);
+			memcpy(p, tmpl, 128);
+			p[psn_off] = (uint8_t)(fed >> 16);
+			p[psn_off + 1] = (uint8_t)(fed >> 8);
+			p[psn_off + 2] = (uint8_t)fed;
+			if (rte_ring_enqueue(rxr[IN], m) != 0) {
+				rte_pktmbuf_free(m);
+				break;
+			}
+			fed++;
+		}
+		n = rte_ring_dequeue_burst(txr[OUT], (void **)out, 64, NULL);
+		for (i = 0; i < n; i++) {
+			const uint8_t *e = rte_pktmbuf_mtod(out[i], uint8_t *);
+			uint32_t psn = ibex_bth_psn(e + info.bth_off);
+
+			if (e[12] == 0x88) {       /* PFC from ibex */
+				continue;
+			}
+			if (got > 0 && psn != ((last + 1) & 0xffffff))
+				reordered++;
+			last = psn;
+			got++;
+		}
+		rte_pktmbuf_free_bulk(out, n);
+		/* A change every SWAP_FRAMES / SWAPS frames, some refused. */
+		if (swaps < SWAPS && got >= (swaps + 1) *
+		    (uint64_t)(SWAP_FRAMES / (SWAPS + 1))) {
+			switch (swaps % 4) {
+			case 0:
+				use_prog(A_DSCP, "ibex/dscp_cnp", NULL);
+				break;
+			case 1:
+				use_prog(A_QP, NULL, "bpf-jit off bpf-fallback pcp");
+				break;
+			case 2:
+				snprintf(err, sizeof(err), "sl-from bpf %s",
+					 obj[A_OOB]);
+				assert_int_equal(set_port(err, err,
+							  sizeof(err)), -1);
+				break;
+			default:
+				use_prog(A_QP, NULL, "bpf-jit on");
+				break;
+			}
+			swaps++;
+		}
+	}
+	ibex_dp_lane_totals(dp, OUT, 2, &l);
+	ibex_dp_port_totals(dp, IN, &pc);
+	printf("live swap: %u changes, %" PRIu64 " fed, %" PRIu64
+	       " delivered, %" PRIu64 " out of order, lane 2: %" PRIu64
+	       " cut through, %" PRIu64 " queued\n", swaps, fed, got,
+	       reordered, l.cut_through - l0.cut_through,
+	       l.queued - l0.queued);
+	assert_int_equal(swaps, SWAPS);
+	assert_int_equal(got, fed);
+	assert_int_equal(reordered, 0);
+	assert_int_equal(l.drops, l0.drops);
+	assert_int_equal(l.tx_pkts - l0.tx_pkts, fed);
+	for (r = 1; r < IBEX_R_MAX; r++)
+		assert_int_equal(pc.drop[r], pc0.drop[r]);
+}
+
+static int
+group_setup(void **state)
+{
+	char err[512];
+	unsigned int i;
+	int ret;
+
+	(void)state;
+	if (dp_harness_eal("test_dp_bpf", "512", "0@0,1@1") < 0)
+		return -1;
+	test_pool = rte_pktmbuf_pool_create("test_pool", 8192, 256, 0,
+					    RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (test_pool == NULL)
+		return -1;
+	ibex_conf_init(&base);
+	snprintf(base.origin, sizeof(base.origin), "test");
+	for (i = 0; i < NB_PORTS; i++)
+		if (dp_harness_ring_port(&base, "b", i, RING_SIZE,
+					 RING_SIZE * 4, &rxr[i], &txr[i]) < 0)
+			return -1;
+	ret = ibex_conf_parse_string(&base,
+		"port r0 vls 15 fc pfc\n"
+		"port r1 vls 15 fc pfc\n"
+		"lane r0 vl 2 lossless\n"
+		"lane r1 vl 2 lossless\n"
+		"fdb static 02:00:00:00:0d:01 port r1 vlan 1\n"
+		"fdb learning off\n", "test", err, sizeof(err));
+	if (ret < 0 || ibex_conf_validate(&base, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	base.nb_workers = 1;
+	if (ibex_dp_create(&dp, &base, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		ibex_dp_destroy(dp);
+		dp = NULL;
+		return -1;
+	}
+	dp_harness_workers_start(dp);
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	if (dp != NULL) {
+		dp_harness_workers_stop(dp);
+		dp_harness_rings_flush(rxr, txr, NB_PORTS);
+		ibex_dp_destroy(dp);
+	}
+	rte_eal_cleanup();
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_qp_range),
+		cmocka_unit_test(test_interpreter),
+		cmocka_unit_test(test_dscp_cnp),
+		cmocka_unit_test(test_drop_udp),
+		cmocka_unit_test(test_bad_verdict),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_remove),
+		cmocka_unit_test(test_live_swap),
+	};
+	int i;
+
+	if (argc != 1 + A_NB) {
+		fprintf(stderr, "usage: %s qp_range.o dscp_cnp.o drop_udp.o "
+			"oob.o global.o badret.o not-elf\n", argv[0]);
+		return 2;
+	}
+	for (i = 0; i < A_NB; i++)
+		obj[i] = argv[1 + i];
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
