@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ibex worker: one poll-mode loop per worker lcore (DESIGN.md §3).
+ * The ibex worker: one poll-mode loop per worker lcore (docs/design.md,
+ * "One iteration of a worker").
  *
  *   RX burst -> parse -> SL/VL classification -> VLAN/ingress checks
  *     -> learn + FDB lookup -> egress: cut through or queue on the lane
@@ -1142,7 +1143,7 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
 #define FC_IN_PORT(fc) (((fc) >> 22) & 0x3fu)
 
 /*
- * Buffer admission of one egress copy (DESIGN.md §3 step 5). A lossy lane
+ * Buffer admission of one egress copy (docs/flow-control.md §2). A lossy lane
  * that is full tail-drops; a lossless lane that is full means the peer
  * ignored our credits or pauses: a protocol violation, counted as such.
  * @return the frame's charge tag, or 0 when it was dropped.

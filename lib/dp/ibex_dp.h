@@ -5,7 +5,7 @@
 /**
  * @file
  * The ibex data path: worker lcores polling (port, queue) pairs and running
- * the forwarding pipeline (DESIGN.md §3), plus the port glue over ethdev.
+ * the forwarding pipeline (docs/design.md), plus the port glue over ethdev.
  *
  * Ownership: the control thread builds everything here before workers
  * start, owns the FDB (single writer) and the tables, and reads the

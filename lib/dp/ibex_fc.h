@@ -4,7 +4,7 @@
 
 /**
  * @file
- * Flow control on the data path (DESIGN.md §3 steps 5 and 8, §4 Credits
+ * Flow control on the data path (docs/flow-control.md: admission, credits
  * and PFC): buffer accounting per (ingress port, VL), ibex credits and
  * 802.1Qbb PFC, the PFC watchdog. The pure state machines live in
  * lib/credit; this is the glue that runs them on a worker.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Live reconfiguration (DESIGN.md §5) and the lane views the control plane
+ * Live reconfiguration (docs/control.md) and the lane views the control plane
  * reads.
  *
  * The reload protocol, written out:
