@@ -192,12 +192,6 @@ conf_default_ports(struct ibex_conf *conf)
 		printf("ibex-switch: port %s = ethdev %u (%s)\n",
 		       conf->ports[ret].name, pid, name);
 	}
-	if (conf->nb_ports == 0) {
-		fprintf(stderr, "ibex-switch: no ports: the configuration "
-			"declares none and EAL found no ethdev (give devices "
-			"with -a PCI_ADDRESS or --vdev)\n");
-		return -ENODEV;
-	}
 	return 0;
 }
 
@@ -573,6 +567,14 @@ main(int argc, char **argv)
 	if (gen != NULL && !opts.check_only &&
 	    ibex_gen_builtin_attach(gen, conf, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ibex-switch: %s\n", err);
+		ret = 1;
+		goto out;
+	}
+	/* After the generator's ports: --gen alone needs no ethdev. */
+	if (!opts.check_only && conf->nb_ports == 0) {
+		fprintf(stderr, "ibex-switch: no ports: the configuration "
+			"declares none and EAL found no ethdev (give devices "
+			"with -a PCI_ADDRESS or --vdev)\n");
 		ret = 1;
 		goto out;
 	}
