@@ -1228,7 +1228,7 @@ static int
 ctl_log_level(const struct ibex_cmd_req *req, char *err, size_t errlen)
 {
 	if (rte_log_set_level_pattern(req->stmt, (uint32_t)req->level) < 0) {
-		snprintf(err, errlen, "log-level: cannot set '%s'", req->stmt);
+		snprintf(err, errlen, "log-level: cannot set '%.200s'", req->stmt);
 		return -EINVAL;
 	}
 	RTE_LOG(NOTICE, IBEX_SOCK, "log level of %s set to %d\n", req->stmt,
