@@ -48,11 +48,12 @@ struct pair {
 };
 
 /* Frame header the test writes after Ethernet (and 802.1Q when tagged). */
+/* Packed: it sits 14 or 18 bytes into the frame, so not 4-byte aligned. */
 struct probe {
 	uint16_t magic;
 	uint16_t prio;
 	uint32_t seq;
-};
+} __attribute__((packed));
 
 static uint64_t
 ser_ps(uint64_t rate, uint32_t frame_len_with_fcs)
