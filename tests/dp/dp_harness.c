@@ -28,6 +28,31 @@ dp_harness_eal(const char *prog, const char *mem_mb, const char *lcores)
 	return rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0 ? -1 : 0;
 }
 
+struct rte_mempool *
+dp_harness_group_start(const char *prog, const char *mem_mb,
+		       unsigned int nb_mbufs, struct ibex_conf *base,
+		       const char *tag, unsigned int nb_ports,
+		       unsigned int rx_size, unsigned int tx_size,
+		       struct rte_ring **rx, struct rte_ring **tx)
+{
+	struct rte_mempool *pool;
+	unsigned int i;
+
+	if (dp_harness_eal(prog, mem_mb, "0@0,1@1") < 0)
+		return NULL;
+	pool = rte_pktmbuf_pool_create("test_pool", nb_mbufs, 256, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	if (pool == NULL)
+		return NULL;
+	ibex_conf_init(base);
+	snprintf(base->origin, sizeof(base->origin), "test");
+	for (i = 0; i < nb_ports; i++)
+		if (dp_harness_ring_port(base, tag, i, rx_size, tx_size,
+					 &rx[i], &tx[i]) < 0)
+			return NULL;
+	return pool;
+}
+
 int
 dp_harness_ring_port(struct ibex_conf *c, const char *tag, unsigned int i,
 		     unsigned int rx_size, unsigned int tx_size,

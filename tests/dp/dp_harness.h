@@ -40,6 +40,18 @@ int dp_harness_ring_port_mq(struct ibex_conf *c, const char *tag,
 			    unsigned int tx_size, struct rte_ring **rx,
 			    struct rte_ring **tx);
 
+/**
+ * What every dp test group starts with: EAL (dp_harness_eal), a pool
+ * "test_pool" of @p nb_mbufs default-size mbufs, and @p base initialised
+ * (origin "test") with @p nb_ports ring ports (dp_harness_ring_port).
+ * @return the pool, or NULL.
+ */
+struct rte_mempool *dp_harness_group_start(const char *prog,
+		const char *mem_mb, unsigned int nb_mbufs,
+		struct ibex_conf *base, const char *tag, unsigned int nb_ports,
+		unsigned int rx_size, unsigned int tx_size,
+		struct rte_ring **rx, struct rte_ring **tx);
+
 /** Free every mbuf left on the rings of @p n ports. */
 void dp_harness_rings_flush(struct rte_ring **rx, struct rte_ring **tx,
 			    unsigned int n);

@@ -536,22 +536,13 @@ static int
 group_setup(void **state)
 {
 	char err[512];
-	unsigned int i;
 	int ret;
 
 	(void)state;
-	if (dp_harness_eal("test_dp_bpf", "512", "0@0,1@1") < 0)
-		return -1;
-	test_pool = rte_pktmbuf_pool_create("test_pool", 8192, 256, 0,
-					    RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	test_pool = dp_harness_group_start("test_dp_bpf", "512", 8192, &base, "b",
+					   NB_PORTS, RING_SIZE, RING_SIZE * 4, rxr, txr);
 	if (test_pool == NULL)
 		return -1;
-	ibex_conf_init(&base);
-	snprintf(base.origin, sizeof(base.origin), "test");
-	for (i = 0; i < NB_PORTS; i++)
-		if (dp_harness_ring_port(&base, "b", i, RING_SIZE,
-					 RING_SIZE * 4, &rxr[i], &txr[i]) < 0)
-			return -1;
 	ret = ibex_conf_parse_string(&base,
 		"port r0 vls 15 fc pfc\n"
 		"port r1 vls 15 fc pfc\n"

@@ -451,23 +451,14 @@ static int
 group_setup(void **state)
 {
 	char err[512];
-	unsigned int i;
 	int ret;
 
 	(void)state;
-	if (dp_harness_eal("test_dp_jumbo", "1024", "0@0,1@1") < 0)
-		return -1;
 	/* 2048-byte data rooms, as net_pcap's chains have. */
-	test_pool = rte_pktmbuf_pool_create("test_pool", 16384, 256, 0,
-					    RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	test_pool = dp_harness_group_start("test_dp_jumbo", "1024", 16384, &base, "j",
+					   NB_PORTS, RING_SIZE, RING_SIZE, rxr, txr);
 	if (test_pool == NULL)
 		return -1;
-	ibex_conf_init(&base);
-	snprintf(base.origin, sizeof(base.origin), "test");
-	for (i = 0; i < NB_PORTS; i++)
-		if (dp_harness_ring_port(&base, "j", i, RING_SIZE, RING_SIZE,
-					 &rxr[i], &txr[i]) < 0)
-			return -1;
 	ret = ibex_conf_parse_string(&base,
 		"fdb static 02:00:00:00:0b:01 port r2 vlan 1\n"
 		"fdb learning off\n"

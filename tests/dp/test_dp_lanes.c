@@ -294,22 +294,13 @@ static int
 group_setup(void **state)
 {
 	char err[512];
-	unsigned int i;
 	int ret;
 
 	(void)state;
-	if (dp_harness_eal("test_dp_lanes", "512", "0@0,1@1") < 0)
-		return -1;
-	test_pool = rte_pktmbuf_pool_create("test_pool", 16384, 256, 0,
-					    RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	test_pool = dp_harness_group_start("test_dp_lanes", "512", 16384, &base, "r",
+					   NB_PORTS, RING_SIZE, RING_SIZE * 4, rxr, txr);
 	if (test_pool == NULL)
 		return -1;
-	ibex_conf_init(&base);
-	snprintf(base.origin, sizeof(base.origin), "test");
-	for (i = 0; i < NB_PORTS; i++)
-		if (dp_harness_ring_port(&base, "r", i, RING_SIZE,
-					 RING_SIZE * 4, &rxr[i], &txr[i]) < 0)
-			return -1;
 	/* The destination lives behind the egress port; learning off, so
 	 * the sources' MACs never move anything. */
 	ret = ibex_conf_parse_string(&base,
