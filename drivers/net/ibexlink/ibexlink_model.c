@@ -97,9 +97,9 @@ struct unit {
 	double scale;
 };
 
+/* A plain non-negative decimal and one of @p units after it, scaled. */
 static int
-parse_scaled(const char *s, const struct unit *units, double max,
-	     uint64_t *out)
+parse_scaled_value(const char *s, const struct unit *units, double *out)
 {
 	char *end;
 	double v;
@@ -117,8 +117,17 @@ parse_scaled(const char *s, const struct unit *units, double max,
 	}
 	if (units[i].name == NULL)
 		return -EINVAL;
-	v = v * units[i].scale;
-	if (v > max)
+	*out = v * units[i].scale;
+	return 0;
+}
+
+static int
+parse_scaled(const char *s, const struct unit *units, double max,
+	     uint64_t *out)
+{
+	double v;
+
+	if (parse_scaled_value(s, units, &v) != 0 || v > max)
 		return -EINVAL;
 	*out = (uint64_t)llround(v);
 	return 0;
@@ -158,23 +167,10 @@ ibexlink_parse_prob(const char *s, uint64_t *thr)
 	static const struct unit u[] = {
 		{ "", 1 }, { "%", 0.01 }, { NULL, 0 },
 	};
-	char *end;
 	double v;
-	unsigned int i;
 
-	if (s == NULL || *s == '\0' || *s == '-' || *s == '+')
+	if (parse_scaled_value(s, u, &v) != 0)
 		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || !isfinite(v) || v < 0)
-		return -EINVAL;
-	for (i = 0; u[i].name != NULL; i++) {
-		if (strcmp(end, u[i].name) == 0)
-			break;
-	}
-	if (u[i].name == NULL)
-		return -EINVAL;
-	v *= u[i].scale;
 	if (v > 1)
 		return -EINVAL;
 	/* 2^64 itself does not fit: probability 1 is UINT64_MAX. */
