@@ -105,8 +105,11 @@ wait_exit() {
 		[ $SECONDS -lt $deadline ] || return 1
 		sleep 0.1
 	done
-	wait "$pid" 2>/dev/null
-	WAIT_RC=$?
+	# Under set -e a bare `wait` for a process that failed would end the
+	# test right here, silently, with that status (a peer tool that
+	# crashed on its way out, say): callers judge WAIT_RC instead.
+	WAIT_RC=0
+	wait "$pid" 2>/dev/null || WAIT_RC=$?
 	_forget_pid "$pid"
 	return 0
 }
@@ -128,15 +131,14 @@ stop_pid() {
 
 	WAIT_RC=0
 	if ! is_alive "$pid"; then
-		wait "$pid" 2>/dev/null
-		WAIT_RC=$?
+		wait "$pid" 2>/dev/null || WAIT_RC=$?
 		_forget_pid "$pid"
 		return 0
 	fi
 	kill -s "$sig" "$pid" 2>/dev/null
 	if ! wait_exit "$pid" 60; then
 		kill -s KILL "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null || true
 		WAIT_RC=137
 		_forget_pid "$pid"
 	fi

@@ -114,4 +114,5 @@ drops=$(c show drops p0 --json | jq '[.drops.p0[]] | add // 0')
 [ "$drops" -eq 0 ] || fail "p0 dropped $drops frames: $(c show drops p0)"
 check_ok "no frame dropped through the changes"
 stop_pid "$swpid" INT
+[ "$WAIT_RC" -eq 0 ] || { show_log "$tmp/switch.log"; fail "switch exit status $WAIT_RC"; }
 echo PASS

@@ -136,6 +136,8 @@ run() {
 	[ -s "$tmp/$name.gen.json" ] && [ -s "$tmp/$name.a.json" ] ||
 		{ show_log "$tmp/$name.a.log"; show_log "$tmp/$name.b.log"; fail "A failed ($name)"; }
 	stop_pid "$bpid" INT
+	[ "$WAIT_RC" -eq 0 ] ||
+		{ show_log "$tmp/$name.b.log"; fail "B exit status $WAIT_RC ($name)"; }
 	[ -s "$tmp/$name.b.json" ] ||
 		{ show_log "$tmp/$name.b.log"; fail "no JSON from B ($name)"; }
 }

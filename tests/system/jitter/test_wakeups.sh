@@ -109,3 +109,4 @@ wait_until_or_dead 30 "$swpid" rx_moving ||
 	{ c show ports; show_log "$tmp/gen.log"; fail "the generator sends nothing"; }
 measure gen "$swpid"
 stop_pid "$swpid" TERM
+[ "$WAIT_RC" -eq 0 ] || { show_log "$tmp/gen.log"; fail "switch exit $WAIT_RC"; }

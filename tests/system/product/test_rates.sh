@@ -115,3 +115,4 @@ c set log-level 'ibex.*' loud 2>"$tmp/err" || rc=$?
 check_ok "set log-level"
 
 stop_pid "$swpid"
+[ "$WAIT_RC" -eq 0 ] || fail "switch exit status $WAIT_RC"
