@@ -1889,6 +1889,9 @@ rx_burst_process(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		}
 	if (b.acc.ch_vl != ACC_NONE || b.acc.cr_lane != CR_NONE)
 		burst_flush(w, &b.acc);
+	if (unlikely(w->fc != NULL && (w->fc->cr_multi >> in_port & 1)))
+		ibex_fc_abr_publish(w->fc, in_port,
+				    w->fc->port[in_port].cp.n_vls);
 	IBEX_CNT_ADD(b.cnt->rx_pkts, n);
 	IBEX_CNT_ADD(b.cnt->rx_bytes, bytes);
 }

@@ -358,9 +358,29 @@ pfc_frame_rx(struct ibex_fc_port *fp, const struct ibex_fcf_pfc *m,
  * data frame sent before the credit frame may still wait in another
  * queue: counted after the reset it would be counted twice, and the peer
  * granted credit it does not have). So ABR is reset only by an INIT
- * frame, when the peer starts afresh; otherwise it is the sum of what the
- * workers counted, which never exceeds what the peer sent.
+ * frame, when the peer starts afresh (credit_init_base()); otherwise it
+ * is the sum of what the workers counted, which never exceeds what the
+ * peer sent.
  */
+/*
+ * Several workers: ABR's base after the peer's INIT with FCTBS @p fctbs,
+ * when the workers have counted @p counted blocks. The INIT goes to the
+ * port's owner on RX queue 0, the peer's data to other queues: data the
+ * peer sent after its INIT may be counted before the owner reads it.
+ * Reset to FCTBS, such data would be forgotten and its blocks granted
+ * again (seen at link start on a loaded machine, the owner reading the
+ * peer's first INIT late: 2,597 frames over-sent into a full lane). So
+ * the first INIT, at link start, keeps the workers' count (ABR never
+ * exceeds what the peer sent; a frame it sent before ibex was up keeps
+ * its blocks, as a lost one does); a later one, from a peer that starts
+ * afresh while ibex runs, resets ABR to its FCTBS.
+ */
+static uint32_t
+credit_init_base(bool first, uint32_t fctbs, uint32_t counted)
+{
+	return first ? 0 : ibex_credit_mod(fctbs - counted);
+}
+
 static void
 credit_apply_multi(struct ibex_fc *fc, uint16_t port,
 		   const struct ibex_fcf_credit *m)
@@ -381,11 +401,10 @@ credit_apply_multi(struct ibex_fc *fc, uint16_t port,
 		if (m->op != IBEX_FCF_OP_INIT)
 			continue;
 		for (w = 0; w < sh->nb_workers; w++)
-			sum += __atomic_load_n(
-				&sh->wfc[w]->port[port].cp.rx[vl].abr,
-				__ATOMIC_RELAXED);
-		sh->abr_base[port][vl] = ibex_credit_mod(
-			(uint32_t)m->vl[i].fctbs - sum);
+			sum += __atomic_load_n(&sh->wfc[w]->abr_pub[port][vl],
+					       __ATOMIC_ACQUIRE);
+		sh->abr_base[port][vl] = credit_init_base(fp->cp.fc_rx == 0,
+			(uint32_t)m->vl[i].fctbs, sum);
 	}
 	if (m->op == IBEX_FCF_OP_INIT)
 		fp->cp.last_fc_ns = 0;
@@ -529,10 +548,12 @@ credit_gather_multi(struct ibex_fc *fc, uint16_t port,
 
 		for (w = 0; w < sh->nb_workers; w++) {
 			const struct ibex_fc *o = sh->wfc[w];
-			uint32_t r = slice_credit_free(&o->buf, port, v);
+			uint32_t r;
 
-			abr += __atomic_load_n(&o->port[port].cp.rx[v].abr,
-					       __ATOMIC_RELAXED);
+			/* ABR first: see ibex_fc_abr_publish(). */
+			abr += __atomic_load_n(&o->abr_pub[port][v],
+					       __ATOMIC_ACQUIRE);
+			r = slice_credit_free(&o->buf, port, v);
 			done += __atomic_load_n(&o->cr_done[port][v],
 						__ATOMIC_ACQUIRE);
 			room = r < room ? r : room;

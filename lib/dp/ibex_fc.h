@@ -156,6 +156,11 @@ struct ibex_fc {
 	 * not taken yet, and blocks TX took (published, one writer). */
 	uint32_t cr_pend[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
 	uint32_t cr_done[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
+	/** Per credit port and VL (multi): this worker's ABR share as of the
+	 * end of its last RX burst from the port, when every frame counted
+	 * in it has been charged to the buffer or dropped (release store;
+	 * the owner reads it before the buffer, see ibex_fc_abr_publish). */
+	uint32_t abr_pub[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
 	uint64_t last_hk_tsc;    /**< last housekeeping */
 	uint64_t hk_tsc;         /**< IBEX_FC_HK_NS in TSC ticks */
 	uint64_t fc_ports;       /**< ports with fc credit or pfc */
@@ -255,6 +260,27 @@ ibex_fc_credit_avail(const struct ibex_fc_shared *sh, unsigned int port,
 		atomic_load_explicit(&cl->claimed[vl], memory_order_relaxed));
 
 	return d <= IBEX_CREDIT_WINDOW ? d : 0;
+}
+
+/**
+ * Several workers, after an RX burst from credit port @p port: publish
+ * this worker's ABR share. ABR is counted when a frame arrives, its
+ * buffer charge later in the same burst; the owner advertises FCCL = ABR
+ * + the room left. Were it to read a frame in ABR whose charge it cannot
+ * see yet, it would grant that frame's blocks twice (once as received,
+ * once as room) and the peer could overrun the lane. So the owner reads
+ * only the published share (acquire), then the buffer: every frame in it
+ * is charged (or dropped, and then holds nothing).
+ */
+static inline void
+ibex_fc_abr_publish(struct ibex_fc *fc, uint16_t port, unsigned int n_vls)
+{
+	unsigned int v;
+
+	for (v = 0; v < n_vls; v++)
+		__atomic_store_n(&fc->abr_pub[port][v],
+				 fc->port[port].cp.rx[v].abr,
+				 __ATOMIC_RELEASE);
 }
 
 struct ibex_dp;
