@@ -467,7 +467,6 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 	};
 	char err[256];
 	double t0;
-	uint16_t i;
 	int ret;
 
 	if (o->wait_links_s > 0) {
@@ -478,14 +477,9 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 		}
 	}
 	t0 = now_s();
-	for (i = 0; i < dp->nb_workers; i++) {
-		ret = rte_eal_remote_launch(ibex_dp_worker_main, dp->workers[i],
-					    dp->workers[i]->lcore_id);
-		if (ret < 0) {
-			fprintf(stderr, "ibex-switch: cannot launch worker %u\n", i);
-			ibex_ctl_request_stop();
-			break;
-		}
+	if (ibex_dp_start(dp) < 0) {
+		fprintf(stderr, "ibex-switch: cannot launch the workers\n");
+		ibex_ctl_request_stop();
 	}
 	/* Built-in generator (--gen): its own lcore; stops the switch when
 	 * its scenario ends. */
@@ -497,7 +491,8 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 	notify_ready(sock);
 	ibex_ctl_run(dp, &copts);
 	ibex_notify("STOPPING=1");
-	ibex_ctl_wait_lcores();
+	ibex_dp_stop(dp);
+	ibex_ctl_wait_lcores(); /* the generator's, with --gen */
 	ibex_ctl_print_summary(stdout, dp, now_s() - t0);
 	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0)
 		fprintf(stderr, "ibex-switch: --gen: run not clean (frames lost "

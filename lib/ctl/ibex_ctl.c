@@ -141,9 +141,7 @@ learn_apply(struct ibex_dp *dp)
 	unsigned int n, i;
 
 	do {
-		n = rte_ring_sc_dequeue_burst_elem(dp->learn_ring, req,
-						   sizeof(req[0]), LEARN_BATCH,
-						   NULL);
+		n = ibex_dp_learn_dequeue(dp, req, LEARN_BATCH);
 		for (i = 0; i < n; i++)
 			ibex_fdb_learn(dp->fdb, req[i].mac, req[i].vid,
 				       req[i].port, now_ms);
@@ -202,7 +200,7 @@ loop_open(struct ctl_loop *l)
 	l->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (l->sfd < 0 || l->tfd < 0 || l->efd < 0)
 		return -errno;
-	l->dp->learn_efd = l->efd;
+	ibex_dp_learn_set_fd(l->dp, l->efd);
 	atomic_store(&wake_fd, l->efd);
 	return 0;
 }
@@ -211,8 +209,7 @@ static void
 loop_close(struct ctl_loop *l)
 {
 	atomic_store(&wake_fd, -1);
-	/* No worker may write the eventfd once it is closed. */
-	atomic_store_explicit(&l->dp->learn_armed, 0, memory_order_seq_cst);
+	ibex_dp_learn_set_fd(l->dp, -1);
 	if (l->sfd >= 0)
 		close(l->sfd);
 	if (l->tfd >= 0)
@@ -329,9 +326,7 @@ loop_learn(struct ctl_loop *l, uint64_t now, bool woken)
 		return false;
 	l->learn_pending = false;
 	l->learn_rearm = 0;
-	atomic_store_explicit(&dp->learn_armed, 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_seq_cst);
-	return rte_ring_count(dp->learn_ring) != 0;
+	return ibex_dp_learn_arm(dp);
 }
 
 void
@@ -417,8 +412,12 @@ busy_cycles_per_frame(const struct ibex_dp *dp)
 	uint64_t busy = 0, frames = 0;
 	uint16_t i, p;
 
-	for (i = 0; i < dp->nb_workers; i++)
-		busy += IBEX_CNT_READ(dp->workers[i]->busy_tsc);
+	for (i = 0; i < dp->nb_workers; i++) {
+		struct ibex_dp_worker_view wv;
+
+		if (ibex_dp_worker_view(dp, i, &wv) == 0)
+			busy += wv.busy_tsc;
+	}
 	for (p = 0; p < dp->nb_ports; p++) {
 		struct ibex_port_counters c;
 

@@ -990,23 +990,21 @@ show_workers(struct ibex_sock *s, const struct ibex_cmd_req *req,
 				"lcore", "iterations", "busy-iterations",
 				"busy-cycles", "rx-queues");
 	for (i = 0; i < s->dp->nb_workers; i++) {
-		const struct ibex_worker *w = s->dp->workers[i];
+		struct ibex_dp_worker_view wv, *w = &wv;
 		bool f2 = true;
 
+		if (ibex_dp_worker_view(s->dp, i, &wv) < 0)
+			break;
 		if (req->json)
 			ibex_out_printf(o, "%s{\"worker\": %u, \"lcore\": %u, "
 				"\"iterations\": %" PRIu64 ", \"busy_iterations\": %"
 				PRIu64 ", \"busy_cycles\": %" PRIu64
-				", \"rx_queues\": [", sep(&f1), i, w->lcore_id,
-				IBEX_CNT_READ(w->iterations),
-				IBEX_CNT_READ(w->busy_iterations),
-				IBEX_CNT_READ(w->busy_tsc));
+				", \"rx_queues\": [", sep(&f1), i, w->lcore,
+				w->iterations, w->busy_iterations, w->busy_tsc);
 		else
 			ibex_out_printf(o, "%-6u %5u %16" PRIu64 " %16" PRIu64
-				" %18" PRIu64 " ", i, w->lcore_id,
-				IBEX_CNT_READ(w->iterations),
-				IBEX_CNT_READ(w->busy_iterations),
-				IBEX_CNT_READ(w->busy_tsc));
+				" %18" PRIu64 " ", i, w->lcore,
+				w->iterations, w->busy_iterations, w->busy_tsc);
 		for (q = 0; q < w->nb_rxq; q++) {
 			const char *pn = s->conf->ports[w->rxq[q].port].name;
 

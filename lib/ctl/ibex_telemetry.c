@@ -161,21 +161,22 @@ tel_workers(const char *cmd __rte_unused, const char *params __rte_unused,
 
 	rte_tel_data_start_dict(d);
 	for (i = 0; i < tel_dp->nb_workers; i++) {
-		const struct ibex_worker *w = tel_dp->workers[i];
-		struct rte_tel_data *wd = rte_tel_data_alloc();
+		struct ibex_dp_worker_view wv, *w = &wv;
+		struct rte_tel_data *wd;
 		char name[16];
 
+		if (ibex_dp_worker_view(tel_dp, i, &wv) < 0)
+			break;
+		wd = rte_tel_data_alloc();
 		if (wd == NULL)
 			return -ENOMEM;
 		rte_tel_data_start_dict(wd);
-		rte_tel_data_add_dict_u64(wd, "lcore", w->lcore_id);
+		rte_tel_data_add_dict_u64(wd, "lcore", w->lcore);
 		rte_tel_data_add_dict_u64(wd, "rx_queues", w->nb_rxq);
-		rte_tel_data_add_dict_u64(wd, "iterations",
-					  IBEX_CNT_READ(w->iterations));
+		rte_tel_data_add_dict_u64(wd, "iterations", w->iterations);
 		rte_tel_data_add_dict_u64(wd, "busy_iterations",
-					  IBEX_CNT_READ(w->busy_iterations));
-		rte_tel_data_add_dict_u64(wd, "busy_cycles",
-					  IBEX_CNT_READ(w->busy_tsc));
+					  w->busy_iterations);
+		rte_tel_data_add_dict_u64(wd, "busy_cycles", w->busy_tsc);
 		snprintf(name, sizeof(name), "w%u", i);
 		rte_tel_data_add_dict_container(d, name, wd, 0);
 	}

@@ -46,6 +46,9 @@ RTE_LOG_REGISTER(ibex_worker_logtype, ibex.worker, INFO);
 /* Longest a stopping worker keeps sending what it holds. */
 #define IBEX_DRAIN_MS 200
 
+/* How often a stopping control thread looks whether a worker returned. */
+#define STOP_POLL_US 1000
+
 /* Frames ahead of the one being parsed whose first cache line is fetched. */
 #define PREFETCH_AHEAD 4
 
@@ -329,6 +332,34 @@ learn_wake(struct ibex_dp *dp)
 				     memory_order_acquire) == 0)
 		return;
 	(void)!write(dp->learn_efd, &one, sizeof(one));
+}
+
+unsigned int
+ibex_dp_learn_dequeue(struct ibex_dp *dp, struct ibex_learn_req *req,
+		      unsigned int n)
+{
+	return rte_ring_sc_dequeue_burst_elem(dp->learn_ring, req,
+					      sizeof(req[0]), n, NULL);
+}
+
+void
+ibex_dp_learn_set_fd(struct ibex_dp *dp, int efd)
+{
+	if (efd < 0) {
+		/* No worker may write the eventfd once it is closed. */
+		atomic_store_explicit(&dp->learn_armed, 0, memory_order_seq_cst);
+		return;
+	}
+	dp->learn_efd = efd;
+}
+
+/* The control thread's half of learn_wake(). */
+bool
+ibex_dp_learn_arm(struct ibex_dp *dp)
+{
+	atomic_store_explicit(&dp->learn_armed, 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_seq_cst);
+	return rte_ring_count(dp->learn_ring) != 0;
 }
 
 static inline void
@@ -2160,4 +2191,42 @@ ibex_dp_worker_main(void *arg)
 	if (dp->qsbr != NULL)
 		rte_rcu_qsbr_thread_offline(dp->qsbr, w->index);
 	return 0;
+}
+
+int
+ibex_dp_start(struct ibex_dp *dp)
+{
+	uint16_t i;
+	int ret;
+
+	atomic_store_explicit(&dp->stop, false, memory_order_relaxed);
+	for (i = 0; i < dp->nb_workers; i++) {
+		ret = rte_eal_remote_launch(ibex_dp_worker_main, dp->workers[i],
+					    dp->workers[i]->lcore_id);
+		if (ret < 0) {
+			RTE_LOG(ERR, IBEX_WORKER,
+				"cannot launch worker %u on lcore %u: %s\n", i,
+				dp->workers[i]->lcore_id, strerror(-ret));
+			ibex_dp_stop(dp);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void
+ibex_dp_stop(struct ibex_dp *dp)
+{
+	uint16_t i;
+
+	atomic_store_explicit(&dp->stop, true, memory_order_relaxed);
+	for (i = 0; i < dp->nb_workers; i++) {
+		unsigned int lc = dp->workers[i]->lcore_id;
+
+		/* rte_eal_wait_lcore() spins: sleep while the worker
+		 * drains, the caller may share its CPU. */
+		while (rte_eal_get_lcore_state(lc) == RUNNING)
+			rte_delay_us_sleep(STOP_POLL_US);
+		rte_eal_wait_lcore(lc);
+	}
 }

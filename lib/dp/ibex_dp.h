@@ -482,4 +482,53 @@ int ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 int ibex_dp_wait_links(const struct ibex_dp *dp, uint32_t timeout_ms,
 		       char *err, size_t errlen);
 
+/**
+ * Launch every worker on the lcore ibex_dp_create() gave it (control
+ * thread, workers not running). @return 0, or -errno when a launch
+ * failed: the workers already launched are then stopped and joined.
+ */
+int ibex_dp_start(struct ibex_dp *dp);
+
+/**
+ * Ask the workers to leave their loops (each first sends what it holds,
+ * for at most a bounded drain time) and wait for every one to return,
+ * sleeping between looks: the caller may share a CPU with them. Control
+ * thread; a no-op for workers not running.
+ */
+void ibex_dp_stop(struct ibex_dp *dp);
+
+/** One worker as the control plane shows it (relaxed reads). */
+struct ibex_dp_worker_view {
+	unsigned int lcore;      /**< EAL lcore it runs on */
+	uint16_t nb_rxq;
+	struct ibex_rxq rxq[IBEX_MAX_RXQ_PER_WORKER]; /**< polled, in order */
+	uint64_t busy_tsc;       /**< TSC spent on iterations that moved frames */
+	uint64_t iterations;
+	uint64_t busy_iterations;
+	uint64_t pending_tx;     /**< ports it holds frames for, to send */
+};
+
+/** Read worker @p w (0 .. nb_workers - 1). @return 0 or -ENOENT. */
+int ibex_dp_worker_view(const struct ibex_dp *dp, uint16_t w,
+			struct ibex_dp_worker_view *v);
+
+/** Take up to @p n learn requests the workers posted (the control thread
+ * is the ring's one consumer). @return how many. */
+unsigned int ibex_dp_learn_dequeue(struct ibex_dp *dp,
+				   struct ibex_learn_req *req, unsigned int n);
+
+/** The eventfd the workers write when the control thread sleeps waiting
+ * for learn requests (ibex_dp_learn_arm()); -1 disarms, after which no
+ * worker writes the old one. */
+void ibex_dp_learn_set_fd(struct ibex_dp *dp, int efd);
+
+/**
+ * About to sleep: ask the next worker that posts a learn request to wake
+ * the control thread through its eventfd. @return true when requests are
+ * already waiting (then take them instead of sleeping): with the workers'
+ * side (a fence between enqueue and looking at the flag) no request is
+ * left behind while the control thread sleeps.
+ */
+bool ibex_dp_learn_arm(struct ibex_dp *dp);
+
 #endif /* IBEX_DP_H */

@@ -240,3 +240,22 @@ ibex_dp_residence(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
 		ibex_hist_merge(out, dp->workers[i]->eg[port]->res[vl][queued]);
 	return 0;
 }
+
+int
+ibex_dp_worker_view(const struct ibex_dp *dp, uint16_t i,
+		    struct ibex_dp_worker_view *v)
+{
+	const struct ibex_worker *w;
+
+	if (i >= dp->nb_workers)
+		return -ENOENT;
+	w = dp->workers[i];
+	v->lcore = w->lcore_id;
+	v->nb_rxq = w->nb_rxq;
+	memcpy(v->rxq, w->rxq, sizeof(v->rxq[0]) * w->nb_rxq);
+	v->busy_tsc = IBEX_CNT_READ(w->busy_tsc);
+	v->iterations = IBEX_CNT_READ(w->iterations);
+	v->busy_iterations = IBEX_CNT_READ(w->busy_iterations);
+	v->pending_tx = IBEX_CNT_READ(w->pending_tx);
+	return 0;
+}

@@ -129,18 +129,12 @@ dp_harness_rings_flush(struct rte_ring **rx, struct rte_ring **tx,
 void
 dp_harness_workers_start(struct ibex_dp *dp)
 {
-	uint16_t i;
-
-	atomic_store(&dp->stop, false);
-	for (i = 0; i < dp->nb_workers; i++)
-		if (rte_eal_remote_launch(ibex_dp_worker_main, dp->workers[i],
-					  dp->workers[i]->lcore_id) != 0)
-			fprintf(stderr, "cannot launch worker %u\n", i);
+	if (ibex_dp_start(dp) < 0)
+		fprintf(stderr, "cannot launch the workers\n");
 }
 
 void
 dp_harness_workers_stop(struct ibex_dp *dp)
 {
-	atomic_store(&dp->stop, true);
-	rte_eal_mp_wait_lcore();
+	ibex_dp_stop(dp);
 }

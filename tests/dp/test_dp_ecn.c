@@ -784,20 +784,21 @@ test_drain_curve(void **state)
 			lane_diff(OUT, &before, &d);
 			ibex_dp_port_totals(dp, IN, &pc);
 			struct ibex_lane_counters now;
-			uint64_t it0 = dp->workers[0]->iterations;
+			struct ibex_dp_worker_view w0, w1;
+
+			ibex_dp_worker_view(dp, 0, &w0);
 
 			rte_delay_ms(100);
 			ibex_dp_lane_totals(dp, OUT, 0, &now);
+			ibex_dp_worker_view(dp, 0, &w1);
 			printf("cycle %u: %u of %u frames; lane drops %" PRIu64
 			       ", queued %" PRIu64 ", cut through %" PRIu64
 			       ", tx %" PRIu64 ", backlog %" PRIu64 " frames, "
 			       "worker iterations in 100 ms %" PRIu64
-			       ", gate %#x, pending %#" PRIx64 "\n", cy, got,
+			       ", pending %#" PRIx64 "\n", cy, got,
 			       DRAIN_M, d.drops, d.queued, d.cut_through,
 			       d.tx_pkts, now.qlen_pkts,
-			       dp->workers[0]->iterations - it0,
-			       dp->workers[0]->gate[OUT],
-			       dp->workers[0]->pending_tx);
+			       w1.iterations - w0.iterations, w1.pending_tx);
 			for (r = 0; r < IBEX_R_MAX; r++)
 				if (pc.drop[r] != 0)
 					printf("  ingress drop %s: %" PRIu64

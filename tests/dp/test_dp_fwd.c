@@ -91,13 +91,9 @@ run_switch(uint32_t ms)
 	struct ibex_ctl_opts o = { .duration_ms = ms };
 	uint16_t i;
 
-	atomic_store(&dp->stop, false);
-	for (i = 0; i < dp->nb_workers; i++)
-		assert_int_equal(rte_eal_remote_launch(ibex_dp_worker_main,
-						       dp->workers[i],
-						       dp->workers[i]->lcore_id), 0);
+	assert_int_equal(ibex_dp_start(dp), 0);
 	ibex_ctl_run(dp, &o);
-	rte_eal_mp_wait_lcore();
+	ibex_dp_stop(dp);
 	for (i = 0; i < NB_PORTS; i++)
 		assert_int_equal(rte_ring_count(rxr[i]), 0);
 }
@@ -289,8 +285,12 @@ iterations(void)
 	uint64_t n = 0;
 	uint16_t i;
 
-	for (i = 0; i < dp->nb_workers; i++)
-		n += IBEX_CNT_READ(dp->workers[i]->iterations);
+	for (i = 0; i < dp->nb_workers; i++) {
+		struct ibex_dp_worker_view v;
+
+		assert_int_equal(ibex_dp_worker_view(dp, i, &v), 0);
+		n += v.iterations;
+	}
 	return n;
 }
 
@@ -379,14 +379,9 @@ test_learning_prompt(void **state)
 	uint64_t hz = rte_get_tsc_hz(), deadline, t[5];
 	unsigned int flooded = 0, i;
 	pthread_t ctl;
-	uint16_t w;
 
 	(void)state;
-	atomic_store(&dp->stop, false);
-	for (w = 0; w < dp->nb_workers; w++)
-		assert_int_equal(rte_eal_remote_launch(ibex_dp_worker_main,
-						       dp->workers[w],
-						       dp->workers[w]->lcore_id), 0);
+	assert_int_equal(ibex_dp_start(dp), 0);
 	assert_int_equal(pthread_create(&ctl, NULL, ctl_thread, NULL), 0);
 	deadline = rte_get_tsc_cycles() + 30 * hz;
 	for (i = 0; i < RTE_DIM(t); i++) {
@@ -403,7 +398,7 @@ test_learning_prompt(void **state)
 	assert_int_equal(flooded, 0);
 	ibex_ctl_request_stop();
 	assert_int_equal(pthread_join(ctl, NULL), 0);
-	rte_eal_mp_wait_lcore();
+	ibex_dp_stop(dp);
 }
 
 static void
