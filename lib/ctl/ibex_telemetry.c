@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_telemetry.h>
 #include <rte_version.h>
 

@@ -21,7 +21,7 @@
 
 #include "ibex_bpf.h"
 #include "ibex_conf.h"
-#include "ibex_dp.h"
+#include "ibex_dp_private.h"
 
 _Static_assert(IBEX_CONF_BPF_PATH_LEN == IBEX_BPF_PATH_LEN &&
 	       IBEX_CONF_BPF_SEC_LEN == IBEX_BPF_SEC_LEN,

@@ -16,7 +16,7 @@
 #include <rte_ring.h>
 
 #include "ibex_conf.h"
-#include "ibex_dp.h"
+#include "ibex_dp_private.h"
 #include "ibex_fc.h"
 
 RTE_LOG_REGISTER(ibex_fc_logtype, ibex.fc, INFO);

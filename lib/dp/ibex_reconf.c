@@ -32,7 +32,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "ibex_conf.h"
-#include "ibex_dp.h"
+#include "ibex_dp_private.h"
 #include "ibex_fdb.h"
 #include "ibex_stats.h"
 

@@ -57,7 +57,6 @@
 #include "ibex_conf.h"
 #include "ibex_credit.h"
 #include "ibex_dp.h"
-#include "ibex_fc.h"
 #include "ibex_fcframe.h"
 #include "ibex_pfc.h"
 #include "ibex_pkt.h"
