@@ -59,7 +59,7 @@ RTE_LOG_REGISTER(ibex_worker_logtype, ibex.worker, INFO);
  * wait for two narrow stores to be forwarded.
  */
 static inline uint64_t
-mac_key(const uint8_t *mac, uint16_t vid)
+ibex_mac_key(const uint8_t *mac, uint16_t vid)
 {
 	uint64_t k;
 
@@ -301,16 +301,16 @@ txbuf_put_queued(struct ibex_worker *w, uint16_t port,
 
 /* Slot index of a key in any of the worker's caches (IBEX_MAC_CACHE slots). */
 static inline uint32_t
-cache_index(uint64_t key)
+ibex_cache_index(uint64_t key)
 {
 	return (key * UINT64_C(0x9E3779B97F4A7C15)) >>
 	       (64 - __builtin_ctz(IBEX_MAC_CACHE));
 }
 
 static inline struct ibex_mac_slot *
-mac_slot(struct ibex_mac_slot *cache, uint64_t key)
+ibex_mac_cache_slot(struct ibex_mac_slot *cache, uint64_t key)
 {
-	return &cache[cache_index(key)];
+	return &cache[ibex_cache_index(key)];
 }
 
 /*
@@ -420,8 +420,8 @@ learn_check(struct ibex_worker *w, const struct ibex_dp_tables *t,
 
 	if (!t->learning)
 		return now_ms + 1000;
-	key = mac_key(src, vid);
-	s = mac_slot(w->src_cache, key);
+	key = ibex_mac_key(src, vid);
+	s = ibex_mac_cache_slot(w->src_cache, key);
 	if (likely(s->key == key && s->port == in_port &&
 		   s->version == w->fdb_version &&
 		   (int32_t)(s->until_ms - now_ms) > 0))
@@ -433,8 +433,8 @@ learn_check(struct ibex_worker *w, const struct ibex_dp_tables *t,
 static inline uint16_t
 dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
 {
-	uint64_t key = mac_key(dst, vid);
-	struct ibex_mac_slot *s = mac_slot(w->dst_cache, key);
+	uint64_t key = ibex_mac_key(dst, vid);
+	struct ibex_mac_slot *s = ibex_mac_cache_slot(w->dst_cache, key);
 	uint16_t port;
 
 	if (likely(s->key == key && s->version == w->fdb_version))
@@ -458,33 +458,33 @@ dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
  * every time until learned, so a station that appears is used at once.
  * New tables empty the cache (worker_apply_tables()).
  */
-#define FLOW_OUT(a) ((uint16_t)(a))
-#define FLOW_VL(a) (((a) >> 16) & 0xfu)
-#define FLOW_IN_VL(a) (((a) >> 20) & 0xfu) /* the lane charged at ingress */
-#define FLOW_CHECK 0x80000000u   /* not from the cache: check it all */
+#define IBEX_FLOW_OUT(a) ((uint16_t)(a))
+#define IBEX_FLOW_VL(a) (((a) >> 16) & 0xfu)
+#define IBEX_FLOW_IN_VL(a) (((a) >> 20) & 0xfu) /* lane charged at ingress */
+#define IBEX_FLOW_CHECK 0x80000000u /* not from the cache: check it all */
 
 /*
  * A flow's key in two words: the header's first 8 bytes (destination MAC
  * and the source's first two) and its next 4 (the rest of the source)
  * with VLAN, ingress port and SL above them: two loads, no masking.
  */
-struct flow_key {
+struct ibex_flow_key {
 	uint64_t k0, k1;
 };
 
 /* The part of the key that is not in the header (k1's upper half): the
  * same for all frames of a burst but tagged ones in PCP mode. */
 static inline __rte_always_inline uint64_t
-flow_key_tag(uint16_t vid, uint16_t in_port, unsigned int sl)
+ibex_flow_key_tag(uint16_t vid, uint16_t in_port, unsigned int sl)
 {
 	RTE_BUILD_BUG_ON(IBEX_MAX_PORTS > 64);
 	return (uint64_t)(vid | (uint32_t)in_port << 12 | sl << 18) << 32;
 }
 
-static inline __rte_always_inline struct flow_key
-flow_key(const uint8_t *eth, uint64_t tag)
+static inline __rte_always_inline struct ibex_flow_key
+ibex_flow_key_make(const uint8_t *eth, uint64_t tag)
 {
-	struct flow_key k;
+	struct ibex_flow_key k;
 	uint32_t src_tail;
 
 	memcpy(&k.k0, eth, sizeof(k.k0));
@@ -494,13 +494,13 @@ flow_key(const uint8_t *eth, uint64_t tag)
 }
 
 static inline __rte_always_inline struct ibex_flow_slot *
-flow_slot(struct ibex_worker *w, struct flow_key k)
+ibex_flow_cache_slot(struct ibex_flow_slot *cache, struct ibex_flow_key k)
 {
-	return &w->flow_cache[cache_index(k.k0 ^ (k.k1 * 31))];
+	return &cache[ibex_cache_index(k.k0 ^ (k.k1 * 31))];
 }
 
 static inline __rte_always_inline bool
-flow_hit(const struct ibex_flow_slot *f, struct flow_key k, uint32_t now_ms)
+ibex_flow_hit(const struct ibex_flow_slot *f, struct ibex_flow_key k, uint32_t now_ms)
 {
 	return f->key0 == k.k0 && f->key1 == k.k1 &&
 	       (int32_t)(f->until_ms - now_ms) > 0;
@@ -508,13 +508,13 @@ flow_hit(const struct ibex_flow_slot *f, struct flow_key k, uint32_t now_ms)
 
 /* The flow cache alone: whether it holds the answer (then in @p ans). */
 static inline __rte_always_inline bool
-flow_probe(struct ibex_worker *w, const uint8_t *eth, uint64_t tag,
-	   uint32_t now_ms, uint32_t *ans)
+ibex_flow_probe(struct ibex_flow_slot *cache, const uint8_t *eth,
+		uint64_t tag, uint32_t now_ms, uint32_t *ans)
 {
-	struct flow_key k = flow_key(eth, tag);
-	const struct ibex_flow_slot *f = flow_slot(w, k);
+	struct ibex_flow_key k = ibex_flow_key_make(eth, tag);
+	const struct ibex_flow_slot *f = ibex_flow_cache_slot(cache, k);
 
-	if (likely(flow_hit(f, k, now_ms))) {
+	if (likely(ibex_flow_hit(f, k, now_ms))) {
 		*ans = f->ans;
 		return true;
 	}
@@ -526,22 +526,23 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	    const uint8_t *eth, uint16_t vid, uint16_t in_port,
 	    unsigned int sl, uint32_t now_ms)
 {
-	struct flow_key k = flow_key(eth, flow_key_tag(vid, in_port, sl));
-	struct ibex_flow_slot *f = flow_slot(w, k);
+	struct ibex_flow_key k = ibex_flow_key_make(eth,
+			ibex_flow_key_tag(vid, in_port, sl));
+	struct ibex_flow_slot *f = ibex_flow_cache_slot(w->flow_cache, k);
 	uint32_t until, ans;
 	uint16_t out;
 
-	if (likely(flow_hit(f, k, now_ms)))
+	if (likely(ibex_flow_hit(f, k, now_ms)))
 		return f->ans;
 	until = learn_check(w, t, eth + 6, vid, in_port, now_ms);
 	out = dst_lookup(w, eth, vid);
 	if (out == IBEX_PORT_NONE)
-		return FLOW_CHECK | IBEX_PORT_NONE;
+		return IBEX_FLOW_CHECK | IBEX_PORT_NONE;
 	ans = out | (uint32_t)ibex_sl2vl(&t->sl2vl[out], sl) << 16 |
 	      (uint32_t)ibex_sl2vl(&t->sl2vl[in_port], sl) << 20;
 	if (out == in_port || !((t->tx_enabled >> out) & 1) ||
-	    ibex_vl_is_drop(FLOW_VL(ans)))
-		return ans | FLOW_CHECK;
+	    ibex_vl_is_drop(IBEX_FLOW_VL(ans)))
+		return ans | IBEX_FLOW_CHECK;
 	f->key0 = k.k0;
 	f->key1 = k.k1;
 	f->until_ms = until;
@@ -1383,7 +1384,7 @@ struct rx_burst {
 	const struct ibex_bpf_prog *bpf;  /* its eBPF classifier, or NULL */
 	uint32_t untagged;   /* class of an untagged frame in PCP mode (all
 				of them), else CLASS_PER_FRAME */
-	uint64_t untagged_tag;  /* and its flow_key_tag() */
+	uint64_t untagged_tag;  /* and its ibex_flow_key_tag() */
 	uint32_t now_ms;
 	uint32_t frame_fast;     /* t->frame_fast */
 	uint16_t pvid;
@@ -1505,8 +1506,8 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		return;
 	}
 	ans = flow_lookup(w, t, eth, vid, in_port, FC_SL(fc), now_ms);
-	out = FLOW_OUT(ans);
-	if (ans & FLOW_CHECK) {
+	out = IBEX_FLOW_OUT(ans);
+	if (ans & IBEX_FLOW_CHECK) {
 		if (out == IBEX_PORT_NONE) {
 			flood(w, t, c, m, vid, in_port, fc);
 			return;
@@ -1522,7 +1523,7 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		egress_one(w, t, out, m, fc);
 		return;
 	}
-	egress_vl(w, t, out, m, fc, FLOW_VL(ans));
+	egress_vl(w, t, out, m, fc, IBEX_FLOW_VL(ans));
 }
 
 /*
@@ -1549,7 +1550,7 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 		if (vid == 0)
 			vid = b->pvid;
 		fc = given;
-		tag = flow_key_tag(vid, b->acc.in_port, FC_SL(fc));
+		tag = ibex_flow_key_tag(vid, b->acc.in_port, FC_SL(fc));
 	} else if (likely(!tagged && b->untagged != CLASS_PER_FRAME)) {
 		/* PCP mode: an untagged frame is the burst's all through. */
 		vid = b->pvid;
@@ -1561,7 +1562,7 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 		if (vid == 0)
 			vid = b->pvid;
 		fc = classify(b->cls, eth, tagged);
-		tag = flow_key_tag(vid, b->acc.in_port, FC_SL(fc));
+		tag = ibex_flow_key_tag(vid, b->acc.in_port, FC_SL(fc));
 	}
 	if (unlikely(is_mgmt(eth, chk)))
 		fc |= FC_MGMT;
@@ -1572,7 +1573,8 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP)) &&
 		   !(IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_FC) &&
 		   m->pkt_len <= b->frame_fast)) {
-		if (likely(flow_probe(w, eth, tag, b->now_ms, &ans))) {
+		if (likely(ibex_flow_probe(w->flow_cache, eth, tag, b->now_ms,
+					   &ans))) {
 			/* Its buffer and credit blocks, once for both. */
 			uint32_t blocks = ibex_blocks(m->pkt_len);
 			uint16_t src = 0;
@@ -1580,19 +1582,19 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 			/* A flow-controlled ingress port: count and charge
 			 * the frame on its ingress lane. */
 			if (unlikely(fc & IBEX_CLASS_FC)) {
-				if (likely(fc_ingress_fast(FLOW_IN_VL(ans),
+				if (likely(fc_ingress_fast(IBEX_FLOW_IN_VL(ans),
 							   blocks, &b->acc))) {
 					src = b->acc.ch_src;
 				} else {
 					src = fc_ingress_lane(w, m,
-							      FLOW_IN_VL(ans),
+							      IBEX_FLOW_IN_VL(ans),
 							      blocks, fc,
 							      &b->acc);
 					if (src == 0)
 						return;
 				}
 			}
-			egress_send(w, FLOW_OUT(ans), m, FLOW_VL(ans), src,
+			egress_send(w, IBEX_FLOW_OUT(ans), m, IBEX_FLOW_VL(ans), src,
 				    blocks, &b->acc);
 			return;
 		}
@@ -1875,7 +1877,7 @@ rx_burst_init(struct rx_burst *b, struct ibex_worker *w,
 	b->bpf = t->bpf[in_port];
 	b->untagged = cls->mode == IBEX_SL_FROM_PCP ? untagged :
 						     CLASS_PER_FRAME;
-	b->untagged_tag = flow_key_tag(t->pvid[in_port], in_port,
+	b->untagged_tag = ibex_flow_key_tag(t->pvid[in_port], in_port,
 				       FC_SL(untagged));
 	b->now_ms = now_ms;
 	b->frame_fast = t->frame_fast;
