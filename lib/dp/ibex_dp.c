@@ -241,7 +241,7 @@ txbuf_append(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t port,
 	if (i == 0) {
 		w->pending_tx |= UINT64_C(1) << port;
 		tb->ct_tsc = w->rx_tsc;
-		if (w->dp->tx_drain_tsc != 0)
+		if (w->tx_drain_tsc != 0)
 			tb->first_tsc = rte_rdtsc();
 	}
 	tb->pkts[i] = m;
@@ -1878,7 +1878,7 @@ static void
 tx_drain(struct ibex_worker *w, const struct ibex_dp_tables *t, uint64_t now)
 {
 	uint64_t pending = w->pending_tx;
-	uint64_t drain = w->dp->tx_drain_tsc;
+	uint64_t drain = w->tx_drain_tsc;
 
 	while (pending != 0) {
 		uint16_t port = __builtin_ctzll(pending);
@@ -1933,6 +1933,7 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 	}
 	if (w->fc != NULL)
 		ibex_fc_update(w->fc, t);
+	w->tx_drain_tsc = t->tx_drain_tsc;
 	/* Cached answers hold lanes and port state of the old tables. */
 	memset(w->flow_cache, 0, sizeof(w->flow_cache));
 	w->tables_gen = t->gen;

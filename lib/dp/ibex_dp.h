@@ -121,7 +121,6 @@ struct ibex_dp {
 	uint16_t burst;
 	uint16_t port_id[IBEX_MAX_PORTS];   /**< ethdev port id per ibex port */
 	char port_name[IBEX_MAX_PORTS][IBEX_NAME_LEN];
-	uint64_t tx_drain_tsc;   /**< 0: flush TX at the end of every iteration */
 	struct rte_mempool *pool;
 	struct rte_ring *learn_ring;
 	struct ibex_fdb *fdb;

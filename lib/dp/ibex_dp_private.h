@@ -59,6 +59,7 @@ struct ibex_dp_tables {
 	uint64_t tx_enabled;     /**< ports frames may be sent to (admin up) */
 	uint64_t trusted;        /**< ports management (VL15) frames may enter */
 	uint64_t vl15_tsc;       /**< TSC ticks per VL15 frame (rate limit) */
+	uint64_t tx_drain_tsc;   /**< 0: flush TX at the end of every iteration */
 	uint32_t learn_refresh_ms; /**< re-post a known source this often */
 	bool learning;
 	/** Per ingress port; entries are SL | IBEX_CLASS_IN_DROP when the
@@ -172,6 +173,7 @@ struct ibex_worker {
 	uint16_t rxq_first;      /**< queue polled first this iteration */
 	struct ibex_rxq rxq[IBEX_MAX_RXQ_PER_WORKER];
 	uint64_t pending_tx;     /**< ports with frames in tx[] */
+	uint64_t tx_drain_tsc;   /**< the tables' (worker_apply_tables()) */
 	uint64_t busy_tsc;       /**< TSC spent on iterations that moved frames */
 	uint64_t iterations;
 	uint64_t busy_iterations;

@@ -172,6 +172,7 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 		}
 	}
 	t->vl15_tsc = conf->vl15_rate_pps == 0 ? 0 : hz / conf->vl15_rate_pps;
+	t->tx_drain_tsc = (uint64_t)conf->tx_drain_us * hz / 1000000;
 	t->learning = conf->fdb_learning;
 	/* Refresh a quarter of the ageing time so an active source never
 	 * ages out; at least once a second, at most every 100 ms. */
@@ -788,7 +789,6 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	dp->nb_ports = conf->nb_ports;
 	dp->burst = conf->burst;
 	dp->nb_workers = conf->nb_workers != 0 ? conf->nb_workers : nb_lcores;
-	dp->tx_drain_tsc = (uint64_t)conf->tx_drain_us * rte_get_tsc_hz() / 1000000;
 	if (dp->nb_workers == 0 || dp->nb_workers > nb_lcores ||
 	    dp->nb_workers > IBEX_MAX_WORKERS) {
 		snprintf(err, errlen, "%u worker(s) wanted, EAL gave %u worker "

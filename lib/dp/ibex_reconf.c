@@ -188,7 +188,6 @@ ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 		ibex_dp_tables_free(t);
 		return ret;
 	}
-	dp->tx_drain_tsc = (uint64_t)conf->tx_drain_us * dp->tsc_hz / 1000000;
 	atomic_store_explicit(&dp->tables, t, memory_order_release);
 	ibex_dp_bpf_note(dp, t);
 	reconf_grace(dp);
