@@ -206,9 +206,6 @@ struct ibex_worker {
 /** Worker lcore entry point (rte_eal_remote_launch); arg is a worker. */
 int ibex_dp_worker_main(void *arg);
 
-/** Build tables from a config (control thread). NULL on failure. */
-struct ibex_dp_tables *ibex_dp_tables_build(const struct ibex_conf *conf);
-
 /** Build tables of generation @p gen. @return 0 or -errno with @p err. */
 int ibex_dp_tables_make(struct ibex_dp_tables **tp,
 			const struct ibex_conf *conf, uint32_t gen,

@@ -182,17 +182,6 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 	return 0;
 }
 
-struct ibex_dp_tables *
-ibex_dp_tables_build(const struct ibex_conf *conf)
-{
-	struct ibex_dp_tables *t = NULL;
-	char err[128];
-
-	if (ibex_dp_tables_make(&t, conf, 1, err, sizeof(err)) < 0)
-		return NULL;
-	return t;
-}
-
 static uint32_t
 mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
 {
