@@ -1069,18 +1069,21 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
 }
 
 /*
- * What a frame carries from ingress to its egress ports, packed in one
- * register: SL in bits 0-3, the queue meta (ECN codepoint | QM_IP) in bits
- * 8-15, FC_MGMT for a management frame. A struct on the stack would be
- * written in narrow pieces and read back whole: a store-forwarding stall.
+ * A frame's class word ("cls"): what it carries from ingress to its egress
+ * ports, packed in one register. Bits 0-3 its SL and 4-7 the flags of the
+ * classifier entry it came from (IBEX_CLASS_*, ibex_dp_private.h), as the
+ * tables hold them; bit 16 CLS_MGMT for a management frame; on a port with
+ * flow control, bit 17 CLS_CHARGE with the ingress lane in bits 18-21 and
+ * the ingress port in bits 22-27. A struct on the stack would be written in
+ * narrow pieces and read back whole: a store-forwarding stall.
  */
-#define FC_SL(fc) ((fc) & 0xfu)
-#define FC_MGMT 0x10000u
+#define CLS_SL(cls) ((cls) & 0xfu)
+#define CLS_MGMT 0x10000u
 /* The ingress port runs flow control: charge the frame's blocks to
- * (FC_IN_PORT, FC_IN_VL). */
-#define FC_CHARGE 0x20000u
-#define FC_IN_VL(fc) (((fc) >> 18) & 0xfu)
-#define FC_IN_PORT(fc) (((fc) >> 22) & 0x3fu)
+ * (CLS_IN_PORT, CLS_IN_VL). */
+#define CLS_CHARGE 0x20000u
+#define CLS_IN_VL(cls) (((cls) >> 18) & 0xfu)
+#define CLS_IN_PORT(cls) (((cls) >> 22) & 0x3fu)
 
 /*
  * Buffer admission of one egress copy (docs/flow-control.md §2). A lossy lane
@@ -1153,7 +1156,7 @@ fc_ingress_fast(unsigned int vl, uint32_t n, struct burst_acc *a)
  * @return the charge tag, 0 when the frame was dropped. */
 static uint16_t
 fc_ingress_lane(struct ibex_worker *w, struct rte_mbuf *m, unsigned int vl,
-		uint32_t n, uint32_t fc, struct burst_acc *a)
+		uint32_t n, uint32_t cls, struct burst_acc *a)
 {
 	uint16_t in = a->in_port;
 
@@ -1163,21 +1166,21 @@ fc_ingress_lane(struct ibex_worker *w, struct rte_mbuf *m, unsigned int vl,
 	if (likely(n <= a->ch_room)) {
 		a->ch_vl = vl;
 		a->ch_src = (uint16_t)IBEX_FC_SRC(in, vl);
-		a->ch_abr = (fc & IBEX_CLASS_CREDIT) != 0;
+		a->ch_abr = (cls & IBEX_CLASS_CREDIT) != 0;
 		a->ch_room0 = a->ch_room;
 		a->ch_room -= n;
 		return a->ch_src;
 	}
 	burst_flush(w, a);
-	if (fc & IBEX_CLASS_CREDIT)
+	if (cls & IBEX_CLASS_CREDIT)
 		fc_count_abr(w, m, in, vl);
 	return fc_admit_slow(w, m, in, vl);
 }
 
 static uint16_t
-fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
+fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t cls)
 {
-	return fc_admit_lane(w, m, FC_IN_PORT(fc), FC_IN_VL(fc));
+	return fc_admit_lane(w, m, CLS_IN_PORT(cls), CLS_IN_VL(cls));
 }
 
 /* Hand a frame to egress port @p out on lane @p vl (not a drop lane).
@@ -1186,7 +1189,7 @@ fc_admit(struct ibex_worker *w, struct rte_mbuf *m, uint32_t fc)
  * port's. */
 static inline __rte_always_inline void
 egress_vl(struct ibex_worker *w, const struct ibex_dp_tables *t,
-	  uint16_t out, struct rte_mbuf *m, uint32_t fc, unsigned int vl)
+	  uint16_t out, struct rte_mbuf *m, uint32_t cls, unsigned int vl)
 {
 	uint16_t src = 0;
 
@@ -1194,13 +1197,13 @@ egress_vl(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		drop(&w->cnt[out], m, IBEX_R_MTU);
 		return;
 	}
-	if (unlikely(fc & (FC_MGMT | FC_CHARGE))) {
+	if (unlikely(cls & (CLS_MGMT | CLS_CHARGE))) {
 		/* Management bypasses flow control and the lanes. */
-		if (fc & FC_MGMT) {
+		if (cls & CLS_MGMT) {
 			mgmt_send(w, out, m);
 			return;
 		}
-		src = fc_admit(w, m, fc);
+		src = fc_admit(w, m, cls);
 		if (src == 0)
 			return;
 	}
@@ -1210,15 +1213,15 @@ egress_vl(struct ibex_worker *w, const struct ibex_dp_tables *t,
 /* Same, finding the lane from the port's SL->VL table. */
 static inline void
 egress_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
-	   uint16_t out, struct rte_mbuf *m, uint32_t fc)
+	   uint16_t out, struct rte_mbuf *m, uint32_t cls)
 {
-	unsigned int vl = ibex_sl2vl(&t->sl2vl[out], FC_SL(fc));
+	unsigned int vl = ibex_sl2vl(&t->sl2vl[out], CLS_SL(cls));
 
-	if (unlikely(ibex_vl_is_drop(vl) && !(fc & FC_MGMT))) {
+	if (unlikely(ibex_vl_is_drop(vl) && !(cls & CLS_MGMT))) {
 		lane_drop(w, w->eg[out], out, IBEX_VL_MGMT, m, IBEX_R_SL_DROP);
 		return;
 	}
-	egress_vl(w, t, out, m, fc, vl);
+	egress_vl(w, t, out, m, cls, vl);
 }
 
 /* Ingress side of flow control for a data frame: credit ports count what
@@ -1226,12 +1229,12 @@ egress_one(struct ibex_worker *w, const struct ibex_dp_tables *t,
  * charged to its ingress lane. */
 static uint32_t
 fc_ingress(struct ibex_worker *w, const struct ibex_dp_tables *t,
-	   struct rte_mbuf *m, uint16_t in_port, uint32_t fc)
+	   struct rte_mbuf *m, uint16_t in_port, uint32_t cls)
 {
-	unsigned int vl = ibex_sl2vl(&t->sl2vl[in_port], FC_SL(fc));
+	unsigned int vl = ibex_sl2vl(&t->sl2vl[in_port], CLS_SL(cls));
 
 	fc_count_abr(w, m, in_port, vl);
-	return fc | FC_CHARGE | (uint32_t)vl << 18 | (uint32_t)in_port << 22;
+	return cls | CLS_CHARGE | (uint32_t)vl << 18 | (uint32_t)in_port << 22;
 }
 
 /*
@@ -1255,7 +1258,7 @@ frame_ref(struct rte_mbuf *m, int16_t k)
 static void
 flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
       struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t vid,
-      uint16_t in_port, uint32_t fc)
+      uint16_t in_port, uint32_t cls)
 {
 	uint64_t mask = ibex_flood_mask(t->vlan_members, vid, in_port) &
 			t->tx_enabled;
@@ -1273,7 +1276,7 @@ flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		uint16_t out = __builtin_ctzll(mask);
 
 		mask &= mask - 1;
-		egress_one(w, t, out, m, fc);
+		egress_one(w, t, out, m, cls);
 	}
 }
 
@@ -1334,7 +1337,7 @@ is_stp(const struct rte_mbuf *m, const uint8_t *eth)
 static void
 link_local(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	   struct ibex_port_counters *c, struct rte_mbuf *m,
-	   const uint8_t *eth, uint16_t in_port, uint32_t fc)
+	   const uint8_t *eth, uint16_t in_port, uint32_t cls)
 {
 	uint16_t out = IBEX_PORT_NONE;
 
@@ -1351,9 +1354,9 @@ link_local(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		drop(c, m, IBEX_R_PORT_DOWN);
 		return;
 	}
-	if (fc & IBEX_CLASS_FC)
-		fc = fc_ingress(w, t, m, in_port, fc);
-	egress_one(w, t, out, m, fc);
+	if (cls & IBEX_CLASS_FC)
+		cls = fc_ingress(w, t, m, in_port, cls);
+	egress_one(w, t, out, m, cls);
 }
 
 /*
@@ -1365,7 +1368,7 @@ static void
 forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	     struct ibex_port_counters *c, struct rte_mbuf *m,
 	     const uint8_t *eth, uint8_t pkt_flags, uint16_t vid,
-	     uint16_t in_port, uint32_t fc, uint32_t now_ms)
+	     uint16_t in_port, uint32_t cls, uint32_t now_ms)
 {
 	uint32_t ans;
 	uint16_t out;
@@ -1383,7 +1386,7 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	}
 	if (unlikely((pkt_flags & IBEX_PKT_F_DMAC_GROUP) &&
 		     ibex_mac_is_reserved(eth))) {
-		link_local(w, t, c, m, eth, in_port, fc);
+		link_local(w, t, c, m, eth, in_port, cls);
 		return;
 	}
 	if (unlikely(ibex_mac_is_group(eth + 6))) {
@@ -1396,28 +1399,28 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	}
 	/* The three rare cases: management, an SL the port drops, a
 	 * flow-controlled ingress port (the class map says the last two). */
-	if (fc & (FC_MGMT | IBEX_CLASS_IN_DROP | IBEX_CLASS_FC)) {
-		if (fc & FC_MGMT) {
+	if (cls & (CLS_MGMT | IBEX_CLASS_IN_DROP | IBEX_CLASS_FC)) {
+		if (cls & CLS_MGMT) {
 			if (!mgmt_admit(w, t, c, m, in_port))
 				return;
-		} else if (fc & IBEX_CLASS_IN_DROP) {
-			drop(c, m, (fc & IBEX_CLASS_BPF_DROP) ?
+		} else if (cls & IBEX_CLASS_IN_DROP) {
+			drop(c, m, (cls & IBEX_CLASS_BPF_DROP) ?
 				   IBEX_R_BPF_DROP : IBEX_R_SL_DROP);
 			return;
 		} else {
-			fc = fc_ingress(w, t, m, in_port, fc);
+			cls = fc_ingress(w, t, m, in_port, cls);
 		}
 	}
 	if (pkt_flags & IBEX_PKT_F_DMAC_GROUP) {
 		learn_check(w, t, eth + 6, vid, in_port, now_ms);
-		flood(w, t, c, m, vid, in_port, fc);
+		flood(w, t, c, m, vid, in_port, cls);
 		return;
 	}
-	ans = flow_lookup(w, t, eth, vid, in_port, FC_SL(fc), now_ms);
+	ans = flow_lookup(w, t, eth, vid, in_port, CLS_SL(cls), now_ms);
 	out = IBEX_FLOW_OUT(ans);
 	if (ans & IBEX_FLOW_CHECK) {
 		if (out == IBEX_PORT_NONE) {
-			flood(w, t, c, m, vid, in_port, fc);
+			flood(w, t, c, m, vid, in_port, cls);
 			return;
 		}
 		if (out == in_port) {
@@ -1428,10 +1431,10 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			drop(c, m, IBEX_R_PORT_DOWN);
 			return;
 		}
-		egress_one(w, t, out, m, fc);
+		egress_one(w, t, out, m, cls);
 		return;
 	}
-	egress_vl(w, t, out, m, fc, IBEX_FLOW_VL(ans));
+	egress_vl(w, t, out, m, cls, IBEX_FLOW_VL(ans));
 }
 
 /*
@@ -1447,7 +1450,7 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
 	bool tagged = (IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_VLAN) != 0;
-	uint32_t fc, ans;
+	uint32_t cls, ans;
 	uint64_t tag;
 	uint16_t vid;
 
@@ -1457,28 +1460,28 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 		vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
 		if (vid == 0)
 			vid = b->pvid;
-		fc = given;
-		tag = ibex_flow_key_tag(vid, b->acc.in_port, FC_SL(fc));
+		cls = given;
+		tag = ibex_flow_key_tag(vid, b->acc.in_port, CLS_SL(cls));
 	} else if (likely(!tagged && b->untagged != CLASS_PER_FRAME)) {
 		/* PCP mode: an untagged frame is the burst's all through. */
 		vid = b->pvid;
-		fc = b->untagged;
+		cls = b->untagged;
 		tag = b->untagged_tag;
 	} else {
 		/* Priority-tagged (VID 0) frames belong to the pvid too. */
 		vid = tagged ? (ibex_rd16(eth + 14) & 0xfff) : 0;
 		if (vid == 0)
 			vid = b->pvid;
-		fc = classify(b->cls, eth, tagged);
-		tag = ibex_flow_key_tag(vid, b->acc.in_port, FC_SL(fc));
+		cls = classify(b->cls, eth, tagged);
+		tag = ibex_flow_key_tag(vid, b->acc.in_port, CLS_SL(cls));
 	}
 	if (unlikely(is_mgmt(eth, chk)))
-		fc |= FC_MGMT;
+		cls |= CLS_MGMT;
 	/* A flow-control frame is consumed on the slow side, whatever its
 	 * destination and whatever the port's fc mode: never forwarded. A
 	 * frame longer than the shortest port's limit meets the limits of
 	 * its ingress and egress ports there. */
-	if (likely(!(fc & (FC_MGMT | IBEX_CLASS_IN_DROP)) &&
+	if (likely(!(cls & (CLS_MGMT | IBEX_CLASS_IN_DROP)) &&
 		   !(IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_FC) &&
 		   m->pkt_len <= b->frame_fast)) {
 		if (likely(ibex_flow_probe(w->flow_cache, eth, tag, b->now_ms,
@@ -1489,14 +1492,14 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 
 			/* A flow-controlled ingress port: count and charge
 			 * the frame on its ingress lane. */
-			if (unlikely(fc & IBEX_CLASS_FC)) {
+			if (unlikely(cls & IBEX_CLASS_FC)) {
 				if (likely(fc_ingress_fast(IBEX_FLOW_IN_VL(ans),
 							   blocks, &b->acc))) {
 					src = b->acc.ch_src;
 				} else {
 					src = fc_ingress_lane(w, m,
 							      IBEX_FLOW_IN_VL(ans),
-							      blocks, fc,
+							      blocks, cls,
 							      &b->acc);
 					if (src == 0)
 						return;
@@ -1513,7 +1516,7 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 	burst_flush(w, &b->acc);
 	forward_slow(w, b->t, b->cnt, m, eth,
 		     (uint8_t)IBEX_PKT_CHECK_FLAGS(chk), vid,
-		     (uint16_t)b->acc.in_port, fc, b->now_ms);
+		     (uint16_t)b->acc.in_port, cls, b->now_ms);
 }
 
 /*
@@ -1786,7 +1789,7 @@ rx_burst_init(struct rx_burst *b, struct ibex_worker *w,
 	b->untagged = cls->mode == IBEX_SL_FROM_PCP ? untagged :
 						     CLASS_PER_FRAME;
 	b->untagged_tag = ibex_flow_key_tag(t->pvid[in_port], in_port,
-				       FC_SL(untagged));
+				       CLS_SL(untagged));
 	b->now_ms = now_ms;
 	b->frame_fast = t->frame_fast;
 	b->pvid = t->pvid[in_port];
