@@ -4,12 +4,18 @@
 
 /**
  * @file
- * The ibex data path: worker lcores polling (port, queue) pairs and running
- * the forwarding pipeline (docs/design.md), plus the port glue over ethdev.
+ * The ibex data path as its callers (lib/ctl, the app, the tests) see it:
+ * create it from a config, start and stop its workers, apply a new config
+ * live, read its views (counters, lanes, flow control, workers, eBPF).
+ * docs/design.md, "The lib/dp seam", says who may call what.
  *
  * Ownership: the control thread builds everything here before workers
  * start, owns the FDB (single writer) and the tables, and reads the
- * counters. Each worker writes only its own struct ibex_worker.
+ * counters. Each worker writes only its own state (ibex_dp_private.h,
+ * not for callers). Of struct ibex_dp, callers read the port names and
+ * counts, the FDB, the running config and tsc_hz; stop is set by
+ * ibex_dp_stop() (and by ibex_ctl_run() on return), read by the
+ * generator; the rest is lib/dp's.
  */
 
 #include <pthread.h>
@@ -127,7 +133,7 @@ struct ibex_dp {
 	_Atomic(struct ibex_dp_tables *) tables;
 	/** The control thread sleeping with the learn ring empty: the
 	 * worker that posts next clears it and writes learn_efd (see
-	 * ibex_dp_learn_wake()). */
+	 * learn_wake() in ibex_dp.c and ibex_dp_learn_arm()). */
 	_Atomic uint32_t learn_armed;
 	int learn_efd;           /**< eventfd, valid while learn_armed is set */
 	_Atomic bool stop;

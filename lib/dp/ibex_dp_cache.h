@@ -2,6 +2,15 @@
 #ifndef IBEX_DP_CACHE_H
 #define IBEX_DP_CACHE_H
 
+/**
+ * @file
+ * A worker's caches in front of the FDB (lib/dp internal, like OVS's
+ * dpif-netdev-private-dfc.h): the flow cache, one probe per frame in the
+ * common case, and the source and destination MAC caches behind it. All
+ * per frame, so all static inline; one writer, the worker owning them.
+ * What fills a slot on a miss (learning, the FDB lookup) is ibex_dp.c's.
+ */
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -70,6 +79,7 @@ ibex_mac_cache_slot(struct ibex_mac_slot *cache, uint64_t key)
 	return &cache[ibex_cache_index(key)];
 }
 
+/* A flow slot's answer (see flow_lookup() in ibex_dp.c). */
 #define IBEX_FLOW_OUT(a) ((uint16_t)(a))
 #define IBEX_FLOW_VL(a) (((a) >> 16) & 0xfu)
 #define IBEX_FLOW_IN_VL(a) (((a) >> 20) & 0xfu) /* lane charged at ingress */
@@ -112,7 +122,8 @@ ibex_flow_cache_slot(struct ibex_flow_slot *cache, struct ibex_flow_key k)
 }
 
 static inline __rte_always_inline bool
-ibex_flow_hit(const struct ibex_flow_slot *f, struct ibex_flow_key k, uint32_t now_ms)
+ibex_flow_hit(const struct ibex_flow_slot *f, struct ibex_flow_key k,
+	      uint32_t now_ms)
 {
 	return f->key0 == k.k0 && f->key1 == k.k1 &&
 	       (int32_t)(f->until_ms - now_ms) > 0;

@@ -2,6 +2,16 @@
 #ifndef IBEX_DP_PRIVATE_H
 #define IBEX_DP_PRIVATE_H
 
+/**
+ * @file
+ * lib/dp internals, included only by lib/dp's .c files (callers use
+ * ibex_dp.h): the tables the workers read (immutable once published,
+ * swapped under RCU), a worker's private state and its per-port egress
+ * and TX buffers, and the table builders. Each worker writes only its own
+ * struct ibex_worker; the control thread reads it through the views of
+ * ibex_dp.h.
+ */
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -143,7 +153,7 @@ struct ibex_egress {
 	 * moved SL's new frames never overtake its old ones. */
 	uint16_t fence;
 	uint32_t fence_tail[IBEX_VL_COUNT];
-	struct ibex_sl2vl sl2vl;  /**< the table the queued frames followed */            /**< tables generation applied */
+	struct ibex_sl2vl sl2vl;  /**< the table the queued frames followed */
 	struct ibex_shaper shaper;
 	uint32_t head_len[IBEX_VL_COUNT]; /**< bytes of each lane's head */
 	struct ibex_vlq q[IBEX_VL_COUNT];
