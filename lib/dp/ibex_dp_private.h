@@ -238,4 +238,38 @@ void ibex_dp_tables_free(struct ibex_dp_tables *t);
 /** Record what the programs of just-published tables @p t are, for
  * ibex_dp_bpf_view() (control thread). */
 void ibex_dp_bpf_note(struct ibex_dp *dp, const struct ibex_dp_tables *t);
+/*
+ * Flow control's worker half (ibex_fc.c): ibex_fc.h knows nothing of the
+ * worker or the data path; what runs a worker's flow control on it is
+ * declared here.
+ */
+struct ibex_fc;
+struct rte_mbuf;
+
+/** Build every worker's state from the config (workers' fc stay NULL
+ * when no port runs flow control), and with several workers what they
+ * share. The workers' queues must be assigned. @return 0 or -errno with
+ * @p err. */
+int ibex_fc_create(struct ibex_dp *dp, const struct ibex_conf *conf,
+		   char *err, size_t errlen);
+
+/** Free what ibex_fc_create() built. */
+void ibex_fc_free(struct ibex_dp *dp);
+
+/** Take the live-changeable parameters (timers, quanta, watchdog) of new
+ * tables; modes, lanes and buffer sizes need a restart. */
+void ibex_fc_update(struct ibex_fc *fc, const struct ibex_dp_tables *t);
+
+/** Consume a frame received on @p port whose EtherType (after a tag, if
+ * any: IBEX_PKT_F_FC) is flow control, 0x8808 or 0x88B5: acted on when the
+ * port's fc mode uses it, else counted as fc-ignored, or as fc-frame-bad
+ * when malformed or tagged. Never forwarded; it has been freed.
+ * @return true. */
+bool ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port,
+		      struct rte_mbuf *m, uint64_t tsc);
+
+/** Per iteration: send due FC frames, run the watchdog, recompute which
+ * egress lanes are paused (into the worker's gate words). */
+void ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc);
+
 #endif /* IBEX_DP_PRIVATE_H */

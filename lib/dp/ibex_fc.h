@@ -39,9 +39,10 @@
  * With one worker every state is that worker's and nothing above costs
  * anything: the shared part is absent (ibex_fc.multi false).
  *
- * Per frame (only for ports with flow control):
- *   ingress   ibex_fc_admit()    charge blocks, or count a violation/drop;
- *                                credit ports also count ABR
+ * Per frame (only for ports with flow control), in ibex_dp.c over the
+ * state here (fc_ingress*(), egress_may_send() and the credit_*() there):
+ *   ingress   admission          charge blocks (struct ibex_buf), or count
+ *                                a violation/drop; credit ports count ABR
  *   egress    lane eligibility   credit for the head frame / not paused
  *   TX        ibex_fc_release()  give the blocks back (pause edges)
  * Every microsecond (IBEX_FC_HK_NS): ibex_fc_housekeeping() sends due
@@ -283,11 +284,6 @@ ibex_fc_abr_publish(struct ibex_fc *fc, uint16_t port, unsigned int n_vls)
 				 __ATOMIC_RELEASE);
 }
 
-struct ibex_dp;
-struct ibex_conf;
-struct ibex_worker;
-struct ibex_txbuf;
-
 /**
  * Several workers: TX took the first @p sent of a credit port's buffered
  * frames (@p left were not taken, @p left_blocks their blocks). What was
@@ -304,32 +300,5 @@ ibex_fc_port_state(struct ibex_fc *fc, uint16_t port)
 	return fc->multi ? &fc->sh->port[port] : &fc->port[port];
 }
 
-/** Build every worker's state from the config (workers' fc stay NULL
- * when no port runs flow control), and with several workers what they
- * share. The workers' queues must be assigned. @return 0 or -errno with
- * @p err. */
-int ibex_fc_create(struct ibex_dp *dp, const struct ibex_conf *conf,
-		   char *err, size_t errlen);
-
-/** Free what ibex_fc_create() built. */
-void ibex_fc_free(struct ibex_dp *dp);
-
-/** Take the live-changeable parameters (timers, quanta, watchdog) of new
- * tables; modes, lanes and buffer sizes need a restart. */
-struct ibex_dp_tables;
-void ibex_fc_update(struct ibex_fc *fc, const struct ibex_dp_tables *t);
-
-/** Consume a frame received on @p port whose EtherType (after a tag, if
- * any: IBEX_PKT_F_FC) is flow control, 0x8808 or 0x88B5: acted on when the
- * port's fc mode uses it, else counted as fc-ignored, or as fc-frame-bad
- * when malformed or tagged. Never forwarded; it has been freed.
- * @return true. */
-struct rte_mbuf;
-bool ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port,
-		      struct rte_mbuf *m, uint64_t tsc);
-
-/** Per iteration: send due FC frames, run the watchdog, recompute which
- * egress lanes are paused (into the worker's gate words). */
-void ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc);
 
 #endif /* IBEX_FC_H */
