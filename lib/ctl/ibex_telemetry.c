@@ -26,6 +26,7 @@
 #include <rte_version.h>
 
 #include "ibex_buf.h"
+#include "ibex_counters.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
@@ -52,19 +53,6 @@ port_from_param(const char *params)
 	return (int)v;
 }
 
-/* Telemetry names allow [A-Za-z0-9_]: "ip4-trunc" becomes "ip4_trunc". */
-static const char *
-tel_reason_key(unsigned int r, const char *prefix, char *buf, size_t len)
-{
-	char *c;
-
-	snprintf(buf, len, "%s%s", prefix, ibex_reason_name(r));
-	for (c = buf; *c != '\0'; c++)
-		if (*c == '-')
-			*c = '_';
-	return buf;
-}
-
 static int
 tel_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 	  struct rte_tel_data *d)
@@ -83,7 +71,6 @@ tel_port_stats(const char *cmd __rte_unused, const char *params,
 {
 	struct ibex_port_counters c;
 	int p = port_from_param(params);
-	unsigned int r;
 
 	if (p < 0)
 		return -EINVAL;
@@ -91,20 +78,7 @@ tel_port_stats(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", tel_dp->port_name[p]);
 	rte_tel_data_add_dict_u64(d, "ethdev_port", tel_dp->port_id[p]);
-	rte_tel_data_add_dict_u64(d, "rx_frames", c.rx_pkts);
-	rte_tel_data_add_dict_u64(d, "rx_bytes", c.rx_bytes);
-	rte_tel_data_add_dict_u64(d, "tx_frames", c.tx_pkts);
-	rte_tel_data_add_dict_u64(d, "tx_bytes", c.tx_bytes);
-	rte_tel_data_add_dict_u64(d, "flooded", c.flood_pkts);
-	rte_tel_data_add_dict_u64(d, "learn_posted", c.learn_posted);
-	rte_tel_data_add_dict_u64(d, "learn_lost", c.learn_lost);
-	rte_tel_data_add_dict_u64(d, "consumed", c.consumed);
-	for (r = 1; r < IBEX_R_MAX; r++) {
-		char key[64];
-
-		rte_tel_data_add_dict_u64(d, tel_reason_key(r, "drop_", key,
-							    sizeof(key)), c.drop[r]);
-	}
+	ibex_port_cnt_tel(d, &c);
 	return 0;
 }
 
@@ -128,7 +102,7 @@ tel_drops(const char *cmd __rte_unused, const char *params __rte_unused,
 			char key[64];
 
 			if (c.drop[r] != 0)
-				rte_tel_data_add_dict_u64(pd, tel_reason_key(r, "",
+				rte_tel_data_add_dict_u64(pd, ibex_tel_reason_key(r, "",
 						key, sizeof(key)), c.drop[r]);
 		}
 		rte_tel_data_add_dict_container(d, tel_dp->port_name[p], pd, 0);
@@ -146,7 +120,7 @@ tel_reasons(const char *cmd __rte_unused, const char *params __rte_unused,
 	for (r = 1; r < IBEX_R_MAX; r++) {
 		char key[64];
 
-		rte_tel_data_add_dict_string(d, tel_reason_key(r, "", key,
+		rte_tel_data_add_dict_string(d, ibex_tel_reason_key(r, "", key,
 							       sizeof(key)),
 					     ibex_reason_help(r));
 	}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_COUNTERS_H
+#define IBEX_COUNTERS_H
+
+/**
+ * @file
+ * The renderers of the counter sets listed in ibex_dp_counters.h: one for
+ * text tables, one for JSON (ibex-ctl --json and the final --json file),
+ * one for rte_telemetry, each driven by the set's X-macro list. Every
+ * place that shows a set's counters calls these, so the keys, their order
+ * and their meaning are the same in all of them.
+ */
+
+#include <stdint.h>
+
+#include "ibex_cmd.h"
+#include "ibex_dp_counters.h"
+
+struct rte_tel_data;
+
+/** One counter of a set, as its X-macro line gives it. */
+struct ibex_cnt_desc {
+	const char *key;
+	const char *column;      /**< text heading, "" when not a column */
+	int width;
+	const char *unit;
+	const char *help;
+};
+
+/** A counter set: its counters' descriptions, in list order. */
+struct ibex_cnt_set {
+	const char *name;        /**< "port", "lane" */
+	const struct ibex_cnt_desc *desc;
+	unsigned int n;
+};
+
+/** Index of each counter in its set: IBEX_PORT_CNT_rx_frames, ... */
+enum {
+#define IBEX_CNT_ENUM(key, val, col, w, unit, help) IBEX_PORT_CNT_##key,
+	IBEX_PORT_COUNTERS(IBEX_CNT_ENUM)
+#undef IBEX_CNT_ENUM
+	IBEX_PORT_CNT_NB
+};
+enum {
+#define IBEX_CNT_ENUM(key, val, col, w, unit, help) IBEX_LANE_CNT_##key,
+	IBEX_LANE_COUNTERS(IBEX_CNT_ENUM)
+#undef IBEX_CNT_ENUM
+	IBEX_LANE_CNT_NB
+};
+
+extern const struct ibex_cnt_set ibex_port_cnt_set;
+extern const struct ibex_cnt_set ibex_lane_cnt_set;
+
+/** The values of a port's counters in list order (IBEX_PORT_CNT_NB). */
+void ibex_port_cnt_values(const struct ibex_port_counters *c, uint64_t *v);
+/** The values of a lane's counters in list order (IBEX_LANE_CNT_NB). */
+void ibex_lane_cnt_values(const struct ibex_lane_counters *c, uint64_t *v);
+
+/** Text: " %*s" per column of the set (headings). */
+void ibex_cnt_text_head(struct ibex_out *o, const struct ibex_cnt_set *s);
+/** Text: " %*u" per column of the set. */
+void ibex_cnt_text_row(struct ibex_out *o, const struct ibex_cnt_set *s,
+		       const uint64_t *v);
+/** JSON members '"key": v' of every counter, ", " between, none before. */
+void ibex_cnt_json(struct ibex_out *o, const struct ibex_cnt_set *s,
+		   const uint64_t *v);
+/** Telemetry: one u64 member per counter into the dict @p d. */
+void ibex_cnt_tel(struct rte_tel_data *d, const struct ibex_cnt_set *s,
+		  const uint64_t *v);
+
+/** A port's counters then its drops by reason, as JSON members:
+ * '"rx_frames": n, ..., "drops": {"runt": n, ...}'. */
+void ibex_port_cnt_json(struct ibex_out *o, const struct ibex_port_counters *c);
+/** The same into a telemetry dict (drops as "drop_<reason>"). */
+void ibex_port_cnt_tel(struct rte_tel_data *d,
+		       const struct ibex_port_counters *c);
+/** A lane's counters as JSON members. */
+void ibex_lane_cnt_json(struct ibex_out *o, const struct ibex_lane_counters *c);
+/** A lane's counters into a telemetry dict. */
+void ibex_lane_cnt_tel(struct rte_tel_data *d,
+		       const struct ibex_lane_counters *c);
+
+/** Telemetry key of drop reason @p r: @p prefix and its name with '-' as
+ * '_' (telemetry names allow [A-Za-z0-9_]). @return @p buf. */
+const char *ibex_tel_reason_key(unsigned int r, const char *prefix, char *buf,
+				size_t len);
+
+#endif /* IBEX_COUNTERS_H */
