@@ -449,7 +449,7 @@ ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp, double elapsed_s)
 	ibex_out_init(&o);
 	fprintf(f, "\nibex-switch summary after %.3f s\n", elapsed_s);
 	ibex_out_printf(&o, "%-12s", "port");
-	ibex_cnt_text_head(&o, &ibex_port_cnt_set);
+	ibex_cnt_text_head(&o, &ibex_port_cnt_set, 0);
 	ibex_out_printf(&o, "\n");
 	for (p = 0; p < dp->nb_ports; p++) {
 		uint64_t v[IBEX_PORT_CNT_NB];
@@ -458,7 +458,7 @@ ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp, double elapsed_s)
 		ibex_dp_port_totals(dp, p, &c);
 		ibex_port_cnt_values(&c, v);
 		ibex_out_printf(&o, "%-12s", dp->port_name[p]);
-		ibex_cnt_text_row(&o, &ibex_port_cnt_set, v);
+		ibex_cnt_text_row(&o, &ibex_port_cnt_set, v, 0);
 		ibex_out_printf(&o, "\n");
 	}
 	out_flush(&o, f);

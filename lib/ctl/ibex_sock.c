@@ -439,7 +439,7 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_printf(o, "{\"ports\": [");
 	} else {
 		ibex_out_printf(o, "%-12s %-5s %6s", "port", "admin", "speed");
-		ibex_cnt_text_head(o, &ibex_port_cnt_set);
+		ibex_cnt_text_head(o, &ibex_port_cnt_set, 0);
 		ibex_out_printf(o, "  %s\n", "dev");
 	}
 	for (p = first; p < end; p++) {
@@ -454,7 +454,7 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 			ibex_out_printf(o, "%-12s %-5s %6s", cp->name,
 					cp->admin_up ? "up" : "down",
 					fmt_rate(cp->speed_bps, rate, sizeof(rate)));
-			ibex_cnt_text_row(o, &ibex_port_cnt_set, v);
+			ibex_cnt_text_row(o, &ibex_port_cnt_set, v, 0);
 			ibex_out_printf(o, "  %s\n", ibex_conf_port_dev(cp));
 			continue;
 		}
@@ -483,7 +483,7 @@ show_lanes(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_printf(o, "{\"lanes\": [");
 	} else {
 		ibex_out_printf(o, "%-12s %2s %-8s", "port", "vl", "class");
-		ibex_cnt_text_head(o, &ibex_lane_cnt_set);
+		ibex_cnt_text_head(o, &ibex_lane_cnt_set, 0);
 		ibex_out_printf(o, "\n");
 	}
 	for (p = first; p < end; p++) {
@@ -501,7 +501,7 @@ show_lanes(struct ibex_sock *s, const struct ibex_cmd_req *req,
 				ibex_lane_cnt_values(&c, v);
 				ibex_out_printf(o, "%-12s %2u %-8s", cp->name, vl,
 						cls);
-				ibex_cnt_text_row(o, &ibex_lane_cnt_set, v);
+				ibex_cnt_text_row(o, &ibex_lane_cnt_set, v, 0);
 				ibex_out_printf(o, "\n");
 				continue;
 			}
@@ -528,53 +528,54 @@ show_credits(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	bool f1 = true;
 	uint16_t p;
 
-	if (req->json)
+	if (req->json) {
 		ibex_out_printf(o, "{\"credits\": [");
-	else
-		ibex_out_printf(o, "%-12s %-6s %2s %-8s %15s %16s %10s %8s "
-				"%8s %8s %10s %10s %10s\n", "port",
+	} else {
+		ibex_out_printf(o, "%-12s %-6s %2s %-8s %15s %16s %10s", "port",
 				"fc", "vl", "class", "reserved-blocks",
-				"credit-period-us", "min-gap-ns", "credits",
-				"buf-used", "advert", "violations", "fc-tx",
-				"fc-rx");
+				"credit-period-us", "min-gap-ns");
+		ibex_cnt_text_head(o, &ibex_fc_lane_cnt_set, 0);
+		ibex_cnt_text_head(o, &ibex_fc_cnt_set, IBEX_FC_CNT_CREDIT);
+		ibex_out_printf(o, "\n");
+	}
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		uint64_t fv[IBEX_FC_CNT_NB], lv[IBEX_FC_LANE_CNT_NB];
 		struct ibex_dp_fc_view v;
 		unsigned int vl;
 
 		ibex_dp_fc_view(s->dp, p, &v); /* zeroed when no fc */
-
+		ibex_fc_cnt_values(&v, fv);
 		for (vl = 0; vl < port_vls(cp); vl++) {
 			const char *cls = (cp->lossless_mask >> vl) & 1 ?
 					  "lossless" : "lossy";
 
+			ibex_fc_lane_cnt_values(&v, vl, lv);
 			if (!req->json) {
 				ibex_out_printf(o, "%-12s %-6s %2u %-8s %15u "
-					"%16u %10u %8u %8u %8u %10" PRIu64
-					" %10" PRIu64 " %10" PRIu64 "\n",
-					cp->name, fc_name(cp->fc_mode), vl, cls,
+					"%16u %10u", cp->name,
+					fc_name(cp->fc_mode), vl, cls,
 					cp->reserved_blocks[vl],
 					cp->credit_period_us,
-					cp->credit_min_gap_ns, v.credits[vl],
-					v.buf_used[vl], v.buf_free[vl],
-					v.violations[vl], v.fc_tx, v.fc_rx);
+					cp->credit_min_gap_ns);
+				ibex_cnt_text_row(o, &ibex_fc_lane_cnt_set, lv, 0);
+				ibex_cnt_text_row(o, &ibex_fc_cnt_set, fv,
+						  IBEX_FC_CNT_CREDIT);
+				ibex_out_printf(o, "\n");
 				continue;
 			}
 			ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
 			ibex_out_json_str(o, cp->name);
 			ibex_out_printf(o, ", \"fc\": \"%s\", \"vl\": %u, "
 				"\"class\": \"%s\", \"reserved_blocks\": %u, "
-				"\"credit_period_us\": %u, \"min_gap_ns\": %u, "
-				"\"credits\": %u, \"buf_used\": %u, "
-				"\"advertised_free\": %u, \"violations\": %"
-				PRIu64 ", \"fc_tx\": %" PRIu64 ", \"fc_rx\": %"
-				PRIu64 ", \"fc_tx_fail\": %" PRIu64 "}",
+				"\"credit_period_us\": %u, \"min_gap_ns\": %u, ",
 				fc_name(cp->fc_mode), vl, cls,
 				cp->reserved_blocks[vl], cp->credit_period_us,
-				cp->credit_min_gap_ns, v.credits[vl],
-				v.buf_used[vl], v.buf_free[vl],
-				v.violations[vl], v.fc_tx, v.fc_rx,
-				v.fc_tx_fail);
+				cp->credit_min_gap_ns);
+			ibex_cnt_json(o, &ibex_fc_lane_cnt_set, lv, 0);
+			ibex_out_printf(o, ", ");
+			ibex_fc_credit_cnt_json(o, &v);
+			ibex_out_printf(o, "}");
 		}
 	}
 	if (req->json)
@@ -589,40 +590,41 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	bool f1 = true;
 	uint16_t p;
 
-	if (req->json)
+	if (req->json) {
 		ibex_out_printf(o, "{\"pfc\": [");
-	else
+	} else {
 		ibex_out_printf(o, "%-12s %-6s %-8s %9s %8s %8s %7s %9s %6s "
-				"%-7s %9s %10s %6s %8s %8s %8s %8s %7s %7s\n",
-				"port", "fc", "lossless",
+				"%-7s %9s %10s %6s", "port", "fc", "lossless",
 				"headroom", "xoff", "xon-gap", "quanta",
 				"refresh", "hw", "wd", "wd-detect", "wd-recover",
-				"paused", "xoff-tx", "xon-tx", "xoff-rx",
-				"ignored", "storms", "restored");
+				"paused");
+		ibex_cnt_text_head(o, &ibex_fc_cnt_set, IBEX_FC_CNT_PFC);
+		ibex_out_printf(o, "\n");
+	}
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		uint64_t fv[IBEX_FC_CNT_NB];
 		struct ibex_dp_fc_view v;
 		char hr[16];
 
 		ibex_dp_fc_view(s->dp, p, &v); /* zeroed when no fc */
-
+		ibex_fc_cnt_values(&v, fv);
 		if (cp->pfc_headroom_auto)
 			snprintf(hr, sizeof(hr), "auto");
 		else
 			snprintf(hr, sizeof(hr), "%u", cp->pfc_headroom_blocks);
 		if (!req->json) {
 			ibex_out_printf(o, "%-12s %-6s 0x%04x   %9s %8u %8u %7u "
-				"%9u %6s %-7s %9u %10u 0x%04x %8" PRIu64 " %8"
-				PRIu64 " %8" PRIu64 " %8" PRIu64 " %7" PRIu64
-				" %7" PRIu64 "\n", cp->name,
+				"%9u %6s %-7s %9u %10u 0x%04x", cp->name,
 				fc_name(cp->fc_mode), cp->lossless_mask, hr,
 				cp->pfc_xoff_blocks, cp->pfc_xon_gap_blocks,
 				cp->pfc_quanta, cp->pfc_refresh_margin_us,
 				cp->pfc_hw ? "on" : "off",
 				wd_name(cp->wd_action), cp->wd_detect_ms,
-				cp->wd_recover_ms, v.paused_vls, v.xoff_tx,
-				v.xon_tx, v.xoff_rx, v.pfc_ignored, v.storms,
-				v.restored);
+				cp->wd_recover_ms, v.paused_vls);
+			ibex_cnt_text_row(o, &ibex_fc_cnt_set, fv,
+					  IBEX_FC_CNT_PFC);
+			ibex_out_printf(o, "\n");
 			continue;
 		}
 		ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
@@ -634,11 +636,7 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 			"\"refresh_margin_us\": %u, \"hw\": %s, "
 			"\"watchdog\": \"%s\", \"wd_detect_ms\": %u, "
 			"\"wd_recover_ms\": %u, \"paused_vls\": %u, "
-			"\"wd_drop_vls\": %u, \"pfc_tx\": %" PRIu64 ", "
-			"\"pfc_rx\": %" PRIu64 ", \"xoff_tx\": %" PRIu64 ", "
-			"\"xon_tx\": %" PRIu64 ", \"xoff_rx\": %" PRIu64 ", "
-			"\"xon_rx\": %" PRIu64 ", \"ignored\": %" PRIu64 ", "
-			"\"storms\": %" PRIu64 ", \"restored\": %" PRIu64 "}",
+			"\"wd_drop_vls\": %u, ",
 			fc_name(cp->fc_mode),
 			cp->lossless_mask,
 			cp->pfc_headroom_auto ? "true" : "false",
@@ -648,9 +646,9 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 			cp->pfc_refresh_margin_us,
 			cp->pfc_hw ? "true" : "false", wd_name(cp->wd_action),
 			cp->wd_detect_ms, cp->wd_recover_ms, v.paused_vls,
-			v.wd_drop_vls, v.pfc_tx, v.pfc_rx, v.xoff_tx, v.xon_tx,
-			v.xoff_rx, v.xon_rx, v.pfc_ignored, v.storms,
-			v.restored);
+			v.wd_drop_vls);
+		ibex_fc_pfc_cnt_json(o, &v);
+		ibex_out_printf(o, "}");
 	}
 	if (req->json)
 		ibex_out_printf(o, "]}\n");

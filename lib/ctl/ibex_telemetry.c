@@ -265,7 +265,8 @@ tel_fdb(const char *cmd __rte_unused, const char *params,
 	return 0;
 }
 
-/* /ibex/credits and /ibex/pfc: one dict per port running that mode. */
+/* /ibex/credits and /ibex/pfc: one dict per port running that mode; the
+ * lanes that are lossless or hold anything. */
 static int
 tel_fc(struct rte_tel_data *d, uint8_t mode)
 {
@@ -276,51 +277,26 @@ tel_fc(struct rte_tel_data *d, uint8_t mode)
 	for (p = 0; p < tel_dp->nb_ports; p++) {
 		struct ibex_dp_fc_view v;
 		struct rte_tel_data *pd;
-		char k[24];
+		uint16_t lanes = 0;
 
 		if (ibex_dp_fc_view(tel_dp, p, &v) < 0 || v.mode != mode)
 			continue;
 		pd = rte_tel_data_alloc();
 		if (pd == NULL)
 			return -ENOMEM;
+		for (vl = 0; vl < IBEX_VL_COUNT; vl++)
+			if ((v.lossless >> vl & 1) || v.buf_used[vl] != 0 ||
+			    v.violations[vl] != 0)
+				lanes |= (uint16_t)(1u << vl);
 		rte_tel_data_start_dict(pd);
 		rte_tel_data_add_dict_u64(pd, "lossless_vls", v.lossless);
-		if (mode == IBEX_FC_CREDIT) {
-			rte_tel_data_add_dict_u64(pd, "fc_tx", v.fc_tx);
-			rte_tel_data_add_dict_u64(pd, "fc_rx", v.fc_rx);
-			rte_tel_data_add_dict_u64(pd, "fc_tx_fail", v.fc_tx_fail);
-		} else {
-			rte_tel_data_add_dict_u64(pd, "pfc_tx", v.pfc_tx);
-			rte_tel_data_add_dict_u64(pd, "pfc_rx", v.pfc_rx);
-			rte_tel_data_add_dict_u64(pd, "pfc_ignored",
-						  v.pfc_ignored);
-			rte_tel_data_add_dict_u64(pd, "xoff_tx", v.xoff_tx);
-			rte_tel_data_add_dict_u64(pd, "xon_tx", v.xon_tx);
-			rte_tel_data_add_dict_u64(pd, "xoff_rx", v.xoff_rx);
-			rte_tel_data_add_dict_u64(pd, "xon_rx", v.xon_rx);
+		if (mode == IBEX_FC_PFC) {
 			rte_tel_data_add_dict_u64(pd, "paused_vls", v.paused_vls);
 			rte_tel_data_add_dict_u64(pd, "wd_drop_vls",
 						  v.wd_drop_vls);
-			rte_tel_data_add_dict_u64(pd, "storms", v.storms);
-			rte_tel_data_add_dict_u64(pd, "restored", v.restored);
-			for (vl = 0; vl < 8; vl++) {
-				snprintf(k, sizeof(k), "paused_ns_p%u", vl);
-				rte_tel_data_add_dict_u64(pd, k, v.paused_ns[vl]);
-			}
 		}
-		for (vl = 0; vl < IBEX_VL_COUNT; vl++) {
-			if (!(v.lossless >> vl & 1) && v.buf_used[vl] == 0 &&
-			    v.violations[vl] == 0)
-				continue;
-			snprintf(k, sizeof(k), "vl%u_credits", vl);
-			rte_tel_data_add_dict_u64(pd, k, v.credits[vl]);
-			snprintf(k, sizeof(k), "vl%u_buf_used", vl);
-			rte_tel_data_add_dict_u64(pd, k, v.buf_used[vl]);
-			snprintf(k, sizeof(k), "vl%u_advertised", vl);
-			rte_tel_data_add_dict_u64(pd, k, v.buf_free[vl]);
-			snprintf(k, sizeof(k), "vl%u_violations", vl);
-			rte_tel_data_add_dict_u64(pd, k, v.violations[vl]);
-		}
+		ibex_fc_cnt_tel(pd, &v, mode == IBEX_FC_CREDIT ?
+				IBEX_FC_CNT_CREDIT : IBEX_FC_CNT_PFC, lanes);
 		rte_tel_data_add_dict_container(d, tel_dp->port_name[p], pd, 0);
 	}
 	return 0;

@@ -133,4 +133,64 @@ struct ibex_lane_counters {
 	X(fecn_marked,  (c)->fecn_marked,  "",             0, "frames", \
 	  "marked RoCEv2 frames also given BTH FECN")
 
+/** Which flow-control mode a counter of IBEX_FC_COUNTERS belongs to. */
+#define IBEX_FC_CNT_CREDIT 1u
+#define IBEX_FC_CNT_PFC 2u
+#define IBEX_FC_CNT_BOTH (IBEX_FC_CNT_CREDIT | IBEX_FC_CNT_PFC)
+
+/**
+ * A flow-controlled port's counters (struct ibex_dp_fc_view, summed over
+ * the workers by ibex_dp_fc_view()): X(key, value, column, width, unit,
+ * help, modes), @p modes the IBEX_FC_CNT_ modes that have the counter
+ * (a credit port's views show the credit ones, a PFC port's the PFC
+ * ones). The time each priority was paused follows the PFC ones in every
+ * view, as paused_ns_p0 .. paused_ns_p7.
+ */
+#define IBEX_FC_COUNTERS(X) \
+	X(fc_tx,        (c)->fc_tx,       "fc-tx",   10, "frames", \
+	  "credit frames sent", IBEX_FC_CNT_CREDIT) \
+	X(fc_rx,        (c)->fc_rx,       "fc-rx",   10, "frames", \
+	  "credit frames received and applied", IBEX_FC_CNT_CREDIT) \
+	X(fc_tx_fail,   (c)->fc_tx_fail,  "",         0, "frames", \
+	  "flow-control frames TX did not take (sent again later)", \
+	  IBEX_FC_CNT_BOTH) \
+	X(pfc_tx,       (c)->pfc_tx,      "",         0, "frames", \
+	  "PFC frames sent", IBEX_FC_CNT_PFC) \
+	X(pfc_rx,       (c)->pfc_rx,      "",         0, "frames", \
+	  "PFC frames received (pfc_ignored included)", IBEX_FC_CNT_PFC) \
+	X(xoff_tx,      (c)->xoff_tx,     "xoff-tx",  8, "edges", \
+	  "XOFF sent (per priority that went XOFF)", IBEX_FC_CNT_PFC) \
+	X(xon_tx,       (c)->xon_tx,      "xon-tx",   8, "edges", \
+	  "XON sent (per priority that went XON)", IBEX_FC_CNT_PFC) \
+	X(xoff_rx,      (c)->xoff_rx,     "xoff-rx",  8, "edges", \
+	  "priorities paused by received PFC frames", IBEX_FC_CNT_PFC) \
+	X(xon_rx,       (c)->xon_rx,      "",         0, "edges", \
+	  "priorities released by received PFC frames (quanta 0)", \
+	  IBEX_FC_CNT_PFC) \
+	X(pfc_ignored,  (c)->pfc_ignored, "ignored",  8, "frames", \
+	  "PFC frames received with a zero class-enable vector", \
+	  IBEX_FC_CNT_PFC) \
+	X(storms,       (c)->storms,      "storms",   7, "events", \
+	  "PFC watchdog: pause storms detected", IBEX_FC_CNT_PFC) \
+	X(restored,     (c)->restored,    "restored", 7, "events", \
+	  "PFC watchdog: lanes restored after a storm", IBEX_FC_CNT_PFC) \
+	X(handoff_lost, (c)->handoff_lost, "",        0, "frames", \
+	  "flow-control frames lost on the way to the port's owner worker", \
+	  IBEX_FC_CNT_BOTH)
+
+/**
+ * A flow-controlled port's per-lane state (struct ibex_dp_fc_view,
+ * lane `vl`). JSON rows per (port, VL) have these keys; telemetry, one
+ * dict per port, prefixes them with "vl<N>_".
+ */
+#define IBEX_FC_LANE_COUNTERS(X) \
+	X(credits,         (c)->credits[vl],    "credits",   8, \
+	  "blocks, gauge", "credit blocks we may still send (credit ports)") \
+	X(buf_used,        (c)->buf_used[vl],   "buf-used",  8, \
+	  "blocks, gauge", "buffer blocks charged to (ingress port, VL) now") \
+	X(advertised_free, (c)->buf_free[vl],   "advert",    8, \
+	  "blocks, gauge", "free buffer blocks we may advertise (the smallest worker slice)") \
+	X(violations,      (c)->violations[vl], "violations", 10, "frames", \
+	  "lossless frames that found no room (the peer broke credits or PFC)")
+
 #endif /* IBEX_DP_COUNTERS_H */

@@ -4,13 +4,15 @@
 # Every view of a counter set carries the same counters: for a port,
 # "ibex-ctl --json show ports", /ibex/port_stats and the final --json
 # file; for a lane, "ibex-ctl --json show lanes", /ibex/lanes and the
-# final --json file's "lanes". The key sets must be identical (the
+# final --json file's "lanes"; for flow control, "show pfc" and "show
+# credits", /ibex/pfc and /ibex/credits, and the final --json file. The key sets must be identical (the
 # identity members each view adds, such as "name" or "dev", aside; drop
 # reasons compared through telemetry's one spelling rule, "drop_" and '-'
 # as '_'), and with the switch idle and then stopped, so must the values.
 #
 # Traffic: p0 replays a pcap of 300 frames once (every 10th malformed, so
 # drop counters move); their destinations are static on p1 (net_null).
+# p2 runs PFC and p3 credits (net_null ports, no traffic of their own).
 #
 #   test_ctl_counters.sh IBEX_SWITCH IBEX_PCAPGEN IBEX_CTL
 set -euo pipefail
@@ -37,12 +39,17 @@ fdb static 02:00:00:00:0b:00 port p1
 fdb static 02:00:00:00:0b:01 port p1
 fdb static 02:00:00:00:0b:02 port p1
 fdb static 02:00:00:00:0b:03 port p1
+port p2 dev net_null1 vls 2 fc pfc
+lane p2 vl 1 lossless
+port p3 dev net_null2 vls 2 fc credit
+lane p3 vl 1 lossless
 EOF
 
 start_bg swpid "$tmp/switch.log" "$sw" -l 0-1 --no-huge -m 1024 --no-pci \
 	--file-prefix="$prefix" --log-level='lib.*:notice' \
 	--vdev "net_pcap0,rx_pcap=$tmp/in.pcap" \
-	--vdev "net_null0,no-rx=1" \
+	--vdev "net_null0,no-rx=1" --vdev "net_null1,no-rx=1" \
+	--vdev "net_null2,no-rx=1" \
 	-- --config "$tmp/switch.conf" --ctl-socket "$sock" --json "$tmp/final.json"
 c() { "$ctl" --socket "$sock" "$@"; }
 tel() { echo "$1" | dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1; }
@@ -66,6 +73,10 @@ c --json show lanes >"$tmp/ctl_lanes.json"
 tel /ibex/port_stats,p0 >"$tmp/tel_p0.json"
 tel /ibex/port_stats,p1 >"$tmp/tel_p1.json"
 tel /ibex/lanes,p1 >"$tmp/tel_lanes.json"
+c --json show pfc >"$tmp/ctl_pfc.json"
+c --json show credits >"$tmp/ctl_credits.json"
+tel /ibex/pfc >"$tmp/tel_pfc.json"
+tel /ibex/credits >"$tmp/tel_credits.json"
 stop_pid "$swpid" INT
 [ "$WAIT_RC" -eq 0 ] || { show_log "$tmp/switch.log"; fail "the switch exited with $WAIT_RC"; }
 [ -s "$tmp/final.json" ] || { show_log "$tmp/switch.log"; fail "no final --json file"; }
@@ -131,7 +142,41 @@ for vl in (0, 1):
 lane_tx = sum(next(x for x in final["lanes"] if x["port"] == "p1" and x["vl"] == v)["tx_frames"]
               for v in (0, 1))
 check("p1's lanes sent what p1 sent", lane_tx == final["ports"][1]["tx_frames"] > 0)
+
+# Flow control: the counters of a PFC port (p2) and of a credit port (p3)
+# and the per-lane state of a credit lane (p3 VL 1). Parameters from the
+# config (show's) and the lane masks (telemetry's) are not counters.
+pfc_conf = {"port", "fc", "lossless_mask", "headroom_auto", "headroom_blocks",
+            "cable_m", "proc_ns", "xoff_blocks", "xon_gap_blocks", "quanta",
+            "refresh_margin_us", "hw", "watchdog", "wd_detect_ms", "wd_recover_ms"}
+cr_conf = {"port", "fc", "vl", "class", "reserved_blocks", "credit_period_us",
+           "min_gap_ns"}
+lane_keys = {"credits", "buf_used", "advertised_free", "violations"}
+def tel_split(d):
+    port = {k: v for k, v in d.items() if not k.startswith("vl") and k != "lossless_vls"}
+    vl1 = {k[4:]: v for k, v in d.items() if k.startswith("vl1_")}
+    return port, vl1
+ctl_pfc, ctl_cr = load("ctl_pfc.json"), load("ctl_credits.json")
+tp2, _ = tel_split(load("tel_pfc.json")["/ibex/pfc"]["p2"])
+tp3, tl3 = tel_split(load("tel_credits.json")["/ibex/credits"]["p3"])
+pick = lambda l: next(x for x in l if x["port"] == "p2")
+a = {k: v for k, v in pick(ctl_pfc["pfc"]).items() if k not in pfc_conf}
+b = {k: v for k, v in pick(final["pfc"]).items() if k not in pfc_conf}
+check(f"PFC port: {len(a)} counters, pfc_tx and paused_ns_p0 among them",
+      "pfc_tx" in a and "paused_ns_p0" in a and "pfc_ignored" in a)
+check("PFC port: show pfc, /ibex/pfc and the final --json have the same keys",
+      set(a) == set(b) == set(tp2))
+check("PFC port: the same values in the three views (idle)",
+      all(a[k] == b[k] == tp2[k] for k in a))
+row = lambda l: next(x for x in l if x["port"] == "p3" and x["vl"] == 1)
+for what, r in (("show credits", row(ctl_cr["credits"])), ("final", row(final["credits"]))):
+    port = {k for k in r if k not in cr_conf and k not in lane_keys}
+    lane = {k for k in r if k in lane_keys}
+    check(f"credit port: {what} and /ibex/credits have the same port keys",
+          port == set(tp3) and "fc_tx" in port)
+    check(f"credit lane: {what} and /ibex/credits vl1_ have the same keys",
+          lane == set(tl3) == lane_keys)
 sys.exit(1 if bad else 0)
 PY
-check_ok "ports and lanes: the same counters in show --json, /ibex/ and the final --json"
+check_ok "ports, lanes, flow control: the same counters in show --json, /ibex/ and the final --json"
 echo PASS
