@@ -12,6 +12,7 @@
 
 #include "ibex_counters.h"
 #include "ibex_dp.h"
+#include "ibex_fdb.h"
 
 #define CNT_DESC(key, val, col, w, unit, help) { #key, col, w, unit, help, 0 },
 #define CNT_DESC_M(key, val, col, w, unit, help, m) \
@@ -241,4 +242,36 @@ ibex_fc_cnt_tel(struct rte_tel_data *d, const struct ibex_dp_fc_view *c,
 		snprintf(k, sizeof(k), "vl%u_", vl);
 		ibex_cnt_tel(d, &ibex_fc_lane_cnt_set, lv, 0, k);
 	}
+}
+
+void
+ibex_fdb_cnt_json(struct ibex_out *o, const struct ibex_fdb_stats *st)
+{
+	const char *sep = "";
+
+#define FDB_JSON(key, field, help) \
+	ibex_out_printf(o, "%s\"" #key "\": %" PRIu64, sep, \
+			(uint64_t)st->field); \
+	sep = ", ";
+	IBEX_FDB_COUNTERS(FDB_JSON)
+#undef FDB_JSON
+}
+
+void
+ibex_fdb_cnt_tel(struct rte_tel_data *d, const struct ibex_fdb_stats *st)
+{
+#define FDB_TEL(key, field, help) \
+	rte_tel_data_add_dict_u64(d, #key, st->field);
+	IBEX_FDB_COUNTERS(FDB_TEL)
+#undef FDB_TEL
+}
+
+void
+ibex_fdb_cnt_text(struct ibex_out *o, const struct ibex_fdb_stats *st)
+{
+	ibex_out_printf(o, "%u entries (%u static), learned %" PRIu64
+			", moved %" PRIu64 ", aged %" PRIu64
+			", refused (full) %" PRIu64, st->entries,
+			st->static_entries, st->learned, st->moved, st->aged,
+			st->full);
 }

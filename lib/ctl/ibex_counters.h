@@ -121,6 +121,16 @@ void ibex_fc_credit_cnt_json(struct ibex_out *o,
 void ibex_fc_cnt_tel(struct rte_tel_data *d, const struct ibex_dp_fc_view *c,
 		     unsigned int mode, uint16_t lanes);
 
+struct ibex_fdb_stats;
+
+/** The FDB's counters as JSON members (IBEX_FDB_COUNTERS). */
+void ibex_fdb_cnt_json(struct ibex_out *o, const struct ibex_fdb_stats *st);
+/** The same into a telemetry dict. */
+void ibex_fdb_cnt_tel(struct rte_tel_data *d, const struct ibex_fdb_stats *st);
+/** The same as one line of text (no newline): "N entries (S static),
+ * learned L, moved M, aged A, refused (full) F". */
+void ibex_fdb_cnt_text(struct ibex_out *o, const struct ibex_fdb_stats *st);
+
 /** Telemetry key of drop reason @p r: @p prefix and its name with '-' as
  * '_' (telemetry names allow [A-Za-z0-9_]). @return @p buf. */
 const char *ibex_tel_reason_key(unsigned int r, const char *prefix, char *buf,

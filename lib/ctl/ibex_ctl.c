@@ -462,7 +462,6 @@ ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp, double elapsed_s)
 		ibex_out_printf(&o, "\n");
 	}
 	out_flush(&o, f);
-	ibex_out_free(&o);
 	fprintf(f, "drops by reason:\n");
 	for (p = 0; p < dp->nb_ports; p++) {
 		struct ibex_port_counters c;
@@ -475,10 +474,11 @@ ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp, double elapsed_s)
 					c.drop[r], ibex_reason_help(r));
 	}
 	ibex_fdb_get_stats(dp->fdb, &fs);
-	fprintf(f, "fdb: %u entries (%u static), learned %" PRIu64 ", moved %"
-		PRIu64 ", aged %" PRIu64 ", refused (full) %" PRIu64 "\n",
-		fs.entries, fs.static_entries, fs.learned, fs.moved, fs.aged,
-		fs.full);
+	ibex_out_printf(&o, "fdb: ");
+	ibex_fdb_cnt_text(&o, &fs);
+	ibex_out_printf(&o, "\n");
+	out_flush(&o, f);
+	ibex_out_free(&o);
 	fprintf(f, "workers: %u, busy cycles per frame: %" PRIu64 "\n",
 		dp->nb_workers, busy_cycles_per_frame(dp));
 }
@@ -515,6 +515,7 @@ ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 {
 	struct ibex_fdb_stats fs;
 	FILE *f = fopen(path, "w");
+	struct ibex_out o;
 	uint16_t p;
 
 	if (f == NULL)
@@ -524,12 +525,13 @@ ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 	if (meta != NULL)
 		fprintf(f, "  \"meta\": %s,\n", meta);
 	fprintf(f, "  \"elapsed_s\": %.6f,\n  \"workers\": %u,\n"
-		"  \"busy_cycles_per_frame\": %" PRIu64 ",\n"
-		"  \"fdb\": {\"entries\": %u, \"static\": %u, \"learned\": %" PRIu64
-		", \"moved\": %" PRIu64 ", \"aged\": %" PRIu64 ", \"full\": %" PRIu64
-		"},\n  \"ports\": [\n",
-		elapsed_s, dp->nb_workers, busy_cycles_per_frame(dp), fs.entries,
-		fs.static_entries, fs.learned, fs.moved, fs.aged, fs.full);
+		"  \"busy_cycles_per_frame\": %" PRIu64 ",\n  \"fdb\": {",
+		elapsed_s, dp->nb_workers, busy_cycles_per_frame(dp));
+	ibex_out_init(&o);
+	ibex_fdb_cnt_json(&o, &fs);
+	out_flush(&o, f);
+	ibex_out_free(&o);
+	fprintf(f, "},\n  \"ports\": [\n");
 	for (p = 0; p < dp->nb_ports; p++) {
 		json_port(f, dp, p);
 		fprintf(f, p + 1 < dp->nb_ports ? ",\n" : "\n");

@@ -889,23 +889,21 @@ show_fdb(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	struct ibex_fdb_stats st;
 
 	ibex_fdb_get_stats(s->dp->fdb, &st);
-	if (req->json)
-		ibex_out_printf(o, "{\"entries\": %u, \"static\": %u, "
-			"\"learned\": %" PRIu64 ", \"moved\": %" PRIu64
-			", \"aged\": %" PRIu64 ", \"full\": %" PRIu64
-			", \"table\": [", st.entries, st.static_entries,
-			st.learned, st.moved, st.aged, st.full);
-	else
+	if (req->json) {
+		ibex_out_printf(o, "{");
+		ibex_fdb_cnt_json(o, &st);
+		ibex_out_printf(o, ", \"table\": [");
+	} else {
 		ibex_out_printf(o, "%-17s %5s %-12s %s\n", "mac", "vlan", "port",
 				"type");
+	}
 	ibex_fdb_foreach(s->dp->fdb, fdb_show_one, &fs);
-	if (req->json)
+	if (req->json) {
 		ibex_out_printf(o, "]}\n");
-	else
-		ibex_out_printf(o, "%u entries (%u static); learned %" PRIu64
-			", moved %" PRIu64 ", aged %" PRIu64 ", refused (full) %"
-			PRIu64 "\n", st.entries, st.static_entries, st.learned,
-			st.moved, st.aged, st.full);
+	} else {
+		ibex_fdb_cnt_text(o, &st);
+		ibex_out_printf(o, "\n");
+	}
 	return 0;
 }
 

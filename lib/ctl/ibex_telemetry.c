@@ -249,12 +249,7 @@ tel_fdb(const char *cmd __rte_unused, const char *params,
 	pg.now_ms = ibex_dp_clock_ms(tel_dp, rte_get_tsc_cycles());
 	ibex_fdb_get_stats(tel_dp->fdb, &st);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "entries", st.entries);
-	rte_tel_data_add_dict_u64(d, "static", st.static_entries);
-	rte_tel_data_add_dict_u64(d, "learned", st.learned);
-	rte_tel_data_add_dict_u64(d, "moved", st.moved);
-	rte_tel_data_add_dict_u64(d, "aged", st.aged);
-	rte_tel_data_add_dict_u64(d, "full", st.full);
+	ibex_fdb_cnt_tel(d, &st);
 	rte_tel_data_add_dict_u64(d, "offset", pg.offset);
 	ret = ibex_fdb_foreach(tel_dp->fdb, fdb_page_one, &pg);
 	if (ret < 0)

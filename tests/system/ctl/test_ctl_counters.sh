@@ -77,6 +77,8 @@ c --json show pfc >"$tmp/ctl_pfc.json"
 c --json show credits >"$tmp/ctl_credits.json"
 tel /ibex/pfc >"$tmp/tel_pfc.json"
 tel /ibex/credits >"$tmp/tel_credits.json"
+c --json show fdb >"$tmp/ctl_fdb.json"
+tel /ibex/fdb >"$tmp/tel_fdb.json"
 stop_pid "$swpid" INT
 [ "$WAIT_RC" -eq 0 ] || { show_log "$tmp/switch.log"; fail "the switch exited with $WAIT_RC"; }
 [ -s "$tmp/final.json" ] || { show_log "$tmp/switch.log"; fail "no final --json file"; }
@@ -176,6 +178,13 @@ for what, r in (("show credits", row(ctl_cr["credits"])), ("final", row(final["c
           port == set(tp3) and "fc_tx" in port)
     check(f"credit lane: {what} and /ibex/credits vl1_ have the same keys",
           lane == set(tl3) == lane_keys)
+
+# The FDB's counters (the page of entries and its cursor aside).
+a = {k: v for k, v in load("ctl_fdb.json").items() if k != "table"}
+c = {k: v for k, v in load("tel_fdb.json")["/ibex/fdb"].items()
+     if k not in ("offset", "count", "next") and not k.isdigit()}
+check("FDB: show fdb, /ibex/fdb and the final --json have the same keys and values",
+      a == c == final["fdb"] and a["static"] == 4)
 sys.exit(1 if bad else 0)
 PY
 check_ok "ports, lanes, flow control: the same counters in show --json, /ibex/ and the final --json"
