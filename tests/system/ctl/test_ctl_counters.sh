@@ -22,6 +22,25 @@ TEST_NAME=ctl_counters
 
 sw=$1 gen=$2 ctl=$3
 require_cmds jq python3 dpdk-telemetry.py
+
+# The users' list is the source's: every key of every counter list is in
+# docs/control.md's Counters tables.
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+python3 - "$root" <<'PY' || fail "docs/control.md misses counters"
+import re, sys
+root = sys.argv[1]
+src = open(f"{root}/lib/dp/ibex_dp_counters.h").read() + open(f"{root}/lib/fdb/ibex_fdb.h").read()
+doc = open(f"{root}/docs/control.md").read()
+doc = doc[doc.index("### Counters"):]
+keys = []
+for m in re.finditer(r"#define (IBEX_\w+_COUNTERS)\(X\) \\\n((?:.*\\\n)*.*)", src):
+    keys += [(m.group(1), k) for k in re.findall(r"\bX\((\w+),", m.group(2))]
+missing = [f"{l}: {k}" for l, k in keys if f"| `{k}` |" not in doc]
+print(f"{len(keys)} counters in {len(set(l for l, _ in keys))} lists; not in the docs: {missing}")
+sys.exit(1 if missing or len(keys) < 40 else 0)
+PY
+check_ok "docs/control.md lists every counter of the source's lists"
+
 [ "$(id -u)" -eq 0 ] || skip "needs root (EAL)"
 
 tmp=$(mktemp -d /tmp/ibex-cnt.XXXXXX)
