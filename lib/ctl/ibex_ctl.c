@@ -36,6 +36,7 @@
 #include <rte_log.h>
 #include <rte_ring.h>
 
+#include "ibex_counters.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
@@ -427,29 +428,39 @@ busy_cycles_per_frame(const struct ibex_dp *dp)
 	return frames != 0 ? busy / frames : 0;
 }
 
+/* Write what @p o holds to @p f, then empty it. */
+static void
+out_flush(struct ibex_out *o, FILE *f)
+{
+	if (o->buf != NULL)
+		fwrite(o->buf, 1, o->len, f);
+	ibex_out_reset(o);
+}
+
 void
 ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp, double elapsed_s)
 {
 	struct ibex_fdb_stats fs;
+	struct ibex_out o;
 	uint16_t p;
 	unsigned int r;
 
+	ibex_out_init(&o);
 	fprintf(f, "\nibex-switch summary after %.3f s\n", elapsed_s);
-	fprintf(f, "%-12s %14s %16s %14s %16s %12s %12s %12s\n", "port",
-		"rx-frames", "rx-bytes", "tx-frames", "tx-bytes", "flooded",
-		"dropped", "consumed");
+	ibex_out_printf(&o, "%-12s", "port");
+	ibex_cnt_text_head(&o, &ibex_port_cnt_set, 0);
+	ibex_out_printf(&o, "\n");
 	for (p = 0; p < dp->nb_ports; p++) {
+		uint64_t v[IBEX_PORT_CNT_NB];
 		struct ibex_port_counters c;
-		uint64_t drops = 0;
 
 		ibex_dp_port_totals(dp, p, &c);
-		for (r = 1; r < IBEX_R_MAX; r++)
-			drops += c.drop[r];
-		fprintf(f, "%-12s %14" PRIu64 " %16" PRIu64 " %14" PRIu64
-			" %16" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-			"\n", dp->port_name[p], c.rx_pkts, c.rx_bytes, c.tx_pkts,
-			c.tx_bytes, c.flood_pkts, drops, c.consumed);
+		ibex_port_cnt_values(&c, v);
+		ibex_out_printf(&o, "%-12s", dp->port_name[p]);
+		ibex_cnt_text_row(&o, &ibex_port_cnt_set, v, 0);
+		ibex_out_printf(&o, "\n");
 	}
+	out_flush(&o, f);
 	fprintf(f, "drops by reason:\n");
 	for (p = 0; p < dp->nb_ports; p++) {
 		struct ibex_port_counters c;
@@ -462,35 +473,32 @@ ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp, double elapsed_s)
 					c.drop[r], ibex_reason_help(r));
 	}
 	ibex_fdb_get_stats(dp->fdb, &fs);
-	fprintf(f, "fdb: %u entries (%u static), learned %" PRIu64 ", moved %"
-		PRIu64 ", aged %" PRIu64 ", refused (full) %" PRIu64 "\n",
-		fs.entries, fs.static_entries, fs.learned, fs.moved, fs.aged,
-		fs.full);
+	ibex_out_printf(&o, "fdb: ");
+	ibex_fdb_cnt_text(&o, &fs);
+	ibex_out_printf(&o, "\n");
+	out_flush(&o, f);
+	ibex_out_free(&o);
 	fprintf(f, "workers: %u, busy cycles per frame: %" PRIu64 "\n",
 		dp->nb_workers, busy_cycles_per_frame(dp));
 }
 
+/* One port of the final --json: its name and the counters as
+ * "show ports --json" and /ibex/port_stats have them. */
 static void
 json_port(FILE *f, const struct ibex_dp *dp, uint16_t p)
 {
 	struct ibex_port_counters c;
-	unsigned int r;
-	const char *sep = "";
+	struct ibex_out o;
 
+	ibex_out_init(&o);
 	ibex_dp_port_totals(dp, p, &c);
-	fprintf(f, "    {\"name\": \"%s\", \"rx_frames\": %" PRIu64
-		", \"rx_bytes\": %" PRIu64 ", \"tx_frames\": %" PRIu64
-		", \"tx_bytes\": %" PRIu64 ", \"flooded\": %" PRIu64
-		", \"learn_posted\": %" PRIu64 ", \"learn_lost\": %" PRIu64
-		", \"consumed\": %" PRIu64 ", \"drops\": {",
-		dp->port_name[p], c.rx_pkts, c.rx_bytes, c.tx_pkts, c.tx_bytes,
-		c.flood_pkts, c.learn_posted, c.learn_lost, c.consumed);
-	for (r = 1; r < IBEX_R_MAX; r++) {
-		fprintf(f, "%s\"%s\": %" PRIu64, sep, ibex_reason_name(r),
-			c.drop[r]);
-		sep = ", ";
-	}
-	fprintf(f, "}}");
+	ibex_out_printf(&o, "    {\"name\": ");
+	ibex_out_json_str(&o, dp->port_name[p]);
+	ibex_out_printf(&o, ", ");
+	ibex_port_cnt_json(&o, &c);
+	ibex_out_printf(&o, "}");
+	out_flush(&o, f);
+	ibex_out_free(&o);
 }
 
 int
@@ -506,6 +514,7 @@ ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 {
 	struct ibex_fdb_stats fs;
 	FILE *f = fopen(path, "w");
+	struct ibex_out o;
 	uint16_t p;
 
 	if (f == NULL)
@@ -515,12 +524,13 @@ ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 	if (meta != NULL)
 		fprintf(f, "  \"meta\": %s,\n", meta);
 	fprintf(f, "  \"elapsed_s\": %.6f,\n  \"workers\": %u,\n"
-		"  \"busy_cycles_per_frame\": %" PRIu64 ",\n"
-		"  \"fdb\": {\"entries\": %u, \"static\": %u, \"learned\": %" PRIu64
-		", \"moved\": %" PRIu64 ", \"aged\": %" PRIu64 ", \"full\": %" PRIu64
-		"},\n  \"ports\": [\n",
-		elapsed_s, dp->nb_workers, busy_cycles_per_frame(dp), fs.entries,
-		fs.static_entries, fs.learned, fs.moved, fs.aged, fs.full);
+		"  \"busy_cycles_per_frame\": %" PRIu64 ",\n  \"fdb\": {",
+		elapsed_s, dp->nb_workers, busy_cycles_per_frame(dp));
+	ibex_out_init(&o);
+	ibex_fdb_cnt_json(&o, &fs);
+	out_flush(&o, f);
+	ibex_out_free(&o);
+	fprintf(f, "},\n  \"ports\": [\n");
 	for (p = 0; p < dp->nb_ports; p++) {
 		json_port(f, dp, p);
 		fprintf(f, p + 1 < dp->nb_ports ? ",\n" : "\n");

@@ -38,6 +38,7 @@
 
 #include "ibex_cmd.h"
 #include "ibex_conf.h"
+#include "ibex_counters.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
 #include "ibex_pkt.h"
@@ -415,17 +416,6 @@ port_vls(const struct ibex_conf_port *cp)
 	return cp->nb_vls != 0 ? cp->nb_vls : 1;
 }
 
-static uint64_t
-port_drops(const struct ibex_port_counters *c)
-{
-	uint64_t sum = 0;
-	unsigned int r;
-
-	for (r = 1; r < IBEX_R_MAX; r++)
-		sum += c->drop[r];
-	return sum;
-}
-
 /* JSON: ', ' before every member but the first. */
 static const char *
 sep(bool *first)
@@ -445,31 +435,27 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	bool f1 = true;
 	uint16_t p;
 
-	if (req->json)
+	if (req->json) {
 		ibex_out_printf(o, "{\"ports\": [");
-	else
-		ibex_out_printf(o, "%-12s %-5s %6s %14s %16s %14s %16s %10s "
-				"%10s %10s  %s\n", "port", "admin", "speed",
-				"rx-frames", "rx-bytes", "tx-frames", "tx-bytes",
-				"flooded", "dropped", "consumed", "dev");
+	} else {
+		ibex_out_printf(o, "%-12s %-5s %6s", "port", "admin", "speed");
+		ibex_cnt_text_head(o, &ibex_port_cnt_set, 0);
+		ibex_out_printf(o, "  %s\n", "dev");
+	}
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		uint64_t v[IBEX_PORT_CNT_NB];
 		struct ibex_port_counters c;
 		char rate[24];
-		unsigned int r;
-		bool f2 = true;
 
 		ibex_rates_port_since_clear(s->rates, s->dp, p, &c);
 		if (!req->json) {
-			ibex_out_printf(o, "%-12s %-5s %6s %14" PRIu64 " %16"
-					PRIu64 " %14" PRIu64 " %16" PRIu64
-					" %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-					"  %s\n", cp->name,
+			ibex_port_cnt_values(&c, v);
+			ibex_out_printf(o, "%-12s %-5s %6s", cp->name,
 					cp->admin_up ? "up" : "down",
-					fmt_rate(cp->speed_bps, rate, sizeof(rate)),
-					c.rx_pkts, c.rx_bytes, c.tx_pkts,
-					c.tx_bytes, c.flood_pkts, port_drops(&c),
-					c.consumed, ibex_conf_port_dev(cp));
+					fmt_rate(cp->speed_bps, rate, sizeof(rate)));
+			ibex_cnt_text_row(o, &ibex_port_cnt_set, v, 0);
+			ibex_out_printf(o, "  %s\n", ibex_conf_port_dev(cp));
 			continue;
 		}
 		ibex_out_printf(o, "%s{\"name\": ", sep(&f1));
@@ -477,21 +463,9 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_printf(o, ", \"dev\": ");
 		ibex_out_json_str(o, ibex_conf_port_dev(cp));
 		ibex_out_printf(o, ", \"admin\": \"%s\", \"speed_bps\": %" PRIu64
-				", \"rx_frames\": %" PRIu64 ", \"rx_bytes\": %"
-				PRIu64 ", \"tx_frames\": %" PRIu64
-				", \"tx_bytes\": %" PRIu64 ", \"flooded\": %"
-				PRIu64 ", \"learn_posted\": %" PRIu64
-				", \"learn_lost\": %" PRIu64 ", \"dropped\": %"
-				PRIu64 ", \"consumed\": %" PRIu64
-				", \"drops\": {",
-				cp->admin_up ? "up" : "down", cp->speed_bps,
-				c.rx_pkts, c.rx_bytes, c.tx_pkts, c.tx_bytes,
-				c.flood_pkts, c.learn_posted, c.learn_lost,
-				port_drops(&c), c.consumed);
-		for (r = 1; r < IBEX_R_MAX; r++)
-			ibex_out_printf(o, "%s\"%s\": %" PRIu64, sep(&f2),
-					ibex_reason_name(r), c.drop[r]);
-		ibex_out_printf(o, "}}");
+				", ", cp->admin_up ? "up" : "down", cp->speed_bps);
+		ibex_port_cnt_json(o, &c);
+		ibex_out_printf(o, "}");
 	}
 	if (req->json)
 		ibex_out_printf(o, "]}\n");
@@ -505,13 +479,13 @@ show_lanes(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	bool f1 = true;
 	uint16_t p;
 
-	if (req->json)
+	if (req->json) {
 		ibex_out_printf(o, "{\"lanes\": [");
-	else
-		ibex_out_printf(o, "%-12s %2s %-8s %12s %12s %12s %14s %10s "
-				"%8s %10s %10s\n", "port", "vl", "class",
-				"cut-through", "queued", "tx-frames", "tx-bytes",
-				"drops", "qlen", "qlen-bytes", "ecn-marked");
+	} else {
+		ibex_out_printf(o, "%-12s %2s %-8s", "port", "vl", "class");
+		ibex_cnt_text_head(o, &ibex_lane_cnt_set, 0);
+		ibex_out_printf(o, "\n");
+	}
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
 		unsigned int vl;
@@ -519,31 +493,24 @@ show_lanes(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		for (vl = 0; vl < port_vls(cp); vl++) {
 			const char *cls = (cp->lossless_mask >> vl) & 1 ?
 					  "lossless" : "lossy";
+			uint64_t v[IBEX_LANE_CNT_NB];
 			struct ibex_lane_counters c;
 
 			ibex_dp_lane_totals(s->dp, p, vl, &c);
 			if (!req->json) {
-				ibex_out_printf(o, "%-12s %2u %-8s %12" PRIu64
-					" %12" PRIu64 " %12" PRIu64 " %14" PRIu64
-					" %10" PRIu64 " %8" PRIu64 " %10" PRIu64
-					" %10" PRIu64 "\n", cp->name, vl, cls,
-					c.cut_through, c.queued, c.tx_pkts,
-					c.tx_bytes, c.drops, c.qlen_pkts,
-					c.qlen_bytes, c.ecn_marked);
+				ibex_lane_cnt_values(&c, v);
+				ibex_out_printf(o, "%-12s %2u %-8s", cp->name, vl,
+						cls);
+				ibex_cnt_text_row(o, &ibex_lane_cnt_set, v, 0);
+				ibex_out_printf(o, "\n");
 				continue;
 			}
 			ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
 			ibex_out_json_str(o, cp->name);
-			ibex_out_printf(o, ", \"vl\": %u, \"class\": \"%s\", "
-				"\"cut_through\": %" PRIu64 ", \"queued\": %"
-				PRIu64 ", \"tx_frames\": %" PRIu64
-				", \"tx_bytes\": %" PRIu64 ", \"drops\": %"
-				PRIu64 ", \"qlen_frames\": %" PRIu64
-				", \"qlen_bytes\": %" PRIu64 ", \"ecn_marked\": %"
-				PRIu64 ", \"fecn_marked\": %" PRIu64 "}", vl, cls,
-				c.cut_through, c.queued, c.tx_pkts, c.tx_bytes,
-				c.drops, c.qlen_pkts, c.qlen_bytes, c.ecn_marked,
-				c.fecn_marked);
+			ibex_out_printf(o, ", \"vl\": %u, \"class\": \"%s\", ",
+					vl, cls);
+			ibex_lane_cnt_json(o, &c);
+			ibex_out_printf(o, "}");
 		}
 	}
 	if (req->json)
@@ -561,53 +528,54 @@ show_credits(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	bool f1 = true;
 	uint16_t p;
 
-	if (req->json)
+	if (req->json) {
 		ibex_out_printf(o, "{\"credits\": [");
-	else
-		ibex_out_printf(o, "%-12s %-6s %2s %-8s %15s %16s %10s %8s "
-				"%8s %8s %10s %10s %10s\n", "port",
+	} else {
+		ibex_out_printf(o, "%-12s %-6s %2s %-8s %15s %16s %10s", "port",
 				"fc", "vl", "class", "reserved-blocks",
-				"credit-period-us", "min-gap-ns", "credits",
-				"buf-used", "advert", "violations", "fc-tx",
-				"fc-rx");
+				"credit-period-us", "min-gap-ns");
+		ibex_cnt_text_head(o, &ibex_fc_lane_cnt_set, 0);
+		ibex_cnt_text_head(o, &ibex_fc_cnt_set, IBEX_FC_CNT_CREDIT);
+		ibex_out_printf(o, "\n");
+	}
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		uint64_t fv[IBEX_FC_CNT_NB], lv[IBEX_FC_LANE_CNT_NB];
 		struct ibex_dp_fc_view v;
 		unsigned int vl;
 
 		ibex_dp_fc_view(s->dp, p, &v); /* zeroed when no fc */
-
+		ibex_fc_cnt_values(&v, fv);
 		for (vl = 0; vl < port_vls(cp); vl++) {
 			const char *cls = (cp->lossless_mask >> vl) & 1 ?
 					  "lossless" : "lossy";
 
+			ibex_fc_lane_cnt_values(&v, vl, lv);
 			if (!req->json) {
 				ibex_out_printf(o, "%-12s %-6s %2u %-8s %15u "
-					"%16u %10u %8u %8u %8u %10" PRIu64
-					" %10" PRIu64 " %10" PRIu64 "\n",
-					cp->name, fc_name(cp->fc_mode), vl, cls,
+					"%16u %10u", cp->name,
+					fc_name(cp->fc_mode), vl, cls,
 					cp->reserved_blocks[vl],
 					cp->credit_period_us,
-					cp->credit_min_gap_ns, v.credits[vl],
-					v.buf_used[vl], v.buf_free[vl],
-					v.violations[vl], v.fc_tx, v.fc_rx);
+					cp->credit_min_gap_ns);
+				ibex_cnt_text_row(o, &ibex_fc_lane_cnt_set, lv, 0);
+				ibex_cnt_text_row(o, &ibex_fc_cnt_set, fv,
+						  IBEX_FC_CNT_CREDIT);
+				ibex_out_printf(o, "\n");
 				continue;
 			}
 			ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
 			ibex_out_json_str(o, cp->name);
 			ibex_out_printf(o, ", \"fc\": \"%s\", \"vl\": %u, "
 				"\"class\": \"%s\", \"reserved_blocks\": %u, "
-				"\"credit_period_us\": %u, \"min_gap_ns\": %u, "
-				"\"credits\": %u, \"buf_used\": %u, "
-				"\"advertised_free\": %u, \"violations\": %"
-				PRIu64 ", \"fc_tx\": %" PRIu64 ", \"fc_rx\": %"
-				PRIu64 ", \"fc_tx_fail\": %" PRIu64 "}",
+				"\"credit_period_us\": %u, \"min_gap_ns\": %u, ",
 				fc_name(cp->fc_mode), vl, cls,
 				cp->reserved_blocks[vl], cp->credit_period_us,
-				cp->credit_min_gap_ns, v.credits[vl],
-				v.buf_used[vl], v.buf_free[vl],
-				v.violations[vl], v.fc_tx, v.fc_rx,
-				v.fc_tx_fail);
+				cp->credit_min_gap_ns);
+			ibex_cnt_json(o, &ibex_fc_lane_cnt_set, lv, 0);
+			ibex_out_printf(o, ", ");
+			ibex_fc_credit_cnt_json(o, &v);
+			ibex_out_printf(o, "}");
 		}
 	}
 	if (req->json)
@@ -622,40 +590,41 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	bool f1 = true;
 	uint16_t p;
 
-	if (req->json)
+	if (req->json) {
 		ibex_out_printf(o, "{\"pfc\": [");
-	else
+	} else {
 		ibex_out_printf(o, "%-12s %-6s %-8s %9s %8s %8s %7s %9s %6s "
-				"%-7s %9s %10s %6s %8s %8s %8s %8s %7s %7s\n",
-				"port", "fc", "lossless",
+				"%-7s %9s %10s %6s", "port", "fc", "lossless",
 				"headroom", "xoff", "xon-gap", "quanta",
 				"refresh", "hw", "wd", "wd-detect", "wd-recover",
-				"paused", "xoff-tx", "xon-tx", "xoff-rx",
-				"ignored", "storms", "restored");
+				"paused");
+		ibex_cnt_text_head(o, &ibex_fc_cnt_set, IBEX_FC_CNT_PFC);
+		ibex_out_printf(o, "\n");
+	}
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		uint64_t fv[IBEX_FC_CNT_NB];
 		struct ibex_dp_fc_view v;
 		char hr[16];
 
 		ibex_dp_fc_view(s->dp, p, &v); /* zeroed when no fc */
-
+		ibex_fc_cnt_values(&v, fv);
 		if (cp->pfc_headroom_auto)
 			snprintf(hr, sizeof(hr), "auto");
 		else
 			snprintf(hr, sizeof(hr), "%u", cp->pfc_headroom_blocks);
 		if (!req->json) {
 			ibex_out_printf(o, "%-12s %-6s 0x%04x   %9s %8u %8u %7u "
-				"%9u %6s %-7s %9u %10u 0x%04x %8" PRIu64 " %8"
-				PRIu64 " %8" PRIu64 " %8" PRIu64 " %7" PRIu64
-				" %7" PRIu64 "\n", cp->name,
+				"%9u %6s %-7s %9u %10u 0x%04x", cp->name,
 				fc_name(cp->fc_mode), cp->lossless_mask, hr,
 				cp->pfc_xoff_blocks, cp->pfc_xon_gap_blocks,
 				cp->pfc_quanta, cp->pfc_refresh_margin_us,
 				cp->pfc_hw ? "on" : "off",
 				wd_name(cp->wd_action), cp->wd_detect_ms,
-				cp->wd_recover_ms, v.paused_vls, v.xoff_tx,
-				v.xon_tx, v.xoff_rx, v.pfc_ignored, v.storms,
-				v.restored);
+				cp->wd_recover_ms, v.paused_vls);
+			ibex_cnt_text_row(o, &ibex_fc_cnt_set, fv,
+					  IBEX_FC_CNT_PFC);
+			ibex_out_printf(o, "\n");
 			continue;
 		}
 		ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
@@ -667,11 +636,7 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 			"\"refresh_margin_us\": %u, \"hw\": %s, "
 			"\"watchdog\": \"%s\", \"wd_detect_ms\": %u, "
 			"\"wd_recover_ms\": %u, \"paused_vls\": %u, "
-			"\"wd_drop_vls\": %u, \"pfc_tx\": %" PRIu64 ", "
-			"\"pfc_rx\": %" PRIu64 ", \"xoff_tx\": %" PRIu64 ", "
-			"\"xon_tx\": %" PRIu64 ", \"xoff_rx\": %" PRIu64 ", "
-			"\"xon_rx\": %" PRIu64 ", \"ignored\": %" PRIu64 ", "
-			"\"storms\": %" PRIu64 ", \"restored\": %" PRIu64 "}",
+			"\"wd_drop_vls\": %u, ",
 			fc_name(cp->fc_mode),
 			cp->lossless_mask,
 			cp->pfc_headroom_auto ? "true" : "false",
@@ -681,9 +646,9 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 			cp->pfc_refresh_margin_us,
 			cp->pfc_hw ? "true" : "false", wd_name(cp->wd_action),
 			cp->wd_detect_ms, cp->wd_recover_ms, v.paused_vls,
-			v.wd_drop_vls, v.pfc_tx, v.pfc_rx, v.xoff_tx, v.xon_tx,
-			v.xoff_rx, v.xon_rx, v.pfc_ignored, v.storms,
-			v.restored);
+			v.wd_drop_vls);
+		ibex_fc_pfc_cnt_json(o, &v);
+		ibex_out_printf(o, "}");
 	}
 	if (req->json)
 		ibex_out_printf(o, "]}\n");
@@ -716,7 +681,7 @@ show_ecn(struct ibex_sock *s, const struct ibex_cmd_req *req,
 			uint64_t ect;
 
 			ibex_dp_lane_totals(s->dp, p, vl, &c);
-			ect = c.ecn_seen[1] + c.ecn_seen[2];
+			ect = ibex_ecn_ect_seen(c.ecn_seen);
 			if (!req->json) {
 				ibex_out_printf(o, "%-12s %2u %-3s %10u %10u "
 					"%6.3f %3u %-4s %12" PRIu64 " %12" PRIu64
@@ -924,23 +889,21 @@ show_fdb(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	struct ibex_fdb_stats st;
 
 	ibex_fdb_get_stats(s->dp->fdb, &st);
-	if (req->json)
-		ibex_out_printf(o, "{\"entries\": %u, \"static\": %u, "
-			"\"learned\": %" PRIu64 ", \"moved\": %" PRIu64
-			", \"aged\": %" PRIu64 ", \"full\": %" PRIu64
-			", \"table\": [", st.entries, st.static_entries,
-			st.learned, st.moved, st.aged, st.full);
-	else
+	if (req->json) {
+		ibex_out_printf(o, "{");
+		ibex_fdb_cnt_json(o, &st);
+		ibex_out_printf(o, ", \"table\": [");
+	} else {
 		ibex_out_printf(o, "%-17s %5s %-12s %s\n", "mac", "vlan", "port",
 				"type");
+	}
 	ibex_fdb_foreach(s->dp->fdb, fdb_show_one, &fs);
-	if (req->json)
+	if (req->json) {
 		ibex_out_printf(o, "]}\n");
-	else
-		ibex_out_printf(o, "%u entries (%u static); learned %" PRIu64
-			", moved %" PRIu64 ", aged %" PRIu64 ", refused (full) %"
-			PRIu64 "\n", st.entries, st.static_entries, st.learned,
-			st.moved, st.aged, st.full);
+	} else {
+		ibex_fdb_cnt_text(o, &st);
+		ibex_out_printf(o, "\n");
+	}
 	return 0;
 }
 
@@ -1731,18 +1694,7 @@ tel_lanes(const char *cmd __rte_unused, const char *params,
 			return -ENOMEM;
 		ibex_dp_lane_totals(tel_sock->dp, (uint16_t)p, vl, &c);
 		rte_tel_data_start_dict(ld);
-		rte_tel_data_add_dict_u64(ld, "cut_through", c.cut_through);
-		rte_tel_data_add_dict_u64(ld, "queued", c.queued);
-		rte_tel_data_add_dict_u64(ld, "tx_frames", c.tx_pkts);
-		rte_tel_data_add_dict_u64(ld, "tx_bytes", c.tx_bytes);
-		rte_tel_data_add_dict_u64(ld, "drops", c.drops);
-		rte_tel_data_add_dict_u64(ld, "qlen_frames", c.qlen_pkts);
-		rte_tel_data_add_dict_u64(ld, "qlen_bytes", c.qlen_bytes);
-		rte_tel_data_add_dict_u64(ld, "ect_seen",
-					  c.ecn_seen[1] + c.ecn_seen[2]);
-		rte_tel_data_add_dict_u64(ld, "ce_seen", c.ecn_seen[3]);
-		rte_tel_data_add_dict_u64(ld, "ecn_marked", c.ecn_marked);
-		rte_tel_data_add_dict_u64(ld, "fecn_marked", c.fecn_marked);
+		ibex_lane_cnt_tel(ld, &c);
 		snprintf(name, sizeof(name), "vl%u", vl);
 		rte_tel_data_add_dict_container(d, name, ld, 0);
 	}

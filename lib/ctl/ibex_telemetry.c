@@ -27,6 +27,7 @@
 #include <rte_version.h>
 
 #include "ibex_buf.h"
+#include "ibex_counters.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
@@ -53,19 +54,6 @@ port_from_param(const char *params)
 	return (int)v;
 }
 
-/* Telemetry names allow [A-Za-z0-9_]: "ip4-trunc" becomes "ip4_trunc". */
-static const char *
-tel_reason_key(unsigned int r, const char *prefix, char *buf, size_t len)
-{
-	char *c;
-
-	snprintf(buf, len, "%s%s", prefix, ibex_reason_name(r));
-	for (c = buf; *c != '\0'; c++)
-		if (*c == '-')
-			*c = '_';
-	return buf;
-}
-
 static int
 tel_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 	  struct rte_tel_data *d)
@@ -84,7 +72,6 @@ tel_port_stats(const char *cmd __rte_unused, const char *params,
 {
 	struct ibex_port_counters c;
 	int p = port_from_param(params);
-	unsigned int r;
 
 	if (p < 0)
 		return -EINVAL;
@@ -92,20 +79,7 @@ tel_port_stats(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", tel_dp->port_name[p]);
 	rte_tel_data_add_dict_u64(d, "ethdev_port", tel_dp->port_id[p]);
-	rte_tel_data_add_dict_u64(d, "rx_frames", c.rx_pkts);
-	rte_tel_data_add_dict_u64(d, "rx_bytes", c.rx_bytes);
-	rte_tel_data_add_dict_u64(d, "tx_frames", c.tx_pkts);
-	rte_tel_data_add_dict_u64(d, "tx_bytes", c.tx_bytes);
-	rte_tel_data_add_dict_u64(d, "flooded", c.flood_pkts);
-	rte_tel_data_add_dict_u64(d, "learn_posted", c.learn_posted);
-	rte_tel_data_add_dict_u64(d, "learn_lost", c.learn_lost);
-	rte_tel_data_add_dict_u64(d, "consumed", c.consumed);
-	for (r = 1; r < IBEX_R_MAX; r++) {
-		char key[64];
-
-		rte_tel_data_add_dict_u64(d, tel_reason_key(r, "drop_", key,
-							    sizeof(key)), c.drop[r]);
-	}
+	ibex_port_cnt_tel(d, &c);
 	return 0;
 }
 
@@ -129,7 +103,7 @@ tel_drops(const char *cmd __rte_unused, const char *params __rte_unused,
 			char key[64];
 
 			if (c.drop[r] != 0)
-				rte_tel_data_add_dict_u64(pd, tel_reason_key(r, "",
+				rte_tel_data_add_dict_u64(pd, ibex_tel_reason_key(r, "",
 						key, sizeof(key)), c.drop[r]);
 		}
 		rte_tel_data_add_dict_container(d, tel_dp->port_name[p], pd, 0);
@@ -147,7 +121,7 @@ tel_reasons(const char *cmd __rte_unused, const char *params __rte_unused,
 	for (r = 1; r < IBEX_R_MAX; r++) {
 		char key[64];
 
-		rte_tel_data_add_dict_string(d, tel_reason_key(r, "", key,
+		rte_tel_data_add_dict_string(d, ibex_tel_reason_key(r, "", key,
 							       sizeof(key)),
 					     ibex_reason_help(r));
 	}
@@ -277,12 +251,7 @@ tel_fdb(const char *cmd __rte_unused, const char *params,
 	pg.now_ms = ibex_dp_clock_ms(tel_dp, rte_get_tsc_cycles());
 	ibex_fdb_get_stats(tel_dp->fdb, &st);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "entries", st.entries);
-	rte_tel_data_add_dict_u64(d, "static", st.static_entries);
-	rte_tel_data_add_dict_u64(d, "learned", st.learned);
-	rte_tel_data_add_dict_u64(d, "moved", st.moved);
-	rte_tel_data_add_dict_u64(d, "aged", st.aged);
-	rte_tel_data_add_dict_u64(d, "full", st.full);
+	ibex_fdb_cnt_tel(d, &st);
 	rte_tel_data_add_dict_u64(d, "offset", pg.offset);
 	ret = ibex_fdb_foreach(tel_dp->fdb, fdb_page_one, &pg);
 	if (ret < 0)
@@ -293,7 +262,8 @@ tel_fdb(const char *cmd __rte_unused, const char *params,
 	return 0;
 }
 
-/* /ibex/credits and /ibex/pfc: one dict per port running that mode. */
+/* /ibex/credits and /ibex/pfc: one dict per port running that mode; the
+ * lanes that are lossless or hold anything. */
 static int
 tel_fc(struct rte_tel_data *d, uint8_t mode)
 {
@@ -304,51 +274,26 @@ tel_fc(struct rte_tel_data *d, uint8_t mode)
 	for (p = 0; p < tel_dp->nb_ports; p++) {
 		struct ibex_dp_fc_view v;
 		struct rte_tel_data *pd;
-		char k[24];
+		uint16_t lanes = 0;
 
 		if (ibex_dp_fc_view(tel_dp, p, &v) < 0 || v.mode != mode)
 			continue;
 		pd = rte_tel_data_alloc();
 		if (pd == NULL)
 			return -ENOMEM;
+		for (vl = 0; vl < IBEX_VL_COUNT; vl++)
+			if ((v.lossless >> vl & 1) || v.buf_used[vl] != 0 ||
+			    v.violations[vl] != 0)
+				lanes |= (uint16_t)(1u << vl);
 		rte_tel_data_start_dict(pd);
 		rte_tel_data_add_dict_u64(pd, "lossless_vls", v.lossless);
-		if (mode == IBEX_FC_CREDIT) {
-			rte_tel_data_add_dict_u64(pd, "fc_tx", v.fc_tx);
-			rte_tel_data_add_dict_u64(pd, "fc_rx", v.fc_rx);
-			rte_tel_data_add_dict_u64(pd, "fc_tx_fail", v.fc_tx_fail);
-		} else {
-			rte_tel_data_add_dict_u64(pd, "pfc_tx", v.pfc_tx);
-			rte_tel_data_add_dict_u64(pd, "pfc_rx", v.pfc_rx);
-			rte_tel_data_add_dict_u64(pd, "pfc_ignored",
-						  v.pfc_ignored);
-			rte_tel_data_add_dict_u64(pd, "xoff_tx", v.xoff_tx);
-			rte_tel_data_add_dict_u64(pd, "xon_tx", v.xon_tx);
-			rte_tel_data_add_dict_u64(pd, "xoff_rx", v.xoff_rx);
-			rte_tel_data_add_dict_u64(pd, "xon_rx", v.xon_rx);
+		if (mode == IBEX_FC_PFC) {
 			rte_tel_data_add_dict_u64(pd, "paused_vls", v.paused_vls);
 			rte_tel_data_add_dict_u64(pd, "wd_drop_vls",
 						  v.wd_drop_vls);
-			rte_tel_data_add_dict_u64(pd, "storms", v.storms);
-			rte_tel_data_add_dict_u64(pd, "restored", v.restored);
-			for (vl = 0; vl < 8; vl++) {
-				snprintf(k, sizeof(k), "paused_ns_p%u", vl);
-				rte_tel_data_add_dict_u64(pd, k, v.paused_ns[vl]);
-			}
 		}
-		for (vl = 0; vl < IBEX_VL_COUNT; vl++) {
-			if (!(v.lossless >> vl & 1) && v.buf_used[vl] == 0 &&
-			    v.violations[vl] == 0)
-				continue;
-			snprintf(k, sizeof(k), "vl%u_credits", vl);
-			rte_tel_data_add_dict_u64(pd, k, v.credits[vl]);
-			snprintf(k, sizeof(k), "vl%u_buf_used", vl);
-			rte_tel_data_add_dict_u64(pd, k, v.buf_used[vl]);
-			snprintf(k, sizeof(k), "vl%u_advertised", vl);
-			rte_tel_data_add_dict_u64(pd, k, v.buf_free[vl]);
-			snprintf(k, sizeof(k), "vl%u_violations", vl);
-			rte_tel_data_add_dict_u64(pd, k, v.violations[vl]);
-		}
+		ibex_fc_cnt_tel(pd, &v, mode == IBEX_FC_CREDIT ?
+				IBEX_FC_CNT_CREDIT : IBEX_FC_CNT_PFC, lanes);
 		rte_tel_data_add_dict_container(d, tel_dp->port_name[p], pd, 0);
 	}
 	return 0;

@@ -26,6 +26,8 @@
 #include <rte_common.h>
 
 #include "ibex_common.h"
+#include "ibex_counter.h"
+#include "ibex_dp_counters.h"
 #include "ibex_reason.h"
 #include "ibex_vl.h"
 
@@ -37,23 +39,6 @@ struct ibex_fdb;
 #define IBEX_BURST_MAX 256
 /** Most (port, queue) pairs one worker polls. */
 #define IBEX_MAX_RXQ_PER_WORKER 64
-
-/** Per-worker, per-port counters: one writer (the worker). */
-struct ibex_port_counters {
-	uint64_t rx_pkts;
-	uint64_t rx_bytes;
-	uint64_t tx_pkts;
-	uint64_t tx_bytes;
-	uint64_t flood_pkts;     /**< frames flooded (counted at ingress) */
-	uint64_t learn_posted;   /**< learn requests queued to control */
-	uint64_t learn_lost;     /**< learn requests lost: ring full */
-	uint64_t consumed;       /**< flow-control frames (PFC on a PFC port,
-				      credit on a credit port) taken by the
-				      switch: neither forwarded nor dropped,
-				      so rx = forwarded + dropped + consumed */
-	uint64_t drop[IBEX_R_MAX]; /**< frames dropped, by reason (at ingress
-				      for ingress reasons, at egress for TX) */
-} __rte_cache_aligned;
 
 /** Per-worker, per-port counters of an eBPF classifier's verdicts (the
  * frames it ran on are their sum). One writer (the worker). */
@@ -79,36 +64,12 @@ struct ibex_dp_bpf_view {
 	struct ibex_bpf_counters cnt; /**< summed over the workers */
 };
 
-/** Counter update by the single writer; readers on other cores use
- * relaxed loads and see each 64-bit word whole. */
-#define IBEX_CNT_ADD(field, n) \
-	__atomic_store_n(&(field), (field) + (n), __ATOMIC_RELAXED)
-#define IBEX_CNT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
-
 /** A learn request: "mac was seen as source on port in vlan". */
 struct ibex_learn_req {
 	uint8_t mac[6];
 	uint16_t vid;
 	uint16_t port;
 	uint16_t pad[3];
-};
-
-/**
- * Counters of one (egress port, VL) lane, summed over the workers
- * (ibex_dp_lane_totals()). Gauges (qlen_*) are the backlog now.
- */
-struct ibex_lane_counters {
-	uint64_t cut_through;    /**< frames sent straight from RX */
-	uint64_t queued;         /**< frames that waited in the lane queue */
-	uint64_t tx_pkts;        /**< frames of the lane TX accepted */
-	uint64_t tx_bytes;
-	uint64_t drops;          /**< lane drops (queue full, watchdog) */
-	uint64_t qlen_pkts;      /**< backlog now */
-	uint64_t qlen_bytes;
-	uint64_t ecn_seen[4];    /**< by RFC 3168 codepoint of frames that
-				      reached the ECN decision */
-	uint64_t ecn_marked;     /**< ECT frames set to CE */
-	uint64_t fecn_marked;    /**< RoCEv2 frames given BTH FECN */
 };
 
 struct ibex_rxq {

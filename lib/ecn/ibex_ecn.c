@@ -199,13 +199,13 @@ ibex_ecn_decide_slow(const struct ibex_ecn_params *p,
 	if (thr < IBEX_ECN_P_ONE && (ibex_ecn_rng_next(rng) >> 32) >= thr)
 		return IBEX_ECN_V_PASS;
 	if (ecn == IBEX_ECN_CP_NOT_ECT) {
-		s->not_ect_selected++;
+		IBEX_CNT_ADD(s->not_ect_selected, 1);
 		return IBEX_ECN_V_NOT_ECT;
 	}
 	if (ecn == IBEX_ECN_CP_CE) {
-		s->ce_selected++;
+		IBEX_CNT_ADD(s->ce_selected, 1);
 		return IBEX_ECN_V_PASS;
 	}
-	s->marked++;
+	IBEX_CNT_ADD(s->marked, 1);
 	return IBEX_ECN_V_MARK;
 }

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include <ibex_common.h>
+#include <ibex_counter.h>
 
 /** RFC 3168 codepoint Not-ECT (00); same value as the packet library's. */
 #define IBEX_ECN_CP_NOT_ECT 0
@@ -107,7 +108,10 @@ struct ibex_ecn_vars {
 /** Counters of one lane; single writer. */
 struct ibex_ecn_stats {
 	/** Frames seen, indexed by RFC 3168 codepoint: [0] Not-ECT,
-	 *  [1] ECT(1), [2] ECT(0), [3] CE. ECT seen = [1] + [2] + [3]. */
+	 *  [1] ECT(1), [2] ECT(0), [3] CE. "ECT seen" is every ECN-capable
+	 *  frame, CE included: [1] + [2] + [3] (ibex_ecn_stats_ect_seen()).
+	 *  One writer (the lane's worker): written with IBEX_CNT_ADD, read
+	 *  with IBEX_CNT_READ by the control thread. */
 	uint64_t seen[4];
 	uint64_t marked;            /**< ECT frames newly set to CE */
 	uint64_t not_ect_selected;  /**< Not-ECT frames the curve chose */
@@ -228,7 +232,7 @@ ibex_ecn_decide(const struct ibex_ecn_params *p, struct ibex_ecn_vars *v,
 {
 	uint32_t q = qlen;
 
-	s->seen[ecn & 3]++;
+	IBEX_CNT_ADD(s->seen[ecn & 3], 1);
 	if (p->wq_log != 0)
 		q = ibex_ecn_avg_update(p, v, qlen, now);
 	/* The common case: one compare and out. */
@@ -237,11 +241,23 @@ ibex_ecn_decide(const struct ibex_ecn_params *p, struct ibex_ecn_vars *v,
 	return ibex_ecn_decide_slow(p, s, rng, q, ecn & 3);
 }
 
+/**
+ * ECN-capable frames among counts by codepoint @p seen (the layout of
+ * ibex_ecn_stats::seen): ECT(0), ECT(1) and CE, the last because a CE
+ * frame was sent ECN-capable and marked upstream. The one definition of
+ * "ECT seen" (docs/ecn.md), used by every counter view.
+ */
+static inline uint64_t
+ibex_ecn_ect_seen(const uint64_t seen[4])
+{
+	return seen[1] + seen[2] + seen[3];
+}
+
 /** ECT frames seen (ECT(0), ECT(1) and CE). */
 static inline uint64_t
 ibex_ecn_stats_ect_seen(const struct ibex_ecn_stats *s)
 {
-	return s->seen[1] + s->seen[2] + s->seen[3];
+	return ibex_ecn_ect_seen(s->seen);
 }
 
 #endif /* IBEX_ECN_H */

@@ -309,9 +309,9 @@ fdb_insert(struct ibex_fdb *fdb, uint32_t ins, uint64_t key, uint64_t v)
 	if (fdb_wkey(fdb, ins) == FDB_TOMB)
 		fdb->tombs--;
 	fdb_publish(fdb, ins, key, v);
-	fdb->st.entries++;
+	IBEX_CNT_ADD(fdb->st.entries, 1);
 	if (v & FDB_V_STATIC)
-		fdb->st.static_entries++;
+		IBEX_CNT_ADD(fdb->st.static_entries, 1);
 }
 
 /* Tell readers' caches that an answer they hold may be stale. */
@@ -328,8 +328,8 @@ fdb_remove(struct ibex_fdb *fdb, uint32_t i)
 	uint32_t j;
 
 	if (fdb_wval(fdb, i) & FDB_V_STATIC)
-		fdb->st.static_entries--;
-	fdb->st.entries--;
+		IBEX_CNT_SUB(fdb->st.static_entries, 1);
+	IBEX_CNT_SUB(fdb->st.entries, 1);
 	fdb_set_key(fdb, i, FDB_TOMB);
 	fdb->tombs++;
 	fdb_bump_version(fdb);
@@ -467,7 +467,7 @@ ibex_fdb_add_static(struct ibex_fdb *fdb, const uint8_t *mac, uint16_t vid,
 		uint64_t old = fdb_wval(fdb, i);
 
 		if ((old & FDB_V_STATIC) == 0)
-			fdb->st.static_entries++;
+			IBEX_CNT_ADD(fdb->st.static_entries, 1);
 		fdb_set_val(fdb, i, v);
 		if (fdb_v_port(old) != port)
 			fdb_bump_version(fdb);
@@ -500,15 +500,15 @@ ibex_fdb_learn(struct ibex_fdb *fdb, const uint8_t *mac, uint16_t vid,
 		if (fdb_v_port(v) == port)
 			return IBEX_FDB_REFRESHED;
 		fdb_bump_version(fdb);
-		fdb->st.moved++;
+		IBEX_CNT_ADD(fdb->st.moved, 1);
 		return IBEX_FDB_MOVED;
 	}
 	if (fdb->st.entries >= fdb->max_entries || ins == UINT32_MAX) {
-		fdb->st.full++;
+		IBEX_CNT_ADD(fdb->st.full, 1);
 		return IBEX_FDB_FULL;
 	}
 	fdb_insert(fdb, ins, key, fdb_value(port, false, now_ms));
-	fdb->st.learned++;
+	IBEX_CNT_ADD(fdb->st.learned, 1);
 	return IBEX_FDB_NEW;
 }
 
@@ -546,7 +546,7 @@ ibex_fdb_age(struct ibex_fdb *fdb, uint32_t now_ms)
 			n++;
 		}
 	}
-	fdb->st.aged += n;
+	IBEX_CNT_ADD(fdb->st.aged, n);
 	fdb_maybe_compact(fdb);
 	return n;
 }
@@ -615,5 +615,9 @@ ibex_fdb_foreach(const struct ibex_fdb *fdb,
 void
 ibex_fdb_get_stats(const struct ibex_fdb *fdb, struct ibex_fdb_stats *st)
 {
-	*st = fdb->st;
+	/* The telemetry thread asks while the control thread (the only
+	 * writer) learns and ages: each word whole, no lock. */
+#define FDB_STAT_READ(key, field, help) st->field = IBEX_CNT_READ(fdb->st.field);
+	IBEX_FDB_COUNTERS(FDB_STAT_READ)
+#undef FDB_STAT_READ
 }

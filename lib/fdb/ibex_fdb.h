@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "ibex_common.h"
+#include "ibex_counter.h"
 
 struct ibex_fdb;
 
@@ -59,6 +60,20 @@ struct ibex_fdb_stats {
 	uint64_t aged;
 	uint64_t full;         /**< learn attempts refused by the size limit */
 };
+
+/**
+ * The FDB's counters (struct ibex_fdb_stats), listed once for every view
+ * (show fdb, /ibex/fdb, the final --json, the summary): X(key, field,
+ * help). One writer, the control thread (IBEX_CNT_ADD); any thread reads
+ * them through ibex_fdb_get_stats().
+ */
+#define IBEX_FDB_COUNTERS(X) \
+	X(entries, entries,        "entries now (static and learned)") \
+	X(static,  static_entries, "static entries now") \
+	X(learned, learned,        "stations learned (new entries) since start") \
+	X(moved,   moved,          "learned stations seen on another port since start") \
+	X(aged,    aged,           "learned entries aged out since start") \
+	X(full,    full,           "learn attempts refused: the table was full")
 
 /** Allocate an empty table. @return NULL with errno set. */
 struct ibex_fdb *ibex_fdb_create(const struct ibex_fdb_params *params);

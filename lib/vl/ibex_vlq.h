@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "ibex_common.h"
+#include "ibex_counter.h"
 
 /** A waiting frame. */
 struct ibex_vlq_ent {
@@ -102,10 +103,9 @@ ibex_vlq_put(struct ibex_vlq *q, void *frame, uint32_t len, uint64_t rx_tsc,
 	e->len = len;
 	e->meta = meta;
 	e->src = src;
-	q->tail++;
-	__atomic_store_n(&q->blocks, q->blocks + ibex_blocks(len),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&q->bytes, q->bytes + len, __ATOMIC_RELAXED);
+	IBEX_CNT_ADD(q->tail, 1);
+	IBEX_CNT_ADD(q->blocks, ibex_blocks(len));
+	IBEX_CNT_ADD(q->bytes, len);
 }
 
 /**
@@ -149,10 +149,9 @@ static inline void
 ibex_vlq_pop(struct ibex_vlq *q, struct ibex_vlq_ent *out)
 {
 	*out = q->ent[q->head & q->mask];
-	q->head++;
-	__atomic_store_n(&q->blocks, q->blocks - ibex_blocks(out->len),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&q->bytes, q->bytes - out->len, __ATOMIC_RELAXED);
+	IBEX_CNT_ADD(q->head, 1);
+	IBEX_CNT_SUB(q->blocks, ibex_blocks(out->len));
+	IBEX_CNT_SUB(q->bytes, out->len);
 }
 
 #endif /* IBEX_VLQ_H */
