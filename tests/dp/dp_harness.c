@@ -501,7 +501,7 @@ dp_harness_drops_show(const struct ibex_dp *dp)
 
 	for (p = 0; p < dp->nb_ports; p++) {
 		ibex_dp_port_totals(dp, p, &c);
-		for (r = 0; r < IBEX_R_MAX; r++)
+		for (r = IBEX_R_OK + 1; r < IBEX_R_MAX; r++)
 			if (c.drop[r] != 0)
 				fprintf(stderr, "r%u: %s %" PRIu64 "\n", p,
 					ibex_reason_name(r), c.drop[r]);
