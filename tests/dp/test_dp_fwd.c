@@ -56,18 +56,27 @@ static const uint8_t mac_c[6] = { 0x02, 0, 0, 0, 0x0c, 0x01 };
 static const uint8_t mac_d[6] = { 0x02, 0, 0, 0, 0x0d, 0x01 };
 static const uint8_t mac_bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-static struct rte_mbuf *
-frame(const uint8_t *dst, const uint8_t *src, int vlan, uint32_t len)
+/* A RoCEv2 frame of @p len bytes from @p src to @p dst. */
+static void
+spec(struct ibex_pkt_spec *s, const uint8_t *dst, const uint8_t *src,
+     int vlan, uint32_t len)
 {
-	struct ibex_pkt_spec s = {
+	*s = (struct ibex_pkt_spec){
 		.vlan = vlan, .l3 = IBEX_L3_IPV4, .roce = true,
 		.src_ip4 = 0x0a000001, .dst_ip4 = 0x0a000101, .sport = 49152,
 		.dest_qp = 0x100, .frame_len = len, .ecn = IBEX_ECN_ECT0,
 	};
+	memcpy(s->dst, dst, 6);
+	memcpy(s->src, src, 6);
+}
+
+static struct rte_mbuf *
+frame(const uint8_t *dst, const uint8_t *src, int vlan, uint32_t len)
+{
+	struct ibex_pkt_spec s;
 	struct rte_mbuf *m;
 
-	memcpy(s.dst, dst, 6);
-	memcpy(s.src, src, 6);
+	spec(&s, dst, src, vlan, len);
 	m = dp_harness_frame(test_pool, &s);
 	assert_non_null(m);
 	return m;
@@ -77,6 +86,17 @@ static void
 inject(unsigned int port, struct rte_mbuf *m)
 {
 	assert_int_equal(rte_ring_enqueue(rxr[port], m), 0);
+}
+
+/* @p n copies of that frame onto port @p port's RX ring. */
+static void
+inject_n(unsigned int port, const uint8_t *dst, const uint8_t *src, int vlan,
+	 uint32_t len, unsigned int n)
+{
+	struct ibex_pkt_spec s;
+
+	spec(&s, dst, src, vlan, len);
+	assert_int_equal(dp_harness_send_spec(rxr[port], test_pool, &s, n), n);
 }
 
 static void *ctl_thread(void *arg);
@@ -177,12 +197,11 @@ test_static_unicast(void **state)
 {
 	struct dp_harness_snap before;
 	struct ibex_port_counters c0, c1;
-	unsigned int i, o;
+	unsigned int o;
 
 	(void)state;
 	dp_harness_snap(dp, &before);
-	for (i = 0; i < 100; i++)
-		inject(0, frame(mac_b, mac_a, -1, 64));
+	inject_n(0, mac_b, mac_a, -1, 64, 100);
 	run_switch(0, 100);
 	assert_int_equal(drain(1, mac_b, &o), 100);
 	assert_int_equal(o, 0);
@@ -202,14 +221,12 @@ test_flood_excludes_ingress(void **state)
 {
 	struct dp_harness_snap before;
 	struct ibex_port_counters c;
-	unsigned int i, o0, o2, o1;
+	unsigned int o0, o2, o1;
 
 	(void)state;
 	dp_harness_snap(dp, &before);
-	for (i = 0; i < 10; i++)
-		inject(1, frame(mac_bcast, mac_b, -1, 128));
-	for (i = 0; i < 10; i++)
-		inject(1, frame(mac_d, mac_b, -1, 128)); /* unknown unicast */
+	inject_n(1, mac_bcast, mac_b, -1, 128, 10);
+	inject_n(1, mac_d, mac_b, -1, 128, 10);   /* unknown unicast */
 	run_switch(1, 20);
 	/* Every other VLAN 1 member gets 10 + 10; the ingress port none. */
 	assert_int_equal(drain(0, mac_bcast, &o0), 10);
@@ -238,7 +255,7 @@ a_learned(void)
 static void
 test_learning(void **state)
 {
-	unsigned int i, o;
+	unsigned int o;
 
 	(void)state;
 	/* C speaks from r2: flooded (to r0, r1) and learned on r2. */
@@ -249,8 +266,7 @@ test_learning(void **state)
 	assert_int_equal(drain(1, mac_bcast, NULL), 1);
 	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_c, 1), 2);
 	/* Now frames to C go to r2 only. */
-	for (i = 0; i < 20; i++)
-		inject(0, frame(mac_c, mac_a, -1, 64));
+	inject_n(0, mac_c, mac_a, -1, 64, 20);
 	run_also = a_learned;
 	run_switch(0, 20);
 	run_also = NULL;
@@ -378,14 +394,12 @@ test_same_port_filtered(void **state)
 {
 	struct dp_harness_snap before;
 	struct ibex_port_counters d;
-	unsigned int i;
 
 	(void)state;
 	/* A is on r0 (learned above); a frame to A arriving on r0 stays. */
 	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_a, 1), 0);
 	dp_harness_snap(dp, &before);
-	for (i = 0; i < 5; i++)
-		inject(0, frame(mac_a, mac_d, -1, 64));
+	inject_n(0, mac_a, mac_d, -1, 64, 5);
 	run_switch(0, 5);
 	dp_harness_port_delta(&before, 0, &d);
 	assert_int_equal(d.drop[IBEX_R_SAME_PORT], 5);
@@ -398,19 +412,16 @@ test_vlan_domain(void **state)
 {
 	struct dp_harness_snap before;
 	struct ibex_port_counters d;
-	unsigned int i;
 
 	(void)state;
 	/* VLAN 10 holds r0 and r1 only. */
-	for (i = 0; i < 7; i++)
-		inject(0, frame(mac_bcast, mac_a, 10, 68));
+	inject_n(0, mac_bcast, mac_a, 10, 68, 7);
 	run_switch(0, 7);
 	assert_int_equal(drain(1, mac_bcast, NULL), 7);
 	assert_int_equal(drain(2, mac_bcast, NULL), 0);
 	/* r2 is not in VLAN 10: its tagged frames are refused. */
 	dp_harness_snap(dp, &before);
-	for (i = 0; i < 3; i++)
-		inject(2, frame(mac_bcast, mac_c, 10, 68));
+	inject_n(2, mac_bcast, mac_c, 10, 68, 3);
 	run_switch(2, 3);
 	dp_harness_port_delta(&before, 2, &d);
 	assert_int_equal(d.drop[IBEX_R_VLAN_INGRESS], 3);
