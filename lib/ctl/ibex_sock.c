@@ -113,12 +113,6 @@ ibex_sock_path(const struct ibex_sock *s)
 	return s->lfd >= 0 ? s->path : "";
 }
 
-const struct ibex_conf *
-ibex_sock_conf(const struct ibex_sock *s)
-{
-	return s->conf;
-}
-
 int
 ibex_sock_default_path(char *buf, size_t len)
 {

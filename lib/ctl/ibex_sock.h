@@ -9,8 +9,10 @@
  * the config file (the "reload" command and SIGHUP). The control thread is
  * the only writer of the running config and the FDB, so everything here is
  * driven from its loop by ibex_sock_poll(), which waits on the descriptors
- * ibex_sock_fds() names: no thread, no lock on the
- * control path.
+ * ibex_sock_fds() names: no thread of its own. One mutex remains: the
+ * telemetry thread reads the running config (/ibex/lanes), so the copy of
+ * an accepted change into it, and that read, hold it; the control thread
+ * reads its own config without it.
  *
  * The socket is a Unix stream socket, mode 0600, in a directory only its
  * owner may enter (by default the DPDK runtime directory of the process,
@@ -86,9 +88,6 @@ int ibex_sock_exec(struct ibex_sock *s, const char *line,
 
 /** The socket's path, or "" when there is none. */
 const char *ibex_sock_path(const struct ibex_sock *s);
-
-/** The running configuration (changes only in ibex_sock_poll/exec). */
-const struct ibex_conf *ibex_sock_conf(const struct ibex_sock *s);
 
 /**
  * The default socket path: "ibex-ctl.sock" in the DPDK runtime directory of

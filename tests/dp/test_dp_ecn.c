@@ -433,18 +433,9 @@ lane_diff(unsigned int port, const struct ibex_lane_counters *b,
 	  struct ibex_lane_counters *d)
 {
 	struct ibex_lane_counters a;
-	unsigned int i;
 
 	ibex_dp_lane_totals(dp, (uint16_t)port, 0, &a);
-	memset(d, 0, sizeof(*d));
-	d->cut_through = a.cut_through - b->cut_through;
-	d->queued = a.queued - b->queued;
-	d->tx_pkts = a.tx_pkts - b->tx_pkts;
-	d->drops = a.drops - b->drops;
-	for (i = 0; i < 4; i++)
-		d->ecn_seen[i] = a.ecn_seen[i] - b->ecn_seen[i];
-	d->ecn_marked = a.ecn_marked - b->ecn_marked;
-	d->fecn_marked = a.fecn_marked - b->fecn_marked;
+	dp_harness_lane_diff(&a, b, d);
 }
 
 static int
@@ -731,7 +722,7 @@ test_drain_curve(void **state)
 	const char *table = getenv("IBEX_ECN_TABLE");
 	struct ibex_conf cf = base;
 	struct ibex_lane_counters before, d;
-	uint64_t hz = rte_get_tsc_hz(), sent_ce = 0, frames = 0;
+	uint64_t sent_ce = 0, frames = 0;
 	double tot_want = 0, tot_var = 0;
 	uint64_t tot_got = 0;
 	unsigned int cy, i, j, next = 0;
@@ -749,7 +740,7 @@ test_drain_curve(void **state)
 	ibex_dp_lane_totals(dp, OUT, 0, &before);
 	workers_start();
 	for (cy = 0; cy < DRAIN_CYCLES; cy++) {
-		uint64_t deadline = rte_rdtsc() + 5 * hz;
+		uint64_t deadline = dp_harness_deadline(DP_HARNESS_WAIT_S);
 		unsigned int got = 0;
 
 		for (i = 0; i < DRAIN_M; i++) {
@@ -760,7 +751,7 @@ test_drain_curve(void **state)
 		}
 		assert_int_equal(rte_ring_enqueue_bulk(rxr[IN], (void **)burst,
 						       DRAIN_M, NULL), DRAIN_M);
-		while (got < DRAIN_M && rte_rdtsc() < deadline) {
+		while (got < DRAIN_M && !dp_harness_expired(deadline)) {
 			struct rte_mbuf *m[64];
 			unsigned int nb, x;
 

@@ -550,14 +550,11 @@ dp_teardown(void)
 static uint64_t
 drops(enum ibex_reason r)
 {
-	struct ibex_port_counters c;
 	uint64_t sum = 0;
 	uint16_t p;
 
-	for (p = 0; p < NB_PORTS; p++) {
-		ibex_dp_port_totals(dp, p, &c);
-		sum += c.drop[r];
-	}
+	for (p = 0; p < NB_PORTS; p++)
+		sum += DP_PORT_CNT(dp, p, drop[r]);
 	return sum;
 }
 
@@ -655,8 +652,8 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 		     now - last_rx > 2 * hz))
 			break;
 	}
-	/* A last look at what is still in flight. */
-	rte_delay_ms(20);
+	/* The loop above ended with every frame in, or after 2 s without
+	 * one: nothing more is in flight. */
 	sink_drain(sc, rte_rdtsc());
 	workers_stop();
 	sink_drain(sc, rte_rdtsc());

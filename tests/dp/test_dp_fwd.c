@@ -34,6 +34,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "dp_harness.h"
 #include "ibex_conf.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
@@ -55,25 +56,29 @@ static const uint8_t mac_c[6] = { 0x02, 0, 0, 0, 0x0c, 0x01 };
 static const uint8_t mac_d[6] = { 0x02, 0, 0, 0, 0x0d, 0x01 };
 static const uint8_t mac_bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-static struct rte_mbuf *
-frame(const uint8_t *dst, const uint8_t *src, int vlan, uint32_t len)
+/* A RoCEv2 frame of @p len bytes from @p src to @p dst. */
+static void
+spec(struct ibex_pkt_spec *s, const uint8_t *dst, const uint8_t *src,
+     int vlan, uint32_t len)
 {
-	struct ibex_pkt_spec s = {
+	*s = (struct ibex_pkt_spec){
 		.vlan = vlan, .l3 = IBEX_L3_IPV4, .roce = true,
 		.src_ip4 = 0x0a000001, .dst_ip4 = 0x0a000101, .sport = 49152,
 		.dest_qp = 0x100, .frame_len = len, .ecn = IBEX_ECN_ECT0,
 	};
-	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
-	char *p;
-	int n;
+	memcpy(s->dst, dst, 6);
+	memcpy(s->src, src, 6);
+}
 
+static struct rte_mbuf *
+frame(const uint8_t *dst, const uint8_t *src, int vlan, uint32_t len)
+{
+	struct ibex_pkt_spec s;
+	struct rte_mbuf *m;
+
+	spec(&s, dst, src, vlan, len);
+	m = dp_harness_frame(test_pool, &s);
 	assert_non_null(m);
-	memcpy(s.dst, dst, 6);
-	memcpy(s.src, src, 6);
-	p = rte_pktmbuf_append(m, (uint16_t)len);
-	assert_non_null(p);
-	n = ibex_pkt_build(p, len, &s);
-	assert_int_equal(n, (int)len);
 	return m;
 }
 
@@ -83,16 +88,43 @@ inject(unsigned int port, struct rte_mbuf *m)
 	assert_int_equal(rte_ring_enqueue(rxr[port], m), 0);
 }
 
-/* Run workers and the control thread until everything injected is
- * processed (the RX rings are empty) and a little more. */
+/* @p n copies of that frame onto port @p port's RX ring. */
 static void
-run_switch(uint32_t ms)
+inject_n(unsigned int port, const uint8_t *dst, const uint8_t *src, int vlan,
+	 uint32_t len, unsigned int n)
 {
-	struct ibex_ctl_opts o = { .duration_ms = ms };
+	struct ibex_pkt_spec s;
+
+	spec(&s, dst, src, vlan, len);
+	assert_int_equal(dp_harness_send_spec(rxr[port], test_pool, &s, n), n);
+}
+
+static void *ctl_thread(void *arg);
+
+/* What a run waits for besides its frames, or NULL. */
+static bool (*run_also)(void);
+
+/* Run workers and the control thread until port @p in has taken @p n more
+ * frames (and run_also(), if set, holds), then stop: the workers send
+ * what they hold before they return, so every frame has left by then. */
+static void
+run_switch(unsigned int in, uint64_t n)
+{
+	uint64_t want = DP_PORT_CNT(dp, in, rx_pkts) + n;
+	uint64_t end = dp_harness_deadline(DP_HARNESS_WAIT_S);
+	pthread_t ctl;
 	uint16_t i;
 
 	assert_int_equal(ibex_dp_start(dp), 0);
-	ibex_ctl_run(dp, &o);
+	assert_int_equal(pthread_create(&ctl, NULL, ctl_thread, NULL), 0);
+	assert_int_equal(DP_UNTIL_PORT(dp, in, rx_pkts, want,
+				       DP_HARNESS_WAIT_S), 0);
+	while (run_also != NULL && !run_also()) {
+		assert_false(dp_harness_expired(end));
+		usleep(50);
+	}
+	ibex_ctl_request_stop();
+	assert_int_equal(pthread_join(ctl, NULL), 0);
 	ibex_dp_stop(dp);
 	for (i = 0; i < NB_PORTS; i++)
 		assert_int_equal(rte_ring_count(rxr[i]), 0);
@@ -102,41 +134,18 @@ run_switch(uint32_t ms)
 static unsigned int
 drain(unsigned int port, const uint8_t *dst, unsigned int *others)
 {
-	struct rte_mbuf *m;
-	unsigned int n = 0, o = 0;
-
-	while (rte_ring_dequeue(txr[port], (void **)&m) == 0) {
-		if (memcmp(rte_pktmbuf_mtod(m, uint8_t *), dst, 6) == 0)
-			n++;
-		else
-			o++;
-		rte_pktmbuf_free(m);
-	}
-	if (others != NULL)
-		*others = o;
-	return n;
-}
-
-static void
-totals(unsigned int port, struct ibex_port_counters *c)
-{
-	ibex_dp_port_totals(dp, (uint16_t)port, c);
+	return dp_harness_drain(txr[port], dp_harness_match_dst, dst, others);
 }
 
 static int
 group_setup(void **state)
 {
-	char prefix[64], err[512], text[1024];
-	char *argv[] = { "test_dp_fwd", "--no-huge", "-m", "512", "--no-pci",
-			 "--lcores", nb_workers == 1 ? "0@0,1@1" : "0@0,1@1,2@1",
-			 "--log-level", "lib.*:warning", prefix, NULL };
-	int argc = (int)RTE_DIM(argv) - 1;
+	char err[512], text[1024];
 	unsigned int i;
 
 	(void)state;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=ibex_dp_fwd_%d",
-		 (int)getpid());
-	if (rte_eal_init(argc, argv) < 0)
+	if (dp_harness_eal("test_dp_fwd", "512",
+			   nb_workers == 1 ? "0@0,1@1" : "0@0,1@1,2@1") < 0)
 		return -1;
 	test_pool = rte_pktmbuf_pool_create("test_pool", 8192, 64, 0,
 					    RTE_MBUF_DEFAULT_BUF_SIZE, 0);
@@ -144,28 +153,13 @@ group_setup(void **state)
 		return -1;
 	ibex_conf_init(&conf);
 	snprintf(conf.origin, sizeof(conf.origin), "test");
-	for (i = 0; i < NB_PORTS; i++) {
-		char name[RTE_ETH_NAME_MAX_LEN], port[8];
-		int pid;
-
-		snprintf(name, sizeof(name), "rx%u", i);
-		rxr[i] = rte_ring_create(name, RING_SIZE, 0,
-					 RING_F_SP_ENQ | RING_F_SC_DEQ);
-		snprintf(name, sizeof(name), "tx%u", i);
-		txr[i] = rte_ring_create(name, RING_SIZE, 0, RING_F_SC_DEQ);
-		snprintf(port, sizeof(port), "r%u", i);
-		{
-			struct rte_ring *tx[2] = { txr[i], txr[i] };
-
-			pid = rte_eth_from_rings(port, &rxr[i], 1, tx,
-						 nb_workers, 0);
-		}
-		if (pid < 0 || rte_eth_dev_get_name_by_port((uint16_t)pid,
-							    name) != 0)
+	/* One RX queue each; every worker's TX queue on the port's one
+	 * ring. */
+	for (i = 0; i < NB_PORTS; i++)
+		if (dp_harness_ring_port_mq(&conf, "f", i, 1, nb_workers,
+					    RING_SIZE, RING_SIZE, &rxr[i],
+					    &txr[i]) < 0)
 			return -1;
-		if (ibex_conf_port_add(&conf, port, name) < 0)
-			return -1;
-	}
 	/* r0, r1 in VLANs 1 and 10; r2 in VLAN 1 only. B is static on r1. */
 	snprintf(text, sizeof(text),
 		 "port r0 vlans 1,10\n"
@@ -197,41 +191,39 @@ group_teardown(void **state)
 static void
 test_static_unicast(void **state)
 {
-	struct ibex_port_counters c0_before, c1_before, c0, c1;
-	unsigned int i, o;
+	struct dp_harness_snap before;
+	struct ibex_port_counters c0, c1;
+	unsigned int o;
 
 	(void)state;
-	totals(0, &c0_before);
-	totals(1, &c1_before);
-	for (i = 0; i < 100; i++)
-		inject(0, frame(mac_b, mac_a, -1, 64));
-	run_switch(100);
+	dp_harness_snap(dp, &before);
+	inject_n(0, mac_b, mac_a, -1, 64, 100);
+	run_switch(0, 100);
 	assert_int_equal(drain(1, mac_b, &o), 100);
 	assert_int_equal(o, 0);
 	assert_int_equal(drain(2, mac_b, NULL), 0);
 	assert_int_equal(drain(0, mac_b, NULL), 0);
-	totals(0, &c0);
-	totals(1, &c1);
-	assert_int_equal(c0.rx_pkts - c0_before.rx_pkts, 100);
-	assert_int_equal(c0.rx_bytes - c0_before.rx_bytes, 6400);
-	assert_int_equal(c1.tx_pkts - c1_before.tx_pkts, 100);
-	assert_int_equal(c1.tx_bytes - c1_before.tx_bytes, 6400);
-	assert_int_equal(c0.flood_pkts - c0_before.flood_pkts, 0);
+	dp_harness_port_delta(&before, 0, &c0);
+	dp_harness_port_delta(&before, 1, &c1);
+	assert_int_equal(c0.rx_pkts, 100);
+	assert_int_equal(c0.rx_bytes, 6400);
+	assert_int_equal(c1.tx_pkts, 100);
+	assert_int_equal(c1.tx_bytes, 6400);
+	assert_int_equal(c0.flood_pkts, 0);
 }
 
 static void
 test_flood_excludes_ingress(void **state)
 {
-	struct ibex_port_counters c_before, c;
-	unsigned int i, o0, o2, o1;
+	struct dp_harness_snap before;
+	struct ibex_port_counters c;
+	unsigned int o0, o2, o1;
 
 	(void)state;
-	totals(1, &c_before);
-	for (i = 0; i < 10; i++)
-		inject(1, frame(mac_bcast, mac_b, -1, 128));
-	for (i = 0; i < 10; i++)
-		inject(1, frame(mac_d, mac_b, -1, 128)); /* unknown unicast */
-	run_switch(100);
+	dp_harness_snap(dp, &before);
+	inject_n(1, mac_bcast, mac_b, -1, 128, 10);
+	inject_n(1, mac_d, mac_b, -1, 128, 10);   /* unknown unicast */
+	run_switch(1, 20);
 	/* Every other VLAN 1 member gets 10 + 10; the ingress port none. */
 	assert_int_equal(drain(0, mac_bcast, &o0), 10);
 	assert_int_equal(o0, 10);
@@ -239,27 +231,41 @@ test_flood_excludes_ingress(void **state)
 	assert_int_equal(o2, 10);
 	assert_int_equal(drain(1, mac_bcast, &o1), 0);
 	assert_int_equal(o1, 0);
-	totals(1, &c);
-	assert_int_equal(c.flood_pkts - c_before.flood_pkts, 20);
-	assert_int_equal(c.rx_pkts - c_before.rx_pkts, 20);
+	dp_harness_port_delta(&before, 1, &c);
+	assert_int_equal(c.flood_pkts, 20);
+	assert_int_equal(c.rx_pkts, 20);
+}
+
+static bool
+c_learned(void)
+{
+	return ibex_fdb_lookup(dp->fdb, mac_c, 1) != IBEX_PORT_NONE;
+}
+
+static bool
+a_learned(void)
+{
+	return ibex_fdb_lookup(dp->fdb, mac_a, 1) != IBEX_PORT_NONE;
 }
 
 static void
 test_learning(void **state)
 {
-	unsigned int i, o;
+	unsigned int o;
 
 	(void)state;
 	/* C speaks from r2: flooded (to r0, r1) and learned on r2. */
 	inject(2, frame(mac_bcast, mac_c, -1, 64));
-	run_switch(100);
+	run_also = c_learned;
+	run_switch(2, 1);
 	assert_int_equal(drain(0, mac_bcast, NULL), 1);
 	assert_int_equal(drain(1, mac_bcast, NULL), 1);
 	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_c, 1), 2);
 	/* Now frames to C go to r2 only. */
-	for (i = 0; i < 20; i++)
-		inject(0, frame(mac_c, mac_a, -1, 64));
-	run_switch(100);
+	inject_n(0, mac_c, mac_a, -1, 64, 20);
+	run_also = a_learned;
+	run_switch(0, 20);
+	run_also = NULL;
 	assert_int_equal(drain(2, mac_c, &o), 20);
 	assert_int_equal(o, 0);
 	assert_int_equal(drain(1, mac_c, NULL), 0);
@@ -277,46 +283,19 @@ ctl_thread(void *arg)
 	return NULL;
 }
 
-/* Worker iterations so far: two more than now means the one that was
- * under way, and every TX of it, has finished. */
-static uint64_t
-iterations(void)
-{
-	uint64_t n = 0;
-	uint16_t i;
-
-	for (i = 0; i < dp->nb_workers; i++) {
-		struct ibex_dp_worker_view v;
-
-		assert_int_equal(ibex_dp_worker_view(dp, i, &v), 0);
-		n += v.iterations;
-	}
-	return n;
-}
-
-static void
-wait_iterations(void)
-{
-	uint64_t n = iterations() + 2 * dp->nb_workers;
-
-	while (iterations() < n)
-		usleep(100);
-}
-
 /* One frame in, wait until it has left on @p port; the copies every port
  * got, in @p copies (mask of ports). */
 static unsigned int
 send_one(unsigned int in, unsigned int port, const uint8_t *dst,
-	 const uint8_t *src, uint64_t deadline)
+	 const uint8_t *src)
 {
 	unsigned int mask = 0, i;
 
 	inject(in, frame(dst, src, -1, 64));
-	while (rte_ring_count(txr[port]) == 0) {
-		assert_true(rte_get_tsc_cycles() < deadline);
-		usleep(20);
-	}
-	wait_iterations();
+	assert_int_equal(dp_harness_until_ring(txr[port], 1,
+					       DP_HARNESS_WAIT_S), 0);
+	/* The worker that sent it has finished that frame's other copies. */
+	assert_int_equal(dp_harness_quiesce(dp), 0);
 	for (i = 0; i < NB_PORTS; i++)
 		if (drain(i, dst, NULL) != 0)
 			mask |= 1u << i;
@@ -333,19 +312,19 @@ learn_one(const uint8_t *mac, uint64_t deadline, unsigned int *flooded)
 	uint64_t t0;
 
 	for (i = 0; i < 3; i++)
-		assert_int_equal(send_one(0, 2, mac, mac_a, deadline), 0x6);
+		assert_int_equal(send_one(0, 2, mac, mac_a), 0x6);
 	inject(2, frame(mac_a, mac, -1, 64));
 	while (rte_ring_count(txr[0]) == 0)
-		assert_true(rte_get_tsc_cycles() < deadline);
+		assert_false(dp_harness_expired(deadline));
 	t0 = rte_get_tsc_cycles();
 	while (ibex_fdb_lookup(dp->fdb, mac, 1) != 2)
-		assert_true(rte_get_tsc_cycles() < deadline);
+		assert_false(dp_harness_expired(deadline));
 	t0 = rte_get_tsc_cycles() - t0;
-	wait_iterations();
+	assert_int_equal(dp_harness_quiesce(dp), 0);
 	drain(0, mac_a, NULL);
 	/* Misses are never cached: unicast from the next frame on. */
 	for (i = 0; i < 20; i++) {
-		mask = send_one(0, 2, mac, mac_a, deadline);
+		mask = send_one(0, 2, mac, mac_a);
 		if (mask != 0x4)
 			(*flooded)++;
 		assert_true(mask == 0x4 || mask == 0x6);
@@ -383,7 +362,7 @@ test_learning_prompt(void **state)
 	(void)state;
 	assert_int_equal(ibex_dp_start(dp), 0);
 	assert_int_equal(pthread_create(&ctl, NULL, ctl_thread, NULL), 0);
-	deadline = rte_get_tsc_cycles() + 30 * hz;
+	deadline = dp_harness_deadline(DP_HARNESS_WAIT_S);
 	for (i = 0; i < RTE_DIM(t); i++) {
 		const uint8_t mac[6] = { 0x02, 0, 0, 0, 0x0e, (uint8_t)i };
 
@@ -404,19 +383,17 @@ test_learning_prompt(void **state)
 static void
 test_same_port_filtered(void **state)
 {
-	struct ibex_port_counters before, after;
-	unsigned int i;
+	struct dp_harness_snap before;
+	struct ibex_port_counters d;
 
 	(void)state;
 	/* A is on r0 (learned above); a frame to A arriving on r0 stays. */
 	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_a, 1), 0);
-	totals(0, &before);
-	for (i = 0; i < 5; i++)
-		inject(0, frame(mac_a, mac_d, -1, 64));
-	run_switch(100);
-	totals(0, &after);
-	assert_int_equal(after.drop[IBEX_R_SAME_PORT] -
-			 before.drop[IBEX_R_SAME_PORT], 5);
+	dp_harness_snap(dp, &before);
+	inject_n(0, mac_a, mac_d, -1, 64, 5);
+	run_switch(0, 5);
+	dp_harness_port_delta(&before, 0, &d);
+	assert_int_equal(d.drop[IBEX_R_SAME_PORT], 5);
 	assert_int_equal(drain(1, mac_a, NULL), 0);
 	assert_int_equal(drain(2, mac_a, NULL), 0);
 }
@@ -424,24 +401,21 @@ test_same_port_filtered(void **state)
 static void
 test_vlan_domain(void **state)
 {
-	struct ibex_port_counters before, after;
-	unsigned int i;
+	struct dp_harness_snap before;
+	struct ibex_port_counters d;
 
 	(void)state;
 	/* VLAN 10 holds r0 and r1 only. */
-	for (i = 0; i < 7; i++)
-		inject(0, frame(mac_bcast, mac_a, 10, 68));
-	run_switch(100);
+	inject_n(0, mac_bcast, mac_a, 10, 68, 7);
+	run_switch(0, 7);
 	assert_int_equal(drain(1, mac_bcast, NULL), 7);
 	assert_int_equal(drain(2, mac_bcast, NULL), 0);
 	/* r2 is not in VLAN 10: its tagged frames are refused. */
-	totals(2, &before);
-	for (i = 0; i < 3; i++)
-		inject(2, frame(mac_bcast, mac_c, 10, 68));
-	run_switch(100);
-	totals(2, &after);
-	assert_int_equal(after.drop[IBEX_R_VLAN_INGRESS] -
-			 before.drop[IBEX_R_VLAN_INGRESS], 3);
+	dp_harness_snap(dp, &before);
+	inject_n(2, mac_bcast, mac_c, 10, 68, 3);
+	run_switch(2, 3);
+	dp_harness_port_delta(&before, 2, &d);
+	assert_int_equal(d.drop[IBEX_R_VLAN_INGRESS], 3);
 	assert_int_equal(drain(0, mac_bcast, NULL), 0);
 	assert_int_equal(drain(1, mac_bcast, NULL), 0);
 }
@@ -449,11 +423,12 @@ test_vlan_domain(void **state)
 static void
 test_malformed_counted(void **state)
 {
-	struct ibex_port_counters before, after;
+	struct dp_harness_snap before;
+	struct ibex_port_counters d;
 	struct rte_mbuf *m;
 
 	(void)state;
-	totals(0, &before);
+	dp_harness_snap(dp, &before);
 	/* A runt: 10 bytes. */
 	m = frame(mac_b, mac_a, -1, 64);
 	rte_pktmbuf_trim(m, 54);
@@ -464,14 +439,12 @@ test_malformed_counted(void **state)
 	inject(0, m);
 	/* Source MAC multicast. */
 	inject(0, frame(mac_b, mac_bcast, -1, 64));
-	run_switch(100);
-	totals(0, &after);
-	assert_int_equal(after.drop[IBEX_R_RUNT] - before.drop[IBEX_R_RUNT], 1);
-	assert_int_equal(after.drop[IBEX_R_IP4_VERSION] -
-			 before.drop[IBEX_R_IP4_VERSION], 1);
-	assert_int_equal(after.drop[IBEX_R_SRC_MCAST] -
-			 before.drop[IBEX_R_SRC_MCAST], 1);
-	assert_int_equal(after.rx_pkts - before.rx_pkts, 3);
+	run_switch(0, 3);
+	dp_harness_port_delta(&before, 0, &d);
+	assert_int_equal(d.drop[IBEX_R_RUNT], 1);
+	assert_int_equal(d.drop[IBEX_R_IP4_VERSION], 1);
+	assert_int_equal(d.drop[IBEX_R_SRC_MCAST], 1);
+	assert_int_equal(d.rx_pkts, 3);
 	assert_int_equal(drain(1, mac_b, NULL), 0);
 	/* Nothing leaked: every mbuf is back in the pools. */
 	assert_int_equal(rte_mempool_in_use_count(test_pool), 0);

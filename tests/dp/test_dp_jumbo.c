@@ -49,9 +49,6 @@
 #define SEG 2048
 #define MAXF 9216
 #define SMALL_MTU_PORT 3
-/* Longest wait for the worker, for a machine several times slower than
- * the one this was written on. */
-#define WAIT_S 60
 
 static struct rte_ring *rxr[NB_PORTS], *txr[NB_PORTS];
 static struct rte_mempool *test_pool;
@@ -117,40 +114,20 @@ chain_of(const struct ref *r, uint32_t first, uint32_t seg)
 static void
 send_to(unsigned int port, struct rte_mbuf *m)
 {
-	while (rte_ring_enqueue(rxr[port], m) != 0)
-		rte_pause();
+	assert_int_equal(dp_harness_send(rxr[port], &m, 1), 1);
 }
 
-/* Every drop so far, for a failure's message. */
-static void
-drops_show(void)
-{
-	struct ibex_port_counters c;
-	unsigned int p, r;
-
-	for (p = 0; p < NB_PORTS; p++) {
-		ibex_dp_port_totals(dp, (uint16_t)p, &c);
-		for (r = 1; r < IBEX_R_MAX; r++)
-			if (c.drop[r] != 0)
-				print_message("r%u: %s %" PRIu64 "\n", p,
-					      ibex_reason_name(r), c.drop[r]);
-	}
-}
-
-/* Wait until @p port's TX ring holds @p n frames, take them. */
+/* Wait until @p port has sent @p n frames, take them. */
 static void
 collect(unsigned int port, struct rte_mbuf **out, unsigned int n)
 {
-	uint64_t end = rte_rdtsc() + rte_get_tsc_hz() * WAIT_S;
-	unsigned int got = 0;
+	unsigned int got;
 
-	while (got < n) {
-		got += rte_ring_dequeue_burst(txr[port], (void **)out + got,
-					      n - got, NULL);
-		if (rte_rdtsc() > end) {
-			drops_show();
-			fail_msg("port r%u sent %u of %u frames", port, got, n);
-		}
+	got = dp_harness_expect(txr[port], n, NULL, NULL, out, NULL,
+				DP_HARNESS_WAIT_S);
+	if (got < n) {
+		dp_harness_drops_show(dp);
+		fail_msg("port r%u sent %u of %u frames", port, got, n);
 	}
 }
 
@@ -195,23 +172,16 @@ apply(const struct ibex_conf *c)
 static uint64_t
 drops(unsigned int port, enum ibex_reason r)
 {
-	struct ibex_port_counters c;
-
-	ibex_dp_port_totals(dp, (uint16_t)port, &c);
-	return c.drop[r];
+	return DP_PORT_CNT(dp, port, drop[r]);
 }
 
 static uint64_t
 drops_all(unsigned int port)
 {
 	struct ibex_port_counters c;
-	uint64_t s = 0;
-	unsigned int r;
 
 	ibex_dp_port_totals(dp, (uint16_t)port, &c);
-	for (r = 0; r < IBEX_R_MAX; r++)
-		s += c.drop[r];
-	return s;
+	return dp_harness_drops(&c);
 }
 
 static void
@@ -262,11 +232,9 @@ flood_check(unsigned int n, uint32_t len, bool r1_first)
 	rte_pktmbuf_free_bulk(r1_first ? o2 : o1, n);
 	assert_int_equal(bad, 0);
 	if (len > 1518) {
-		uint64_t end = rte_rdtsc() + rte_get_tsc_hz() * WAIT_S;
-
-		while (drops(SMALL_MTU_PORT, IBEX_R_MTU) - mtu0 < n &&
-		       rte_rdtsc() < end)
-			rte_pause();
+		assert_int_equal(DP_UNTIL_PORT(dp, SMALL_MTU_PORT,
+					       drop[IBEX_R_MTU], mtu0 + n,
+					       DP_HARNESS_WAIT_S), 0);
 		assert_int_equal(drops(SMALL_MTU_PORT, IBEX_R_MTU) - mtu0, n);
 	}
 	assert_int_equal(rte_ring_count(txr[SMALL_MTU_PORT]), 0);

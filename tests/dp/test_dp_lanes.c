@@ -104,19 +104,12 @@ frame(unsigned int in_port, unsigned int pcp, uint32_t len, uint32_t psn,
 		.dst_ip4 = 0x0a000101, .sport = 49152, .dest_qp = dest_qp,
 		.psn = psn & 0xffffff, .frame_len = len, .ecn = IBEX_ECN_ECT0,
 	};
-	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
-	char *p;
 
-	if (m == NULL)
-		return NULL;
 	memcpy(s.dst, mac_dst, 6);
 	s.src[0] = 0x02;
 	s.src[4] = 0x0a;
 	s.src[5] = (uint8_t)(in_port + 1);
-	p = rte_pktmbuf_append(m, (uint16_t)len);
-	assert_non_null(p);
-	assert_int_equal(ibex_pkt_build(p, len, &s), (int)len);
-	return m;
+	return dp_harness_frame(test_pool, &s);
 }
 
 /* Build each source's frame once; feeding then copies and stamps the
@@ -290,6 +283,14 @@ lanes_totals(unsigned int vl, struct ibex_lane_counters *c)
 	ibex_dp_lane_totals(dp, OUT, vl, c);
 }
 
+/* What lane @p vl of the egress port counted since @p b. */
+static void
+lane_delta(const struct dp_harness_snap *b, unsigned int vl,
+	   struct ibex_lane_counters *d)
+{
+	dp_harness_lane_delta(b, OUT, vl, d);
+}
+
 static int
 group_setup(void **state)
 {
@@ -356,14 +357,14 @@ test_weighted_shares(void **state)
 	struct ibex_vlarb_conf a = { .nb_low = NB_LANES, .limit = 255 };
 	struct source src[3 * NB_LANES];
 	struct ibex_conf c = base;
-	struct ibex_lane_counters before[NB_LANES];
+	static struct dp_harness_snap before;
 	struct sink k;
 	uint64_t total = 0;
 	unsigned int i, v;
 
 	(void)state;
+	dp_harness_snap(dp, &before);
 	for (v = 0; v < NB_LANES; v++) {
-		lanes_totals(v, &before[v]);
 		a.low[v].vl = (uint8_t)v;
 		a.low[v].weight = (uint8_t)w[v];
 	}
@@ -384,14 +385,14 @@ test_weighted_shares(void **state)
 	for (v = 0; v < NB_LANES; v++) {
 		struct ibex_lane_counters lc;
 
-		lanes_totals(v, &lc);
+		lane_delta(&before, v, &lc);
 		printf("lane %u: %8" PRIu64 " frames %10" PRIu64 " bytes, "
 		       "share %.4f (weight %.4f), queue drops %" PRIu64 "\n",
 		       v, k.frames[v], k.bytes[v],
 		       (double)k.bytes[v] / (double)total, w[v] / 15.0,
-		       lc.drops - before[v].drops);
+		       lc.drops);
 		/* Saturated: every lane overflowed its queue. */
-		assert_true(lc.drops > before[v].drops);
+		assert_true(lc.drops > 0);
 	}
 	for (v = 0; v < NB_LANES; v++) {
 		double share = (double)k.bytes[v] / (double)total;
@@ -465,7 +466,8 @@ static void
 test_uncongested_cut_through(void **state)
 {
 	struct ibex_conf c = base;
-	struct ibex_lane_counters before[NB_LANES], after;
+	static struct dp_harness_snap before;
+	struct ibex_lane_counters d;
 	struct source src[NB_LANES];
 	struct ibex_vlarb_conf a;
 	struct sink k;
@@ -476,8 +478,7 @@ test_uncongested_cut_through(void **state)
 	ibex_vlarb_conf_default(&a, NB_LANES);
 	conf_egress(&c, 0, &a);       /* unshaped: the port keeps up */
 	apply(&c);
-	for (v = 0; v < NB_LANES; v++)
-		lanes_totals(v, &before[v]);
+	dp_harness_snap(dp, &before);
 	memset(src, 0, sizeof(src));
 	for (v = 0; v < NB_LANES; v++) {
 		src[v].port = 0;
@@ -489,43 +490,37 @@ test_uncongested_cut_through(void **state)
 	}
 	run_traffic(src, RTE_DIM(src), &k, 0, 500);
 	for (v = 0; v < NB_LANES; v++) {
-		lanes_totals(v, &after);
-		assert_int_equal(after.queued, before[v].queued);
-		assert_int_equal(after.cut_through - before[v].cut_through,
-				 after.tx_pkts - before[v].tx_pkts);
-		sent += after.tx_pkts - before[v].tx_pkts;
+		lane_delta(&before, v, &d);
+		assert_int_equal(d.queued, 0);
+		assert_int_equal(d.cut_through, d.tx_pkts);
+		sent += d.tx_pkts;
 	}
 	printf("uncongested: %" PRIu64 " frames, all cut through\n", sent);
 	assert_true(sent > 1000);
 	assert_int_equal(k.reordered, 0);
 }
 
-static void
-port_totals_diff(unsigned int port, const struct ibex_port_counters *b,
-		 struct ibex_port_counters *d)
-{
-	struct ibex_port_counters a;
-	unsigned int r;
-
-	ibex_dp_port_totals(dp, (uint16_t)port, &a);
-	d->rx_pkts = a.rx_pkts - b->rx_pkts;
-	for (r = 0; r < IBEX_R_MAX; r++)
-		d->drop[r] = a.drop[r] - b->drop[r];
-}
-
-/* Send @p n frames from @p port (one burst) and return how many left. */
+/* Send @p n frames from @p port (one burst) and return how many left:
+ * the workers run until the port has taken them all, and send what
+ * they hold before they stop. */
 static unsigned int
 burst_through(unsigned int port, unsigned int pcp, uint32_t qp, unsigned int n)
 {
+	uint64_t want = DP_PORT_CNT(dp, port, rx_pkts) + n;
+	struct rte_mbuf *m[64];
 	struct sink k;
 	unsigned int i, out = 0;
 
 	memset(&k, 0, sizeof(k));
-	for (i = 0; i < n; i++)
-		assert_int_equal(rte_ring_enqueue(rxr[port],
-				 frame(port, pcp, 128, i, qp)), 0);
+	assert_true(n <= RTE_DIM(m));
+	for (i = 0; i < n; i++) {
+		m[i] = frame(port, pcp, 128, i, qp);
+		assert_non_null(m[i]);
+	}
+	assert_int_equal(dp_harness_send(rxr[port], m, n), n);
 	workers_start();
-	rte_delay_ms(50);
+	assert_int_equal(DP_UNTIL_PORT(dp, port, rx_pkts, want,
+				       DP_HARNESS_WAIT_S), 0);
 	workers_stop();
 	sink_drain(&k, true);
 	for (i = 0; i < IBEX_VL_COUNT; i++)
@@ -538,22 +533,22 @@ static void
 test_vl15_management(void **state)
 {
 	struct ibex_conf c = base;
-	struct ibex_port_counters b0, b1, d;
+	static struct dp_harness_snap b;
+	struct ibex_port_counters d;
 
 	(void)state;
 	c.ports[0].trusted = true;    /* r0 trusted, r1 not */
 	c.vl15_rate_pps = 10;
 	apply(&c);
-	ibex_dp_port_totals(dp, 0, &b0);
-	ibex_dp_port_totals(dp, 1, &b1);
+	dp_harness_snap(dp, &b);
 	/* 20 management frames (RoCEv2 to QP0) at once from the trusted
 	 * port: one passes, the rest exceed 10/s. */
 	assert_int_equal(burst_through(0, 0, 0, 20), 1);
-	port_totals_diff(0, &b0, &d);
+	dp_harness_port_delta(&b, 0, &d);
 	assert_int_equal(d.drop[IBEX_R_VL15_RATE], 19);
 	/* From the untrusted port none pass. */
 	assert_int_equal(burst_through(1, 0, 0, 20), 0);
-	port_totals_diff(1, &b1, &d);
+	dp_harness_port_delta(&b, 1, &d);
 	assert_int_equal(d.drop[IBEX_R_VL15_UNTRUSTED], 20);
 	/* Ordinary traffic from the untrusted port is not affected. */
 	assert_int_equal(burst_through(1, 0, 0x100, 20), 20);
@@ -563,7 +558,8 @@ static void
 test_sl_drop(void **state)
 {
 	struct ibex_conf c = base;
-	struct ibex_port_counters b, d;
+	static struct dp_harness_snap b;
+	struct ibex_port_counters d;
 
 	(void)state;
 	/* On r0, SL 5 (PCP 5) maps to VL15: drop. */
@@ -571,10 +567,10 @@ test_sl_drop(void **state)
 	c.ports[0].sl2vl.vl[5] = IBEX_VL_DROP;
 	c.ports[0].sl2vl_set = true;
 	apply(&c);
-	ibex_dp_port_totals(dp, 0, &b);
+	dp_harness_snap(dp, &b);
 	assert_int_equal(burst_through(0, 5, 0x100, 30), 0);
 	assert_int_equal(burst_through(0, 4, 0x100, 30), 30);
-	port_totals_diff(0, &b, &d);
+	dp_harness_port_delta(&b, 0, &d);
 	assert_int_equal(d.drop[IBEX_R_SL_DROP], 30);
 	assert_int_equal(d.rx_pkts, 60);
 }
@@ -621,30 +617,15 @@ swap_backlog(bool both)
 static uint64_t
 swap_lanes_sent(void)
 {
-	struct ibex_lane_counters lc;
-	uint64_t n = 0;
-	unsigned int v;
-
-	for (v = 1; v <= 2; v++) {
-		lanes_totals(v, &lc);
-		n += lc.tx_pkts;
-	}
-	return n;
+	return DP_LANE_CNT(dp, OUT, 1, tx_pkts) +
+	       DP_LANE_CNT(dp, OUT, 2, tx_pkts);
 }
 
 /* Frames the worker took in (and classified) from ports 0 and 1 so far. */
 static uint64_t
 swap_ingress_rx(void)
 {
-	struct ibex_port_counters pc;
-	uint64_t n = 0;
-	unsigned int p;
-
-	for (p = 0; p < 2; p++) {
-		ibex_dp_port_totals(dp, (uint16_t)p, &pc);
-		n += pc.rx_pkts;
-	}
-	return n;
+	return DP_PORT_CNT(dp, 0, rx_pkts) + DP_PORT_CNT(dp, 1, rx_pkts);
 }
 
 /* @p per frames of each source, round-robin, onto the RX rings. */
@@ -684,7 +665,8 @@ test_sl_moves_keep_order(void **state)
 	/* Pause before each change, in us, taken in turn. */
 	static const uint32_t gap_us[] = { 0, 200, 1000, 50, 3000 };
 	static struct ibex_conf c[2];
-	struct ibex_lane_counters before[NB_LANES], lc;
+	static struct dp_harness_snap before;
+	struct ibex_lane_counters lc;
 	struct source src[4];
 	struct sink k;
 	uint64_t hz = rte_get_tsc_hz(), deadline, until;
@@ -698,8 +680,7 @@ test_sl_moves_keep_order(void **state)
 	c[1] = base;
 	conf_sl_swap(&c[1], true);
 	apply(&c[0]);
-	for (v = 0; v < NB_LANES; v++)
-		lanes_totals(v, &before[v]);
+	dp_harness_snap(dp, &before);
 	/* SL1 and SL2 from ports 0 and 1. */
 	memset(src, 0, sizeof(src));
 	for (i = 0; i < RTE_DIM(src); i++) {
@@ -712,7 +693,7 @@ test_sl_moves_keep_order(void **state)
 	sources_prepare(src, RTE_DIM(src));
 	sent0 = swap_lanes_sent();
 	rx0 = swap_ingress_rx();
-	deadline = rte_rdtsc() + 10 * hz;
+	deadline = dp_harness_deadline(DP_HARNESS_WAIT_S);
 	workers_start();
 	/* The backlog: what the shaper's bucket lets through at once
 	 * (about 100 frames), and about 180 ms more at the port's rate. */
@@ -768,15 +749,13 @@ test_sl_moves_keep_order(void **state)
 	       PRIu64 ", SL2 %" PRIu64 "\n", fed, got, k.frames[1],
 	       k.frames[2], k.reordered_pcp[1], k.reordered_pcp[2]);
 	for (v = 1; v <= 2; v++) {
-		lanes_totals(v, &lc);
+		lane_delta(&before, v, &lc);
 		printf("sl moves: lane %u: %" PRIu64 " queued, %" PRIu64
 		       " cut through, %" PRIu64 " drops\n", v,
-		       lc.queued - before[v].queued,
-		       lc.cut_through - before[v].cut_through,
-		       lc.drops - before[v].drops);
+		       lc.queued, lc.cut_through, lc.drops);
 		/* Both lanes really held frames, and lost none. */
-		assert_true(lc.queued - before[v].queued > SWAP_WARM);
-		assert_int_equal(lc.drops, before[v].drops);
+		assert_true(lc.queued > SWAP_WARM);
+		assert_int_equal(lc.drops, 0);
 	}
 	assert_int_equal(moves, SWAP_MOVES);
 	/* Most changes came while a fence still held frames. */

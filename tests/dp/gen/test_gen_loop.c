@@ -29,6 +29,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "dp_harness.h"
 #include "ibex_fcframe.h"
 #include "ibex_gen_dpdk.h"
 
@@ -269,7 +270,7 @@ inject_pfc(struct rte_ring *rx)
 	assert_int_equal(len, 60);
 	mb->data_len = 60;
 	mb->pkt_len = 60;
-	assert_int_equal(rte_ring_enqueue(rx, mb), 0);
+	assert_int_equal(dp_harness_send(rx, &mb, 1), 1);
 }
 
 static void
@@ -322,7 +323,7 @@ test_credit_obeyed(void **state)
 	assert_true(len >= 60);
 	mb->data_len = (uint16_t)len;
 	mb->pkt_len = (uint32_t)len;
-	assert_int_equal(rte_ring_enqueue(in, mb), 0);
+	assert_int_equal(dp_harness_send(in, &mb, 1), 1);
 	ibex_gen_opts_default(&o);
 	o.engine = IBEX_GEN_RATE;
 	o.nranks = 2;
@@ -355,11 +356,6 @@ test_credit_obeyed(void **state)
 int
 main(int argc, char **argv)
 {
-	char prefix[64];
-	char *eal[] = { argv[0], (char *)"-l", (char *)"0", (char *)"--no-huge",
-			(char *)"-m", (char *)"1024", (char *)"--no-pci",
-			(char *)"--log-level", (char *)"lib.*:notice", prefix,
-			NULL };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loopback_rate),
 		cmocka_unit_test(test_loopback_flows_short),
@@ -371,9 +367,8 @@ main(int argc, char **argv)
 	int ret;
 
 	(void)argc;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=ibexgenloop%d",
-		 (int)getpid());
-	if (rte_eal_init(10, eal) < 0) {
+	(void)argv;
+	if (dp_harness_eal("ibexgenloop", "1024", "0") < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 1;
 	}

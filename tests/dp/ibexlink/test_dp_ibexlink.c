@@ -31,6 +31,7 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
+#include "dp_harness.h"
 #include "ibex_fcframe.h"
 
 #define NB_MBUF   16383
@@ -191,10 +192,10 @@ static unsigned int
 recv_n(uint16_t pid, uint16_t other, struct rte_mbuf **out, unsigned int n,
        double secs)
 {
-	uint64_t end = rte_rdtsc() + (uint64_t)(secs * rte_get_tsc_hz());
+	uint64_t end = dp_harness_deadline(secs);
 	unsigned int got = 0;
 
-	while (got < n && rte_rdtsc() < end) {
+	while (got < n && !dp_harness_expired(end)) {
 		struct rte_mbuf *tmp[32];
 		uint16_t k = rte_eth_rx_burst(other, 0, tmp, 32), i;
 
@@ -396,7 +397,7 @@ test_rate_wall(void **state)
 					       ((size + 20) * 8));
 		uint64_t sent = 0, got = 0, c_first = 0, c_last = 0;
 		uint64_t ts_first = 0, ts_last = 0, hz = rte_get_tsc_hz();
-		uint64_t deadline = rte_rdtsc() + 30 * hz;
+		uint64_t deadline = dp_harness_deadline(30);
 		double wall, stamp;
 
 		struct timespec cpu0, cpu1;
@@ -407,7 +408,7 @@ test_rate_wall(void **state)
 		pair_open(&p, args, "", 1, 4096);
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
 		c_start = rte_rdtsc();
-		while (got < n_target && rte_rdtsc() < deadline) {
+		while (got < n_target && !dp_harness_expired(deadline)) {
 			struct rte_mbuf *b[64];
 			uint16_t k, i;
 
@@ -476,11 +477,11 @@ fault_run(uint32_t n, unsigned int *lost, unsigned int *bad)
 {
 	struct pair p;
 	uint32_t sent = 0, got = 0, damaged = 0;
-	uint64_t deadline = rte_rdtsc() + 60 * rte_get_tsc_hz();
+	uint64_t deadline = dp_harness_deadline(60);
 	struct rte_eth_stats st;
 
 	pair_open(&p, "rate=100G,loss=1%,corrupt=2%,seed=9", "", 1, 1024);
-	while (sent < n && rte_rdtsc() < deadline) {
+	while (sent < n && !dp_harness_expired(deadline)) {
 		struct rte_mbuf *b[64];
 		uint16_t k, i, want = (uint16_t)RTE_MIN(64u, n - sent);
 
@@ -496,7 +497,7 @@ fault_run(uint32_t n, unsigned int *lost, unsigned int *bad)
 		rte_pktmbuf_free_bulk(b, k);
 	}
 	*lost = (unsigned int)xstat(p.pb, "rx_wire_lost");
-	while (got + *lost < n && rte_rdtsc() < deadline) {
+	while (got + *lost < n && !dp_harness_expired(deadline)) {
 		struct rte_mbuf *b[64];
 		uint16_t k = rte_eth_rx_burst(p.pb, 0, b, 64), i;
 
@@ -717,9 +718,9 @@ sender_main(void *arg)
 {
 	struct sender *sd = arg;
 	uint32_t sent = 0;
-	uint64_t deadline = rte_rdtsc() + 60 * rte_get_tsc_hz();
+	uint64_t deadline = dp_harness_deadline(60);
 
-	while (sent < sd->n && rte_rdtsc() < deadline) {
+	while (sent < sd->n && !dp_harness_expired(deadline)) {
 		struct rte_mbuf *b[32];
 		uint16_t want = (uint16_t)RTE_MIN(32u, sd->n - sent), k, i;
 
@@ -766,8 +767,8 @@ test_two_threads(void **state)
 	s1 = (struct sender){ p.pa, 1, N, N };
 	assert_int_equal(rte_eal_remote_launch(sender_main, &s1, lcore), 0);
 	/* this thread sends on queue 0 and receives, interleaved */
-	deadline = rte_rdtsc() + 90 * rte_get_tsc_hz();
-	while (got < 2 * N && rte_rdtsc() < deadline) {
+	deadline = dp_harness_deadline(90);
+	while (got < 2 * N && !dp_harness_expired(deadline)) {
 		struct rte_mbuf *b[64];
 		uint16_t k, i;
 
