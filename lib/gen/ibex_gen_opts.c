@@ -12,14 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibex_gen.h"
+#include "ibex_gen_engine.h"
+#include "ibex_gen_opts.h"
 #include "ibex_time.h"
 
 void
 ibex_gen_opts_default(struct ibex_gen_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->engine = IBEX_GEN_RING;
+	o->engine = &ibex_gen_engine_ring;
 	o->nranks = 8;
 	o->min_bytes = 1024;
 	o->max_bytes = 1024 * 1024;
@@ -330,11 +331,9 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 				  NULL)) != -1) {
 		switch (opt) {
 		case O_ENGINE:
-			ret = ibex_gen_engine_parse(optarg);
-			if (ret < 0)
+			o->engine = ibex_gen_engine_find(optarg);
+			if (o->engine == NULL)
 				return bad("--engine", optarg);
-			o->engine = (enum ibex_gen_engine)ret;
-			ret = 0;
 			break;
 		case O_RANKS:
 			ret = parse_size("--ranks", optarg, 2, IBEX_GEN_MAX_RANKS, &v);
@@ -504,9 +503,10 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 			 o->min_bytes, o->max_bytes);
 		return -EINVAL;
 	}
-	if (o->engine == IBEX_GEN_HD && (o->nranks & (o->nranks - 1)) != 0) {
-		snprintf(err, len, "--engine hd needs a power-of-two rank count, "
-			 "not %u", o->nranks);
+	if (o->engine->coll != NULL && o->engine->coll->pow2 &&
+	    (o->nranks & (o->nranks - 1)) != 0) {
+		snprintf(err, len, "--engine %s needs a power-of-two rank "
+			 "count, not %u", o->engine->name, o->nranks);
 		return -EINVAL;
 	}
 	if (o->root >= o->nranks) {
@@ -525,7 +525,7 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 			return -EINVAL;
 		}
 	if ((o->nrflows > 0 || o->search != IBEX_GEN_SEARCH_NONE ||
-	     o->tx_drop) && o->engine != IBEX_GEN_RATE) {
+	     o->tx_drop) && !ibex_gen_open_loop(o->engine)) {
 		snprintf(err, len, "--flow, --tx-drop and --search are for "
 			 "--engine rate");
 		return -EINVAL;

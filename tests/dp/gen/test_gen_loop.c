@@ -30,7 +30,11 @@
 #include <rte_ring.h>
 
 #include "ibex_fcframe.h"
-#include "ibex_gen_dpdk.h"
+#include "ibex_gen_frame.h"
+#include "ibex_gen_meas.h"
+#include "ibex_gen_opts.h"
+#include "ibex_gen_report.h"
+#include "ibex_gen_run.h"
 
 static struct rte_mempool *test_pool;
 static unsigned int ring_seq;
@@ -87,7 +91,7 @@ test_loopback_rate(void **state)
 
 	(void)state;
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 2;
 	o.rate_pps = 200000;
 	o.duration_s = 0.25;
@@ -133,7 +137,7 @@ test_loopback_flows_short(void **state)
 
 	(void)state;
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 4;
 	o.duration_s = 0.2;
 	o.frame_size = 60;
@@ -171,7 +175,7 @@ test_loopback_search(void **state)
 
 	(void)state;
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 2;
 	o.search = IBEX_GEN_SEARCH_RATE;
 	o.tx_drop = true;
@@ -201,7 +205,7 @@ test_loopback_search(void **state)
 	ports[0] = mk_port(ba, ab);
 	ports[1] = mk_port(ab, ba);
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 2;
 	o.search = IBEX_GEN_SEARCH_BURST;
 	o.tx_drop = true;
@@ -228,7 +232,7 @@ test_loopback_allreduce(void **state)
 
 	(void)state;
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RING;
+	o.engine = &ibex_gen_engine_ring;
 	o.nranks = (uint16_t)n;
 	o.min_bytes = 4096;
 	o.max_bytes = 65536;
@@ -286,7 +290,7 @@ test_pfc_obeyed(void **state)
 	 * than the run. Rank 0 (on A) must stay silent, rank 1 (on B) not. */
 	inject_pfc(ba);
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 2;
 	o.rate_pps = 100000;
 	o.duration_s = 0.1;
@@ -324,7 +328,7 @@ test_credit_obeyed(void **state)
 	mb->pkt_len = (uint32_t)len;
 	assert_int_equal(rte_ring_enqueue(in, mb), 0);
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 2;
 	o.duration_s = 0.05;
 	o.frame_size = 128;
