@@ -96,8 +96,6 @@ struct rflow_st {
 	struct ibex_pacer pacer;
 };
 
-struct ibex_gen_run;
-
 /*
  * How the loop drives an engine (the model is DPDK testpmd's struct
  * fwd_engine): a collective (closed loop, every rank waiting for its
