@@ -23,7 +23,10 @@
 #include <rte_ethdev.h>
 #include <rte_version.h>
 
-#include "ibex_gen_dpdk.h"
+#include "ibex_gen_engine.h"
+#include "ibex_gen_opts.h"
+#include "ibex_gen_run.h"
+#include "ibex_meta.h"
 #include "ibex_version.h"
 
 static struct ibex_gen_run *the_run;
@@ -136,7 +139,7 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	if (!opts.quiet)
 		printf("# ibex-gen: %u port(s), %u ranks, engine %s, TSC %.3f GHz\n",
-		       nports, opts.nranks, ibex_gen_engine_name(opts.engine),
+		       nports, opts.nranks, opts.engine->name,
 		       (double)rte_get_tsc_hz() / 1e9);
 	ibex_gen_run_main(the_run);
 	ret = ibex_gen_run_report(the_run, stdout);

@@ -30,6 +30,7 @@
 
 #include "ibex_common.h"
 #include "ibex_pkt.h"
+#include "ibex_units.h"
 #include "ibex_version.h"
 
 #define PCAPGEN_SNAPLEN		65535
@@ -142,6 +143,22 @@ num_arg(const char *opt, const char *val, uint64_t min, uint64_t max)
 	return v;
 }
 
+/* A size in the syntax of every ibex tool (ibex_units.h: 1K = 1024). */
+static uint32_t
+size_arg(const char *opt, const char *val, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+
+	if (ibex_parse_size(val, &v) != 0)
+		bad_arg("%s: '%s' is not a size (e.g. 64, 1500, 9K)", opt, val);
+	if (v < min || v > max) {
+		fprintf(stderr, "ibex-pcapgen: %s: %s is out of range "
+			"%" PRIu64 "..%" PRIu64 " bytes\n", opt, val, min, max);
+		exit(2);
+	}
+	return (uint32_t)v;
+}
+
 static int
 name_arg(const char *opt, const char *val, const char *const *names,
 	 unsigned int n)
@@ -203,8 +220,8 @@ parse_args(int argc, char **argv, struct pcapgen_opts *o)
 					   PCAPGEN_MAX_COUNT);
 			break;
 		case 's':
-			o->size = num_arg("--size", optarg, PCAPGEN_MIN_SIZE,
-					  PCAPGEN_MAX_SIZE);
+			o->size = size_arg("--size", optarg, PCAPGEN_MIN_SIZE,
+					   PCAPGEN_MAX_SIZE);
 			break;
 		case 'p':
 			o->pairs = num_arg("--pairs", optarg, 1,

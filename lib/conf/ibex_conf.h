@@ -39,6 +39,7 @@
 #include "ibex_buf.h"
 #include "ibex_ecn.h"
 #include "ibex_pfc.h"
+#include "ibex_units.h"
 #include "ibex_vl.h"
 #include "ibex_vlarb.h"
 
@@ -275,20 +276,8 @@ ibex_conf_port_dev(const struct ibex_conf_port *p)
 	return p->dev[0] != '\0' ? p->dev : p->name;
 }
 
-/**
- * Parse a rate like "25G", "100M", "1.5G", "400000000" into bit/s.
- * Suffixes k/K, M, G, T are powers of 1000; "bps" or "b" may follow.
- * @return 0, -EINVAL for a malformed rate or a fraction of a bit/s,
- *         -ERANGE when it does not fit 64 bits.
- */
-int ibex_parse_rate(const char *s, uint64_t *bps);
-
-/**
- * Parse a size like "4KB", "1MB", "1500B", "1500" into bytes. Suffixes B,
- * KB, MB, GB are powers of 1024; no suffix means bytes.
- * @return 0, -EINVAL when malformed, -ERANGE beyond 64 bits.
- */
-int ibex_parse_size(const char *s, uint64_t *bytes);
+/* Rates and sizes of the grammar: ibex_parse_rate() and ibex_parse_size()
+ * of ibex_units.h, the syntax every ibex tool shares. */
 
 /**
  * Link rate of a port for flow control (PFC quanta, headroom): its speed,

@@ -24,7 +24,9 @@
 #include <rte_ring.h>
 
 #include "ibex_conf.h"
-#include "ibex_gen_dpdk.h"
+#include "ibex_gen_builtin.h"
+#include "ibex_gen_opts.h"
+#include "ibex_gen_run.h"
 
 #define PAIR_RING_SIZE 4096
 #define MAX_WORDS 64

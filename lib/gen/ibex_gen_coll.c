@@ -24,30 +24,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ibex_gen.h"
-
-static const char *const engine_names[IBEX_GEN_ENGINE_MAX] = {
-	[IBEX_GEN_RING] = "ring", [IBEX_GEN_HD] = "hd",
-	[IBEX_GEN_INCAST] = "incast", [IBEX_GEN_ALLTOALL] = "alltoall",
-	[IBEX_GEN_RATE] = "rate",
-};
-
-const char *
-ibex_gen_engine_name(enum ibex_gen_engine e)
-{
-	return (unsigned int)e < IBEX_GEN_ENGINE_MAX ? engine_names[e] : "?";
-}
-
-int
-ibex_gen_engine_parse(const char *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < IBEX_GEN_ENGINE_MAX; i++)
-		if (strcmp(s, engine_names[i]) == 0)
-			return (int)i;
-	return -EINVAL;
-}
+#include "ibex_gen_coll.h"
+#include "ibex_gen_frame.h"
+#include "ibex_gen_rand.h"
 
 static unsigned int
 log2u(unsigned int n)
@@ -59,17 +38,157 @@ log2u(unsigned int n)
 	return l;
 }
 
+/* ---- the algorithms ---- */
+
+static unsigned int
+ring_nsteps(unsigned int n)
+{
+	return 2u * (n - 1u);
+}
+
+static unsigned int
+ring_sends(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
+	   uint64_t msg, uint16_t *peer, uint64_t *bytes)
+{
+	(void)s;
+	peer[0] = (uint16_t)((r + 1) % cfg->nranks);
+	bytes[0] = msg / cfg->nranks;
+	return 1;
+}
+
+static uint64_t
+ring_recv(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
+	  uint64_t msg)
+{
+	(void)r;
+	(void)s;
+	return msg / cfg->nranks;
+}
+
+static double
+allreduce_busbw(unsigned int n)
+{
+	return 2.0 * (n - 1) / n;
+}
+
+static unsigned int
+hd_nsteps(unsigned int n)
+{
+	return 2u * log2u(n);
+}
+
+static unsigned int
+hd_sends(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
+	 uint64_t msg, uint16_t *peer, uint64_t *bytes)
+{
+	unsigned int n = cfg->nranks, l = log2u(n);
+
+	if (s < l) {
+		peer[0] = (uint16_t)(r ^ (n >> (s + 1)));
+		bytes[0] = msg >> (s + 1);
+	} else {
+		peer[0] = (uint16_t)(r ^ (1u << (s - l)));
+		bytes[0] = (msg / n) << (s - l);
+	}
+	return 1;
+}
+
+static uint64_t
+hd_recv(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
+	uint64_t msg)
+{
+	unsigned int n = cfg->nranks, l = log2u(n);
+
+	(void)r;
+	return s < l ? msg >> (s + 1) : (msg / n) << (s - l);
+}
+
+static unsigned int
+one_step(unsigned int n)
+{
+	(void)n;
+	return 1;
+}
+
+static unsigned int
+incast_sends(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
+	     uint64_t msg, uint16_t *peer, uint64_t *bytes)
+{
+	(void)s;
+	if (r == cfg->root)
+		return 0;
+	peer[0] = cfg->root;
+	bytes[0] = msg;
+	return 1;
+}
+
+static uint64_t
+incast_recv(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
+	    uint64_t msg)
+{
+	(void)s;
+	return r == cfg->root ? (uint64_t)(cfg->nranks - 1) * msg : 0;
+}
+
+static double
+incast_busbw(unsigned int n)
+{
+	return (double)(n - 1);
+}
+
+static unsigned int
+a2a_sends(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
+	  uint64_t msg, uint16_t *peer, uint64_t *bytes)
+{
+	unsigned int n = cfg->nranks, k;
+
+	(void)s;
+	for (k = 1; k < n; k++) {
+		peer[k - 1] = (uint16_t)((r + k) % n);
+		bytes[k - 1] = msg / n;
+	}
+	return n - 1;
+}
+
+static uint64_t
+a2a_recv(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
+	 uint64_t msg)
+{
+	(void)r;
+	(void)s;
+	return (uint64_t)(cfg->nranks - 1) * (msg / cfg->nranks);
+}
+
+static double
+a2a_busbw(unsigned int n)
+{
+	return (double)(n - 1) / n;
+}
+
+const struct ibex_coll_algo ibex_coll_ring = {
+	.name = "ring", .nsteps = ring_nsteps, .sends = ring_sends,
+	.recv_bytes = ring_recv, .busbw_factor = allreduce_busbw,
+};
+const struct ibex_coll_algo ibex_coll_hd = {
+	.name = "hd", .nsteps = hd_nsteps, .sends = hd_sends,
+	.recv_bytes = hd_recv, .busbw_factor = allreduce_busbw, .pow2 = true,
+};
+const struct ibex_coll_algo ibex_coll_incast = {
+	.name = "incast", .nsteps = one_step, .sends = incast_sends,
+	.recv_bytes = incast_recv, .busbw_factor = incast_busbw,
+	.whole_msg = true,
+};
+const struct ibex_coll_algo ibex_coll_alltoall = {
+	.name = "alltoall", .nsteps = one_step, .sends = a2a_sends,
+	.recv_bytes = a2a_recv, .busbw_factor = a2a_busbw,
+};
+
+/* ---- the state machine ---- */
+
 unsigned int
 ibex_coll_nsteps(const struct ibex_coll_cfg *cfg)
 {
-	switch (cfg->engine) {
-	case IBEX_GEN_RING:
-		return 2u * (cfg->nranks - 1u);
-	case IBEX_GEN_HD:
-		return 2u * log2u(cfg->nranks);
-	default:
-		return 1;
-	}
+	return cfg->algo->nsteps(cfg->nranks);
 }
 
 uint64_t
@@ -77,7 +196,7 @@ ibex_coll_msg_bytes(const struct ibex_coll_cfg *cfg)
 {
 	uint64_t n = cfg->nranks;
 
-	if (cfg->engine == IBEX_GEN_INCAST)
+	if (cfg->algo->whole_msg)
 		return cfg->bytes == 0 ? 1 : cfg->bytes;
 	return cfg->bytes < n ? n : (cfg->bytes + n - 1) / n * n;
 }
@@ -86,77 +205,21 @@ unsigned int
 ibex_coll_sends(const struct ibex_coll_cfg *cfg, unsigned int r,
 		unsigned int s, uint16_t *peer, uint64_t *bytes)
 {
-	unsigned int n = cfg->nranks, l, k;
-	uint64_t S = ibex_coll_msg_bytes(cfg), c = S / n;
-
-	switch (cfg->engine) {
-	case IBEX_GEN_RING:
-		peer[0] = (uint16_t)((r + 1) % n);
-		bytes[0] = c;
-		return 1;
-	case IBEX_GEN_HD:
-		l = log2u(n);
-		if (s < l) {
-			peer[0] = (uint16_t)(r ^ (n >> (s + 1)));
-			bytes[0] = S >> (s + 1);
-		} else {
-			peer[0] = (uint16_t)(r ^ (1u << (s - l)));
-			bytes[0] = c << (s - l);
-		}
-		return 1;
-	case IBEX_GEN_INCAST:
-		if (r == cfg->root)
-			return 0;
-		peer[0] = cfg->root;
-		bytes[0] = S;
-		return 1;
-	case IBEX_GEN_ALLTOALL:
-		for (k = 1; k < n; k++) {
-			peer[k - 1] = (uint16_t)((r + k) % n);
-			bytes[k - 1] = c;
-		}
-		return n - 1;
-	default:
-		return 0;
-	}
+	return cfg->algo->sends(cfg, r, s, ibex_coll_msg_bytes(cfg), peer,
+				bytes);
 }
 
 uint64_t
 ibex_coll_recv_bytes(const struct ibex_coll_cfg *cfg, unsigned int r,
 		     unsigned int s)
 {
-	unsigned int n = cfg->nranks, l;
-	uint64_t S = ibex_coll_msg_bytes(cfg), c = S / n;
-
-	switch (cfg->engine) {
-	case IBEX_GEN_RING:
-		return c;
-	case IBEX_GEN_HD:
-		l = log2u(n);
-		return s < l ? S >> (s + 1) : c << (s - l);
-	case IBEX_GEN_INCAST:
-		return r == cfg->root ? (uint64_t)(n - 1) * S : 0;
-	case IBEX_GEN_ALLTOALL:
-		return (uint64_t)(n - 1) * c;
-	default:
-		return 0;
-	}
+	return cfg->algo->recv_bytes(cfg, r, s, ibex_coll_msg_bytes(cfg));
 }
 
 double
-ibex_coll_busbw_factor(enum ibex_gen_engine e, unsigned int n)
+ibex_coll_busbw_factor(const struct ibex_coll_algo *a, unsigned int n)
 {
-	switch (e) {
-	case IBEX_GEN_RING:
-	case IBEX_GEN_HD:
-		return 2.0 * (n - 1) / n;
-	case IBEX_GEN_ALLTOALL:
-		return (double)(n - 1) / n;
-	case IBEX_GEN_INCAST:
-		return (double)(n - 1);
-	default:
-		return 1.0;
-	}
+	return a != NULL ? a->busbw_factor(n) : 1.0;
 }
 
 int
@@ -165,9 +228,9 @@ ibex_coll_init(struct ibex_coll *c, const struct ibex_coll_cfg *cfg)
 	unsigned int n = cfg->nranks;
 
 	if (n < 2 || n > IBEX_GEN_MAX_RANKS || cfg->payload_max == 0 ||
-	    cfg->engine >= IBEX_GEN_RATE || cfg->root >= n)
+	    cfg->algo == NULL || cfg->root >= n)
 		return -EINVAL;
-	if (cfg->engine == IBEX_GEN_HD && (n & (n - 1)) != 0)
+	if (cfg->algo->pow2 && (n & (n - 1)) != 0)
 		return -EINVAL;
 	if (cfg->straggler.rank >= (int)n)
 		return -EINVAL;

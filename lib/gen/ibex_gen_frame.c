@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ibex_gen.h"
+#include "ibex_gen_frame.h"
 
 void
 ibex_gen_rank_addr(unsigned int idx, struct ibex_gen_rank *r)

@@ -9,17 +9,20 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibex_gen.h"
+#include "ibex_gen_engine.h"
+#include "ibex_gen_opts.h"
 #include "ibex_time.h"
+#include "ibex_units.h"
 
 void
 ibex_gen_opts_default(struct ibex_gen_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->engine = IBEX_GEN_RING;
+	o->engine = &ibex_gen_engine_ring;
 	o->nranks = 8;
 	o->min_bytes = 1024;
 	o->max_bytes = 1024 * 1024;
@@ -43,68 +46,6 @@ ibex_gen_opts_default(struct ibex_gen_opts *o)
 	o->retries = 1;
 }
 
-void
-ibex_gen_usage(FILE *f, const char *prog)
-{
-	fprintf(f,
-		"usage: %s [EAL args] -- [options]\n"
-		"collectives (dependency-driven; message size sweep like nccl-tests):\n"
-		"  --engine E          ring|hd|incast|alltoall|rate (default ring)\n"
-		"  --ranks N           emulated ranks, 2..%d (default 8), spread over the ports\n"
-		"  --root R            incast destination rank (default 0)\n"
-		"  -b, --minbytes S    smallest message (default 1K; K/M/G = 2^10/2^20/2^30)\n"
-		"  -e, --maxbytes S    largest message (default 1M)\n"
-		"  -f, --stepfactor F  multiply the size by F each step (default 2)\n"
-		"  -n, --iters N       measured iterations per size (default 20)\n"
-		"  -w, --warmup N      warm-up iterations per size (default 5)\n"
-		"  --straggler R:D:P   rank R starts each step D microseconds late with\n"
-		"                      probability P (0..1)\n"
-		"  --seed N            seed of every random draw (default 1)\n"
-		"  --timeout-ms MS     an iteration slower than this fails (default 2000)\n"
-		"open loop (--engine rate: rank r sends to rank r+1, or the --flow list):\n"
-		"  --flow S:D[:PPS],.. flows from rank S to rank D, each at PPS or an equal\n"
-		"                      share of --rate (repeatable)\n"
-		"  --rate PPS          total frames per second (default: as fast as possible)\n"
-		"  --burst N           frames per departure (default 1)\n"
-		"  --poisson           exponential gaps instead of constant ones\n"
-		"  --duration SEC      how long (default 1)\n"
-		"  --size BYTES        frame length without FCS, >= 60 (default 128)\n"
-		"  --tx-drop           drop frames the port does not take, counted as lost\n"
-		"                      (a wire into a full queue; implied by --search)\n"
-		"benchmark searches (--engine rate):\n"
-		"  --search rate       RFC 2544 throughput: NDR and PDR per frame size\n"
-		"  --search burst      RFC 8239 microburst: largest burst per flow without loss\n"
-		"  --sizes L           frame sizes with FCS, e.g. 64,128,256,512,1024,1280,1518\n"
-		"                      (default --size + 4)\n"
-		"  --trial SEC         length of one trial (default 0.25)\n"
-		"  --resolution F      rate search: stop at F x the maximum (default 0.01)\n"
-		"  --pdr-loss F        PDR loss threshold, fraction (default 0.001)\n"
-		"  --max-rate PPS      rate search upper end (default: flat out, measured)\n"
-		"  --burst-max N       burst search upper end (default 4096)\n"
-		"  --retries N         run a failed trial again up to N times (default 1)\n"
-		"frames and flow control:\n"
-		"  --mtu BYTES         largest frame without FCS (default 1514)\n"
-		"  --vlan VID  --pcp P 802.1Q tag (default untagged)\n"
-		"  --dscp D            DSCP (default 0)\n"
-		"  --ecn E             not-ect|ect0|ect1 (default ect0)\n"
-		"  --fc MODE           none|pfc|credit: obey the port's flow control (default none)\n"
-		"  --prio P            PFC priority of the traffic (default 0)\n"
-		"  --vl V              credit VL of the traffic (default 0)\n"
-		"  --link-mbps M       port speed for PFC quanta and the DCQCN line rate\n"
-		"                      (default: what the port reports, else 100000)\n"
-		"  --dcqcn             cut the rate on CE marks, DCQCN-style\n"
-		"reports:\n"
-		"  --json FILE  --csv FILE  --plot DIR (gnuplot PNG and SVG)\n"
-		"  --quiet             only the tables\n"
-		"  --progress          a line on stderr as each size, search trial and\n"
-		"                      frame size finishes (default: when stdout is a\n"
-		"                      terminal)\n"
-		"  -h, --help          this text\n"
-		"  --version           ibex and DPDK versions\n"
-		"--help and --version need no EAL args and no hugepages.\n",
-		prog, IBEX_GEN_MAX_RANKS);
-}
-
 static int
 bad(const char *opt, const char *val)
 {
@@ -112,95 +53,406 @@ bad(const char *opt, const char *val)
 	return -EINVAL;
 }
 
-/* A size with an optional K/M/G suffix (powers of two, like nccl-tests). */
-static int
-parse_size(const char *opt, const char *s, uint64_t min, uint64_t max,
-	   uint64_t *out)
-{
-	char *end;
-	double v;
+/* ---- the option table ---- */
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s)
-		return bad(opt, s);
-	switch (*end) {
-	case 'k': case 'K': v *= 1024; end++; break;
-	case 'm': case 'M': v *= 1024 * 1024; end++; break;
-	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
-	default: break;
+struct gen_opt;
+typedef int (*gen_opt_parse)(struct ibex_gen_opts *o, const struct gen_opt *d,
+			     const char *val);
+
+/*
+ * One option: its names, the argument the usage shows (NULL: a flag), the
+ * parser with the field and range it fills, and the help text (lines after
+ * a '\n' are continued under it). getopt_long's table and the usage text
+ * are both made from this list, so they cannot disagree.
+ */
+struct gen_opt {
+	const char *section;   /* heading printed before it, or NULL */
+	const char *name;
+	char short_name;       /* 0: none */
+	const char *arg;
+	gen_opt_parse parse;
+	size_t off;            /* field in struct ibex_gen_opts */
+	size_t size;           /* its width, bytes (integers) */
+	double min, max;       /* range, in the field's unit */
+	const char *unit;      /* time options: ibex_parse_time's unit */
+	const char *help;
+};
+
+#define OFF(f) offsetof(struct ibex_gen_opts, f), \
+	sizeof(((struct ibex_gen_opts *)0)->f)
+
+static void
+store_uint(struct ibex_gen_opts *o, const struct gen_opt *d, uint64_t v)
+{
+	char *f = (char *)o + d->off;
+
+	switch (d->size) {
+	case 1: *(uint8_t *)f = (uint8_t)v; break;
+	case 2: *(uint16_t *)f = (uint16_t)v; break;
+	case 4: *(uint32_t *)f = (uint32_t)v; break;
+	default: *(uint64_t *)f = v; break;
 	}
-	if (*end == 'B' || *end == 'b')
-		end++;
-	/* Written so that NaN fails too: its conversion is undefined. */
-	if (*end != '\0' || !(v >= (double)min && v <= (double)max))
-		return bad(opt, s);
-	*out = (uint64_t)v;
-	return 0;
 }
 
 static int
-parse_double(const char *opt, const char *s, double min, double max,
-	     double *out)
+range_ok(const struct gen_opt *d, double v)
 {
-	char *end;
+	/* written so that NaN fails too */
+	return v >= d->min && v <= d->max;
+}
+
+/* A count: plain decimal digits. */
+static int
+p_uint(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	uint64_t v;
+
+	if (ibex_parse_uint(val, &v) != 0 || !range_ok(d, (double)v))
+		return bad(d->name, val);
+	store_uint(o, d, v);
+	return 0;
+}
+
+/* A size (ibex_units.h: 4K = 4KB = 4KiB = 4096). */
+static int
+p_size(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	uint64_t v;
+
+	if (ibex_parse_size(val, &v) != 0 || !range_ok(d, (double)v))
+		return bad(d->name, val);
+	store_uint(o, d, v);
+	return 0;
+}
+
+/* A frame rate (1M = 10^6 frames/s). */
+static int
+p_pps(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s)
-		return bad(opt, s);
-	/* rates: 1.5M = 1.5e6 (decimal, as rates are quoted) */
-	if (*end == 'k' || *end == 'K')
-		v *= 1e3, end++;
-	else if (*end == 'M')
-		v *= 1e6, end++;
-	else if (*end == 'G')
-		v *= 1e9, end++;
-	if (*end != '\0' || !(v >= min && v <= max))
-		return bad(opt, s);
-	*out = v;
+	if (ibex_parse_pps(val, &v) != 0 || !range_ok(d, v))
+		return bad(d->name, val);
+	memcpy((char *)o + d->off, &v, sizeof(v));
 	return 0;
 }
 
-/* A time option: ibex_parse_time's strict decimal, or a clear error. */
+/* A fraction: 0.001 or 0.1%. */
 static int
-parse_time(const char *opt, const char *s, const char *unit, double res,
-	   double max, double *out)
+p_share(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	double v;
+
+	if (ibex_parse_share(val, &v) != 0 || !range_ok(d, v))
+		return bad(d->name, val);
+	memcpy((char *)o + d->off, &v, sizeof(v));
+	return 0;
+}
+
+/* A time: ibex_parse_time's strict decimal, or a clear error. Stored as
+ * a double, or as an integer of the unit when the field is one. */
+static int
+p_time(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 {
 	char err[160];
+	double v;
 
-	if (ibex_parse_time(s, unit, res, max, out, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ibex-gen: %s: %s\n", opt, err);
+	if (ibex_parse_time(val, d->unit, d->min, d->max, &v, err,
+			    sizeof(err)) < 0) {
+		fprintf(stderr, "ibex-gen: %s: %s\n", d->name, err);
 		return -EINVAL;
 	}
+	if (d->size == sizeof(double))
+		memcpy((char *)o + d->off, &v, sizeof(v));
+	else
+		store_uint(o, d, (uint64_t)v);
 	return 0;
 }
 
 static int
-parse_straggler(struct ibex_gen_opts *o, const char *s)
+p_flag(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	(void)val;
+	*(bool *)((char *)o + d->off) = true;
+	return 0;
+}
+
+static int
+p_str(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	memcpy((char *)o + d->off, &val, sizeof(val));
+	return 0;
+}
+
+static int
+p_engine(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	o->engine = ibex_gen_engine_find(val);
+	return o->engine != NULL ? 0 : bad(d->name, val);
+}
+
+static int
+p_straggler(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 {
 	int rank;
 	double us, p;
 	char tail;
 
-	if (sscanf(s, "%d:%lf:%lf%c", &rank, &us, &p, &tail) != 3 ||
+	if (sscanf(val, "%d:%lf:%lf%c", &rank, &us, &p, &tail) != 3 ||
 	    rank < 0 || rank >= IBEX_GEN_MAX_RANKS ||
 	    !(us >= 0 && us <= 1e7) || !(p >= 0 && p <= 1))
-		return bad("--straggler", s);
+		return bad(d->name, val);
 	o->straggler.rank = rank;
 	o->straggler.prob = p;
 	o->straggler_us = us;
 	return 0;
 }
 
-enum {
-	O_ENGINE = 256, O_RANKS, O_ROOT, O_STRAGGLER, O_SEED, O_TIMEOUT,
-	O_RATE, O_BURST, O_POISSON, O_DURATION, O_SIZE, O_MTU, O_VLAN, O_PCP,
-	O_DSCP, O_ECN, O_FC, O_PRIO, O_VL, O_LINK, O_DCQCN, O_JSON, O_CSV,
-	O_PLOT, O_QUIET, O_PROGRESS, O_FLOW, O_TXDROP, O_SEARCH, O_SIZES, O_TRIAL, O_RES,
-	O_PDR, O_MAXRATE, O_BURSTMAX, O_RETRIES,
+/* A word of @p words (NULL-terminated); its index in the field. */
+static int
+p_word(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val,
+       const char *const *words)
+{
+	unsigned int i;
+
+	for (i = 0; words[i] != NULL; i++)
+		if (strcmp(val, words[i]) == 0) {
+			store_uint(o, d, i);
+			return 0;
+		}
+	return bad(d->name, val);
+}
+
+static int
+p_ecn(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	/* in the order of enum ibex_ecn */
+	static const char *const w[] = { "not-ect", "ect1", "ect0", NULL };
+
+	return p_word(o, d, val, w);
+}
+
+static int
+p_fc(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	/* in the order of enum ibex_gen_fc */
+	static const char *const w[] = { "none", "pfc", "credit", NULL };
+
+	return p_word(o, d, val, w);
+}
+
+static int
+p_search(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	if (strcmp(val, "rate") == 0)
+		o->search = IBEX_GEN_SEARCH_RATE;
+	else if (strcmp(val, "burst") == 0)
+		o->search = IBEX_GEN_SEARCH_BURST;
+	else
+		return bad(d->name, val);
+	o->tx_drop = true;
+	return 0;
+}
+
+static int
+p_flows(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	(void)d;
+	return ibex_gen_flows_parse(o, val);
+}
+
+static int
+p_sizes(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	const char *p = val;
+	char word[32];
+	uint64_t v;
+
+	o->nsizes = 0;
+	while (*p != '\0') {
+		size_t n = strcspn(p, ",");
+
+		if (n == 0 || n >= sizeof(word) ||
+		    o->nsizes == IBEX_GEN_MAX_SEARCH_SIZES)
+			return bad(d->name, val);
+		memcpy(word, p, n);
+		word[n] = '\0';
+		if (ibex_parse_size(word, &v) != 0 || !range_ok(d, (double)v))
+			return bad(d->name, val);
+		o->sizes[o->nsizes++] = (uint32_t)v;
+		p += n;
+		if (*p == ',' && *++p == '\0')
+			return bad(d->name, val);
+	}
+	return o->nsizes > 0 ? 0 : bad(d->name, val);
+}
+
+#define SEC(s) .section = s
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const struct gen_opt gen_opts[] = {
+	{ SEC("collectives (dependency-driven; message size sweep like nccl-tests):"),
+	  .name = "engine", .arg = "E", .parse = p_engine,
+	  .help = "ring|hd|incast|alltoall|rate (default ring)" },
+	{ .name = "ranks", .arg = "N", .parse = p_uint, OFF(nranks), .min = 2,
+	  .max = IBEX_GEN_MAX_RANKS,
+	  .help = "emulated ranks, 2.." STR(IBEX_GEN_MAX_RANKS)
+		  " (default 8), spread over the ports" },
+	{ .name = "root", .arg = "R", .parse = p_uint, OFF(root),
+	  .max = IBEX_GEN_MAX_RANKS - 1,
+	  .help = "incast destination rank (default 0)" },
+	{ .name = "minbytes", .short_name = 'b', .arg = "S", .parse = p_size,
+	  OFF(min_bytes), .min = 1, .max = 1099511627776.0,
+	  .help = "smallest message (default 1K; a size: K/M/G = 2^10/2^20/2^30)" },
+	{ .name = "maxbytes", .short_name = 'e', .arg = "S", .parse = p_size,
+	  OFF(max_bytes), .min = 1, .max = 1099511627776.0,
+	  .help = "largest message (default 1M)" },
+	{ .name = "stepfactor", .short_name = 'f', .arg = "F", .parse = p_uint,
+	  OFF(factor), .min = 2, .max = 1024,
+	  .help = "multiply the size by F each step (default 2)" },
+	{ .name = "iters", .short_name = 'n', .arg = "N", .parse = p_uint,
+	  OFF(iters), .min = 1, .max = IBEX_GEN_MAX_ITERS,
+	  .help = "measured iterations per size (default 20)" },
+	{ .name = "warmup", .short_name = 'w', .arg = "N", .parse = p_uint,
+	  OFF(warmup), .max = 1000000,
+	  .help = "warm-up iterations per size (default 5)" },
+	{ .name = "straggler", .arg = "R:D:P", .parse = p_straggler,
+	  .help = "rank R starts each step D microseconds late with\n"
+		  "probability P (0..1)" },
+	{ .name = "seed", .arg = "N", .parse = p_uint, OFF(seed),
+	  .max = 18446744073709551615.0,
+	  .help = "seed of every random draw (default 1)" },
+	{ .name = "timeout-ms", .arg = "MS", .parse = p_time, OFF(timeout_ms),
+	  .unit = "ms", .min = 1, .max = 3600000,
+	  .help = "an iteration slower than this fails (default 2000)" },
+	{ SEC("open loop (--engine rate: rank r sends to rank r+1, or the --flow list):"),
+	  .name = "flow", .arg = "S:D[:PPS],..", .parse = p_flows,
+	  .help = "flows from rank S to rank D, each at PPS or an equal\n"
+		  "share of --rate (repeatable)" },
+	{ .name = "rate", .arg = "PPS", .parse = p_pps, OFF(rate_pps),
+	  .max = 1e10,
+	  .help = "total frames per second, e.g. 1M = 10^6 (default: as fast\n"
+		  "as possible)" },
+	{ .name = "burst", .arg = "N", .parse = p_uint, OFF(burst), .min = 1,
+	  .max = 4096, .help = "frames per departure (default 1)" },
+	{ .name = "poisson", .parse = p_flag, OFF(poisson),
+	  .help = "exponential gaps instead of constant ones" },
+	{ .name = "duration", .arg = "SEC", .parse = p_time, OFF(duration_s),
+	  .unit = "seconds", .min = 0.001, .max = 1e6,
+	  .help = "how long (default 1)" },
+	{ .name = "size", .arg = "BYTES", .parse = p_size, OFF(frame_size),
+	  .min = 60, .max = 16384,
+	  .help = "frame length without FCS, >= 60 (default 128)" },
+	{ .name = "tx-drop", .parse = p_flag, OFF(tx_drop),
+	  .help = "drop frames the port does not take, counted as lost\n"
+		  "(a wire into a full queue; implied by --search)" },
+	{ SEC("benchmark searches (--engine rate):"),
+	  .name = "search", .arg = "rate|burst", .parse = p_search,
+	  .help = "rate: RFC 2544 throughput, NDR and PDR per frame size;\n"
+		  "burst: RFC 8239 microburst, largest burst per flow\n"
+		  "without loss" },
+	{ .name = "sizes", .arg = "L", .parse = p_sizes, .min = 64,
+	  .max = 16388,
+	  .help = "frame sizes with FCS, e.g. 64,128,256,512,1024,1280,1518\n"
+		  "(default --size + 4)" },
+	{ .name = "trial", .arg = "SEC", .parse = p_time, OFF(trial_s),
+	  .unit = "seconds", .min = 0.001, .max = 3600,
+	  .help = "length of one trial (default 0.25)" },
+	{ .name = "resolution", .arg = "F", .parse = p_share, OFF(resolution),
+	  .min = 1e-6, .max = 0.5,
+	  .help = "rate search: stop at F x the maximum (default 0.01 = 1%)" },
+	{ .name = "pdr-loss", .arg = "F", .parse = p_share, OFF(pdr_loss),
+	  .min = 1e-9, .max = 0.5,
+	  .help = "PDR loss threshold, fraction (default 0.001 = 0.1%)" },
+	{ .name = "max-rate", .arg = "PPS", .parse = p_pps, OFF(max_pps),
+	  .min = 1, .max = 1e10,
+	  .help = "rate search upper end (default: flat out, measured)" },
+	{ .name = "burst-max", .arg = "N", .parse = p_uint, OFF(burst_max),
+	  .min = 2, .max = 1 << 20,
+	  .help = "burst search upper end (default 4096)" },
+	{ .name = "retries", .arg = "N", .parse = p_uint, OFF(retries),
+	  .max = 100, .help = "run a failed trial again up to N times (default 1)" },
+	{ SEC("frames and flow control:"),
+	  .name = "mtu", .arg = "BYTES", .parse = p_size, OFF(mtu), .min = 128,
+	  .max = 16384, .help = "largest frame without FCS (default 1514)" },
+	{ .name = "vlan", .arg = "VID", .parse = p_uint, OFF(frame.vlan),
+	  .max = 4095, .help = "802.1Q tag (default untagged)" },
+	{ .name = "pcp", .arg = "P", .parse = p_uint, OFF(frame.pcp), .max = 7,
+	  .help = "its priority (default 0)" },
+	{ .name = "dscp", .arg = "D", .parse = p_uint, OFF(frame.dscp),
+	  .max = 63, .help = "DSCP (default 0)" },
+	{ .name = "ecn", .arg = "E", .parse = p_ecn, OFF(frame.ecn),
+	  .help = "not-ect|ect0|ect1 (default ect0)" },
+	{ .name = "fc", .arg = "MODE", .parse = p_fc, OFF(fc),
+	  .help = "none|pfc|credit: obey the port's flow control (default none)" },
+	{ .name = "prio", .arg = "P", .parse = p_uint, OFF(prio), .max = 7,
+	  .help = "PFC priority of the traffic (default 0)" },
+	{ .name = "vl", .arg = "V", .parse = p_uint, OFF(vl), .max = 14,
+	  .help = "credit VL of the traffic (default 0)" },
+	{ .name = "link-mbps", .arg = "M", .parse = p_uint, OFF(link_mbps),
+	  .min = 1, .max = 10000000,
+	  .help = "port speed for PFC quanta and the DCQCN line rate\n"
+		  "(default: what the port reports, else 100000)" },
+	{ .name = "dcqcn", .parse = p_flag, OFF(dcqcn),
+	  .help = "cut the rate on CE marks, DCQCN-style" },
+	{ SEC("reports:"),
+	  .name = "json", .arg = "FILE", .parse = p_str, OFF(json),
+	  .help = "the whole report as JSON (docs/results.md)" },
+	{ .name = "csv", .arg = "FILE", .parse = p_str, OFF(csv),
+	  .help = "one line per size, search trial or frame size" },
+	{ .name = "plot", .arg = "DIR", .parse = p_str, OFF(plot_dir),
+	  .help = "plot data, gnuplot script, PNG and SVG" },
+	{ .name = "quiet", .parse = p_flag, OFF(quiet),
+	  .help = "only the tables" },
+	{ .name = "progress", .parse = p_flag, OFF(progress),
+	  .help = "a line on stderr as each size, search trial and\n"
+		  "frame size finishes (default: when stdout is a\n"
+		  "terminal)" },
+	{ .name = "help", .short_name = 'h', .help = "this text" },
+	{ .name = "version", .help = "ibex and DPDK versions (ibex-gen)" },
 };
+
+#define GEN_NOPTS (sizeof(gen_opts) / sizeof(gen_opts[0]))
+/* Column of the help text in the usage. */
+#define HELP_COL 22
+
+static void
+usage_opt(FILE *f, const struct gen_opt *d)
+{
+	const char *h = d->help, *nl;
+	int n;
+
+	n = d->short_name != 0 ?
+	    fprintf(f, "  -%c, --%s", d->short_name, d->name) :
+	    fprintf(f, "  --%s", d->name);
+	if (d->arg != NULL)
+		n += fprintf(f, " %s", d->arg);
+	for (;;) {
+		nl = strchr(h, '\n');
+		fprintf(f, "%*s%.*s\n", n < HELP_COL ? HELP_COL - n : 1, "",
+			nl != NULL ? (int)(nl - h) : (int)strlen(h), h);
+		if (nl == NULL)
+			break;
+		h = nl + 1;
+		n = 0;
+	}
+}
+
+void
+ibex_gen_usage(FILE *f, const char *prog)
+{
+	size_t i;
+
+	fprintf(f, "usage: %s [EAL args] -- [options]\n", prog);
+	for (i = 0; i < GEN_NOPTS; i++) {
+		if (gen_opts[i].section != NULL)
+			fprintf(f, "%s\n", gen_opts[i].section);
+		usage_opt(f, &gen_opts[i]);
+	}
+	fprintf(f, "Sizes and rates: docs/configuration.md (4K = 4KB = 4KiB = "
+		"4096 bytes; 1M\nframes/s = 10^6). --help and --version need no "
+		"EAL args and no hugepages.\n");
+}
 
 int
 ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
@@ -210,7 +462,6 @@ ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
 	while (*p != '\0') {
 		struct ibex_gen_rflow fl = { 0 };
 		unsigned int src, dst, k;
-		char *end;
 		int used = 0;
 
 		if (sscanf(p, "%u:%u%n", &src, &dst, &used) != 2 ||
@@ -219,17 +470,17 @@ ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
 			return bad("--flow", s);
 		p += used;
 		if (*p == ':') {
-			errno = 0;
-			fl.pps = strtod(p + 1, &end);
-			if (errno != 0 || end == p + 1 || !(fl.pps > 0))
+			char word[32];
+			size_t n = strcspn(p + 1, ",");
+
+			if (n == 0 || n >= sizeof(word))
 				return bad("--flow", s);
-			if (*end == 'k' || *end == 'K')
-				fl.pps *= 1e3, end++;
-			else if (*end == 'M')
-				fl.pps *= 1e6, end++;
-			else if (*end == 'G')
-				fl.pps *= 1e9, end++;
-			p = end;
+			memcpy(word, p + 1, n);
+			word[n] = '\0';
+			if (ibex_parse_pps(word, &fl.pps) != 0 ||
+			    !(fl.pps > 0 && fl.pps <= 1e10))
+				return bad("--flow", s);
+			p += 1 + n;
 		}
 		if (*p == ',')
 			p++;
@@ -248,241 +499,66 @@ ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
 	return o->nrflows > 0 ? 0 : bad("--flow", s);
 }
 
-static int
-parse_sizes(struct ibex_gen_opts *o, const char *s)
+/* getopt_long's table from gen_opts (val: the index + 256). */
+static void
+getopt_table(struct option *lo, char *shorts)
 {
-	const char *p = s;
-	char *end;
-	unsigned long v;
+	size_t i, ns = 0;
 
-	o->nsizes = 0;
-	while (*p != '\0') {
-		errno = 0;
-		v = strtoul(p, &end, 10);
-		if (errno != 0 || end == p || v < 64 || v > 16388 ||
-		    o->nsizes == IBEX_GEN_MAX_SEARCH_SIZES)
-			return bad("--sizes", s);
-		o->sizes[o->nsizes++] = (uint32_t)v;
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p != '\0')
-			return bad("--sizes", s);
+	for (i = 0; i < GEN_NOPTS; i++) {
+		const struct gen_opt *d = &gen_opts[i];
+
+		lo[i] = (struct option){ .name = d->name,
+			.has_arg = d->arg != NULL ? required_argument :
+				   no_argument,
+			.val = (int)i + 256 };
+		if (d->short_name != 0) {
+			shorts[ns++] = d->short_name;
+			if (d->arg != NULL)
+				shorts[ns++] = ':';
+		}
 	}
-	return o->nsizes > 0 ? 0 : bad("--sizes", s);
+	lo[GEN_NOPTS] = (struct option){ 0 };
+	shorts[ns] = '\0';
+}
+
+static const struct gen_opt *
+short_opt(int c)
+{
+	size_t i;
+
+	for (i = 0; i < GEN_NOPTS; i++)
+		if (gen_opts[i].short_name == c)
+			return &gen_opts[i];
+	return NULL;
 }
 
 int
 ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "engine", required_argument, NULL, O_ENGINE },
-		{ "ranks", required_argument, NULL, O_RANKS },
-		{ "root", required_argument, NULL, O_ROOT },
-		{ "minbytes", required_argument, NULL, 'b' },
-		{ "maxbytes", required_argument, NULL, 'e' },
-		{ "stepfactor", required_argument, NULL, 'f' },
-		{ "iters", required_argument, NULL, 'n' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "straggler", required_argument, NULL, O_STRAGGLER },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "timeout-ms", required_argument, NULL, O_TIMEOUT },
-		{ "rate", required_argument, NULL, O_RATE },
-		{ "burst", required_argument, NULL, O_BURST },
-		{ "poisson", no_argument, NULL, O_POISSON },
-		{ "duration", required_argument, NULL, O_DURATION },
-		{ "size", required_argument, NULL, O_SIZE },
-		{ "mtu", required_argument, NULL, O_MTU },
-		{ "vlan", required_argument, NULL, O_VLAN },
-		{ "pcp", required_argument, NULL, O_PCP },
-		{ "dscp", required_argument, NULL, O_DSCP },
-		{ "ecn", required_argument, NULL, O_ECN },
-		{ "fc", required_argument, NULL, O_FC },
-		{ "prio", required_argument, NULL, O_PRIO },
-		{ "vl", required_argument, NULL, O_VL },
-		{ "link-mbps", required_argument, NULL, O_LINK },
-		{ "dcqcn", no_argument, NULL, O_DCQCN },
-		{ "json", required_argument, NULL, O_JSON },
-		{ "csv", required_argument, NULL, O_CSV },
-		{ "plot", required_argument, NULL, O_PLOT },
-		{ "quiet", no_argument, NULL, O_QUIET },
-		{ "progress", no_argument, NULL, O_PROGRESS },
-		{ "flow", required_argument, NULL, O_FLOW },
-		{ "tx-drop", no_argument, NULL, O_TXDROP },
-		{ "search", required_argument, NULL, O_SEARCH },
-		{ "sizes", required_argument, NULL, O_SIZES },
-		{ "trial", required_argument, NULL, O_TRIAL },
-		{ "resolution", required_argument, NULL, O_RES },
-		{ "pdr-loss", required_argument, NULL, O_PDR },
-		{ "max-rate", required_argument, NULL, O_MAXRATE },
-		{ "burst-max", required_argument, NULL, O_BURSTMAX },
-		{ "retries", required_argument, NULL, O_RETRIES },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t v;
-	double dv;
-	int opt, ret = 0;
+	struct option lo[GEN_NOPTS + 1];
+	char shorts[2 * GEN_NOPTS + 1];
+	const struct gen_opt *d;
+	int c, ret;
 
+	getopt_table(lo, shorts);
 	optind = 1;
 	opterr = 1;
-	while ((opt = getopt_long(argc, argv, "b:e:f:n:w:h", longopts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case O_ENGINE:
-			ret = ibex_gen_engine_parse(optarg);
-			if (ret < 0)
-				return bad("--engine", optarg);
-			o->engine = (enum ibex_gen_engine)ret;
-			ret = 0;
-			break;
-		case O_RANKS:
-			ret = parse_size("--ranks", optarg, 2, IBEX_GEN_MAX_RANKS, &v);
-			o->nranks = (uint16_t)v;
-			break;
-		case O_ROOT:
-			ret = parse_size("--root", optarg, 0, IBEX_GEN_MAX_RANKS - 1, &v);
-			o->root = (uint16_t)v;
-			break;
-		case 'b':
-			ret = parse_size("-b", optarg, 1, UINT64_C(1) << 40, &o->min_bytes);
-			break;
-		case 'e':
-			ret = parse_size("-e", optarg, 1, UINT64_C(1) << 40, &o->max_bytes);
-			break;
-		case 'f':
-			ret = parse_size("-f", optarg, 2, 1024, &v);
-			o->factor = (uint32_t)v;
-			break;
-		case 'n':
-			ret = parse_size("--iters", optarg, 1, IBEX_GEN_MAX_ITERS, &v);
-			o->iters = (uint32_t)v;
-			break;
-		case 'w':
-			ret = parse_size("--warmup", optarg, 0, 1000000, &v);
-			o->warmup = (uint32_t)v;
-			break;
-		case O_STRAGGLER: ret = parse_straggler(o, optarg); break;
-		case O_SEED:
-			ret = parse_size("--seed", optarg, 0, UINT64_MAX, &o->seed);
-			break;
-		case O_TIMEOUT:
-			ret = parse_time("--timeout-ms", optarg, "ms", 1, 3600000,
-					 &dv);
-			if (ret == 0)
-				o->timeout_ms = (uint32_t)dv;
-			break;
-		case O_RATE:
-			ret = parse_double("--rate", optarg, 0, 1e10, &o->rate_pps);
-			break;
-		case O_BURST:
-			ret = parse_size("--burst", optarg, 1, 4096, &v);
-			o->burst = (uint32_t)v;
-			break;
-		case O_POISSON: o->poisson = true; break;
-		case O_DURATION:
-			ret = parse_time("--duration", optarg, "seconds", 0.001,
-					 1e6, &o->duration_s);
-			break;
-		case O_SIZE:
-			ret = parse_size("--size", optarg, 60, 16384, &v);
-			o->frame_size = (uint32_t)v;
-			break;
-		case O_MTU:
-			ret = parse_size("--mtu", optarg, 128, 16384, &v);
-			o->mtu = (uint32_t)v;
-			break;
-		case O_VLAN:
-			ret = parse_size("--vlan", optarg, 0, 4095, &v);
-			o->frame.vlan = (int)v;
-			break;
-		case O_PCP:
-			ret = parse_size("--pcp", optarg, 0, 7, &v);
-			o->frame.pcp = (uint8_t)v;
-			break;
-		case O_DSCP:
-			ret = parse_size("--dscp", optarg, 0, 63, &v);
-			o->frame.dscp = (uint8_t)v;
-			break;
-		case O_ECN:
-			if (strcmp(optarg, "not-ect") == 0)
-				o->frame.ecn = IBEX_ECN_NOT_ECT;
-			else if (strcmp(optarg, "ect0") == 0)
-				o->frame.ecn = IBEX_ECN_ECT0;
-			else if (strcmp(optarg, "ect1") == 0)
-				o->frame.ecn = IBEX_ECN_ECT1;
-			else
-				return bad("--ecn", optarg);
-			break;
-		case O_FC:
-			if (strcmp(optarg, "none") == 0)
-				o->fc = IBEX_GEN_FC_NONE;
-			else if (strcmp(optarg, "pfc") == 0)
-				o->fc = IBEX_GEN_FC_PFC;
-			else if (strcmp(optarg, "credit") == 0)
-				o->fc = IBEX_GEN_FC_CREDIT;
-			else
-				return bad("--fc", optarg);
-			break;
-		case O_PRIO:
-			ret = parse_size("--prio", optarg, 0, 7, &v);
-			o->prio = (uint8_t)v;
-			break;
-		case O_VL:
-			ret = parse_size("--vl", optarg, 0, 14, &v);
-			o->vl = (uint8_t)v;
-			break;
-		case O_LINK:
-			ret = parse_size("--link-mbps", optarg, 1, 10000000, &v);
-			o->link_mbps = (uint32_t)v;
-			break;
-		case O_DCQCN: o->dcqcn = true; break;
-		case O_JSON: o->json = optarg; break;
-		case O_CSV: o->csv = optarg; break;
-		case O_PLOT: o->plot_dir = optarg; break;
-		case O_QUIET: o->quiet = true; break;
-		case O_PROGRESS: o->progress = true; break;
-		case O_FLOW: ret = ibex_gen_flows_parse(o, optarg); break;
-		case O_TXDROP: o->tx_drop = true; break;
-		case O_SEARCH:
-			if (strcmp(optarg, "rate") == 0)
-				o->search = IBEX_GEN_SEARCH_RATE;
-			else if (strcmp(optarg, "burst") == 0)
-				o->search = IBEX_GEN_SEARCH_BURST;
-			else
-				return bad("--search", optarg);
-			o->tx_drop = true;
-			break;
-		case O_SIZES: ret = parse_sizes(o, optarg); break;
-		case O_TRIAL:
-			ret = parse_time("--trial", optarg, "seconds", 0.001,
-					 3600, &o->trial_s);
-			break;
-		case O_RES:
-			ret = parse_double("--resolution", optarg, 1e-6, 0.5,
-					   &o->resolution);
-			break;
-		case O_PDR:
-			ret = parse_double("--pdr-loss", optarg, 1e-9, 0.5,
-					   &o->pdr_loss);
-			break;
-		case O_MAXRATE:
-			ret = parse_double("--max-rate", optarg, 1, 1e10, &o->max_pps);
-			break;
-		case O_BURSTMAX:
-			ret = parse_size("--burst-max", optarg, 2, 1 << 20, &v);
-			o->burst_max = (uint32_t)v;
-			break;
-		case O_RETRIES:
-			ret = parse_size("--retries", optarg, 0, 100, &v);
-			o->retries = (uint32_t)v;
-			break;
-		case 'h':
-			ibex_gen_usage(stdout, "ibex-gen");
-			return 1;
-		default:
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		d = c >= 256 && c < 256 + (int)GEN_NOPTS ? &gen_opts[c - 256] :
+		    short_opt(c);
+		if (d == NULL)
+			return -EINVAL;
+		if (d->parse == NULL && d->short_name != 'h') {
+			fprintf(stderr, "ibex-gen: --%s is answered by ibex-gen "
+				"itself, before EAL\n", d->name);
 			return -EINVAL;
 		}
+		if (d->short_name == 'h') {
+			ibex_gen_usage(stdout, "ibex-gen");
+			return 1;
+		}
+		ret = d->parse(o, d, optarg);
 		if (ret < 0)
 			return ret;
 	}
@@ -504,9 +580,10 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 			 o->min_bytes, o->max_bytes);
 		return -EINVAL;
 	}
-	if (o->engine == IBEX_GEN_HD && (o->nranks & (o->nranks - 1)) != 0) {
-		snprintf(err, len, "--engine hd needs a power-of-two rank count, "
-			 "not %u", o->nranks);
+	if (o->engine->coll != NULL && o->engine->coll->pow2 &&
+	    (o->nranks & (o->nranks - 1)) != 0) {
+		snprintf(err, len, "--engine %s needs a power-of-two rank "
+			 "count, not %u", o->engine->name, o->nranks);
 		return -EINVAL;
 	}
 	if (o->root >= o->nranks) {
@@ -525,7 +602,7 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 			return -EINVAL;
 		}
 	if ((o->nrflows > 0 || o->search != IBEX_GEN_SEARCH_NONE ||
-	     o->tx_drop) && o->engine != IBEX_GEN_RATE) {
+	     o->tx_drop) && !ibex_gen_open_loop(o->engine)) {
 		snprintf(err, len, "--flow, --tx-drop and --search are for "
 			 "--engine rate");
 		return -EINVAL;

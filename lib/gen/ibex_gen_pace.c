@@ -15,7 +15,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "ibex_gen.h"
+#include "ibex_gen_dcqcn.h"
+#include "ibex_gen_pace.h"
+#include "ibex_gen_rand.h"
 
 int
 ibex_pacer_init(struct ibex_pacer *p, uint64_t hz, double pps,

@@ -18,7 +18,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ibex_gen.h"
+#include "ibex_gen_engine.h"
+#include "ibex_gen_meas.h"
+#include "ibex_gen_report.h"
+#include "ibex_gen_search.h"
 
 static double
 to_ns(const struct ibex_gen_report *rep, uint64_t ticks)
@@ -61,7 +64,7 @@ ibex_gen_report_init(struct ibex_gen_report *rep, const struct ibex_gen_opts *o,
 	rep->hz = hz;
 	rep->meas = meas;
 	rep->dcqcn_min_rate = -1;
-	if (o->engine == IBEX_GEN_RATE)
+	if (ibex_gen_open_loop(o->engine))
 		return 0;
 	for (b = o->min_bytes; b <= o->max_bytes && rep->nsizes < IBEX_GEN_MAX_SIZES;
 	     b *= o->factor) {
@@ -75,7 +78,7 @@ ibex_gen_report_init(struct ibex_gen_report *rep, const struct ibex_gen_opts *o,
 		}
 	}
 	for (i = 0; i < rep->nsizes; i++) {
-		struct ibex_coll_cfg cfg = { .engine = o->engine,
+		struct ibex_coll_cfg cfg = { .algo = o->engine->coll,
 			.nranks = o->nranks, .bytes = rep->size[i].bytes };
 
 		rep->size[i].bytes = ibex_coll_msg_bytes(&cfg);
@@ -338,14 +341,14 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 {
 	const struct ibex_gen_opts *o = rep->opts;
 	const struct ibex_gen_meas *m = rep->meas;
-	double factor = ibex_coll_busbw_factor(o->engine, o->nranks);
+	double factor = ibex_gen_busbw_factor(o->engine, o->nranks);
 	struct ibex_seq_counters sc;
 	struct lat_summary l;
 	unsigned int i;
 
-	if (o->engine != IBEX_GEN_RATE) {
+	if (!ibex_gen_open_loop(o->engine)) {
 		fprintf(f, "#\n# ibex-gen: %s, %u ranks, %u iterations (+%u warm-up)",
-			ibex_gen_engine_name(o->engine), o->nranks, o->iters,
+			o->engine->name, o->nranks, o->iters,
 			o->warmup);
 		if (o->straggler.rank >= 0)
 			fprintf(f, ", straggler rank %d +%.1f us p=%.2f",
@@ -427,7 +430,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 {
 	const struct ibex_gen_opts *o = rep->opts;
 	const struct ibex_gen_meas *m = rep->meas;
-	double factor = ibex_coll_busbw_factor(o->engine, o->nranks);
+	double factor = ibex_gen_busbw_factor(o->engine, o->nranks);
 	struct ibex_seq_counters sc;
 	struct lat_summary l;
 	unsigned int i, k, nsteps;
@@ -444,11 +447,11 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		"  \"iters\": %u,\n  \"warmup\": %u,\n"
 		"  \"straggler\": {\"rank\": %d, \"delay_us\": %.3f, \"prob\": %.4f},\n"
 		"  \"busbw_factor\": %.6f,\n  \"sizes\": [",
-		ibex_gen_engine_name(o->engine), o->nranks, o->iters, o->warmup,
+		o->engine->name, o->nranks, o->iters, o->warmup,
 		o->straggler.rank, o->straggler_us, o->straggler.prob, factor);
 	for (i = 0; i < rep->nsizes; i++) {
 		const struct ibex_gen_size_res *s = &rep->size[i];
-		struct ibex_coll_cfg cfg = { .engine = o->engine,
+		struct ibex_coll_cfg cfg = { .algo = o->engine->coll,
 			.nranks = o->nranks, .bytes = s->bytes };
 		double t = ct_mean(s), algbw = t > 0 ? (double)s->bytes / t : 0;
 
@@ -604,13 +607,13 @@ int
 ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
 {
 	const struct ibex_gen_opts *o = rep->opts;
-	double factor = ibex_coll_busbw_factor(o->engine, o->nranks);
+	double factor = ibex_gen_busbw_factor(o->engine, o->nranks);
 	unsigned int i;
 	FILE *f = fopen(path, "w");
 
 	if (f == NULL)
 		return -errno;
-	if (o->engine == IBEX_GEN_RATE) {
+	if (ibex_gen_open_loop(o->engine)) {
 		if (o->search != IBEX_GEN_SEARCH_NONE)
 			csv_search(f, rep);
 		else
@@ -624,7 +627,7 @@ ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
 		double t = ct_mean(s), algbw = t > 0 ? (double)s->bytes / t : 0;
 
 		fprintf(f, "%s,%u,%" PRIu64 ",%" PRIu64 ",%u,%u,%.3f,%.6f,%.6f,"
-			"%.3f,%.3f,%.3f,%.3f\n", ibex_gen_engine_name(o->engine),
+			"%.3f,%.3f,%.3f,%.3f\n", o->engine->name,
 			o->nranks, s->bytes, s->bytes / 4, s->iters, s->failed,
 			t / 1e3, algbw, algbw * factor,
 			ibex_gen_ct_quantile(s, 0.5) / 1e3,
@@ -653,7 +656,7 @@ static void
 scenario(const struct ibex_gen_report *rep, char *buf, size_t len)
 {
 	const struct ibex_gen_opts *o = rep->opts;
-	int n = snprintf(buf, len, "%s, %u ranks", ibex_gen_engine_name(o->engine),
+	int n = snprintf(buf, len, "%s, %u ranks", o->engine->name,
 			 o->nranks);
 
 	if (n < 0 || (size_t)n >= len)
@@ -662,7 +665,7 @@ scenario(const struct ibex_gen_report *rep, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, ", straggler rank %d +%.0f us "
 			 "p=%.2f", o->straggler.rank, o->straggler_us,
 			 o->straggler.prob);
-	else if (o->engine != IBEX_GEN_RATE)
+	else if (!ibex_gen_open_loop(o->engine))
 		snprintf(buf + n, len - (size_t)n, ", no straggler");
 }
 

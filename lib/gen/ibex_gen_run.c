@@ -28,7 +28,16 @@
 
 #include "ibex_credit.h"
 #include "ibex_fcframe.h"
-#include "ibex_gen_dpdk.h"
+#include "ibex_gen_coll.h"
+#include "ibex_gen_dcqcn.h"
+#include "ibex_gen_engine.h"
+#include "ibex_gen_frame.h"
+#include "ibex_gen_meas.h"
+#include "ibex_gen_opts.h"
+#include "ibex_gen_pace.h"
+#include "ibex_gen_report.h"
+#include "ibex_gen_run.h"
+#include "ibex_gen_search.h"
 #include "ibex_pfc.h"
 
 RTE_LOG_REGISTER(ibex_gen_logtype, ibex.gen, INFO);
@@ -87,8 +96,27 @@ struct rflow_st {
 	struct ibex_pacer pacer;
 };
 
+/*
+ * How the loop drives an engine (the model is DPDK testpmd's struct
+ * fwd_engine): a collective (closed loop, every rank waiting for its
+ * input) or the open-loop rate engine. Chosen once, at create; called per
+ * poll and per port burst, never per frame.
+ */
+struct gen_driver {
+	/* checks and state of the engine, at create */
+	int (*setup)(struct ibex_gen_run *r, char *err, size_t errlen);
+	/* RX a burst from every port; @return frames received */
+	unsigned int (*rx)(struct ibex_gen_run *r, uint64_t now);
+	/* build and send one burst on a port */
+	void (*tx)(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
+		   uint64_t now_ns);
+	/* the whole scenario (sweep, trial or searches) */
+	void (*run)(struct ibex_gen_run *r);
+};
+
 struct ibex_gen_run {
 	struct ibex_gen_opts opts;
+	const struct gen_driver *drv;
 	/* A received chained frame, made contiguous to be checked (switches
 	 * and PMDs deliver jumbo frames as chains of segments). */
 	uint8_t rx_lin[16384];
@@ -123,6 +151,8 @@ struct ibex_gen_run {
 	const _Atomic bool *watch;
 	bool finished;
 };
+
+static const struct gen_driver coll_driver, rate_driver;
 
 static atomic_uint pool_seq;
 
@@ -316,22 +346,10 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 		}
 	r->full_min = ibex_gen_frame_len(&r->tmpl[1], 0);
 	r->frame_len = o->frame_size;
-	if (o->engine == IBEX_GEN_RATE) {
-		uint32_t smin = ibex_gen_short_min(&r->tmpl[1]), k;
-
-		for (k = 0; k <= o->nsizes; k++) {
-			uint32_t len = k < o->nsizes ? o->sizes[k] - 4 :
-				       o->frame_size;
-
-			if (len < smin) {
-				snprintf(err, errlen, "frame size %u (without "
-					 "FCS): a probe frame needs at least %u "
-					 "bytes", len, smin);
-				return -EINVAL;
-			}
-		}
-		rflows_setup(r);
-	}
+	r->drv = ibex_gen_open_loop(o->engine) ? &rate_driver : &coll_driver;
+	ret = r->drv->setup(r, err, errlen);
+	if (ret < 0)
+		return ret;
 	r->payload_max = ibex_gen_payload_max(&r->tmpl[1], o->mtu);
 	if (r->payload_max == 0) {
 		snprintf(err, errlen, "--mtu %u leaves no room for payload",
@@ -423,9 +441,11 @@ rx_fc(struct ibex_gen_run *r, struct gen_port *p, const uint8_t *d,
 	}
 }
 
-static inline void
+/* Per frame. @p open_loop is a constant in each caller, so the compiler
+ * builds one copy per kind of engine and no frame asks which it is. */
+static __rte_always_inline void
 rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
-       struct rte_mbuf *m, uint64_t now)
+       struct rte_mbuf *m, uint64_t now, const bool open_loop)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t len = m->data_len, src, dst, payload;
@@ -458,7 +478,7 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 	if (r->opts.fc == IBEX_GEN_FC_CREDIT)
 		ibex_credit_rx_data(&p->credit, r->opts.vl, ibex_blocks(len));
 	if (ibex_unlikely(!ibex_gen_trailer_get(d, len, &t))) {
-		if (r->opts.engine != IBEX_GEN_RATE ||
+		if (!open_loop ||
 		    !ibex_gen_short_get(d, len, r->tmpl[0].udp_off, &t)) {
 			r->meas->no_trailer++;
 			return;
@@ -478,7 +498,7 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 	ecn = ibex_gen_frame_ecn(d, tp->ip_off);
 	payload = short_probe ? 0 :
 		  len - tp->hdr_len - IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN;
-	if (r->opts.engine == IBEX_GEN_RATE) {
+	if (open_loop) {
 		if (ibex_unlikely((t.tag >> 16) != (r->trial & 0xffff))) {
 			/* late from an earlier trial: not this trial's
 			 * frame, and its delay is not this trial's */
@@ -499,13 +519,13 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 		ibex_dcqcn_cnp(&r->dcq[src], now);
 		r->tick_per_byte[src] = (double)r->hz / r->dcq[src].rc;
 	}
-	if (r->opts.engine != IBEX_GEN_RATE)
+	if (!open_loop)
 		ibex_coll_rx(r->coll, dst, t.tag & 0xffff, t.tag >> 16, payload,
 			     now);
 }
 
-static unsigned int
-rx_all(struct ibex_gen_run *r, uint64_t now)
+static __rte_always_inline unsigned int
+rx_burst(struct ibex_gen_run *r, uint64_t now, const bool open_loop)
 {
 	struct rte_mbuf *pkts[BURST];
 	unsigned int pi, total = 0;
@@ -520,12 +540,24 @@ rx_all(struct ibex_gen_run *r, uint64_t now)
 		for (i = 0; i < n; i++) {
 			if (i + 1 < n)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-			rx_one(r, p, pi, pkts[i], now);
+			rx_one(r, p, pi, pkts[i], now, open_loop);
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
 		total += n;
 	}
 	return total;
+}
+
+static unsigned int
+rx_coll(struct ibex_gen_run *r, uint64_t now)
+{
+	return rx_burst(r, now, false);
+}
+
+static unsigned int
+rx_rate(struct ibex_gen_run *r, uint64_t now)
+{
+	return rx_burst(r, now, true);
 }
 
 /* ---- TX ---- */
@@ -784,13 +816,9 @@ poll_once(struct ibex_gen_run *r)
 	uint64_t now = rte_rdtsc(), now_ns = tick_ns(r, now);
 	unsigned int pi;
 
-	rx_all(r, now);
-	for (pi = 0; pi < r->nports; pi++) {
-		if (r->opts.engine == IBEX_GEN_RATE)
-			tx_rate(r, &r->port[pi], now, now_ns);
-		else
-			tx_coll(r, &r->port[pi], now, now_ns);
-	}
+	r->drv->rx(r, now);
+	for (pi = 0; pi < r->nports; pi++)
+		r->drv->tx(r, &r->port[pi], now, now_ns);
 	if (now - r->hk_last >= r->hk_ticks)
 		housekeeping(r, now, now_ns);
 }
@@ -805,7 +833,7 @@ drain(struct ibex_gen_run *r, unsigned int ms)
 	while (rte_rdtsc() < end) {
 		uint64_t now = rte_rdtsc(), now_ns = tick_ns(r, now);
 
-		rx_all(r, now);
+		r->drv->rx(r, now);
 		for (pi = 0; pi < r->nports; pi++)
 			tx_flush(r, &r->port[pi], now_ns);
 		/* Keep granting credit: a credit peer sends the tail only
@@ -871,7 +899,7 @@ progress_size(const struct ibex_gen_run *r, unsigned int si)
 	for (k = 0; k < s->iters; k++)
 		t += (double)s->ct[k];
 	t /= s->iters;
-	factor = ibex_coll_busbw_factor(r->opts.engine, r->opts.nranks);
+	factor = ibex_gen_busbw_factor(r->opts.engine, r->opts.nranks);
 	fprintf(stderr, "# [%u/%u] %10" PRIu64 " B: time %.2f us, busbw %.3f "
 		"GB/s, %u failed\n", si + 1, r->rep.nsizes, s->bytes, t / 1e3,
 		t > 0 ? (double)s->bytes / t * factor : 0, s->failed);
@@ -888,7 +916,7 @@ run_coll(struct ibex_gen_run *r)
 
 	for (si = 0; si < r->rep.nsizes && !should_stop(r); si++) {
 		struct ibex_coll_cfg cfg = {
-			.engine = o->engine, .nranks = o->nranks, .root = o->root,
+			.algo = o->engine->coll, .nranks = o->nranks, .root = o->root,
 			.bytes = r->rep.size[si].bytes,
 			.payload_max = r->payload_max,
 			.straggler = o->straggler,
@@ -965,7 +993,7 @@ drain_quiet(struct ibex_gen_run *r)
 
 	while (now - last < quiet && now - t0 < max && !trial_all_in(r)) {
 		now_ns = tick_ns(r, now);
-		if (rx_all(r, now) > 0)
+		if (r->drv->rx(r, now) > 0)
 			last = now;
 		for (pi = 0; pi < r->nports; pi++)
 			if (!tx_flush(r, &r->port[pi], now_ns))
@@ -1203,6 +1231,45 @@ run_rate(struct ibex_gen_run *r)
 	}
 }
 
+/* Every frame size must hold at least the short probe. */
+static int
+rate_setup(struct ibex_gen_run *r, char *err, size_t errlen)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	uint32_t smin = ibex_gen_short_min(&r->tmpl[1]), k;
+
+	for (k = 0; k <= o->nsizes; k++) {
+		uint32_t len = k < o->nsizes ? o->sizes[k] - 4 :
+			       o->frame_size;
+
+		if (len < smin) {
+			snprintf(err, errlen, "frame size %u (without "
+				 "FCS): a probe frame needs at least %u "
+				 "bytes", len, smin);
+			return -EINVAL;
+		}
+	}
+	rflows_setup(r);
+	return 0;
+}
+
+static int
+coll_setup(struct ibex_gen_run *r, char *err, size_t errlen)
+{
+	(void)r;
+	(void)err;
+	(void)errlen;
+	return 0;
+}
+
+static const struct gen_driver coll_driver = {
+	.setup = coll_setup, .rx = rx_coll, .tx = tx_coll, .run = run_coll,
+};
+
+static const struct gen_driver rate_driver = {
+	.setup = rate_setup, .rx = rx_rate, .tx = tx_rate, .run = run_rate,
+};
+
 int
 ibex_gen_run_main(void *arg)
 {
@@ -1223,10 +1290,7 @@ ibex_gen_run_main(void *arg)
 		housekeeping(r, now, tick_ns(r, now));
 	}
 	announce(r);
-	if (r->opts.engine == IBEX_GEN_RATE)
-		run_rate(r);
-	else
-		run_coll(r);
+	r->drv->run(r);
 	drain(r, DRAIN_MS);
 	for (i = 0; i < r->nports; i++)
 		r->rep.tx_full += r->port[i].tx_full;

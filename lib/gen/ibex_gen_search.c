@@ -14,8 +14,9 @@
 
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
-#include "ibex_gen.h"
+#include "ibex_gen_search.h"
 
 int
 ibex_search_init(struct ibex_search *s, double min, double max, double res,

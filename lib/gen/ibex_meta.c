@@ -17,7 +17,7 @@
 #include <rte_ethdev.h>
 #include <rte_version.h>
 
-#include "ibex_gen_dpdk.h"
+#include "ibex_meta.h"
 #include "ibex_version.h"
 
 /* Append @p s as a JSON string. */

@@ -413,8 +413,8 @@ test_rate_invalid(void **state)
 		/* fractions of a bit/s */
 		{ "2.5", -EINVAL }, { "1.0001k", -EINVAL },
 		{ "0.0000000000001T", -EINVAL },
-		/* SI: m is milli, and no other lower-case multipliers */
-		{ "25m", -EINVAL }, { "25g", -EINVAL }, { "25t", -EINVAL },
+		/* SI: m is milli (g and t are accepted: see test_units) */
+		{ "25m", -EINVAL }, { "25mbps", -EINVAL },
 		{ "25Gbit", -EINVAL }, { "25Gbpss", -EINVAL },
 		{ "25GG", -EINVAL }, { "25Bps", -EINVAL }, { "1e9", -EINVAL },
 		{ "0x10", -EINVAL }, { "1,5G", -EINVAL }, { "1.5.1G", -EINVAL },
@@ -1209,14 +1209,16 @@ test_sizes(void **state)
 		{ "0", 0 }, { "1500", 1500 }, { "1500B", 1500 },
 		{ "4KB", 4096 }, { "1MB", 1048576 }, { "2GB", 2147483648u },
 		{ "007KB", 7168 },
+		/* one syntax with ibex-gen (ibex_units.h) */
+		{ "4K", 4096 }, { "4KiB", 4096 }, { "1.5KB", 1536 },
 	};
 	static const struct {
 		const char *s;
 		int ret;
 	} bad[] = {
 		{ "", -EINVAL }, { "KB", -EINVAL }, { "4kb", -EINVAL },
-		{ "4K", -EINVAL }, { "4 KB", -EINVAL }, { "1.5KB", -EINVAL },
-		{ "-1", -EINVAL }, { "4KiB", -EINVAL }, { "4BB", -EINVAL },
+		{ "4 KB", -EINVAL }, { "1.5", -EINVAL }, { "0.3KB", -EINVAL },
+		{ "-1", -EINVAL }, { "4Kib", -EINVAL }, { "4BB", -EINVAL },
 		{ "17179869184GB", -ERANGE },
 		{ "99999999999999999999", -ERANGE },
 	};

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ibex_units.h"
 #include "ibexlink_model.h"
 
 int
@@ -133,17 +134,13 @@ parse_scaled(const char *s, const struct unit *units, double max,
 	return 0;
 }
 
+/* The rate syntax of all ibex (ibex_units.h), within the model's range. */
 int
 ibexlink_parse_rate(const char *s, uint64_t *bps)
 {
-	static const struct unit u[] = {
-		{ "", 1 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 },
-		{ "T", 1e12 }, { "bps", 1 }, { "Kbps", 1e3 }, { "Mbps", 1e6 },
-		{ "Gbps", 1e9 }, { "Tbps", 1e12 }, { NULL, 0 },
-	};
 	uint64_t v;
 
-	if (parse_scaled(s, u, (double)IBEXLINK_RATE_MAX, &v) != 0 || v == 0)
+	if (ibex_parse_rate(s, &v) != 0 || v == 0 || v > IBEXLINK_RATE_MAX)
 		return -EINVAL;
 	*bps = v;
 	return 0;

@@ -338,7 +338,8 @@ unsigned int ibexlink_ring_drain(struct ibexlink_ring *r, void **objs,
 
 /* ---- devargs values ---- */
 
-/** "100G", "25g", "1.5G", "400M", "10000000" (bits/s): 0 or -EINVAL. */
+/** "100G", "25g", "1.5G", "25Gbps", "10000000" (bits/s, the syntax of
+ * ibex_parse_rate(), up to IBEXLINK_RATE_MAX): 0 or -EINVAL. */
 int ibexlink_parse_rate(const char *s, uint64_t *bps);
 /** "500ns", "1.5us", "2ms", "0", "1s", "250ps": 0 or -EINVAL. */
 int ibexlink_parse_time(const char *s, uint64_t *ps);

@@ -31,7 +31,11 @@
 
 #include "dp_harness.h"
 #include "ibex_fcframe.h"
-#include "ibex_gen_dpdk.h"
+#include "ibex_gen_frame.h"
+#include "ibex_gen_meas.h"
+#include "ibex_gen_opts.h"
+#include "ibex_gen_report.h"
+#include "ibex_gen_run.h"
 
 static struct rte_mempool *test_pool;
 static unsigned int ring_seq;
@@ -88,7 +92,7 @@ test_loopback_rate(void **state)
 
 	(void)state;
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 2;
 	o.rate_pps = 200000;
 	o.duration_s = 0.25;
@@ -134,7 +138,7 @@ test_loopback_flows_short(void **state)
 
 	(void)state;
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 4;
 	o.duration_s = 0.2;
 	o.frame_size = 60;
@@ -172,7 +176,7 @@ test_loopback_search(void **state)
 
 	(void)state;
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 2;
 	o.search = IBEX_GEN_SEARCH_RATE;
 	o.tx_drop = true;
@@ -202,7 +206,7 @@ test_loopback_search(void **state)
 	ports[0] = mk_port(ba, ab);
 	ports[1] = mk_port(ab, ba);
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 2;
 	o.search = IBEX_GEN_SEARCH_BURST;
 	o.tx_drop = true;
@@ -229,7 +233,7 @@ test_loopback_allreduce(void **state)
 
 	(void)state;
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RING;
+	o.engine = &ibex_gen_engine_ring;
 	o.nranks = (uint16_t)n;
 	o.min_bytes = 4096;
 	o.max_bytes = 65536;
@@ -287,7 +291,7 @@ test_pfc_obeyed(void **state)
 	 * than the run. Rank 0 (on A) must stay silent, rank 1 (on B) not. */
 	inject_pfc(ba);
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 2;
 	o.rate_pps = 100000;
 	o.duration_s = 0.1;
@@ -325,7 +329,7 @@ test_credit_obeyed(void **state)
 	mb->pkt_len = (uint32_t)len;
 	assert_int_equal(dp_harness_send(in, &mb, 1), 1);
 	ibex_gen_opts_default(&o);
-	o.engine = IBEX_GEN_RATE;
+	o.engine = &ibex_gen_engine_rate;
 	o.nranks = 2;
 	o.duration_s = 0.05;
 	o.frame_size = 128;

@@ -18,7 +18,9 @@
 
 #include <cmocka.h>
 
-#include "ibex_gen.h"
+#include "ibex_gen_coll.h"
+#include "ibex_gen_engine.h"
+#include "ibex_gen_report.h"
 
 #define DELAY 50
 #define QLEN (1u << 20)
@@ -117,7 +119,7 @@ test_ring_accounting(void **state)
 	(void)state;
 	for (i = 0; i < IBEX_ARRAY_SIZE(ns); i++) {
 		unsigned int n = ns[i];
-		struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_RING,
+		struct ibex_coll_cfg cfg = { .algo = &ibex_coll_ring,
 			.nranks = (uint16_t)n, .bytes = 48 * 1024,
 			.payload_max = 1000, .straggler.rank = -1 };
 		struct sim *s = sim_new(&cfg);
@@ -149,7 +151,7 @@ test_ring_accounting(void **state)
 static void
 test_ring_rounding(void **state)
 {
-	struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_RING, .nranks = 3,
+	struct ibex_coll_cfg cfg = { .algo = &ibex_coll_ring, .nranks = 3,
 		.bytes = 1000, .payload_max = 64, .straggler.rank = -1 };
 
 	(void)state;
@@ -168,7 +170,7 @@ test_hd_accounting(void **state)
 	(void)state;
 	for (i = 0; i < IBEX_ARRAY_SIZE(ns); i++) {
 		unsigned int n = ns[i], l = 0;
-		struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_HD,
+		struct ibex_coll_cfg cfg = { .algo = &ibex_coll_hd,
 			.nranks = (uint16_t)n, .bytes = 64 * 1024,
 			.payload_max = 1024, .straggler.rank = -1 };
 		struct sim *s = sim_new(&cfg);
@@ -200,7 +202,7 @@ test_hd_accounting(void **state)
 	}
 	{
 		struct ibex_coll c;
-		struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_HD,
+		struct ibex_coll_cfg cfg = { .algo = &ibex_coll_hd,
 			.nranks = 6, .bytes = 600, .payload_max = 64,
 			.straggler.rank = -1 };
 
@@ -211,7 +213,7 @@ test_hd_accounting(void **state)
 static void
 test_incast_alltoall(void **state)
 {
-	struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_INCAST, .nranks = 8,
+	struct ibex_coll_cfg cfg = { .algo = &ibex_coll_incast, .nranks = 8,
 		.root = 2, .bytes = 10000, .payload_max = 1000,
 		.straggler.rank = -1 };
 	struct sim *s;
@@ -231,7 +233,7 @@ test_incast_alltoall(void **state)
 	assert_int_equal(ibex_coll_elapsed(&s->c), s->c.rank[2].done_at - s->c.t0);
 	sim_free(s);
 
-	cfg.engine = IBEX_GEN_ALLTOALL;
+	cfg.algo = &ibex_coll_alltoall;
 	cfg.bytes = 8000;
 	s = sim_new(&cfg);
 	sim_iter(s);
@@ -248,10 +250,10 @@ static void
 test_busbw_factor(void **state)
 {
 	(void)state;
-	assert_true(ibex_coll_busbw_factor(IBEX_GEN_RING, 8) == 2.0 * 7 / 8);
-	assert_true(ibex_coll_busbw_factor(IBEX_GEN_HD, 4) == 1.5);
-	assert_true(ibex_coll_busbw_factor(IBEX_GEN_ALLTOALL, 8) == 7.0 / 8);
-	assert_true(ibex_coll_busbw_factor(IBEX_GEN_INCAST, 8) == 7.0);
+	assert_true(ibex_coll_busbw_factor(&ibex_coll_ring, 8) == 2.0 * 7 / 8);
+	assert_true(ibex_coll_busbw_factor(&ibex_coll_hd, 4) == 1.5);
+	assert_true(ibex_coll_busbw_factor(&ibex_coll_alltoall, 8) == 7.0 / 8);
+	assert_true(ibex_coll_busbw_factor(&ibex_coll_incast, 8) == 7.0);
 }
 
 /* One rank late by d at every step: each step costs about d more, and
@@ -261,7 +263,7 @@ test_straggler(void **state)
 {
 	const unsigned int n = 8;
 	const uint64_t d = 2000;
-	struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_RING, .nranks = n,
+	struct ibex_coll_cfg cfg = { .algo = &ibex_coll_ring, .nranks = n,
 		.bytes = 64 * 1024, .payload_max = 1024, .straggler.rank = -1,
 		.seed = 7 };
 	struct sim *s;
@@ -314,7 +316,7 @@ test_straggler(void **state)
 static void
 test_stale_iteration(void **state)
 {
-	struct ibex_coll_cfg cfg = { .engine = IBEX_GEN_RING, .nranks = 4,
+	struct ibex_coll_cfg cfg = { .algo = &ibex_coll_ring, .nranks = 4,
 		.bytes = 4000, .payload_max = 500, .straggler.rank = -1 };
 	struct sim *s = sim_new(&cfg);
 

@@ -17,7 +17,9 @@
 
 #include <cmocka.h>
 
-#include "ibex_gen.h"
+#include "ibex_gen_frame.h"
+#include "ibex_gen_meas.h"
+#include "ibex_gen_opts.h"
 
 static void
 test_rank_addr(void **state)

@@ -18,7 +18,9 @@
 
 #include <cmocka.h>
 
-#include "ibex_gen.h"
+#include "ibex_gen_dcqcn.h"
+#include "ibex_gen_pace.h"
+#include "ibex_gen_rand.h"
 
 #define HZ UINT64_C(2500000000) /* a 2.5 GHz TSC */
 

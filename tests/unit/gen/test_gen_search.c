@@ -16,7 +16,9 @@
 
 #include <cmocka.h>
 
-#include "ibex_gen.h"
+#include "ibex_gen_frame.h"
+#include "ibex_gen_opts.h"
+#include "ibex_gen_search.h"
 
 /* A device that forwards everything up to cap pps and drops the excess:
  * received = offered x min(1, cap / rate). */

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_GEN_BUILTIN_H
+#define IBEX_GEN_BUILTIN_H
+
+/**
+ * @file
+ * The built-in mode of ibex-switch: the generator's runner attached to
+ * the switch through in-process net_ring port pairs, on an EAL lcore of
+ * its own.
+ */
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct ibex_gen_builtin;
+struct ibex_conf;
+
+/**
+ * Take the generator's options out of the switch's: "--gen SPEC" or
+ * "--gen=SPEC", SPEC being ibex-gen options in one word separated by
+ * spaces (e.g. --gen "--engine ring --ranks 8 -b 64K -e 1M"), plus
+ * "--gen-ports N" (ring port pairs, default min(ranks, 8)). The words are
+ * removed from argv and *argc lowered.
+ * @return 0 (*gp NULL when no --gen was given), 1 after --gen --help, or
+ *   -EINVAL with a message on stderr.
+ */
+int ibex_gen_builtin_parse(int *argc, char **argv, struct ibex_gen_builtin **gp);
+
+/**
+ * Create the in-process port pairs (net_ring: "genI" for the switch,
+ * "genI_peer" for the generator) and add the switch sides to @p conf as
+ * ports genI (unless the configuration names them already); reserve the
+ * last EAL worker lcore for the generator (conf->nb_workers = worker
+ * lcores - 1 when it was 0). Call after the config is loaded and before
+ * the data path is created. @return 0 or -errno with a message.
+ */
+int ibex_gen_builtin_attach(struct ibex_gen_builtin *g, struct ibex_conf *conf,
+			    char *err, size_t errlen);
+
+/**
+ * Start the generator on its lcore; @p done is called from that lcore when
+ * the scenario ends (e.g. ibex_ctl_request_stop), and the scenario stops
+ * early when *@p stop becomes true. @return 0 or -errno.
+ */
+int ibex_gen_builtin_start(struct ibex_gen_builtin *g, void (*done)(void),
+			   const _Atomic bool *stop);
+
+/**
+ * End the scenario now, as if its time were up (ibex-switch's SIGUSR1): the
+ * senders stop, the frames in flight are still received (the rate engine
+ * listens until the switch is empty), then @p done runs as at a normal
+ * end. For tests whose load must last exactly as long as their work.
+ * Async-signal-safe (one atomic store); a no-op before ibex_gen_builtin_start().
+ */
+void ibex_gen_builtin_end(struct ibex_gen_builtin *g);
+
+/** Print the generator's report and write its files (after the lcore
+ * returned). @return as ibex_gen_run_report(). */
+int ibex_gen_builtin_report(struct ibex_gen_builtin *g, FILE *f);
+
+/** Free the generator and close its ports. NULL is fine. */
+void ibex_gen_builtin_free(struct ibex_gen_builtin *g);
+
+/** The same for the built-in generator, before ibex_gen_builtin_start(). */
+void ibex_gen_builtin_set_meta(struct ibex_gen_builtin *g, const char *meta);
+
+#endif /* IBEX_GEN_BUILTIN_H */

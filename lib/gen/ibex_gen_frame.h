@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_GEN_FRAME_H
+#define IBEX_GEN_FRAME_H
+
+/**
+ * @file
+ * Emulated ranks and their addresses, the RoCEv2 frames the generator
+ * sends with their probe trailer, and the short probe of small frames:
+ * templates built once per flow, completed per frame by static inlines
+ * (no allocation, no clock). docs/generator.md gives the layout.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ibex_common.h"
+#include "ibex_pkt.h"
+#include "ibex_gen_limits.h"
+
+/** An emulated rank: one RoCEv2 endpoint. */
+struct ibex_gen_rank {
+	uint8_t mac[6];  /**< 02:00:00:0e:hi:lo (locally administered) */
+	uint32_t ip4;    /**< 10.14.hi.lo+1 style, host order */
+	uint32_t qp;     /**< its QP number: 0x1000 + index */
+	uint16_t port;   /**< generator port index it is attached to */
+};
+
+/**
+ * Address of rank @p idx (0-based): MAC 02:00:00:0e:(idx>>8):(idx&255),
+ * IPv4 10.14.(idx>>8).(idx&255)+... see docs/generator.md; QP 0x1000+idx.
+ */
+void ibex_gen_rank_addr(unsigned int idx, struct ibex_gen_rank *r);
+
+/** Magic of the probe trailer, "IBXP" in the low-order-first bytes. */
+#define IBEX_GEN_MAGIC 0x50584249u
+/** Bytes of the probe trailer. */
+#define IBEX_GEN_TRAILER_LEN 24
+
+/**
+ * Probe trailer: the last 24 bytes of the payload, just before the 4-byte
+ * ICRC, little-endian. The tag says which iteration and step of a
+ * collective the frame belongs to (iteration << 16 | step).
+ */
+struct ibex_gen_trailer {
+	uint32_t magic;
+	uint32_t flow;  /**< src_rank * IBEX_GEN_MAX_RANKS + dst_rank */
+	uint32_t seq;   /**< per-flow sequence number */
+	uint32_t tag;   /**< (iteration & 0xffff) << 16 | step */
+	uint64_t tsc;   /**< transmit time, sender's ticks */
+};
+
+/** Flow id of a rank pair. */
+static inline uint32_t
+ibex_gen_flow(unsigned int src, unsigned int dst)
+{
+	return src * IBEX_GEN_MAX_RANKS + dst;
+}
+
+/** Read the trailer of a frame of @p len bytes. @return false: no trailer. */
+static inline bool
+ibex_gen_trailer_get(const uint8_t *frame, uint32_t len,
+		     struct ibex_gen_trailer *t)
+{
+	if (len < IBEX_GEN_TRAILER_LEN + IBEX_ICRC_LEN + IBEX_ETHER_HDR_LEN)
+		return false;
+	memcpy(t, frame + len - IBEX_ICRC_LEN - IBEX_GEN_TRAILER_LEN,
+	       IBEX_GEN_TRAILER_LEN);
+	return t->magic == IBEX_GEN_MAGIC;
+}
+
+/** Write a trailer into a frame of @p len bytes. */
+static inline void
+ibex_gen_trailer_put(uint8_t *frame, uint32_t len,
+		     const struct ibex_gen_trailer *t)
+{
+	memcpy(frame + len - IBEX_ICRC_LEN - IBEX_GEN_TRAILER_LEN, t,
+	       IBEX_GEN_TRAILER_LEN);
+}
+
+/** How frames look (all ranks alike). */
+struct ibex_gen_frame_opts {
+	int vlan;        /**< VID, or -1 untagged */
+	uint8_t pcp;     /**< with a VID */
+	uint8_t dscp;
+	uint8_t ecn;     /**< enum ibex_ecn; ECT(0) by default */
+};
+
+/** RC SEND opcodes by position of a frame in its message. */
+#define IBEX_GEN_OP_FIRST  0x00
+#define IBEX_GEN_OP_MIDDLE 0x01
+#define IBEX_GEN_OP_LAST   0x02
+#define IBEX_GEN_OP_ONLY   0x04
+
+/** Prebuilt headers of one flow; ibex_gen_frame_write() completes them. */
+struct ibex_gen_tmpl {
+	uint8_t hdr[64];
+	uint16_t hdr_len;   /**< Ethernet (+tag) + IPv4 + UDP + BTH */
+	uint16_t ip_off;
+	uint16_t udp_off;
+	uint16_t bth_off;
+};
+
+/** Build the headers from @p src to @p dst. @return 0 or -EINVAL. */
+int ibex_gen_tmpl_build(struct ibex_gen_tmpl *t, const struct ibex_gen_rank *src,
+			const struct ibex_gen_rank *dst,
+			const struct ibex_gen_frame_opts *o);
+
+/** Smallest frame carrying @p payload application bytes (>= 60). */
+static inline uint32_t
+ibex_gen_frame_len(const struct ibex_gen_tmpl *t, uint32_t payload)
+{
+	uint32_t len = t->hdr_len + payload + IBEX_GEN_TRAILER_LEN +
+		       IBEX_ICRC_LEN;
+
+	return len < IBEX_ETHER_MIN_LEN ? IBEX_ETHER_MIN_LEN : len;
+}
+
+/** Application payload bytes a frame of at most @p max_frame carries. */
+static inline uint32_t
+ibex_gen_payload_max(const struct ibex_gen_tmpl *t, uint32_t max_frame)
+{
+	uint32_t over = t->hdr_len + IBEX_GEN_TRAILER_LEN + IBEX_ICRC_LEN;
+
+	return max_frame > over ? max_frame - over : 0;
+}
+
+/**
+ * Write a whole frame of @p len bytes (>= ibex_gen_frame_len(t, 0)) into
+ * @p buf: headers from the template with the lengths, IPv4 checksum, BTH
+ * opcode and PSN set, the payload left as it is (its content is not
+ * looked at), the trailer, a zero ICRC.
+ */
+static inline void
+ibex_gen_frame_write(uint8_t *buf, const struct ibex_gen_tmpl *t, uint32_t len,
+		     uint8_t opcode, uint32_t psn,
+		     const struct ibex_gen_trailer *tr)
+{
+	uint8_t *ip = buf + t->ip_off, *udp = buf + t->udp_off,
+		*bth = buf + t->bth_off;
+	uint32_t iplen = len - t->ip_off, ulen = len - t->udp_off;
+	uint16_t c;
+
+	memcpy(buf, t->hdr, t->hdr_len);
+	ip[2] = (uint8_t)(iplen >> 8);
+	ip[3] = (uint8_t)iplen;
+	ip[10] = 0;
+	ip[11] = 0;
+	c = (uint16_t)~ibex_csum_fold(ip, 20, 0);
+	ip[10] = (uint8_t)(c >> 8);
+	ip[11] = (uint8_t)c;
+	udp[4] = (uint8_t)(ulen >> 8);
+	udp[5] = (uint8_t)ulen;
+	bth[0] = opcode;
+	bth[9] = (uint8_t)(psn >> 16);
+	bth[10] = (uint8_t)(psn >> 8);
+	bth[11] = (uint8_t)psn;
+	ibex_gen_trailer_put(buf, len, tr);
+	memset(buf + len - IBEX_ICRC_LEN, 0, IBEX_ICRC_LEN);
+}
+
+/**
+ * ECN codepoint of a frame written by the generator (untagged or one tag,
+ * IPv4), read at the template's IP offset. @return 0..3.
+ */
+static inline uint8_t
+ibex_gen_frame_ecn(const uint8_t *frame, uint16_t ip_off)
+{
+	return frame[ip_off + 1] & 3;
+}
+
+/*
+ * Short probe: frames too small for RoCEv2 headers and the full trailer
+ * (RFC 2544's 64-byte frames are 60 bytes without FCS) are sent as plain
+ * UDP to IBEX_GEN_SHORT_PORT, no BTH and no ICRC, ending in an 18-byte
+ * trailer {magic16, flow16, seq32, tag16, tsc64}, little-endian; the tag
+ * holds only the iteration (open-loop trial). Ethernet + IPv4 + UDP + 18
+ * = 60 bytes, the smallest Ethernet frame.
+ */
+/** UDP destination port of short probes (not 4791: they carry no BTH). */
+#define IBEX_GEN_SHORT_PORT 4790
+/** Magic of the short trailer ("IS" low byte first). */
+#define IBEX_GEN_SHORT_MAGIC 0x5349u
+/** Bytes of the short trailer. */
+#define IBEX_GEN_SHORT_LEN 18
+
+/** Smallest short probe frame of a template (UDP header end + trailer). */
+static inline uint32_t
+ibex_gen_short_min(const struct ibex_gen_tmpl *t)
+{
+	uint32_t len = (uint32_t)t->bth_off + IBEX_GEN_SHORT_LEN;
+
+	return len < IBEX_ETHER_MIN_LEN ? IBEX_ETHER_MIN_LEN : len;
+}
+
+/**
+ * Write a short probe of @p len bytes (ibex_gen_short_min() .. the full
+ * probe's minimum) into @p buf: the template's Ethernet, IPv4 and UDP
+ * headers with the lengths, IPv4 checksum and destination port set, zero
+ * padding, and the short trailer (flow, seq, tag >> 16, tsc of @p tr).
+ */
+static inline void
+ibex_gen_short_write(uint8_t *buf, const struct ibex_gen_tmpl *t, uint32_t len,
+		     const struct ibex_gen_trailer *tr)
+{
+	uint8_t *ip = buf + t->ip_off, *udp = buf + t->udp_off,
+		*tl = buf + len - IBEX_GEN_SHORT_LEN;
+	uint32_t iplen = len - t->ip_off, ulen = len - t->udp_off;
+	uint16_t c, magic = IBEX_GEN_SHORT_MAGIC, flow = (uint16_t)tr->flow,
+		 tag = (uint16_t)(tr->tag >> 16);
+
+	memcpy(buf, t->hdr, t->bth_off);
+	memset(buf + t->bth_off, 0, len - t->bth_off - IBEX_GEN_SHORT_LEN);
+	ip[2] = (uint8_t)(iplen >> 8);
+	ip[3] = (uint8_t)iplen;
+	ip[10] = 0;
+	ip[11] = 0;
+	c = (uint16_t)~ibex_csum_fold(ip, 20, 0);
+	ip[10] = (uint8_t)(c >> 8);
+	ip[11] = (uint8_t)c;
+	udp[2] = (uint8_t)(IBEX_GEN_SHORT_PORT >> 8);
+	udp[3] = (uint8_t)IBEX_GEN_SHORT_PORT;
+	udp[4] = (uint8_t)(ulen >> 8);
+	udp[5] = (uint8_t)ulen;
+	memcpy(tl, &magic, 2);
+	memcpy(tl + 2, &flow, 2);
+	memcpy(tl + 4, &tr->seq, 4);
+	memcpy(tl + 8, &tag, 2);
+	memcpy(tl + 10, &tr->tsc, 8);
+}
+
+/**
+ * Read the short trailer of a frame of @p len bytes whose UDP header is at
+ * @p udp_off. @return false: not a short probe.
+ */
+static inline bool
+ibex_gen_short_get(const uint8_t *frame, uint32_t len, uint16_t udp_off,
+		   struct ibex_gen_trailer *t)
+{
+	const uint8_t *tl = frame + len - IBEX_GEN_SHORT_LEN;
+	uint16_t magic, flow, tag;
+
+	if (len < (uint32_t)udp_off + 8 + IBEX_GEN_SHORT_LEN ||
+	    frame[udp_off + 2] != (uint8_t)(IBEX_GEN_SHORT_PORT >> 8) ||
+	    frame[udp_off + 3] != (uint8_t)IBEX_GEN_SHORT_PORT)
+		return false;
+	memcpy(&magic, tl, 2);
+	if (magic != IBEX_GEN_SHORT_MAGIC)
+		return false;
+	memcpy(&flow, tl + 2, 2);
+	memcpy(&t->seq, tl + 4, 4);
+	memcpy(&tag, tl + 8, 2);
+	memcpy(&t->tsc, tl + 10, 8);
+	t->magic = IBEX_GEN_MAGIC;
+	t->flow = flow;
+	t->tag = (uint32_t)tag << 16;
+	return true;
+}
+
+#endif /* IBEX_GEN_FRAME_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_GEN_LIMITS_H
+#define IBEX_GEN_LIMITS_H
+
+/**
+ * @file
+ * Sizes of the generator's fixed tables (ranks, ports, flows, steps,
+ * open-loop flows, sweeps). Nothing else: every module of lib/gen may
+ * include it without pulling another.
+ */
+
+#include <stdint.h>
+
+/** Most emulated ranks (flows are rank pairs: n x n sequence checkers). */
+#define IBEX_GEN_MAX_RANKS 64
+/** Most ports one generator drives. */
+#define IBEX_GEN_MAX_PORTS 16
+/** Most steps of one collective (ring: 2(n-1)). */
+#define IBEX_GEN_MAX_STEPS (2 * (IBEX_GEN_MAX_RANKS - 1))
+/** Flows: (source rank, destination rank) pairs. */
+#define IBEX_GEN_MAX_FLOWS (IBEX_GEN_MAX_RANKS * IBEX_GEN_MAX_RANKS)
+
+/** Most open-loop flows (--flow). */
+#define IBEX_GEN_MAX_RFLOWS 64
+/** Most frame sizes of a throughput search (--sizes). */
+#define IBEX_GEN_MAX_SEARCH_SIZES 16
+
+/** Most iterations recorded per size. */
+#define IBEX_GEN_MAX_ITERS 100000
+/** Most message sizes of a sweep. */
+#define IBEX_GEN_MAX_SIZES 64
+
+#endif /* IBEX_GEN_LIMITS_H */

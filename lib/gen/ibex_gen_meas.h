@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_GEN_MEAS_H
+#define IBEX_GEN_MEAS_H
+
+/**
+ * @file
+ * What the generator's receivers measure: latency histogram, jitter
+ * and sequence per flow, ECN marks and the CNPs they call for. One
+ * writer (the generator lcore); ibex_gen_meas_rx() runs per frame.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ibex_common.h"
+#include "ibex_stats.h"
+#include "ibex_gen_frame.h"
+#include "ibex_gen_limits.h"
+
+/** Interval between CNPs of one flow (DCQCN's N = 50 us), in ns. */
+#define IBEX_GEN_CNP_INTERVAL_NS 50000
+
+/** What the receivers measured (one writer: the generator lcore). */
+struct ibex_gen_meas {
+	struct ibex_hist lat;   /**< one-way delay, ticks */
+	uint64_t rx_frames;
+	uint64_t rx_bytes;      /**< frame bytes */
+	uint64_t rx_payload;    /**< application bytes */
+	uint64_t ce;            /**< frames with ECN CE */
+	uint64_t ect;           /**< frames with ECT(0)/ECT(1) */
+	uint64_t foreign;       /**< frames not for a rank of the port */
+	uint64_t no_trailer;    /**< frames without a probe trailer */
+	uint64_t fc_frames;     /**< PFC and credit frames received */
+	uint64_t tx_frames;
+	uint64_t tx_bytes;
+	uint64_t tx_payload;
+	uint64_t cnps;          /**< CNPs generated (CE seen, rate limited) */
+	struct ibex_jitter jit[IBEX_GEN_MAX_FLOWS];
+	struct ibex_seq seq[IBEX_GEN_MAX_FLOWS];
+	uint64_t last_cnp[IBEX_GEN_MAX_FLOWS];
+	uint32_t tx_seq[IBEX_GEN_MAX_FLOWS];
+	uint32_t tx_psn[IBEX_GEN_MAX_FLOWS];
+};
+
+/** Empty everything; sequence checkers expect 0 first. */
+void ibex_gen_meas_init(struct ibex_gen_meas *m);
+/** Restart latency and jitter (end of warm-up); sequences go on. */
+void ibex_gen_meas_reset_latency(struct ibex_gen_meas *m);
+
+/**
+ * Account one received probe frame. @return true when a CNP is due for the
+ * flow's sender (CE seen and the last CNP is @p cnp_gap ticks old).
+ */
+static inline bool
+ibex_gen_meas_rx(struct ibex_gen_meas *m, const struct ibex_gen_trailer *t,
+		 uint32_t frame_len, uint8_t ecn, uint64_t now,
+		 uint64_t cnp_gap)
+{
+	uint32_t f = t->flow;
+
+	m->rx_frames++;
+	m->rx_bytes += frame_len;
+	ibex_hist_record(&m->lat, now - t->tsc);
+	ibex_jitter_update(&m->jit[f], t->tsc, now);
+	ibex_seq_update(&m->seq[f], t->seq);
+	if (ecn == IBEX_ECN_CE) {
+		m->ce++;
+		if (now - m->last_cnp[f] >= cnp_gap) {
+			m->last_cnp[f] = now;
+			m->cnps++;
+			return true;
+		}
+	} else if (ecn != IBEX_ECN_NOT_ECT) {
+		m->ect++;
+	}
+	return false;
+}
+
+/** Sequence counters summed over every flow. */
+void ibex_gen_meas_seq_total(const struct ibex_gen_meas *m,
+			     struct ibex_seq_counters *out);
+
+#endif /* IBEX_GEN_MEAS_H */

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_GEN_OPTS_H
+#define IBEX_GEN_OPTS_H
+
+/**
+ * @file
+ * Everything a generator run is configured with, its defaults and its
+ * parser: one table of options (name, argument, parser, help) drives both
+ * getopt_long and the usage text. ibex-gen and ibex-switch --gen take the
+ * same words.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ibex_gen_coll.h"
+#include "ibex_gen_engine.h"
+#include "ibex_gen_frame.h"
+#include "ibex_gen_limits.h"
+
+/** One open-loop flow of the rate engine. */
+struct ibex_gen_rflow {
+	uint16_t src;      /**< sending rank */
+	uint16_t dst;      /**< receiving rank */
+	double pps;        /**< its rate; 0: an equal share of --rate */
+};
+
+enum ibex_gen_search_kind {
+	IBEX_GEN_SEARCH_NONE = 0,
+	IBEX_GEN_SEARCH_RATE,   /**< RFC 2544: NDR and PDR per frame size */
+	IBEX_GEN_SEARCH_BURST,  /**< RFC 8239: largest burst without loss */
+};
+
+/** Parse a --flow list "S:D[:PPS],..." into @p o. @return 0 or -EINVAL. */
+struct ibex_gen_opts;
+int ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s);
+
+enum ibex_gen_fc {
+	IBEX_GEN_FC_NONE = 0,
+	IBEX_GEN_FC_PFC,     /**< obey 802.1Qbb frames received on the port */
+	IBEX_GEN_FC_CREDIT,  /**< ibex credits (EtherType 0x88B5) */
+};
+
+/** Everything a run is configured with (ibex-gen options). */
+struct ibex_gen_opts {
+	const struct ibex_gen_engine *engine; /**< --engine (never NULL) */
+	uint16_t nranks;
+	uint16_t root;
+	uint64_t min_bytes;      /**< -b */
+	uint64_t max_bytes;      /**< -e */
+	uint32_t factor;         /**< -f */
+	uint32_t iters;
+	uint32_t warmup;
+	struct ibex_gen_straggler straggler; /**< delay in microseconds here */
+	double straggler_us;
+	uint64_t seed;
+	double rate_pps;         /**< rate engine: total frames/s (0 = as fast as possible) */
+	uint32_t burst;          /**< rate engine: frames per departure */
+	bool poisson;
+	double duration_s;       /**< rate engine */
+	uint32_t frame_size;     /**< rate engine: frame length */
+	uint32_t mtu;            /**< largest frame, bytes without FCS */
+	struct ibex_gen_frame_opts frame;
+	enum ibex_gen_fc fc;
+	uint8_t prio;            /**< PFC priority of our traffic */
+	uint8_t vl;              /**< credit VL of our traffic */
+	uint32_t link_mbps;      /**< port speed for PFC quanta; at the default
+				      (100000) the port's own, if it says */
+	bool dcqcn;
+	uint32_t timeout_ms;     /**< an iteration that takes longer fails */
+	const char *json;
+	const char *csv;
+	const char *plot_dir;
+	const char *meta;        /**< the JSON's "meta" object (text), or NULL:
+				      set by the app (ibex_meta_json()) */
+	bool quiet;
+	bool progress;           /**< --progress: a stderr line per size/trial */
+	/* open-loop flows and benchmark searches (rate engine) */
+	struct ibex_gen_rflow rflow[IBEX_GEN_MAX_RFLOWS]; /**< --flow */
+	uint16_t nrflows;        /**< 0: rank r -> r+1 for every rank */
+	bool tx_drop;            /**< drop what the port does not take (a wire
+				      into a full queue), counted as lost */
+	enum ibex_gen_search_kind search;
+	double trial_s;          /**< search trial length (0.25) */
+	double resolution;       /**< rate search: fraction of the maximum (0.01) */
+	double pdr_loss;         /**< PDR loss threshold, fraction (0.001) */
+	double max_pps;          /**< rate search upper end (0: flat out, measured) */
+	uint32_t burst_max;      /**< burst search upper end (4096) */
+	uint32_t retries;        /**< a failed trial is run again this often
+				      before it counts as failed (1) */
+	uint32_t sizes[IBEX_GEN_MAX_SEARCH_SIZES]; /**< with FCS */
+	uint16_t nsizes;         /**< 0: --size + 4 */
+};
+
+/** Defaults: ring, 8 ranks, 1 KiB .. 1 MiB x2, 20 iterations, 5 warm-up. */
+void ibex_gen_opts_default(struct ibex_gen_opts *o);
+
+/**
+ * Parse generator options (getopt_long, from argv[0]'s next element on;
+ * optind is reset). @return 0, 1 for --help (usage printed), -EINVAL with
+ * a message on stderr.
+ */
+int ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv);
+/** Print the option list. */
+void ibex_gen_usage(FILE *f, const char *prog);
+/** Whole-run checks (ranks vs engine etc.). @return 0 or -EINVAL + message. */
+int ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len);
+
+#endif /* IBEX_GEN_OPTS_H */

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_GEN_REPORT_H
+#define IBEX_GEN_REPORT_H
+
+/**
+ * @file
+ * The generator's results and their reports: tables (nccl-tests
+ * style), JSON, CSV and gnuplot plots. Called between runs, never per frame.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ibex_gen_coll.h"
+#include "ibex_gen_meas.h"
+#include "ibex_gen_opts.h"
+#include "ibex_gen_limits.h"
+
+/** Result of one search (one frame size, or the burst search). */
+struct ibex_gen_search_res {
+	uint32_t size;          /**< frame bytes with FCS */
+	uint32_t trials;        /**< NDR and PDR trials together */
+	double max_pps;         /**< upper end (see docs/benchmarks.md) */
+	double flat_tx_pps;     /**< flat-out trial: offered */
+	double flat_rx_pps;     /**< flat-out trial: received (capacity) */
+	double ndr_pps;         /**< offered rate of the zero-loss trial */
+	double pdr_pps;         /**< offered rate of the partial-drop trial */
+	double pdr_loss;        /**< its loss fraction */
+	double lat_p50_ns;      /**< latency of the NDR (burst: best) trial */
+	double lat_p99_ns;
+	double lat_max_ns;
+	uint32_t burst;         /**< burst search: largest lossless burst */
+	uint32_t fail_burst;    /**< smallest burst that lost (0: none) */
+	double fail_loss;       /**< its loss fraction */
+	uint64_t fail_rx;       /**< frames received of it */
+	uint64_t fail_tx;
+};
+
+/** Results of one message size. */
+struct ibex_gen_size_res {
+	uint64_t bytes;          /**< S as moved (rounded up to n) */
+	uint32_t iters;          /**< measured iterations completed */
+	uint32_t failed;         /**< iterations past the timeout */
+	uint64_t *ct;            /**< completion time per iteration, ns */
+	uint64_t idle_ns;        /**< idle rank time, summed over iterations */
+	uint64_t tx_bytes_rank;  /**< rank 0 application bytes per iteration */
+	double step_ns[IBEX_GEN_MAX_STEPS]; /**< mean completion of each step
+					        (slowest rank), since start */
+	double rank_ns[IBEX_GEN_MAX_RANKS]; /**< mean finish time per rank */
+	uint64_t late;           /**< straggler delays applied */
+};
+
+/** The whole report. */
+struct ibex_gen_report {
+	const struct ibex_gen_opts *opts;
+	uint64_t hz;
+	unsigned int nsizes;
+	unsigned int nsteps_max;
+	struct ibex_gen_size_res size[IBEX_GEN_MAX_SIZES];
+	/* rate engine */
+	double elapsed_s;
+	uint64_t pacer_resync;
+	/* flow control seen by the senders */
+	uint64_t pfc_rx;
+	uint64_t pfc_paused_ticks;
+	uint64_t credit_rx;
+	uint64_t credit_tx;
+	uint64_t credit_stalls;
+	uint64_t tx_full;        /**< TX bursts the port did not take whole */
+	uint64_t dcqcn_cuts;
+	double dcqcn_min_rate;   /**< lowest current rate seen (bytes/s) */
+	const struct ibex_gen_meas *meas;
+	/* open-loop flows: frames offered and received per --flow */
+	uint16_t nrflows;
+	struct ibex_gen_rflow rflow[IBEX_GEN_MAX_RFLOWS];
+	uint64_t rflow_tx[IBEX_GEN_MAX_RFLOWS];
+	uint64_t rflow_rx[IBEX_GEN_MAX_RFLOWS];
+	uint64_t tx_dropped;     /**< frames the port refused (--tx-drop) */
+	uint64_t stale_rx;       /**< frames of an earlier trial */
+	/* searches */
+	unsigned int nsearch;
+	struct ibex_gen_search_res search[IBEX_GEN_MAX_SEARCH_SIZES];
+};
+
+/**
+ * Prepare @p rep for a run (allocates the per-size iteration arrays).
+ * @return 0 or -ENOMEM.
+ */
+int ibex_gen_report_init(struct ibex_gen_report *rep,
+			 const struct ibex_gen_opts *o, uint64_t hz,
+			 const struct ibex_gen_meas *meas);
+void ibex_gen_report_free(struct ibex_gen_report *rep);
+
+/** Record one finished measured iteration of size slot @p si. */
+void ibex_gen_report_iter(struct ibex_gen_report *rep, unsigned int si,
+			  const struct ibex_coll *c);
+
+/** Exact quantile of a size's completion times (ns). */
+uint64_t ibex_gen_ct_quantile(const struct ibex_gen_size_res *s, double q);
+
+/** Print the tables (nccl-tests style, latency, sequence, flow control). */
+void ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep);
+/** Write JSON / CSV. @return 0 or -errno. */
+int ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path);
+int ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path);
+/**
+ * Write the plot data and gnuplot script into @p dir and run gnuplot
+ * (PNG and SVG: latency CDF, completion-time CDF per size).
+ * @return 0, -ENOENT when gnuplot is not installed, or -errno.
+ */
+int ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir);
+
+#endif /* IBEX_GEN_REPORT_H */

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The generator's option table: what the usage lists is what the parser
+ * takes, and sizes and rates read as everywhere else in ibex. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ibex_gen_engine.h"
+#include "ibex_gen_opts.h"
+
+static int
+parse2(struct ibex_gen_opts *o, const char *a0, const char *a1)
+{
+	char *argv[4] = { (char *)"ibex-gen", (char *)a0, (char *)a1, NULL };
+
+	ibex_gen_opts_default(o);
+	return ibex_gen_opts_parse(o, a1 != NULL ? 3 : 2, argv);
+}
+
+/* A valid value of every option (NULL: a flag). */
+static const struct {
+	const char *name;
+	const char *val;
+} samples[] = {
+	{ "engine", "alltoall" }, { "ranks", "4" }, { "root", "1" },
+	{ "minbytes", "4K" }, { "maxbytes", "1M" }, { "stepfactor", "4" },
+	{ "iters", "3" }, { "warmup", "0" }, { "straggler", "1:20:0.5" },
+	{ "seed", "7" }, { "timeout-ms", "500" }, { "flow", "0:1:1M,1:0" },
+	{ "rate", "1Mpps" }, { "burst", "8" }, { "poisson", NULL },
+	{ "duration", "0.5" }, { "size", "64" }, { "tx-drop", NULL },
+	{ "search", "burst" }, { "sizes", "64,1518" }, { "trial", "0.1" },
+	{ "resolution", "2%" }, { "pdr-loss", "0.1%" }, { "max-rate", "10M" },
+	{ "burst-max", "64" }, { "retries", "2" }, { "mtu", "9000" },
+	{ "vlan", "10" }, { "pcp", "3" }, { "dscp", "26" }, { "ecn", "ect1" },
+	{ "fc", "pfc" }, { "prio", "3" }, { "vl", "2" },
+	{ "link-mbps", "25000" }, { "dcqcn", NULL }, { "json", "x.json" },
+	{ "csv", "x.csv" }, { "plot", "dir" }, { "quiet", NULL },
+	{ "progress", NULL }, { "help", NULL }, { "version", NULL },
+};
+
+static int
+sample_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(samples) / sizeof(samples[0]); i++)
+		if (strcmp(samples[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Every option the usage prints is parsed, and nothing else is. */
+static void
+test_usage_is_the_parser(void **state)
+{
+	struct ibex_gen_opts o;
+	char *text = NULL, *line, *save = NULL, opt[64];
+	size_t len = 0, listed = 0;
+	FILE *f = open_memstream(&text, &len);
+	int k;
+
+	(void)state;
+	assert_non_null(f);
+	ibex_gen_usage(f, "ibex-gen");
+	fclose(f);
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *p = strstr(line, "--");
+
+		if (strncmp(line, "  -", 3) != 0 || p == NULL || p > line + 6)
+			continue;
+		assert_int_equal(sscanf(p + 2, "%63[a-z-]", opt), 1);
+		k = sample_of(opt);
+		if (k < 0)
+			fail_msg("usage lists --%s, the test does not know it", opt);
+		snprintf(opt, sizeof(opt), "--%s", samples[k].name);
+		if (strcmp(samples[k].name, "help") == 0) {
+			freopen("/dev/null", "w", stdout);
+			assert_int_equal(parse2(&o, opt, NULL), 1);
+		} else if (strcmp(samples[k].name, "version") == 0) {
+			assert_int_equal(parse2(&o, opt, NULL), -EINVAL);
+		} else if (parse2(&o, opt, samples[k].val) != 0) {
+			fail_msg("usage lists %s, the parser refuses '%s'", opt,
+				 samples[k].val);
+		}
+		listed++;
+	}
+	free(text);
+	assert_int_equal(listed, sizeof(samples) / sizeof(samples[0]));
+	assert_int_equal(parse2(&o, "--no-such-option", NULL), -EINVAL);
+}
+
+/* Sizes: the syntax of ibex_units.h (binary), the same as the config's. */
+static void
+test_sizes(void **state)
+{
+	static const struct {
+		const char *s;
+		uint64_t v;
+	} ok[] = {
+		{ "64", 64 }, { "64B", 64 }, { "4K", 4096 }, { "4k", 4096 },
+		{ "4KB", 4096 }, { "4KiB", 4096 }, { "64KB", 65536 },
+		{ "1.5K", 1536 }, { "1M", 1048576 }, { "1G", 1073741824 },
+	};
+	static const char *const bad[] = {
+		"0", "64b", "4Kb", "1.5", "1e3", "0x40", "-1", "4 K", "2T",
+	};
+	struct ibex_gen_opts o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (parse2(&o, "-b", ok[i].s) != 0 || o.min_bytes != ok[i].v)
+			fail_msg("-b %s", ok[i].s);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse2(&o, "-b", bad[i]) != -EINVAL)
+			fail_msg("-b %s accepted", bad[i]);
+	assert_int_equal(parse2(&o, "--size", "1K"), 0);
+	assert_int_equal(o.frame_size, 1024);
+	assert_int_equal(parse2(&o, "--mtu", "9KB"), 0);
+	assert_int_equal(o.mtu, 9216);
+	assert_int_equal(parse2(&o, "--sizes", "64,1K,1518"), 0);
+	assert_int_equal(o.nsizes, 3);
+	assert_int_equal(o.sizes[1], 1024);
+	assert_int_equal(parse2(&o, "--sizes", "64,"), -EINVAL);
+	assert_int_equal(parse2(&o, "--sizes", "63"), -EINVAL);
+	/* counts are plain numbers */
+	assert_int_equal(parse2(&o, "-n", "1K"), -EINVAL);
+	assert_int_equal(parse2(&o, "--ranks", "8"), 0);
+	assert_int_equal(o.nranks, 8);
+	assert_int_equal(parse2(&o, "--seed", "18446744073709551615"), 0);
+	assert_true(o.seed == UINT64_MAX);
+}
+
+/* Frame rates are decimal; fractions take a percentage too. */
+static void
+test_rates(void **state)
+{
+	struct ibex_gen_opts o;
+
+	(void)state;
+	assert_int_equal(parse2(&o, "--rate", "1.5M"), 0);
+	assert_true(o.rate_pps == 1.5e6);
+	assert_int_equal(parse2(&o, "--rate", "1600K"), 0);
+	assert_true(o.rate_pps == 1.6e6);
+	assert_int_equal(parse2(&o, "--rate", "200000pps"), 0);
+	assert_true(o.rate_pps == 2e5);
+	assert_int_equal(parse2(&o, "--rate", "1m"), -EINVAL);
+	assert_int_equal(parse2(&o, "--rate", "1e6"), -EINVAL);
+	assert_int_equal(parse2(&o, "--rate", "20G"), -EINVAL);
+	assert_int_equal(parse2(&o, "--flow", "0:1:100k"), 0);
+	assert_true(o.rflow[0].pps == 1e5);
+	assert_int_equal(parse2(&o, "--flow", "0:1:0"), -EINVAL);
+	assert_int_equal(parse2(&o, "--pdr-loss", "0.1%"), 0);
+	assert_true(o.pdr_loss > 0.000999999 && o.pdr_loss < 0.001000001);
+	assert_int_equal(parse2(&o, "--resolution", "0.02"), 0);
+	assert_true(o.resolution == 0.02);
+	assert_int_equal(parse2(&o, "--resolution", "60%"), -EINVAL);
+	assert_int_equal(parse2(&o, "--search", "rate"), 0);
+	assert_int_equal(o.search, IBEX_GEN_SEARCH_RATE);
+	assert_true(o.tx_drop);
+	assert_int_equal(parse2(&o, "--search", "none"), -EINVAL);
+	assert_int_equal(parse2(&o, "--ecn", "not-ect"), 0);
+	assert_int_equal(o.frame.ecn, IBEX_ECN_NOT_ECT);
+	assert_int_equal(parse2(&o, "--vlan", "4095"), 0);
+	assert_int_equal(o.frame.vlan, 4095);
+	assert_int_equal(parse2(&o, "--engine", "rate"), 0);
+	assert_true(ibex_gen_open_loop(o.engine));
+	assert_int_equal(parse2(&o, "--timeout-ms", "250"), 0);
+	assert_int_equal(o.timeout_ms, 250);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_usage_is_the_parser),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_rates),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
