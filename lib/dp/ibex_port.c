@@ -153,33 +153,33 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 	t->gen = gen;
 	t->frame_fast = UINT32_MAX;
 	for (p = 0; p < conf->nb_ports; p++) {
-		struct ibex_conf_port cp = conf->ports[p];
+		/* Finished: its tables are complete (ibex_conf_finish()). */
+		const struct ibex_conf_port *cp = &conf->ports[p];
 
-		ibex_conf_port_tables(&cp);
-		link_conf_build(t, p, &cp);
-		t->pvid[p] = cp.pvid;
-		if (cp.admin_up)
+		link_conf_build(t, p, cp);
+		t->pvid[p] = cp->pvid;
+		if (cp->admin_up)
 			t->tx_enabled |= UINT64_C(1) << p;
-		if (cp.trusted)
+		if (cp->trusted)
 			t->trusted |= UINT64_C(1) << p;
 		for (vid = 0; vid < IBEX_VLAN_COUNT; vid++)
-			if (ibex_conf_port_in_vlan(&cp, vid))
+			if (ibex_conf_port_in_vlan(cp, vid))
 				t->vlan_members[vid] |= UINT64_C(1) << p;
-		t->sl_class[p] = cp.sl_class;
+		t->sl_class[p] = cp->sl_class;
 		for (i = 0; i < IBEX_SL_MAP_LEN; i++) {
-			if (ibex_vl_is_drop(ibex_sl2vl(&cp.sl2vl,
-						       cp.sl_class.map[i])))
+			if (ibex_vl_is_drop(ibex_sl2vl(&cp->sl2vl,
+						       cp->sl_class.map[i])))
 				t->sl_class[p].map[i] |= IBEX_CLASS_IN_DROP;
-			if (cp.fc_mode != IBEX_FC_NONE)
+			if (cp->fc_mode != IBEX_FC_NONE)
 				t->sl_class[p].map[i] |= IBEX_CLASS_FC;
-			if (cp.fc_mode == IBEX_FC_CREDIT)
+			if (cp->fc_mode == IBEX_FC_CREDIT)
 				t->sl_class[p].map[i] |= IBEX_CLASS_CREDIT;
 		}
-		t->sl2vl[p] = cp.sl2vl;
-		bpf_class_build(t, p, &cp);
-		ret = fc_conf_build(t, p, &cp, err, errlen);
+		t->sl2vl[p] = cp->sl2vl;
+		bpf_class_build(t, p, cp);
+		ret = fc_conf_build(t, p, cp, err, errlen);
 		if (ret == 0)
-			ret = egress_conf_build(&t->eg[p], &cp, hz, err,
+			ret = egress_conf_build(&t->eg[p], cp, hz, err,
 						errlen);
 		if (ret < 0) {
 			rte_free(t);
@@ -804,6 +804,11 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	if (conf->nb_ports == 0) {
 		snprintf(err, errlen, "%s: no ports: a switch needs at least "
 			 "one", conf->origin);
+		return -EINVAL;
+	}
+	if (!conf->finished) {
+		snprintf(err, errlen, "%s: configuration not finished "
+			 "(ibex_conf_finish())", conf->origin);
 		return -EINVAL;
 	}
 	ret = ports_resolve(dp, conf, err, errlen);

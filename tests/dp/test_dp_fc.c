@@ -505,7 +505,7 @@ dp_build(const char *text)
 		"fdb static 02:00:00:00:0d:01 port r3 vlan 1\n"
 		"fdb learning off\n", "test", err, sizeof(err)) < 0 ||
 	    ibex_conf_parse_string(&c, text, "test", err, sizeof(err)) < 0 ||
-	    ibex_conf_validate(&c, err, sizeof(err)) < 0)
+	    ibex_conf_finish(&c, err, sizeof(err)) < 0)
 		fail_msg("config: %s", err);
 	if (ibex_dp_create(&dp, &c, err, sizeof(err)) < 0)
 		fail_msg("create: %s", err);
