@@ -217,7 +217,7 @@ conf_load(struct ibex_conf *conf, const struct app_opts *o)
 		if (ret < 0)
 			return ret;
 	}
-	ret = ibex_conf_validate(conf, err, sizeof(err));
+	ret = ibex_conf_finish(conf, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "ibex-switch: %s\n", err);
 		return ret;

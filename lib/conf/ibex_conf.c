@@ -79,6 +79,12 @@ enum conf_type {
 #define CK_ZERO_UNSET 1u
 /* CT_SIZE: stored in 64-byte blocks, rounded up. */
 #define CK_BLOCKS 2u
+/* Restart-only: the running data path cannot take a change of it
+ * (ibex_conf_restart_check()); docs/configuration.md says so too. */
+#define CK_RESTART 4u
+/* With CK_RESTART: 0 means "what runs", so only the data path can tell
+ * whether a change is one (switch workers). */
+#define CK_RUNNING 8u
 
 /* Port line fields a port key sets when given (struct ibex_conf_port). */
 #define CL_VL     1u   /* vl_line */
@@ -144,26 +150,30 @@ static int set_arb_table(struct conf_ctx *x, const struct conf_key *k,
 
 static const struct conf_key conf_switch_keys[] = {
 	CK("workers", CT_U32, struct ibex_conf, nb_workers,
-	   0, IBEX_MAX_WORKERS, 0),
-	CK("burst", CT_U32, struct ibex_conf, burst, 1, 256, 0),
+	   0, IBEX_MAX_WORKERS, CK_RESTART | CK_RUNNING),
+	CK("burst", CT_U32, struct ibex_conf, burst, 1, 256, CK_RESTART),
 	CK("tx-drain-us", CT_U32, struct ibex_conf, tx_drain_us, 0, 100000, 0),
-	CK("mbufs", CT_U32, struct ibex_conf, mbufs, 1024, 4194304, 0),
+	CK("mbufs", CT_U32, struct ibex_conf, mbufs, 1024, 4194304,
+	   CK_RESTART),
 	CK("vl15-rate", CT_U32, struct ibex_conf, vl15_rate_pps,
 	   0, 10000000, 0),
 	CK("ctl-socket", CT_STRING, struct ibex_conf, ctl_socket, 0, 0, 0,
 	   .word = "none"),
-	CK("mbuf-size", CT_SIZE, struct ibex_conf, mbuf_size, 2048, 60 * CONF_KB, 0),
+	CK("mbuf-size", CT_SIZE, struct ibex_conf, mbuf_size, 2048, 60 * CONF_KB,
+	   CK_RESTART),
 };
 
 static const struct conf_key conf_port_keys[] = {
-	CK("dev", CT_STRING, CONF_P, dev, 0, 0, 0, .lines = CL_DEV),
+	CK("dev", CT_STRING, CONF_P, dev, 0, 0, CK_RESTART, .lines = CL_DEV),
 	CK("pvid", CT_U32, CONF_P, pvid, CONF_VID_MIN, CONF_VID_MAX, 0),
 	CK("vlans", CT_VLANS, CONF_P, vlans, 0, 0, 0),
 	CK("speed", CT_RATE, CONF_P, speed_bps, 0, UINT64_MAX, 0),
-	CK("mtu", CT_U32, CONF_P, mtu, 68, IBEX_CONF_MTU_MAX, CK_ZERO_UNSET),
-	CK("rx-desc", CT_POW2, CONF_P, rx_desc, 64, 16384, 0),
-	CK("tx-desc", CT_POW2, CONF_P, tx_desc, 64, 16384, 0),
-	CK("rx-queues", CT_U32, CONF_P, rx_queues, 1, 64, CK_ZERO_UNSET),
+	CK("mtu", CT_U32, CONF_P, mtu, 68, IBEX_CONF_MTU_MAX,
+	   CK_ZERO_UNSET | CK_RESTART),
+	CK("rx-desc", CT_POW2, CONF_P, rx_desc, 64, 16384, CK_RESTART),
+	CK("tx-desc", CT_POW2, CONF_P, tx_desc, 64, 16384, CK_RESTART),
+	CK("rx-queues", CT_U32, CONF_P, rx_queues, 1, 64,
+	   CK_ZERO_UNSET | CK_RESTART),
 	CK("trusted", CT_BOOL, CONF_P, trusted, 0, 1, 0),
 	CK_ENUM("admin", CONF_P, admin_up, conf_down_up),
 	CK("vls", CT_VLS, CONF_P, nb_vls, 1, IBEX_VL_DATA_MAX, 0,
@@ -178,8 +188,9 @@ static const struct conf_key conf_port_keys[] = {
 	CK("vl-queue", CT_SIZE, CONF_P, vl_queue_blocks, IBEX_BLOCK_BYTES,
 	   CONF_GB, CK_BLOCKS, .lines = CL_VL),
 	CK_ENUM("fc", CONF_P, fc_mode, conf_fc_modes,
-		.lines = CL_FC | CL_FCMODE),
-	CK_ENUM("rx-scatter", CONF_P, rx_scatter, conf_scatter),
+		.lines = CL_FC | CL_FCMODE, .flags = CK_RESTART),
+	CK_ENUM("rx-scatter", CONF_P, rx_scatter, conf_scatter,
+		.flags = CK_RESTART),
 	CK("lldp-to", CT_PORT, CONF_P, lldp_to, 0, 0, 0, .word = "none",
 	   .word_val = IBEX_PORT_NONE),
 	CK("stp-to", CT_PORT, CONF_P, stp_to, 0, 0, 0, .word = "none",
@@ -187,9 +198,10 @@ static const struct conf_key conf_port_keys[] = {
 };
 
 static const struct conf_key conf_fdb_keys[] = {
-	CK("ageing", CT_U32, struct ibex_conf, fdb_ageing_s, 0, 1000000, 0),
+	CK("ageing", CT_U32, struct ibex_conf, fdb_ageing_s, 0, 1000000,
+	   CK_RESTART),
 	CK("max-entries", CT_U32, struct ibex_conf, fdb_max_entries,
-	   1, 16777216, 0),
+	   1, 16777216, CK_RESTART),
 	CK("learning", CT_BOOL, struct ibex_conf, fdb_learning, 0, 1, 0),
 };
 
@@ -207,8 +219,9 @@ static const struct conf_key conf_del_keys[] = {
 
 static const struct conf_key conf_buffer_keys[] = {
 	CK("total", CT_SIZE, struct ibex_conf, buffer_blocks,
-	   64 * CONF_KB, 4 * CONF_GB, CK_BLOCKS),
-	CK_FN("alpha", struct ibex_conf, buffer_alpha_log2, set_alpha),
+	   64 * CONF_KB, 4 * CONF_GB, CK_BLOCKS | CK_RESTART),
+	CK_FN("alpha", struct ibex_conf, buffer_alpha_log2, set_alpha,
+	      .flags = CK_RESTART),
 };
 
 /* sl <port> default S */
@@ -237,10 +250,12 @@ struct conf_lane {
 };
 
 static const struct conf_key conf_lane_keys[] = {
-	CK_FLAG("lossless", struct conf_lane, lossless, 1, .group = 1),
-	CK_FLAG("lossy", struct conf_lane, lossless, 0, .group = 1),
+	CK_FLAG("lossless", struct conf_lane, lossless, 1, .group = 1,
+		.flags = CK_RESTART),
+	CK_FLAG("lossy", struct conf_lane, lossless, 0, .group = 1,
+		.flags = CK_RESTART),
 	CK("reserved", CT_SIZE, struct conf_lane, reserved_blocks,
-	   0, CONF_GB, CK_BLOCKS),
+	   0, CONF_GB, CK_BLOCKS | CK_RESTART),
 };
 #define LANE_K_LOSSLESS 0
 #define LANE_K_LOSSY 1
@@ -254,12 +269,13 @@ static const struct conf_key conf_credit_keys[] = {
 
 static const struct conf_key conf_pfc_keys[] = {
 	CK("headroom", CT_SIZE, CONF_P, pfc_headroom_blocks,
-	   IBEX_BLOCK_BYTES, CONF_GB, CK_BLOCKS, .word = "auto"),
-	CK("cable-m", CT_U32, CONF_P, pfc_cable_m, 0, 100000, 0),
-	CK("proc-ns", CT_U32, CONF_P, pfc_proc_ns, 0, 100000000, 0),
+	   IBEX_BLOCK_BYTES, CONF_GB, CK_BLOCKS | CK_RESTART, .word = "auto"),
+	CK("cable-m", CT_U32, CONF_P, pfc_cable_m, 0, 100000, CK_RESTART),
+	CK("proc-ns", CT_U32, CONF_P, pfc_proc_ns, 0, 100000000, CK_RESTART),
 	CK("xoff", CT_SIZE, CONF_P, pfc_xoff_blocks,
-	   IBEX_BLOCK_BYTES, CONF_GB, CK_BLOCKS, .word = "dynamic"),
-	CK("xon", CT_SIZE, CONF_P, pfc_xon_gap_blocks, 0, CONF_GB, CK_BLOCKS),
+	   IBEX_BLOCK_BYTES, CONF_GB, CK_BLOCKS | CK_RESTART, .word = "dynamic"),
+	CK("xon", CT_SIZE, CONF_P, pfc_xon_gap_blocks, 0, CONF_GB,
+	   CK_BLOCKS | CK_RESTART),
 	CK("quanta", CT_U32, CONF_P, pfc_quanta, 1, IBEX_PFC_QUANTA_MAX, 0),
 	CK("refresh-margin-us", CT_U32, CONF_P, pfc_refresh_margin_us,
 	   0, 10000000, 0),
@@ -1221,6 +1237,7 @@ ibex_conf_port_add(struct ibex_conf *c, const char *name, const char *dev)
 		return -ENOSPC;
 	conf_port_defaults(&c->ports[c->nb_ports], name, dev, 0);
 	ibex_conf_port_tables(&c->ports[c->nb_ports]);
+	c->finished = false;
 	return c->nb_ports++;
 }
 
@@ -1862,7 +1879,9 @@ conf_line(struct ibex_conf *c, const char *s, size_t n, const char *origin,
 	return ntok == 0 ? 0 : conf_dispatch(&x, tok, ntok);
 }
 
-/* After a successful parse every port's tables are complete. */
+/* The one completion step: every port's tables from its other keys.
+ * After a parse (so a parsed object reads complete) and in
+ * ibex_conf_finish(); an object changed since is not finished. */
 static int
 conf_tables_all(struct ibex_conf *c)
 {
@@ -1870,6 +1889,7 @@ conf_tables_all(struct ibex_conf *c)
 
 	for (i = 0; i < c->nb_ports && i < IBEX_MAX_PORTS; i++)
 		ibex_conf_port_tables(&c->ports[i]);
+	c->finished = false;
 	return 0;
 }
 
@@ -2316,7 +2336,6 @@ static int
 check_port(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 {
 	const struct ibex_conf_port *p = &c->ports[i];
-	struct ibex_conf_port q;
 	int ret;
 
 	x->lineno = p->line;
@@ -2342,16 +2361,14 @@ check_port(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 	if ((p->lldp_to != IBEX_PORT_NONE && p->lldp_to >= c->nb_ports) ||
 	    (p->stp_to != IBEX_PORT_NONE && p->stp_to >= c->nb_ports))
 		return conf_err(x, "lldp-to/stp-to names no port");
-	/* the tables as users of the config will see them */
-	q = *p;
-	ibex_conf_port_tables(&q);
-	ret = check_port_vl(x, &q);
+	/* the tables as complete as ibex_conf_finish() leaves them */
+	ret = check_port_vl(x, p);
 	if (ret == 0)
-		ret = check_port_lossless(x, &q);
+		ret = check_port_lossless(x, p);
 	if (ret == 0)
-		ret = check_port_pfc(x, &q);
+		ret = check_port_pfc(x, p);
 	if (ret == 0)
-		ret = check_port_ecn(x, &q);
+		ret = check_port_ecn(x, p);
 	return ret;
 }
 
@@ -2483,6 +2500,128 @@ ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen)
 	return ret;
 }
 
+int
+ibex_conf_finish(struct ibex_conf *c, char *err, size_t errlen)
+{
+	int ret;
+
+	if (c == NULL)
+		return -EINVAL;
+	conf_tables_all(c);
+	ret = ibex_conf_validate(c, err, errlen);
+	c->finished = ret == 0;
+	return ret;
+}
+
+/* ---- restart-only settings ---- */
+
+static void diff_note(char *buf, size_t len, unsigned int *n,
+		      const char *prefix, const char *name);
+
+/* Append the CK_RESTART keys of a table whose fields differ between
+ * @p a and @p b to @p buf, each as "<prefix> <key>". */
+static void
+restart_keys(const struct conf_key *keys, size_t nkeys, const void *a,
+	     const void *b, const char *prefix, char *buf, size_t len,
+	     unsigned int *n)
+{
+	const char *pa = a, *pb = b;
+	size_t i, j;
+
+	for (i = 0; i < nkeys; i++) {
+		const struct conf_key *k = &keys[i];
+
+		if (!(k->flags & CK_RESTART))
+			continue;
+		/* keys of one field (lossless/lossy) are named once */
+		for (j = 0; j < i && keys[j].off != k->off; j++)
+			;
+		if (j < i || memcmp(pa + k->off, pb + k->off, k->size) == 0)
+			continue;
+		if ((k->flags & CK_RUNNING) &&
+		    (conf_load(a, k) == 0 || conf_load(b, k) == 0))
+			continue;
+		diff_note(buf, len, n, prefix, k->name);
+	}
+}
+
+/* The restart-only settings of one port that differ, into @p buf. */
+static unsigned int
+restart_port(const struct ibex_conf_port *a, const struct ibex_conf_port *b,
+	     char *buf, size_t len)
+{
+	unsigned int n = 0, v;
+
+	buf[0] = '\0';
+	restart_keys(KEYS(conf_port_keys), a, b, "", buf, len, &n);
+	restart_keys(KEYS(conf_credit_keys), a, b, "credit", buf, len, &n);
+	restart_keys(KEYS(conf_pfc_keys), a, b, "pfc", buf, len, &n);
+	if (a->pfc_headroom_auto != b->pfc_headroom_auto &&
+	    strstr(buf, "pfc headroom") == NULL)
+		diff_note(buf, len, &n, "pfc", "headroom");
+	/* lane statements: compared per VL as the statement sets them */
+	for (v = 0; v < IBEX_VL_COUNT; v++) {
+		struct conf_lane la = {
+			.lossless = (uint8_t)(a->lossless_mask >> v & 1),
+			.reserved_blocks = a->reserved_blocks[v],
+		};
+		struct conf_lane lb = {
+			.lossless = (uint8_t)(b->lossless_mask >> v & 1),
+			.reserved_blocks = b->reserved_blocks[v],
+		};
+		char pre[16];
+
+		snprintf(pre, sizeof(pre), "lane vl %u", v);
+		restart_keys(KEYS(conf_lane_keys), &la, &lb, pre, buf, len,
+			     &n);
+	}
+	return n;
+}
+
+int
+ibex_conf_restart_check(const struct ibex_conf *a, const struct ibex_conf *b,
+			char *err, size_t errlen)
+{
+	char what[256];
+	unsigned int n = 0;
+	uint16_t p;
+
+	if (b->nb_ports != a->nb_ports) {
+		snprintf(err, errlen, "ports cannot be added or removed live "
+			 "(%u running, %u in the new config)", a->nb_ports,
+			 b->nb_ports);
+		return -ENOTSUP;
+	}
+	for (p = 0; p < b->nb_ports; p++) {
+		const struct ibex_conf_port *pa = &a->ports[p], *pb = &b->ports[p];
+
+		if (strcmp(pa->name, pb->name) != 0 ||
+		    strcmp(ibex_conf_port_dev(pa), ibex_conf_port_dev(pb)) != 0) {
+			snprintf(err, errlen, "%s:%d: port %s: ports cannot be "
+				 "renamed or moved live", b->origin, pb->line,
+				 pb->name);
+			return -ENOTSUP;
+		}
+		if (restart_port(pa, pb, what, sizeof(what)) == 0)
+			continue;
+		snprintf(err, errlen, "%s:%d: port %s: %s need a restart (live: "
+			 "credit timers, pfc quanta and watchdog, lanes' "
+			 "queues, classes and ECN)", b->origin, pb->line,
+			 pb->name, what);
+		return -ENOTSUP;
+	}
+	what[0] = '\0';
+	restart_keys(KEYS(conf_switch_keys), a, b, "switch", what,
+		     sizeof(what), &n);
+	restart_keys(KEYS(conf_fdb_keys), a, b, "fdb", what, sizeof(what), &n);
+	restart_keys(KEYS(conf_buffer_keys), a, b, "buffer", what,
+		     sizeof(what), &n);
+	if (n == 0)
+		return 0;
+	snprintf(err, errlen, "%s need a restart", what);
+	return -ENOTSUP;
+}
+
 /* ---- what a port carries ---- */
 
 /* Add @p name to the comma-separated list of differences. */
@@ -2528,7 +2667,6 @@ diff_effective(const struct ibex_conf_port *p, struct ibex_conf_port *q)
 	unsigned int v;
 
 	memcpy(q, p, sizeof(*q));
-	ibex_conf_port_tables(q);
 	q->line = q->vl_line = q->fc_line = 0;
 	q->dev_line = q->vls_line = q->class_line = 0;
 	q->sl2vl_line = q->vlarb_line = q->fc_mode_line = q->pfc_line = 0;

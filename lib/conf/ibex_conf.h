@@ -28,7 +28,10 @@
  *
  * ibex_conf_parse_line(), _string() and _file() leave every port's tables
  * complete (ibex_conf_port_tables()); ECN curves carry the port's rate but
- * time_hz 0: the data path sets its tick rate before ibex_ecn_params_set().
+ * time_hz 0: the data path sets its tick rate before ibex_ecn_params_set()
+ * (lib/conf checks them without a clock, ibex_ecn_cfg_check()). Before a
+ * config goes to the data path, ibex_conf_finish() completes and validates
+ * it once; the data path checks only what depends on what runs.
  */
 
 #include <stdbool.h>
@@ -106,7 +109,7 @@ struct ibex_conf_port {
 	uint16_t lossless_mask;    /**< bit v: VL v lossless (needs fc) */
 	uint32_t reserved_blocks[IBEX_VL_COUNT]; /**< per VL (4 KB) */
 	uint32_t credit_period_us; /**< periodic credit frame (50) */
-	uint32_t credit_min_gap_ns; /**< on-change frames this far apart (500) */
+	uint32_t credit_min_gap_ns; /**< on-change frames this far apart (2000) */
 	bool pfc_headroom_auto;    /**< size headroom from the formula (on) */
 	uint32_t pfc_cable_m;      /**< for the formula (10) */
 	uint32_t pfc_proc_ns;      /**< for the formula (2000) */
@@ -191,6 +194,10 @@ struct ibex_conf {
 	/* where it came from */
 	char origin[256];
 	int buffer_line;           /**< last buffer statement */
+	/** ibex_conf_finish() completed and validated it, and no parse has
+	 * changed it since (a change by code must finish it again): what the
+	 * data path takes. */
+	bool finished;
 };
 
 /** Fill @p c with the documented defaults and no ports. */
@@ -231,10 +238,37 @@ int ibex_conf_parse_file_stat(struct ibex_conf *c, const char *path,
 			      char *err, size_t errlen);
 
 /**
- * Check the object as a whole (references, limits, consistency).
- * Errors name the line of the offending statement.
+ * Check the object as a whole (references, limits, consistency), with
+ * its tables as they are (a parse leaves them complete; ibex_conf_finish()
+ * completes them first). Errors name the line of the offending statement.
  */
 int ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen);
+
+/**
+ * The one step between a configuration and its users, once per change:
+ * complete every port's tables from its other keys (ibex_conf_port_tables():
+ * SL->VL for its lanes, the default arbiter, ECN curves for its rate) and
+ * validate the whole (ibex_conf_validate()). On success the object is
+ * finished (struct ibex_conf::finished): the data path builds its tables
+ * from it as it is, and `show` reads those tables; nothing downstream
+ * completes or validates it again.
+ * @return 0, or -EINVAL with "origin:line: message" in @p err.
+ */
+int ibex_conf_finish(struct ibex_conf *c, char *err, size_t errlen);
+
+/**
+ * Can a running data path of config @p a take finished config @p b live?
+ * Not when ports are added, removed, renamed or moved, nor when a key the
+ * key tables mark restart-only differs (docs/configuration.md lists them:
+ * switch burst, mbufs, mbuf-size; fdb ageing, max-entries; buffer; port
+ * dev, mtu, rx/tx-desc, rx-queues, rx-scatter, fc; lane lossless and
+ * reserved; pfc headroom, cable-m, proc-ns, xoff, xon). `switch workers`
+ * 0 means what runs: the data path compares that itself.
+ * @return 0, or -ENOTSUP with the settings named in @p err.
+ */
+int ibex_conf_restart_check(const struct ibex_conf *a,
+			    const struct ibex_conf *b, char *err,
+			    size_t errlen);
 
 /** Index of the port called @p name, or -1. */
 int ibex_conf_port_find(const struct ibex_conf *c, const char *name);
@@ -257,8 +291,8 @@ unsigned int ibex_conf_port_diff(const struct ibex_conf_port *a,
 
 /**
  * Fill the tables a port left unset (SL->VL for its lane count, the default
- * arbiter, ECN curves for its rate). Users of a parsed config call it for
- * every port before reading those tables; it is idempotent.
+ * arbiter, ECN curves for its rate); idempotent. Parsing and
+ * ibex_conf_finish() call it for every port: users of a config need not.
  */
 void ibex_conf_port_tables(struct ibex_conf_port *p);
 

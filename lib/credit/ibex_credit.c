@@ -8,18 +8,25 @@
 #include "ibex_credit.h"
 
 int
-ibex_credit_port_init(struct ibex_credit_port *p, unsigned int n_vls,
-		      uint64_t min_interval_ns, uint64_t period_ns)
+ibex_credit_params_set(struct ibex_credit_params *p, uint64_t min_interval_ns,
+		       uint64_t period_ns)
 {
-	if (n_vls == 0 || n_vls > IBEX_CREDIT_MAX_VLS || period_ns == 0 ||
-	    min_interval_ns > period_ns)
+	if (period_ns == 0 || min_interval_ns > period_ns)
+		return -EINVAL;
+	p->min_interval_ns = min_interval_ns;
+	p->period_ns = period_ns;
+	return 0;
+}
+
+int
+ibex_credit_port_init(struct ibex_credit_port *p, unsigned int n_vls)
+{
+	if (n_vls == 0 || n_vls > IBEX_CREDIT_MAX_VLS)
 		return -EINVAL;
 	memset(p, 0, sizeof(*p));
 	p->n_vls = n_vls;
 	p->watch_vls = (uint16_t)((1u << n_vls) - 1);
 	p->init_pending = true;
-	p->min_interval_ns = min_interval_ns;
-	p->period_ns = period_ns;
 	return 0;
 }
 
@@ -36,7 +43,8 @@ ibex_credit_due(uint64_t now_ns, uint64_t last_ns, bool changed,
 }
 
 bool
-ibex_credit_fc_due(const struct ibex_credit_port *p, uint64_t now_ns,
+ibex_credit_fc_due(const struct ibex_credit_params *par,
+		   const struct ibex_credit_port *p, uint64_t now_ns,
 		   const uint32_t *free_blocks)
 {
 	bool changed = p->init_pending || p->last_fc_ns == 0;
@@ -59,12 +67,13 @@ ibex_credit_fc_due(const struct ibex_credit_port *p, uint64_t now_ns,
 		changed = moved >= (step > 0 ? step : 1u);
 	}
 	return ibex_credit_due(now_ns, p->last_fc_ns, changed,
-			       p->min_interval_ns, p->period_ns);
+			       par->min_interval_ns, par->period_ns);
 }
 
 void
-ibex_credit_fc_fill(struct ibex_credit_port *p, uint64_t now_ns,
-		    const uint32_t *free_blocks, struct ibex_fcf_credit *m)
+ibex_credit_fc_fill(struct ibex_credit_port *p, struct ibex_credit_stats *st,
+		    uint64_t now_ns, const uint32_t *free_blocks,
+		    struct ibex_fcf_credit *m)
 {
 	unsigned int vl;
 
@@ -83,11 +92,11 @@ ibex_credit_fc_fill(struct ibex_credit_port *p, uint64_t now_ns,
 	}
 	p->init_pending = false;
 	p->last_fc_ns = now_ns;
-	p->fc_tx++;
+	st->fc_tx++;
 }
 
 unsigned int
-ibex_credit_fc_apply(struct ibex_credit_port *p,
+ibex_credit_fc_apply(struct ibex_credit_port *p, struct ibex_credit_stats *st,
 		     const struct ibex_fcf_credit *m)
 {
 	unsigned int i, n = 0;
@@ -103,6 +112,6 @@ ibex_credit_fc_apply(struct ibex_credit_port *p,
 	}
 	if (m->op == IBEX_FCF_OP_INIT)
 		p->last_fc_ns = 0;
-	p->fc_rx++;
+	st->fc_rx++;
 	return n;
 }

@@ -30,6 +30,12 @@
  * All VLs of a port travel in one frame (struct ibex_fcf_credit, see
  * ibex_fcframe.h). Per-packet functions are static inline; the others are
  * housekeeping. Time is passed in, in nanoseconds.
+ *
+ * As lib/ecn: params (struct ibex_credit_params, the frame timing) are
+ * immutable once built and may be shared (the data path carries them in
+ * its RCU tables, so a live change swaps them); the state of a port
+ * (struct ibex_credit_port: its lanes, counters and timers) has one
+ * writer; its counters (struct ibex_credit_stats) too.
  */
 
 #include <stdbool.h>
@@ -60,7 +66,14 @@ struct ibex_credit_rx {
 	uint16_t free_sent; /**< the credit it granted (free blocks, capped) */
 };
 
-/** Credit flow control of one port, both directions. */
+/** Frame timing of a port's credit frames: immutable once built. */
+struct ibex_credit_params {
+	uint64_t min_interval_ns; /**< on-change frames at least this apart */
+	uint64_t period_ns;     /**< a frame at least this often */
+};
+
+/** Credit flow control state of one port, both directions. The lanes
+ * (n_vls, watch_vls) are fixed when it starts. */
 struct ibex_credit_port {
 	uint8_t n_vls;          /**< data VLs 0..n_vls-1 under credit */
 	uint16_t watch_vls;     /**< VLs whose limit moving makes a frame due
@@ -71,10 +84,12 @@ struct ibex_credit_port {
 	uint64_t last_fc_ns;    /**< when the last frame was built */
 	uint64_t next_look_ns;  /**< no change is looked for before this
 				     (ibex_credit_fc_not_due()) */
-	uint64_t min_interval_ns; /**< on-change frames at least this apart */
-	uint64_t period_ns;     /**< a frame at least this often */
 	struct ibex_credit_tx tx[IBEX_CREDIT_MAX_VLS];
 	struct ibex_credit_rx rx[IBEX_CREDIT_MAX_VLS];
+};
+
+/** Counters of one port's credit frames; one writer (the state's). */
+struct ibex_credit_stats {
 	uint64_t fc_rx;         /**< frames applied */
 	uint64_t fc_tx;         /**< frames built */
 };
@@ -168,14 +183,21 @@ ibex_credit_rx_fccl(const struct ibex_credit_port *p, unsigned int vl,
 }
 
 /**
+ * Build the frame timing of a port.
+ *
+ * @return 0 (@p p filled), or -EINVAL for min_interval > period or
+ *   period 0.
+ */
+int ibex_credit_params_set(struct ibex_credit_params *p,
+			   uint64_t min_interval_ns, uint64_t period_ns);
+
+/**
  * Reset a port: all counters 0, no credit until the peer advertises, the
  * first frame goes out with op INIT.
  *
- * @return 0, or -EINVAL for n_vls outside 1..15 or min_interval > period
- *   or period 0.
+ * @return 0, or -EINVAL for n_vls outside 1..15.
  */
-int ibex_credit_port_init(struct ibex_credit_port *p, unsigned int n_vls,
-			  uint64_t min_interval_ns, uint64_t period_ns);
+int ibex_credit_port_init(struct ibex_credit_port *p, unsigned int n_vls);
 
 /**
  * Timing rule on its own: a frame is due when @p changed and at least
@@ -192,13 +214,14 @@ bool ibex_credit_due(uint64_t now_ns, uint64_t last_ns, bool changed,
  * further than the gap is not waited for).
  */
 static inline bool
-ibex_credit_fc_may_be_due(const struct ibex_credit_port *p, uint64_t now_ns)
+ibex_credit_fc_may_be_due(const struct ibex_credit_params *par,
+			  const struct ibex_credit_port *p, uint64_t now_ns)
 {
 	if (now_ns < p->next_look_ns &&
-	    p->next_look_ns - now_ns <= p->min_interval_ns)
+	    p->next_look_ns - now_ns <= par->min_interval_ns)
 		return false;
 	return p->last_fc_ns == 0 || now_ns < p->last_fc_ns ||
-	       now_ns - p->last_fc_ns >= p->min_interval_ns;
+	       now_ns - p->last_fc_ns >= par->min_interval_ns;
 }
 
 /**
@@ -209,9 +232,10 @@ ibex_credit_fc_may_be_due(const struct ibex_credit_port *p, uint64_t now_ns)
  * one at most a gap after the period.
  */
 static inline void
-ibex_credit_fc_not_due(struct ibex_credit_port *p, uint64_t now_ns)
+ibex_credit_fc_not_due(const struct ibex_credit_params *par,
+		       struct ibex_credit_port *p, uint64_t now_ns)
 {
-	p->next_look_ns = now_ns + p->min_interval_ns;
+	p->next_look_ns = now_ns + par->min_interval_ns;
 }
 
 /**
@@ -227,26 +251,29 @@ ibex_credit_fc_not_due(struct ibex_credit_port *p, uint64_t now_ns)
  * @param free_blocks  per VL, the free blocks ibex_buf_credit_free() gives
  *                     (only watch_vls are read)
  */
-bool ibex_credit_fc_due(const struct ibex_credit_port *p, uint64_t now_ns,
+bool ibex_credit_fc_due(const struct ibex_credit_params *par,
+			const struct ibex_credit_port *p, uint64_t now_ns,
 			const uint32_t *free_blocks);
 
 /**
  * Fill the frame to send (all VLs: our FCTBS and our advertised FCCL) and
- * record it as sent at @p now_ns. Build the bytes with
+ * record it as sent at @p now_ns (counted in @p st). Build the bytes with
  * ibex_fcf_credit_build().
  */
-void ibex_credit_fc_fill(struct ibex_credit_port *p, uint64_t now_ns,
+void ibex_credit_fc_fill(struct ibex_credit_port *p,
+			 struct ibex_credit_stats *st, uint64_t now_ns,
 			 const uint32_t *free_blocks, struct ibex_fcf_credit *m);
 
 /**
  * Apply a parsed credit frame from the peer: per VL, FCCL becomes our
  * transmit limit and ABR := the peer's FCTBS. VLs we do not run are
  * skipped. An INIT frame also makes our next frame due at once (the peer
- * needs our limits), by clearing last_fc_ns.
+ * needs our limits), by clearing last_fc_ns. Counted in @p st.
  *
  * @return the number of VLs applied.
  */
 unsigned int ibex_credit_fc_apply(struct ibex_credit_port *p,
+				  struct ibex_credit_stats *st,
 				  const struct ibex_fcf_credit *m);
 
 #endif /* IBEX_CREDIT_H */

@@ -17,8 +17,8 @@ ibex_pfc_ns_to_quanta(uint64_t ns, uint64_t rate_mbps)
 }
 
 int
-ibex_pfc_tx_init(struct ibex_pfc_tx *t, uint64_t rate_mbps, uint16_t quanta,
-		 uint64_t margin_ns)
+ibex_pfc_tx_params_set(struct ibex_pfc_tx_params *t, uint64_t rate_mbps,
+		       uint16_t quanta, uint64_t margin_ns)
 {
 	uint64_t pause;
 
@@ -31,7 +31,6 @@ ibex_pfc_tx_init(struct ibex_pfc_tx *t, uint64_t rate_mbps, uint16_t quanta,
 		margin_ns = pause / 2;
 	if (margin_ns >= pause)
 		return -EINVAL;
-	memset(t, 0, sizeof(*t));
 	t->rate_mbps = rate_mbps;
 	t->quanta = quanta;
 	t->pause_ns = pause;
@@ -39,8 +38,15 @@ ibex_pfc_tx_init(struct ibex_pfc_tx *t, uint64_t rate_mbps, uint16_t quanta,
 	return 0;
 }
 
+void
+ibex_pfc_tx_init(struct ibex_pfc_tx *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
 bool
-ibex_pfc_tx_poll(struct ibex_pfc_tx *t, uint64_t now_ns,
+ibex_pfc_tx_poll(const struct ibex_pfc_tx_params *par, struct ibex_pfc_tx *t,
+		 struct ibex_pfc_tx_stats *st, uint64_t now_ns,
 		 struct ibex_fcf_pfc *m)
 {
 	unsigned int p;
@@ -53,31 +59,30 @@ ibex_pfc_tx_poll(struct ibex_pfc_tx *t, uint64_t now_ns,
 		if (t->pending & bit) {
 			m->cev |= bit;
 			if (on)
-				t->xoff_tx++;
+				st->xoff_tx++;
 			else
-				t->xon_tx++;
-		} else if (on && now_ns + t->margin_ns >= t->expires_ns[p]) {
+				st->xon_tx++;
+		} else if (on && now_ns + par->margin_ns >= t->expires_ns[p]) {
 			m->cev |= bit;
-			t->refresh_tx++;
+			st->refresh_tx++;
 		} else {
 			continue;
 		}
-		m->quanta[p] = on ? t->quanta : 0;
-		t->expires_ns[p] = on ? now_ns + t->pause_ns : 0;
+		m->quanta[p] = on ? par->quanta : 0;
+		t->expires_ns[p] = on ? now_ns + par->pause_ns : 0;
 	}
 	t->pending = 0;
 	return m->cev != 0;
 }
 
 int
-ibex_pfc_rx_init(struct ibex_pfc_rx *r, uint64_t rate_mbps,
-		 enum ibex_pfc_wd_action action, uint64_t detect_ns,
-		 uint64_t recover_ns)
+ibex_pfc_rx_params_set(struct ibex_pfc_rx_params *r, uint64_t rate_mbps,
+		       enum ibex_pfc_wd_action action, uint64_t detect_ns,
+		       uint64_t recover_ns)
 {
 	if (rate_mbps == 0 || action > IBEX_PFC_WD_DROP ||
 	    (action != IBEX_PFC_WD_OFF && (detect_ns == 0 || recover_ns == 0)))
 		return -EINVAL;
-	memset(r, 0, sizeof(*r));
 	r->rate_mbps = rate_mbps;
 	r->wd_action = action;
 	r->detect_ns = detect_ns;
@@ -85,17 +90,24 @@ ibex_pfc_rx_init(struct ibex_pfc_rx *r, uint64_t rate_mbps,
 	return 0;
 }
 
+void
+ibex_pfc_rx_init(struct ibex_pfc_rx *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
 uint8_t
-ibex_pfc_rx_frame(struct ibex_pfc_rx *r, const struct ibex_fcf_pfc *m,
+ibex_pfc_rx_frame(const struct ibex_pfc_rx_params *par, struct ibex_pfc_rx *r,
+		  struct ibex_pfc_rx_stats *st, const struct ibex_fcf_pfc *m,
 		  uint64_t now_ns)
 {
 	unsigned int p;
 
 	if (m->cev == 0) {
-		r->ignored++;
+		st->ignored++;
 		return 0;
 	}
-	r->frames++;
+	st->frames++;
 	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
 		if (!(m->cev >> p & 1))
 			continue;
@@ -108,32 +120,33 @@ ibex_pfc_rx_frame(struct ibex_pfc_rx *r, const struct ibex_fcf_pfc *m,
 		if (now_ns >= r->until_ns[p])
 			r->since_ns[p] = now_ns;
 		r->until_ns[p] = now_ns +
-				 ibex_pfc_quanta_to_ns(m->quanta[p], r->rate_mbps);
+				 ibex_pfc_quanta_to_ns(m->quanta[p], par->rate_mbps);
 		r->last_xoff_ns[p] = now_ns;
 	}
 	return m->cev;
 }
 
 unsigned int
-ibex_pfc_rx_watchdog(struct ibex_pfc_rx *r, uint64_t now_ns,
-		     struct ibex_pfc_event *ev)
+ibex_pfc_rx_watchdog(const struct ibex_pfc_rx_params *par,
+		     struct ibex_pfc_rx *r, struct ibex_pfc_rx_stats *st,
+		     uint64_t now_ns, struct ibex_pfc_event *ev)
 {
 	unsigned int p, n = 0;
 
-	if (r->wd_action == IBEX_PFC_WD_OFF)
+	if (par->wd_action == IBEX_PFC_WD_OFF)
 		return 0;
 	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
 		uint8_t bit = 1u << p;
 
 		if (!(r->stormed & bit)) {
 			if (now_ns >= r->until_ns[p] ||
-			    now_ns - r->since_ns[p] < r->detect_ns)
+			    now_ns - r->since_ns[p] < par->detect_ns)
 				continue;
 			r->stormed |= bit;
-			r->storms++;
+			st->storms++;
 			ev[n++] = (struct ibex_pfc_event){ IBEX_PFC_EV_STORM, p,
 				now_ns, now_ns - r->since_ns[p] };
-		} else if (now_ns - r->last_xoff_ns[p] >= r->recover_ns) {
+		} else if (now_ns - r->last_xoff_ns[p] >= par->recover_ns) {
 			r->stormed &= ~bit;
 			/* Whatever pause is left is stale: start clean. */
 			r->until_ns[p] = now_ns;

@@ -24,6 +24,11 @@
  * Storm and recovery come back as events for the caller to log.
  *
  * Time is nanoseconds passed in; rates are Mb/s.
+ *
+ * As lib/ecn, each side comes in three parts: params (rate, quanta,
+ * watchdog times; immutable once built, carried by the data path's RCU
+ * tables so that a live change swaps them), state (pauses in force; one
+ * writer) and stats (counters; the state's writer).
  */
 
 #include <stdbool.h>
@@ -60,25 +65,40 @@ uint32_t ibex_pfc_ns_to_quanta(uint64_t ns, uint64_t rate_mbps);
 
 /* ---- sending PFC (we are congested) ---- */
 
-/** PFC generation for one ingress port. */
-struct ibex_pfc_tx {
+/** PFC generation parameters of one ingress port: immutable once built. */
+struct ibex_pfc_tx_params {
 	uint64_t rate_mbps;
 	uint16_t quanta;          /**< pause asked for in each XOFF */
 	uint64_t pause_ns;        /**< quanta at rate */
 	uint64_t margin_ns;       /**< refresh when expiry is this close */
+};
+
+/** PFC generation state of one ingress port. */
+struct ibex_pfc_tx {
 	uint8_t asserted;         /**< bit p: XOFF in force for priority p */
 	uint8_t pending;          /**< bit p: edge not yet sent */
 	uint64_t expires_ns[IBEX_PFC_PRIOS]; /**< peer's pause ends */
-	uint64_t xoff_tx, xon_tx, refresh_tx; /**< per priority-frame counts */
+};
+
+/** PFC generation counters, per priority-frame. */
+struct ibex_pfc_tx_stats {
+	uint64_t xoff_tx, xon_tx, refresh_tx;
 };
 
 /**
+ * Build the generation parameters: the pause time of @p quanta at
+ * @p rate_mbps and the refresh margin.
+ *
  * @param quanta     pause per XOFF, 1..65535 (65535 is customary)
  * @param margin_ns  refresh margin; 0 picks half the pause time
- * @return 0, or -EINVAL (rate 0, quanta 0, margin >= pause time).
+ * @return 0 (@p p filled), or -EINVAL (rate 0, quanta 0, margin >= pause
+ *   time).
  */
-int ibex_pfc_tx_init(struct ibex_pfc_tx *t, uint64_t rate_mbps,
-		     uint16_t quanta, uint64_t margin_ns);
+int ibex_pfc_tx_params_set(struct ibex_pfc_tx_params *p, uint64_t rate_mbps,
+			   uint16_t quanta, uint64_t margin_ns);
+
+/** Start a generator: nothing asserted. */
+void ibex_pfc_tx_init(struct ibex_pfc_tx *t);
 
 /** An XOFF (@p xoff true) or XON edge for @p prio; sent by ibex_pfc_tx_poll. */
 static inline void
@@ -98,8 +118,9 @@ ibex_pfc_tx_set(struct ibex_pfc_tx *t, unsigned int prio, bool xoff)
  *
  * @return true when @p m has a non-zero class-enable vector to send.
  */
-bool ibex_pfc_tx_poll(struct ibex_pfc_tx *t, uint64_t now_ns,
-		      struct ibex_fcf_pfc *m);
+bool ibex_pfc_tx_poll(const struct ibex_pfc_tx_params *par,
+		      struct ibex_pfc_tx *t, struct ibex_pfc_tx_stats *st,
+		      uint64_t now_ns, struct ibex_fcf_pfc *m);
 
 /* ---- receiving PFC (the peer is congested) ---- */
 
@@ -131,25 +152,41 @@ struct ibex_pfc_event {
 	uint64_t paused_ns; /**< STORM: how long it had been paused */
 };
 
-/** Received-PFC state of one egress port. */
-struct ibex_pfc_rx {
-	uint64_t rate_mbps;
+/** Received-PFC parameters of one egress port: immutable once built. */
+struct ibex_pfc_rx_params {
+	uint64_t rate_mbps;  /**< converts the quanta received */
 	uint8_t wd_action;   /**< enum ibex_pfc_wd_action */
 	uint64_t detect_ns;
 	uint64_t recover_ns;
+};
+
+/** Received-PFC state of one egress port. */
+struct ibex_pfc_rx {
 	uint8_t stormed;     /**< bit p: watchdog fired on priority p */
 	uint64_t until_ns[IBEX_PFC_PRIOS];   /**< paused while now < until */
 	uint64_t since_ns[IBEX_PFC_PRIOS];   /**< start of the current pause */
 	uint64_t last_xoff_ns[IBEX_PFC_PRIOS]; /**< last non-zero quanta */
-	uint64_t frames, ignored, storms;
+};
+
+/** Received-PFC counters of one egress port. */
+struct ibex_pfc_rx_stats {
+	uint64_t frames;     /**< frames applied */
+	uint64_t ignored;    /**< zero class-enable vector */
+	uint64_t storms;     /**< watchdog storms */
 };
 
 /**
- * @return 0, or -EINVAL (rate 0; watchdog on with detect_ns or recover_ns 0).
+ * Build the received-PFC parameters.
+ *
+ * @return 0 (@p p filled), or -EINVAL (rate 0; watchdog on with detect_ns
+ *   or recover_ns 0).
  */
-int ibex_pfc_rx_init(struct ibex_pfc_rx *r, uint64_t rate_mbps,
-		     enum ibex_pfc_wd_action action, uint64_t detect_ns,
-		     uint64_t recover_ns);
+int ibex_pfc_rx_params_set(struct ibex_pfc_rx_params *p, uint64_t rate_mbps,
+			   enum ibex_pfc_wd_action action, uint64_t detect_ns,
+			   uint64_t recover_ns);
+
+/** Start a port: nothing paused, no storm. */
+void ibex_pfc_rx_init(struct ibex_pfc_rx *r);
 
 /**
  * Apply a parsed PFC frame received at @p now_ns.
@@ -157,18 +194,20 @@ int ibex_pfc_rx_init(struct ibex_pfc_rx *r, uint64_t rate_mbps,
  * @return bit p set for each priority the frame paused or resumed; 0 for
  *   an ignored frame (zero class-enable vector).
  */
-uint8_t ibex_pfc_rx_frame(struct ibex_pfc_rx *r, const struct ibex_fcf_pfc *m,
-			  uint64_t now_ns);
+uint8_t ibex_pfc_rx_frame(const struct ibex_pfc_rx_params *par,
+			  struct ibex_pfc_rx *r, struct ibex_pfc_rx_stats *st,
+			  const struct ibex_fcf_pfc *m, uint64_t now_ns);
 
 /** Per packet: may priority @p prio of this port transmit now? */
 static inline enum ibex_pfc_lane
-ibex_pfc_rx_lane(const struct ibex_pfc_rx *r, unsigned int prio,
+ibex_pfc_rx_lane(const struct ibex_pfc_rx_params *par,
+		 const struct ibex_pfc_rx *r, unsigned int prio,
 		 uint64_t now_ns)
 {
 	if (r->stormed >> prio & 1) {
-		if (r->wd_action == IBEX_PFC_WD_DROP)
+		if (par->wd_action == IBEX_PFC_WD_DROP)
 			return IBEX_PFC_DROP;
-		if (r->wd_action == IBEX_PFC_WD_FORWARD)
+		if (par->wd_action == IBEX_PFC_WD_FORWARD)
 			return IBEX_PFC_OPEN;
 	}
 	return now_ns < r->until_ns[prio] ? IBEX_PFC_PAUSED : IBEX_PFC_OPEN;
@@ -180,7 +219,9 @@ ibex_pfc_rx_lane(const struct ibex_pfc_rx *r, unsigned int prio,
  * @param ev  room for IBEX_PFC_PRIOS events
  * @return events written.
  */
-unsigned int ibex_pfc_rx_watchdog(struct ibex_pfc_rx *r, uint64_t now_ns,
+unsigned int ibex_pfc_rx_watchdog(const struct ibex_pfc_rx_params *par,
+				  struct ibex_pfc_rx *r,
+				  struct ibex_pfc_rx_stats *st, uint64_t now_ns,
 				  struct ibex_pfc_event *ev);
 
 #endif /* IBEX_PFC_H */

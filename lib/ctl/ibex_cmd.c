@@ -406,7 +406,7 @@ ibex_cmd_conf_change(const struct ibex_conf *running, const char *stmt,
 	ret = ibex_conf_parse_line(out, stmt, verb, 0, err, errlen);
 	if (ret < 0)
 		return ret;
-	ret = ibex_conf_validate(out, msg, sizeof(msg));
+	ret = ibex_conf_finish(out, msg, sizeof(msg));
 	if (ret < 0 && err != NULL && errlen > 0)
 		snprintf(err, errlen, "%s: %s", verb, msg);
 	return ret;
@@ -516,7 +516,7 @@ ibex_cmd_conf_reload(const struct ibex_conf *running, const char *path,
 			 path, running->ports[i].name);
 		return ret;
 	}
-	ret = ibex_conf_validate(out, err, errlen);
+	ret = ibex_conf_finish(out, err, errlen);
 	if (ret < 0 || force || carry == 0)
 		return ret;
 	return reload_check_unnamed(running, out, path, err, errlen);

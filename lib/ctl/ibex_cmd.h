@@ -124,7 +124,9 @@ int ibex_cmd_parse(const char *line, struct ibex_cmd_req *req,
 
 /**
  * The running config with one statement applied: copies @p running into
- * @p out, parses @p stmt into it and validates the result as a whole.
+ * @p out, parses @p stmt into it and finishes the result
+ * (ibex_conf_finish(): completed and validated as a whole, the one
+ * validation of the change).
  * Messages start with @p verb ("set: port p9: ..."). @p running is never
  * changed. @return 0 or -EINVAL.
  */
@@ -134,7 +136,7 @@ int ibex_cmd_conf_change(const struct ibex_conf *running, const char *stmt,
 
 /**
  * A config file read into @p out for "reload": parsed from scratch and
- * validated. Ports are carried over from @p running when the file names
+ * finished (ibex_conf_finish()). Ports are carried over from @p running when the file names
  * none (the switch was started on every probed ethdev), with the
  * defaults of every setting.
  *

@@ -20,8 +20,10 @@
 
 #include "ibex_bpf_ctx.h"
 #include "ibex_dp.h"
+#include "ibex_credit.h"
 #include "ibex_dp_cache.h"
 #include "ibex_ecn.h"
+#include "ibex_pfc.h"
 #include "ibex_shaper.h"
 #include "ibex_vl.h"
 #include "ibex_vlarb.h"
@@ -44,16 +46,15 @@ struct ibex_dp_egress_conf {
 	struct ibex_ecn_params ecn[IBEX_VL_COUNT];
 };
 
-/** Flow-control parameters of one port that may change live. */
+/** Flow-control parameters of one port, the lib/credit params its
+ * state machines run (built from the config once per change, in
+ * ibex_dp_tables_make(): the one place their units are converted). A
+ * live change swaps them with the tables; modes, lanes and buffer sizes
+ * need a restart. Only the set of the port's fc mode is filled. */
 struct ibex_dp_fc_conf {
-	uint64_t credit_period_ns;
-	uint64_t credit_min_gap_ns;
-	uint64_t rate_mbps;
-	uint64_t margin_ns;
-	uint64_t wd_detect_ns;
-	uint64_t wd_recover_ns;
-	uint16_t quanta;
-	uint8_t wd_action;
+	struct ibex_credit_params credit;
+	struct ibex_pfc_tx_params pfc_tx;
+	struct ibex_pfc_rx_params pfc_rx;
 };
 
 /**
@@ -256,8 +257,9 @@ int ibex_fc_create(struct ibex_dp *dp, const struct ibex_conf *conf,
 /** Free what ibex_fc_create() built. */
 void ibex_fc_free(struct ibex_dp *dp);
 
-/** Take the live-changeable parameters (timers, quanta, watchdog) of new
- * tables; modes, lanes and buffer sizes need a restart. */
+/** Take the flow-control params (timers, quanta, watchdog) of new tables:
+ * a pointer swap, the state machines keep their state; modes, lanes and
+ * buffer sizes need a restart. */
 void ibex_fc_update(struct ibex_fc *fc, const struct ibex_dp_tables *t);
 
 /** Consume a frame received on @p port whose EtherType (after a tag, if

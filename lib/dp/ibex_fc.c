@@ -39,11 +39,12 @@ port_prio_maps(struct ibex_fc_port *fp, const struct ibex_conf_port *cp)
 	}
 }
 
+/* The state of a port's flow control; its params are the tables' (built
+ * and checked by ibex_dp_tables_make()). */
 static int
 port_init(struct ibex_fc_port *fp, const struct ibex_conf_port *cp,
 	  uint16_t port_id, char *err, size_t errlen)
 {
-	uint64_t mbps = ibex_conf_port_rate_bps(cp) / 1000000;
 	struct rte_ether_addr a;
 	int ret;
 
@@ -52,32 +53,19 @@ port_init(struct ibex_fc_port *fp, const struct ibex_conf_port *cp,
 	port_prio_maps(fp, cp);
 	if (rte_eth_macaddr_get(port_id, &a) == 0)
 		memcpy(fp->mac, a.addr_bytes, 6);
-	if (mbps == 0)
-		mbps = 1;
 	if (cp->fc_mode == IBEX_FC_CREDIT) {
-		ret = ibex_credit_port_init(&fp->cp, cp->nb_vls,
-					    cp->credit_min_gap_ns,
-					    (uint64_t)cp->credit_period_us * 1000);
+		ret = ibex_credit_port_init(&fp->cp, cp->nb_vls);
 		if (ret < 0) {
-			snprintf(err, errlen, "port %s: credit parameters "
-				 "refused", cp->name);
+			snprintf(err, errlen, "port %s: credit lanes refused",
+				 cp->name);
 			return ret;
 		}
 		/* Lossy lanes take no credit: their limit moving is no news
 		 * worth a frame of its own (it rides along the next one). */
 		fp->cp.watch_vls &= cp->lossless_mask;
 	} else if (cp->fc_mode == IBEX_FC_PFC) {
-		ret = ibex_pfc_tx_init(&fp->ptx, mbps, cp->pfc_quanta,
-				(uint64_t)cp->pfc_refresh_margin_us * 1000);
-		if (ret == 0)
-			ret = ibex_pfc_rx_init(&fp->prx, mbps, cp->wd_action,
-				(uint64_t)cp->wd_detect_ms * 1000000,
-				(uint64_t)cp->wd_recover_ms * 1000000);
-		if (ret < 0) {
-			snprintf(err, errlen, "port %s: PFC parameters refused",
-				 cp->name);
-			return ret;
-		}
+		ibex_pfc_tx_init(&fp->ptx);
+		ibex_pfc_rx_init(&fp->prx);
 	}
 	return 0;
 }
@@ -129,6 +117,7 @@ fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
 	}
 	fc->ns_mult = (uint64_t)(((unsigned __int128)1000000000 << 32) /
 				 rte_get_tsc_hz());
+	fc->par = atomic_load_explicit(&dp->tables, memory_order_relaxed)->fc;
 	fc->hk_tsc = rte_get_tsc_hz() / (1000000000 / IBEX_FC_HK_NS);
 	for (p = 0; p < conf->nb_ports; p++) {
 		const struct ibex_conf_port *cp = &conf->ports[p];
@@ -269,42 +258,12 @@ ibex_fc_free(struct ibex_dp *dp)
 	rte_free(sh);
 }
 
-static void
-fc_port_update(struct ibex_fc_port *fp, const struct ibex_dp_fc_conf *c);
-
 void
 ibex_fc_update(struct ibex_fc *fc, const struct ibex_dp_tables *t)
 {
-	uint16_t p;
-
-	for (p = 0; p < IBEX_MAX_PORTS; p++) {
-		fc_port_update(&fc->port[p], &t->fc[p]);
-		/* Only a port's owner writes its shared state. */
-		if (fc->multi && (fc->owned >> p & 1))
-			fc_port_update(&fc->sh->port[p], &t->fc[p]);
-	}
-}
-
-static void
-fc_port_update(struct ibex_fc_port *fp, const struct ibex_dp_fc_conf *c)
-{
-	struct ibex_pfc_tx tx;
-
-	if (fp->mode == IBEX_FC_CREDIT) {
-		fp->cp.min_interval_ns = c->credit_min_gap_ns;
-		fp->cp.period_ns = c->credit_period_ns;
-	} else if (fp->mode == IBEX_FC_PFC) {
-		/* New quanta and margin; the pause state stays. */
-		if (ibex_pfc_tx_init(&tx, c->rate_mbps, c->quanta,
-				     c->margin_ns) == 0) {
-			fp->ptx.quanta = tx.quanta;
-			fp->ptx.pause_ns = tx.pause_ns;
-			fp->ptx.margin_ns = tx.margin_ns;
-		}
-		fp->prx.wd_action = c->wd_action;
-		fp->prx.detect_ns = c->wd_detect_ns;
-		fp->prx.recover_ns = c->wd_recover_ns;
-	}
+	/* New quanta, margins, timers and watchdog; pauses in force, credit
+	 * counters and timers of the state machines stay. */
+	fc->par = t->fc;
 }
 
 /* Send one flow-control frame ahead of the port's data. */
@@ -329,10 +288,11 @@ fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 }
 
 static void
-pfc_frame_rx(struct ibex_fc_port *fp, const struct ibex_fcf_pfc *m,
-	     uint64_t now_ns)
+pfc_frame_rx(struct ibex_fc_port *fp, const struct ibex_dp_fc_conf *par,
+	     const struct ibex_fcf_pfc *m, uint64_t now_ns)
 {
-	uint8_t changed = ibex_pfc_rx_frame(&fp->prx, m, now_ns);
+	uint8_t changed = ibex_pfc_rx_frame(&par->pfc_rx, &fp->prx,
+					    &fp->prx_stats, m, now_ns);
 	unsigned int p;
 
 	IBEX_CNT_ADD(fp->cnt.pfc_rx, 1);
@@ -403,12 +363,12 @@ credit_apply_multi(struct ibex_fc *fc, uint16_t port,
 		for (w = 0; w < sh->nb_workers; w++)
 			sum += __atomic_load_n(&sh->wfc[w]->abr_pub[port][vl],
 					       __ATOMIC_ACQUIRE);
-		sh->abr_base[port][vl] = credit_init_base(fp->cp.fc_rx == 0,
+		sh->abr_base[port][vl] = credit_init_base(fp->cp_stats.fc_rx == 0,
 			(uint32_t)m->vl[i].fctbs, sum);
 	}
 	if (m->op == IBEX_FCF_OP_INIT)
 		fp->cp.last_fc_ns = 0;
-	fp->cp.fc_rx++;
+	fp->cp_stats.fc_rx++;
 }
 
 /* Several workers: a flow-control frame on a port another worker owns
@@ -471,7 +431,8 @@ fc_frame_process(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 		if (e == IBEX_FCF_OK && fc != NULL &&
 		    (fc->pfc_ports >> port & 1)) {
 			fp = ibex_fc_port_state(fc, port);
-			pfc_frame_rx(fp, &pm, ibex_fc_ns(fc, tsc));
+			pfc_frame_rx(fp, &fc->par[port], &pm,
+				     ibex_fc_ns(fc, tsc));
 			IBEX_CNT_ADD(c->consumed, 1);
 		} else if (e == IBEX_FCF_OK ||
 			   (e == IBEX_FCF_OPCODE && m->data_len >= 18 &&
@@ -491,7 +452,8 @@ fc_frame_process(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 			if (fc->multi)
 				credit_apply_multi(fc, port, &cm);
 			else
-				ibex_credit_fc_apply(&fp->cp, &cm);
+				ibex_credit_fc_apply(&fp->cp, &fp->cp_stats,
+						     &cm);
 			IBEX_CNT_ADD(fp->cnt.fc_rx, 1);
 			IBEX_CNT_ADD(c->consumed, 1);
 		} else {
@@ -569,6 +531,7 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 {
 	struct ibex_fc *fc = w->fc;
 	struct ibex_fc_port *fp = ibex_fc_port_state(fc, port);
+	const struct ibex_credit_params *par = &fc->par[port].credit;
 	uint32_t free_blocks[IBEX_CREDIT_MAX_VLS];
 	struct ibex_fcf_credit m;
 	uint8_t frame[IBEX_FCF_MAX_LEN + 64];
@@ -578,7 +541,7 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	/* Inside the minimum gap nothing is due: spare the per-VL work. And
 	 * only the lanes that take credit (lossless) can make a frame due:
 	 * the rest are read when one is. */
-	if (!ibex_credit_fc_may_be_due(&fp->cp, now_ns))
+	if (!ibex_credit_fc_may_be_due(par, &fp->cp, now_ns))
 		return;
 	if (fc->multi) {
 		credit_gather_multi(fc, port, free_blocks);
@@ -590,8 +553,8 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 							      v);
 		}
 	}
-	if (!ibex_credit_fc_due(&fp->cp, now_ns, free_blocks)) {
-		ibex_credit_fc_not_due(&fp->cp, now_ns);
+	if (!ibex_credit_fc_due(par, &fp->cp, now_ns, free_blocks)) {
+		ibex_credit_fc_not_due(par, &fp->cp, now_ns);
 		return;
 	}
 	if (!fc->multi)
@@ -599,7 +562,7 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 			if (!(fp->cp.watch_vls >> v & 1))
 				free_blocks[v] = ibex_buf_credit_free(&fc->buf,
 								      port, v);
-	ibex_credit_fc_fill(&fp->cp, now_ns, free_blocks, &m);
+	ibex_credit_fc_fill(&fp->cp, &fp->cp_stats, now_ns, free_blocks, &m);
 	len = ibex_fcf_credit_build(frame, sizeof(frame), fp->mac, &m);
 	if (len < 0)
 		return;
@@ -666,7 +629,8 @@ pfc_send_due(struct ibex_worker *w, struct ibex_fc_port *fp, uint16_t port,
 	uint8_t frame[64];
 	unsigned int p;
 
-	if (!ibex_pfc_tx_poll(&fp->ptx, now_ns, &m))
+	if (!ibex_pfc_tx_poll(&w->fc->par[port].pfc_tx, &fp->ptx,
+			      &fp->ptx_stats, now_ns, &m))
 		return;
 	for (p = 0; no_xon && p < IBEX_PFC_PRIOS; p++)
 		if (m.quanta[p] == 0)
@@ -694,19 +658,20 @@ static void
 pfc_peer_lanes(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 {
 	struct ibex_fc_port *fp = ibex_fc_port_state(w->fc, port);
+	const struct ibex_pfc_rx_params *par = &w->fc->par[port].pfc_rx;
 	struct ibex_pfc_event ev[IBEX_PFC_PRIOS];
 	uint16_t drop_vls = 0, blocked = 0;
 	unsigned int v, p, n;
 	uint8_t paused = 0;
 
-	n = ibex_pfc_rx_watchdog(&fp->prx, now_ns, ev);
+	n = ibex_pfc_rx_watchdog(par, &fp->prx, &fp->prx_stats, now_ns, ev);
 	for (v = 0; v < n; v++) {
 		if (ev[v].type == IBEX_PFC_EV_STORM) {
 			IBEX_CNT_ADD(fp->cnt.storms, 1);
 			RTE_LOG(WARNING, IBEX_FC, "port %s priority %u: PFC storm "
 				"(paused %.1f ms): %s\n", w->dp->port_name[port],
 				ev[v].prio, ev[v].paused_ns / 1e6,
-				fp->prx.wd_action == IBEX_PFC_WD_ALARM ?
+				par->wd_action == IBEX_PFC_WD_ALARM ?
 				"alarm only" : "draining the lane as lossy");
 		} else {
 			IBEX_CNT_ADD(fp->cnt.restored, 1);
@@ -716,7 +681,8 @@ pfc_peer_lanes(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 		}
 	}
 	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
-		enum ibex_pfc_lane st = ibex_pfc_rx_lane(&fp->prx, p, now_ns);
+		enum ibex_pfc_lane st = ibex_pfc_rx_lane(par, &fp->prx, p,
+							 now_ns);
 
 		if (st == IBEX_PFC_PAUSED) {
 			blocked |= fp->prio_vls[p];

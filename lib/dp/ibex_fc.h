@@ -92,9 +92,14 @@ struct ibex_fc_port {
 	uint64_t paused_since;   /**< ns, per the last scan (any priority) */
 	uint16_t wd_drop;        /**< VLs the watchdog drains by dropping */
 	bool rx_pause;           /**< a PFC frame came since the last scan */
+	/* State of the lib/credit machines; their params are the tables'
+	 * (struct ibex_fc::par). */
 	struct ibex_credit_port cp;
 	struct ibex_pfc_tx ptx;
 	struct ibex_pfc_rx prx;
+	struct ibex_credit_stats cp_stats;
+	struct ibex_pfc_tx_stats ptx_stats;
+	struct ibex_pfc_rx_stats prx_stats;
 	struct ibex_fc_counters cnt;
 };
 
@@ -168,6 +173,10 @@ struct ibex_fc {
 	uint64_t credit_ports;
 	uint64_t pfc_ports;
 	uint64_t ns_mult;        /**< ns = tsc * ns_mult >> 32 */
+	/** Per port, the flow-control params of the tables the worker runs
+	 * (ibex_dp_tables::fc): set by ibex_fc_update() when it takes new
+	 * tables, read only inside an iteration (RCU). */
+	const struct ibex_dp_fc_conf *par;
 	struct ibex_buf buf;
 	struct ibex_fc_port port[IBEX_MAX_PORTS];
 };

@@ -69,23 +69,36 @@ egress_conf_build(struct ibex_dp_egress_conf *ec,
 	return 0;
 }
 
-/* Flow-control parameters the worker may take live. */
-static void
+/* The flow-control params of one port, from the config's units (us, ms,
+ * bit/s) to the state machines' (ns, Mb/s): the one place they are
+ * converted. */
+static int
 fc_conf_build(struct ibex_dp_tables *t, uint16_t p,
-	      const struct ibex_conf_port *cp)
+	      const struct ibex_conf_port *cp, char *err, size_t errlen)
 {
 	struct ibex_dp_fc_conf *f = &t->fc[p];
+	uint64_t mbps = RTE_MAX(ibex_conf_port_rate_bps(cp) / 1000000, 1u);
+	int ret = 0;
 
-	f->credit_period_ns = (uint64_t)cp->credit_period_us * 1000;
-	f->credit_min_gap_ns = cp->credit_min_gap_ns;
-	f->rate_mbps = RTE_MAX(ibex_conf_port_rate_bps(cp) / 1000000, 1u);
-	f->quanta = cp->pfc_quanta;
-	f->margin_ns = (uint64_t)cp->pfc_refresh_margin_us * 1000;
-	f->wd_action = cp->wd_action;
-	f->wd_detect_ns = (uint64_t)cp->wd_detect_ms * 1000000;
-	f->wd_recover_ns = (uint64_t)cp->wd_recover_ms * 1000000;
+	if (cp->fc_mode == IBEX_FC_CREDIT)
+		ret = ibex_credit_params_set(&f->credit, cp->credit_min_gap_ns,
+				(uint64_t)cp->credit_period_us * 1000);
+	else if (cp->fc_mode == IBEX_FC_PFC)
+		ret = ibex_pfc_tx_params_set(&f->pfc_tx, mbps, cp->pfc_quanta,
+				(uint64_t)cp->pfc_refresh_margin_us * 1000);
+	if (ret == 0 && cp->fc_mode == IBEX_FC_PFC)
+		ret = ibex_pfc_rx_params_set(&f->pfc_rx, mbps, cp->wd_action,
+				(uint64_t)cp->wd_detect_ms * 1000000,
+				(uint64_t)cp->wd_recover_ms * 1000000);
+	if (ret < 0) {
+		snprintf(err, errlen, "port %s: %s parameters refused",
+			 cp->name, cp->fc_mode == IBEX_FC_CREDIT ? "credit" :
+			 "PFC");
+		return ret;
+	}
 	if (cp->fc_mode != IBEX_FC_NONE)
 		t->fc_ports |= UINT64_C(1) << p;
+	return 0;
 }
 
 /* Frame length limits and link-local forwarding of one port. */
@@ -140,32 +153,34 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 	t->gen = gen;
 	t->frame_fast = UINT32_MAX;
 	for (p = 0; p < conf->nb_ports; p++) {
-		struct ibex_conf_port cp = conf->ports[p];
+		/* Finished: its tables are complete (ibex_conf_finish()). */
+		const struct ibex_conf_port *cp = &conf->ports[p];
 
-		ibex_conf_port_tables(&cp);
-		link_conf_build(t, p, &cp);
-		t->pvid[p] = cp.pvid;
-		if (cp.admin_up)
+		link_conf_build(t, p, cp);
+		t->pvid[p] = cp->pvid;
+		if (cp->admin_up)
 			t->tx_enabled |= UINT64_C(1) << p;
-		if (cp.trusted)
+		if (cp->trusted)
 			t->trusted |= UINT64_C(1) << p;
 		for (vid = 0; vid < IBEX_VLAN_COUNT; vid++)
-			if (ibex_conf_port_in_vlan(&cp, vid))
+			if (ibex_conf_port_in_vlan(cp, vid))
 				t->vlan_members[vid] |= UINT64_C(1) << p;
-		t->sl_class[p] = cp.sl_class;
+		t->sl_class[p] = cp->sl_class;
 		for (i = 0; i < IBEX_SL_MAP_LEN; i++) {
-			if (ibex_vl_is_drop(ibex_sl2vl(&cp.sl2vl,
-						       cp.sl_class.map[i])))
+			if (ibex_vl_is_drop(ibex_sl2vl(&cp->sl2vl,
+						       cp->sl_class.map[i])))
 				t->sl_class[p].map[i] |= IBEX_CLASS_IN_DROP;
-			if (cp.fc_mode != IBEX_FC_NONE)
+			if (cp->fc_mode != IBEX_FC_NONE)
 				t->sl_class[p].map[i] |= IBEX_CLASS_FC;
-			if (cp.fc_mode == IBEX_FC_CREDIT)
+			if (cp->fc_mode == IBEX_FC_CREDIT)
 				t->sl_class[p].map[i] |= IBEX_CLASS_CREDIT;
 		}
-		t->sl2vl[p] = cp.sl2vl;
-		bpf_class_build(t, p, &cp);
-		fc_conf_build(t, p, &cp);
-		ret = egress_conf_build(&t->eg[p], &cp, hz, err, errlen);
+		t->sl2vl[p] = cp->sl2vl;
+		bpf_class_build(t, p, cp);
+		ret = fc_conf_build(t, p, cp, err, errlen);
+		if (ret == 0)
+			ret = egress_conf_build(&t->eg[p], cp, hz, err,
+						errlen);
 		if (ret < 0) {
 			rte_free(t);
 			return ret;
@@ -789,6 +804,11 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	if (conf->nb_ports == 0) {
 		snprintf(err, errlen, "%s: no ports: a switch needs at least "
 			 "one", conf->origin);
+		return -EINVAL;
+	}
+	if (!conf->finished) {
+		snprintf(err, errlen, "%s: configuration not finished "
+			 "(ibex_conf_finish())", conf->origin);
 		return -EINVAL;
 	}
 	ret = ports_resolve(dp, conf, err, errlen);

@@ -4,9 +4,11 @@
  * reads.
  *
  * The reload protocol, written out:
- *  1. The control thread validates the whole new configuration and checks
- *     that it changes nothing the running data path cannot (ports, workers,
- *     queue sizes).
+ *  1. The control thread has finished the new configuration (completed
+ *     and validated once, ibex_conf_finish(), by lib/ctl) and checks that
+ *     it changes nothing the running data path cannot: the keys lib/conf
+ *     marks restart-only (ibex_conf_restart_check()) and what depends on
+ *     what runs (workers, queue sizes).
  *  2. It builds a complete new table set (generation + 1) in private memory.
  *  3. It publishes it with one atomic store (release). A worker loads the
  *     pointer once per iteration (acquire) and uses that one set for the
@@ -39,53 +41,26 @@
 /* Between looks at the workers' quiescent states during a change. */
 #define RECONF_GRACE_SLEEP_US 100
 
+/* What the running data path cannot take: the restart-only keys of
+ * lib/conf's key tables, and what depends on what runs. */
 static int
 reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 	     const struct ibex_conf *conf, char *err, size_t errlen)
 {
 	uint16_t p;
+	int ret;
 
-	if (conf->nb_ports != old->nb_ports) {
-		snprintf(err, errlen, "ports cannot be added or removed live "
-			 "(%u running, %u in the new config)", old->nb_ports,
-			 conf->nb_ports);
-		return -ENOTSUP;
+	if (!conf->finished) {
+		snprintf(err, errlen, "configuration not finished "
+			 "(ibex_conf_finish())");
+		return -EINVAL;
 	}
+	ret = ibex_conf_restart_check(old, conf, err, errlen);
+	if (ret < 0)
+		return ret;
 	for (p = 0; p < conf->nb_ports; p++) {
-		const struct ibex_conf_port *a = &old->ports[p], *b = &conf->ports[p];
+		const struct ibex_conf_port *b = &conf->ports[p];
 
-		if (strcmp(a->name, b->name) != 0 ||
-		    strcmp(ibex_conf_port_dev(a), ibex_conf_port_dev(b)) != 0) {
-			snprintf(err, errlen, "%s:%d: port %s: ports cannot be "
-				 "renamed or moved live", conf->origin, b->line,
-				 b->name);
-			return -ENOTSUP;
-		}
-		if (b->rx_desc != a->rx_desc || b->tx_desc != a->tx_desc ||
-		    b->mtu != a->mtu || b->rx_queues != a->rx_queues ||
-		    b->rx_scatter != a->rx_scatter) {
-			snprintf(err, errlen, "%s:%d: port %s: rx-desc, tx-desc, "
-				 "rx-queues, mtu and rx-scatter need a restart",
-				 conf->origin, b->line,
-				 b->name);
-			return -ENOTSUP;
-		}
-		if (b->fc_mode != a->fc_mode ||
-		    b->lossless_mask != a->lossless_mask ||
-		    memcmp(b->reserved_blocks, a->reserved_blocks,
-			   sizeof(a->reserved_blocks)) != 0 ||
-		    b->pfc_headroom_auto != a->pfc_headroom_auto ||
-		    b->pfc_headroom_blocks != a->pfc_headroom_blocks ||
-		    b->pfc_cable_m != a->pfc_cable_m ||
-		    b->pfc_proc_ns != a->pfc_proc_ns ||
-		    b->pfc_xoff_blocks != a->pfc_xoff_blocks ||
-		    b->pfc_xon_gap_blocks != a->pfc_xon_gap_blocks) {
-			snprintf(err, errlen, "%s:%d: port %s: fc mode, lossless "
-				 "lanes and buffer sizes need a restart (live: "
-				 "credit timers, pfc quanta and watchdog)",
-				 conf->origin, b->line, b->name);
-			return -ENOTSUP;
-		}
 		if (b->vl_queue_blocks > dp->workers[0]->eg[p]->slots) {
 			snprintf(err, errlen, "%s:%d: port %s: vl-queue can grow "
 				 "live only up to %u blocks (its size at start, "
@@ -94,15 +69,9 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 			return -ENOTSUP;
 		}
 	}
-	if ((conf->nb_workers != 0 && conf->nb_workers != dp->nb_workers) ||
-	    conf->burst != old->burst || conf->mbufs != old->mbufs ||
-	    conf->mbuf_size != old->mbuf_size ||
-	    conf->fdb_max_entries != old->fdb_max_entries ||
-	    conf->fdb_ageing_s != old->fdb_ageing_s ||
-	    conf->buffer_blocks != old->buffer_blocks ||
-	    conf->buffer_alpha_log2 != old->buffer_alpha_log2) {
-		snprintf(err, errlen, "switch workers, burst, mbufs, "
-			 "mbuf-size, fdb max-entries/ageing and buffer need a restart");
+	if (conf->nb_workers != 0 && conf->nb_workers != dp->nb_workers) {
+		snprintf(err, errlen, "switch workers need a restart (%u "
+			 "running)", dp->nb_workers);
 		return -ENOTSUP;
 	}
 	return 0;
@@ -169,9 +138,6 @@ ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 	struct ibex_dp_tables *t, *old_t;
 	int ret;
 
-	ret = ibex_conf_validate(conf, err, errlen);
-	if (ret < 0)
-		return ret;
 	ret = reconf_check(dp, dp->conf, conf, err, errlen);
 	if (ret < 0)
 		return ret;

@@ -208,7 +208,7 @@ ibex_gen_builtin_attach(struct ibex_gen_builtin *g, struct ibex_conf *conf,
 			return ret;
 		}
 	}
-	return ibex_conf_validate(conf, err, errlen);
+	return ibex_conf_finish(conf, err, errlen);
 }
 
 static int

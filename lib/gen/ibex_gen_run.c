@@ -78,7 +78,11 @@ struct gen_port {
 	uint16_t npend;
 	struct rte_mbuf *pend[PEND_MAX];
 	struct ibex_pfc_rx pfc;
+	struct ibex_pfc_rx_params pfc_par;
+	struct ibex_pfc_rx_stats pfc_st;
 	struct ibex_credit_port credit;
+	struct ibex_credit_params credit_par;
+	struct ibex_credit_stats credit_st;
 	uint64_t tx_full;
 	uint16_t nrf;            /**< open-loop flows sent from this port */
 	uint16_t next_rf;
@@ -236,11 +240,14 @@ port_setup(struct ibex_gen_run *r, struct gen_port *p, char *err, size_t errlen)
 	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN &&
 	    r->opts.link_mbps == 100000)
 		mbps = link.link_speed;
-	ret = ibex_pfc_rx_init(&p->pfc, mbps, IBEX_PFC_WD_OFF, 0, 0);
+	ret = ibex_pfc_rx_params_set(&p->pfc_par, mbps, IBEX_PFC_WD_OFF, 0, 0);
 	if (ret < 0)
 		goto fail;
-	ret = ibex_credit_port_init(&p->credit, r->opts.vl + 1u, CREDIT_MIN_NS,
-				    CREDIT_PERIOD_NS);
+	ibex_pfc_rx_init(&p->pfc);
+	ret = ibex_credit_params_set(&p->credit_par, CREDIT_MIN_NS,
+				     CREDIT_PERIOD_NS);
+	if (ret == 0)
+		ret = ibex_credit_port_init(&p->credit, r->opts.vl + 1u);
 	if (ret < 0)
 		goto fail;
 	return 0;
@@ -427,7 +434,8 @@ rx_fc(struct ibex_gen_run *r, struct gen_port *p, const uint8_t *d,
 
 		if (r->opts.fc == IBEX_GEN_FC_PFC &&
 		    ibex_fcf_pfc_parse(d, len, &m) == IBEX_FCF_OK) {
-			ibex_pfc_rx_frame(&p->pfc, &m, tick_ns(r, now));
+			ibex_pfc_rx_frame(&p->pfc_par, &p->pfc, &p->pfc_st, &m,
+					  tick_ns(r, now));
 			r->rep.pfc_rx++;
 		}
 	} else {
@@ -435,7 +443,7 @@ rx_fc(struct ibex_gen_run *r, struct gen_port *p, const uint8_t *d,
 
 		if (r->opts.fc == IBEX_GEN_FC_CREDIT &&
 		    ibex_fcf_credit_parse(d, len, &m) == IBEX_FCF_OK) {
-			ibex_credit_fc_apply(&p->credit, &m);
+			ibex_credit_fc_apply(&p->credit, &p->credit_st, &m);
 			r->rep.credit_rx++;
 		}
 	}
@@ -569,7 +577,8 @@ fc_allows(struct ibex_gen_run *r, struct gen_port *p, uint32_t len,
 {
 	switch (r->opts.fc) {
 	case IBEX_GEN_FC_PFC:
-		return ibex_pfc_rx_lane(&p->pfc, r->opts.prio, now_ns) !=
+		return ibex_pfc_rx_lane(&p->pfc_par, &p->pfc, r->opts.prio,
+					now_ns) !=
 		       IBEX_PFC_PAUSED;
 	case IBEX_GEN_FC_CREDIT:
 		if (ibex_credit_tx_ok(&p->credit, r->opts.vl, ibex_blocks(len)))
@@ -635,7 +644,8 @@ tx_flush(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
 	if (p->npend == 0)
 		return true;
 	if (r->opts.fc == IBEX_GEN_FC_PFC &&
-	    ibex_pfc_rx_lane(&p->pfc, r->opts.prio, now_ns) == IBEX_PFC_PAUSED)
+	    ibex_pfc_rx_lane(&p->pfc_par, &p->pfc, r->opts.prio, now_ns) ==
+	    IBEX_PFC_PAUSED)
 		return false;
 	n = rte_eth_tx_burst(p->pid, 0, p->pend, p->npend);
 	if (n < p->npend) {
@@ -771,12 +781,14 @@ housekeeping(struct ibex_gen_run *r, uint64_t now, uint64_t now_ns)
 			struct rte_mbuf *m;
 			int len;
 
-			if (!ibex_credit_fc_due(&p->credit, now_ns, free_blocks))
+			if (!ibex_credit_fc_due(&p->credit_par, &p->credit,
+						now_ns, free_blocks))
 				continue;
 			m = rte_pktmbuf_alloc(r->pool);
 			if (m == NULL)
 				continue;
-			ibex_credit_fc_fill(&p->credit, now_ns, free_blocks, &msg);
+			ibex_credit_fc_fill(&p->credit, &p->credit_st, now_ns,
+					    free_blocks, &msg);
 			len = ibex_fcf_credit_build(rte_pktmbuf_mtod(m, void *),
 						    rte_pktmbuf_tailroom(m),
 						    p->mac, &msg);
@@ -795,7 +807,8 @@ housekeeping(struct ibex_gen_run *r, uint64_t now, uint64_t now_ns)
 	}
 	if (r->opts.fc == IBEX_GEN_FC_PFC)
 		for (pi = 0; pi < r->nports; pi++)
-			if (ibex_pfc_rx_lane(&r->port[pi].pfc, r->opts.prio,
+			if (ibex_pfc_rx_lane(&r->port[pi].pfc_par,
+					     &r->port[pi].pfc, r->opts.prio,
 					     now_ns) == IBEX_PFC_PAUSED)
 				r->rep.pfc_paused_ticks += now - r->hk_last;
 	r->hk_last = now;

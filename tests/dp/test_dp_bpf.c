@@ -152,7 +152,8 @@ set_port(const char *keys, char *err, size_t errlen)
 
 	c = *dp->conf;
 	snprintf(line, sizeof(line), "port r0 %s", keys);
-	if (ibex_conf_parse_line(&c, line, "ctl", 1, err, errlen) < 0)
+	if (ibex_conf_parse_line(&c, line, "ctl", 1, err, errlen) < 0 ||
+	    ibex_conf_finish(&c, err, errlen) < 0)
 		return -1;
 	return ibex_dp_reconfigure(dp, &c, err, errlen) < 0 ? -1 : 0;
 }
@@ -536,7 +537,7 @@ group_setup(void **state)
 		"lane r1 vl 2 lossless\n"
 		"fdb static 02:00:00:00:0d:01 port r1 vlan 1\n"
 		"fdb learning off\n", "test", err, sizeof(err));
-	if (ret < 0 || ibex_conf_validate(&base, err, sizeof(err)) < 0) {
+	if (ret < 0 || ibex_conf_finish(&base, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}

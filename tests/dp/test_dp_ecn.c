@@ -400,9 +400,13 @@ run_traffic(struct sink *k, uint32_t warm_ms, uint32_t ms, uint32_t gap_us,
 static void
 apply(const struct ibex_conf *c)
 {
+	static struct ibex_conf f;
 	char err[512];
 
-	if (ibex_dp_reconfigure(dp, c, err, sizeof(err)) < 0)
+	/* As lib/ctl does: finish the changed copy, then hand it over. */
+	f = *c;
+	if (ibex_conf_finish(&f, err, sizeof(err)) < 0 ||
+	    ibex_dp_reconfigure(dp, &f, err, sizeof(err)) < 0)
 		fail_msg("reconfigure: %s", err);
 }
 
@@ -454,7 +458,7 @@ group_setup(void **state)
 	ret = ibex_conf_parse_string(&base,
 		"fdb static 02:00:00:00:0d:01 port r1 vlan 1\n"
 		"fdb learning off\n", "test", err, sizeof(err));
-	if (ret < 0 || ibex_conf_validate(&base, err, sizeof(err)) < 0) {
+	if (ret < 0 || ibex_conf_finish(&base, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}

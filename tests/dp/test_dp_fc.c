@@ -112,10 +112,16 @@ struct sender {
 	uint8_t tmpl[2048];
 };
 
+/* The credit frame timing of the neighbours' ports, and their counters. */
+static struct ibex_credit_params peer_cpar;
+static struct ibex_credit_stats peer_cst;
+
 /* A port's upstream neighbour: its senders' flow-control state. */
 struct upstream {
 	struct ibex_credit_port cp;     /* our transmitter, ibex's receiver */
 	struct ibex_pfc_rx prx;         /* pauses ibex asks of us */
+	struct ibex_pfc_rx_params ppar; /* ... at our link rate */
+	struct ibex_pfc_rx_stats pst;
 	uint64_t fc_rx, fc_tx;          /* credit frames */
 	uint64_t fc_lost_rx, fc_lost_tx; /* ... dropped on purpose */
 	uint64_t pfc_rx, xoff_rx, xon_rx, pfc_bad_quanta, pfc_bad_prio;
@@ -245,10 +251,10 @@ credit_send(struct ibex_credit_port *cp, unsigned int port, uint64_t now_ns,
 	struct rte_mbuf *mb;
 	int len;
 
-	if (!ibex_credit_fc_due(cp, now_ns, free_blocks) ||
+	if (!ibex_credit_fc_due(&peer_cpar, cp, now_ns, free_blocks) ||
 	    rte_ring_free_count(rxc[port]) == 0)
 		return;
-	ibex_credit_fc_fill(cp, now_ns, free_blocks, &m);
+	ibex_credit_fc_fill(cp, &peer_cst, now_ns, free_blocks, &m);
 	len = ibex_fcf_credit_build(buf, sizeof(buf), peer_mac, &m);
 	assert_true(len > 0);
 	if (fc_lose(seen, k)) {
@@ -284,7 +290,7 @@ upstream_rx(unsigned int i, const struct scen *sc, uint64_t now_ns,
 					u->fc_lost_rx++;
 					continue;
 				}
-				ibex_credit_fc_apply(&u->cp, &cm);
+				ibex_credit_fc_apply(&u->cp, &peer_cst, &cm);
 				u->fc_rx++;
 			} else if (et == 0x8808 && ibex_fcf_pfc_parse(eth,
 				   m[j]->data_len, &pm) == IBEX_FCF_OK) {
@@ -301,7 +307,7 @@ upstream_rx(unsigned int i, const struct scen *sc, uint64_t now_ns,
 					else
 						u->pfc_bad_quanta++;
 				}
-				ibex_pfc_rx_frame(&u->prx, &pm, now_ns);
+				ibex_pfc_rx_frame(&u->ppar, &u->prx, &u->pst, &pm, now_ns);
 			} else {
 				u->other_rx++;
 			}
@@ -330,7 +336,7 @@ sender_offer(struct sender *s, const struct scen *sc, uint64_t now,
 		    !ibex_credit_tx_ok(&u->cp, VL_LL, s->blocks))
 			break;
 		if (sc->mode == IBEX_FC_PFC &&
-		    ibex_pfc_rx_lane(&u->prx, s->pcp, now_ns) != IBEX_PFC_OPEN)
+		    ibex_pfc_rx_lane(&u->ppar, &u->prx, s->pcp, now_ns) != IBEX_PFC_OPEN)
 			break;
 		m = sender_frame(s);
 		if (m == NULL)
@@ -401,7 +407,7 @@ sink_drain(const struct scen *sc, uint64_t now)
 					down.fc_lost++;
 					continue;
 				}
-				ibex_credit_fc_apply(&down.cp, &cm);
+				ibex_credit_fc_apply(&down.cp, &peer_cst, &cm);
 				down.fc_rx++;
 				continue;
 			}
@@ -499,7 +505,7 @@ dp_build(const char *text)
 		"fdb static 02:00:00:00:0d:01 port r3 vlan 1\n"
 		"fdb learning off\n", "test", err, sizeof(err)) < 0 ||
 	    ibex_conf_parse_string(&c, text, "test", err, sizeof(err)) < 0 ||
-	    ibex_conf_validate(&c, err, sizeof(err)) < 0)
+	    ibex_conf_finish(&c, err, sizeof(err)) < 0)
 		fail_msg("config: %s", err);
 	if (ibex_dp_create(&dp, &c, err, sizeof(err)) < 0)
 		fail_msg("create: %s", err);
@@ -600,12 +606,13 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 	memset(&down, 0, sizeof(down));
 	for (i = 0; i < NB_IN; i++) {
 		sender_prepare(&snd[i], i, PCP_LL, len[i]);
-		assert_int_equal(ibex_credit_port_init(&up[i].cp, 2, 500,
-						       10000), 0);
-		assert_int_equal(ibex_pfc_rx_init(&up[i].prx, 1000,
-						  IBEX_PFC_WD_OFF, 0, 0), 0);
+		assert_int_equal(ibex_credit_port_init(&up[i].cp, 2), 0);
+		assert_int_equal(ibex_pfc_rx_params_set(&up[i].ppar, 1000,
+						IBEX_PFC_WD_OFF, 0, 0), 0);
+		ibex_pfc_rx_init(&up[i].prx);
 	}
-	assert_int_equal(ibex_credit_port_init(&down.cp, 2, 500, 10000), 0);
+	assert_int_equal(ibex_credit_params_set(&peer_cpar, 500, 10000), 0);
+	assert_int_equal(ibex_credit_port_init(&down.cp, 2), 0);
 	down.cap = 512;  /* 32 KiB downstream: less than ibex holds */
 	/* Drain a little faster than the 1 Gb/s shaper, stall 1 ms in 8. */
 	down.drain_per_tsc = 1.3e9 / 8 / 64 / (double)hz;
@@ -956,8 +963,9 @@ light_prepare(void)
 	sender_prepare(&snd[0], 0, PCP_LL, 128);
 	sender_prepare(&snd[1], 0, PCP_LOSSY, 128);
 	snd[0].gap_tsc = snd[1].gap_tsc = hz / 20000;
-	assert_int_equal(ibex_pfc_rx_init(&up[0].prx, 10000, IBEX_PFC_WD_OFF,
-					  0, 0), 0);
+	assert_int_equal(ibex_pfc_rx_params_set(&up[0].ppar, 10000,
+					IBEX_PFC_WD_OFF, 0, 0), 0);
+	ibex_pfc_rx_init(&up[0].prx);
 }
 
 /*

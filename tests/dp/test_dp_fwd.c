@@ -167,7 +167,7 @@ group_setup(void **state)
 		 "fdb static 02:00:00:00:0b:01 port r1 vlan 1\n"
 		 "fdb ageing 300\n");
 	if (ibex_conf_parse_string(&conf, text, "test", err, sizeof(err)) < 0 ||
-	    ibex_conf_validate(&conf, err, sizeof(err)) < 0) {
+	    ibex_conf_finish(&conf, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}

@@ -163,9 +163,13 @@ scribble(void)
 static void
 apply(const struct ibex_conf *c)
 {
+	static struct ibex_conf f;
 	char err[512];
 
-	if (ibex_dp_reconfigure(dp, c, err, sizeof(err)) < 0)
+	/* As lib/ctl does: finish the changed copy, then hand it over. */
+	f = *c;
+	if (ibex_conf_finish(&f, err, sizeof(err)) < 0 ||
+	    ibex_dp_reconfigure(dp, &f, err, sizeof(err)) < 0)
 		fail_msg("reconfigure: %s", err);
 }
 
@@ -433,7 +437,7 @@ group_setup(void **state)
 		"port r1 vl-queue 1MB\n"
 		"port r2 vl-queue 1MB\n"
 		"port r3 mtu 1500\n", "test", err, sizeof(err));
-	if (ret < 0 || ibex_conf_validate(&base, err, sizeof(err)) < 0) {
+	if (ret < 0 || ibex_conf_finish(&base, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}

@@ -13,6 +13,21 @@
 
 #include "ibex_credit.h"
 
+/* The frame timing and counters the tests' ports share (one timing per
+ * test, as the data path gives one to each port). */
+static struct ibex_credit_params par;
+static struct ibex_credit_stats st;
+
+/* A port of @p n_vls lanes with timing (@p gap_ns, @p period_ns). */
+static int
+port_init(struct ibex_credit_port *p, unsigned int n_vls, uint64_t gap_ns,
+	  uint64_t period_ns)
+{
+	int ret = ibex_credit_params_set(&par, gap_ns, period_ns);
+
+	return ret < 0 ? ret : ibex_credit_port_init(p, n_vls);
+}
+
 static void
 test_mod_wrap(void **state)
 {
@@ -22,7 +37,7 @@ test_mod_wrap(void **state)
 	assert_int_equal(ibex_credit_mod(4096), 0);
 	assert_int_equal(ibex_credit_mod(4101), 5);
 	assert_int_equal(ibex_credit_mod((uint32_t)-1), 4095);
-	assert_int_equal(ibex_credit_port_init(&p, 1, 0, 1000), 0);
+	assert_int_equal(port_init(&p, 1, 0, 1000), 0);
 	p.tx[0].fctbs = 4090;
 	ibex_credit_tx_sent(&p, 0, 10);
 	assert_int_equal(p.tx[0].fctbs, 4);
@@ -60,7 +75,7 @@ test_tx_avail_take(void **state)
 	struct ibex_credit_port p;
 
 	(void)state;
-	assert_int_equal(ibex_credit_port_init(&p, 2, 0, 1000), 0);
+	assert_int_equal(port_init(&p, 2, 0, 1000), 0);
 	/* No credit before the peer advertises. */
 	assert_int_equal(ibex_credit_tx_avail(&p, 0), 0);
 	assert_false(ibex_credit_tx_take(&p, 0, 1));
@@ -86,7 +101,7 @@ test_rx_fccl_cap(void **state)
 	struct ibex_credit_port p;
 
 	(void)state;
-	assert_int_equal(ibex_credit_port_init(&p, 1, 0, 1000), 0);
+	assert_int_equal(port_init(&p, 1, 0, 1000), 0);
 	p.rx[0].abr = 4000;
 	assert_int_equal(ibex_credit_rx_fccl(&p, 0, 50), 4050);
 	assert_int_equal(ibex_credit_rx_fccl(&p, 0, 100), 4);
@@ -100,11 +115,12 @@ test_init_args(void **state)
 	struct ibex_credit_port p;
 
 	(void)state;
-	assert_int_equal(ibex_credit_port_init(&p, 0, 0, 10), -EINVAL);
-	assert_int_equal(ibex_credit_port_init(&p, 16, 0, 10), -EINVAL);
-	assert_int_equal(ibex_credit_port_init(&p, 15, 0, 10), 0);
-	assert_int_equal(ibex_credit_port_init(&p, 1, 20, 10), -EINVAL);
-	assert_int_equal(ibex_credit_port_init(&p, 1, 0, 0), -EINVAL);
+	assert_int_equal(ibex_credit_port_init(&p, 0), -EINVAL);
+	assert_int_equal(ibex_credit_port_init(&p, 16), -EINVAL);
+	assert_int_equal(ibex_credit_port_init(&p, 15), 0);
+	assert_int_equal(ibex_credit_params_set(&par, 0, 10), 0);
+	assert_int_equal(ibex_credit_params_set(&par, 20, 10), -EINVAL);
+	assert_int_equal(ibex_credit_params_set(&par, 0, 0), -EINVAL);
 }
 
 static void
@@ -129,26 +145,26 @@ test_fc_not_due_waits_a_gap(void **state)
 	uint32_t free_b[1] = { 100 };
 
 	(void)state;
-	assert_int_equal(ibex_credit_port_init(&p, 1, 1000, 10000), 0);
-	ibex_credit_fc_fill(&p, 5000, free_b, &m);
-	assert_true(ibex_credit_fc_may_be_due(&p, 6000));
-	assert_false(ibex_credit_fc_due(&p, 6000, free_b));
-	ibex_credit_fc_not_due(&p, 6000);
+	assert_int_equal(port_init(&p, 1, 1000, 10000), 0);
+	ibex_credit_fc_fill(&p, &st, 5000, free_b, &m);
+	assert_true(ibex_credit_fc_may_be_due(&par, &p, 6000));
+	assert_false(ibex_credit_fc_due(&par, &p, 6000, free_b));
+	ibex_credit_fc_not_due(&par, &p, 6000);
 	/* A change right after is seen a gap after the look, not before. */
 	free_b[0] = 200;
-	assert_false(ibex_credit_fc_may_be_due(&p, 6001));
-	assert_false(ibex_credit_fc_may_be_due(&p, 6999));
-	assert_true(ibex_credit_fc_may_be_due(&p, 7000));
-	assert_true(ibex_credit_fc_due(&p, 7000, free_b));
+	assert_false(ibex_credit_fc_may_be_due(&par, &p, 6001));
+	assert_false(ibex_credit_fc_may_be_due(&par, &p, 6999));
+	assert_true(ibex_credit_fc_may_be_due(&par, &p, 7000));
+	assert_true(ibex_credit_fc_due(&par, &p, 7000, free_b));
 	/* The period still makes a frame due, a gap late at most. */
-	ibex_credit_fc_fill(&p, 7000, free_b, &m);
-	ibex_credit_fc_not_due(&p, 16500);
-	assert_false(ibex_credit_fc_may_be_due(&p, 17000));
-	assert_true(ibex_credit_fc_may_be_due(&p, 17500));
-	assert_true(ibex_credit_fc_due(&p, 17500, free_b));
+	ibex_credit_fc_fill(&p, &st, 7000, free_b, &m);
+	ibex_credit_fc_not_due(&par, &p, 16500);
+	assert_false(ibex_credit_fc_may_be_due(&par, &p, 17000));
+	assert_true(ibex_credit_fc_may_be_due(&par, &p, 17500));
+	assert_true(ibex_credit_fc_due(&par, &p, 17500, free_b));
 	/* A clock that went back more than a gap is not waited for. */
-	ibex_credit_fc_not_due(&p, 50000);
-	assert_true(ibex_credit_fc_may_be_due(&p, 20000));
+	ibex_credit_fc_not_due(&par, &p, 50000);
+	assert_true(ibex_credit_fc_may_be_due(&par, &p, 20000));
 }
 
 static void
@@ -159,9 +175,9 @@ test_fc_due_on_change(void **state)
 	uint32_t free_b[2] = { 100, 200 };
 
 	(void)state;
-	assert_int_equal(ibex_credit_port_init(&p, 2, 1000, 10000), 0);
-	assert_true(ibex_credit_fc_due(&p, 5000, free_b));
-	ibex_credit_fc_fill(&p, 5000, free_b, &m);
+	assert_int_equal(port_init(&p, 2, 1000, 10000), 0);
+	assert_true(ibex_credit_fc_due(&par, &p, 5000, free_b));
+	ibex_credit_fc_fill(&p, &st, 5000, free_b, &m);
 	assert_int_equal(m.op, IBEX_FCF_OP_INIT);
 	assert_int_equal(m.n_vls, 2);
 	assert_int_equal(m.vl[1].vl, 1);
@@ -169,39 +185,39 @@ test_fc_due_on_change(void **state)
 	assert_int_equal(m.vl[1].fccl, 200);
 	assert_int_equal(m.seq, 0);
 	/* Nothing changed: only the period makes it due. */
-	assert_false(ibex_credit_fc_due(&p, 7000, free_b));
-	assert_true(ibex_credit_fc_due(&p, 15000, free_b));
+	assert_false(ibex_credit_fc_due(&par, &p, 7000, free_b));
+	assert_true(ibex_credit_fc_due(&par, &p, 15000, free_b));
 	/* The receiver drained a quarter of the 200 blocks VL1 was granted:
 	 * a change, due after the min interval; 49 blocks are not one. */
 	free_b[1] = 249;
-	assert_false(ibex_credit_fc_due(&p, 6000, free_b));
+	assert_false(ibex_credit_fc_due(&par, &p, 6000, free_b));
 	free_b[1] = 250;
-	assert_false(ibex_credit_fc_due(&p, 5999, free_b));
-	assert_false(ibex_credit_fc_may_be_due(&p, 5999));
-	assert_true(ibex_credit_fc_may_be_due(&p, 6000));
-	assert_true(ibex_credit_fc_due(&p, 6000, free_b));
-	ibex_credit_fc_fill(&p, 6000, free_b, &m);
+	assert_false(ibex_credit_fc_due(&par, &p, 5999, free_b));
+	assert_false(ibex_credit_fc_may_be_due(&par, &p, 5999));
+	assert_true(ibex_credit_fc_may_be_due(&par, &p, 6000));
+	assert_true(ibex_credit_fc_due(&par, &p, 6000, free_b));
+	ibex_credit_fc_fill(&p, &st, 6000, free_b, &m);
 	assert_int_equal(m.op, IBEX_FCF_OP_NORMAL);
 	assert_int_equal(m.seq, 1);
 	assert_int_equal(m.vl[1].fccl, 250);
 	/* Data received and charged: ABR + free is unchanged, no frame. */
 	ibex_credit_rx_data(&p, 1, 5);
 	free_b[1] = 245;
-	assert_false(ibex_credit_fc_due(&p, 8000, free_b));
+	assert_false(ibex_credit_fc_due(&par, &p, 8000, free_b));
 	/* A lane granted little (3 blocks: its buffer is nearly full) hears
 	 * of every block that frees. */
 	free_b[0] = 3;
-	ibex_credit_fc_fill(&p, 20000, free_b, &m);
-	assert_false(ibex_credit_fc_due(&p, 22000, free_b));
+	ibex_credit_fc_fill(&p, &st, 20000, free_b, &m);
+	assert_false(ibex_credit_fc_due(&par, &p, 22000, free_b));
 	free_b[0] = 4;
-	assert_true(ibex_credit_fc_due(&p, 22000, free_b));
+	assert_true(ibex_credit_fc_due(&par, &p, 22000, free_b));
 	/* Only watched lanes (those taking credit) make a frame due. */
-	ibex_credit_fc_fill(&p, 22000, free_b, &m);
+	ibex_credit_fc_fill(&p, &st, 22000, free_b, &m);
 	p.watch_vls = 1u << 0;
 	free_b[1] = 2000;
-	assert_false(ibex_credit_fc_due(&p, 24000, free_b));
+	assert_false(ibex_credit_fc_due(&par, &p, 24000, free_b));
 	free_b[0] = 5;
-	assert_true(ibex_credit_fc_due(&p, 24000, free_b));
+	assert_true(ibex_credit_fc_due(&par, &p, 24000, free_b));
 }
 
 static void
@@ -214,35 +230,35 @@ test_fc_apply(void **state)
 	int len;
 
 	(void)state;
-	assert_int_equal(ibex_credit_port_init(&a, 2, 0, 1000), 0);
-	assert_int_equal(ibex_credit_port_init(&b, 2, 0, 1000), 0);
+	assert_int_equal(port_init(&a, 2, 0, 1000), 0);
+	assert_int_equal(port_init(&b, 2, 0, 1000), 0);
 	/* A has sent 30 blocks on VL0 of which B saw 20 (10 lost). */
 	ibex_credit_tx_sent(&a, 0, 30);
 	ibex_credit_rx_data(&b, 0, 20);
 	/* B's frame through the codec gives A its limits. */
-	ibex_credit_fc_fill(&b, 100, free_b, &m);
+	ibex_credit_fc_fill(&b, &st, 100, free_b, &m);
 	len = ibex_fcf_credit_build(buf, sizeof(buf), (const uint8_t *)"\2\0\0\0\0\2", &m);
 	assert_int_equal(len, 60);
 	memset(&m, 0xee, sizeof(m));
 	assert_int_equal(ibex_fcf_credit_parse(buf, len, &m), IBEX_FCF_OK);
-	assert_int_equal(ibex_credit_fc_apply(&a, &m), 2);
+	assert_int_equal(ibex_credit_fc_apply(&a, &st, &m), 2);
 	/* FCCL = ABR 20 + 64 free; A has 30 out: 54 left. */
 	assert_int_equal(ibex_credit_tx_avail(&a, 0), 54);
 	assert_int_equal(ibex_credit_tx_avail(&a, 1), 2048);
 	/* A's frame heals B: ABR := 30, so B's FCCL is 30 + 64. */
-	ibex_credit_fc_fill(&a, 100, free_a, &m);
-	assert_int_equal(ibex_credit_fc_apply(&b, &m), 2);
+	ibex_credit_fc_fill(&a, &st, 100, free_a, &m);
+	assert_int_equal(ibex_credit_fc_apply(&b, &st, &m), 2);
 	assert_int_equal(b.rx[0].abr, 30);
 	assert_int_equal(ibex_credit_rx_fccl(&b, 0, 64), 94);
 	/* An INIT frame makes our next frame due at once, though B sent
 	 * one at 100 and nothing changed beyond the heal. */
 	assert_int_equal(m.op, IBEX_FCF_OP_INIT);
 	assert_int_equal(b.last_fc_ns, 0);
-	assert_true(ibex_credit_fc_due(&b, 100, free_b));
+	assert_true(ibex_credit_fc_due(&par, &b, 100, free_b));
 	/* VLs the receiver does not run are skipped. */
 	m.n_vls = 1;
 	m.vl[0].vl = 5;
-	assert_int_equal(ibex_credit_fc_apply(&b, &m), 0);
+	assert_int_equal(ibex_credit_fc_apply(&b, &st, &m), 0);
 }
 
 /* ---- simulation ---- */
@@ -302,9 +318,9 @@ sim_fc(struct ibex_credit_port *p, struct sim_link *l, uint64_t tick,
 	struct ibex_fcf_credit m;
 	struct sim_msg s;
 
-	if (!ibex_credit_fc_due(p, tick * 10, free_b))
+	if (!ibex_credit_fc_due(&par, p, tick * 10, free_b))
 		return;
-	ibex_credit_fc_fill(p, tick * 10, free_b, &m);
+	ibex_credit_fc_fill(p, &st, tick * 10, free_b, &m);
 	if (++l->fc_sent % k == 0)
 		return;
 	s.at = tick + SIM_DELAY;
@@ -320,7 +336,7 @@ sim_fc_rx(struct ibex_credit_port *p, const struct sim_msg *s)
 	struct ibex_fcf_credit m;
 
 	assert_int_equal(ibex_fcf_credit_parse(s->frame, s->len, &m), IBEX_FCF_OK);
-	ibex_credit_fc_apply(p, &m);
+	ibex_credit_fc_apply(p, &st, &m);
 }
 
 /*
@@ -347,8 +363,8 @@ run_sim(unsigned int k)
 	memset(&ab, 0, sizeof(ab));
 	memset(&ba, 0, sizeof(ba));
 	/* min interval 200 ns, period 2 us */
-	assert_int_equal(ibex_credit_port_init(&a, SIM_VLS, 200, 2000), 0);
-	assert_int_equal(ibex_credit_port_init(&b, SIM_VLS, 200, 2000), 0);
+	assert_int_equal(port_init(&a, SIM_VLS, 200, 2000), 0);
+	assert_int_equal(port_init(&b, SIM_VLS, 200, 2000), 0);
 	for (t = 1; t < ticks + drain; t++) {
 		bool sending = t < ticks;
 
