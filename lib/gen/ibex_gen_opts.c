@@ -78,6 +78,14 @@ struct gen_opt {
 	const char *help;
 };
 
+/* A bad value of a table option, named as a user types it. */
+static int
+bad_opt(const struct gen_opt *d, const char *val)
+{
+	fprintf(stderr, "ibex-gen: --%s: bad value '%s'\n", d->name, val);
+	return -EINVAL;
+}
+
 #define OFF(f) offsetof(struct ibex_gen_opts, f), \
 	sizeof(((struct ibex_gen_opts *)0)->f)
 
@@ -108,7 +116,7 @@ p_uint(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 	uint64_t v;
 
 	if (ibex_parse_uint(val, &v) != 0 || !range_ok(d, (double)v))
-		return bad(d->name, val);
+		return bad_opt(d, val);
 	store_uint(o, d, v);
 	return 0;
 }
@@ -120,7 +128,7 @@ p_size(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 	uint64_t v;
 
 	if (ibex_parse_size(val, &v) != 0 || !range_ok(d, (double)v))
-		return bad(d->name, val);
+		return bad_opt(d, val);
 	store_uint(o, d, v);
 	return 0;
 }
@@ -132,7 +140,7 @@ p_pps(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 	double v;
 
 	if (ibex_parse_pps(val, &v) != 0 || !range_ok(d, v))
-		return bad(d->name, val);
+		return bad_opt(d, val);
 	memcpy((char *)o + d->off, &v, sizeof(v));
 	return 0;
 }
@@ -144,7 +152,7 @@ p_share(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 	double v;
 
 	if (ibex_parse_share(val, &v) != 0 || !range_ok(d, v))
-		return bad(d->name, val);
+		return bad_opt(d, val);
 	memcpy((char *)o + d->off, &v, sizeof(v));
 	return 0;
 }
@@ -159,7 +167,7 @@ p_time(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 
 	if (ibex_parse_time(val, d->unit, d->min, d->max, &v, err,
 			    sizeof(err)) < 0) {
-		fprintf(stderr, "ibex-gen: %s: %s\n", d->name, err);
+		fprintf(stderr, "ibex-gen: --%s: %s\n", d->name, err);
 		return -EINVAL;
 	}
 	if (d->size == sizeof(double))
@@ -201,7 +209,7 @@ p_straggler(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 	if (sscanf(val, "%d:%lf:%lf%c", &rank, &us, &p, &tail) != 3 ||
 	    rank < 0 || rank >= IBEX_GEN_MAX_RANKS ||
 	    !(us >= 0 && us <= 1e7) || !(p >= 0 && p <= 1))
-		return bad(d->name, val);
+		return bad_opt(d, val);
 	o->straggler.rank = rank;
 	o->straggler.prob = p;
 	o->straggler_us = us;
@@ -220,7 +228,7 @@ p_word(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val,
 			store_uint(o, d, i);
 			return 0;
 		}
-	return bad(d->name, val);
+	return bad_opt(d, val);
 }
 
 static int
@@ -249,7 +257,7 @@ p_search(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 	else if (strcmp(val, "burst") == 0)
 		o->search = IBEX_GEN_SEARCH_BURST;
 	else
-		return bad(d->name, val);
+		return bad_opt(d, val);
 	o->tx_drop = true;
 	return 0;
 }
@@ -274,15 +282,15 @@ p_sizes(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 
 		if (n == 0 || n >= sizeof(word) ||
 		    o->nsizes == IBEX_GEN_MAX_SEARCH_SIZES)
-			return bad(d->name, val);
+			return bad_opt(d, val);
 		memcpy(word, p, n);
 		word[n] = '\0';
 		if (ibex_parse_size(word, &v) != 0 || !range_ok(d, (double)v))
-			return bad(d->name, val);
+			return bad_opt(d, val);
 		o->sizes[o->nsizes++] = (uint32_t)v;
 		p += n;
 		if (*p == ',' && *++p == '\0')
-			return bad(d->name, val);
+			return bad_opt(d, val);
 	}
 	return o->nsizes > 0 ? 0 : bad(d->name, val);
 }
