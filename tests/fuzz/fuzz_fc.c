@@ -28,6 +28,8 @@ check_pfc(const uint8_t *frame, uint32_t len)
 {
 	struct ibex_fcf_pfc m, m2;
 	struct ibex_pfc_event ev[IBEX_PFC_PRIOS];
+	struct ibex_pfc_rx_params par;
+	struct ibex_pfc_rx_stats st;
 	struct ibex_pfc_rx rx;
 	uint8_t buf[64];
 	uint64_t now = 0;
@@ -42,15 +44,18 @@ check_pfc(const uint8_t *frame, uint32_t len)
 	for (i = 0; i < IBEX_PFC_PRIOS; i++)
 		if ((m.cev >> i & 1) && m2.quanta[i] != m.quanta[i])
 			abort();
-	if (ibex_pfc_rx_init(&rx, 25000, IBEX_PFC_WD_DROP, 200000000,
-			     200000000) != 0)
+	if (ibex_pfc_rx_params_set(&par, 25000, IBEX_PFC_WD_DROP, 200000000,
+				   200000000) != 0)
 		abort();
+	ibex_pfc_rx_init(&rx);
+	memset(&st, 0, sizeof(st));
 	/* the frame, then the watchdog at times from the frame's bytes */
 	for (i = 0; i < len && i < 64; i++) {
 		now += (uint64_t)frame[i] << (i % 32);
 		if (i % 8 == 0)
-			ibex_pfc_rx_frame(&rx, &m, now);
-		if (ibex_pfc_rx_watchdog(&rx, now, ev) > IBEX_PFC_PRIOS)
+			ibex_pfc_rx_frame(&par, &rx, &st, &m, now);
+		if (ibex_pfc_rx_watchdog(&par, &rx, &st, now, ev) >
+		    IBEX_PFC_PRIOS)
 			abort();
 	}
 }
