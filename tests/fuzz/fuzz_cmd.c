@@ -42,7 +42,7 @@ fuzz_init(void)
 	ibex_conf_init(running);
 	if (ibex_conf_parse_string(running, base_text, "base.conf", err,
 				   sizeof(err)) != 0 ||
-	    ibex_conf_validate(running, err, sizeof(err)) != 0)
+	    ibex_conf_finish(running, err, sizeof(err)) != 0)
 		abort();
 	memcpy(saved, running, sizeof(*saved));
 }
@@ -126,8 +126,12 @@ reload(const uint8_t *data, size_t size, bool force)
 				 sizeof(err)) != 0) {
 		if (err[0] == '\0')
 			abort();
-	} else if (out->nb_ports != running->nb_ports) {
-		abort(); /* a reload never adds or removes ports */
+	} else if (ibex_conf_restart_check(running, out, err,
+					   sizeof(err)) == 0 &&
+		   out->nb_ports != running->nb_ports) {
+		/* a reload the data path would apply (the restart-only keys
+		 * are checked there, once) never adds or removes ports */
+		abort();
 	} else if (!force && file_names_no_port(data, size)) {
 		/* the carried ports must be the running ones, unchanged */
 		for (i = 0; i < out->nb_ports; i++)

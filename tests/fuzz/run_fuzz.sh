@@ -11,6 +11,9 @@ set -euo pipefail
 harness=$1 seeds=$2 work=$3
 shift 3
 mkdir -p "$work/corpus" "$work/crashes"
+# libFuzzer's own exit status for a crash is 77, which meson reads as a
+# skipped test: a finding must fail it.
 exec "$harness" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=20 \
+	-error_exitcode=1 -timeout_exitcode=1 \
 	-rss_limit_mb=2048 -print_final_stats=1 \
 	-artifact_prefix="$work/crashes/" "$@" "$work/corpus" "$seeds"
