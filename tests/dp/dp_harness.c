@@ -132,6 +132,20 @@ dp_harness_rings_flush(struct rte_ring **rx, struct rte_ring **tx,
 	}
 }
 
+int
+dp_harness_apply(struct ibex_dp *dp, const struct ibex_conf *c, char *err,
+		 size_t errlen)
+{
+	/* Static: a config is large for a stack; tests apply one at a time. */
+	static struct ibex_conf f;
+
+	f = *c;
+	if (ibex_conf_finish(&f, err, errlen) < 0 ||
+	    ibex_dp_reconfigure(dp, &f, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
 void
 dp_harness_workers_start(struct ibex_dp *dp)
 {

@@ -61,6 +61,14 @@ struct rte_mempool *dp_harness_group_start(const char *prog,
 void dp_harness_rings_flush(struct rte_ring **rx, struct rte_ring **tx,
 			    unsigned int n);
 
+/**
+ * Apply config @p c live, as lib/ctl does: finish a copy (defaults and
+ * validation, once), then ibex_dp_reconfigure(). @p c is left as it is.
+ * @return 0, or -1 with the reason in @p err.
+ */
+int dp_harness_apply(struct ibex_dp *dp, const struct ibex_conf *c,
+		     char *err, size_t errlen);
+
 /** Launch the data path's workers on their lcores. */
 void dp_harness_workers_start(struct ibex_dp *dp);
 

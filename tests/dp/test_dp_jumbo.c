@@ -163,13 +163,9 @@ scribble(void)
 static void
 apply(const struct ibex_conf *c)
 {
-	static struct ibex_conf f;
 	char err[512];
 
-	/* As lib/ctl does: finish the changed copy, then hand it over. */
-	f = *c;
-	if (ibex_conf_finish(&f, err, sizeof(err)) < 0 ||
-	    ibex_dp_reconfigure(dp, &f, err, sizeof(err)) < 0)
+	if (dp_harness_apply(dp, c, err, sizeof(err)) < 0)
 		fail_msg("reconfigure: %s", err);
 }
 
