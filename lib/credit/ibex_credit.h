@@ -13,7 +13,9 @@
  * Transmitter, per VL:
  *   FCTBS  total blocks sent, mod 4096
  *   FCCL   last credit limit received from the peer
- *   a frame of n blocks may go when (FCCL - (FCTBS + n)) mod 4096 <= 2048
+ *   a frame of n blocks may go when n <= (FCCL - FCTBS) mod 4096 <= 2048
+ *   (ibex_credit_room(): IBA's (FCCL - (FCTBS + n)) mod 4096 <= 2048 for
+ *   every limit a receiver can advertise, and no credit for one it cannot)
  *
  * Receiver, per VL:
  *   ABR    adjusted blocks received: += n per data frame received,
@@ -102,24 +104,48 @@ ibex_credit_mod(uint32_t a)
 }
 
 /**
- * The IB send rule on raw counters: may @p n blocks go?
- * True when (fccl - (fctbs + n)) mod 4096 <= 2048, and 1 <= n <= 256.
+ * The IB send rule, the one definition every sender in ibex uses (a port's
+ * transmitter, the workers' shared claim on a lane, the generator): with
+ * limit @p fccl and @p sent blocks counted against it (FCTBS, or the
+ * blocks all workers claimed; any width, only mod 4096 matters), how many
+ * blocks may still go.
+ *
+ * IBA (7.9.4.2) states it per frame: n blocks may go when
+ * (FCCL - (FCTBS + n)) mod 4096 <= 2048. A receiver advertises at most a
+ * window beyond what it received (ibex_credit_rx_fccl()), and received no
+ * more than was sent, so FCCL is at most 2048 blocks ahead of FCTBS; there
+ * the formula is exactly n <= (FCCL - FCTBS) mod 4096. A limit further
+ * ahead is really one behind FCTBS (the peer's limit went back: it
+ * restarted with a smaller buffer, or sent an INIT): no credit. IBA's
+ * formula would there let a frame of at least the excess go and refuse a
+ * smaller one (at 2300 ahead, 252 blocks but not 1): over-sending into a
+ * buffer that is not there.
+ */
+static inline uint32_t
+ibex_credit_room(uint16_t fccl, uint32_t sent)
+{
+	uint32_t d = ibex_credit_mod((uint32_t)fccl - sent);
+
+	return d <= IBEX_CREDIT_WINDOW ? d : 0;
+}
+
+/**
+ * The send rule for one frame on raw counters: may @p n blocks go? True
+ * when 1 <= n <= 256 and n <= ibex_credit_room(fccl, fctbs).
  */
 static inline bool
 ibex_credit_rule(uint16_t fccl, uint16_t fctbs, uint32_t n)
 {
 	if (n == 0 || n > IBEX_CREDIT_MAX_FRAME_BLOCKS)
 		return false;
-	return ibex_credit_mod((uint32_t)fccl - fctbs - n) <= IBEX_CREDIT_WINDOW;
+	return n <= ibex_credit_room(fccl, fctbs);
 }
 
 /** Blocks the transmitter of @p vl may still send (0 when none). */
 static inline uint32_t
 ibex_credit_tx_avail(const struct ibex_credit_port *p, unsigned int vl)
 {
-	uint32_t d = ibex_credit_mod((uint32_t)p->tx[vl].fccl - p->tx[vl].fctbs);
-
-	return d <= IBEX_CREDIT_WINDOW ? d : 0;
+	return ibex_credit_room(p->tx[vl].fccl, p->tx[vl].fctbs);
 }
 
 /** Per packet: may a frame of @p n blocks go on @p vl now? */
@@ -148,8 +174,7 @@ ibex_credit_tx_take_frame(struct ibex_credit_port *p, unsigned int vl,
 {
 	struct ibex_credit_tx *t = &p->tx[vl];
 
-	if (ibex_credit_mod((uint32_t)t->fccl - t->fctbs - n) >
-	    IBEX_CREDIT_WINDOW)
+	if (n > ibex_credit_room(t->fccl, t->fctbs))
 		return false;
 	t->fctbs = ibex_credit_mod(t->fctbs + n);
 	return true;

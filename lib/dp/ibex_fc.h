@@ -224,8 +224,10 @@ ibex_fc_release(struct ibex_fc *fc, uint16_t src, uint32_t len)
 
 /**
  * Several workers: claim credit on egress lane (@p port, @p vl) for at
- * least @p need blocks and at most @p want, by the IB rule against the
- * peer's FCCL. @return the blocks claimed, 0 when @p need does not fit.
+ * least @p need blocks (1..256, a frame) and at most @p want, by the IB
+ * rule (ibex_credit_room()) against the peer's FCCL, the workers' claims
+ * standing for FCTBS. @return the blocks claimed, 0 when @p need does not
+ * fit.
  */
 static inline uint32_t
 ibex_fc_credit_claim(struct ibex_fc_shared *sh, unsigned int port,
@@ -239,8 +241,8 @@ ibex_fc_credit_claim(struct ibex_fc_shared *sh, unsigned int port,
 	uint32_t avail, take;
 
 	do {
-		avail = ibex_credit_mod((uint32_t)fccl - cur);
-		if (avail > IBEX_CREDIT_WINDOW || avail < need)
+		avail = ibex_credit_room(fccl, cur);
+		if (avail < need)
 			return 0;
 		take = avail < want ? avail : want;
 	} while (!atomic_compare_exchange_weak_explicit(&cl->claimed[vl],
@@ -265,11 +267,11 @@ ibex_fc_credit_avail(const struct ibex_fc_shared *sh, unsigned int port,
 		     unsigned int vl)
 {
 	const struct ibex_fc_credit_lanes *cl = &sh->cr[port];
-	uint32_t d = ibex_credit_mod((uint32_t)atomic_load_explicit(
-			&cl->fccl[vl], memory_order_relaxed) -
-		atomic_load_explicit(&cl->claimed[vl], memory_order_relaxed));
 
-	return d <= IBEX_CREDIT_WINDOW ? d : 0;
+	return ibex_credit_room(atomic_load_explicit(&cl->fccl[vl],
+						     memory_order_relaxed),
+				atomic_load_explicit(&cl->claimed[vl],
+						     memory_order_relaxed));
 }
 
 /**

@@ -57,6 +57,7 @@
 #include "ibex_conf.h"
 #include "ibex_credit.h"
 #include "ibex_dp.h"
+#include "ibex_fc.h"
 #include "ibex_fcframe.h"
 #include "ibex_pfc.h"
 #include "ibex_pkt.h"
@@ -1235,6 +1236,51 @@ test_pfc_watchdog(void **state)
 	dp_teardown();
 }
 
+/* The workers' shared claim on a lane keeps the one send rule of
+ * lib/credit: for every distance between the peer's limit and the blocks
+ * claimed, across the 4096 wrap and with a 32-bit claim counter, a frame
+ * is claimed exactly when ibex_credit_rule() lets it go, a burst's chunk
+ * is the room capped at what it wants, and a failed claim takes nothing. */
+static void
+test_shared_claim_is_the_rule(void **state)
+{
+	static const uint32_t base[] = { 0, 4095, 3 * 4096 + 2000, UINT32_MAX };
+	struct ibex_fc_shared *sh = calloc(1, sizeof(*sh));
+	struct ibex_fc_credit_lanes *cl;
+	unsigned int b;
+	uint32_t d, n;
+
+	(void)state;
+	assert_non_null(sh);
+	cl = &sh->cr[0];
+	for (b = 0; b < IBEX_ARRAY_SIZE(base); b++) {
+		for (d = 0; d < IBEX_CREDIT_MOD; d++) {
+			uint16_t fccl = ibex_credit_mod(base[b] + d);
+			uint32_t room = ibex_credit_room(fccl, base[b]);
+
+			atomic_store(&cl->fccl[0], fccl);
+			atomic_store(&cl->claimed[0], base[b]);
+			assert_int_equal(ibex_fc_credit_avail(sh, 0, 0), room);
+			for (n = 1; n <= IBEX_CREDIT_MAX_FRAME_BLOCKS; n++) {
+				uint32_t got = ibex_fc_credit_claim(sh, 0, 0,
+								    n, n);
+
+				assert_int_equal(got != 0, ibex_credit_rule(
+					fccl, (uint16_t)base[b], n));
+				assert_int_equal(atomic_load(&cl->claimed[0]),
+						 base[b] + got);
+				ibex_fc_credit_unclaim(sh, 0, 0, got);
+			}
+			n = ibex_fc_credit_claim(sh, 0, 0, 1,
+						 IBEX_FC_CLAIM_BLOCKS);
+			assert_int_equal(n, RTE_MIN(room,
+						    IBEX_FC_CLAIM_BLOCKS));
+			ibex_fc_credit_unclaim(sh, 0, 0, n);
+		}
+	}
+	free(sh);
+}
+
 static int
 group_setup(void **state)
 {
@@ -1274,6 +1320,7 @@ int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shared_claim_is_the_rule),
 		cmocka_unit_test(test_credit_incast),
 		cmocka_unit_test(test_credit_lost_fc_frames),
 		cmocka_unit_test(test_no_fc_loses),

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ibex_common.h"
 #include "ibex_credit.h"
 
 /* The frame timing and counters the tests' ports share (one timing per
@@ -50,23 +51,86 @@ static void
 test_send_rule_boundary(void **state)
 {
 	(void)state;
-	/* (FCCL - (FCTBS + n)) mod 4096 == 2048: allowed; 2049: not. */
-	assert_true(ibex_credit_rule(2049, 0, 1));
+	/* A full window ahead: all of it may go, one block more may not. */
+	assert_true(ibex_credit_rule(2048, 0, 1));
+	assert_true(ibex_credit_rule(2048, 0, 256));
+	assert_int_equal(ibex_credit_room(2048, 0), 2048);
+	/* Beyond a window ahead is a limit behind FCTBS: no credit. */
+	assert_false(ibex_credit_rule(2049, 0, 1));
 	assert_false(ibex_credit_rule(2050, 0, 1));
+	assert_int_equal(ibex_credit_room(2049, 0), 0);
 	/* Exactly the credit left, and one block more. */
 	assert_true(ibex_credit_rule(100, 0, 100));
 	assert_false(ibex_credit_rule(100, 0, 101));
 	/* Same across the wrap: FCTBS 4000, FCCL 4 = 100 blocks ahead. */
 	assert_true(ibex_credit_rule(4, 4000, 100));
 	assert_false(ibex_credit_rule(4, 4000, 101));
-	assert_true(ibex_credit_rule(2048, 4095, 1));  /* 2048 - 4096 -> 2048 */
-	assert_false(ibex_credit_rule(2049, 4095, 1)); /* -> 2049 */
+	assert_true(ibex_credit_rule(2047, 4095, 1));  /* 2048 ahead */
+	assert_false(ibex_credit_rule(2048, 4095, 1)); /* 2049 ahead */
 	/* FCCL == FCTBS: nothing may go. */
 	assert_false(ibex_credit_rule(77, 77, 1));
 	/* Frame sizes outside the rule's domain. */
 	assert_false(ibex_credit_rule(1000, 0, 0));
 	assert_true(ibex_credit_rule(1000, 0, 256));
 	assert_false(ibex_credit_rule(1000, 0, 257));
+}
+
+/* IBA's per-frame formula, for comparison: (FCCL - (FCTBS + n)) mod 4096
+ * <= 2048. */
+static bool
+iba_formula(uint16_t fccl, uint16_t fctbs, uint32_t n)
+{
+	return (((uint32_t)fccl - fctbs - n) & IBEX_CREDIT_MASK) <= 2048;
+}
+
+/* Every distance between limit and FCTBS, every frame size, at offsets
+ * across the wrap: the rule is IBA's formula wherever a receiver's limit
+ * can be (at most a window ahead), never lets a frame go beyond a window,
+ * lets a frame go only when every smaller one could (IBA's formula does
+ * not, beyond a window), and the per-frame take and the room agree. */
+static void
+test_send_rule_is_one(void **state)
+{
+	static const uint16_t base[] = { 0, 1, 2047, 2048, 4000, 4095 };
+	struct ibex_credit_port p;
+	unsigned int b;
+	uint32_t d, n;
+
+	(void)state;
+	assert_int_equal(ibex_credit_port_init(&p, 1), 0);
+	for (b = 0; b < IBEX_ARRAY_SIZE(base); b++) {
+		for (d = 0; d < IBEX_CREDIT_MOD; d++) {
+			uint16_t fctbs = base[b];
+			uint16_t fccl = ibex_credit_mod(fctbs + d);
+			uint32_t room = ibex_credit_room(fccl, fctbs);
+
+			assert_int_equal(room, d <= 2048 ? d : 0);
+			/* A 32-bit claim counter: only mod 4096 counts. */
+			assert_int_equal(ibex_credit_room(fccl,
+				fctbs + 7 * IBEX_CREDIT_MOD), room);
+			for (n = 0; n <= IBEX_CREDIT_MAX_FRAME_BLOCKS + 1; n++) {
+				bool ok = ibex_credit_rule(fccl, fctbs, n);
+
+				assert_int_equal(ok, n >= 1 && n <= 256 &&
+						 n <= room);
+				if (d <= 2048 && n >= 1 && n <= 256)
+					assert_int_equal(ok, iba_formula(
+						fccl, fctbs, n));
+				if (n < 1 || n > 256)
+					continue;
+				p.tx[0].fccl = fccl;
+				p.tx[0].fctbs = fctbs;
+				assert_int_equal(ibex_credit_tx_take_frame(
+					&p, 0, n), ok);
+				assert_int_equal(p.tx[0].fctbs, ok ?
+					ibex_credit_mod(fctbs + n) : fctbs);
+			}
+		}
+	}
+	/* Where IBA's formula and ibex differ: a limit 2300 ahead. */
+	assert_true(iba_formula(2300, 0, 252));
+	assert_false(iba_formula(2300, 0, 1));
+	assert_false(ibex_credit_rule(2300, 0, 252));
 }
 
 static void
@@ -462,6 +526,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mod_wrap),
 		cmocka_unit_test(test_send_rule_boundary),
+		cmocka_unit_test(test_send_rule_is_one),
 		cmocka_unit_test(test_tx_avail_take),
 		cmocka_unit_test(test_rx_fccl_cap),
 		cmocka_unit_test(test_init_args),
