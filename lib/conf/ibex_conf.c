@@ -45,9 +45,6 @@
 #define CONF_L2_OVERHEAD 22
 /* Rate assumed for a port with neither speed nor shape. */
 #define CONF_RATE_DEFAULT UINT64_C(25000000000)
-/* Tick rate ECN curves are checked with when the data path has not set
- * its own (nanoseconds). */
-#define CONF_ECN_CHECK_HZ UINT64_C(1000000000)
 
 /* Where we are, for messages: "origin:line: what: message". */
 struct conf_ctx {
@@ -2307,20 +2304,16 @@ check_port_pfc(struct conf_ctx *x, const struct ibex_conf_port *q)
 	return 0;
 }
 
-/* Every data lane's ECN curve, as the data path will build it. */
+/* Every data lane's ECN curve, as the data path will build it with
+ * whatever clock it runs on (ibex_ecn_cfg_check(): no clock here). */
 static int
 check_port_ecn(struct conf_ctx *x, const struct ibex_conf_port *q)
 {
-	struct ibex_ecn_params params;
-	struct ibex_ecn_cfg cfg;
 	const char *msg = NULL;
 	unsigned int v;
 
 	for (v = 0; v < IBEX_VL_DATA_MAX; v++) {
-		cfg = q->ecn[v].cfg;
-		if (cfg.time_hz == 0)
-			cfg.time_hz = CONF_ECN_CHECK_HZ;
-		if (ibex_ecn_params_set(&params, &cfg, &msg) == 0)
+		if (ibex_ecn_cfg_check(&q->ecn[v].cfg, &msg) == 0)
 			continue;
 		check_at(x, q, q->ecn[v].line);
 		if (msg == NULL)

@@ -5,6 +5,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -41,9 +42,28 @@ ecn_check_cfg(const struct ibex_ecn_cfg *c)
 		return "ecn: EWMA needs the link rate (rate_bps) for its idle decay";
 	if (c->avpkt == 0)
 		return "ecn: EWMA needs the typical frame size (avpkt) for its idle decay";
-	if (c->time_hz == 0)
-		return "ecn: EWMA needs the tick rate (time_hz) for its idle decay";
 	return NULL;
+}
+
+/* Frames of avpkt bytes the link sends in one tick of a @p hz clock. */
+static double
+ecn_frames_per_tick(const struct ibex_ecn_cfg *c, uint64_t hz)
+{
+	return (double)c->rate_bps / (8.0 * (double)c->avpkt * (double)hz);
+}
+
+/* The idle decay's fixed point holds frames per tick in 2^-32 units and
+ * below 2^31 frames. */
+static bool
+ecn_fpt_too_low(double fpt)
+{
+	return fpt * P_ONE_D < 1.0;
+}
+
+static bool
+ecn_fpt_too_high(double fpt)
+{
+	return fpt >= 2147483648.0;
 }
 
 /*
@@ -54,14 +74,15 @@ ecn_check_cfg(const struct ibex_ecn_cfg *c)
 static const char *
 ecn_set_idle(struct ibex_ecn_params *n, const struct ibex_ecn_cfg *c)
 {
-	double fpt = (double)c->rate_bps /
-		(8.0 * (double)c->avpkt * (double)c->time_hz);
-	double w = 1.0 - ldexp(1.0, -(int)c->wq_log);
+	double fpt, w = 1.0 - ldexp(1.0, -(int)c->wq_log);
 	unsigned int i;
 
-	if (fpt * P_ONE_D < 1.0)
+	if (c->time_hz == 0)
+		return "ecn: EWMA needs the tick rate (time_hz) for its idle decay";
+	fpt = ecn_frames_per_tick(c, c->time_hz);
+	if (ecn_fpt_too_low(fpt))
 		return "ecn: rate_bps too low for time_hz (under 2^-32 frames a tick)";
-	if (fpt >= 2147483648.0)
+	if (ecn_fpt_too_high(fpt))
 		return "ecn: time_hz too low for rate_bps (over 2^31 frames a tick)";
 	n->idle_fpt = (uint64_t)llround(fpt * P_ONE_D);
 	/* m = (ticks * fpt) >> 32 stays below 2^DECAY_BITS (and the product
@@ -107,6 +128,34 @@ ibex_ecn_params_set(struct ibex_ecn_params *p,
 	*p = n;
 	return 0;
 fail:
+	if (err != NULL)
+		*err = msg;
+	return -EINVAL;
+}
+
+int
+ibex_ecn_cfg_check(const struct ibex_ecn_cfg *cfg, const char **err)
+{
+	const char *msg;
+
+	if (cfg == NULL)
+		msg = "ecn: no parameters";
+	else
+		msg = ecn_check_cfg(cfg);
+	/* Frames per tick fall as the clock gets faster: the fastest clock
+	 * is the one that can leave too few, the slowest too many. */
+	if (msg == NULL && cfg->wq_log != 0) {
+		if (ecn_fpt_too_low(ecn_frames_per_tick(cfg, IBEX_ECN_HZ_MAX)))
+			msg = "ecn: link rate too low for the EWMA's idle "
+			      "decay (under 2^-32 frames a tick of a 5 GHz "
+			      "clock: 9.5 kb/s at 1024-byte frames)";
+		else if (ecn_fpt_too_high(ecn_frames_per_tick(cfg,
+							      IBEX_ECN_HZ_MIN)))
+			msg = "ecn: link rate too high for the EWMA's idle "
+			      "decay (over 2^31 frames a tick of a 1 MHz clock)";
+	}
+	if (msg == NULL)
+		return 0;
 	if (err != NULL)
 		*err = msg;
 	return -EINVAL;

@@ -135,6 +135,23 @@ struct ibex_ecn_rng {
 int ibex_ecn_params_set(struct ibex_ecn_params *p,
 			const struct ibex_ecn_cfg *cfg, const char **err);
 
+/** Tick rates ibex_ecn_cfg_check() vouches for: 1 MHz (coarse timers) to
+ * 5 GHz (any TSC or cycle counter a data path reads). */
+#define IBEX_ECN_HZ_MIN UINT64_C(1000000)
+#define IBEX_ECN_HZ_MAX UINT64_C(5000000000)
+
+/**
+ * Validate @p cfg as ibex_ecn_params_set() does, without a clock: its
+ * time_hz is not read, and the EWMA's idle decay is checked for every
+ * tick rate from IBEX_ECN_HZ_MIN to IBEX_ECN_HZ_MAX. When it passes,
+ * ibex_ecn_params_set() of @p cfg with any time_hz in that range
+ * succeeds: a configuration layer checks a curve once, with no made-up
+ * clock, and the data path builds it with its real one.
+ *
+ * @return 0, or -EINVAL with *err (may be NULL) saying which rule failed.
+ */
+int ibex_ecn_cfg_check(const struct ibex_ecn_cfg *cfg, const char **err);
+
 /**
  * ibex's default curve for a port of @p rate_bps: the HPCC simulator's
  * per-speed values scaled linearly (4 kB Kmin and 16 kB Kmax per Gb/s,

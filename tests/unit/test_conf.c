@@ -1926,6 +1926,18 @@ test_ecn(void **state)
 	expect_verr("port p0\necn p0 vl all kmin 0 kmax 32",
 		    "x.conf:2: port p0: ecn vl 0: kmax below 64 bytes "
 		    "(thresholds are in bytes, not KB)");
+	/* The EWMA's idle decay is checked for any clock the data path may
+	 * run on (lib/ecn's range), not one made up here: the slowest port
+	 * with the lightest weight passes. */
+	{
+		struct ibex_conf *ok = malloc(sizeof(*ok));
+
+		assert_non_null(ok);
+		ibex_conf_init(ok);
+		parse_ok(ok, "port p0 speed 1M\necn p0 vl 1 ewma 16");
+		validate_ok(ok);
+		free(ok);
+	}
 	expect_verr("port p0\necn p0 vl 2 kmax 2GB",
 		    "x.conf:2: port p0: ecn vl 2: kmax above 1 GiB (thresholds "
 		    "are in bytes, not bits)");

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -423,6 +424,75 @@ test_params_errors(void **state)
 	assert_int_equal(ibex_ecn_params_set(&p, &bad[0].c, &err), 0);
 }
 
+/* ibex_ecn_cfg_check() vouches for every clock in its range: over a grid
+ * of rates, frame sizes and weights, a curve it passes builds with each
+ * tick rate from IBEX_ECN_HZ_MIN to IBEX_ECN_HZ_MAX, and one it refuses
+ * fails to build at one end of the range (the check is no stricter than
+ * it must be). Errors that do not depend on the clock are the same as
+ * ibex_ecn_params_set()'s, and time_hz is not read. */
+static void
+test_cfg_check_is_clock_free(void **state)
+{
+	static const uint64_t hz[] = {
+		IBEX_ECN_HZ_MIN, UINT64_C(25000000), UINT64_C(1000000000),
+		UINT64_C(2900000000), IBEX_ECN_HZ_MAX,
+	};
+	static const uint32_t avpkt[] = { 1, 64, 1024, 9000, 65535 };
+	struct ibex_ecn_params p;
+	struct ibex_ecn_cfg c = {
+		.kmin = 1000, .kmax = 2000, .pmax = 0.5, .avpkt = 1024,
+	};
+	unsigned int a, h, wq;
+	uint64_t rate;
+	const char *e1, *e2;
+
+	(void)state;
+	for (a = 0; a < IBEX_ARRAY_SIZE(avpkt); a++)
+	for (wq = 0; wq <= IBEX_ECN_WQ_MAX; wq += 4)
+	for (rate = 1; rate < UINT64_C(1) << 62; rate = rate * 3 + 1) {
+		bool fails_at_an_end = false;
+
+		c.avpkt = avpkt[a];
+		c.wq_log = (uint8_t)wq;
+		c.rate_bps = rate;
+		c.time_hz = 0;
+		if (ibex_ecn_cfg_check(&c, &e1) == 0) {
+			for (h = 0; h < IBEX_ARRAY_SIZE(hz); h++) {
+				c.time_hz = hz[h];
+				assert_int_equal(ibex_ecn_params_set(&p, &c,
+								     &e2), 0);
+			}
+			continue;
+		}
+		c.time_hz = IBEX_ECN_HZ_MIN;
+		fails_at_an_end |= ibex_ecn_params_set(&p, &c, &e2) != 0;
+		c.time_hz = IBEX_ECN_HZ_MAX;
+		fails_at_an_end |= ibex_ecn_params_set(&p, &c, &e2) != 0;
+		assert_true(fails_at_an_end);
+	}
+	/* The clock-free errors are params_set's own. */
+	c.wq_log = 4;
+	c.rate_bps = UINT64_C(25000000000);
+	c.avpkt = 1024;
+	c.kmin = 3000;
+	c.time_hz = 0;
+	assert_int_equal(ibex_ecn_cfg_check(&c, &e1), -EINVAL);
+	c.time_hz = UINT64_C(1000000000);
+	assert_int_equal(ibex_ecn_params_set(&p, &c, &e2), -EINVAL);
+	assert_string_equal(e1, e2);
+	assert_int_equal(ibex_ecn_cfg_check(NULL, &e1), -EINVAL);
+	assert_string_equal(e1, "ecn: no parameters");
+	/* The bound it names: 9.5 kb/s at 1024-byte frames. */
+	c.kmin = 1000;
+	c.rate_bps = UINT64_C(9600);
+	assert_int_equal(ibex_ecn_cfg_check(&c, NULL), 0);
+	c.rate_bps = UINT64_C(9500);
+	assert_int_equal(ibex_ecn_cfg_check(&c, &e1), -EINVAL);
+	assert_string_equal(e1, "ecn: link rate too low for the EWMA's idle "
+			    "decay (under 2^-32 frames a tick of a 5 GHz "
+			    "clock: 9.5 kb/s at 1024-byte frames)");
+}
+
 /* HPCC's table, kB = 1000 bytes; 0 means 100G. */
 static void
 test_defaults(void **state)
@@ -485,6 +555,7 @@ main(void)
 	};
 	const struct CMUnitTest params[] = {
 		cmocka_unit_test(test_params_errors),
+		cmocka_unit_test(test_cfg_check_is_clock_free),
 		cmocka_unit_test(test_defaults),
 	};
 	int fails = 0;
