@@ -649,6 +649,8 @@ show_pfc(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	return 0;
 }
 
+/* The curves as the workers run them (the published tables), with the
+ * lanes' counters. */
 static int
 show_ecn(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	 struct ibex_out *o, uint16_t first, uint16_t end)
@@ -664,13 +666,11 @@ show_ecn(struct ibex_sock *s, const struct ibex_cmd_req *req,
 				"pmax", "wq", "fecn", "ect-seen", "ce-seen",
 				"marked");
 	for (p = first; p < end; p++) {
-		/* A copy: the defaults are filled in for the port's rate. */
-		struct ibex_conf_port cp = s->conf->ports[p];
+		const char *name = s->conf->ports[p].name;
+		struct ibex_dp_ecn_view e;
 		unsigned int vl;
 
-		ibex_conf_port_tables(&cp);
-		for (vl = 0; vl < port_vls(&cp); vl++) {
-			const struct ibex_conf_ecn *e = &cp.ecn[vl];
+		for (vl = 0; ibex_dp_ecn_view(s->dp, p, vl, &e) == 0; vl++) {
 			struct ibex_lane_counters c;
 			uint64_t ect;
 
@@ -679,25 +679,26 @@ show_ecn(struct ibex_sock *s, const struct ibex_cmd_req *req,
 			if (!req->json) {
 				ibex_out_printf(o, "%-12s %2u %-3s %10u %10u "
 					"%6.3f %3u %-4s %12" PRIu64 " %12" PRIu64
-					" %10" PRIu64 "\n", cp.name, vl,
-					e->enabled ? "on" : "off", e->cfg.kmin,
-					e->cfg.kmax, e->cfg.pmax, e->cfg.wq_log,
-					e->fecn ? "on" : "off", ect,
-					c.ecn_seen[3], c.ecn_marked);
+					" %10" PRIu64 "\n", name, vl,
+					e.on ? "on" : "off", e.kmin, e.kmax,
+					e.pmax, e.wq_log, e.fecn ? "on" : "off",
+					ect, c.ecn_seen[3], c.ecn_marked);
 				continue;
 			}
 			ibex_out_printf(o, "%s{\"port\": ", sep(&f1));
-			ibex_out_json_str(o, cp.name);
+			ibex_out_json_str(o, name);
+			/* Pmax to 9 digits: the curve's 2^-32 steps show
+			 * as the value configured (0.2, not 0.2000000000). */
 			ibex_out_printf(o, ", \"vl\": %u, \"enabled\": %s, "
-				"\"kmin\": %u, \"kmax\": %u, \"pmax\": %g, "
+				"\"kmin\": %u, \"kmax\": %u, \"pmax\": %.9g, "
 				"\"wq_log\": %u, \"fecn\": %s, \"not_ect_seen\": %"
 				PRIu64 ", \"ect_seen\": %" PRIu64 ", \"ce_seen\": %"
 				PRIu64 ", \"marked\": %" PRIu64
 				", \"fecn_marked\": %" PRIu64 "}", vl,
-				e->enabled ? "true" : "false", e->cfg.kmin,
-				e->cfg.kmax, e->cfg.pmax, e->cfg.wq_log,
-				e->fecn ? "true" : "false", c.ecn_seen[0], ect,
-				c.ecn_seen[3], c.ecn_marked, c.fecn_marked);
+				e.on ? "true" : "false", e.kmin, e.kmax,
+				e.pmax, e.wq_log, e.fecn ? "true" : "false",
+				c.ecn_seen[0], ect, c.ecn_seen[3], c.ecn_marked,
+				c.fecn_marked);
 		}
 	}
 	if (req->json)

@@ -158,6 +158,22 @@ struct ibex_hist;
 int ibex_dp_residence(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
 		      bool queued, struct ibex_hist *out);
 
+/** One lane's ECN curve as the workers run it: read from the published
+ * tables, so values are the built ones (Pmax in the curve's 2^-32 steps),
+ * never recomputed from the config. */
+struct ibex_dp_ecn_view {
+	bool on;                 /**< marking on */
+	bool fecn;               /**< also BTH FECN on RoCEv2 frames */
+	uint32_t kmin, kmax;     /**< bytes */
+	double pmax;             /**< probability at Kmax */
+	uint8_t wq_log;          /**< 0: instantaneous queue, else EWMA 2^-wq */
+};
+
+/** Read the ECN curve of lane @p vl of egress port @p port (control
+ * thread). @return 0, or -ENOENT for a lane the port does not run. */
+int ibex_dp_ecn_view(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
+		     struct ibex_dp_ecn_view *v);
+
 /** Flow-control state of one port, as the control plane shows it. */
 struct ibex_dp_fc_view {
 	uint8_t mode;                  /**< enum ibex_fc_mode */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Building the data path: mempool, ethdev ports, worker queue assignment,
- * learn ring, FDB and the forwarding tables.
+ * learn ring, FDB, the first tables (ibex_dp_tables.c builds them) and
+ * the wait for links.
  *
  * Queue layout: every worker has its own TX queue on every port (queue id =
  * worker index), so TX needs no lock. A port's RX queues are spread over
@@ -36,166 +37,6 @@ RTE_LOG_REGISTER(ibex_port_logtype, ibex.port, INFO);
 #define MEMPOOL_CACHE 256
 /* Most mbufs the pool gets for frames waiting in lane queues. */
 #define IBEX_QUEUE_MBUFS_MAX 16384
-
-/* Lane parameters of one port from its (completed) configuration. */
-static int
-egress_conf_build(struct ibex_dp_egress_conf *ec,
-		  const struct ibex_conf_port *cp, uint64_t tsc_hz,
-		  char *err, size_t errlen)
-{
-	unsigned int v;
-
-	ec->shape_bps = cp->shape_bps;
-	ec->queue_blocks = cp->vl_queue_blocks;
-	ec->nb_vls = cp->nb_vls;
-	ec->vlarb = cp->vlarb;
-	ec->ecn_on = 0;
-	ec->fecn = 0;
-	for (v = 0; v < IBEX_VL_COUNT; v++) {
-		struct ibex_ecn_cfg cfg = cp->ecn[v].cfg;
-		const char *msg = NULL;
-
-		cfg.time_hz = tsc_hz;
-		if (ibex_ecn_params_set(&ec->ecn[v], &cfg, &msg) < 0) {
-			snprintf(err, errlen, "port %s: ecn vl %u: %s", cp->name,
-				 v, msg != NULL ? msg : "invalid");
-			return -EINVAL;
-		}
-		if (cp->ecn[v].enabled)
-			ec->ecn_on |= 1u << v;
-		if (cp->ecn[v].fecn)
-			ec->fecn |= 1u << v;
-	}
-	return 0;
-}
-
-/* The flow-control params of one port, from the config's units (us, ms,
- * bit/s) to the state machines' (ns, Mb/s): the one place they are
- * converted. */
-static int
-fc_conf_build(struct ibex_dp_tables *t, uint16_t p,
-	      const struct ibex_conf_port *cp, char *err, size_t errlen)
-{
-	struct ibex_dp_fc_conf *f = &t->fc[p];
-	uint64_t mbps = RTE_MAX(ibex_conf_port_rate_bps(cp) / 1000000, 1u);
-	int ret = 0;
-
-	if (cp->fc_mode == IBEX_FC_CREDIT)
-		ret = ibex_credit_params_set(&f->credit, cp->credit_min_gap_ns,
-				(uint64_t)cp->credit_period_us * 1000);
-	else if (cp->fc_mode == IBEX_FC_PFC)
-		ret = ibex_pfc_tx_params_set(&f->pfc_tx, mbps, cp->pfc_quanta,
-				(uint64_t)cp->pfc_refresh_margin_us * 1000);
-	if (ret == 0 && cp->fc_mode == IBEX_FC_PFC)
-		ret = ibex_pfc_rx_params_set(&f->pfc_rx, mbps, cp->wd_action,
-				(uint64_t)cp->wd_detect_ms * 1000000,
-				(uint64_t)cp->wd_recover_ms * 1000000);
-	if (ret < 0) {
-		snprintf(err, errlen, "port %s: %s parameters refused",
-			 cp->name, cp->fc_mode == IBEX_FC_CREDIT ? "credit" :
-			 "PFC");
-		return ret;
-	}
-	if (cp->fc_mode != IBEX_FC_NONE)
-		t->fc_ports |= UINT64_C(1) << p;
-	return 0;
-}
-
-/* Frame length limits and link-local forwarding of one port. */
-static void
-link_conf_build(struct ibex_dp_tables *t, uint16_t p,
-		const struct ibex_conf_port *cp)
-{
-	t->frame_max[p] = ibex_conf_port_frame_max(cp);
-	t->frame_fast = RTE_MIN(t->frame_fast, t->frame_max[p]);
-	t->lldp_to[p] = cp->lldp_to;
-	t->stp_to[p] = cp->stp_to;
-}
-
-/* The class entry of each eBPF verdict: an SL with its port's flags, or
- * the drop verdict. */
-static void
-bpf_class_build(struct ibex_dp_tables *t, uint16_t p,
-		const struct ibex_conf_port *cp)
-{
-	unsigned int s;
-
-	for (s = 0; s < IBEX_SL_COUNT; s++) {
-		uint8_t e = (uint8_t)s;
-
-		if (ibex_vl_is_drop(ibex_sl2vl(&cp->sl2vl, s)))
-			e |= IBEX_CLASS_IN_DROP;
-		if (cp->fc_mode != IBEX_FC_NONE)
-			e |= IBEX_CLASS_FC;
-		if (cp->fc_mode == IBEX_FC_CREDIT)
-			e |= IBEX_CLASS_CREDIT;
-		t->bpf_class[p][s] = e;
-	}
-	t->bpf_class[p][IBEX_SL_COUNT] = IBEX_CLASS_IN_DROP |
-					 IBEX_CLASS_BPF_DROP;
-}
-
-int
-ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
-	     uint32_t gen, char *err, size_t errlen)
-{
-	struct ibex_dp_tables *t;
-	uint64_t hz = rte_get_tsc_hz();
-	uint16_t p;
-	uint32_t vid, i;
-	int ret;
-
-	t = rte_zmalloc("ibex_tables", sizeof(*t), RTE_CACHE_LINE_SIZE);
-	if (t == NULL) {
-		snprintf(err, errlen, "out of memory for tables");
-		return -ENOMEM;
-	}
-	t->gen = gen;
-	t->frame_fast = UINT32_MAX;
-	for (p = 0; p < conf->nb_ports; p++) {
-		/* Finished: its tables are complete (ibex_conf_finish()). */
-		const struct ibex_conf_port *cp = &conf->ports[p];
-
-		link_conf_build(t, p, cp);
-		t->pvid[p] = cp->pvid;
-		if (cp->admin_up)
-			t->tx_enabled |= UINT64_C(1) << p;
-		if (cp->trusted)
-			t->trusted |= UINT64_C(1) << p;
-		for (vid = 0; vid < IBEX_VLAN_COUNT; vid++)
-			if (ibex_conf_port_in_vlan(cp, vid))
-				t->vlan_members[vid] |= UINT64_C(1) << p;
-		t->sl_class[p] = cp->sl_class;
-		for (i = 0; i < IBEX_SL_MAP_LEN; i++) {
-			if (ibex_vl_is_drop(ibex_sl2vl(&cp->sl2vl,
-						       cp->sl_class.map[i])))
-				t->sl_class[p].map[i] |= IBEX_CLASS_IN_DROP;
-			if (cp->fc_mode != IBEX_FC_NONE)
-				t->sl_class[p].map[i] |= IBEX_CLASS_FC;
-			if (cp->fc_mode == IBEX_FC_CREDIT)
-				t->sl_class[p].map[i] |= IBEX_CLASS_CREDIT;
-		}
-		t->sl2vl[p] = cp->sl2vl;
-		bpf_class_build(t, p, cp);
-		ret = fc_conf_build(t, p, cp, err, errlen);
-		if (ret == 0)
-			ret = egress_conf_build(&t->eg[p], cp, hz, err,
-						errlen);
-		if (ret < 0) {
-			rte_free(t);
-			return ret;
-		}
-	}
-	t->vl15_tsc = conf->vl15_rate_pps == 0 ? 0 : hz / conf->vl15_rate_pps;
-	t->tx_drain_tsc = (uint64_t)conf->tx_drain_us * hz / 1000000;
-	t->learning = conf->fdb_learning;
-	/* Refresh a quarter of the ageing time so an active source never
-	 * ages out; at least once a second, at most every 100 ms. */
-	t->learn_refresh_ms = conf->fdb_ageing_s == 0 ? 1000 :
-		RTE_MAX(100u, RTE_MIN(1000u, conf->fdb_ageing_s * 250u));
-	*tp = t;
-	return 0;
-}
 
 static uint32_t
 mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
@@ -893,30 +734,6 @@ ibex_dp_destroy(struct ibex_dp *dp)
 	rte_ring_free(dp->learn_ring);
 	rte_mempool_free(dp->pool);
 	rte_free(dp);
-}
-
-void
-ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,
-		    struct ibex_port_counters *sum)
-{
-	uint16_t i;
-	unsigned int r;
-
-	memset(sum, 0, sizeof(*sum));
-	for (i = 0; i < dp->nb_workers; i++) {
-		const struct ibex_port_counters *c = &dp->workers[i]->cnt[port];
-
-		sum->rx_pkts += IBEX_CNT_READ(c->rx_pkts);
-		sum->rx_bytes += IBEX_CNT_READ(c->rx_bytes);
-		sum->tx_pkts += IBEX_CNT_READ(c->tx_pkts);
-		sum->tx_bytes += IBEX_CNT_READ(c->tx_bytes);
-		sum->flood_pkts += IBEX_CNT_READ(c->flood_pkts);
-		sum->learn_posted += IBEX_CNT_READ(c->learn_posted);
-		sum->learn_lost += IBEX_CNT_READ(c->learn_lost);
-		sum->consumed += IBEX_CNT_READ(c->consumed);
-		for (r = 0; r < IBEX_R_MAX; r++)
-			sum->drop[r] += IBEX_CNT_READ(c->drop[r]);
-	}
 }
 
 int

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Live reconfiguration (docs/control.md) and the lane views the control plane
- * reads.
+ * Live reconfiguration (docs/control.md).
  *
  * The reload protocol, written out:
  *  1. The control thread has finished the new configuration (completed
@@ -159,68 +158,5 @@ ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 	reconf_grace(dp);
 	ibex_dp_tables_free(old_t);
 	memcpy(dp->conf, conf, sizeof(*conf));
-	return 0;
-}
-
-void
-ibex_dp_lane_totals(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
-		    struct ibex_lane_counters *sum)
-{
-	uint16_t i;
-	unsigned int k;
-
-	memset(sum, 0, sizeof(*sum));
-	if (port >= dp->nb_ports || vl >= IBEX_VL_COUNT)
-		return;
-	for (i = 0; i < dp->nb_workers; i++) {
-		const struct ibex_egress *e = dp->workers[i]->eg[port];
-		const struct ibex_lane_counters *c = &e->lane[vl];
-		const struct ibex_ecn_stats *es = &e->ecn_stats[vl];
-
-		sum->cut_through += IBEX_CNT_READ(c->cut_through);
-		sum->queued += IBEX_CNT_READ(c->queued);
-		sum->tx_pkts += IBEX_CNT_READ(c->tx_pkts);
-		sum->tx_bytes += IBEX_CNT_READ(c->tx_bytes);
-		sum->drops += IBEX_CNT_READ(c->drops);
-		sum->fecn_marked += IBEX_CNT_READ(c->fecn_marked);
-		sum->qlen_pkts += (uint32_t)(IBEX_CNT_READ(e->q[vl].tail) -
-					     IBEX_CNT_READ(e->q[vl].head));
-		sum->qlen_bytes += IBEX_CNT_READ(e->q[vl].bytes);
-		for (k = 0; k < 4; k++)
-			sum->ecn_seen[k] += IBEX_CNT_READ(es->seen[k]);
-		sum->ecn_marked += IBEX_CNT_READ(es->marked);
-	}
-}
-
-int
-ibex_dp_residence(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
-		  bool queued, struct ibex_hist *out)
-{
-	uint16_t i;
-
-	if (port >= dp->nb_ports || vl >= IBEX_VL_COUNT ||
-	    dp->workers[0]->eg[port]->res[vl][queued] == NULL)
-		return -ENOENT;
-	for (i = 0; i < dp->nb_workers; i++)
-		ibex_hist_merge(out, dp->workers[i]->eg[port]->res[vl][queued]);
-	return 0;
-}
-
-int
-ibex_dp_worker_view(const struct ibex_dp *dp, uint16_t i,
-		    struct ibex_dp_worker_view *v)
-{
-	const struct ibex_worker *w;
-
-	if (i >= dp->nb_workers)
-		return -ENOENT;
-	w = dp->workers[i];
-	v->lcore = w->lcore_id;
-	v->nb_rxq = w->nb_rxq;
-	memcpy(v->rxq, w->rxq, sizeof(v->rxq[0]) * w->nb_rxq);
-	v->busy_tsc = IBEX_CNT_READ(w->busy_tsc);
-	v->iterations = IBEX_CNT_READ(w->iterations);
-	v->busy_iterations = IBEX_CNT_READ(w->busy_iterations);
-	v->pending_tx = IBEX_CNT_READ(w->pending_tx);
 	return 0;
 }

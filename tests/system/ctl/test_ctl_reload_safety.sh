@@ -86,6 +86,14 @@ settings() {
 
 isolated "at start"
 settings >"$tmp/settings.start"
+# show ecn reads the curves the workers run (the built tables): p1's as
+# configured, p0's the default for its rate (25 Gb/s: 100/400 kB, 0.2).
+curve() { c --json show ecn "$1" | jq -c ".ecn[] | select(.vl == $2) |
+	[.enabled, .kmin, .kmax, .pmax, .wq_log]"; }
+[ "$(curve p1 3)" = '[true,20480,81920,0.1,0]' ] ||
+	fail "show ecn p1 vl 3: $(curve p1 3), want the configured curve"
+[ "$(curve p0 0)" = '[true,100000,400000,0.2,0]' ] ||
+	fail "show ecn p0 vl 0: $(curve p0 0), want the 25G default"
 
 log_lines=0
 new_log_has() { tail -n +"$((log_lines + 1))" "$tmp/switch.log" | grep -q "$1"; }

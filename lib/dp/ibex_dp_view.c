@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control plane's read views of the data path (ibex_dp.h): counters
+ * summed over the workers, residence histograms, workers, and what the
+ * published tables hold. Control thread only; the workers' words are
+ * read relaxed (IBEX_CNT_READ), the tables directly (the control thread
+ * is their one writer). The flow-control view is in ibex_fc.c, beside
+ * the state it reads; the eBPF one in ibex_dp_bpf.c.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "ibex_dp_private.h"
+#include "ibex_stats.h"
+
+void
+ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,
+		    struct ibex_port_counters *sum)
+{
+	uint16_t i;
+	unsigned int r;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < dp->nb_workers; i++) {
+		const struct ibex_port_counters *c = &dp->workers[i]->cnt[port];
+
+		sum->rx_pkts += IBEX_CNT_READ(c->rx_pkts);
+		sum->rx_bytes += IBEX_CNT_READ(c->rx_bytes);
+		sum->tx_pkts += IBEX_CNT_READ(c->tx_pkts);
+		sum->tx_bytes += IBEX_CNT_READ(c->tx_bytes);
+		sum->flood_pkts += IBEX_CNT_READ(c->flood_pkts);
+		sum->learn_posted += IBEX_CNT_READ(c->learn_posted);
+		sum->learn_lost += IBEX_CNT_READ(c->learn_lost);
+		sum->consumed += IBEX_CNT_READ(c->consumed);
+		for (r = 0; r < IBEX_R_MAX; r++)
+			sum->drop[r] += IBEX_CNT_READ(c->drop[r]);
+	}
+}
+
+void
+ibex_dp_lane_totals(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
+		    struct ibex_lane_counters *sum)
+{
+	uint16_t i;
+	unsigned int k;
+
+	memset(sum, 0, sizeof(*sum));
+	if (port >= dp->nb_ports || vl >= IBEX_VL_COUNT)
+		return;
+	for (i = 0; i < dp->nb_workers; i++) {
+		const struct ibex_egress *e = dp->workers[i]->eg[port];
+		const struct ibex_lane_counters *c = &e->lane[vl];
+		const struct ibex_ecn_stats *es = &e->ecn_stats[vl];
+
+		sum->cut_through += IBEX_CNT_READ(c->cut_through);
+		sum->queued += IBEX_CNT_READ(c->queued);
+		sum->tx_pkts += IBEX_CNT_READ(c->tx_pkts);
+		sum->tx_bytes += IBEX_CNT_READ(c->tx_bytes);
+		sum->drops += IBEX_CNT_READ(c->drops);
+		sum->fecn_marked += IBEX_CNT_READ(c->fecn_marked);
+		sum->qlen_pkts += (uint32_t)(IBEX_CNT_READ(e->q[vl].tail) -
+					     IBEX_CNT_READ(e->q[vl].head));
+		sum->qlen_bytes += IBEX_CNT_READ(e->q[vl].bytes);
+		for (k = 0; k < 4; k++)
+			sum->ecn_seen[k] += IBEX_CNT_READ(es->seen[k]);
+		sum->ecn_marked += IBEX_CNT_READ(es->marked);
+	}
+}
+
+int
+ibex_dp_residence(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
+		  bool queued, struct ibex_hist *out)
+{
+	uint16_t i;
+
+	if (port >= dp->nb_ports || vl >= IBEX_VL_COUNT ||
+	    dp->workers[0]->eg[port]->res[vl][queued] == NULL)
+		return -ENOENT;
+	for (i = 0; i < dp->nb_workers; i++)
+		ibex_hist_merge(out, dp->workers[i]->eg[port]->res[vl][queued]);
+	return 0;
+}
+
+int
+ibex_dp_worker_view(const struct ibex_dp *dp, uint16_t i,
+		    struct ibex_dp_worker_view *v)
+{
+	const struct ibex_worker *w;
+
+	if (i >= dp->nb_workers)
+		return -ENOENT;
+	w = dp->workers[i];
+	v->lcore = w->lcore_id;
+	v->nb_rxq = w->nb_rxq;
+	memcpy(v->rxq, w->rxq, sizeof(v->rxq[0]) * w->nb_rxq);
+	v->busy_tsc = IBEX_CNT_READ(w->busy_tsc);
+	v->iterations = IBEX_CNT_READ(w->iterations);
+	v->busy_iterations = IBEX_CNT_READ(w->busy_iterations);
+	v->pending_tx = IBEX_CNT_READ(w->pending_tx);
+	return 0;
+}
+
+int
+ibex_dp_ecn_view(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
+		 struct ibex_dp_ecn_view *v)
+{
+	const struct ibex_dp_tables *t = atomic_load_explicit(&dp->tables,
+						memory_order_relaxed);
+	const struct ibex_dp_egress_conf *ec;
+	const struct ibex_ecn_params *e;
+
+	if (port >= dp->nb_ports || t == NULL)
+		return -ENOENT;
+	ec = &t->eg[port];
+	if (vl >= ec->nb_vls)
+		return -ENOENT;
+	e = &ec->ecn[vl];
+	v->on = ec->ecn_on >> vl & 1;
+	v->fecn = ec->fecn >> vl & 1;
+	v->kmin = e->kmin;
+	v->kmax = e->kmax;
+	v->pmax = (double)e->pmax / (double)IBEX_ECN_P_ONE;
+	v->wq_log = e->wq_log;
+	return 0;
+}
