@@ -45,7 +45,7 @@
 #include "ibex_rates.h"
 #include "ibex_sock.h"
 #include "ibex_stale.h"
-#include "ibex_stats.h"
+#include "ibex_hist.h"
 #include "ibex_version.h"
 
 RTE_LOG_REGISTER(ibex_sock_logtype, ibex.ctl.sock, INFO);

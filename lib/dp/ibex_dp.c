@@ -38,7 +38,7 @@
 #include "ibex_fc.h"
 #include "ibex_fdb.h"
 #include "ibex_pkt.h"
-#include "ibex_stats.h"
+#include "ibex_hist.h"
 
 RTE_LOG_REGISTER(ibex_worker_logtype, ibex.worker, INFO);
 #define RTE_LOGTYPE_IBEX_WORKER ibex_worker_logtype

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ibex_dp_private.h"
-#include "ibex_stats.h"
+#include "ibex_hist.h"
 
 void
 ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,

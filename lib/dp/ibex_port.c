@@ -28,7 +28,7 @@
 #include "ibex_dp_private.h"
 #include "ibex_fc.h"
 #include "ibex_fdb.h"
-#include "ibex_stats.h"
+#include "ibex_hist.h"
 
 RTE_LOG_REGISTER(ibex_port_logtype, ibex.port, INFO);
 #define RTE_LOGTYPE_IBEX_PORT ibex_port_logtype

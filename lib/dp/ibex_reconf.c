@@ -35,7 +35,6 @@
 #include "ibex_conf.h"
 #include "ibex_dp_private.h"
 #include "ibex_fdb.h"
-#include "ibex_stats.h"
 
 /* Between looks at the workers' quiescent states during a change. */
 #define RECONF_GRACE_SLEEP_US 100

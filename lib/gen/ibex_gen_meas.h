@@ -13,7 +13,9 @@
 #include <stdint.h>
 
 #include "ibex_common.h"
-#include "ibex_stats.h"
+#include "ibex_hist.h"
+#include "ibex_jitter.h"
+#include "ibex_seq.h"
 #include "ibex_gen_frame.h"
 #include "ibex_gen_limits.h"
 

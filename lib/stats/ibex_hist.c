@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "ibex_stats.h"
+#include "ibex_hist.h"
 
 /*
  * Bucket idx = (s << 7) + m with m in 128..255 holds [m << s, (m + 1) << s).
@@ -71,11 +71,11 @@ ibex_hist_merge(struct ibex_hist *dst, const struct ibex_hist *src)
 	}
 	/* Count what we saw, so dst stays self-consistent. */
 	dst->count += n;
-	dst->sum += IBEX_STATS_GET(&src->sum);
-	v = IBEX_STATS_GET(&src->min);
+	dst->sum += IBEX_CNT_READ(src->sum);
+	v = IBEX_CNT_READ(src->min);
 	if (v < dst->min)
 		dst->min = v;
-	v = IBEX_STATS_GET(&src->max);
+	v = IBEX_CNT_READ(src->max);
 	if (v > dst->max)
 		dst->max = v;
 }
@@ -83,25 +83,25 @@ ibex_hist_merge(struct ibex_hist *dst, const struct ibex_hist *src)
 uint64_t
 ibex_hist_count(const struct ibex_hist *h)
 {
-	return IBEX_STATS_GET(&h->count);
+	return IBEX_CNT_READ(h->count);
 }
 
 uint64_t
 ibex_hist_min(const struct ibex_hist *h)
 {
-	return ibex_hist_count(h) == 0 ? 0 : IBEX_STATS_GET(&h->min);
+	return ibex_hist_count(h) == 0 ? 0 : IBEX_CNT_READ(h->min);
 }
 
 uint64_t
 ibex_hist_max(const struct ibex_hist *h)
 {
-	return IBEX_STATS_GET(&h->max);
+	return IBEX_CNT_READ(h->max);
 }
 
 uint64_t
 ibex_hist_sum(const struct ibex_hist *h)
 {
-	return IBEX_STATS_GET(&h->sum);
+	return IBEX_CNT_READ(h->sum);
 }
 
 double
@@ -146,7 +146,7 @@ ibex_hist_quantile(const struct ibex_hist *h, double q)
 	if (rank > n)
 		rank = n;
 	for (i = 0; i < IBEX_HIST_BUCKETS; i++) {
-		cum += IBEX_STATS_GET(&h->buckets[i]);
+		cum += IBEX_CNT_READ(h->buckets[i]);
 		if (cum >= rank)
 			return clamp_exact(h, ibex_hist_bucket_hi(i));
 	}
@@ -168,7 +168,7 @@ ibex_hist_iter_next(const struct ibex_hist *h, struct ibex_hist_iter *it)
 	while (it->next < IBEX_HIST_BUCKETS) {
 		unsigned int i = it->next++;
 
-		c = IBEX_STATS_GET(&h->buckets[i]);
+		c = IBEX_CNT_READ(h->buckets[i]);
 		if (c == 0)
 			continue;
 		it->lo = ibex_hist_bucket_lo(i);

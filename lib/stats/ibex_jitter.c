@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "ibex_stats.h"
+#include "ibex_jitter.h"
 
 void
 ibex_jitter_init(struct ibex_jitter *j)
@@ -18,7 +18,7 @@ double
 ibex_jitter_rfc3550(const struct ibex_jitter *j)
 {
 	/* j16 holds 16 x J (RFC 3550 A.8); dividing here keeps the fraction. */
-	return (double)IBEX_STATS_GET(&j->j16) / 16.0;
+	return (double)IBEX_CNT_READ(j->j16) / 16.0;
 }
 
 uint64_t

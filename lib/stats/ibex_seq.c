@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "ibex_stats.h"
+#include "ibex_seq.h"
 
 static inline bool
 seen_test(const struct ibex_seq *s, uint32_t n)
@@ -56,8 +56,8 @@ seq_ahead(struct ibex_seq *s, uint32_t seq, uint32_t gap)
 {
 	uint32_t n;
 
-	IBEX_STATS_ADD(&s->c.seq_too_high, 1);
-	IBEX_STATS_ADD(&s->c.lost, gap);
+	IBEX_CNT_ADD(s->c.seq_too_high, 1);
+	IBEX_CNT_ADD(s->c.lost, gap);
 	/* The skipped numbers take over bits: mark them not seen. */
 	if (gap >= IBEX_SEQ_WINDOW)
 		memset(s->seen, 0, sizeof(s->seen));
@@ -78,23 +78,23 @@ seq_behind(struct ibex_seq *s, uint32_t seq, uint32_t back)
 {
 	uint64_t lost = s->c.lost;
 
-	IBEX_STATS_ADD(&s->c.seq_too_low, 1);
+	IBEX_CNT_ADD(s->c.seq_too_low, 1);
 	if (back <= s->span) {
 		if (seen_test(s, seq)) {
-			IBEX_STATS_ADD(&s->c.duplicate, 1);
+			IBEX_CNT_ADD(s->c.duplicate, 1);
 			return;
 		}
 		/* Counted lost when it was skipped: it was only late. */
 		seen_set(s, seq);
-		IBEX_STATS_ADD(&s->c.out_of_order, 1);
-		IBEX_STATS_SET(&s->c.lost, lost - 1);
+		IBEX_CNT_ADD(s->c.out_of_order, 1);
+		IBEX_CNT_SET(s->c.lost, lost - 1);
 		return;
 	}
 	/* Beyond the window: late or duplicate cannot be told; assume late. */
-	IBEX_STATS_ADD(&s->c.stale, 1);
-	IBEX_STATS_ADD(&s->c.out_of_order, 1);
+	IBEX_CNT_ADD(s->c.stale, 1);
+	IBEX_CNT_ADD(s->c.out_of_order, 1);
 	if (lost > 0)
-		IBEX_STATS_SET(&s->c.lost, lost - 1);
+		IBEX_CNT_SET(s->c.lost, lost - 1);
 }
 
 void
@@ -112,13 +112,13 @@ ibex_seq_update_slow(struct ibex_seq *s, uint32_t seq)
 void
 ibex_seq_read(const struct ibex_seq *s, struct ibex_seq_counters *out)
 {
-	out->rx = IBEX_STATS_GET(&s->c.rx);
-	out->lost = IBEX_STATS_GET(&s->c.lost);
-	out->out_of_order = IBEX_STATS_GET(&s->c.out_of_order);
-	out->duplicate = IBEX_STATS_GET(&s->c.duplicate);
-	out->seq_too_high = IBEX_STATS_GET(&s->c.seq_too_high);
-	out->seq_too_low = IBEX_STATS_GET(&s->c.seq_too_low);
-	out->stale = IBEX_STATS_GET(&s->c.stale);
+	out->rx = IBEX_CNT_READ(s->c.rx);
+	out->lost = IBEX_CNT_READ(s->c.lost);
+	out->out_of_order = IBEX_CNT_READ(s->c.out_of_order);
+	out->duplicate = IBEX_CNT_READ(s->c.duplicate);
+	out->seq_too_high = IBEX_CNT_READ(s->c.seq_too_high);
+	out->seq_too_low = IBEX_CNT_READ(s->c.seq_too_low);
+	out->stale = IBEX_CNT_READ(s->c.stale);
 }
 
 void

@@ -43,7 +43,7 @@
 #include "ibex_conf.h"
 #include "ibex_dp.h"
 #include "ibex_pkt.h"
-#include "ibex_stats.h"
+#include "ibex_hist.h"
 
 #define NB_PORTS 4
 #define OUT 3            /* the egress port */

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "ibex_stats.h"
+#include "ibex_hist.h"
 
 /* xorshift64*: deterministic test data. */
 static uint64_t

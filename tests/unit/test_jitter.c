@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "ibex_stats.h"
+#include "ibex_jitter.h"
 
 /* Constant delay: every D(i-1,i) is 0, so J and IPDV stay 0. */
 static void

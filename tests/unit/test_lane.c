@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "ibex_shaper.h"
-#include "ibex_stats.h"
+#include "ibex_hist.h"
 #include "ibex_vlq.h"
 
 static void

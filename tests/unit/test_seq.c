@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "ibex_stats.h"
+#include "ibex_seq.h"
 
 /* Expected counters, in struct order. */
 struct want {
