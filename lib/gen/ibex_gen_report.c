@@ -23,6 +23,17 @@
 #include "ibex_gen_report.h"
 #include "ibex_gen_search.h"
 
+/* What kind of run a report is of, chosen once (ibex_gen_report_init()):
+ * a collective's sweep over sizes, an open-loop trial, or a search. */
+struct ibex_gen_report_kind {
+	bool sized;              /* a row per message size (sweeps) */
+	void (*print)(FILE *f, const struct ibex_gen_report *rep);
+	void (*csv)(FILE *f, const struct ibex_gen_report *rep);
+};
+
+static const struct ibex_gen_report_kind *report_kind_of(
+	const struct ibex_gen_opts *o);
+
 static double
 to_ns(const struct ibex_gen_report *rep, uint64_t ticks)
 {
@@ -64,7 +75,8 @@ ibex_gen_report_init(struct ibex_gen_report *rep, const struct ibex_gen_opts *o,
 	rep->hz = hz;
 	rep->meas = meas;
 	rep->dcqcn_min_rate = -1;
-	if (ibex_gen_open_loop(o->engine))
+	rep->kind = report_kind_of(o);
+	if (!rep->kind->sized)
 		return 0;
 	for (b = o->min_bytes; b <= o->max_bytes && rep->nsizes < IBEX_GEN_MAX_SIZES;
 	     b *= o->factor) {
@@ -336,69 +348,81 @@ print_avg_busbw(FILE *f, const struct ibex_gen_report *rep, double factor)
 	fprintf(f, "# Avg bus bandwidth    : %.6f \n#\n", n ? sum / n : 0);
 }
 
+/* The head of a sweep's report: nccl-tests' table, one row per size. */
+static void
+print_sweep(FILE *f, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	double factor = ibex_gen_busbw_factor(o->engine, o->nranks);
+	unsigned int i;
+
+	fprintf(f, "#\n# ibex-gen: %s, %u ranks, %u iterations (+%u warm-up)",
+		o->engine->name, o->nranks, o->iters,
+		o->warmup);
+	if (o->straggler.rank >= 0)
+		fprintf(f, ", straggler rank %d +%.1f us p=%.2f",
+			o->straggler.rank, o->straggler_us,
+			o->straggler.prob);
+	fprintf(f, "\n#\n");
+	fprintf(f, "# %10s %10s %6s %10s %11s %11s %10s %10s %10s %10s %5s\n",
+		"size", "count", "type", "time", "algbw", "busbw",
+		"ct_p50", "ct_p99", "ct_max", "idle", "fail");
+	fprintf(f, "# %10s %10s %6s %10s %11s %11s %10s %10s %10s %10s %5s\n",
+		"(B)", "(elements)", "", "(us)", "(GB/s)", "(GB/s)",
+		"(us)", "(us)", "(us)", "(us)", "");
+	for (i = 0; i < rep->nsizes; i++) {
+		const struct ibex_gen_size_res *s = &rep->size[i];
+		double t = ct_mean(s), algbw = t > 0 ?
+			   (double)s->bytes / t : 0; /* B/ns = GB/s */
+
+		fprintf(f, "  %10" PRIu64 " %10" PRIu64 " %6s %10.2f "
+			"%11.3f %11.3f %10.2f %10.2f %10.2f %10.2f %5u\n",
+			s->bytes, s->bytes / 4, "float", t / 1e3, algbw,
+			algbw * factor,
+			ibex_gen_ct_quantile(s, 0.5) / 1e3,
+			ibex_gen_ct_quantile(s, 0.99) / 1e3,
+			ibex_gen_ct_quantile(s, 1.0) / 1e3,
+			s->iters ? (double)s->idle_ns / s->iters / 1e3 : 0,
+			s->failed);
+	}
+	fprintf(f, "# busbw = algbw x %.4f; time = mean completion; "
+		"idle = mean idle rank time per iteration\n", factor);
+	print_avg_busbw(f, rep, factor);
+}
+
+/* The head of an open-loop trial's report: offered and achieved rate. */
+static void
+print_trial(FILE *f, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	const struct ibex_gen_meas *m = rep->meas;
+	double pps = rep->elapsed_s > 0 ?
+		     (double)m->tx_frames / rep->elapsed_s : 0;
+
+	fprintf(f, "# ibex-gen: rate, %u ranks, %.3f s: tx %" PRIu64
+		" frames (%.3f Mpps, requested %.3f Mpps%s), rx %" PRIu64
+		" frames, %.3f Gb/s tx\n", o->nranks, rep->elapsed_s,
+		m->tx_frames, pps / 1e6, o->rate_pps / 1e6,
+		o->rate_pps > 0 ? "" : " = max", m->rx_frames,
+		rep->elapsed_s > 0 ? (double)m->tx_bytes * 8 /
+		rep->elapsed_s / 1e9 : 0);
+	if (o->rate_pps > 0)
+		fprintf(f, "# pacing error %+.3f %% (resyncs %" PRIu64 ")\n",
+			(pps - o->rate_pps) / o->rate_pps * 100.0,
+			rep->pacer_resync);
+	if (o->nrflows > 0)
+		print_flows(f, rep);
+}
+
 void
 ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 {
 	const struct ibex_gen_opts *o = rep->opts;
 	const struct ibex_gen_meas *m = rep->meas;
-	double factor = ibex_gen_busbw_factor(o->engine, o->nranks);
 	struct ibex_seq_counters sc;
 	struct lat_summary l;
-	unsigned int i;
 
-	if (!ibex_gen_open_loop(o->engine)) {
-		fprintf(f, "#\n# ibex-gen: %s, %u ranks, %u iterations (+%u warm-up)",
-			o->engine->name, o->nranks, o->iters,
-			o->warmup);
-		if (o->straggler.rank >= 0)
-			fprintf(f, ", straggler rank %d +%.1f us p=%.2f",
-				o->straggler.rank, o->straggler_us,
-				o->straggler.prob);
-		fprintf(f, "\n#\n");
-		fprintf(f, "# %10s %10s %6s %10s %11s %11s %10s %10s %10s %10s %5s\n",
-			"size", "count", "type", "time", "algbw", "busbw",
-			"ct_p50", "ct_p99", "ct_max", "idle", "fail");
-		fprintf(f, "# %10s %10s %6s %10s %11s %11s %10s %10s %10s %10s %5s\n",
-			"(B)", "(elements)", "", "(us)", "(GB/s)", "(GB/s)",
-			"(us)", "(us)", "(us)", "(us)", "");
-		for (i = 0; i < rep->nsizes; i++) {
-			const struct ibex_gen_size_res *s = &rep->size[i];
-			double t = ct_mean(s), algbw = t > 0 ?
-				   (double)s->bytes / t : 0; /* B/ns = GB/s */
-
-			fprintf(f, "  %10" PRIu64 " %10" PRIu64 " %6s %10.2f "
-				"%11.3f %11.3f %10.2f %10.2f %10.2f %10.2f %5u\n",
-				s->bytes, s->bytes / 4, "float", t / 1e3, algbw,
-				algbw * factor,
-				ibex_gen_ct_quantile(s, 0.5) / 1e3,
-				ibex_gen_ct_quantile(s, 0.99) / 1e3,
-				ibex_gen_ct_quantile(s, 1.0) / 1e3,
-				s->iters ? (double)s->idle_ns / s->iters / 1e3 : 0,
-				s->failed);
-		}
-		fprintf(f, "# busbw = algbw x %.4f; time = mean completion; "
-			"idle = mean idle rank time per iteration\n", factor);
-		print_avg_busbw(f, rep, factor);
-	} else if (o->search != IBEX_GEN_SEARCH_NONE) {
-		print_search(f, rep);
-	} else {
-		double pps = rep->elapsed_s > 0 ?
-			     (double)m->tx_frames / rep->elapsed_s : 0;
-
-		fprintf(f, "# ibex-gen: rate, %u ranks, %.3f s: tx %" PRIu64
-			" frames (%.3f Mpps, requested %.3f Mpps%s), rx %" PRIu64
-			" frames, %.3f Gb/s tx\n", o->nranks, rep->elapsed_s,
-			m->tx_frames, pps / 1e6, o->rate_pps / 1e6,
-			o->rate_pps > 0 ? "" : " = max", m->rx_frames,
-			rep->elapsed_s > 0 ? (double)m->tx_bytes * 8 /
-			rep->elapsed_s / 1e9 : 0);
-		if (o->rate_pps > 0)
-			fprintf(f, "# pacing error %+.3f %% (resyncs %" PRIu64 ")\n",
-				(pps - o->rate_pps) / o->rate_pps * 100.0,
-				rep->pacer_resync);
-		if (o->nrflows > 0)
-			print_flows(f, rep);
-	}
+	rep->kind->print(f, rep);
 	lat_summary(rep, &l);
 	fprintf(f, "# latency (ns): frames %" PRIu64 " min %.0f p50 %.0f p99 %.0f "
 		"p99.9 %.0f max %.0f mean %.0f\n", l.n, l.min, l.p50, l.p99,
@@ -603,23 +627,14 @@ csv_search(FILE *f, const struct ibex_gen_report *rep)
 	}
 }
 
-int
-ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
+/* A sweep's CSV: one row per size, nccl-tests' columns. */
+static void
+csv_sweep(FILE *f, const struct ibex_gen_report *rep)
 {
 	const struct ibex_gen_opts *o = rep->opts;
 	double factor = ibex_gen_busbw_factor(o->engine, o->nranks);
 	unsigned int i;
-	FILE *f = fopen(path, "w");
 
-	if (f == NULL)
-		return -errno;
-	if (ibex_gen_open_loop(o->engine)) {
-		if (o->search != IBEX_GEN_SEARCH_NONE)
-			csv_search(f, rep);
-		else
-			csv_rate(f, rep);
-		return fclose(f) == 0 ? 0 : -errno;
-	}
 	fprintf(f, "engine,ranks,bytes,count,iters,failed,time_us,algbw_gbs,"
 		"busbw_gbs,ct_p50_us,ct_p99_us,ct_max_us,idle_us\n");
 	for (i = 0; i < rep->nsizes; i++) {
@@ -635,6 +650,16 @@ ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
 			ibex_gen_ct_quantile(s, 1.0) / 1e3,
 			s->iters ? (double)s->idle_ns / s->iters / 1e3 : 0);
 	}
+}
+
+int
+ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -errno;
+	rep->kind->csv(f, rep);
 	return fclose(f) == 0 ? 0 : -errno;
 }
 
@@ -665,7 +690,7 @@ scenario(const struct ibex_gen_report *rep, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, ", straggler rank %d +%.0f us "
 			 "p=%.2f", o->straggler.rank, o->straggler_us,
 			 o->straggler.prob);
-	else if (!ibex_gen_open_loop(o->engine))
+	else if (rep->kind->sized)
 		snprintf(buf + n, len - (size_t)n, ", no straggler");
 }
 
@@ -795,4 +820,24 @@ ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir)
 	if (WIFEXITED(ret) && WEXITSTATUS(ret) == 127)
 		return -ENOENT;
 	return WIFEXITED(ret) && WEXITSTATUS(ret) == 0 ? 0 : -EIO;
+}
+
+static const struct ibex_gen_report_kind report_sweep = {
+	.sized = true, .print = print_sweep, .csv = csv_sweep,
+};
+static const struct ibex_gen_report_kind report_trial = {
+	.print = print_trial, .csv = csv_rate,
+};
+static const struct ibex_gen_report_kind report_search = {
+	.print = print_search, .csv = csv_search,
+};
+
+/* Sweeps for collectives; open loop, a search or one trial. */
+static const struct ibex_gen_report_kind *
+report_kind_of(const struct ibex_gen_opts *o)
+{
+	if (!ibex_gen_open_loop(o->engine))
+		return &report_sweep;
+	return o->search != IBEX_GEN_SEARCH_NONE ? &report_search :
+						   &report_trial;
 }

@@ -50,9 +50,14 @@ struct ibex_gen_size_res {
 	uint64_t late;           /**< straggler delays applied */
 };
 
+struct ibex_gen_report_kind;
+
 /** The whole report. */
 struct ibex_gen_report {
 	const struct ibex_gen_opts *opts;
+	/** Sweep, open-loop trial or search: how it prints (set by
+	 * ibex_gen_report_init(), private to ibex_gen_report.c). */
+	const struct ibex_gen_report_kind *kind;
 	uint64_t hz;
 	unsigned int nsizes;
 	unsigned int nsteps_max;
