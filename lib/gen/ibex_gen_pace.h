@@ -17,8 +17,9 @@
  * Departure times for an open-loop sender: constant rate (exact long-term
  * rate by carrying the remainder of hz / rate), bursts of @p burst frames
  * at rate / burst, or Poisson (exponential gaps). A sender that falls
- * more than max_lag behind restarts from now (counted in @p resync), so a
- * stall is not followed by an unbounded burst.
+ * more than max_lag behind restarts from now (counted in @p resync, the
+ * time skipped in @p lost), so a stall is not followed by an unbounded
+ * burst; its rate over the time it was not stalled stays exact.
  */
 struct ibex_pacer {
 	uint64_t next;      /**< tick of the next departure (event) */
@@ -31,6 +32,8 @@ struct ibex_pacer {
 	uint64_t rng;
 	uint64_t max_lag;
 	uint64_t resync;
+	uint64_t lost;      /**< ticks resyncs skipped: the sender stalled,
+			     *   nothing was due to go in them any more */
 	uint64_t sent;
 	uint32_t burst;
 	uint32_t burst_left;
@@ -59,6 +62,7 @@ ibex_pacer_due(struct ibex_pacer *p, uint64_t now, unsigned int max)
 	unsigned int n = 0;
 
 	if (ibex_unlikely(now > p->next + p->max_lag)) {
+		p->lost += now - p->next;
 		p->next = now;
 		p->resync++;
 	}

@@ -300,6 +300,15 @@ print_search(FILE *f, const struct ibex_gen_report *rep)
 		}
 		fprintf(f, "# Gb/s = Mpps x size x 8 / 1000 (frame with FCS; "
 			"add 20 B per frame for L1)\n");
+		for (i = 0; i < rep->nsearch; i++)
+			if (rep->search[i].short_trials != 0)
+				fprintf(f, "# %u B: %u trial(s) offered below "
+					"their target rate (a busy host?), run "
+					"again within --retries %u; rates "
+					"shown are those offered\n",
+					rep->search[i].size,
+					rep->search[i].short_trials,
+					o->retries);
 	} else {
 		const struct ibex_gen_search_res *sr = &rep->search[0];
 
@@ -409,6 +418,11 @@ print_trial(FILE *f, const struct ibex_gen_report *rep)
 	if (o->rate_pps > 0)
 		fprintf(f, "# pacing error %+.3f %% (resyncs %" PRIu64 ")\n",
 			(pps - o->rate_pps) / o->rate_pps * 100.0,
+			rep->pacer_resync);
+	if (rep->pacer_resync != 0)
+		fprintf(f, "# the generator stalled: its pacers skipped up to "
+			"%.1f ms (%" PRIu64 " resyncs; rates over the rest "
+			"hold, a busy host?)\n", rep->pacer_lost_s * 1e3,
 			rep->pacer_resync);
 	if (o->nrflows > 0)
 		print_flows(f, rep);
@@ -523,14 +537,15 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		"  \"flow_control\": {\"pfc_rx\": %" PRIu64 ", \"credit_rx\": %"
 		PRIu64 ", \"credit_tx\": %" PRIu64 ", \"credit_stalls\": %" PRIu64
 		"},\n  \"rate\": {\"elapsed_s\": %.6f, \"requested_pps\": %.1f, "
-		"\"achieved_pps\": %.1f, \"resyncs\": %" PRIu64 "},\n",
+		"\"achieved_pps\": %.1f, \"resyncs\": %" PRIu64
+		", \"skipped_s\": %.6f},\n",
 		m->tx_frames, m->rx_frames, m->tx_bytes, m->rx_bytes, m->foreign,
 		sc.lost, sc.out_of_order, sc.duplicate, sc.seq_too_high,
 		sc.seq_too_low, m->ce, m->ect, m->cnps, rep->pfc_rx,
 		rep->credit_rx, rep->credit_tx, rep->credit_stalls,
 		rep->elapsed_s, o->rate_pps,
 		rep->elapsed_s > 0 ? m->tx_frames / rep->elapsed_s : 0,
-		rep->pacer_resync);
+		rep->pacer_resync, rep->pacer_lost_s);
 	fprintf(f, "  \"tx_dropped\": %" PRIu64 ",\n  \"stale_rx\": %" PRIu64
 		",\n  \"flows\": [", rep->tx_dropped, rep->stale_rx);
 	for (i = 0; i < rep->nrflows; i++)
@@ -553,7 +568,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		const struct ibex_gen_search_res *sr = &rep->search[i];
 
 		fprintf(f, "%s\n    {\"size\": %u, \"trials\": %u, "
-			"\"max_pps\": %.1f, \"flat_tx_pps\": %.1f, "
+			"\"short_trials\": %u, \"max_pps\": %.1f, \"flat_tx_pps\": %.1f, "
 			"\"flat_rx_pps\": %.1f, \"ndr_pps\": %.1f, "
 			"\"ndr_gbps\": %.4f, \"ndr_gbps_l1\": %.4f, "
 			"\"pdr_pps\": %.1f, \"pdr_gbps\": %.4f, "
@@ -561,7 +576,8 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 			"\"lat_p99_ns\": %.1f, \"lat_max_ns\": %.1f, "
 			"\"burst\": %u, \"fail_burst\": %u, \"fail_loss\": "
 			"%.6f, \"fail_tx\": %" PRIu64 ", \"fail_rx\": %" PRIu64
-			"}", i ? "," : "", sr->size, sr->trials, sr->max_pps,
+			"}", i ? "," : "", sr->size, sr->trials,
+			sr->short_trials, sr->max_pps,
 			sr->flat_tx_pps, sr->flat_rx_pps, sr->ndr_pps, gbps(sr->ndr_pps, sr->size, false),
 			gbps(sr->ndr_pps, sr->size, true), sr->pdr_pps,
 			gbps(sr->pdr_pps, sr->size, false), sr->pdr_loss,

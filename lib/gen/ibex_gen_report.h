@@ -20,6 +20,9 @@
 struct ibex_gen_search_res {
 	uint32_t size;          /**< frame bytes with FCS */
 	uint32_t trials;        /**< NDR and PDR trials together */
+	uint32_t short_trials;  /**< of them, trials the generator could not
+				     offer at their target rate (a busy
+				     host): run again, within --retries */
 	double max_pps;         /**< upper end (see docs/benchmarks.md) */
 	double flat_tx_pps;     /**< flat-out trial: offered */
 	double flat_rx_pps;     /**< flat-out trial: received (capacity) */
@@ -65,6 +68,8 @@ struct ibex_gen_report {
 	/* rate engine */
 	double elapsed_s;
 	uint64_t pacer_resync;
+	double pacer_lost_s;     /**< the longest time a flow's pacer skipped
+				      (the generator stalled), last trial */
 	/* flow control seen by the senders */
 	uint64_t pfc_rx;
 	uint64_t pfc_paused_ticks;

@@ -1036,7 +1036,7 @@ trial(struct ibex_gen_run *r, double total_pps, double secs, uint64_t frames,
       struct trial_res *res)
 {
 	const struct ibex_gen_opts *o = &r->opts;
-	uint64_t start = rte_rdtsc(), now = start, end, left;
+	uint64_t start = rte_rdtsc(), now = start, end, left, lost = 0;
 	const struct ibex_hist *h = &r->meas->lat;
 	unsigned int i;
 
@@ -1081,7 +1081,10 @@ trial(struct ibex_gen_run *r, double total_pps, double secs, uint64_t frames,
 		res->tx += r->rep.rflow_tx[i];
 		res->rx += r->rep.rflow_rx[i];
 		r->rep.pacer_resync += r->rf[i].paced ? r->rf[i].pacer.resync : 0;
+		if (r->rf[i].paced)
+			lost = RTE_MAX(lost, r->rf[i].pacer.lost);
 	}
+	r->rep.pacer_lost_s = (double)lost / (double)r->hz;
 	res->offered_pps = res->secs > 0 ? res->tx / res->secs : 0;
 	res->p50_ns = (double)ibex_hist_quantile(h, 0.5) * r->ns_per_tick;
 	res->p99_ns = (double)ibex_hist_quantile(h, 0.99) * r->ns_per_tick;
@@ -1112,16 +1115,33 @@ progress_trial(const struct ibex_gen_run *r, const struct ibex_gen_search_res *s
 			t->rx, pass ? "pass" : "loss");
 }
 
+/* Shortfall of a paced trial's offered rate below its target beyond which
+ * the trial did not test the target: the search resolution, at least 2 %
+ * (the pacer's own error at the generator's limit stays below that). */
+static bool
+trial_short(const struct ibex_gen_run *r, double target_pps,
+	    const struct trial_res *t)
+{
+	double tol = RTE_MAX(r->opts.resolution, 0.02);
+
+	return target_pps > 0 && t->offered_pps < target_pps * (1.0 - tol);
+}
+
 /*
  * The trial of search @p s at its current value; a failed trial runs again
  * up to --retries times (a shared host preempts the device under test now
- * and then: a loss it causes is not the device's). @return pass.
+ * and then: a loss it causes is not the device's), and so does one the
+ * generator could not offer at the target rate (preempted itself, its
+ * pacer resynchronised): a pass at a lower rate says nothing of the
+ * target. When the retries run out the last trial stands, at the rate it
+ * offered. @return pass.
  */
 static bool
 search_trial(struct ibex_gen_run *r, struct ibex_search *s, uint64_t frames,
 	     struct trial_res *t, struct ibex_gen_search_res *sr)
 {
 	unsigned int k;
+	bool pass = false, short_of;
 
 	for (k = 0; k <= r->opts.retries && !should_stop(r); k++) {
 		if (frames > 0)
@@ -1130,11 +1150,12 @@ search_trial(struct ibex_gen_run *r, struct ibex_search *s, uint64_t frames,
 		else
 			trial(r, s->cur, r->opts.trial_s, 0, t);
 		sr->trials++;
-		if (ibex_search_pass(s, t->tx, t->rx)) {
-			progress_trial(r, sr, s->cur, frames, t, true);
+		pass = ibex_search_pass(s, t->tx, t->rx);
+		short_of = frames == 0 && trial_short(r, s->cur, t);
+		sr->short_trials += short_of;
+		progress_trial(r, sr, s->cur, frames, t, pass);
+		if (pass && !short_of)
 			break;
-		}
-		progress_trial(r, sr, s->cur, frames, t, false);
 	}
 	return ibex_search_record(s, t->tx, t->rx);
 }

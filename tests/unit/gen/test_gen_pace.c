@@ -125,10 +125,13 @@ test_stall_resync(void **state)
 	n = ibex_pacer_due(&p, HZ / 20, 100000);
 	assert_true(n <= 2);
 	assert_int_equal(p.resync, 1);
+	/* the 50 ms it skipped are counted: the rate over the rest holds */
+	assert_true(p.lost >= HZ / 20 - HZ / 1000000 && p.lost <= HZ / 20);
 	/* a short lag (under max_lag) is caught up: 100 us -> 100 frames */
 	n = ibex_pacer_due(&p, HZ / 20 + HZ / 10000, 100000);
 	assert_true(n >= 99 && n <= 101);
 	assert_int_equal(p.resync, 1);
+	assert_true(p.lost <= HZ / 20);
 }
 
 static void
