@@ -348,6 +348,11 @@ static const struct gen_opt gen_opts[] = {
 	{ .name = "duration", .arg = "SEC", .parse = p_time, OFF(duration_s),
 	  .unit = "seconds", .min = 0.001, .max = 1e6,
 	  .help = "how long (default 1)" },
+	{ .name = "frames", .arg = "N", .parse = p_uint, OFF(max_frames),
+	  .min = 1, .max = 18446744073709551615.0,
+	  .help = "stop once N frames were sent, all flows together, or at\n"
+		  "--duration, whichever comes first (a busy host: the work\n"
+		  "done, not the time)" },
 	{ .name = "size", .arg = "BYTES", .parse = p_size, OFF(frame_size),
 	  .min = 60, .max = 16384,
 	  .help = "frame length without FCS, >= 60 (default 128)" },

@@ -60,6 +60,9 @@ struct ibex_gen_opts {
 	uint32_t burst;          /**< rate engine: frames per departure */
 	bool poisson;
 	double duration_s;       /**< rate engine */
+	uint64_t max_frames;     /**< rate engine: stop once this many were
+				      sent, all flows together (0: no limit;
+				      --duration still caps the run) */
 	uint32_t frame_size;     /**< rate engine: frame length */
 	uint32_t mtu;            /**< largest frame, bytes without FCS */
 	struct ibex_gen_frame_opts frame;

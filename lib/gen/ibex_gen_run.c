@@ -857,7 +857,13 @@ drain(struct ibex_gen_run *r, unsigned int ms)
 }
 
 /* Every rank says hello once (broadcast), so a learning switch knows
- * where each rank is before the measured traffic starts. */
+ * where each rank is before the measured traffic starts. On a credit port
+ * the hello goes before any credit was exchanged (one block into an empty
+ * buffer) but counts in FCTBS like every frame: the switch counts it in
+ * its ABR, and a sender whose FCTBS leaves a frame out is a block behind
+ * the limit the switch advertises for ever, where several workers never
+ * reset ABR to it (that offset put the limit beyond a window and stopped
+ * the senders). */
 static void
 announce(struct ibex_gen_run *r)
 {
@@ -885,6 +891,9 @@ announce(struct ibex_gen_run *r)
 		m->pkt_len = (uint32_t)len;
 		if (rte_eth_tx_burst(p->pid, 0, &m, 1) != 1)
 			rte_pktmbuf_free(m);
+		else if (r->opts.fc == IBEX_GEN_FC_CREDIT)
+			ibex_credit_tx_sent(&p->credit, r->opts.vl,
+					    ibex_blocks((uint32_t)len));
 	}
 	drain(r, 20);
 }
@@ -1026,14 +1035,29 @@ struct trial_res {
 	double p50_ns, p99_ns, max_ns;
 };
 
+/* Have this trial's flows sent @p budget frames (0: no budget)? */
+static bool
+trial_budget_spent(const struct ibex_gen_run *r, uint64_t budget)
+{
+	uint64_t sent = 0;
+	unsigned int i;
+
+	if (budget == 0)
+		return false;
+	for (i = 0; i < r->nrf; i++)
+		sent += r->rep.rflow_tx[i];
+	return sent >= budget;
+}
+
 /*
  * One trial: every flow at its share of @p total_pps (0: flat out), for
  * @p secs, or, with @p frames > 0, @p frames per flow flat out (a burst);
- * then listen until the device under test is empty.
+ * a @p budget > 0 ends it once the flows sent that many frames together
+ * (--frames). Then listen until the device under test is empty.
  */
 static void
 trial(struct ibex_gen_run *r, double total_pps, double secs, uint64_t frames,
-      struct trial_res *res)
+      uint64_t budget, struct trial_res *res)
 {
 	const struct ibex_gen_opts *o = &r->opts;
 	uint64_t start = rte_rdtsc(), now = start, end, left, lost = 0;
@@ -1067,7 +1091,7 @@ trial(struct ibex_gen_run *r, double total_pps, double secs, uint64_t frames,
 				left += r->rf[i].left;
 			if (left == 0 || now >= end)
 				break;
-		} else if (now >= end) {
+		} else if (now >= end || trial_budget_spent(r, budget)) {
 			break;
 		}
 	}
@@ -1146,9 +1170,9 @@ search_trial(struct ibex_gen_run *r, struct ibex_search *s, uint64_t frames,
 	for (k = 0; k <= r->opts.retries && !should_stop(r); k++) {
 		if (frames > 0)
 			/* a burst never takes longer than this to leave */
-			trial(r, 0, 10.0, frames, t);
+			trial(r, 0, 10.0, frames, 0, t);
 		else
-			trial(r, s->cur, r->opts.trial_s, 0, t);
+			trial(r, s->cur, r->opts.trial_s, 0, 0, t);
 		sr->trials++;
 		pass = ibex_search_pass(s, t->tx, t->rx);
 		short_of = frames == 0 && trial_short(r, s->cur, t);
@@ -1175,7 +1199,7 @@ search_rate(struct ibex_gen_run *r, struct ibex_gen_search_res *sr)
 	struct ibex_search ndr, pdr;
 	double ndr_off = 0, pdr_off = 0;
 
-	trial(r, 0, o->trial_s, 0, &top);
+	trial(r, 0, o->trial_s, 0, 0, &top);
 	sr->trials = 1;
 	sr->flat_tx_pps = top.offered_pps;
 	sr->flat_rx_pps = top.secs > 0 ? top.rx / top.secs : 0;
@@ -1245,7 +1269,7 @@ run_rate(struct ibex_gen_run *r)
 	unsigned int i, n;
 
 	if (o->search == IBEX_GEN_SEARCH_NONE) {
-		trial(r, o->rate_pps, o->duration_s, 0, &t);
+		trial(r, o->rate_pps, o->duration_s, 0, o->max_frames, &t);
 		r->rep.elapsed_s = t.secs;
 		return;
 	}

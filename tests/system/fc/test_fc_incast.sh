@@ -14,8 +14,10 @@
 #      every lost frame is a counted drop in the switch (tx = rx + drops).
 #
 #   test_fc_incast.sh IBEX_SWITCH
-# Environment: FC_SECS (14) length of the lossless run, FC_MIN_FRAMES
-# (10000000), FC_WORKERS (1) switch workers (2: two workers forward into
+# Environment: FC_MIN_FRAMES (10000000) frames the lossless run sends (it
+# ends once they are sent: ~12 s on a quiet machine, minutes on a busy
+# one), FC_SECS (700) the longest it may take, FC_WORKERS (1) switch
+# workers (2: two workers forward into
 # gen0 and share its credit; the generator's ports spread over them).
 set -euo pipefail
 TEST_NAME=fc_incast
@@ -26,7 +28,7 @@ sw=${1:?usage: test_fc_incast.sh IBEX_SWITCH}
 [ -x "$sw" ] || skip "no ibex-switch at $sw"
 require_cmds python3
 [ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
-secs=${FC_SECS:-14}
+secs=${FC_SECS:-700}
 min_frames=${FC_MIN_FRAMES:-10000000}
 workers=${FC_WORKERS:-1}
 # The control thread, the workers, then the generator, alternating CPUs.
@@ -36,7 +38,7 @@ for ((i = 1; i <= workers + 1; i++)); do lcores+=",$i@$((i % 2))"; done
 tmp=$(mktemp -d /tmp/ibex-fc-test.XXXXXX)
 on_exit rm -rf "$tmp"
 
-# $1 name, $2 fc mode, $3 lane statement per port (or empty), $4 seconds
+# $1 name, $2 fc mode, $3 lane statement per port (or empty)
 write_conf() {
 	local f=$tmp/$1.conf p
 	{
@@ -50,13 +52,16 @@ write_conf() {
 	} >"$f"
 }
 
+# $1 name, $2 fc mode, $3 seconds at most, $4 frames to send (none: run
+# for $3)
 run() {
-	local name=$1 fc=$2 secs=$3
+	local name=$1 fc=$2 secs=$3 frames=${4:-0} budget=""
+	[ "$frames" -eq 0 ] || budget="--frames $frames"
 	"$sw" --lcores "$lcores" --no-huge -m 1024 --no-pci \
 		--log-level='lib.*:notice' --file-prefix="ibexfct$$" -- \
 		--config "$tmp/$name.conf" --json "$tmp/$name.sw.json" \
 		--gen "--engine rate --ranks 5 --flow 1:0,2:0,3:0,4:0 \
-		--fc $fc --vl 1 --pcp 1 --vlan 1 --size 128 --duration $secs \
+		--fc $fc --vl 1 --pcp 1 --vlan 1 --size 128 --duration $secs $budget \
 		--json $tmp/$name.gen.json" >"$tmp/$name.log" 2>&1 || {
 		# ibex-gen exits 3 when a frame was lost: judged below
 		[ -s "$tmp/$name.gen.json" ] ||
@@ -72,18 +77,7 @@ run() {
 # counters allow (2048 blocks) keeps the senders busy across it.
 if [ "$workers" -gt 1 ]; then reserved=128KB; else reserved=32KB; fi
 write_conf credit credit "lossless reserved $reserved"
-run credit credit "$secs"
-# A loaded machine forwards fewer frames a second: run again, long enough
-# for the minimum at the rate just seen (at most 300 s: two workers and
-# the generator on two busy CPUs can forward ~100k frames/s).
-sent=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["frames"]["tx"])' \
-	"$tmp/credit.gen.json")
-if [ "$sent" -lt "$min_frames" ] && [ "$sent" -gt 0 ]; then
-	secs=$(( (secs * min_frames * 12 / 10 + sent - 1) / sent ))
-	[ "$secs" -le 300 ] || secs=300
-	echo "fc_incast: $sent frames in the first run; again for $secs s"
-	run credit credit "$secs"
-fi
+run credit credit "$secs" "$min_frames"
 write_conf off none ""
 run off none 3
 
