@@ -325,11 +325,12 @@ test_credit_obeyed(void **state)
 	struct ibex_gen_opts o;
 	struct ibex_gen_run *r;
 	struct rte_mbuf *mb;
-	unsigned int data = 0, fc = 0, blocks = 0;
+	unsigned int data = 0, fc = 0, hello = 0, blocks = 0;
 	int len;
 
 	(void)state;
-	/* the peer grants 40 blocks on VL 0: 20 frames of 128 bytes */
+	/* the peer grants 40 blocks on VL 0: the two ranks' hellos (a block
+	 * each, counted in FCTBS like every frame) and 19 frames of 128 bytes */
 	mb = rte_pktmbuf_alloc(test_pool);
 	assert_non_null(mb);
 	len = ibex_fcf_credit_build(rte_pktmbuf_mtod(mb, void *), 256, src, &c);
@@ -347,18 +348,26 @@ test_credit_obeyed(void **state)
 	while (rte_ring_dequeue(out, (void **)&mb) == 0) {
 		uint8_t *d = rte_pktmbuf_mtod(mb, uint8_t *);
 
-		if (d[12] == 0x88 && d[13] == 0xB5)
+		if (d[12] == 0x88 && d[13] == 0xB5) {
 			fc++;
-		else if (d[12] == 0x08 && d[13] == 0x00) {
-			data++;
-			blocks += ibex_blocks(mb->data_len);
+			rte_pktmbuf_free(mb);
+			continue;
 		}
+		/* every other frame takes credit: the data and the ranks'
+		 * hellos (one block each) */
+		blocks += ibex_blocks(mb->data_len);
+		if (d[12] == 0x08 && d[13] == 0x00)
+			data++;
+		else if (d[12] == 0x88 && d[13] == 0xB6)
+			hello++;
 		rte_pktmbuf_free(mb);
 	}
-	print_message("credit: %u data frames (%u blocks), %u credit frames\n",
-		      data, blocks, fc);
+	print_message("credit: %u data frames, %u hellos (%u blocks), %u "
+		      "credit frames\n", data, hello, blocks, fc);
+	/* the 40 blocks granted, never one more: 2 hellos and 19 frames */
+	assert_int_equal(hello, 2);
 	assert_int_equal(blocks, 40);
-	assert_int_equal(data, 20);
+	assert_int_equal(data, 19);
 	/* and it advertised its own receive credit */
 	assert_true(fc >= 1);
 	assert_int_equal(ibex_gen_run_rep(r)->credit_rx, 1);
