@@ -439,6 +439,8 @@ wait_links(struct ibex_dp *dp, double wait_s, char *err, size_t errlen)
 	int ret;
 
 	for (;;) {
+		/* Memif clients whose server was not ready dial again. */
+		ibex_dp_links_poll(dp);
 		ret = ibex_dp_wait_links(dp, 100, err, errlen);
 		if (ret != -ETIMEDOUT || ibex_ctl_stop_requested())
 			return ret == -ETIMEDOUT ? 0 : ret;

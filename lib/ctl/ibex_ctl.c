@@ -182,6 +182,7 @@ struct ctl_loop {
 	const struct ibex_ctl_opts *opts;
 	int sfd, tfd, efd;
 	uint64_t start, next_age, next_stats, next_idle, learn_rearm;
+	uint64_t next_links;    /* 0: no port whose link is watched */
 	uint64_t armed_at;      /* timerfd's deadline, 0: disarmed */
 	uint64_t last_rx, last_tsc, idle_rx, last_rx_change;
 	bool learn_pending;     /* a learn wake-up seen, holdoff running */
@@ -258,6 +259,7 @@ loop_arm(struct ctl_loop *l)
 	struct itimerspec its = { 0 };
 
 	d = earliest(d, l->next_age);
+	d = earliest(d, l->next_links);
 	d = earliest(d, l->next_stats);
 	d = earliest(d, l->next_idle);
 	d = earliest(d, l->learn_rearm);
@@ -283,6 +285,14 @@ loop_jobs(struct ctl_loop *l, uint64_t now)
 	if (now >= l->next_age) {
 		ibex_fdb_age(dp->fdb, ibex_dp_clock_ms(dp, rte_get_tsc_cycles()));
 		l->next_age = now + CTL_AGE_MS;
+	}
+	if (l->next_links != 0 && now >= l->next_links) {
+		uint32_t ms = ibex_dp_links_poll(dp);
+
+		/* Links that are up are looked at on the ageing tick: no
+		 * wake-up of their own. */
+		l->next_links = ms == 0 ? 0 :
+				ms >= CTL_AGE_MS ? l->next_age : now + ms;
 	}
 	if (l->next_stats != 0 && now >= l->next_stats) {
 		stats_line(dp, &l->last_rx, &l->last_tsc);
@@ -349,6 +359,7 @@ ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts)
 	}
 	l.start = clock_ms();
 	l.next_age = l.start + CTL_AGE_MS;
+	l.next_links = dp->redial != 0 ? l.start : 0;
 	l.next_stats = opts->stats_period_ms != 0 ?
 		       l.start + opts->stats_period_ms : 0;
 	l.next_idle = opts->idle_stop_ms != 0 ? l.start : 0;

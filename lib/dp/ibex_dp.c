@@ -192,6 +192,9 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	uint16_t sent, i;
 	uint64_t left = 0;
 
+	/* Being restarted: its frames wait (ibex_link.c). */
+	if (unlikely((w->detached >> port) & 1))
+		return;
 	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
 	txbuf_account(w->eg[port], tb, now);
@@ -1937,6 +1940,7 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 	if (w->fc != NULL)
 		ibex_fc_update(w->fc, t);
 	w->tx_drain_tsc = t->tx_drain_tsc;
+	w->detached = t->detached;
 	/* Cached answers hold lanes and port state of the old tables. */
 	memset(w->flow_cache, 0, sizeof(w->flow_cache));
 	w->tables_gen = t->gen;
@@ -2043,11 +2047,14 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 		w->rxq_first = 0;
 	for (k = 0; k < w->nb_rxq; k++) {
 		const struct ibex_rxq *rq = &w->rxq[q];
-		uint16_t n = rte_eth_rx_burst(dp->port_id[rq->port],
-					      rq->queue, pkts, burst);
+		uint16_t n;
 
 		if (++q == w->nb_rxq)
 			q = 0;
+		if (unlikely((w->detached >> rq->port) & 1))
+			continue;
+		n = rte_eth_rx_burst(dp->port_id[rq->port], rq->queue, pkts,
+				     burst);
 		if (n == 0)
 			continue;
 		moved += n;

@@ -101,6 +101,16 @@ struct ibex_dp {
 	uint64_t tsc_hz;
 	struct rte_rcu_qsbr *qsbr; /**< workers' quiescent states (tables) */
 	struct ibex_conf *conf;  /**< the running configuration (control) */
+	/* Links the control thread watches (ibex_link.c): ports that redial
+	 * their peer, those taken from the workers, the link state last
+	 * seen, and per port when to redial next and the wait after that. */
+	uint64_t redial;
+	uint64_t detached;
+	uint64_t link_seen_up;
+	uint64_t redial_at_ms[IBEX_MAX_PORTS];
+	uint32_t redial_wait_ms[IBEX_MAX_PORTS];
+	uint64_t link_downs[IBEX_MAX_PORTS]; /**< up -> down seen */
+	uint64_t redials[IBEX_MAX_PORTS];    /**< restarts to reconnect */
 	struct ibex_worker *workers[IBEX_MAX_WORKERS];
 	/** What each port's classifier is (counters unused), written by the
 	 * control thread when tables are published, read by telemetry. */
@@ -219,6 +229,17 @@ int ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
  * @return 0, or -ETIMEDOUT naming the first port still down in @p err. */
 int ibex_dp_wait_links(const struct ibex_dp *dp, uint32_t timeout_ms,
 		       char *err, size_t errlen);
+
+/**
+ * Watch the links of ports whose PMD dials its peer only when started
+ * (memif clients: DPDK's connects once, in rte_eth_dev_start()), and
+ * restart such a port while its link is down, so it connects as soon as
+ * its peer is there, also after the peer restarted. The port is taken
+ * from the workers first (its frames wait in them) and given back once
+ * it started. Logs each link change. Control thread, workers running or
+ * not. @return ms until it wants to run again (0: no link to watch).
+ */
+uint32_t ibex_dp_links_poll(struct ibex_dp *dp);
 
 /**
  * Launch every worker on the lcore ibex_dp_create() gave it (control

@@ -68,6 +68,9 @@ struct ibex_dp_tables {
 	uint64_t vlan_members[IBEX_VLAN_COUNT]; /**< per VID: member ports */
 	uint16_t pvid[IBEX_MAX_PORTS];
 	uint64_t tx_enabled;     /**< ports frames may be sent to (admin up) */
+	/** Ports the control thread is restarting (ibex_link.c): not polled,
+	 * nothing sent to them; their frames wait in the worker. */
+	uint64_t detached;
 	uint64_t trusted;        /**< ports management (VL15) frames may enter */
 	uint64_t vl15_tsc;       /**< TSC ticks per VL15 frame (rate limit) */
 	uint64_t tx_drain_tsc;   /**< 0: flush TX at the end of every iteration */
@@ -184,6 +187,7 @@ struct ibex_worker {
 	uint16_t rxq_first;      /**< queue polled first this iteration */
 	struct ibex_rxq rxq[IBEX_MAX_RXQ_PER_WORKER];
 	uint64_t pending_tx;     /**< ports with frames in tx[] */
+	uint64_t detached;       /**< the tables' (worker_apply_tables()) */
 	uint64_t tx_drain_tsc;   /**< the tables' (worker_apply_tables()) */
 	uint64_t busy_tsc;       /**< TSC spent on iterations that moved frames */
 	uint64_t iterations;
@@ -231,6 +235,15 @@ int ibex_dp_tables_make(struct ibex_dp_tables **tp,
 int ibex_dp_tables_bpf(struct ibex_dp_tables *t, const struct ibex_conf *conf,
 		       const struct ibex_dp_tables *prev, char *err,
 		       size_t errlen);
+
+/** Publish tables rebuilt from the running config with the ports of
+ * dp->detached detached, and wait until no worker reads the old ones
+ * (control thread). @return 0 or -errno with @p err; nothing changed then. */
+int ibex_dp_tables_republish(struct ibex_dp *dp, char *err, size_t errlen);
+
+/** Port @p p's PMD dials its peer only when started (memif client):
+ * ibex_dp_links_poll() restarts it while its link is down. */
+bool ibex_port_redials(uint16_t port_id);
 
 /** Free tables no worker can still read: drop their programs' references
  * (the last destroys the program), then the memory. NULL is a no-op. */

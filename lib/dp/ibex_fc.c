@@ -280,7 +280,8 @@ fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 		return;
 	}
 	memcpy(p, frame, len);
-	if (rte_eth_tx_burst(w->dp->port_id[port], w->tx[port].txq, &m, 1)
+	if (unlikely((w->detached >> port) & 1) ||
+	    rte_eth_tx_burst(w->dp->port_id[port], w->tx[port].txq, &m, 1)
 	    != 1) {
 		rte_pktmbuf_free(m);
 		IBEX_CNT_ADD(c->fc_tx_fail, 1);

@@ -326,7 +326,18 @@ port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 		if (ret < 0 && ret != -ENOTSUP)
 			goto fail;
 	}
+	if (ibex_port_redials(pid))
+		dp->redial |= UINT64_C(1) << p;
 	ret = rte_eth_dev_start(pid);
+	if (ret < 0 && (dp->redial >> p & 1)) {
+		/* Its server is not there yet: ibex_dp_links_poll() dials
+		 * again; until then the workers leave the port alone. */
+		RTE_LOG(NOTICE, IBEX_PORT, "port %s (%s): no server to connect "
+			"to yet; connecting when there is one\n", cp->name,
+			cp->dev[0] != '\0' ? cp->dev : cp->name);
+		dp->detached |= UINT64_C(1) << p;
+		return 0;
+	}
 	if (ret < 0)
 		goto fail;
 	/* A switch port sees every frame; PMDs without a filter say ENOTSUP. */
@@ -704,6 +715,11 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	ret = ports_start(dp, conf, err, errlen);
 	if (ret < 0)
 		return ret;
+	if (dp->detached != 0) {
+		ret = ibex_dp_tables_republish(dp, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
 	return ibex_fc_create(dp, conf, err, errlen);
 }
 

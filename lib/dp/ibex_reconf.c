@@ -143,6 +143,7 @@ ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 	ret = ibex_dp_tables_make(&t, conf, old_t->gen + 1, err, errlen);
 	if (ret < 0)
 		return ret;
+	t->detached = dp->detached;
 	/* Programs load (and rte_bpf verifies them) before anything
 	 * changes: a refused one leaves the running one in place. */
 	ret = ibex_dp_tables_bpf(t, conf, old_t, err, errlen);
@@ -157,5 +158,28 @@ ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 	reconf_grace(dp);
 	ibex_dp_tables_free(old_t);
 	memcpy(dp->conf, conf, sizeof(*conf));
+	return 0;
+}
+
+int
+ibex_dp_tables_republish(struct ibex_dp *dp, char *err, size_t errlen)
+{
+	struct ibex_dp_tables *t, *old_t;
+	int ret;
+
+	old_t = atomic_load_explicit(&dp->tables, memory_order_relaxed);
+	ret = ibex_dp_tables_make(&t, dp->conf, old_t->gen + 1, err, errlen);
+	if (ret < 0)
+		return ret;
+	t->detached = dp->detached;
+	ret = ibex_dp_tables_bpf(t, dp->conf, old_t, err, errlen);
+	if (ret < 0) {
+		ibex_dp_tables_free(t);
+		return ret;
+	}
+	atomic_store_explicit(&dp->tables, t, memory_order_release);
+	ibex_dp_bpf_note(dp, t);
+	reconf_grace(dp);
+	ibex_dp_tables_free(old_t);
 	return 0;
 }

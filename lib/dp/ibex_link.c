@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Links that come back: ports whose PMD dials its peer only when started.
+ *
+ * DPDK 22.11's memif client connects once, in rte_eth_dev_start(). When
+ * its server is not there yet, or is there but its port not yet started
+ * (the server answers "ID not found" and hangs up), or goes away later,
+ * the port stays down for good. So the control thread watches such ports
+ * and restarts one while its link is down:
+ *  1. it takes the port from the workers: tables with the port's bit in
+ *     `detached`, then an RCU grace period, after which no worker is in
+ *     an RX or TX call on it (ethdev's stop and start swap the port's
+ *     burst functions and queues under a caller, and must not race one);
+ *     frames for it wait in the workers, lanes fill and flow control
+ *     holds back or tail-drops as for any port that does not send;
+ *  2. stops and starts it: start dials the server;
+ *  3. gives it back once it started (a stopped port stays detached:
+ *     ethdev's stand-in burst functions would complain).
+ * A start that fails made no connection (nobody listens): retry after
+ * REDIAL_MIN_MS. A start that connected leaves the handshake to EAL's
+ * interrupt thread; the next restart waits REDIAL_FIRST_MS, doubling up
+ * to REDIAL_MAX_MS, so a slow handshake on a busy machine is not cut
+ * short (closing a connection before the server took it makes DPDK
+ * 22.11's memif server free state it still uses).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+
+#include "ibex_dp_private.h"
+
+RTE_LOG_REGISTER(ibex_link_logtype, ibex.link, INFO);
+#define RTE_LOGTYPE_IBEX_LINK ibex_link_logtype
+
+#define REDIAL_MIN_MS 250
+#define REDIAL_FIRST_MS 2000
+#define REDIAL_MAX_MS 8000
+/* Between looks at links that are up: the control loop's second tick. */
+#define LINKS_IDLE_MS 1000
+
+bool
+ibex_port_redials(uint16_t port_id)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+
+	if (rte_eth_dev_info_get(port_id, &info) != 0 ||
+	    info.driver_name == NULL ||
+	    strcmp(info.driver_name, "net_memif") != 0 || info.device == NULL)
+		return false;
+	da = rte_dev_devargs(info.device);
+	/* The PMD's own test of its role= value (strstr), client or slave. */
+	return da != NULL && da->args != NULL &&
+	       (strstr(da->args, "role=client") != NULL ||
+		strstr(da->args, "role=slave") != NULL);
+}
+
+static uint64_t
+now_ms(void)
+{
+	return rte_get_tsc_cycles() / (rte_get_tsc_hz() / 1000);
+}
+
+static bool
+link_up(uint16_t port_id)
+{
+	struct rte_eth_link link;
+
+	return rte_eth_link_get_nowait(port_id, &link) == 0 &&
+	       link.link_status == RTE_ETH_LINK_UP;
+}
+
+/* Publish dp->detached; on failure (out of memory) put @p bit back as it
+ * was in the tables. @return 0 or -errno. */
+static int
+detached_publish(struct ibex_dp *dp, uint16_t p, uint64_t was)
+{
+	char err[256];
+	int ret = ibex_dp_tables_republish(dp, err, sizeof(err));
+
+	if (ret < 0) {
+		dp->detached = (dp->detached & ~(UINT64_C(1) << p)) | was;
+		RTE_LOG(WARNING, IBEX_LINK, "port %s: cannot %s the workers "
+			"to reconnect it: %s\n", dp->port_name[p],
+			was != 0 ? "give it back to" : "take it from", err);
+	}
+	return ret;
+}
+
+/* Steps 1-3 of the comment above for port @p p, whose link is down. */
+static void
+port_redial(struct ibex_dp *dp, uint16_t p, uint64_t now)
+{
+	uint64_t bit = UINT64_C(1) << p;
+	uint16_t pid = dp->port_id[p];
+	int ret;
+
+	dp->redial_at_ms[p] = now + REDIAL_MIN_MS;
+	if (!(dp->detached & bit)) {
+		dp->detached |= bit;
+		if (detached_publish(dp, p, 0) < 0)
+			return;
+	}
+	rte_eth_dev_stop(pid);
+	dp->redials[p]++;
+	ret = rte_eth_dev_start(pid);
+	if (ret < 0)
+		return;
+	ret = rte_eth_promiscuous_enable(pid);
+	if (ret < 0 && ret != -ENOTSUP)
+		RTE_LOG(WARNING, IBEX_LINK, "port %s: promiscuous mode: %s\n",
+			dp->port_name[p], rte_strerror(-ret));
+	dp->redial_at_ms[p] = now + dp->redial_wait_ms[p];
+	dp->redial_wait_ms[p] = RTE_MIN(2 * dp->redial_wait_ms[p],
+					(uint32_t)REDIAL_MAX_MS);
+	dp->detached &= ~bit;
+	detached_publish(dp, p, bit);
+}
+
+uint32_t
+ibex_dp_links_poll(struct ibex_dp *dp)
+{
+	uint64_t watch = dp->redial, now = now_ms();
+	uint32_t next = 0;
+
+	while (watch != 0) {
+		uint16_t p = (uint16_t)__builtin_ctzll(watch);
+		uint64_t bit = UINT64_C(1) << p;
+		bool up = !(dp->detached & bit) && link_up(dp->port_id[p]);
+
+		watch &= watch - 1;
+		if (up != ((dp->link_seen_up & bit) != 0)) {
+			dp->link_seen_up ^= bit;
+			if (!up)
+				dp->link_downs[p]++;
+			RTE_LOG(INFO, IBEX_LINK, "port %s: link %s\n",
+				dp->port_name[p], up ? "up" : "down");
+		}
+		if (up) {
+			dp->redial_wait_ms[p] = REDIAL_FIRST_MS;
+			next = next == 0 ? LINKS_IDLE_MS : next;
+			continue;
+		}
+		if (dp->redial_wait_ms[p] == 0)
+			dp->redial_wait_ms[p] = REDIAL_FIRST_MS;
+		if (now >= dp->redial_at_ms[p])
+			port_redial(dp, p, now);
+		next = REDIAL_MIN_MS;
+	}
+	return next;
+}
