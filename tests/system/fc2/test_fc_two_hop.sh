@@ -124,6 +124,11 @@ run() {
 		--vdev "net_memif1,role=client,id=0,socket=$s2,socket-abstract=no" \
 		-- --config "$tmp/$name.b.conf" --json "$tmp/$name.b.json" \
 		--ctl-socket "$tmp/$name.b.ctl"
+	# B dials A's servers again until A's ports are started (ibex.link
+	# logs each link up); A waits for its links with --wait-links.
+	b_links() { [ "$(grep -c ': link up$' "$tmp/$name.b.log")" -ge 2 ]; }
+	wait_until_or_dead 120 "$bpid" b_links ||
+		{ show_log "$tmp/$name.a.log"; show_log "$tmp/$name.b.log"; fail "B's memif links did not come up ($name)"; }
 	if [ "$fc" = credit ]; then
 		# While traffic flows: until both ends of both links have sent
 		# and applied credit frames (judged again below), or A ends.
