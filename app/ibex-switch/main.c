@@ -51,6 +51,7 @@ struct app_opts {
 	double stats_period_s;
 	double idle_stop_s;
 	double wait_links_s;
+	double wait_peers_s;
 	int check_only;
 };
 
@@ -68,6 +69,9 @@ usage(const char *prog)
 	       "  --idle-stop SEC      stop once no frame has arrived for SEC seconds\n"
 	       "  --stats-period SEC   print a throughput line every SEC seconds\n"
 	       "  --wait-links SEC     wait up to SEC seconds for every link to come up\n"
+	       "  --wait-peers SEC     at stop, once the workers are done, wait up to\n"
+	       "                       SEC seconds for every memif peer to disconnect\n"
+	       "                       before closing the ports (docs/design.md)\n"
 	       "  --json FILE          write the final counters as JSON to FILE\n"
 	       "  --ctl-socket PATH    control socket for ibex-ctl (default: in the\n"
 	       "                       DPDK runtime dir; 'none': no socket)\n"
@@ -120,6 +124,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "idle-stop", required_argument, NULL, 'i' },
 		{ "stats-period", required_argument, NULL, 's' },
 		{ "wait-links", required_argument, NULL, 'w' },
+		{ "wait-peers", required_argument, NULL, 'P' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "ctl-socket", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
@@ -147,6 +152,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		case 'i': ret = parse_seconds("idle-stop", optarg, &o->idle_stop_s); break;
 		case 's': ret = parse_seconds("stats-period", optarg, &o->stats_period_s); break;
 		case 'w': ret = parse_seconds("wait-links", optarg, &o->wait_links_s); break;
+		case 'P': ret = parse_seconds("wait-peers", optarg, &o->wait_peers_s); break;
 		case 'h': usage(argv[0]); exit(0);
 		default:
 			fprintf(stderr, "Try 'ibex-switch --help'.\n");
@@ -296,7 +302,7 @@ static bool
 is_app_opt(const char *a)
 {
 	static const char *const names[] = { "config", "check-config",
-		"duration", "idle-stop", "stats-period", "wait-links", "json",
+		"duration", "idle-stop", "stats-period", "wait-links", "wait-peers", "json",
 		"ctl-socket", "gen", "gen-ports", "version", NULL };
 	unsigned int i;
 	size_t n;
@@ -496,6 +502,15 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 	ibex_notify("STOPPING=1");
 	ibex_dp_stop(dp);
 	ibex_ctl_wait_lcores(); /* the generator's, with --gen */
+	if (o->wait_peers_s > 0) {
+		fprintf(stderr, "ibex-switch: workers stopped; waiting up to %g s "
+			"for the memif peers to disconnect\n", o->wait_peers_s);
+		if (ibex_dp_wait_peers_gone(dp, (uint32_t)(o->wait_peers_s *
+							  1000)) < 0)
+			fprintf(stderr, "ibex-switch: a memif peer is still "
+				"connected after --wait-peers %g s\n",
+				o->wait_peers_s);
+	}
 	ibex_ctl_print_summary(stdout, dp, now_s() - t0);
 	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0)
 		fprintf(stderr, "ibex-switch: --gen: run not clean (frames lost "

@@ -242,6 +242,17 @@ int ibex_dp_wait_links(const struct ibex_dp *dp, uint32_t timeout_ms,
 uint32_t ibex_dp_links_poll(struct ibex_dp *dp);
 
 /**
+ * After ibex_dp_stop(): wait up to @p timeout_ms until no memif port's
+ * link is up, i.e. every memif peer has disconnected first. DPDK 22.11's
+ * memif PMD unmaps a port's rings in EAL's interrupt thread when its peer
+ * leaves, racing a worker inside a burst on them (docs/design.md); a
+ * switch whose workers have stopped is safe from that, so of two chained
+ * switches the one that waits here lets the other, stopped next, leave
+ * safely too. @return 0, or -ETIMEDOUT with a peer still connected.
+ */
+int ibex_dp_wait_peers_gone(const struct ibex_dp *dp, uint32_t timeout_ms);
+
+/**
  * Launch every worker on the lcore ibex_dp_create() gave it (control
  * thread, workers not running). @return 0, or -errno when a launch
  * failed: the workers already launched are then stopped and joined.

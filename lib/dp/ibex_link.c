@@ -45,6 +45,16 @@ RTE_LOG_REGISTER(ibex_link_logtype, ibex.link, INFO);
 /* Between looks at links that are up: the control loop's second tick. */
 #define LINKS_IDLE_MS 1000
 
+static bool
+is_memif(uint16_t port_id)
+{
+	struct rte_eth_dev_info info;
+
+	return rte_eth_dev_info_get(port_id, &info) == 0 &&
+	       info.driver_name != NULL &&
+	       strcmp(info.driver_name, "net_memif") == 0;
+}
+
 bool
 ibex_port_redials(uint16_t port_id)
 {
@@ -155,4 +165,23 @@ ibex_dp_links_poll(struct ibex_dp *dp)
 		next = REDIAL_MIN_MS;
 	}
 	return next;
+}
+
+int
+ibex_dp_wait_peers_gone(const struct ibex_dp *dp, uint32_t timeout_ms)
+{
+	uint64_t deadline = now_ms() + timeout_ms;
+	uint16_t p = 0;
+
+	while (p < dp->nb_ports) {
+		if (!is_memif(dp->port_id[p]) || !link_up(dp->port_id[p])) {
+			p++;
+			continue;
+		}
+		if (now_ms() >= deadline)
+			return -ETIMEDOUT;
+		/* Sleep: the caller may share its CPU. */
+		rte_delay_us_sleep(10 * 1000);
+	}
+	return 0;
 }
