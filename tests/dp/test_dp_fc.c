@@ -99,13 +99,19 @@ tsc_ns(uint64_t tsc)
 
 /* ---- the neighbours ---------------------------------------------------- */
 
-/* One upstream sender: one flow on its port, frames of one size. */
+/* One upstream sender: one flow on its port, frames of one size; or,
+ * spread (nq > 1), one flow per RX queue of its port, as RSS spreads a
+ * port's flows over the workers: the queues take frames in turn, a full
+ * one (its worker is descheduled, say) skipped. A flow's frames carry
+ * its queue in their source MAC (byte 4: 0x0a + queue). */
 struct sender {
 	unsigned int port;
 	unsigned int pcp;
+	unsigned int nq;
+	unsigned int next_q;
 	uint32_t len;
 	uint32_t blocks;
-	uint32_t psn;
+	uint32_t psn[MAX_RXQ];
 	uint64_t sent;
 	uint64_t gap_tsc;           /* 0: full offered load */
 	uint64_t next_tsc;
@@ -147,7 +153,7 @@ struct downstream {
 /* What came out of the egress port. */
 struct sink {
 	uint64_t frames[MAX_FLOWS];
-	uint32_t next_psn[MAX_FLOWS];
+	uint32_t next_psn[MAX_FLOWS][MAX_RXQ];
 	uint64_t gaps, reordered, dups;
 	uint64_t total;
 	uint64_t last_tsc[IBEX_PFC_PRIOS];  /* last arrival per PCP */
@@ -164,6 +170,7 @@ struct scen {
 				* expected end: a slow machine needs longer) */
 	unsigned int ring_depth; /* frames a sender keeps in its RX ring */
 	bool receiver_stalls;
+	bool spread;           /* each sender: a flow per RX queue */
 };
 
 static struct sender snd[NB_IN];
@@ -192,6 +199,7 @@ sender_prepare(struct sender *s, unsigned int port, unsigned int pcp,
 	memset(s, 0, sizeof(*s));
 	s->port = port;
 	s->pcp = pcp;
+	s->nq = 1;
 	s->len = len;
 	s->blocks = ibex_blocks(len);
 	memcpy(spec.dst, mac_dst, 6);
@@ -205,7 +213,7 @@ sender_prepare(struct sender *s, unsigned int port, unsigned int pcp,
 }
 
 static struct rte_mbuf *
-sender_frame(const struct sender *s)
+sender_frame(const struct sender *s, unsigned int q)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
 	uint8_t *p;
@@ -214,9 +222,10 @@ sender_frame(const struct sender *s)
 		return NULL;
 	p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)s->len);
 	rte_memcpy(p, s->tmpl, s->len);
-	p[s->psn_off] = (uint8_t)(s->psn >> 16);
-	p[s->psn_off + 1] = (uint8_t)(s->psn >> 8);
-	p[s->psn_off + 2] = (uint8_t)s->psn;
+	p[10] = (uint8_t)(0x0a + q);
+	p[s->psn_off] = (uint8_t)(s->psn[q] >> 16);
+	p[s->psn_off + 1] = (uint8_t)(s->psn[q] >> 8);
+	p[s->psn_off + 2] = (uint8_t)s->psn[q];
 	return m;
 }
 
@@ -327,28 +336,37 @@ sender_offer(struct sender *s, const struct scen *sc, uint64_t now,
 	bool ll = s->pcp == PCP_LL;
 
 	for (k = 0; k < 32 && offering; k++) {
+		unsigned int q = 0, j;
+		struct rte_ring *ring = rxr[s->port];
 		struct rte_mbuf *m;
 
 		if (s->gap_tsc != 0 && now < s->next_tsc)
 			break;
-		if (rte_ring_count(rxr[s->port]) >= sc->ring_depth)
+		for (j = 0; s->nq > 1 && j < s->nq; j++) {
+			q = (s->next_q + j) % s->nq;
+			ring = rxq[s->port][q];
+			if (rte_ring_count(ring) < sc->ring_depth)
+				break;
+		}
+		if (rte_ring_count(ring) >= sc->ring_depth)
 			break;
+		s->next_q = (q + 1) % s->nq;
 		if (sc->mode == IBEX_FC_CREDIT && ll && sc->lossless &&
 		    !ibex_credit_tx_ok(&u->cp, VL_LL, s->blocks))
 			break;
 		if (sc->mode == IBEX_FC_PFC &&
 		    ibex_pfc_rx_lane(&u->ppar, &u->prx, s->pcp, now_ns) != IBEX_PFC_OPEN)
 			break;
-		m = sender_frame(s);
+		m = sender_frame(s, q);
 		if (m == NULL)
 			break;
-		if (rte_ring_enqueue(rxr[s->port], m) != 0) {
+		if (rte_ring_enqueue(ring, m) != 0) {
 			rte_pktmbuf_free(m);
 			break;
 		}
 		if (sc->mode == IBEX_FC_CREDIT && ll && sc->lossless)
 			ibex_credit_tx_sent(&u->cp, VL_LL, s->blocks);
-		s->psn = (s->psn + 1) & 0xffffff;
+		s->psn[q] = (s->psn[q] + 1) & 0xffffff;
 		s->sent++;
 		s->next_tsc = now + s->gap_tsc;
 	}
@@ -398,7 +416,8 @@ sink_drain(const struct scen *sc, uint64_t now)
 			struct ibex_pkt_info info;
 			struct ibex_fcf_credit cm;
 			unsigned int pcp, port;
-			uint32_t psn, blocks;
+			uint32_t psn, blocks, *next;
+			unsigned int q;
 			int f;
 
 			if (eth[12] == 0x88 && eth[13] == 0xb5) {
@@ -418,17 +437,19 @@ sink_drain(const struct scen *sc, uint64_t now)
 			port = (unsigned int)eth[11] - 1;
 			assert_true(port < NB_IN);
 			f = flow_of(port, pcp);
+			q = (unsigned int)eth[10] - 0x0a;
+			assert_true(q < MAX_RXQ);
+			next = &sink.next_psn[f][q];
 			psn = ibex_bth_psn(eth + info.bth_off);
-			if (psn != sink.next_psn[f]) {
-				if (((psn - sink.next_psn[f]) & 0xffffff) <
-				    0x800000)
+			if (psn != *next) {
+				if (((psn - *next) & 0xffffff) < 0x800000)
 					sink.gaps++;
-				else if (psn + 1 == sink.next_psn[f])
+				else if (psn + 1 == *next)
 					sink.dups++;
 				else
 					sink.reordered++;
 			}
-			sink.next_psn[f] = (psn + 1) & 0xffffff;
+			*next = (psn + 1) & 0xffffff;
 			sink.frames[f]++;
 			sink.total++;
 			sink.per_pcp[pcp & 7]++;
@@ -607,6 +628,8 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 	memset(&down, 0, sizeof(down));
 	for (i = 0; i < NB_IN; i++) {
 		sender_prepare(&snd[i], i, PCP_LL, len[i]);
+		if (sc->spread)
+			snd[i].nq = nb_rxq;
 		assert_int_equal(ibex_credit_port_init(&up[i].cp, 2), 0);
 		assert_int_equal(ibex_pfc_rx_params_set(&up[i].ppar, 1000,
 						IBEX_PFC_WD_OFF, 0, 0), 0);
@@ -847,45 +870,45 @@ test_lossy_lane_loses(void **state)
 }
 
 /* PFC towards the senders, r3 shaped to 1 Gb/s. The senders keep at most
- * 64 frames in flight (the ring plays the cable), and the headroom covers
- * that plus a burst. 65000 quanta at 1 Gb/s pause for 33 ms and ibex
- * refreshes at half that: a worker descheduled for a while on a busy
- * machine does not let a pause lapse (with a pause shorter than the
- * refresh can be late, PFC loses frames, rightly counted as violations). */
+ * 64 frames in flight per RX ring (the ring plays the cable), and the
+ * headroom covers that plus a burst. 65000 quanta at 1 Gb/s pause for 33
+ * ms and ibex refreshes at half that: a worker descheduled for a while on
+ * a busy machine does not let a pause lapse (with a pause shorter than
+ * the refresh can be late, PFC loses frames, rightly counted as
+ * violations).
+ *
+ * With several workers each sender has a flow on each RX queue of its
+ * port, so every port's lane is held in several workers' slices, and each
+ * worker forwards part of every port's traffic. A shaper works per worker
+ * TX queue (docs/flow-control.md §10, Limits): r3 is shaped to 1 Gb/s / N
+ * on each, 1 Gb/s in all, as with one worker. */
 static void
 test_pfc_incast(void **state)
 {
 	struct scen sc = {
 		.mode = IBEX_FC_PFC, .lossless = true,
 		.min_frames = min_frames() / 2, .max_ms = 120000,
-		.ring_depth = 64,
+		.ring_depth = 64, .spread = nb_rxq > 1,
 	};
 	struct result r;
+	char conf[1024];
 	unsigned int i;
 
 	(void)state;
-	/* Known gap with several workers: each worker accounts a slice of
-	 * the buffer, and XOFF reached only the upstream whose slice filled
-	 * (r1 paused, r0 and r2 never) although nothing was lost. Until
-	 * PFC generation sums the slices, this case is not judged there. */
-	if (nb_workers > 1) {
-		printf("PFC incast with %u workers: not judged (known gap: "
-		       "XOFF per worker slice, docs/flow-control.md §10)\n",
-		       nb_workers);
-		skip();
-	}
-	dp_build("buffer total 2MB\n"
+	snprintf(conf, sizeof(conf), "buffer total 2MB\n"
 		 "port r0 vls 2 speed 1G fc pfc\n"
 		 "port r1 vls 2 speed 1G fc pfc\n"
 		 "port r2 vls 2 speed 1G fc pfc\n"
-		 "port r3 vls 2 speed 1G fc pfc shape 1G\n"
+		 "port r3 vls 2 speed 1G fc pfc shape %uM\n"
 		 "lane r0 vl 1 lossless\nlane r1 vl 1 lossless\n"
 		 "lane r2 vl 1 lossless\nlane r3 vl 1 lossless\n"
 		 "pfc r0 headroom 128KB quanta 65000\n"
 		 "pfc r1 headroom 128KB quanta 65000\n"
 		 "pfc r2 headroom 128KB quanta 65000\n"
-		 "pfc r3 headroom 128KB\n");
-	printf("PFC incast 3 -> 1, lossless priority %u:\n", PCP_LL);
+		 "pfc r3 headroom 128KB\n", 1000 / nb_workers);
+	dp_build(conf);
+	printf("PFC incast 3 -> 1, lossless priority %u, r3 shaped to %u "
+	       "Mb/s per worker:\n", PCP_LL, 1000 / nb_workers);
 	incast(&sc, 65000, &r);
 	assert_lossless(&r, sc.min_frames);
 	for (i = 0; i < NB_IN; i++) {
@@ -897,6 +920,140 @@ test_pfc_incast(void **state)
 	}
 	printf("  PFC frames from ibex: %.0f /s on r0\n",
 	       r.ibex_pfc_tx[0] * 1000.0 / (double)r.ms);
+	dp_teardown();
+}
+
+/*
+ * PFC judged on what every worker holds for a lane. r3's lossless
+ * priority is paused, so r0's frames stay in ibex; r0 sends 64 frames of
+ * 1024 B (16 blocks), spread over its RX queues. XOFF is due at 576
+ * blocks (reserved 4 KB = 64, static xoff 32 KB = 512 beyond it). With
+ * two queues each worker holds 32 x 16 = 512 blocks, below its own slice's
+ * XOFF level: only the sum (1024) is past it, so only the port's owner,
+ * summing the slices, can pause r0. Then r3 resumes, the lane drains and
+ * XON follows (xon 16 KB: at 320 blocks in all). With one worker the one
+ * slice holds everything and crosses on its own.
+ */
+#define SUM_FRAMES 64
+#define SUM_LEN 1024
+#define SUM_XOFF_BLOCKS (64 + 512)
+
+static const char pfc_sum_conf[] =
+	"buffer total 4MB\n"
+	"port r0 vls 2 speed 10G fc pfc\n"
+	"port r1 vls 2 speed 10G\nport r2 vls 2 speed 10G\n"
+	"port r3 vls 2 speed 10M fc pfc\n"
+	"lane r0 vl 1 lossless reserved 4KB\nlane r3 vl 1 lossless\n"
+	"pfc r0 headroom 128KB xoff 32KB xon 16KB\n"
+	"pfc r3 watchdog off\n";
+
+static void pfc_to_ibex(uint8_t cev, uint16_t quanta);
+
+/* Poll the neighbours of r0 and r3 until @p done or 10 s passed, keeping
+ * r3 paused (65535 quanta at 10 Mb/s: 3.4 s, renewed every 100 ms) while
+ * @p hold. */
+static bool
+sum_until(const struct scen *sc, bool hold, bool (*done)(void))
+{
+	uint64_t t0 = rte_rdtsc(), last_pause = t0, now;
+
+	while (!done()) {
+		now = rte_rdtsc();
+		if (now - t0 > 10 * hz)
+			return false;
+		if (hold && now - last_pause > hz / 10) {
+			pfc_to_ibex(1u << PCP_LL, 0xffff);
+			last_pause = now;
+		}
+		upstream_rx(0, sc, tsc_ns(now), 0xffff);
+		sink_drain(sc, now);
+		rte_delay_us_sleep(20);
+	}
+	return true;
+}
+
+static bool
+r0_paused(void)
+{
+	return up[0].xoff_rx > 0;
+}
+
+static bool
+r0_resumed_all_out(void)
+{
+	return up[0].xon_rx > 0 && sink.total == snd[0].sent;
+}
+
+static void
+test_pfc_sum(void **state)
+{
+	struct scen sc = { .mode = IBEX_FC_PFC, .lossless = true,
+			   .ring_depth = RX_RING };
+	struct ibex_dp_fc_view v;
+	uint64_t t0;
+	bool held;
+
+	(void)state;
+	dp_build(pfc_sum_conf);
+	memset(&sink, 0, sizeof(sink));
+	memset(up, 0, sizeof(up));
+	memset(&down, 0, sizeof(down));
+	sender_prepare(&snd[0], 0, PCP_LL, SUM_LEN);
+	snd[0].nq = nb_rxq;
+	assert_int_equal(ibex_pfc_rx_params_set(&up[0].ppar, 10000,
+						IBEX_PFC_WD_OFF, 0, 0), 0);
+	ibex_pfc_rx_init(&up[0].prx);
+	workers_start();
+
+	/* r3's priority paused, and every worker's gate knows it (the owner
+	 * publishes, each worker copies at its next housekeeping, at most a
+	 * microsecond of its running time later). */
+	pfc_to_ibex(1u << PCP_LL, 0xffff);
+	t0 = rte_rdtsc();
+	do {
+		assert_true(rte_rdtsc() - t0 < 10 * hz);
+		rte_delay_us_sleep(20);
+		assert_int_equal(ibex_dp_fc_view(dp, OUT, &v), 0);
+	} while (!(v.paused_vls >> VL_LL & 1));
+	rte_delay_us_sleep(10);
+	assert_int_equal(dp_harness_quiesce(dp), 0);
+
+	/* r0 sends until paused or SUM_FRAMES are out (bursts of 32, one
+	 * frame per queue in turn). */
+	t0 = rte_rdtsc();
+	while (snd[0].sent < SUM_FRAMES && up[0].xoff_rx == 0) {
+		uint64_t now = rte_rdtsc();
+
+		assert_true(now - t0 < 10 * hz);
+		upstream_rx(0, &sc, tsc_ns(now), 0xffff);
+		if (snd[0].sent < SUM_FRAMES)
+			sender_offer(&snd[0], &sc, now, tsc_ns(now), true);
+	}
+	held = sum_until(&sc, true, r0_paused);
+	assert_int_equal(ibex_dp_fc_view(dp, 0, &v), 0);
+	printf("PFC judged on the sum over %u worker(s): r0 sent %" PRIu64
+	       " frames of %u B over %u queue(s); ibex holds %u blocks of r0's "
+	       "lane (XOFF at %u); XOFF at r0: %" PRIu64 "\n", nb_workers,
+	       snd[0].sent, SUM_LEN, snd[0].nq, v.buf_used[VL_LL],
+	       SUM_XOFF_BLOCKS, up[0].xoff_rx);
+	assert_true(held);
+	assert_int_equal(sink.total, 0);
+	assert_true(v.buf_used[VL_LL] >= SUM_XOFF_BLOCKS);
+	assert_true(v.xoff[VL_LL]);
+	assert_int_equal(up[0].pfc_bad_quanta + up[0].pfc_bad_prio, 0);
+
+	/* r3 resumes: everything comes out, and r0 hears XON. */
+	pfc_to_ibex(1u << PCP_LL, 0);
+	held = sum_until(&sc, false, r0_resumed_all_out);
+	printf("  after r3 resumed: %" PRIu64 " of %" PRIu64 " out, XON at "
+	       "r0: %" PRIu64 "\n", sink.total, snd[0].sent, up[0].xon_rx);
+	assert_true(held);
+	workers_stop();
+	sink_drain(&sc, rte_rdtsc());
+	assert_int_equal(sink.total, snd[0].sent);
+	assert_int_equal(sink.gaps + sink.reordered + sink.dups, 0);
+	assert_int_equal(drops(IBEX_R_FC_VIOLATION), 0);
+	assert_int_equal(fc_violations(), 0);
 	dp_teardown();
 }
 
@@ -1326,6 +1483,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_no_fc_loses),
 		cmocka_unit_test(test_lossy_lane_loses),
 		cmocka_unit_test(test_pfc_incast),
+		cmocka_unit_test(test_pfc_sum),
 		cmocka_unit_test(test_pfc_pause_obeyed),
 		cmocka_unit_test(test_pfc_watchdog),
 	};
