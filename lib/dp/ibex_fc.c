@@ -933,7 +933,8 @@ view_add_counters(struct ibex_dp_fc_view *v, const struct ibex_fc_counters *c)
 }
 
 /* One worker's buffer slice into the view: use summed, room the
- * smallest, XOFF if any slice asserts it. */
+ * smallest, XOFF if any slice asserts it (or, several workers, the
+ * owner's judgement of their sum does: ibex_dp_fc_view()). */
 static void
 view_add_slice(struct ibex_dp_fc_view *v, const struct ibex_buf *b,
 	       uint16_t port, bool first)

@@ -26,7 +26,19 @@
  *             share, one writer); the owner advertises ABR (the sum) plus
  *             the smallest free share among the slices, which every slice
  *             can hold whichever queue RSS puts the frames on. PFC: the
- *             owner asserts XOFF for a priority while any slice does;
+ *             owner judges each lossless lane on the sum of the slices
+ *             (its use in all of them against the threshold the pool's
+ *             summed use leaves, ibex_buf_pfc_judge()) and asserts XOFF
+ *             while that sum or any slice wants it, XON when neither
+ *             does. A slice still sends XOFF (and refreshes) from its own
+ *             worker the moment its own lane crosses, never XON: that
+ *             keeps its headroom enough for what is in flight. It counts
+ *             its XOFF edges (xoff_seq, one writer) so the owner follows
+ *             even one it never saw asserted with an XON; the owner counts
+ *             its XONs (xon_seq) so a slice that crossed just after the
+ *             owner looked sends its XOFF again at once. Cost: the
+ *             owner's housekeeping reads N x (4 words per lane + the
+ *             pool's use + a count per priority); nothing per frame;
  *   egress    credit: one atomic counter of blocks claimed per lane, taken
  *             once per RX burst (a chunk, the unused part given back at
  *             the burst's end) or per frame on the queued path, compared
