@@ -277,10 +277,17 @@ credit_send(struct ibex_credit_port *cp, unsigned int port, uint64_t now_ns,
 	(*tx)++;
 }
 
-/* What ibex sent towards an upstream neighbour: credit or PFC frames. */
+/*
+ * What ibex sent towards an upstream neighbour: credit or PFC frames. A
+ * pause runs from when the neighbour reads it, so each burst is dated
+ * when it is taken, not by the caller's clock: this thread may have been
+ * held off the CPU since (100 ms seen on a loaded machine), and a fresh
+ * XOFF dated that far back would look expired at once, the sender
+ * sending into a lane ibex holds paused (seen: thousands of frames lost
+ * as fc-violation, with one worker as with two, under a CPU hog).
+ */
 static void
-upstream_rx(unsigned int i, const struct scen *sc, uint64_t now_ns,
-	    uint16_t want_quanta)
+upstream_rx(unsigned int i, const struct scen *sc, uint16_t want_quanta)
 {
 	struct upstream *u = &up[i];
 	struct rte_mbuf *m[64];
@@ -288,6 +295,8 @@ upstream_rx(unsigned int i, const struct scen *sc, uint64_t now_ns,
 
 	while ((n = rte_ring_dequeue_burst(txr[i], (void **)m, 64,
 					   NULL)) != 0) {
+		uint64_t now_ns = tsc_ns(rte_rdtsc());
+
 		for (j = 0; j < n; j++) {
 			const uint8_t *eth = rte_pktmbuf_mtod(m[j], uint8_t *);
 			uint16_t et = (uint16_t)(eth[12] << 8 | eth[13]);
@@ -622,6 +631,7 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 {
 	static const uint32_t len[NB_IN] = { 64, 200, 520 };
 	uint64_t t0, now, end, quiet_until = 0, sent, last_total = 0, last_rx;
+	uint64_t prev, max_stall = 0;
 	unsigned int i;
 
 	memset(&sink, 0, sizeof(sink));
@@ -648,12 +658,16 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 	workers_start();
 	t0 = rte_rdtsc();
 	last_rx = t0;
+	prev = t0;
 	end = t0 + hz * sc->max_ms / 1000;
 	for (;;) {
 		uint64_t now_ns;
 		bool offering;
 
 		now = rte_rdtsc();
+		if (now - prev > max_stall)
+			max_stall = now - prev;
+		prev = now;
 		now_ns = tsc_ns(now);
 		sent = snd[0].sent + snd[1].sent + snd[2].sent;
 		offering = sent < sc->min_frames && now < end;
@@ -666,7 +680,7 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 			last_rx = now;
 		}
 		for (i = 0; i < NB_IN; i++) {
-			upstream_rx(i, sc, now_ns, want_quanta);
+			upstream_rx(i, sc, want_quanta);
 			sender_offer(&snd[i], sc, now, now_ns, offering);
 			if (sc->mode == IBEX_FC_CREDIT) {
 				uint32_t free_blocks[2] = {
@@ -724,6 +738,17 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 	       PRIu64 "), to ibex %" PRIu64 "; peak buffer %" PRIu64 "/%u "
 	       "blocks\n", down.fc_rx, down.fc_lost, down.fc_tx,
 	       down.max_used, down.cap);
+	for (i = 0; i < NB_PORTS; i++) {
+		struct ibex_dp_fc_view v;
+
+		if (ibex_dp_fc_view(dp, (uint16_t)i, &v) == 0 &&
+		    (v.violations[VL_LL] | v.fc_tx_fail) != 0)
+			printf("  ibex r%u: violations %" PRIu64 ", FC frames "
+			       "TX did not take %" PRIu64 "\n", i,
+			       v.violations[VL_LL], v.fc_tx_fail);
+	}
+	printf("  this loop was held off the CPU for up to %.1f ms\n",
+	       (double)max_stall * 1e3 / (double)hz);
 }
 
 /* Every frame of every flow arrived, once, in order. */
@@ -966,7 +991,7 @@ sum_until(const struct scen *sc, bool hold, bool (*done)(void))
 			pfc_to_ibex(1u << PCP_LL, 0xffff);
 			last_pause = now;
 		}
-		upstream_rx(0, sc, tsc_ns(now), 0xffff);
+		upstream_rx(0, sc, 0xffff);
 		sink_drain(sc, now);
 		rte_delay_us_sleep(20);
 	}
@@ -1026,7 +1051,7 @@ test_pfc_sum(void **state)
 		uint64_t now = rte_rdtsc();
 
 		assert_true(now - t0 < 10 * hz);
-		upstream_rx(0, &sc, tsc_ns(now), 0xffff);
+		upstream_rx(0, &sc, 0xffff);
 		if (snd[0].sent < SUM_FRAMES)
 			sender_offer(&snd[0], &sc, now, tsc_ns(now), true);
 	}
@@ -1085,7 +1110,7 @@ light_traffic(const struct scen *sc, uint32_t ms, void (*at)(uint32_t))
 	do {
 		now = rte_rdtsc();
 		elapsed = (uint32_t)((now - t0) * 1000 / hz);
-		upstream_rx(0, sc, tsc_ns(now), 0);
+		upstream_rx(0, sc, 0);
 		sender_offer(&snd[0], sc, now, tsc_ns(now), true);
 		sender_offer(&snd[1], sc, now, tsc_ns(now), true);
 		sink_drain(sc, now);
@@ -1152,7 +1177,7 @@ ll_silence(const struct scen *sc, uint32_t ms, uint64_t *other,
 		if (now - prev > *stall)
 			*stall = now - prev;
 		prev = now;
-		upstream_rx(0, sc, tsc_ns(now), 0);
+		upstream_rx(0, sc, 0);
 		sender_offer(&snd[0], sc, now, tsc_ns(now), true);
 		sender_offer(&snd[1], sc, now, tsc_ns(now), true);
 		sink_drain(sc, now);
