@@ -656,28 +656,34 @@ pfc_gather_multi(struct ibex_fc *fc, uint16_t port)
 {
 	struct ibex_fc_shared *sh = fc->sh;
 	struct ibex_fc_port *fp = &sh->port[port];
-	uint8_t want = pfc_judge_sum(fc, port), used = 0;
+	uint32_t seq[IBEX_PFC_PRIOS];
+	uint8_t want, used = 0;
 	unsigned int w, p, v;
 
 	for (v = 0; v < IBEX_VL_DATA_MAX; v++)
 		if ((fp->lossless >> v & 1) && fp->vl2prio[v] < IBEX_PFC_PRIOS)
 			used |= (uint8_t)(1u << fp->vl2prio[v]);
+	/* The edge counts before the lanes: a slice sets its XOFF before it
+	 * counts the edge, so an edge seen here whose XOFF still holds is
+	 * seen holding below, and is not answered with an XON. */
 	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
-		uint32_t seq = 0;
-
+		seq[p] = 0;
+		for (w = 0; (used >> p & 1) && w < sh->nb_workers; w++)
+			seq[p] += __atomic_load_n(
+				&sh->wfc[w]->xoff_seq[port][p],
+				__ATOMIC_ACQUIRE);
+	}
+	want = pfc_judge_sum(fc, port);
+	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
 		if (!(used >> p & 1))
 			continue;
-		for (w = 0; w < sh->nb_workers; w++)
-			seq += __atomic_load_n(&sh->wfc[w]->xoff_seq[port][p],
-					       __ATOMIC_ACQUIRE);
-		if (want >> p & 1) {
+		if (want >> p & 1)
 			ibex_pfc_tx_set(&fp->ptx, p, true);
-		} else if (fp->ptx.asserted >> p & 1) {
+		else if (fp->ptx.asserted >> p & 1)
 			ibex_pfc_tx_set(&fp->ptx, p, false);
-		} else if (seq != sh->xoff_seen[port][p]) {
+		else if (seq[p] != sh->xoff_seen[port][p])
 			ibex_pfc_tx_repeat(&fp->ptx, p);
-		}
-		sh->xoff_seen[port][p] = seq;
+		sh->xoff_seen[port][p] = seq[p];
 	}
 }
 
