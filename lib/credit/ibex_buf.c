@@ -86,3 +86,26 @@ ibex_buf_pfc_scan(struct ibex_buf *b, unsigned int port, uint16_t *xoff,
 			*xon |= 1u << v;
 	}
 }
+
+uint8_t
+ibex_buf_pfc_judge(const struct ibex_buf *b, unsigned int port,
+		   unsigned int vl, uint32_t lane_used, uint64_t pool_used,
+		   bool *xoff)
+{
+	const struct ibex_buf_lane *l = &b->lane[port][vl];
+	uint32_t excess = lane_used > l->res_cap ? lane_used - l->res_cap : 0;
+	uint32_t thr;
+
+	if (!l->pfc)
+		return IBEX_BUF_PAUSE_NONE;
+	thr = ibex_buf_xoff_thresh_at(b, l, pool_used);
+	if (!*xoff && excess > 0 && excess >= thr) {
+		*xoff = true;
+		return IBEX_BUF_PAUSE_XOFF;
+	}
+	if (*xoff && (uint64_t)excess + l->xon_gap <= thr) {
+		*xoff = false;
+		return IBEX_BUF_PAUSE_XON;
+	}
+	return IBEX_BUF_PAUSE_NONE;
+}

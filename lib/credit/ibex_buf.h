@@ -147,11 +147,12 @@ uint32_t ibex_buf_headroom_blocks(uint64_t rate_mbps, uint32_t cable_m,
  */
 int ibex_buf_init(struct ibex_buf *b, const struct ibex_buf_conf *c);
 
-/** XOFF threshold on shared use of @p l given the current shared use. */
+/** XOFF threshold on shared use of @p l when the pool holds @p used. */
 static inline uint32_t
-ibex_buf_xoff_thresh(const struct ibex_buf *b, const struct ibex_buf_lane *l)
+ibex_buf_xoff_thresh_at(const struct ibex_buf *b,
+			const struct ibex_buf_lane *l, uint64_t used)
 {
-	uint64_t free = b->shared_total - b->shared_used;
+	uint64_t free = used < b->shared_total ? b->shared_total - used : 0;
 
 	if (l->xoff_static != 0)
 		return l->xoff_static;
@@ -159,6 +160,13 @@ ibex_buf_xoff_thresh(const struct ibex_buf *b, const struct ibex_buf_lane *l)
 	free = b->alpha_log2 >= 0 ? free << b->alpha_log2 :
 				    free >> -b->alpha_log2;
 	return free > UINT32_MAX ? UINT32_MAX : (uint32_t)free;
+}
+
+/** XOFF threshold on shared use of @p l given the current shared use. */
+static inline uint32_t
+ibex_buf_xoff_thresh(const struct ibex_buf *b, const struct ibex_buf_lane *l)
+{
+	return ibex_buf_xoff_thresh_at(b, l, b->shared_used);
 }
 
 /* A lane's fast_room after a change of its use or pause state. */
@@ -357,5 +365,26 @@ ibex_buf_credit_free(const struct ibex_buf *b, unsigned int port,
  */
 void ibex_buf_pfc_scan(struct ibex_buf *b, unsigned int port, uint16_t *xoff,
 		       uint16_t *xon);
+
+/**
+ * Several slices of one buffer (one per worker, each laid out as @p b):
+ * the PFC hysteresis of lane (@p port, @p vl) judged on what all of them
+ * hold, as one buffer would hold it. The lane's reserved share counts
+ * once; beyond it the lane holds shared space (or headroom):
+ *
+ *   excess = lane_used - reserved              (0 if below)
+ *   XOFF when excess > 0 and excess >= the XOFF threshold at pool_used
+ *   XON  when excess + xon_gap <= that threshold
+ *
+ * @param lane_used  the lane's blocks in every slice, summed
+ * @param pool_used  shared blocks in use in every slice, summed (may
+ *                   exceed one slice's pool: the threshold is then 0)
+ * @param xoff       the judgement's state for this lane (the caller's),
+ *                   updated
+ * @return the edge (IBEX_BUF_PAUSE_NONE on a lane without PFC).
+ */
+uint8_t ibex_buf_pfc_judge(const struct ibex_buf *b, unsigned int port,
+			   unsigned int vl, uint32_t lane_used,
+			   uint64_t pool_used, bool *xoff);
 
 #endif /* IBEX_BUF_H */

@@ -113,6 +113,19 @@ ibex_pfc_tx_set(struct ibex_pfc_tx *t, unsigned int prio, bool xoff)
 }
 
 /**
+ * Send @p prio's state again at the next poll: its XOFF (with the quanta)
+ * while asserted, else an XON. For a generator that shares a port with
+ * others (ibex with several workers): the XON that follows an XOFF another
+ * generator sent, or an XOFF again after another's XON. An
+ * ibex_pfc_tx_set() edge before the poll cancels it with the edge.
+ */
+static inline void
+ibex_pfc_tx_repeat(struct ibex_pfc_tx *t, unsigned int prio)
+{
+	t->pending |= (uint8_t)(1u << prio);
+}
+
+/**
  * Build the PFC message due now: pending XOFF (quanta) and XON (0) edges
  * and refreshes of asserted pauses that expire within the margin.
  *

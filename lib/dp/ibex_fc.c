@@ -588,36 +588,104 @@ pfc_rescan(struct ibex_fc *fc, uint16_t port)
 	}
 }
 
+/* A lane of one slice, read while its worker changes it (each word
+ * whole, as slice_credit_free()). */
+static uint32_t
+slice_lane_used(const struct ibex_buf_lane *l)
+{
+	return __atomic_load_n(&l->reserved, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&l->shared, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&l->headroom, __ATOMIC_RELAXED);
+}
+
 /*
- * Several workers, the owner of PFC port @p port: a priority is paused
- * while a lane of it asserts XOFF in any worker's slice (each slice has
- * the whole headroom, so whichever worker the frames in flight reach can
- * hold them), and resumes when none does.
+ * Several workers, the owner of PFC port @p port: which lossless lanes
+ * want the peer paused, judged on the sum of the slices as one buffer
+ * would judge them (ibex_buf_pfc_judge(): the lane's use in every slice
+ * against the threshold the pool's use in every slice leaves), or
+ * because a slice asserts XOFF on its own. @return the priorities.
+ */
+static uint8_t
+pfc_judge_sum(struct ibex_fc *fc, uint16_t port)
+{
+	struct ibex_fc_shared *sh = fc->sh;
+	const struct ibex_fc_port *fp = &sh->port[port];
+	uint64_t pool = 0;
+	uint32_t lanes;
+	uint8_t want = 0;
+	unsigned int w;
+
+	for (w = 0; w < sh->nb_workers; w++)
+		pool += __atomic_load_n(&sh->wfc[w]->buf.shared_used,
+					__ATOMIC_RELAXED);
+	for (lanes = fp->lossless; lanes != 0; lanes &= lanes - 1) {
+		unsigned int v = (unsigned int)__builtin_ctz(lanes);
+		uint8_t prio = fp->vl2prio[v];
+		uint32_t used = 0;
+		bool slice_xoff = false, judged;
+
+		if (prio >= IBEX_PFC_PRIOS)
+			continue;
+		for (w = 0; w < sh->nb_workers; w++) {
+			const struct ibex_buf_lane *l =
+				&sh->wfc[w]->buf.lane[port][v];
+
+			used += slice_lane_used(l);
+			slice_xoff |= __atomic_load_n(&l->xoff,
+						      __ATOMIC_RELAXED);
+		}
+		judged = sh->sum_xoff[port] >> v & 1;
+		ibex_buf_pfc_judge(&fc->buf, port, v, used, pool, &judged);
+		sh->sum_xoff[port] = (uint16_t)((sh->sum_xoff[port] &
+						 ~(1u << v)) | judged << v);
+		if (judged || slice_xoff)
+			want |= (uint8_t)(1u << prio);
+	}
+	return want;
+}
+
+/*
+ * Several workers, the owner of PFC port @p port: the port's generator
+ * asserts a priority while pfc_judge_sum() wants it, and sends XON when
+ * it no longer does. A slice's own XOFF may come and go between two looks
+ * (its lane crossed and fell back within a microsecond, or this worker
+ * was descheduled): its edge count moved, so an XON follows it all the
+ * same (the slices send none).
  */
 static void
 pfc_gather_multi(struct ibex_fc *fc, uint16_t port)
 {
 	struct ibex_fc_shared *sh = fc->sh;
 	struct ibex_fc_port *fp = &sh->port[port];
-	uint8_t want = 0;
-	unsigned int w, p;
+	uint32_t seq[IBEX_PFC_PRIOS];
+	uint8_t want, used = 0;
+	unsigned int w, p, v;
 
-	for (w = 0; w < sh->nb_workers; w++) {
-		const struct ibex_buf *b = &sh->wfc[w]->buf;
-		uint32_t lanes = fp->lossless;
-
-		while (lanes != 0) {
-			unsigned int v = (unsigned int)__builtin_ctz(lanes);
-
-			lanes &= lanes - 1;
-			if (fp->vl2prio[v] < IBEX_PFC_PRIOS &&
-			    __atomic_load_n(&b->lane[port][v].xoff,
-					    __ATOMIC_RELAXED))
-				want |= 1u << fp->vl2prio[v];
-		}
+	for (v = 0; v < IBEX_VL_DATA_MAX; v++)
+		if ((fp->lossless >> v & 1) && fp->vl2prio[v] < IBEX_PFC_PRIOS)
+			used |= (uint8_t)(1u << fp->vl2prio[v]);
+	/* The edge counts before the lanes: a slice sets its XOFF before it
+	 * counts the edge, so an edge seen here whose XOFF still holds is
+	 * seen holding below, and is not answered with an XON. */
+	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
+		seq[p] = 0;
+		for (w = 0; (used >> p & 1) && w < sh->nb_workers; w++)
+			seq[p] += __atomic_load_n(
+				&sh->wfc[w]->xoff_seq[port][p],
+				__ATOMIC_ACQUIRE);
 	}
-	for (p = 0; p < IBEX_PFC_PRIOS; p++)
-		ibex_pfc_tx_set(&fp->ptx, p, want >> p & 1);
+	want = pfc_judge_sum(fc, port);
+	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
+		if (!(used >> p & 1))
+			continue;
+		if (want >> p & 1)
+			ibex_pfc_tx_set(&fp->ptx, p, true);
+		else if (fp->ptx.asserted >> p & 1)
+			ibex_pfc_tx_set(&fp->ptx, p, false);
+		else if (seq[p] != sh->xoff_seen[port][p])
+			ibex_pfc_tx_repeat(&fp->ptx, p);
+		sh->xoff_seen[port][p] = seq[p];
+	}
 }
 
 /* Send the PFC frame due on @p port, if any: edges and refreshes, from
@@ -641,10 +709,15 @@ pfc_send_due(struct ibex_worker *w, struct ibex_fc_port *fp, uint16_t port,
 	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
 		if (!(m.cev >> p & 1))
 			continue;
-		if (m.quanta[p] != 0)
+		if (m.quanta[p] != 0) {
 			IBEX_CNT_ADD(fp->cnt.xoff_tx, 1);
-		else
-			IBEX_CNT_ADD(fp->cnt.xon_tx, 1);
+			continue;
+		}
+		IBEX_CNT_ADD(fp->cnt.xon_tx, 1);
+		if (w->fc->multi)
+			__atomic_store_n(&w->fc->sh->xon_seq[port][p],
+					 w->fc->sh->xon_seq[port][p] + 1,
+					 __ATOMIC_RELEASE);
 	}
 	if (ibex_fcf_pfc_build(frame, sizeof(frame), fp->mac, &m) > 0) {
 		fc_send(w, port, frame, 60, &fp->cnt);
@@ -736,6 +809,36 @@ pfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 }
 
 /*
+ * Several workers, every worker for PFC port @p port: its slice against
+ * the dynamic threshold, then XOFF and refreshes for what it asserts. The
+ * owner's XON ends every slice's pause at the peer: a slice still
+ * asserting when one went out (the owner looked just before this slice
+ * crossed) sends its XOFF again at once rather than at its refresh.
+ */
+static void
+pfc_slice_sync(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
+{
+	struct ibex_fc *fc = w->fc;
+	struct ibex_fc_port *fp = &fc->port[port];
+	unsigned int p;
+
+	if (fc->buf.shared_used != 0)
+		pfc_rescan(fc, port);
+	for (p = 0; fp->ptx.asserted != 0 && p < IBEX_PFC_PRIOS; p++) {
+		uint32_t xon = __atomic_load_n(&fc->sh->xon_seq[port][p],
+					       __ATOMIC_ACQUIRE);
+
+		if (xon == fc->xon_seen[port][p])
+			continue;
+		fc->xon_seen[port][p] = xon;
+		if (fp->ptx.asserted >> p & 1)
+			ibex_pfc_tx_repeat(&fp->ptx, p);
+	}
+	if ((fp->ptx.pending | fp->ptx.asserted) != 0)
+		pfc_send_due(w, fp, port, now_ns, true);
+}
+
+/*
  * Several workers, every worker for every flow-controlled port: its own
  * slice against the dynamic threshold, XOFF and refreshes for the lanes
  * its slice pauses (at once, from its own TX queue: not behind the
@@ -754,11 +857,8 @@ fc_worker_sync(struct ibex_worker *w, uint64_t now_ns)
 		uint32_t b;
 
 		ports &= ports - 1;
-		if ((fc->pfc_ports >> port & 1) && fc->buf.shared_used != 0)
-			pfc_rescan(fc, port);
-		if ((fc->pfc_ports >> port & 1) &&
-		    (fc->port[port].ptx.pending | fc->port[port].ptx.asserted))
-			pfc_send_due(w, &fc->port[port], port, now_ns, true);
+		if (fc->pfc_ports >> port & 1)
+			pfc_slice_sync(w, port, now_ns);
 		b = atomic_load_explicit(&fc->sh->blocked[port],
 					 memory_order_relaxed);
 		w->gate[port] = (w->gate[port] & ~IBEX_GATE_BLOCKED_ALL) | b;
@@ -840,7 +940,8 @@ view_add_counters(struct ibex_dp_fc_view *v, const struct ibex_fc_counters *c)
 }
 
 /* One worker's buffer slice into the view: use summed, room the
- * smallest, XOFF if any slice asserts it. */
+ * smallest, XOFF if any slice asserts it (or, several workers, the
+ * owner's judgement of their sum does: ibex_dp_fc_view()). */
 static void
 view_add_slice(struct ibex_dp_fc_view *v, const struct ibex_buf *b,
 	       uint16_t port, bool first)
@@ -886,8 +987,13 @@ ibex_dp_fc_view(const struct ibex_dp *dp, uint16_t port,
 		view_add_slice(v, &dp->workers[i]->fc->buf, port, i == 0);
 		view_add_counters(v, &dp->workers[i]->fc->port[port].cnt);
 	}
-	if (fc->multi)
+	if (fc->multi) {
+		uint16_t sum_xoff = IBEX_CNT_READ(fc->sh->sum_xoff[port]);
+
 		view_add_counters(v, &fc->sh->port[port].cnt);
+		for (i = 0; i < IBEX_VL_COUNT; i++)
+			v->xoff[i] |= sum_xoff >> i & 1;
+	}
 	for (i = 0; fp->mode == IBEX_FC_CREDIT && i < fp->cp.n_vls; i++)
 		v->credits[i] = fc->multi ?
 				ibex_fc_credit_avail(fc->sh, port, i) :

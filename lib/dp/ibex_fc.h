@@ -26,7 +26,19 @@
  *             share, one writer); the owner advertises ABR (the sum) plus
  *             the smallest free share among the slices, which every slice
  *             can hold whichever queue RSS puts the frames on. PFC: the
- *             owner asserts XOFF for a priority while any slice does;
+ *             owner judges each lossless lane on the sum of the slices
+ *             (its use in all of them against the threshold the pool's
+ *             summed use leaves, ibex_buf_pfc_judge()) and asserts XOFF
+ *             while that sum or any slice wants it, XON when neither
+ *             does. A slice still sends XOFF (and refreshes) from its own
+ *             worker the moment its own lane crosses, never XON: that
+ *             keeps its headroom enough for what is in flight. It counts
+ *             its XOFF edges (xoff_seq, one writer) so the owner follows
+ *             even one it never saw asserted with an XON; the owner counts
+ *             its XONs (xon_seq) so a slice that crossed just after the
+ *             owner looked sends its XOFF again at once. Cost: the
+ *             owner's housekeeping reads N x (4 words per lane + the
+ *             pool's use + a count per priority); nothing per frame;
  *   egress    credit: one atomic counter of blocks claimed per lane, taken
  *             once per RX burst (a chunk, the unused part given back at
  *             the burst's end) or per frame on the queued path, compared
@@ -139,6 +151,14 @@ struct ibex_fc_shared {
 	 * per port, published by the owner. */
 	_Atomic uint32_t blocked[IBEX_MAX_PORTS];
 	_Atomic uint16_t wd_drop[IBEX_MAX_PORTS];
+	/** PFC judged on the sum of the slices (owner only): per port the
+	 * lanes whose summed use is past XOFF (ibex_buf_pfc_judge()), and
+	 * per (port, priority) the sum of the workers' xoff_seq seen. */
+	uint16_t sum_xoff[IBEX_MAX_PORTS];
+	uint32_t xoff_seen[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
+	/** XONs the owner sent per (port, priority): a slice that still
+	 * asserts XOFF when this moves sends its XOFF again. */
+	uint32_t xon_seq[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
 	/** ABR = abr_base + the workers' shares (owner only). */
 	uint16_t abr_base[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
 	struct ibex_fc_credit_lanes cr[IBEX_MAX_PORTS];
@@ -167,6 +187,12 @@ struct ibex_fc {
 	 * in it has been charged to the buffer or dropped (release store;
 	 * the owner reads it before the buffer, see ibex_fc_abr_publish). */
 	uint32_t abr_pub[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
+	/** Per PFC port and priority: XOFF edges this worker's slice
+	 * asserted (one writer, release store; several workers: the port's
+	 * owner follows each with an XON once nothing asserts any more),
+	 * and the owner's xon_seq as this worker last acted on it. */
+	uint32_t xoff_seq[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
+	uint32_t xon_seen[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
 	uint64_t last_hk_tsc;    /**< last housekeeping */
 	uint64_t hk_tsc;         /**< IBEX_FC_HK_NS in TSC ticks */
 	uint64_t fc_ports;       /**< ports with fc credit or pfc */
@@ -208,6 +234,12 @@ ibex_fc_pause_edge(struct ibex_fc *fc, unsigned int port, unsigned int vl,
 	    fp->mode != IBEX_FC_PFC)
 		return;
 	ibex_pfc_tx_set(&fp->ptx, prio, edge == IBEX_BUF_PAUSE_XOFF);
+	/* An edge, not a frame: the owner learns of every XOFF, however
+	 * short, and sends the XON that ends it. */
+	if (edge == IBEX_BUF_PAUSE_XOFF)
+		__atomic_store_n(&fc->xoff_seq[port][prio],
+				 fc->xoff_seq[port][prio] + 1,
+				 __ATOMIC_RELEASE);
 }
 
 /** Give back the blocks of a charged frame (TX took it, or it was

@@ -338,6 +338,47 @@ test_fast_path_same(void **state)
 	}
 }
 
+/* Several slices of one buffer: a lane judged on what all of them hold,
+ * its reserved share counted once, the threshold from the pool's summed
+ * use (port 0 VL3: reserved 10, 800 shared, alpha 1/8, xon gap 4). */
+static void
+test_judge_sum(void **state)
+{
+	struct ibex_buf *b = *state;
+	bool xoff = false;
+
+	/* Two slices of 60 each: 50 shared in each, under a slice's own
+	 * threshold ((800 - 50) / 8 = 93); together 110 beyond reserved
+	 * against (800 - 100) / 8 = 87. */
+	assert_int_equal(ibex_buf_pfc_judge(b, 0, 3, 120, 100, &xoff),
+			 IBEX_BUF_PAUSE_XOFF);
+	assert_true(xoff);
+	assert_int_equal(ibex_buf_pfc_judge(b, 0, 3, 120, 100, &xoff),
+			 IBEX_BUF_PAUSE_NONE);
+	/* 90 beyond against 90: within the gap, still XOFF. */
+	assert_int_equal(ibex_buf_pfc_judge(b, 0, 3, 100, 80, &xoff),
+			 IBEX_BUF_PAUSE_NONE);
+	assert_true(xoff);
+	/* 70 + 4 <= 92: XON. */
+	assert_int_equal(ibex_buf_pfc_judge(b, 0, 3, 80, 60, &xoff),
+			 IBEX_BUF_PAUSE_XON);
+	assert_false(xoff);
+	/* Within the reserved share nothing is due, even with the pool
+	 * full; one block beyond it with the summed pool past one slice's
+	 * size (threshold 0) is. */
+	assert_int_equal(ibex_buf_pfc_judge(b, 0, 3, 10, 2000, &xoff),
+			 IBEX_BUF_PAUSE_NONE);
+	assert_int_equal(ibex_buf_pfc_judge(b, 0, 3, 11, 2000, &xoff),
+			 IBEX_BUF_PAUSE_XOFF);
+	/* Lanes without PFC are never judged. */
+	xoff = false;
+	assert_int_equal(ibex_buf_pfc_judge(b, 0, 2, 500, 700, &xoff),
+			 IBEX_BUF_PAUSE_NONE);
+	assert_int_equal(ibex_buf_pfc_judge(b, 2, 0, 500, 700, &xoff),
+			 IBEX_BUF_PAUSE_NONE);
+	assert_false(xoff);
+}
+
 int
 main(void)
 {
@@ -351,6 +392,7 @@ main(void)
 		cmocka_unit_test(test_static_xoff),
 		cmocka_unit_test(test_headroom_formula),
 		cmocka_unit_test(test_fast_path_same),
+		cmocka_unit_test_setup(test_judge_sum, setup),
 	};
 
 	return cmocka_run_group_tests_name("buf", tests, NULL, NULL);

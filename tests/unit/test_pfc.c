@@ -112,6 +112,17 @@ test_tx_edges_and_refresh(void **state)
 	ibex_pfc_tx_set(&t, 1, true);
 	ibex_pfc_tx_set(&t, 1, false);
 	assert_false(ibex_pfc_tx_poll(&tpar, &t, &tst, 800001, &m));
+	/* Repeat: an XON for a priority never asserted here (another
+	 * generator paused it), an XOFF again before its refresh is due. */
+	ibex_pfc_tx_repeat(&t, 2);
+	ibex_pfc_tx_repeat(&t, 5);
+	assert_true(ibex_pfc_tx_poll(&tpar, &t, &tst, 800002, &m));
+	assert_int_equal(m.cev, (1 << 2) | (1 << 5));
+	assert_int_equal(m.quanta[2], 0);
+	assert_int_equal(m.quanta[5], 65535);
+	assert_int_equal(t.expires_ns[5], 800002 + 838848);
+	assert_int_equal(t.asserted, 1 << 5);
+	assert_false(ibex_pfc_tx_poll(&tpar, &t, &tst, 800003, &m));
 	/* Default margin: half the pause. */
 	assert_int_equal(tx_init(&t, 100000, 65535, 0), 0);
 	assert_int_equal(tpar.pause_ns, 335539);
