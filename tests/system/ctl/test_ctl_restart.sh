@@ -140,7 +140,10 @@ check_ok "SIGTERM: exit status 0; control socket, memif sockets and runtime dir 
 
 # ---- a fake server owned by another uid ----
 fake="$pub/fake.sock"
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# Started in the background only: exec makes the fake server the process
+# start_bg recorded, so the cleanup that ends it ends the server (a
+# function run with & is a subshell, which would leave the server behind).
+as_nobody() { exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 # /usr/bin/python3: a python under /root (pyenv) is not for uid 65534.
 start_bg fakepid "$tmp/fake.log" as_nobody /usr/bin/python3 -c '
 import os, socket, sys
