@@ -129,6 +129,36 @@ reconf_grace(struct ibex_dp *dp)
 		rte_delay_us_sleep(RECONF_GRACE_SLEEP_US);
 }
 
+/* Tables of the next generation after @p old_t for @p conf, with the
+ * ports now detached and its eBPF programs loaded. Programs load (and
+ * rte_bpf verifies them) before anything changes: a refused one leaves
+ * the running one in place. On failure *tp is NULL or to be freed. */
+static int
+tables_build(struct ibex_dp *dp, const struct ibex_conf *conf,
+	     const struct ibex_dp_tables *old_t, struct ibex_dp_tables **tp,
+	     char *err, size_t errlen)
+{
+	int ret;
+
+	*tp = NULL;
+	ret = ibex_dp_tables_make(tp, conf, old_t->gen + 1, err, errlen);
+	if (ret < 0)
+		return ret;
+	(*tp)->detached = dp->detached;
+	return ibex_dp_tables_bpf(*tp, conf, old_t, err, errlen);
+}
+
+/* Publish @p t, wait until no worker reads @p old_t, free it. */
+static void
+tables_publish(struct ibex_dp *dp, struct ibex_dp_tables *t,
+	       struct ibex_dp_tables *old_t)
+{
+	atomic_store_explicit(&dp->tables, t, memory_order_release);
+	ibex_dp_bpf_note(dp, t);
+	reconf_grace(dp);
+	ibex_dp_tables_free(old_t);
+}
+
 int
 ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 		    char *err, size_t errlen)
@@ -140,23 +170,14 @@ ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 	if (ret < 0)
 		return ret;
 	old_t = atomic_load_explicit(&dp->tables, memory_order_relaxed);
-	ret = ibex_dp_tables_make(&t, conf, old_t->gen + 1, err, errlen);
-	if (ret < 0)
-		return ret;
-	t->detached = dp->detached;
-	/* Programs load (and rte_bpf verifies them) before anything
-	 * changes: a refused one leaves the running one in place. */
-	ret = ibex_dp_tables_bpf(t, conf, old_t, err, errlen);
+	ret = tables_build(dp, conf, old_t, &t, err, errlen);
 	if (ret == 0)
 		ret = reconf_fdb(dp, dp->conf, conf, err, errlen);
 	if (ret < 0) {
 		ibex_dp_tables_free(t);
 		return ret;
 	}
-	atomic_store_explicit(&dp->tables, t, memory_order_release);
-	ibex_dp_bpf_note(dp, t);
-	reconf_grace(dp);
-	ibex_dp_tables_free(old_t);
+	tables_publish(dp, t, old_t);
 	memcpy(dp->conf, conf, sizeof(*conf));
 	return 0;
 }
@@ -168,18 +189,11 @@ ibex_dp_tables_republish(struct ibex_dp *dp, char *err, size_t errlen)
 	int ret;
 
 	old_t = atomic_load_explicit(&dp->tables, memory_order_relaxed);
-	ret = ibex_dp_tables_make(&t, dp->conf, old_t->gen + 1, err, errlen);
-	if (ret < 0)
-		return ret;
-	t->detached = dp->detached;
-	ret = ibex_dp_tables_bpf(t, dp->conf, old_t, err, errlen);
+	ret = tables_build(dp, dp->conf, old_t, &t, err, errlen);
 	if (ret < 0) {
 		ibex_dp_tables_free(t);
 		return ret;
 	}
-	atomic_store_explicit(&dp->tables, t, memory_order_release);
-	ibex_dp_bpf_note(dp, t);
-	reconf_grace(dp);
-	ibex_dp_tables_free(old_t);
+	tables_publish(dp, t, old_t);
 	return 0;
 }
