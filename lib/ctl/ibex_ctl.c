@@ -359,7 +359,7 @@ ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts)
 	}
 	l.start = clock_ms();
 	l.next_age = l.start + CTL_AGE_MS;
-	l.next_links = dp->redial != 0 ? l.start : 0;
+	l.next_links = dp->nb_ports != 0 ? l.start : 0;
 	l.next_stats = opts->stats_period_ms != 0 ?
 		       l.start + opts->stats_period_ms : 0;
 	l.next_idle = opts->idle_stop_ms != 0 ? l.start : 0;

@@ -97,19 +97,8 @@ ibex_rates_port_since_clear(const struct ibex_rates *r,
 			    const struct ibex_dp *dp, uint16_t port,
 			    struct ibex_port_counters *c)
 {
-	const struct ibex_port_counters *b = &r->base.port[port].c;
-	unsigned int i;
-
 	ibex_dp_port_totals(dp, port, c);
-	c->rx_pkts -= b->rx_pkts;
-	c->rx_bytes -= b->rx_bytes;
-	c->tx_pkts -= b->tx_pkts;
-	c->tx_bytes -= b->tx_bytes;
-	c->flood_pkts -= b->flood_pkts;
-	c->learn_posted -= b->learn_posted;
-	c->learn_lost -= b->learn_lost;
-	for (i = 0; i < IBEX_R_MAX; i++)
-		c->drop[i] -= b->drop[i];
+	ibex_port_counters_sub(c, &r->base.port[port].c);
 }
 
 /* Per second, over dt seconds. */

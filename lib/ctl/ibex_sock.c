@@ -432,21 +432,23 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	if (req->json) {
 		ibex_out_printf(o, "{\"ports\": [");
 	} else {
-		ibex_out_printf(o, "%-12s %-5s %6s", "port", "admin", "speed");
+		ibex_out_printf(o, "%-12s %-5s %-4s %6s", "port", "admin",
+				"link", "speed");
 		ibex_cnt_text_head(o, &ibex_port_cnt_set, 0);
 		ibex_out_printf(o, "  %s\n", "dev");
 	}
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
 		uint64_t v[IBEX_PORT_CNT_NB];
+		const char *link = ibex_dp_port_link_up(s->dp, p) ? "up" : "down";
 		struct ibex_port_counters c;
 		char rate[24];
 
 		ibex_rates_port_since_clear(s->rates, s->dp, p, &c);
 		if (!req->json) {
 			ibex_port_cnt_values(&c, v);
-			ibex_out_printf(o, "%-12s %-5s %6s", cp->name,
-					cp->admin_up ? "up" : "down",
+			ibex_out_printf(o, "%-12s %-5s %-4s %6s", cp->name,
+					cp->admin_up ? "up" : "down", link,
 					fmt_rate(cp->speed_bps, rate, sizeof(rate)));
 			ibex_cnt_text_row(o, &ibex_port_cnt_set, v, 0);
 			ibex_out_printf(o, "  %s\n", ibex_conf_port_dev(cp));
@@ -456,8 +458,10 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_json_str(o, cp->name);
 		ibex_out_printf(o, ", \"dev\": ");
 		ibex_out_json_str(o, ibex_conf_port_dev(cp));
-		ibex_out_printf(o, ", \"admin\": \"%s\", \"speed_bps\": %" PRIu64
-				", ", cp->admin_up ? "up" : "down", cp->speed_bps);
+		ibex_out_printf(o, ", \"admin\": \"%s\", \"link\": \"%s\", "
+				"\"speed_bps\": %" PRIu64 ", ",
+				cp->admin_up ? "up" : "down", link,
+				cp->speed_bps);
 		ibex_port_cnt_json(o, &c);
 		ibex_out_printf(o, "}");
 	}

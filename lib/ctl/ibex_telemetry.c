@@ -79,6 +79,8 @@ tel_port_stats(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", tel_dp->port_name[p]);
 	rte_tel_data_add_dict_u64(d, "ethdev_port", tel_dp->port_id[p]);
+	rte_tel_data_add_dict_string(d, "link",
+		ibex_dp_port_link_up(tel_dp, (uint16_t)p) ? "up" : "down");
 	ibex_port_cnt_tel(d, &c);
 	return 0;
 }

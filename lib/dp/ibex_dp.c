@@ -1946,18 +1946,6 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 	w->tables_gen = t->gen;
 }
 
-/* Is the port's link up? A memif or vhost port whose peer left is down,
- * and its PMD may be tearing its rings down: not to be touched again
- * while stopping. */
-static bool
-port_link_up(const struct ibex_dp *dp, uint16_t port)
-{
-	struct rte_eth_link link;
-
-	return rte_eth_link_get_nowait(dp->port_id[port], &link) == 0 &&
-	       link.link_status == RTE_ETH_LINK_UP;
-}
-
 /* Stopping: a pending port whose link went down ends the drain. */
 static bool
 pending_port_down(const struct ibex_worker *w)
@@ -1968,7 +1956,9 @@ pending_port_down(const struct ibex_worker *w)
 		uint16_t port = (uint16_t)__builtin_ctzll(pending);
 
 		pending &= pending - 1;
-		if (!port_link_up(w->dp, port))
+		/* A memif or vhost port whose peer left: its PMD may be
+		 * tearing its rings down, not to be touched again. */
+		if (!ibex_dp_port_link_up(w->dp, port))
 			return true;
 	}
 	return false;
@@ -1985,7 +1975,7 @@ worker_release_all(struct ibex_worker *w)
 		struct ibex_egress *e = w->eg[port];
 		struct ibex_vlq_ent ent;
 
-		if (tb->count != 0 && port_link_up(w->dp, port))
+		if (tb->count != 0 && ibex_dp_port_link_up(w->dp, port))
 			txbuf_flush(w, port, rte_rdtsc());
 		if (tb->count != 0) {
 			IBEX_CNT_ADD(w->cnt[port].drop[IBEX_R_TX_FULL],

@@ -102,15 +102,20 @@ struct ibex_dp {
 	struct rte_rcu_qsbr *qsbr; /**< workers' quiescent states (tables) */
 	struct ibex_conf *conf;  /**< the running configuration (control) */
 	/* Links the control thread watches (ibex_link.c): ports that redial
-	 * their peer, those taken from the workers, the link state last
-	 * seen, and per port when to redial next and the wait after that. */
+	 * their peer, those taken from the workers, the ports whose link
+	 * state was seen and that state, and per port when to redial next
+	 * and the wait after that. */
 	uint64_t redial;
 	uint64_t detached;
+	uint64_t link_known;
 	uint64_t link_seen_up;
 	uint64_t redial_at_ms[IBEX_MAX_PORTS];
 	uint32_t redial_wait_ms[IBEX_MAX_PORTS];
-	uint64_t link_downs[IBEX_MAX_PORTS]; /**< up -> down seen */
-	uint64_t redials[IBEX_MAX_PORTS];    /**< restarts to reconnect */
+	/** Per port, written by the control thread with IBEX_CNT_ADD, read
+	 * by any thread (ibex_dp_port_totals()): up -> down edges seen, and
+	 * restarts to reconnect. */
+	uint64_t link_downs[IBEX_MAX_PORTS];
+	uint64_t redials[IBEX_MAX_PORTS];
 	struct ibex_worker *workers[IBEX_MAX_WORKERS];
 	/** What each port's classifier is (counters unused), written by the
 	 * control thread when tables are published, read by telemetry. */
@@ -225,19 +230,26 @@ int ibex_dp_fc_view(const struct ibex_dp *dp, uint16_t port,
 int ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 			char *err, size_t errlen);
 
+/** Whether port @p port's link is up now, as its PMD says (a memif or
+ * vhost port whose peer is gone is down). Any thread. */
+bool ibex_dp_port_link_up(const struct ibex_dp *dp, uint16_t port);
+
 /** Wait until every port reports link up, or @p timeout_ms passes.
  * @return 0, or -ETIMEDOUT naming the first port still down in @p err. */
 int ibex_dp_wait_links(const struct ibex_dp *dp, uint32_t timeout_ms,
 		       char *err, size_t errlen);
 
 /**
- * Watch the links of ports whose PMD dials its peer only when started
- * (memif clients: DPDK's connects once, in rte_eth_dev_start()), and
- * restart such a port while its link is down, so it connects as soon as
- * its peer is there, also after the peer restarted. The port is taken
- * from the workers first (its frames wait in them) and given back once
- * it started. Logs each link change. Control thread, workers running or
- * not. @return ms until it wants to run again (0: no link to watch).
+ * Watch every port's link: a link that goes down is counted
+ * (link_downs) and has the learned FDB entries of its port flushed.
+ * Ports whose PMD dials its peer only when started (memif clients:
+ * DPDK's connects once, in rte_eth_dev_start()) are restarted while
+ * their link is down, so they connect as soon as the peer is there, also
+ * after the peer restarted; such a port is taken from the workers first
+ * (its frames wait in them) and given back once it started. Logs each
+ * link change, and a link found up at the first look at a port (which
+ * counts nothing). Control thread, workers running or not. @return ms
+ * until it wants to run again (0: no port).
  */
 uint32_t ibex_dp_links_poll(struct ibex_dp *dp);
 

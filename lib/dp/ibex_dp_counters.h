@@ -46,9 +46,32 @@ struct ibex_port_counters {
 				      credit on a credit port) taken by the
 				      switch: neither forwarded nor dropped,
 				      so rx = forwarded + dropped + consumed */
+	uint64_t link_downs;     /**< link up -> down edges seen (the control
+				      thread's, in the sum only: 0 per worker) */
+	uint64_t redials;        /**< restarts to reconnect a peer (likewise) */
 	uint64_t drop[IBEX_R_MAX]; /**< frames dropped, by reason (at ingress
 				      for ingress reasons, at egress for TX) */
 } __rte_cache_aligned;
+
+/** The scalar fields of struct ibex_port_counters, X(field), for code
+ * that goes over all of them (sums, differences); drop[] follows them. */
+#define IBEX_PORT_FIELDS(X) \
+	X(rx_pkts) X(rx_bytes) X(tx_pkts) X(tx_bytes) X(flood_pkts) \
+	X(learn_posted) X(learn_lost) X(consumed) X(link_downs) X(redials)
+
+/** @p c minus @p base, field by field: counters since a baseline. */
+static inline void
+ibex_port_counters_sub(struct ibex_port_counters *c,
+		       const struct ibex_port_counters *base)
+{
+	unsigned int r;
+
+#define IBEX_PORT_FIELD_SUB(f) c->f -= base->f;
+	IBEX_PORT_FIELDS(IBEX_PORT_FIELD_SUB)
+#undef IBEX_PORT_FIELD_SUB
+	for (r = 0; r < IBEX_R_MAX; r++)
+		c->drop[r] -= base->drop[r];
+}
 
 /** Frames a port dropped, all reasons. */
 static inline uint64_t
@@ -86,7 +109,11 @@ ibex_port_dropped(const struct ibex_port_counters *c)
 	X(dropped,      ibex_port_dropped(c), "dropped", 10, "frames", \
 	  "frames dropped, all reasons (by reason: drops)") \
 	X(consumed,     (c)->consumed,     "consumed",  10, "frames", \
-	  "flow-control frames the switch took (rx = forwarded + dropped + consumed)")
+	  "flow-control frames the switch took (rx = forwarded + dropped + consumed)") \
+	X(link_downs,   (c)->link_downs,   "",           0, "events", \
+	  "times the port's link went down (its learned FDB entries are flushed)") \
+	X(redials,      (c)->redials,      "",           0, "events", \
+	  "restarts of a memif client port to reconnect its server")
 
 /**
  * Counters of one (egress port, VL) lane, summed over the workers

@@ -25,17 +25,15 @@ ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,
 	for (i = 0; i < dp->nb_workers; i++) {
 		const struct ibex_port_counters *c = &dp->workers[i]->cnt[port];
 
-		sum->rx_pkts += IBEX_CNT_READ(c->rx_pkts);
-		sum->rx_bytes += IBEX_CNT_READ(c->rx_bytes);
-		sum->tx_pkts += IBEX_CNT_READ(c->tx_pkts);
-		sum->tx_bytes += IBEX_CNT_READ(c->tx_bytes);
-		sum->flood_pkts += IBEX_CNT_READ(c->flood_pkts);
-		sum->learn_posted += IBEX_CNT_READ(c->learn_posted);
-		sum->learn_lost += IBEX_CNT_READ(c->learn_lost);
-		sum->consumed += IBEX_CNT_READ(c->consumed);
+#define PORT_FIELD_ADD(f) sum->f += IBEX_CNT_READ(c->f);
+		IBEX_PORT_FIELDS(PORT_FIELD_ADD)
+#undef PORT_FIELD_ADD
 		for (r = 0; r < IBEX_R_MAX; r++)
 			sum->drop[r] += IBEX_CNT_READ(c->drop[r]);
 	}
+	/* The control thread's, in struct ibex_dp (ibex_link.c). */
+	sum->link_downs = IBEX_CNT_READ(dp->link_downs[port]);
+	sum->redials = IBEX_CNT_READ(dp->redials[port]);
 }
 
 void

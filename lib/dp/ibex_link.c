@@ -16,6 +16,10 @@
  *  2. stops and starts it: start dials the server;
  *  3. gives it back once it started (a stopped port stays detached:
  *     ethdev's stand-in burst functions would complain).
+ * Every other port's link is watched too, on the control loop's second
+ * tick: a port whose link goes down has its learned FDB entries flushed
+ * (as an 802.1Q bridge does), so frames to its stations flood until they
+ * are learned again wherever they reappear, and the edge is counted.
  * A start that fails made no connection (nobody listens): retry after
  * REDIAL_MIN_MS. A start that connected leaves the handshake to EAL's
  * interrupt thread; the next restart waits REDIAL_FIRST_MS, doubling up
@@ -35,6 +39,7 @@
 #include <rte_log.h>
 
 #include "ibex_dp_private.h"
+#include "ibex_fdb.h"
 
 RTE_LOG_REGISTER(ibex_link_logtype, ibex.link, INFO);
 #define RTE_LOGTYPE_IBEX_LINK ibex_link_logtype
@@ -78,12 +83,12 @@ now_ms(void)
 	return rte_get_tsc_cycles() / (rte_get_tsc_hz() / 1000);
 }
 
-static bool
-link_up(uint16_t port_id)
+bool
+ibex_dp_port_link_up(const struct ibex_dp *dp, uint16_t port)
 {
 	struct rte_eth_link link;
 
-	return rte_eth_link_get_nowait(port_id, &link) == 0 &&
+	return rte_eth_link_get_nowait(dp->port_id[port], &link) == 0 &&
 	       link.link_status == RTE_ETH_LINK_UP;
 }
 
@@ -119,7 +124,7 @@ port_redial(struct ibex_dp *dp, uint16_t p, uint64_t now)
 			return;
 	}
 	rte_eth_dev_stop(pid);
-	dp->redials[p]++;
+	IBEX_CNT_ADD(dp->redials[p], 1);
 	ret = rte_eth_dev_start(pid);
 	if (ret < 0)
 		return;
@@ -134,26 +139,48 @@ port_redial(struct ibex_dp *dp, uint16_t p, uint64_t now)
 	detached_publish(dp, p, bit);
 }
 
+/* Port @p p's link is now @p up, and was not; @p first: the first look
+ * at the port, which logs a link that is up and counts nothing. */
+static void
+link_edge(struct ibex_dp *dp, uint16_t p, bool up, bool first)
+{
+	uint32_t flushed;
+
+	if (first && !up)
+		return;
+	if (up) {
+		RTE_LOG(INFO, IBEX_LINK, "port %s: link up\n", dp->port_name[p]);
+		return;
+	}
+	IBEX_CNT_ADD(dp->link_downs[p], 1);
+	flushed = ibex_fdb_flush_port(dp->fdb, p);
+	RTE_LOG(INFO, IBEX_LINK, "port %s: link down; %u learned FDB "
+		"entr%s flushed\n", dp->port_name[p], flushed,
+		flushed == 1 ? "y" : "ies");
+}
+
 uint32_t
 ibex_dp_links_poll(struct ibex_dp *dp)
 {
-	uint64_t watch = dp->redial, now = now_ms();
+	uint64_t all = dp->nb_ports >= 64 ? UINT64_MAX :
+		       (UINT64_C(1) << dp->nb_ports) - 1;
+	uint64_t watch = all, now = now_ms();
 	uint32_t next = 0;
 
 	while (watch != 0) {
 		uint16_t p = (uint16_t)__builtin_ctzll(watch);
 		uint64_t bit = UINT64_C(1) << p;
-		bool up = !(dp->detached & bit) && link_up(dp->port_id[p]);
+		bool up = !(dp->detached & bit) && ibex_dp_port_link_up(dp, p);
 
 		watch &= watch - 1;
-		if (up != ((dp->link_seen_up & bit) != 0)) {
-			dp->link_seen_up ^= bit;
-			if (!up)
-				dp->link_downs[p]++;
-			RTE_LOG(INFO, IBEX_LINK, "port %s: link %s\n",
-				dp->port_name[p], up ? "up" : "down");
+		if (!(dp->link_known & bit) ||
+		    up != ((dp->link_seen_up & bit) != 0)) {
+			link_edge(dp, p, up, !(dp->link_known & bit));
+			dp->link_known |= bit;
+			dp->link_seen_up = (dp->link_seen_up & ~bit) |
+					   (up ? bit : 0);
 		}
-		if (up) {
+		if (!(dp->redial & bit) || up) {
 			dp->redial_wait_ms[p] = REDIAL_FIRST_MS;
 			next = next == 0 ? LINKS_IDLE_MS : next;
 			continue;
@@ -174,7 +201,7 @@ ibex_dp_wait_peers_gone(const struct ibex_dp *dp, uint32_t timeout_ms)
 	uint16_t p = 0;
 
 	while (p < dp->nb_ports) {
-		if (!is_memif(dp->port_id[p]) || !link_up(dp->port_id[p])) {
+		if (!is_memif(dp->port_id[p]) || !ibex_dp_port_link_up(dp, p)) {
 			p++;
 			continue;
 		}

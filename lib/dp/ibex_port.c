@@ -761,10 +761,7 @@ ibex_dp_wait_links(const struct ibex_dp *dp, uint32_t timeout_ms, char *err,
 	uint16_t p = 0;
 
 	while (p < dp->nb_ports) {
-		struct rte_eth_link link;
-
-		if (rte_eth_link_get_nowait(dp->port_id[p], &link) == 0 &&
-		    link.link_status == RTE_ETH_LINK_UP) {
+		if (ibex_dp_port_link_up(dp, p)) {
 			p++;
 			continue;
 		}

@@ -566,6 +566,7 @@ ibex_fdb_flush_port(struct ibex_fdb *fdb, uint16_t port)
 			n++;
 		}
 	}
+	IBEX_CNT_ADD(fdb->st.flushed, n);
 	fdb_maybe_compact(fdb);
 	return n;
 }

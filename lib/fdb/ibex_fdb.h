@@ -58,6 +58,7 @@ struct ibex_fdb_stats {
 	uint64_t learned;      /**< NEW results */
 	uint64_t moved;
 	uint64_t aged;
+	uint64_t flushed;      /**< learned entries removed: their port's link went down */
 	uint64_t full;         /**< learn attempts refused by the size limit */
 };
 
@@ -73,6 +74,7 @@ struct ibex_fdb_stats {
 	X(learned, learned,        "stations learned (new entries) since start") \
 	X(moved,   moved,          "learned stations seen on another port since start") \
 	X(aged,    aged,           "learned entries aged out since start") \
+	X(flushed, flushed,        "learned entries flushed since start: their port's link went down") \
 	X(full,    full,           "learn attempts refused: the table was full")
 
 /** Allocate an empty table. @return NULL with errno set. */

@@ -459,7 +459,8 @@ dp_harness_port_diff(const struct ibex_port_counters *now,
 		     const struct ibex_port_counters *then,
 		     struct ibex_port_counters *d)
 {
-	diff_words(now, then, d, sizeof(*d));
+	*d = *now;
+	ibex_port_counters_sub(d, then);
 }
 
 void

@@ -3,7 +3,8 @@
  * Data path tests with EAL (--no-huge) and net_ring ports: frames go where
  * the FDB says, floods never go back to the ingress port, VLANs bound the
  * flood domain, learning works through the control thread, malformed
- * frames are counted by reason, and counters match what crossed the rings.
+ * frames are counted by reason, counters match what crossed the rings,
+ * and a port whose link goes down loses its learned stations.
  *
  * Three ports r0, r1, r2 built with rte_eth_from_rings: the test enqueues
  * mbufs on a port's RX ring and reads what ibex sent from its TX ring.
@@ -380,6 +381,59 @@ test_learning_prompt(void **state)
 	ibex_dp_stop(dp);
 }
 
+static uint64_t
+fdb_flushed(void)
+{
+	struct ibex_fdb_stats st;
+
+	ibex_fdb_get_stats(dp->fdb, &st);
+	return st.flushed;
+}
+
+/*
+ * A port whose link goes down loses its learned stations, as on an 802.1Q
+ * bridge, and the edge is counted: r2 learned C and five stations above;
+ * its link goes down (rte_eth_dev_set_link_down, which net_ring obeys) and
+ * the control thread's link watch (ibex_dp_links_poll(), called here
+ * directly) flushes exactly those, leaving A learned on r0 and the static
+ * B on r1. Up again, nothing more is counted.
+ */
+static void
+test_link_down_flushes(void **state)
+{
+	struct ibex_port_counters c;
+	uint64_t flushed = fdb_flushed();
+	unsigned int i;
+
+	(void)state;
+	ibex_dp_links_poll(dp);  /* the state now, if not seen yet */
+	assert_true(ibex_dp_port_link_up(dp, 2));
+	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_c, 1), 2);
+	assert_int_equal(rte_eth_dev_set_link_down(dp->port_id[2]), 0);
+	assert_false(ibex_dp_port_link_up(dp, 2));
+	ibex_dp_links_poll(dp);
+	ibex_dp_port_totals(dp, 2, &c);
+	assert_int_equal(c.link_downs, 1);
+	assert_int_equal(c.redials, 0);
+	assert_int_equal(fdb_flushed() - flushed, 6);
+	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_c, 1), IBEX_PORT_NONE);
+	for (i = 0; i < 5; i++) {
+		const uint8_t mac[6] = { 0x02, 0, 0, 0, 0x0e, (uint8_t)i };
+
+		assert_int_equal(ibex_fdb_lookup(dp->fdb, mac, 1),
+				 IBEX_PORT_NONE);
+	}
+	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_a, 1), 0);
+	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_b, 1), 1);
+	ibex_dp_port_totals(dp, 0, &c);
+	assert_int_equal(c.link_downs, 0);
+	assert_int_equal(rte_eth_dev_set_link_up(dp->port_id[2]), 0);
+	ibex_dp_links_poll(dp);
+	ibex_dp_port_totals(dp, 2, &c);
+	assert_int_equal(c.link_downs, 1);
+	assert_int_equal(fdb_flushed() - flushed, 6);
+}
+
 static void
 test_same_port_filtered(void **state)
 {
@@ -458,6 +512,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_flood_excludes_ingress),
 		cmocka_unit_test(test_learning),
 		cmocka_unit_test(test_learning_prompt),
+		cmocka_unit_test(test_link_down_flushes),
 		cmocka_unit_test(test_same_port_filtered),
 		cmocka_unit_test(test_vlan_domain),
 		cmocka_unit_test(test_malformed_counted),
