@@ -1670,9 +1670,11 @@ bpf_ctx_fill_roce4(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
 		   const uint8_t *eth, uint32_t chk, uint16_t in_port,
 		   const uint32_t use)
 {
+	uint8_t tos = eth[15]; /* once: the stores may alias the frame */
+
 	x->flags = (uint8_t)IBEX_PKT_CHECK_FLAGS(chk) | IBEX_BPF_F_IP4;
-	x->dscp = eth[15] >> 2;
-	x->ecn = eth[15] & 3;
+	x->dscp = tos >> 2;
+	x->ecn = tos & 3;
 	if (use & IBEX_BPF_USE_FIELDS) {
 		x->frame_len = m->pkt_len;
 		x->data_len = RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN);
@@ -1706,26 +1708,42 @@ _Static_assert(IBEX_BPF_F_VLAN == IBEX_PKT_F_VLAN &&
 	       IBEX_BPF_F_GROUP == IBEX_PKT_F_DMAC_GROUP,
 	       "context flags are the parse's");
 
+/* What the frames of a bpf port's burst share beyond struct rx_burst,
+ * looked up once per burst and kept in registers across the program's
+ * call. */
+struct bpf_burst {
+	uint64_t (*jit)(void *ctx);         /* or NULL: interpreted */
+	const struct ibex_bpf_prog *prog;
+	struct ibex_bpf_counters *bc;       /* the port's verdict counters */
+	const uint8_t *cls;                 /* t->bpf_class[in_port] */
+};
+
+static inline __rte_always_inline uint64_t
+bpf_run(const struct bpf_burst *bb, struct ibex_bpf_ctx *x)
+{
+	if (likely(bb->jit != NULL))
+		return bb->jit(x);
+	return ibex_bpf_prog_interp(bb->prog, x);
+}
+
 /* The class of a verdict, counted: an SL, drop, or the port's built-in
  * classifier for IBEX_BPF_DEFAULT and values out of range. */
 static inline __rte_always_inline uint32_t
-bpf_verdict(struct ibex_worker *w, const struct rx_burst *b, uint64_t v,
-	    const uint8_t *eth, bool tagged)
+bpf_verdict(const struct rx_burst *b, const struct bpf_burst *bb,
+	    uint64_t v, const uint8_t *eth, bool tagged)
 {
-	struct ibex_bpf_counters *bc = &w->bpf_cnt[b->acc.in_port];
-
 	if (likely(v < IBEX_SL_COUNT)) {
-		IBEX_CNT_ADD(bc->sl[v], 1);
-		return b->t->bpf_class[b->acc.in_port][v];
+		IBEX_CNT_ADD(bb->bc->sl[v], 1);
+		return bb->cls[v];
 	}
 	if (v == IBEX_BPF_DROP) {
-		IBEX_CNT_ADD(bc->drops, 1);
-		return b->t->bpf_class[b->acc.in_port][IBEX_SL_COUNT];
+		IBEX_CNT_ADD(bb->bc->drops, 1);
+		return bb->cls[IBEX_SL_COUNT];
 	}
 	if (v == IBEX_BPF_DEFAULT)
-		IBEX_CNT_ADD(bc->deflt, 1);
+		IBEX_CNT_ADD(bb->bc->deflt, 1);
 	else
-		IBEX_CNT_ADD(bc->bad, 1);
+		IBEX_CNT_ADD(bb->bc->bad, 1);
 	/* classify() leaves untagged frames in PCP mode to the burst's. */
 	if (!tagged && b->untagged != CLASS_PER_FRAME)
 		return b->untagged;
@@ -1736,8 +1754,8 @@ bpf_verdict(struct ibex_worker *w, const struct rx_burst *b, uint64_t v,
  * program sees every header), the program, then the common forwarding
  * with the class it chose. */
 static inline __rte_always_inline void
-forward_bpf(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m,
-	    const uint32_t use)
+forward_bpf(struct ibex_worker *w, struct rx_burst *b,
+	    const struct bpf_burst *bb, struct rte_mbuf *m, const uint32_t use)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t chk = ibex_pkt_check_roce4_untagged(eth, m->data_len);
@@ -1749,9 +1767,9 @@ forward_bpf(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m,
 	if (likely(chk != UINT32_MAX)) {
 		bpf_ctx_fill_roce4(&w->bpf_ctx, m, eth, chk,
 				   (uint16_t)b->acc.in_port, use);
-		v = ibex_bpf_prog_run(b->bpf, &w->bpf_ctx);
+		v = bpf_run(bb, &w->bpf_ctx);
 		forward_checked(w, b, m, chk,
-				bpf_verdict(w, b, v, eth, false));
+				bpf_verdict(b, bb, v, eth, false));
 		return;
 	}
 	r = ibex_pkt_parse(eth, m->data_len, &info);
@@ -1761,10 +1779,10 @@ forward_bpf(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m,
 	}
 	bpf_ctx_fill(&w->bpf_ctx, m, eth, &info, (uint16_t)b->acc.in_port,
 		     use);
-	v = ibex_bpf_prog_run(b->bpf, &w->bpf_ctx);
+	v = bpf_run(bb, &w->bpf_ctx);
 	forward_checked(w, b, m, (uint32_t)info.flags << 8 |
 			(uint32_t)info.bth_off << 16,
-			bpf_verdict(w, b, v, eth,
+			bpf_verdict(b, bb, v, eth,
 				    (info.flags & IBEX_PKT_F_VLAN) != 0));
 }
 
@@ -1773,6 +1791,12 @@ static inline __rte_always_inline uint64_t
 rx_burst_bpf_loop(struct ibex_worker *w, struct rx_burst *b,
 		  struct rte_mbuf **pkts, uint16_t n, const uint32_t use)
 {
+	const struct bpf_burst bb = {
+		.jit = b->bpf->jit,
+		.prog = b->bpf,
+		.bc = &w->bpf_cnt[b->acc.in_port],
+		.cls = b->t->bpf_class[b->acc.in_port],
+	};
 	uint64_t bytes = 0;
 	uint16_t i;
 
@@ -1780,7 +1804,7 @@ rx_burst_bpf_loop(struct ibex_worker *w, struct rx_burst *b,
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
 					       void *));
 		bytes += pkts[i]->pkt_len;
-		forward_bpf(w, b, pkts[i], use);
+		forward_bpf(w, b, &bb, pkts[i], use);
 	}
 	return bytes;
 }
