@@ -67,6 +67,20 @@ void ibex_bpf_code_free(struct ibex_bpf_code *code);
 int ibex_bpf_spec_split(const char *spec, char file[IBEX_BPF_PATH_LEN],
 			char section[IBEX_BPF_SEC_LEN]);
 
+/** Parts of struct ibex_bpf_ctx (ibex_bpf_ctx_use()). */
+#define IBEX_BPF_USE_IP     0x1 /**< flags, dscp, ecn */
+#define IBEX_BPF_USE_FIELDS 0x2 /**< any other field before data */
+#define IBEX_BPF_USE_DATA   0x4 /**< data[] */
+#define IBEX_BPF_USE_ALL    0x7
+
+/**
+ * The parts of the context a program may read, from its instructions: a
+ * conservative answer (IBEX_BPF_USE_ALL whenever a load cannot be traced
+ * to a constant offset). For a program rte_bpf's verifier accepted; the
+ * worker then fills only these parts for each frame.
+ */
+uint32_t ibex_bpf_ctx_use(const uint64_t *insns, uint32_t n);
+
 struct rte_bpf;
 
 /** A loaded classifier. */
@@ -86,6 +100,7 @@ struct ibex_bpf_prog {
 	char name[IBEX_BPF_SEC_LEN];  /**< the program's function */
 	char found[IBEX_BPF_SEC_LEN]; /**< its section */
 	uint32_t nb_insns;
+	uint32_t ctx_use;           /**< IBEX_BPF_USE_*: what it reads */
 	bool btf;
 	uint64_t load_ns;           /**< time ibex_bpf_prog_load() took */
 	int64_t loaded_at;          /**< wall clock, seconds */
@@ -122,8 +137,9 @@ void ibex_bpf_prog_put(struct ibex_bpf_prog *p);
 uint64_t ibex_bpf_prog_interp(const struct ibex_bpf_prog *p,
 			      struct ibex_bpf_ctx *ctx);
 
-/** Run a program on one frame's context (worker). */
-static inline uint64_t
+/** Run a program on one frame's context (worker; always inline: an out
+ * of line copy puts a second call in front of the program's). */
+static inline __attribute__((always_inline)) uint64_t
 ibex_bpf_prog_run(const struct ibex_bpf_prog *p, struct ibex_bpf_ctx *ctx)
 {
 	if (__builtin_expect(p->jit != NULL, 1))

@@ -138,6 +138,7 @@ prog_rte(struct ibex_bpf_prog *p, const struct ibex_bpf_code *code,
 			 why[0] != '\0' ? ": " : "", why);
 		return -rte_errno;
 	}
+	p->ctx_use = ibex_bpf_ctx_use(code->insns, code->nb_insns);
 	if (rte_bpf_get_jit(p->bpf, &j) == 0 && j.func != NULL) {
 		jit_state = 1;
 		if (jit)

@@ -1028,7 +1028,7 @@ pop:
  * which RoCE traffic never uses. They bypass arbitration and flow control,
  * enter only on trusted ports, at most one per vl15_tsc ticks per port.
  */
-static inline bool
+static inline __rte_always_inline bool
 is_mgmt(const uint8_t *eth, uint32_t chk)
 {
 	uint32_t w;
@@ -1619,71 +1619,86 @@ forward_one(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 
 /*
  * The context of an eBPF classifier from the parse: fields in host order,
- * then the frame's first bytes. The copy is of a constant size (the buffer
- * nearly always has the room): bytes past data_len are unspecified.
+ * then the frame's first bytes; only the parts @p use (IBEX_BPF_USE_*, a
+ * constant in each copy of the loop) the program reads. The copy is of a
+ * constant size (the buffer nearly always has the room): bytes past
+ * data_len are unspecified.
  */
 static inline __rte_always_inline void
 bpf_ctx_fill(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
 	     const uint8_t *eth, const struct ibex_pkt_info *in,
-	     uint16_t in_port)
+	     uint16_t in_port, const uint32_t use)
 {
 	uint32_t room = (uint32_t)m->buf_len - m->data_off;
 
-	x->frame_len = m->pkt_len;
-	x->data_len = RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN);
-	x->in_port = in_port;
-	x->ether_type = in->ether_type;
-	x->vid = in->vid;
-	x->pcp = in->pcp;
 	x->flags = in->flags | (in->l3 == IBEX_L3_IPV4 ? IBEX_BPF_F_IP4 :
 				in->l3 == IBEX_L3_IPV6 ? IBEX_BPF_F_IP6 : 0);
 	x->dscp = in->dscp;
 	x->ecn = in->ecn;
-	x->l4_proto = in->l4_proto;
-	x->l3_off = in->l3_off;
-	x->l4_off = in->l4_off;
-	x->bth_off = in->bth_off;
-	x->sport = (in->flags & IBEX_PKT_F_UDP) ? ibex_rd16(eth + in->l4_off) : 0;
-	x->dport = (in->flags & IBEX_PKT_F_UDP) ?
-		   ibex_rd16(eth + in->l4_off + 2) : 0;
-	x->bth_opcode = (in->flags & IBEX_PKT_F_ROCE) ? eth[in->bth_off] : 0;
-	x->dest_qp = (in->flags & IBEX_PKT_F_ROCE) ?
-		     ibex_bth_dest_qp(eth + in->bth_off) : 0;
+	if (use & IBEX_BPF_USE_FIELDS) {
+		x->frame_len = m->pkt_len;
+		x->data_len = RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN);
+		x->in_port = in_port;
+		x->ether_type = in->ether_type;
+		x->vid = in->vid;
+		x->pcp = in->pcp;
+		x->l4_proto = in->l4_proto;
+		x->l3_off = in->l3_off;
+		x->l4_off = in->l4_off;
+		x->bth_off = in->bth_off;
+		x->sport = (in->flags & IBEX_PKT_F_UDP) ?
+			   ibex_rd16(eth + in->l4_off) : 0;
+		x->dport = (in->flags & IBEX_PKT_F_UDP) ?
+			   ibex_rd16(eth + in->l4_off + 2) : 0;
+		x->bth_opcode = (in->flags & IBEX_PKT_F_ROCE) ?
+				eth[in->bth_off] : 0;
+		x->dest_qp = (in->flags & IBEX_PKT_F_ROCE) ?
+			     ibex_bth_dest_qp(eth + in->bth_off) : 0;
+	}
+	if (!(use & IBEX_BPF_USE_DATA))
+		return;
 	if (likely(room >= IBEX_BPF_DATA_LEN))
 		rte_mov64(x->data, eth);
 	else
-		memcpy(x->data, eth, x->data_len);
+		memcpy(x->data, eth, RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN));
 }
 
 /* The same for the untagged IPv4 RoCEv2 shape (ibex_pkt_check_roce4_
  * untagged() passed): every offset is a constant. */
 static inline __rte_always_inline void
 bpf_ctx_fill_roce4(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
-		   const uint8_t *eth, uint32_t chk, uint16_t in_port)
+		   const uint8_t *eth, uint32_t chk, uint16_t in_port,
+		   const uint32_t use)
 {
-	x->frame_len = m->pkt_len;
-	x->data_len = RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN);
-	x->in_port = in_port;
-	x->ether_type = IBEX_ETHERTYPE_IPV4;
-	x->vid = 0;
-	x->pcp = 0;
+	uint8_t tos = eth[15]; /* once: the stores may alias the frame */
+
 	x->flags = (uint8_t)IBEX_PKT_CHECK_FLAGS(chk) | IBEX_BPF_F_IP4;
-	x->dscp = eth[15] >> 2;
-	x->ecn = eth[15] & 3;
-	x->l4_proto = 17;
-	x->l3_off = IBEX_ETHER_HDR_LEN;
-	x->l4_off = IBEX_ETHER_HDR_LEN + 20;
-	x->bth_off = IBEX_ETHER_HDR_LEN + 28;
-	x->sport = ibex_rd16(eth + IBEX_ETHER_HDR_LEN + 20);
-	x->dport = IBEX_UDP_PORT_ROCEV2;
-	x->bth_opcode = eth[IBEX_ETHER_HDR_LEN + 28];
-	x->dest_qp = ibex_bth_dest_qp(eth + IBEX_ETHER_HDR_LEN + 28);
+	x->dscp = tos >> 2;
+	x->ecn = tos & 3;
+	if (use & IBEX_BPF_USE_FIELDS) {
+		x->frame_len = m->pkt_len;
+		x->data_len = RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN);
+		x->in_port = in_port;
+		x->ether_type = IBEX_ETHERTYPE_IPV4;
+		x->vid = 0;
+		x->pcp = 0;
+		x->l4_proto = 17;
+		x->l3_off = IBEX_ETHER_HDR_LEN;
+		x->l4_off = IBEX_ETHER_HDR_LEN + 20;
+		x->bth_off = IBEX_ETHER_HDR_LEN + 28;
+		x->sport = ibex_rd16(eth + IBEX_ETHER_HDR_LEN + 20);
+		x->dport = IBEX_UDP_PORT_ROCEV2;
+		x->bth_opcode = eth[IBEX_ETHER_HDR_LEN + 28];
+		x->dest_qp = ibex_bth_dest_qp(eth + IBEX_ETHER_HDR_LEN + 28);
+	}
+	if (!(use & IBEX_BPF_USE_DATA))
+		return;
 	/* The shape's check read 62 bytes: 64 are in the first segment or
 	 * in its buffer's room. */
 	if (likely((uint32_t)m->buf_len - m->data_off >= IBEX_BPF_DATA_LEN))
 		rte_mov64(x->data, eth);
 	else
-		memcpy(x->data, eth, x->data_len);
+		memcpy(x->data, eth, RTE_MIN(m->data_len, IBEX_BPF_DATA_LEN));
 }
 
 _Static_assert(IBEX_BPF_F_VLAN == IBEX_PKT_F_VLAN &&
@@ -1693,26 +1708,42 @@ _Static_assert(IBEX_BPF_F_VLAN == IBEX_PKT_F_VLAN &&
 	       IBEX_BPF_F_GROUP == IBEX_PKT_F_DMAC_GROUP,
 	       "context flags are the parse's");
 
+/* What the frames of a bpf port's burst share beyond struct rx_burst,
+ * looked up once per burst and kept in registers across the program's
+ * call. */
+struct bpf_burst {
+	uint64_t (*jit)(void *ctx);         /* or NULL: interpreted */
+	const struct ibex_bpf_prog *prog;
+	struct ibex_bpf_counters *bc;       /* the port's verdict counters */
+	const uint8_t *cls;                 /* t->bpf_class[in_port] */
+};
+
+static inline __rte_always_inline uint64_t
+bpf_run(const struct bpf_burst *bb, struct ibex_bpf_ctx *x)
+{
+	if (likely(bb->jit != NULL))
+		return bb->jit(x);
+	return ibex_bpf_prog_interp(bb->prog, x);
+}
+
 /* The class of a verdict, counted: an SL, drop, or the port's built-in
  * classifier for IBEX_BPF_DEFAULT and values out of range. */
 static inline __rte_always_inline uint32_t
-bpf_verdict(struct ibex_worker *w, const struct rx_burst *b, uint64_t v,
-	    const uint8_t *eth, bool tagged)
+bpf_verdict(const struct rx_burst *b, const struct bpf_burst *bb,
+	    uint64_t v, const uint8_t *eth, bool tagged)
 {
-	struct ibex_bpf_counters *bc = &w->bpf_cnt[b->acc.in_port];
-
 	if (likely(v < IBEX_SL_COUNT)) {
-		IBEX_CNT_ADD(bc->sl[v], 1);
-		return b->t->bpf_class[b->acc.in_port][v];
+		IBEX_CNT_ADD(bb->bc->sl[v], 1);
+		return bb->cls[v];
 	}
 	if (v == IBEX_BPF_DROP) {
-		IBEX_CNT_ADD(bc->drops, 1);
-		return b->t->bpf_class[b->acc.in_port][IBEX_SL_COUNT];
+		IBEX_CNT_ADD(bb->bc->drops, 1);
+		return bb->cls[IBEX_SL_COUNT];
 	}
 	if (v == IBEX_BPF_DEFAULT)
-		IBEX_CNT_ADD(bc->deflt, 1);
+		IBEX_CNT_ADD(bb->bc->deflt, 1);
 	else
-		IBEX_CNT_ADD(bc->bad, 1);
+		IBEX_CNT_ADD(bb->bc->bad, 1);
 	/* classify() leaves untagged frames in PCP mode to the burst's. */
 	if (!tagged && b->untagged != CLASS_PER_FRAME)
 		return b->untagged;
@@ -1723,7 +1754,8 @@ bpf_verdict(struct ibex_worker *w, const struct rx_burst *b, uint64_t v,
  * program sees every header), the program, then the common forwarding
  * with the class it chose. */
 static inline __rte_always_inline void
-forward_bpf(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
+forward_bpf(struct ibex_worker *w, struct rx_burst *b,
+	    const struct bpf_burst *bb, struct rte_mbuf *m, const uint32_t use)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t chk = ibex_pkt_check_roce4_untagged(eth, m->data_len);
@@ -1734,10 +1766,10 @@ forward_bpf(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 	/* The RoCEv2 shape, as forward_one() has it: constant offsets. */
 	if (likely(chk != UINT32_MAX)) {
 		bpf_ctx_fill_roce4(&w->bpf_ctx, m, eth, chk,
-				   (uint16_t)b->acc.in_port);
-		v = ibex_bpf_prog_run(b->bpf, &w->bpf_ctx);
+				   (uint16_t)b->acc.in_port, use);
+		v = bpf_run(bb, &w->bpf_ctx);
 		forward_checked(w, b, m, chk,
-				bpf_verdict(w, b, v, eth, false));
+				bpf_verdict(b, bb, v, eth, false));
 		return;
 	}
 	r = ibex_pkt_parse(eth, m->data_len, &info);
@@ -1745,20 +1777,26 @@ forward_bpf(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 		drop(b->cnt, m, r);
 		return;
 	}
-	bpf_ctx_fill(&w->bpf_ctx, m, eth, &info, (uint16_t)b->acc.in_port);
-	v = ibex_bpf_prog_run(b->bpf, &w->bpf_ctx);
+	bpf_ctx_fill(&w->bpf_ctx, m, eth, &info, (uint16_t)b->acc.in_port,
+		     use);
+	v = bpf_run(bb, &w->bpf_ctx);
 	forward_checked(w, b, m, (uint32_t)info.flags << 8 |
 			(uint32_t)info.bth_off << 16,
-			bpf_verdict(w, b, v, eth,
+			bpf_verdict(b, bb, v, eth,
 				    (info.flags & IBEX_PKT_F_VLAN) != 0));
 }
 
-/* The burst of a port with an eBPF classifier, out of line: ports without
- * one pay a single branch per burst for it. */
-static __rte_noinline uint64_t
-rx_burst_bpf(struct ibex_worker *w, struct rx_burst *b,
-	     struct rte_mbuf **pkts, uint16_t n)
+/* The frames of a burst through forward_bpf() with @p use a constant. */
+static inline __rte_always_inline uint64_t
+rx_burst_bpf_loop(struct ibex_worker *w, struct rx_burst *b,
+		  struct rte_mbuf **pkts, uint16_t n, const uint32_t use)
 {
+	const struct bpf_burst bb = {
+		.jit = b->bpf->jit,
+		.prog = b->bpf,
+		.bc = &w->bpf_cnt[b->acc.in_port],
+		.cls = b->t->bpf_class[b->acc.in_port],
+	};
 	uint64_t bytes = 0;
 	uint16_t i;
 
@@ -1766,9 +1804,30 @@ rx_burst_bpf(struct ibex_worker *w, struct rx_burst *b,
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
 					       void *));
 		bytes += pkts[i]->pkt_len;
-		forward_bpf(w, b, pkts[i]);
+		forward_bpf(w, b, &bb, pkts[i], use);
 	}
 	return bytes;
+}
+
+/*
+ * The burst of a port with an eBPF classifier, out of line: ports without
+ * one pay a single branch per burst for it. One copy of the loop per
+ * context fill, chosen per burst by what the program reads (found at
+ * load, ibex_bpf_ctx_use()): a program of DSCP or flags alone gets three
+ * fields, not the whole context and 64 bytes of frame.
+ */
+static __rte_noinline uint64_t
+rx_burst_bpf(struct ibex_worker *w, struct rx_burst *b,
+	     struct rte_mbuf **pkts, uint16_t n)
+{
+	uint32_t use = b->bpf->ctx_use;
+
+	if (!(use & ~IBEX_BPF_USE_IP))
+		return rx_burst_bpf_loop(w, b, pkts, n, IBEX_BPF_USE_IP);
+	if (!(use & IBEX_BPF_USE_DATA))
+		return rx_burst_bpf_loop(w, b, pkts, n,
+					 IBEX_BPF_USE_IP | IBEX_BPF_USE_FIELDS);
+	return rx_burst_bpf_loop(w, b, pkts, n, IBEX_BPF_USE_ALL);
 }
 
 /*

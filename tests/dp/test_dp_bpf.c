@@ -43,7 +43,8 @@
 #define OUT 1
 #define RING_SIZE 1024
 
-enum { A_QP, A_DSCP, A_DROP, A_OOB, A_GLOBAL, A_BADRET, A_NOTELF, A_NB };
+enum { A_QP, A_DSCP, A_DROP, A_OOB, A_GLOBAL, A_BADRET, A_RAW, A_NOTELF,
+       A_NB };
 
 static const char *obj[A_NB];
 static struct rte_ring *rxr[NB_PORTS], *txr[NB_PORTS];
@@ -310,6 +311,38 @@ test_dscp_cnp(void **state)
 	assert_int_equal(send_one(&f), 1);
 }
 
+/*
+ * Programs that read different parts of the context one after the other
+ * on the same worker: each part a program reads is filled for each frame
+ * (the frame's bytes in data[] too), whatever the previous program left.
+ */
+static void
+test_ctx_parts(void **state)
+{
+	struct fr f = { .vlan = -1, .l3 = IBEX_L3_IPV4, .udp = true,
+			.dport = 7000, .dscp = 26 };
+
+	(void)state;
+	use_prog(A_RAW, NULL, NULL);
+	assert_int_equal(send_one(&f), 3);
+	f.vlan = 1;
+	f.dscp = 46;
+	assert_int_equal(send_one(&f), 5);
+	use_prog(A_DSCP, "ibex/dscp", NULL);
+	f = roce4;
+	f.dscp = 16;
+	assert_int_equal(send_one(&f), 2);
+	use_prog(A_RAW, NULL, NULL);
+	f.dscp = 56;
+	assert_int_equal(send_one(&f), 7);
+	use_prog(A_QP, NULL, NULL);
+	f.qp = 0x250;
+	assert_int_equal(send_one(&f), 4);
+	use_prog(A_RAW, NULL, "bpf-jit off");
+	f.dscp = 8;
+	assert_int_equal(send_one(&f), 1);
+}
+
 static void
 test_drop_udp(void **state)
 {
@@ -572,6 +605,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_qp_range),
 		cmocka_unit_test(test_interpreter),
 		cmocka_unit_test(test_dscp_cnp),
+		cmocka_unit_test(test_ctx_parts),
 		cmocka_unit_test(test_drop_udp),
 		cmocka_unit_test(test_bad_verdict),
 		cmocka_unit_test(test_refused),
@@ -582,7 +616,7 @@ main(int argc, char **argv)
 
 	if (argc != 1 + A_NB) {
 		fprintf(stderr, "usage: %s qp_range.o dscp_cnp.o drop_udp.o "
-			"oob.o global.o badret.o not-elf\n", argv[0]);
+			"oob.o global.o badret.o rawtos.o not-elf\n", argv[0]);
 		return 2;
 	}
 	for (i = 0; i < A_NB; i++)
