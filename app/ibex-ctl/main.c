@@ -19,6 +19,7 @@
 #include <getopt.h>
 #include <poll.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,9 @@ struct client {
 	bool stdin_eof;
 	bool prompted;
 	int timeout_ms;
+	bool timeout_set;        /* -t given */
+	bool wait_long;          /* a capture's reply: no timeout */
+	bool half_closed;        /* ^C during a capture: our side shut */
 	unsigned long sent;      /* command lines sent */
 	unsigned long answered;  /* status lines read */
 	unsigned long errors;
@@ -195,12 +199,47 @@ ctl_connect(const char *path, long server_uid)
 	return fd;
 }
 
+static volatile sig_atomic_t interrupted;
+
+/* ^C while a capture runs: the first one ends the capture (the switch
+ * answers with what it wrote), a second one ends ibex-ctl. */
+static void
+on_sigint(int sig)
+{
+	interrupted = 1;
+	signal(sig, SIG_DFL);
+}
+
+/* "capture ..." answers when the capture ends, unless it is "capture
+ * status" or runs in the background: no reply timeout then (unless -t),
+ * and ^C stops the capture instead of leaving it running. */
+static void
+capture_note(struct client *c, const char *line, size_t n)
+{
+	struct sigaction sa = { .sa_handler = on_sigint };
+	const char *p = line;
+
+	while (p < line + n && (*p == ' ' || *p == '\t'))
+		p++;
+	if (line + n - p < 8 || strncmp(p, "capture", 7) != 0 ||
+	    (p[7] != ' ' && p[7] != '\t') ||
+	    strncmp(p + 8 + strspn(p + 8, " \t"), "status", 6) == 0 ||
+	    memmem(p, (size_t)(line + n - p), "background", 10) != NULL)
+		return;
+	if (!c->timeout_set)
+		c->wait_long = true;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
 /* Queue one command line for the switch. */
 static int
 queue_cmd(struct client *c, const char *line, size_t n)
 {
 	static const char json[] = " --json";
 	int ret = buf_add(&c->tx, line, n);
+
+	capture_note(c, line, n);
 
 	if (ret == 0 && c->json)
 		ret = buf_add(&c->tx, json, sizeof(json) - 1);
@@ -349,9 +388,19 @@ run(struct client *c)
 			c->prompted = true;
 		}
 		fflush(stdout);
-		n = poll(pf, 2, waiting || c->tx.len > 0 ? c->timeout_ms : -1);
+		n = poll(pf, 2, (waiting || c->tx.len > 0) && !c->wait_long ?
+			 c->timeout_ms : -1);
 		if (n < 0 && errno != EINTR)
 			return -errno;
+		if (interrupted && !c->half_closed && c->tx.len == 0) {
+			/* The switch takes our end of the stream as the
+			 * stop, and still answers. */
+			fprintf(stderr, "ibex-ctl: stopping the capture (^C "
+				"again to leave at once)\n");
+			shutdown(c->fd, SHUT_WR);
+			c->half_closed = true;
+			c->stdin_eof = true;
+		}
 		if (n == 0) {
 			fprintf(stderr, "ibex-ctl: no reply from the switch in "
 				"%d ms\n", c->timeout_ms);
@@ -607,6 +656,7 @@ main(int argc, char **argv)
 				return 2;
 			}
 			c.timeout_ms = (int)(timeout_s * 1000);
+			c.timeout_set = true;
 			break;
 		case 'u':
 			server_uid = parse_uid(optarg);

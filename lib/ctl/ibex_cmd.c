@@ -7,6 +7,7 @@
  */
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,7 @@ static const char *const show_names[IBEX_SHOW_NB] = {
 	[IBEX_SHOW_RATES] = "rates",
 	[IBEX_SHOW_HISTORY] = "history",
 	[IBEX_SHOW_BPF] = "bpf",
+	[IBEX_SHOW_CAPTURE] = "capture",
 };
 
 /* Topics about ports take an optional port name. */
@@ -174,7 +176,7 @@ show_takes_port(enum ibex_show s)
 {
 	return s != IBEX_SHOW_REASONS && s != IBEX_SHOW_CONFIG &&
 	       s != IBEX_SHOW_WORKERS && s != IBEX_SHOW_RATES &&
-	       s != IBEX_SHOW_HISTORY;
+	       s != IBEX_SHOW_HISTORY && s != IBEX_SHOW_CAPTURE;
 }
 
 const char *
@@ -311,6 +313,116 @@ parse_fdb_edit(struct ibex_cmd_req *req, char **w, int n, char *err,
 	return 0;
 }
 
+#define CAPTURE_USAGE "expected 'capture PORT [rx|tx|both] [COUNT] FILE " \
+	"[snaplen N] [background] [filter EXPR]', 'capture stop' or " \
+	"'capture status'"
+
+/* A decimal number in [min, max], the whole word. */
+static bool
+cmd_number(const char *w, unsigned long long min, unsigned long long max,
+	   unsigned long long *v)
+{
+	char *end;
+
+	if (w[0] < '0' || w[0] > '9')
+		return false;
+	errno = 0;
+	*v = strtoull(w, &end, 10);
+	return errno == 0 && *end == '\0' && *v >= min && *v <= max;
+}
+
+/* What follows FILE: snaplen N, background, filter EXPR (the rest of the
+ * line, one pair of quotes around it dropped). */
+static int
+parse_capture_opts(struct ibex_cmd_capture *c, char **w, int n, char *err,
+		   size_t errlen)
+{
+	unsigned long long v;
+	size_t len;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(w[i], "background") == 0) {
+			c->background = true;
+		} else if (strcmp(w[i], "snaplen") == 0) {
+			if (i + 1 == n || !cmd_number(w[i + 1], 16, 65000, &v))
+				return cmd_err(err, errlen, "capture", "snaplen: "
+					       "expected 16..65000 bytes");
+			c->snaplen = (unsigned int)v;
+			i++;
+		} else if (strcmp(w[i], "filter") == 0) {
+			if (i + 1 == n)
+				return cmd_err(err, errlen, "capture", "filter: "
+					       "expected an expression (pcap-"
+					       "filter(7), e.g. 'udp port 4791')");
+			if (cmd_join(c->filter, sizeof(c->filter), "", w + i + 1,
+				     n - i - 1) < 0)
+				return cmd_err(err, errlen, "capture", "filter "
+					       "too long");
+			len = strlen(c->filter);
+			if (len >= 2 && (c->filter[0] == '"' ||
+					 c->filter[0] == '\'') &&
+			    c->filter[len - 1] == c->filter[0]) {
+				memmove(c->filter, c->filter + 1, len - 2);
+				c->filter[len - 2] = '\0';
+			}
+			return 0;
+		} else {
+			return cmd_err(err, errlen, "capture", "unexpected '%s' "
+				       "(%s)", w[i], CAPTURE_USAGE);
+		}
+	}
+	return 0;
+}
+
+static int
+parse_capture(struct ibex_cmd_req *req, char **w, int n, char *err,
+	      size_t errlen)
+{
+	struct ibex_cmd_capture *c = &req->cap;
+	unsigned long long v;
+	int i = 1;
+
+	if (n == 0)
+		return cmd_err(err, errlen, "capture", CAPTURE_USAGE);
+	if (n == 1 && strcmp(w[0], "status") == 0) {
+		req->kind = IBEX_CMD_SHOW;
+		req->show = IBEX_SHOW_CAPTURE;
+		return 0;
+	}
+	req->kind = IBEX_CMD_CAPTURE;
+	if (n == 1 && strcmp(w[0], "stop") == 0) {
+		c->stop = true;
+		return 0;
+	}
+	if (strlen(w[0]) >= sizeof(req->port))
+		return cmd_err(err, errlen, "capture", "no port '%s'", w[0]);
+	snprintf(req->port, sizeof(req->port), "%s", w[0]);
+	c->dir = 3;
+	if (i < n && strcmp(w[i], "rx") == 0)
+		c->dir = 1, i++;
+	else if (i < n && strcmp(w[i], "tx") == 0)
+		c->dir = 2, i++;
+	else if (i < n && strcmp(w[i], "both") == 0)
+		i++;
+	/* A number with a word after it is COUNT; the last word is FILE. */
+	if (i + 1 < n && w[i][0] >= '0' && w[i][0] <= '9') {
+		if (!cmd_number(w[i], 1, UINT64_MAX, &v))
+			return cmd_err(err, errlen, "capture", "COUNT '%s': "
+				       "expected a number of frames, 1 or "
+				       "more", w[i]);
+		c->count = v;
+		i++;
+	}
+	if (i == n)
+		return cmd_err(err, errlen, "capture", "missing FILE (%s)",
+			       CAPTURE_USAGE);
+	if (strlen(w[i]) >= sizeof(c->file))
+		return cmd_err(err, errlen, "capture", "FILE too long");
+	snprintf(c->file, sizeof(c->file), "%s", w[i]);
+	return parse_capture_opts(c, w + i + 1, n - i - 1, err, errlen);
+}
+
 int
 ibex_cmd_parse(const char *line, struct ibex_cmd_req *req, char *err,
 	       size_t errlen)
@@ -373,6 +485,8 @@ ibex_cmd_parse(const char *line, struct ibex_cmd_req *req, char *err,
 		req->kind = IBEX_CMD_CLEAR;
 		return 0;
 	}
+	if (strcmp(w[0], "capture") == 0)
+		return parse_capture(req, w + 1, n - 1, err, errlen);
 	if (strcmp(w[0], "set") == 0 && n >= 2 &&
 	    strcmp(w[1], "log-level") == 0)
 		return parse_log_level(req, w + 2, n - 2, err, errlen);
@@ -553,7 +667,7 @@ ibex_cmd_help(void)
 {
 	return
 	"show ports|lanes|credits|pfc|ecn|latency|drops|fdb|bpf [PORT] [--json]\n"
-	"show reasons|config|history|workers|rates [--json]\n"
+	"show reasons|config|history|workers|rates|capture [--json]\n"
 	"set STATEMENT             any configuration statement, applied live\n"
 	"STATEMENT                 the same without 'set'\n"
 	"add fdb MAC port NAME [vlan N]   static FDB entry\n"
@@ -561,6 +675,9 @@ ibex_cmd_help(void)
 	"reload [--force]          re-read the configuration file\n"
 	"clear counters            rates and 'show ports' count from now\n"
 	"set log-level TYPE LEVEL  DPDK log level of the types matching TYPE\n"
+	"capture PORT [rx|tx|both] [COUNT] FILE [snaplen N] [background] [filter EXPR]\n"
+	"                          write pcapng; waits for COUNT or a stop\n"
+	"capture stop|status       end the capture / show it\n"
 	"version                   ibex and DPDK versions of the switch\n"
 	"help                      this text\n";
 }

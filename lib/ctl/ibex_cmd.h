@@ -69,6 +69,7 @@ enum ibex_cmd_kind {
 	IBEX_CMD_VERSION, /**< the switch's ibex and DPDK versions */
 	IBEX_CMD_LOG_LEVEL, /**< "set log-level TYPE LEVEL": stmt, level */
 	IBEX_CMD_CLEAR,  /**< "clear counters": a new baseline for rates */
+	IBEX_CMD_CAPTURE, /**< "capture ...": start or stop a capture */
 };
 
 /** Things "show" knows; IBEX_SHOW_NB is not one. */
@@ -87,6 +88,7 @@ enum ibex_show {
 	IBEX_SHOW_RATES,
 	IBEX_SHOW_HISTORY,
 	IBEX_SHOW_BPF,
+	IBEX_SHOW_CAPTURE,
 	IBEX_SHOW_NB,
 };
 
@@ -103,6 +105,18 @@ struct ibex_cmd_req {
 					    *  pattern ("lib.eal", "ibex.*") */
 	int level;  /**< IBEX_CMD_LOG_LEVEL: 1 (emergency) .. 8 (debug), the
 		     *  numbering of DPDK's RTE_LOG_* levels */
+	/** IBEX_CMD_CAPTURE: "capture stop", or "capture PORT [rx|tx|both]
+	 * [COUNT] FILE [snaplen N] [background] [filter EXPR...]" (PORT in
+	 * port). */
+	struct ibex_cmd_capture {
+		bool stop;
+		unsigned int dir;    /**< bit 0 rx, bit 1 tx */
+		unsigned long long count; /**< 0: until stopped */
+		unsigned int snaplen; /**< 0: the port's longest frame */
+		bool background;     /**< answer at once, do not wait */
+		char file[256];
+		char filter[256];
+	} cap;
 };
 
 /**

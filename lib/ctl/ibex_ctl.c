@@ -183,6 +183,7 @@ struct ctl_loop {
 	int sfd, tfd, efd;
 	uint64_t start, next_age, next_stats, next_idle, learn_rearm;
 	uint64_t next_links;    /* 0: no port whose link is watched */
+	uint64_t next_capture;  /* 0: no capture runs */
 	uint64_t armed_at;      /* timerfd's deadline, 0: disarmed */
 	uint64_t last_rx, last_tsc, idle_rx, last_rx_change;
 	bool learn_pending;     /* a learn wake-up seen, holdoff running */
@@ -263,6 +264,11 @@ loop_arm(struct ctl_loop *l)
 	d = earliest(d, l->next_stats);
 	d = earliest(d, l->next_idle);
 	d = earliest(d, l->learn_rearm);
+	/* A capture started by the socket: drain its rings every
+	 * IBEX_CAPTURE_POLL_MS, only while it runs. */
+	if (l->next_capture == 0 && ibex_capture_active(l->dp))
+		l->next_capture = clock_ms() + IBEX_CAPTURE_POLL_MS;
+	d = earliest(d, l->next_capture);
 	if (l->opts->duration_ms != 0)
 		d = earliest(d, l->start + l->opts->duration_ms);
 	if (d == l->armed_at)
@@ -294,6 +300,9 @@ loop_jobs(struct ctl_loop *l, uint64_t now)
 		l->next_links = ms == 0 ? 0 :
 				ms >= CTL_AGE_MS ? l->next_age : now + ms;
 	}
+	if (l->next_capture != 0 && now >= l->next_capture)
+		l->next_capture = ibex_capture_poll(dp) ?
+				  now + IBEX_CAPTURE_POLL_MS : 0;
 	if (l->next_stats != 0 && now >= l->next_stats) {
 		stats_line(dp, &l->last_rx, &l->last_tsc);
 		l->next_stats = now + o->stats_period_ms;

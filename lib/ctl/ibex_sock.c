@@ -68,6 +68,9 @@ struct sock_client {
 	bool eof;                /* peer closed its side: finish, then close */
 	bool discard;            /* inside an overlong line: skip to newline */
 	uint64_t active_ms;      /* last byte read or reply written */
+	uint32_t cap_wait;       /* capture whose end this client waits for
+				    (its reply comes then), 0: none */
+	bool cap_json;           /* that reply in JSON */
 	size_t in_len;
 	char in[IBEX_CMD_LINE_MAX + 2];
 	struct ibex_out out;     /* reply bytes not yet written */
@@ -93,6 +96,9 @@ struct ibex_sock {
 	struct ibex_rates *rates; /* "show rates", "clear counters" */
 	uint64_t idle_timeout_ms; /* SOCK_IDLE_TIMEOUT_MS, or the test's */
 	uint64_t last_reap_ms;
+	struct sock_client *exec_client; /* the client of the running line,
+					    NULL for other callers */
+	uint32_t exec_wait;      /* the line's reply waits for this capture */
 	struct sock_client cl[SOCK_MAX_CLIENTS];
 };
 
@@ -1098,6 +1104,153 @@ show_bpf(struct ibex_sock *s, const struct ibex_cmd_req *req,
 typedef int (*show_fn)(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		       struct ibex_out *o, uint16_t first, uint16_t end);
 
+/* ---- capture ---- */
+
+static const char *
+cap_dir_name(unsigned int dir)
+{
+	static const char *const n[] = { "-", "rx", "tx", "both" };
+
+	return n[dir & 3];
+}
+
+static const char *
+cap_state_name(enum ibex_capture_state st)
+{
+	static const char *const n[] = { "none", "running", "stopping",
+					 "done" };
+
+	return (unsigned int)st < RTE_DIM(n) ? n[st] : "?";
+}
+
+/* One capture as text (one line, the reply of a capture that ended) or
+ * as a JSON object. */
+static void
+capture_render(struct ibex_sock *s, const struct ibex_capture_view *v,
+	       bool json, struct ibex_out *o)
+{
+	const char *port = v->state != IBEX_CAPTURE_NONE ?
+			   s->dp->port_name[v->port] : "";
+
+	if (json) {
+		ibex_out_printf(o, "{\"id\": %u, \"state\": \"%s\", "
+				"\"port\": ", v->id, cap_state_name(v->state));
+		ibex_out_json_str(o, port);
+		ibex_out_printf(o, ", \"dir\": \"%s\", \"file\": ",
+				cap_dir_name(v->dir));
+		ibex_out_json_str(o, v->path);
+		ibex_out_printf(o, ", \"filter\": ");
+		ibex_out_json_str(o, v->filter);
+		ibex_out_printf(o, ", \"snaplen\": %u, \"count\": %" PRIu64
+				", \"copied\": %" PRIu64 ", \"written\": %"
+				PRIu64 ", \"bytes\": %" PRIu64 ", \"dropped\": %"
+				PRIu64 ", \"filtered\": %" PRIu64 ", "
+				"\"past_count\": %" PRIu64 ", \"seconds\": "
+				"%.3f, \"end\": ", v->snaplen, v->count,
+				v->copied, v->written, v->bytes, v->dropped,
+				v->filtered, v->past_count,
+				(double)v->duration_ns / 1e9);
+		ibex_out_json_str(o, v->end);
+		ibex_out_printf(o, ", \"error\": ");
+		ibex_out_json_str(o, v->error != 0 ? strerror(-v->error) : "");
+		ibex_out_printf(o, "}");
+		return;
+	}
+	if (v->state == IBEX_CAPTURE_NONE) {
+		ibex_out_printf(o, "no capture since the switch started\n");
+		return;
+	}
+	ibex_out_printf(o, "capture %u %s: port %s %s -> %s: %" PRIu64
+			" frames (%" PRIu64 " bytes) written, %" PRIu64
+			" dropped, %" PRIu64 " filtered out in %.3f s",
+			v->id, cap_state_name(v->state), port,
+			cap_dir_name(v->dir), v->path, v->written, v->bytes,
+			v->dropped, v->filtered, (double)v->duration_ns / 1e9);
+	if (v->end[0] != '\0')
+		ibex_out_printf(o, " (%s)", v->end);
+	if (v->error != 0)
+		ibex_out_printf(o, "; write error: %s", strerror(-v->error));
+	ibex_out_printf(o, "\n");
+}
+
+static int
+show_capture(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	     struct ibex_out *o, uint16_t first __rte_unused,
+	     uint16_t end __rte_unused)
+{
+	struct ibex_capture_view v;
+
+	ibex_capture_view(s->dp, &v);
+	if (req->json) {
+		ibex_out_printf(o, "{\"capture\": ");
+		if (v.state == IBEX_CAPTURE_NONE)
+			ibex_out_printf(o, "null");
+		else
+			capture_render(s, &v, true, o);
+		ibex_out_printf(o, "}\n");
+		return 0;
+	}
+	capture_render(s, &v, false, o);
+	if (v.state == IBEX_CAPTURE_NONE)
+		return 0;
+	ibex_out_printf(o, "  snaplen %u, count %" PRIu64 "%s, copied %"
+			PRIu64 ", past count %" PRIu64 "%s%s%s\n", v.snaplen,
+			v.count, v.count == 0 ? " (until stopped)" : "",
+			v.copied, v.past_count,
+			v.filter[0] != '\0' ? ", filter '" : "", v.filter,
+			v.filter[0] != '\0' ? "'" : "");
+	return 0;
+}
+
+/*
+ * "capture ...": start one, or stop the running one. Through the socket
+ * the reply waits for the capture's end (COUNT frames, "capture stop", or
+ * the client leaving), like dumpcap -c; "background" answers at once.
+ */
+static int
+ctl_capture(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	    struct ibex_out *o, char *err, size_t errlen)
+{
+	const struct ibex_cmd_capture *c = &req->cap;
+	struct ibex_capture_params p = { 0 };
+	struct ibex_capture_view v;
+	int port, ret;
+
+	if (c->stop) {
+		ibex_capture_view(s->dp, &v);
+		ret = ibex_capture_stop(s->dp, "capture stop");
+		if (ret < 0 && v.state != IBEX_CAPTURE_STOPPING) {
+			snprintf(err, errlen, "capture: no capture runs");
+			return ret;
+		}
+		s->exec_wait = s->exec_client != NULL ? v.id : 0;
+		return 0;
+	}
+	port = ibex_conf_port_find(s->conf, req->port);
+	if (port < 0) {
+		snprintf(err, errlen, "capture: no port '%s'", req->port);
+		return -ENOENT;
+	}
+	p.port = (uint16_t)port;
+	p.dir = c->dir;
+	p.count = c->count;
+	p.snaplen = c->snaplen;
+	p.path = c->file;
+	p.filter = c->filter;
+	ret = ibex_capture_start(s->dp, &p, err, errlen);
+	if (ret < 0)
+		return ret;
+	ibex_capture_view(s->dp, &v);
+	if (c->background || s->exec_client == NULL) {
+		ibex_out_printf(o, "capture %u started: port %s %s -> %s "
+				"('capture stop' ends it)\n", v.id,
+				req->port, cap_dir_name(v.dir), v.path);
+		return 0;
+	}
+	s->exec_wait = v.id;
+	return 0;
+}
+
 static int
 ctl_show(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	 struct ibex_out *o, char *err, size_t errlen)
@@ -1117,6 +1270,7 @@ ctl_show(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		[IBEX_SHOW_RATES] = show_rates,
 		[IBEX_SHOW_HISTORY] = show_history,
 		[IBEX_SHOW_BPF] = show_bpf,
+		[IBEX_SHOW_CAPTURE] = show_capture,
 	};
 	uint16_t first, end;
 	int ret;
@@ -1232,6 +1386,13 @@ ibex_sock_exec(struct ibex_sock *s, const char *line, struct ibex_out *reply)
 			break;
 		case IBEX_CMD_CLEAR:
 			ibex_rates_clear(s->rates, s->dp);
+			break;
+		case IBEX_CMD_CAPTURE:
+			s->exec_wait = 0;
+			ret = ctl_capture(s, req, &s->body, err, sizeof(err));
+			/* The reply comes when the capture ends. */
+			if (ret == 0 && s->exec_wait != 0)
+				return 0;
 			break;
 		}
 	}
@@ -1405,7 +1566,7 @@ sock_evict_idle(struct ibex_sock *s)
 
 	for (i = 0; i < SOCK_MAX_CLIENTS; i++) {
 		c = &s->cl[i];
-		if (c->out.len == 0 && (old == NULL ||
+		if (c->out.len == 0 && c->cap_wait == 0 && (old == NULL ||
 					c->active_ms < old->active_ms))
 			old = c;
 	}
@@ -1519,7 +1680,13 @@ client_exec(struct ibex_sock *s, struct sock_client *c, const char *line,
 	const char *nul = memchr(line, '\0', len);
 
 	if (nul == NULL) {
+		s->exec_client = c;
+		s->exec_wait = 0;
 		ibex_sock_exec(s, line, &c->out);
+		c->cap_wait = s->exec_wait;
+		c->cap_json = s->req.json;
+		s->exec_client = NULL;
+		s->exec_wait = 0;
 		return;
 	}
 	ibex_out_printf(&c->out, "ERR command: a NUL byte at offset %zu: "
@@ -1537,6 +1704,37 @@ client_eof_close(struct sock_client *c)
 	client_close(c);
 }
 
+/*
+ * A client waiting for capture c->cap_wait to end: its reply once it has
+ * (then its next lines run), a stop when it closed its side (ibex-ctl on
+ * ^C, or killed). @return true when the wait is over.
+ */
+static bool
+client_capture_wait(struct ibex_sock *s, struct sock_client *c)
+{
+	struct ibex_capture_view v;
+
+	ibex_capture_view(s->dp, &v);
+	if (v.id == c->cap_wait && v.state == IBEX_CAPTURE_RUNNING &&
+	    c->eof)
+		ibex_capture_stop(s->dp, "the client left");
+	if (v.id == c->cap_wait && v.state != IBEX_CAPTURE_DONE)
+		return false;
+	c->cap_wait = 0;
+	c->active_ms = sock_now_ms();
+	ibex_out_reset(&s->body);
+	capture_render(s, &v, c->cap_json, &s->body);
+	if (c->cap_json)
+		ibex_out_printf(&s->body, "\n");
+	ibex_out_reply_body(&c->out, s->body.buf, s->body.len);
+	if (v.error != 0)
+		ibex_out_printf(&c->out, "ERR capture: writing %s: %s\n",
+				v.path, strerror(-v.error));
+	else
+		ibex_out_printf(&c->out, "OK\n");
+	return client_flush(c);
+}
+
 static void
 client_service(struct ibex_sock *s, struct sock_client *c)
 {
@@ -1545,9 +1743,13 @@ client_service(struct ibex_sock *s, struct sock_client *c)
 	char *line;
 
 	if (!client_flush(c) || !client_read(c)) {
+		if (c->cap_wait != 0)
+			ibex_capture_stop(s->dp, "the client left");
 		client_close(c);
 		return;
 	}
+	if (c->cap_wait != 0 && !client_capture_wait(s, c))
+		return;
 	while (c->out.len == 0 && budget-- > 0) {
 		line = client_line(c, &used);
 		if (line == NULL)
@@ -1584,7 +1786,8 @@ sock_reap_idle(struct ibex_sock *s)
 	for (i = 0; i < SOCK_MAX_CLIENTS; i++) {
 		struct sock_client *c = &s->cl[i];
 
-		if (c->fd < 0 || now - c->active_ms < s->idle_timeout_ms)
+		if (c->fd < 0 || c->cap_wait != 0 ||
+		    now - c->active_ms < s->idle_timeout_ms)
 			continue;
 		RTE_LOG(NOTICE, IBEX_SOCK, "closed a control connection idle "
 			"for %" PRIu64 " s\n", (now - c->active_ms) / 1000);
@@ -1635,6 +1838,17 @@ ibex_sock_fds(const struct ibex_sock *s, struct pollfd *pfd, unsigned int max,
 
 		if (c->fd < 0)
 			continue;
+		/* Waiting for a capture: only its end (the timer) or the
+		 * client leaving matter; once it left, or with its buffer
+		 * full, its fd would only spin the loop. */
+		if (c->cap_wait != 0) {
+			bool full = c->in_len == sizeof(c->in) - 1;
+
+			pfd[n++] = (struct pollfd){
+				.fd = c->eof || full ? -1 : c->fd,
+				.events = POLLIN };
+			continue;
+		}
 		/* A whole line already read (a client past its per-tick
 		 * budget, or one whose last line has no newline) is work
 		 * no fd will announce. */

@@ -195,8 +195,13 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	/* Being restarted: its frames wait (ibex_link.c). */
 	if (unlikely((w->detached >> port) & 1))
 		return;
+	if (unlikely(w->cap != NULL))
+		ibex_capture_copy(w->cap, w->index, port, tb->txq, tb->pkts,
+				  tb->count, IBEX_CAPTURE_TX, now);
 	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
+	if (unlikely(w->cap != NULL))
+		ibex_capture_commit(w->cap, w->index, sent);
 	txbuf_account(w->eg[port], tb, now);
 	txbuf_release(w, tb, sent);
 	/* What TX did not take is still ours to read. */
@@ -2055,6 +2060,16 @@ worker_release_all(struct ibex_worker *w)
 	w->pending_tx = 0;
 }
 
+/* A captured port's RX burst, as it came (before parsing or marking). */
+static __rte_noinline void
+capture_rx(struct ibex_worker *w, const struct ibex_rxq *rq,
+	   struct rte_mbuf **pkts, uint16_t n)
+{
+	ibex_capture_copy(w->cap, w->index, rq->port, rq->queue, pkts, n,
+			  IBEX_CAPTURE_RX, w->rx_tsc);
+	ibex_capture_commit(w->cap, w->index, n);
+}
+
 /* One pass of the poll loop: RX, forward, arbitrate, TX, housekeeping. */
 static inline __rte_always_inline void
 worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
@@ -2087,6 +2102,7 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 	}
 	if (unlikely(t->gen != w->tables_gen))
 		worker_apply_tables(w, t);
+	w->cap = atomic_load_explicit(&dp->capture, memory_order_acquire);
 
 	/* Start polling one queue further each iteration: with a
 	 * fixed order the first port would always find room in a
@@ -2107,6 +2123,8 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 		if (n == 0)
 			continue;
 		moved += n;
+		if (unlikely(w->cap != NULL))
+			capture_rx(w, rq, pkts, n);
 		rx_burst_process(w, t, rq->port, pkts, n, now_ms);
 	}
 	now = 0;
@@ -2157,6 +2175,8 @@ ibex_dp_worker_main(void *arg)
 		}
 		worker_iteration(w, pkts);
 	}
+	/* Past our last quiescent state: the capture may be gone. */
+	w->cap = NULL;
 	worker_release_all(w);
 	if (dp->qsbr != NULL)
 		rte_rcu_qsbr_thread_offline(dp->qsbr, w->index);

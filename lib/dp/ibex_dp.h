@@ -25,6 +25,7 @@
 
 #include <rte_common.h>
 
+#include "ibex_capture.h"
 #include "ibex_common.h"
 #include "ibex_counter.h"
 #include "ibex_dp_counters.h"
@@ -121,6 +122,14 @@ struct ibex_dp {
 	 * control thread when tables are published, read by telemetry. */
 	pthread_mutex_t bpf_lock;
 	struct ibex_dp_bpf_view bpf_info[IBEX_MAX_PORTS];
+	/** The capture the workers copy for (NULL: none), on a line of its
+	 * own: read every iteration, written twice per capture. */
+	_Atomic(struct ibex_capture *) capture __rte_cache_aligned;
+	/* The control thread's (ibex_capture.c): the capture it runs or
+	 * stops, the last one's summary, the last id given. */
+	struct ibex_capture *cap_run __rte_cache_aligned;
+	struct ibex_capture_view cap_last;
+	uint32_t cap_ids;
 };
 
 /**

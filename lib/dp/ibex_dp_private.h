@@ -187,6 +187,9 @@ struct ibex_worker {
 	uint16_t rxq_first;      /**< queue polled first this iteration */
 	struct ibex_rxq rxq[IBEX_MAX_RXQ_PER_WORKER];
 	uint64_t pending_tx;     /**< ports with frames in tx[] */
+	/** dp->capture, read once per iteration (NULL: no capture, the
+	 * one test RX bursts and TX flushes make). */
+	struct ibex_capture *cap;
 	uint64_t detached;       /**< the tables' (worker_apply_tables()) */
 	uint64_t tx_drain_tsc;   /**< the tables' (worker_apply_tables()) */
 	uint64_t busy_tsc;       /**< TSC spent on iterations that moved frames */

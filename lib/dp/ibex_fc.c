@@ -272,6 +272,7 @@ fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 	uint32_t len, struct ibex_fc_counters *c)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(w->fc->pool);
+	uint16_t sent;
 	char *p;
 
 	if (m == NULL || (p = rte_pktmbuf_append(m, (uint16_t)len)) == NULL) {
@@ -280,9 +281,19 @@ fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 		return;
 	}
 	memcpy(p, frame, len);
-	if (unlikely((w->detached >> port) & 1) ||
-	    rte_eth_tx_burst(w->dp->port_id[port], w->tx[port].txq, &m, 1)
-	    != 1) {
+	if (unlikely((w->detached >> port) & 1)) {
+		rte_pktmbuf_free(m);
+		IBEX_CNT_ADD(c->fc_tx_fail, 1);
+		return;
+	}
+	/* A TX capture shows the flow-control frames we send too. */
+	if (unlikely(w->cap != NULL))
+		ibex_capture_copy(w->cap, w->index, port, w->tx[port].txq, &m,
+				  1, IBEX_CAPTURE_TX, rte_rdtsc());
+	sent = rte_eth_tx_burst(w->dp->port_id[port], w->tx[port].txq, &m, 1);
+	if (unlikely(w->cap != NULL))
+		ibex_capture_commit(w->cap, w->index, sent);
+	if (sent != 1) {
 		rte_pktmbuf_free(m);
 		IBEX_CNT_ADD(c->fc_tx_fail, 1);
 	}

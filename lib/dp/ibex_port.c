@@ -730,6 +730,7 @@ ibex_dp_destroy(struct ibex_dp *dp)
 
 	if (dp == NULL)
 		return;
+	ibex_capture_shutdown(dp);
 	for (p = 0; p < dp->nb_started; p++) {
 		rte_eth_dev_stop(dp->port_id[p]);
 		rte_eth_dev_close(dp->port_id[p]);

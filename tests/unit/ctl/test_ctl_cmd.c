@@ -191,6 +191,48 @@ test_parse_product(void **state)
 	assert_non_null(strstr(ibex_cmd_help(), "set log-level"));
 }
 
+/* capture PORT [rx|tx|both] [COUNT] FILE [snaplen N] [background]
+ * [filter EXPR], capture stop, capture status */
+static void
+test_parse_capture(void **state)
+{
+	struct ibex_cmd_req r;
+
+	(void)state;
+	parse_ok("capture p0 /tmp/a.pcapng", &r);
+	assert_int_equal(r.kind, IBEX_CMD_CAPTURE);
+	assert_string_equal(r.port, "p0");
+	assert_int_equal(r.cap.dir, 3);
+	assert_true(r.cap.count == 0);
+	assert_string_equal(r.cap.file, "/tmp/a.pcapng");
+	assert_false(r.cap.background);
+	parse_ok("capture p1 tx 100 /tmp/b snaplen 128 background "
+		 "filter \"udp port 4791\"", &r);
+	assert_int_equal(r.cap.dir, 2);
+	assert_true(r.cap.count == 100);
+	assert_int_equal(r.cap.snaplen, 128);
+	assert_true(r.cap.background);
+	assert_string_equal(r.cap.filter, "udp port 4791");
+	/* A lone number is the FILE (refused later as relative). */
+	parse_ok("capture p0 rx 100", &r);
+	assert_true(r.cap.count == 0);
+	assert_string_equal(r.cap.file, "100");
+	parse_ok("capture stop", &r);
+	assert_true(r.cap.stop);
+	parse_ok("capture status --json", &r);
+	assert_int_equal(r.kind, IBEX_CMD_SHOW);
+	assert_int_equal(r.show, IBEX_SHOW_CAPTURE);
+	assert_true(r.json);
+	parse_err("capture", "capture: expected 'capture PORT");
+	parse_err("capture p0 rx", "capture: missing FILE");
+	parse_err("capture p0 rx 0 /tmp/x", "capture: COUNT '0'");
+	parse_err("capture p0 rx 12x /tmp/x", "capture: COUNT '12x'");
+	parse_err("capture p0 /tmp/x snaplen 8", "capture: snaplen: expected");
+	parse_err("capture p0 /tmp/x filter", "capture: filter: expected");
+	parse_err("capture p0 /tmp/x loud", "capture: unexpected 'loud'");
+	assert_non_null(strstr(ibex_cmd_help(), "capture PORT"));
+}
+
 static void
 test_parse_changes(void **state)
 {
@@ -558,6 +600,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 			test_reload_globals_on_default_ports, setup, teardown),
 		cmocka_unit_test(test_conf_text),
+		cmocka_unit_test(test_parse_capture),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
