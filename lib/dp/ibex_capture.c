@@ -287,7 +287,8 @@ static int
 capture_pcapng_open(struct ibex_capture *cap, const struct ibex_dp *dp,
 		    int fd, char *err, size_t errlen)
 {
-	char os[128], app[96], comment[512];
+	char os[3 * sizeof(((struct utsname *)0)->release) + 3], app[96];
+	char comment[512];
 	struct utsname u;
 	size_t used;
 	uint16_t p;

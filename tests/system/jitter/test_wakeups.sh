@@ -83,8 +83,8 @@ wait_until_or_dead 30 "$swpid" c show ports ||
 	{ show_log "$tmp/fwd.log"; fail "the control socket did not answer"; }
 rx_moving() {
 	local a b
-	a=$(c show ports | awk 'NR > 1 { s += $4 } END { print s + 0 }')
-	b=$(c show ports | awk 'NR > 1 { s += $4 } END { print s + 0 }')
+	a=$(c show ports | awk 'NR > 1 { s += $5 } END { print s + 0 }')
+	b=$(c show ports | awk 'NR > 1 { s += $5 } END { print s + 0 }')
 	[ "$b" -gt "$a" ]
 }
 wait_until_or_dead 30 "$swpid" rx_moving ||
