@@ -37,9 +37,16 @@ done
 sw=$build/app/ibex-switch/ibex-switch
 probe=$build/tests/bench/hop_probe
 [ -x "$sw" ] && [ -x "$probe" ] || { echo "build first: ninja -C $build" >&2; exit 2; }
-have_ovs=0
-if command -v ovs-vswitchd >/dev/null && command -v ovsdb-server >/dev/null &&
-   ovs-vswitchd --version 2>/dev/null | grep -q DPDK; then
+# OVS-DPDK: Debian's openvswitch-switch-dpdk installs its vswitchd beside
+# the plain one and leaves the ovs-vswitchd alternative on the plain one,
+# so look for a DPDK build by name first (OVS_VSWITCHD overrides).
+have_ovs=0 ovs_vswitchd=""
+for c in ${OVS_VSWITCHD:-} /usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk \
+	 "$(command -v ovs-vswitchd || true)"; do
+	[ -n "$c" ] && [ -x "$c" ] && "$c" --version 2>/dev/null | grep -q DPDK &&
+		{ ovs_vswitchd=$c; break; }
+done
+if [ -n "$ovs_vswitchd" ] && command -v ovsdb-server >/dev/null; then
 	have_ovs=1
 fi
 list=()
@@ -73,6 +80,8 @@ memif_client() {
 }
 
 # ---- OVS-DPDK: a private ovsdb and vswitchd under $tmp ----
+# OVS adds --in-memory to EAL's arguments unless --legacy-mem is given,
+# and EAL refuses --in-memory with --no-huge: hence --legacy-mem.
 ovs_dir=""
 ovs_start() {
 	ovs_dir=$tmp/ovs
@@ -85,7 +94,7 @@ ovs_start() {
 	ovs-vsctl --db="unix:$ovs_dir/db.sock" --no-wait set Open_vSwitch . \
 		other_config:dpdk-init=true other_config:dpdk-lcore-mask=0x1 \
 		other_config:pmd-cpu-mask=0x2 \
-		other_config:dpdk-extra="--no-huge -m 1024 --no-pci --file-prefix=ovs$$"
+		other_config:dpdk-extra="--no-huge --legacy-mem -m 1024 --no-pci --file-prefix=ovs$$"
 }
 ovs_stop() {
 	local p
@@ -115,7 +124,7 @@ start_fwd() {
 		pids+=($!); fwd_pid=$! ;;
 	ovs)
 		[ -n "$ovs_dir" ] || ovs_start
-		ovs-vswitchd "unix:$ovs_dir/db.sock" --pidfile="$ovs_dir/ovs-vswitchd.pid" \
+		"$ovs_vswitchd" "unix:$ovs_dir/db.sock" --pidfile="$ovs_dir/ovs-vswitchd.pid" \
 			--log-file="$ovs_dir/vswitchd.log" >"$tmp/fwd.log" 2>&1 &
 		pids+=($!); fwd_pid=$!
 		local v="ovs-vsctl --db=unix:$ovs_dir/db.sock --timeout=30"
@@ -138,6 +147,11 @@ stop_fwd() {
 	rm -f "$m0" "$m1"
 }
 
+# The probe's RX queues per port for forwarder NAME: OVS's memif clients
+# open a TX ring per PMD thread plus one for the main thread (2 here); the
+# others send on one, and the probe polls only that, as for every run.
+probe_rxq() { [ "$1" = ovs ] && echo 2 || echo 1; }
+
 # measure NAME PROBE-ARGS...: one probe run against a fresh forwarder;
 # prints the probe's result line.
 measure() {
@@ -148,7 +162,7 @@ measure() {
 		--file-prefix="hopp$$" \
 		--vdev "net_memif0,role=server,socket=$m0,socket-abstract=no" \
 		--vdev "net_memif1,role=server,socket=$m1,socket-abstract=no" \
-		-- -H -l 120 "$@" >"$tmp/probe.out" 2>"$tmp/probe.err" &
+		-- -H -l 120 -q "$(probe_rxq "$name")" "$@" >"$tmp/probe.out" 2>"$tmp/probe.err" &
 	local ppid=$!
 	pids+=($ppid)
 	while ! [ -S "$m0" ] || ! [ -S "$m1" ]; do

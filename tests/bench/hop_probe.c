@@ -8,6 +8,7 @@
  *
  *   hop_probe [EAL args] -- [-n PROBES] [-r PPS] [-k K] [-s SIZE]
  *                           [-w WARMUP] [-c SECONDS] [-l LINK_WAIT_S] [-H]
+ *                           [-q RXQ]
  *
  * Without -r, one frame is in flight: the next leaves when the last came
  * back (or after a 10 ms loss timeout). With -r PPS the probe sends an open
@@ -18,8 +19,10 @@
  *   probes N lost N p50 .. p90 .. p99 .. p99.9 .. max .. rx_pps ..
  * -H holds the links up after the result until SIGTERM, so the forwarder
  * can be stopped first (a memif peer vanishing under a polling forwarder
- * is not what is being measured). Before measuring, a frame from the receiver's station goes the other way
- * so a learning switch knows both stations (and unicasts).
+ * is not what is being measured). -q polls RXQ queues per port, for a
+ * forwarder that sends on several (default 1). Before measuring, a frame
+ * from the receiver's station goes the other way so a learning switch
+ * knows both stations (and unicasts).
  */
 
 #include <errno.h>
@@ -74,6 +77,12 @@ static const struct rte_ether_addr mac_a = {{ 0x02, 0, 0, 0, 0x0a, 0x01 }};
 static const struct rte_ether_addr mac_b = {{ 0x02, 0, 0, 0, 0x0b, 0x01 }};
 static struct rte_mempool *pool;
 static uint64_t hz;
+/*
+ * RX queues per port (-q). A memif client may open more rings towards
+ * the server than one (OVS opens a TX queue per PMD thread plus one for
+ * its main thread), and the server refuses a ring it has no queue for.
+ */
+static uint16_t nb_rxq = 1;
 
 static int
 port_init(uint16_t port)
@@ -81,9 +90,11 @@ port_init(uint16_t port)
 	struct rte_eth_conf conf = { 0 };
 	int ret;
 
-	ret = rte_eth_dev_configure(port, 1, 1, &conf);
-	if (ret == 0)
-		ret = rte_eth_rx_queue_setup(port, 0, NB_DESC,
+	uint16_t q;
+
+	ret = rte_eth_dev_configure(port, nb_rxq, 1, &conf);
+	for (q = 0; ret == 0 && q < nb_rxq; q++)
+		ret = rte_eth_rx_queue_setup(port, q, NB_DESC,
 					     rte_eth_dev_socket_id(port), NULL,
 					     pool);
 	if (ret == 0)
@@ -173,12 +184,23 @@ stamp(struct rte_mbuf *m)
 	ph->tsc = rte_rdtsc();
 }
 
+/* One burst from each of @p port's RX queues, into @p pk. */
+static uint16_t
+rx_all(uint16_t port, struct rte_mbuf **pk)
+{
+	uint16_t q, n = 0;
+
+	for (q = 0; q < nb_rxq && n < BURST; q++)
+		n += rte_eth_rx_burst(port, q, pk + n, BURST - n);
+	return n;
+}
+
 /* Frames that come back on port 0 (testpmd io loops both ways): gone. */
 static void
 drain_port0(void)
 {
 	struct rte_mbuf *pk[BURST];
-	uint16_t n = rte_eth_rx_burst(0, 0, pk, BURST);
+	uint16_t n = rx_all(0, pk);
 
 	if (n != 0)
 		rte_pktmbuf_free_bulk(pk, n);
@@ -251,7 +273,7 @@ run_serial(const struct opts *o, uint64_t *lat)
 			continue;
 		}
 		do {
-			uint16_t k, nb = rte_eth_rx_burst(1, 0, pk, BURST);
+			uint16_t k, nb = rx_all(1, pk);
 
 			now = rte_rdtsc();
 			for (k = 0; k < nb; k++) {
@@ -316,7 +338,7 @@ run_load(const struct opts *o, uint64_t *lat)
 			if (gap != 0 && now > next + 64 * gap)
 				next = now;
 		}
-		nb = rte_eth_rx_burst(1, 0, pk, BURST);
+		nb = rx_all(1, pk);
 		now = rte_rdtsc();
 		for (k = 0; k < nb; k++) {
 			const struct probe_hdr *ph = probe_of(pk[k]);
@@ -347,7 +369,7 @@ parse(int argc, char **argv, struct opts *o)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "n:r:k:s:w:c:l:Hh")) != -1) {
+	while ((c = getopt(argc, argv, "n:r:k:s:w:c:l:q:Hh")) != -1) {
 		switch (c) {
 		case 'n': o->probes = strtoull(optarg, NULL, 0); break;
 		case 'r': o->pps = strtod(optarg, NULL); break;
@@ -357,16 +379,17 @@ parse(int argc, char **argv, struct opts *o)
 		case 'c': o->capacity_s = strtod(optarg, NULL); break;
 		case 'l': o->link_wait_s = strtod(optarg, NULL); break;
 		case 'H': o->hold = true; break;
+		case 'q': nb_rxq = (uint16_t)atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: hop_probe [EAL] -- [-n PROBES] "
 				"[-r PPS] [-k K] [-s SIZE] [-w WARMUP] "
-				"[-c SECONDS] [-l LINK_WAIT_S]\n");
+				"[-c SECONDS] [-l LINK_WAIT_S] [-q RXQ]\n");
 			return -EINVAL;
 		}
 	}
 	if (o->probes == 0 || o->tag_every == 0 || o->size < 64 ||
-	    o->size > 1500) {
-		fprintf(stderr, "hop_probe: bad -n, -k or -s\n");
+	    o->size > 1500 || nb_rxq == 0 || nb_rxq > 8) {
+		fprintf(stderr, "hop_probe: bad -n, -k, -s or -q\n");
 		return -EINVAL;
 	}
 	return 0;
