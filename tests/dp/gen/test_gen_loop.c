@@ -87,6 +87,7 @@ test_loopback_rate(void **state)
 	struct ibex_gen_opts o;
 	struct ibex_gen_run *r;
 	const struct ibex_gen_meas *m;
+	const struct ibex_gen_report *rep;
 	struct ibex_seq_counters sc;
 	double hz = (double)rte_get_tsc_hz();
 
@@ -114,8 +115,17 @@ test_loopback_rate(void **state)
 	/* both directions carried about half each */
 	assert_true(m->seq[ibex_gen_flow(0, 1)].c.rx > m->tx_frames / 3);
 	assert_true(m->seq[ibex_gen_flow(1, 0)].c.rx > m->tx_frames / 3);
-	/* paced: 0.25 s at 200 kpps, within 5 % on a shared machine */
-	assert_true(m->tx_frames > 47500 && m->tx_frames < 52500);
+	/* Paced: 0.25 s at 200 kpps, within 5 %, over the time the pacers
+	 * ran. A generator lcore descheduled for longer than the pacer's
+	 * lag bound (a busy host) resyncs and skips that time, as the report
+	 * says; the longest skip of a flow bounds what is missing. */
+	rep = ibex_gen_run_rep(r);
+	if (rep->pacer_lost_s > 0.05)
+		print_message("the generator stalled %.1f ms of 250: pacing "
+			      "judged over the rest\n", rep->pacer_lost_s * 1e3);
+	assert_true((double)m->tx_frames >
+		    0.95 * 200000 * (0.25 - rep->pacer_lost_s));
+	assert_true(m->tx_frames < 52500);
 	print_message("latency floor (ring loopback, 200 kpps): min %.0f ns "
 		      "p50 %.0f ns p99 %.0f ns\n",
 		      ibex_hist_min(&m->lat) * 1e9 / hz,
@@ -202,9 +212,17 @@ test_loopback_search(void **state)
 	assert_int_equal(rep->search[0].size, 64);
 	assert_int_equal(rep->search[1].size, 1518);
 	assert_true(rep->search[0].trials >= 2);
-	/* within 10%: a trial of 50 ms on a loaded machine may lose a few
-	 * frames to a descheduled receiver, and the search steps down */
-	assert_true(fabs(rep->search[0].ndr_pps - 200000) < 20000);
+	/* Within 10%: a trial of 50 ms on a loaded machine may lose a few
+	 * frames to a descheduled receiver, and the search steps down. A
+	 * host so busy that the generator could not offer the target in any
+	 * of a trial's 1 + retries runs says so (short_trials); the rates
+	 * are then those it offered. */
+	if (rep->search[0].short_trials <= o.retries)
+		assert_true(fabs(rep->search[0].ndr_pps - 200000) < 20000);
+	else
+		print_message("64 B: %u short trials: NDR %.0f is what a busy "
+			      "host offered\n", rep->search[0].short_trials,
+			      rep->search[0].ndr_pps);
 	assert_true(rep->search[1].pdr_pps == rep->search[1].ndr_pps);
 	assert_true(rep->search[1].lat_p50_ns > 0);
 	ibex_gen_run_free(r);
