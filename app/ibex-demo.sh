@@ -6,8 +6,10 @@
 #     generator runs the ranks on its own lcore, attached to 8 switch ports
 #     through in-process ring port pairs (docs/generator.md). Once as is,
 #     once with rank 3 starting every step 20 us late: the nccl-tests-style
-#     table, latency/jitter summary and completion-time / latency plots
-#     (PNG and SVG, in $IBEX_DEMO_OUT, default /tmp/ibex-demo).
+#     table, per-size latency table, latency/jitter summary and
+#     completion-time / latency plots, one curve per message size (PNG and
+#     SVG, in $IBEX_DEMO_OUT, default /tmp/ibex-demo), and both runs
+#     overlaid on one figure each.
 #  1. four net_pcap ports (conf/demo.conf): RoCEv2 conversations between
 #     stations on p0 and p1, broadcasts from p2, a UDP sender on p3. ibex
 #     learns every station, forwards unicast by its FDB and floods the rest;
@@ -56,32 +58,40 @@ for run in plain straggler; do
 		--csv $out/$run.csv --plot $out/$run" 2>&1 |
 		grep -v -E '^(EAL|TELEMETRY|IBEX_WORKER):' | sed -n '/^# ibex-gen/,$p'
 done
-# The straggler's cost on one figure: per message size, the completion
-# time percentiles of both runs (solid: plain, dashed: straggler).
-if command -v gnuplot >/dev/null 2>&1 && [ -s "$out/plain/completion_cdf.dat" ] &&
-	[ -s "$out/straggler/completion_cdf.dat" ]; then
-	sizes=$(grep -c '^# size' "$out/plain/completion_cdf.dat")
+# The straggler's cost on one figure each: per message size, the
+# completion-time and the per-frame latency percentiles of both runs
+# (solid: plain, dashed: straggler). overlay DAT PNG XLABEL WHAT
+overlay() {
+	local dat=$1 png=$2 xlabel=$3 what=$4 sizes i b
+	[ -s "$out/plain/$dat" ] && [ -s "$out/straggler/$dat" ] || return 0
+	sizes=$(grep -c '^# size' "$out/plain/$dat")
 	{
 		echo "set terminal pngcairo size 1200,650"
-		echo "set output '$out/plain_vs_straggler.png'"
-		echo "set title \"8-rank ring all-reduce: plain (solid) vs straggler rank 3 +20 us every step (dashed)\""
+		echo "set output '$out/$png'"
+		echo "set title \"8-rank ring all-reduce, $what: plain (solid) vs straggler rank 3 +20 us every step (dashed)\""
 		echo "set grid; set key outside right top; set logscale x"
-		echo "set xlabel 'completion time (us)'; set ylabel 'percentile'"
-		echo "set yrange [0:*]; set ytics ('p0' 0, 'p90' 1, 'p99' 2, 'p99.9' 3)"
+		echo "set xlabel '$xlabel'; set ylabel 'percentile'"
+		echo "set yrange [0:*]; set ytics ('p0' 0, 'p50' 0.301, 'p90' 1, 'p99' 2, 'p99.9' 3, 'p99.99' 4)"
 		printf "plot "
 		for ((i = 0; i < sizes; i++)); do
-			b=$(grep '^# size' "$out/plain/completion_cdf.dat" | sed -n "$((i + 1))p" | awk '{print $3}')
-			printf "%s'%s' index %d using 1:3 with steps lw 2 lc %d title '%s B plain', " \
-				"$([ $i -gt 0 ] && echo "")" "$out/plain/completion_cdf.dat" "$i" "$((i + 1))" "$b"
+			b=$(grep '^# size' "$out/plain/$dat" | sed -n "$((i + 1))p" | awk '{print $3}' | tr -d :)
+			printf "'%s' index %d using 1:3 with steps lw 2 lc %d title '%s B plain', " \
+				"$out/plain/$dat" "$i" "$((i + 1))" "$b"
 			printf "'%s' index %d using 1:3 with steps lw 2 dt 2 lc %d title '%s B straggler'" \
-				"$out/straggler/completion_cdf.dat" "$i" "$((i + 1))" "$b"
+				"$out/straggler/$dat" "$i" "$((i + 1))" "$b"
 			[ $i -lt $((sizes - 1)) ] && printf ", "
 		done
 		echo
-	} >"$out/plain_vs_straggler.gp"
-	gnuplot "$out/plain_vs_straggler.gp" || echo "plain_vs_straggler: gnuplot failed"
+	} >"$out/${png%.png}.gp"
+	gnuplot "$out/${png%.png}.gp" || echo "$png: gnuplot failed"
+}
+if command -v gnuplot >/dev/null 2>&1; then
+	overlay completion_cdf.dat plain_vs_straggler.png 'completion time (us)' \
+		'collective completion time'
+	overlay latency_size_cdf.dat plain_vs_straggler_latency.png \
+		'one-way latency (ns)' 'per-frame latency'
 fi
-echo "plots: $out/{plain,straggler}/{completion_cdf,latency_cdf}.{png,svg}, $out/plain_vs_straggler.png"
+echo "plots: $out/{plain,straggler}/{completion_cdf,latency_cdf}.{png,svg}, $out/plain_vs_straggler{,_latency}.png"
 echo
 
 echo "== 1. learning switch, 4 virtual ports (net_pcap), 41100 frames in"

@@ -7,9 +7,11 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_telemetry.h>
 
+#include "ibex_capture.h"
 #include "ibex_counters.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
@@ -274,4 +276,73 @@ ibex_fdb_cnt_text(struct ibex_out *o, const struct ibex_fdb_stats *st)
 			", refused (full) %" PRIu64, st->entries,
 			st->static_entries, st->learned, st->moved, st->aged,
 			st->full);
+}
+
+/* ---- capture status (IBEX_CAPTURE_FIELDS) ---- */
+
+const char *
+ibex_capture_state_name(unsigned int state)
+{
+	static const char *const n[] = {
+		[IBEX_CAPTURE_NONE] = "none",
+		[IBEX_CAPTURE_RUNNING] = "running",
+		[IBEX_CAPTURE_STOPPING] = "stopping",
+		[IBEX_CAPTURE_DONE] = "done",
+	};
+
+	return state < RTE_DIM(n) ? n[state] : "?";
+}
+
+const char *
+ibex_capture_dir_name(unsigned int dir)
+{
+	static const char *const n[] = { "-", "rx", "tx", "both" };
+
+	return n[dir & 3];
+}
+
+#define CAP_JSON_STR(o, key, val) \
+	do { \
+		ibex_out_printf(o, "\"%s\": ", key); \
+		ibex_out_json_str(o, val); \
+	} while (0)
+#define CAP_JSON_U64(o, key, val) \
+	ibex_out_printf(o, "\"%s\": %" PRIu64, key, (uint64_t)(val))
+#define CAP_JSON_SECS(o, key, val) \
+	ibex_out_printf(o, "\"%s\": %.3f", key, (double)(val))
+
+void
+ibex_capture_json(struct ibex_out *o, const struct ibex_capture_view *v,
+		  const char *port)
+{
+	const char *sep = "";
+
+	ibex_out_printf(o, "{");
+#define CAP_JSON(key, kind, val) \
+	do { \
+		ibex_out_printf(o, "%s", sep); \
+		CAP_JSON_##kind(o, #key, val); \
+		sep = ", "; \
+	} while (0);
+	IBEX_CAPTURE_FIELDS(CAP_JSON)
+#undef CAP_JSON
+	ibex_out_printf(o, "}");
+}
+
+#define CAP_TEL_STR(d, key, val) rte_tel_data_add_dict_string(d, key, val)
+#define CAP_TEL_U64(d, key, val) rte_tel_data_add_dict_u64(d, key, (val))
+#define CAP_TEL_SECS(d, key, val) \
+	do { \
+		char num[32]; \
+		snprintf(num, sizeof(num), "%.3f", (double)(val)); \
+		rte_tel_data_add_dict_string(d, key, num); \
+	} while (0)
+
+void
+ibex_capture_tel(struct rte_tel_data *d, const struct ibex_capture_view *v,
+		 const char *port)
+{
+#define CAP_TEL(key, kind, val) CAP_TEL_##kind(d, #key, val);
+	IBEX_CAPTURE_FIELDS(CAP_TEL)
+#undef CAP_TEL
 }

@@ -131,6 +131,49 @@ void ibex_fdb_cnt_tel(struct rte_tel_data *d, const struct ibex_fdb_stats *st);
  * learned L, moved M, aged A, refused (full) F". */
 void ibex_fdb_cnt_text(struct ibex_out *o, const struct ibex_fdb_stats *st);
 
+struct ibex_capture_view;
+
+/*
+ * A capture's status, the one definition of its fields: `show capture
+ * --json` (ibex-ctl, and `capture status --json`) and telemetry
+ * /ibex/capture render this list, in this order, with these keys.
+ * X(key, kind, value): kind STR (a string), U64, or SECS (a double, three
+ * decimals); value reads `v` (const struct ibex_capture_view *) and
+ * `port` (the captured port's name).
+ */
+#define IBEX_CAPTURE_FIELDS(X) \
+	X(id, U64, v->id) \
+	X(state, STR, ibex_capture_state_name(v->state)) \
+	X(port, STR, port) \
+	X(dir, STR, ibex_capture_dir_name(v->dir)) \
+	X(file, STR, v->path) \
+	X(filter, STR, v->filter) \
+	X(snaplen, U64, v->snaplen) \
+	X(count, U64, v->count) \
+	X(copied, U64, v->copied) \
+	X(written, U64, v->written) \
+	X(bytes, U64, v->bytes) \
+	X(dropped, U64, v->dropped) \
+	X(filtered, U64, v->filtered) \
+	X(past_count, U64, v->past_count) \
+	X(seconds, SECS, (double)v->duration_ns / 1e9) \
+	X(end, STR, v->end) \
+	X(error, STR, v->error != 0 ? strerror(-v->error) : "")
+
+/** "none", "running", "stopping", "done". */
+const char *ibex_capture_state_name(unsigned int state);
+/** "-", "rx", "tx", "both" of IBEX_CAPTURE_ direction bits. */
+const char *ibex_capture_dir_name(unsigned int dir);
+/** A capture's status as one JSON object ("{...}"), @p port its port's
+ * name ("" before any capture). */
+void ibex_capture_json(struct ibex_out *o, const struct ibex_capture_view *v,
+		       const char *port);
+/** The same members into the telemetry dict @p d (started by the
+ * caller). DPDK 22.11 telemetry has no floating-point value: a SECS field
+ * is a string of the same digits; strings are cut at its 127 bytes. */
+void ibex_capture_tel(struct rte_tel_data *d, const struct ibex_capture_view *v,
+		      const char *port);
+
 /** Telemetry key of drop reason @p r: @p prefix and its name with '-' as
  * '_' (telemetry names allow [A-Za-z0-9_]). @return @p buf. */
 const char *ibex_tel_reason_key(unsigned int r, const char *prefix, char *buf,

@@ -1106,25 +1106,8 @@ typedef int (*show_fn)(struct ibex_sock *s, const struct ibex_cmd_req *req,
 
 /* ---- capture ---- */
 
-static const char *
-cap_dir_name(unsigned int dir)
-{
-	static const char *const n[] = { "-", "rx", "tx", "both" };
-
-	return n[dir & 3];
-}
-
-static const char *
-cap_state_name(enum ibex_capture_state st)
-{
-	static const char *const n[] = { "none", "running", "stopping",
-					 "done" };
-
-	return (unsigned int)st < RTE_DIM(n) ? n[st] : "?";
-}
-
 /* One capture as text (one line, the reply of a capture that ended) or
- * as a JSON object. */
+ * as a JSON object (IBEX_CAPTURE_FIELDS, shared with telemetry). */
 static void
 capture_render(struct ibex_sock *s, const struct ibex_capture_view *v,
 	       bool json, struct ibex_out *o)
@@ -1133,27 +1116,7 @@ capture_render(struct ibex_sock *s, const struct ibex_capture_view *v,
 			   s->dp->port_name[v->port] : "";
 
 	if (json) {
-		ibex_out_printf(o, "{\"id\": %u, \"state\": \"%s\", "
-				"\"port\": ", v->id, cap_state_name(v->state));
-		ibex_out_json_str(o, port);
-		ibex_out_printf(o, ", \"dir\": \"%s\", \"file\": ",
-				cap_dir_name(v->dir));
-		ibex_out_json_str(o, v->path);
-		ibex_out_printf(o, ", \"filter\": ");
-		ibex_out_json_str(o, v->filter);
-		ibex_out_printf(o, ", \"snaplen\": %u, \"count\": %" PRIu64
-				", \"copied\": %" PRIu64 ", \"written\": %"
-				PRIu64 ", \"bytes\": %" PRIu64 ", \"dropped\": %"
-				PRIu64 ", \"filtered\": %" PRIu64 ", "
-				"\"past_count\": %" PRIu64 ", \"seconds\": "
-				"%.3f, \"end\": ", v->snaplen, v->count,
-				v->copied, v->written, v->bytes, v->dropped,
-				v->filtered, v->past_count,
-				(double)v->duration_ns / 1e9);
-		ibex_out_json_str(o, v->end);
-		ibex_out_printf(o, ", \"error\": ");
-		ibex_out_json_str(o, v->error != 0 ? strerror(-v->error) : "");
-		ibex_out_printf(o, "}");
+		ibex_capture_json(o, v, port);
 		return;
 	}
 	if (v->state == IBEX_CAPTURE_NONE) {
@@ -1163,9 +1126,10 @@ capture_render(struct ibex_sock *s, const struct ibex_capture_view *v,
 	ibex_out_printf(o, "capture %u %s: port %s %s -> %s: %" PRIu64
 			" frames (%" PRIu64 " bytes) written, %" PRIu64
 			" dropped, %" PRIu64 " filtered out in %.3f s",
-			v->id, cap_state_name(v->state), port,
-			cap_dir_name(v->dir), v->path, v->written, v->bytes,
-			v->dropped, v->filtered, (double)v->duration_ns / 1e9);
+			v->id, ibex_capture_state_name(v->state), port,
+			ibex_capture_dir_name(v->dir), v->path, v->written,
+			v->bytes, v->dropped, v->filtered,
+			(double)v->duration_ns / 1e9);
 	if (v->end[0] != '\0')
 		ibex_out_printf(o, " (%s)", v->end);
 	if (v->error != 0)
@@ -1244,7 +1208,7 @@ ctl_capture(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	if (c->background || s->exec_client == NULL) {
 		ibex_out_printf(o, "capture %u started: port %s %s -> %s "
 				"('capture stop' ends it)\n", v.id,
-				req->port, cap_dir_name(v.dir), v.path);
+				req->port, ibex_capture_dir_name(v.dir), v.path);
 		return 0;
 	}
 	s->exec_wait = v.id;

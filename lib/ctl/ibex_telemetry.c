@@ -11,6 +11,8 @@
  *   /ibex/credits            per credit port and VL: credits, buffer, violations
  *   /ibex/pfc                per PFC port: pauses sent/received, watchdog
  *   /ibex/bpf                per port: its eBPF classifier and verdicts
+ *   /ibex/capture            the running or last ibex-ctl capture (the
+ *                            object of show capture --json)
  *
  * Callbacks run on DPDK's telemetry thread: they only read counters (whole
  * 64-bit words) and the FDB through its lock-free reader side.
@@ -27,6 +29,7 @@
 #include <rte_version.h>
 
 #include "ibex_buf.h"
+#include "ibex_capture.h"
 #include "ibex_counters.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
@@ -367,6 +370,22 @@ tel_bpf(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
+/* The capture's status as the control thread last published it (at most
+ * one ring drain old while it runs); state "none" before the first. */
+static int
+tel_capture(const char *cmd __rte_unused, const char *params __rte_unused,
+	    struct rte_tel_data *d)
+{
+	struct ibex_capture_view v;
+
+	ibex_capture_view_shared(tel_dp, &v);
+	rte_tel_data_start_dict(d);
+	ibex_capture_tel(d, &v, v.state != IBEX_CAPTURE_NONE &&
+			 v.port < tel_dp->nb_ports ?
+			 tel_dp->port_name[v.port] : "");
+	return 0;
+}
+
 int
 ibex_telemetry_register(struct ibex_dp *dp)
 {
@@ -396,6 +415,9 @@ ibex_telemetry_register(struct ibex_dp *dp)
 		  "PFC ports: pauses, watchdog, buffer. No parameters" },
 		{ "/ibex/bpf", tel_bpf,
 		  "eBPF classifiers per port and their verdicts. No parameters" },
+		{ "/ibex/capture", tel_capture,
+		  "The running or last ibex-ctl capture: state, file, frames "
+		  "written and dropped. No parameters" },
 	};
 	unsigned int i;
 	int ret;

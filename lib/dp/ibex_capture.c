@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,15 @@ realtime_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Give telemetry's thread the view as it is now (control thread). */
+static void
+capture_share(struct ibex_dp *dp, const struct ibex_capture_view *v)
+{
+	pthread_mutex_lock(&dp->cap_lock);
+	dp->cap_shared = *v;
+	pthread_mutex_unlock(&dp->cap_lock);
 }
 
 /* ---- the workers' half ---- */
@@ -462,6 +472,7 @@ ibex_capture_start(struct ibex_dp *dp, const struct ibex_capture_params *p,
 	cap->v.state = IBEX_CAPTURE_RUNNING;
 	cap->v.started_ns = realtime_ns();
 	dp->cap_run = cap;
+	capture_share(dp, &cap->v);
 	/* The workers see a complete capture: release. */
 	atomic_store_explicit(&dp->capture, cap, memory_order_release);
 	RTE_LOG(NOTICE, IBEX_CAPTURE, "capture %u: port %s %s%s to %s, "
@@ -517,6 +528,8 @@ ibex_capture_stop(struct ibex_dp *dp, const char *why)
 	if (dp->cap_run == NULL || dp->cap_run->v.state != IBEX_CAPTURE_RUNNING)
 		return -ENOENT;
 	capture_unpublish(dp, dp->cap_run, why);
+	capture_sum(dp->cap_run);
+	capture_share(dp, &dp->cap_run->v);
 	return 0;
 }
 
@@ -588,6 +601,7 @@ capture_close(struct ibex_dp *dp, struct ibex_capture *cap)
 		cap->v.path, cap->v.dropped);
 	dp->cap_last = cap->v;
 	dp->cap_run = NULL;
+	capture_share(dp, &dp->cap_last);
 	capture_free(cap);
 }
 
@@ -608,6 +622,8 @@ ibex_capture_poll(struct ibex_dp *dp)
 		capture_close(dp, cap);
 		return false;
 	}
+	capture_sum(cap);
+	capture_share(dp, &cap->v);
 	return true;
 }
 
@@ -626,6 +642,18 @@ ibex_capture_view(const struct ibex_dp *dp, struct ibex_capture_view *v)
 		return;
 	}
 	*v = dp->cap_last;
+}
+
+void
+ibex_capture_view_shared(const struct ibex_dp *dp, struct ibex_capture_view *v)
+{
+	/* The lock is the view's, not the data path's: telemetry reads
+	 * through a const handle like every view. */
+	struct ibex_dp *mdp = (struct ibex_dp *)(uintptr_t)dp;
+
+	pthread_mutex_lock(&mdp->cap_lock);
+	*v = mdp->cap_shared;
+	pthread_mutex_unlock(&mdp->cap_lock);
 }
 
 void

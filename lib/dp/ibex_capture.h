@@ -107,8 +107,19 @@ bool ibex_capture_poll(struct ibex_dp *dp);
 /** A capture runs or is stopping. */
 bool ibex_capture_active(const struct ibex_dp *dp);
 
-/** Read the running or last capture. */
+/** Read the running or last capture (control thread: it sums the
+ * workers' counters now). */
 void ibex_capture_view(const struct ibex_dp *dp, struct ibex_capture_view *v);
+
+/**
+ * Read the running or last capture from any thread (telemetry): the view
+ * the control thread published last, at every ring drain while a capture
+ * runs (IBEX_CAPTURE_POLL_MS), at its start, stop and end; so its counters
+ * are at most one drain old. Copied under dp->cap_lock, which the control
+ * thread takes only to publish, never per frame.
+ */
+void ibex_capture_view_shared(const struct ibex_dp *dp,
+			      struct ibex_capture_view *v);
 
 /** End a capture for good (workers stopped): ibex_dp_destroy(). */
 void ibex_capture_shutdown(struct ibex_dp *dp);

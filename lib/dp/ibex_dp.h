@@ -130,6 +130,11 @@ struct ibex_dp {
 	struct ibex_capture *cap_run __rte_cache_aligned;
 	struct ibex_capture_view cap_last;
 	uint32_t cap_ids;
+	/** The capture's view as the control thread last published it
+	 * (each drain, start, stop, end), for telemetry's thread:
+	 * ibex_capture_view_shared(). */
+	pthread_mutex_t cap_lock;
+	struct ibex_capture_view cap_shared;
 };
 
 /**

@@ -642,6 +642,7 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	}
 	*dpp = dp;
 	pthread_mutex_init(&dp->bpf_lock, NULL);
+	pthread_mutex_init(&dp->cap_lock, NULL);
 	dp->nb_ports = conf->nb_ports;
 	dp->burst = conf->burst;
 	dp->nb_workers = conf->nb_workers != 0 ? conf->nb_workers : nb_lcores;
@@ -747,6 +748,7 @@ ibex_dp_destroy(struct ibex_dp *dp)
 	rte_free(dp->conf);
 	ibex_dp_tables_free(atomic_load(&dp->tables));
 	pthread_mutex_destroy(&dp->bpf_lock);
+	pthread_mutex_destroy(&dp->cap_lock);
 	ibex_fdb_free(dp->fdb);
 	rte_ring_free(dp->learn_ring);
 	rte_mempool_free(dp->pool);

@@ -4,9 +4,20 @@
 
 /**
  * @file
- * What the generator's receivers measure: latency histogram, jitter
- * and sequence per flow, ECN marks and the CNPs they call for. One
- * writer (the generator lcore); ibex_gen_meas_rx() runs per frame.
+ * What the generator's receivers measure: latency histograms (the whole
+ * run's, and one per message size of a sweep), jitter and sequence per
+ * flow, ECN marks and the CNPs they call for. One writer (the generator
+ * lcore); ibex_gen_meas_rx() runs per frame.
+ *
+ * Latency per message size: a frame's delay goes into one histogram, the
+ * active one (lat_cur). Without sizes that is lat, the whole run's. A
+ * sweep attaches one histogram per size (ibex_gen_meas_sizes()), makes
+ * each size's the active one before its first iteration
+ * (ibex_gen_meas_size_select()), empties it when its warm-up ends
+ * (ibex_gen_meas_size_restart()) and, once the last frame is in, makes lat
+ * the sum of them all (ibex_gen_meas_sizes_fold()): per frame nothing
+ * changes but the pointer the sample goes through, and the sizes' counts
+ * add up to the whole run's by construction.
  */
 
 #include <stdbool.h>
@@ -24,7 +35,12 @@
 
 /** What the receivers measured (one writer: the generator lcore). */
 struct ibex_gen_meas {
-	struct ibex_hist lat;   /**< one-way delay, ticks */
+	struct ibex_hist lat;   /**< one-way delay, ticks: the whole run */
+	struct ibex_hist *lat_cur;  /**< where a frame's delay goes: lat, or
+					 the running size's histogram */
+	struct ibex_hist *lat_size; /**< one per message size (sweeps), the
+					 caller's memory; NULL: none */
+	unsigned int nsizes;    /**< histograms in lat_size */
 	uint64_t rx_frames;
 	uint64_t rx_bytes;      /**< frame bytes */
 	uint64_t rx_payload;    /**< application bytes */
@@ -44,10 +60,31 @@ struct ibex_gen_meas {
 	uint32_t tx_psn[IBEX_GEN_MAX_FLOWS];
 };
 
-/** Empty everything; sequence checkers expect 0 first. */
+/** Empty everything; sequence checkers expect 0 first. Latency goes to
+ * lat, the whole run's histogram, until sizes are attached. */
 void ibex_gen_meas_init(struct ibex_gen_meas *m);
-/** Restart latency and jitter (end of warm-up); sequences go on. */
+/** Restart latency and jitter (end of warm-up): lat, every size's
+ * histogram and every flow's jitter; sequences go on. */
 void ibex_gen_meas_reset_latency(struct ibex_gen_meas *m);
+
+/**
+ * Attach @p n per-size histograms at @p h (@p n x sizeof(*h), owned by
+ * the caller, kept until the measurement is freed) and empty them. Before
+ * the run starts; latency still goes to lat until a size is selected.
+ */
+void ibex_gen_meas_sizes(struct ibex_gen_meas *m, struct ibex_hist *h,
+			 unsigned int n);
+/** From now on frames' delays go to size @p si's histogram (lat when no
+ * sizes are attached, or @p si is out of range). Between iterations. */
+void ibex_gen_meas_size_select(struct ibex_gen_meas *m, unsigned int si);
+/** Empty the active histogram: its size's warm-up is over. */
+void ibex_gen_meas_size_restart(struct ibex_gen_meas *m);
+/** After the run: lat becomes the sum of every size's histogram (with no
+ * sizes attached, lat is kept as it is). */
+void ibex_gen_meas_sizes_fold(struct ibex_gen_meas *m);
+/** Size @p si's histogram, or NULL when there is none. */
+const struct ibex_hist *ibex_gen_meas_size_lat(const struct ibex_gen_meas *m,
+					       unsigned int si);
 
 /**
  * Account one received probe frame. @return true when a CNP is due for the
@@ -62,7 +99,7 @@ ibex_gen_meas_rx(struct ibex_gen_meas *m, const struct ibex_gen_trailer *t,
 
 	m->rx_frames++;
 	m->rx_bytes += frame_len;
-	ibex_hist_record(&m->lat, now - t->tsc);
+	ibex_hist_record(m->lat_cur, now - t->tsc);
 	ibex_jitter_update(&m->jit[f], t->tsc, now);
 	ibex_seq_update(&m->seq[f], t->seq);
 	if (ecn == IBEX_ECN_CE) {

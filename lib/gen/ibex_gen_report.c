@@ -47,6 +47,7 @@ ibex_gen_meas_init(struct ibex_gen_meas *m)
 
 	memset(m, 0, sizeof(*m));
 	ibex_hist_init(&m->lat);
+	m->lat_cur = &m->lat;
 	for (f = 0; f < IBEX_GEN_MAX_FLOWS; f++) {
 		ibex_jitter_init(&m->jit[f]);
 		ibex_seq_init(&m->seq[f], 0);
@@ -59,8 +60,53 @@ ibex_gen_meas_reset_latency(struct ibex_gen_meas *m)
 	unsigned int f;
 
 	ibex_hist_reset(&m->lat);
+	for (f = 0; f < m->nsizes; f++)
+		ibex_hist_reset(&m->lat_size[f]);
 	for (f = 0; f < IBEX_GEN_MAX_FLOWS; f++)
 		ibex_jitter_init(&m->jit[f]);
+}
+
+void
+ibex_gen_meas_sizes(struct ibex_gen_meas *m, struct ibex_hist *h,
+		    unsigned int n)
+{
+	unsigned int i;
+
+	m->lat_size = n != 0 ? h : NULL;
+	m->nsizes = h != NULL ? n : 0;
+	for (i = 0; i < m->nsizes; i++)
+		ibex_hist_init(&m->lat_size[i]);
+	m->lat_cur = &m->lat;
+}
+
+void
+ibex_gen_meas_size_select(struct ibex_gen_meas *m, unsigned int si)
+{
+	m->lat_cur = si < m->nsizes ? &m->lat_size[si] : &m->lat;
+}
+
+void
+ibex_gen_meas_size_restart(struct ibex_gen_meas *m)
+{
+	ibex_hist_reset(m->lat_cur);
+}
+
+void
+ibex_gen_meas_sizes_fold(struct ibex_gen_meas *m)
+{
+	unsigned int i;
+
+	if (m->nsizes == 0)
+		return;
+	ibex_hist_reset(&m->lat);
+	for (i = 0; i < m->nsizes; i++)
+		ibex_hist_merge(&m->lat, &m->lat_size[i]);
+}
+
+const struct ibex_hist *
+ibex_gen_meas_size_lat(const struct ibex_gen_meas *m, unsigned int si)
+{
+	return si < m->nsizes ? &m->lat_size[si] : NULL;
 }
 
 int
@@ -220,11 +266,12 @@ struct lat_summary {
 	double min, p50, p99, p999, max, mean, pdv99, pdv999, jmean, jmax;
 };
 
+/* The latency figures of one histogram, in ns (jitter left at 0). */
 static void
-lat_summary(const struct ibex_gen_report *rep, struct lat_summary *l)
+hist_summary(const struct ibex_gen_report *rep, const struct ibex_hist *h,
+	     struct lat_summary *l)
 {
-	const struct ibex_hist *h = &rep->meas->lat;
-
+	memset(l, 0, sizeof(*l));
 	l->n = ibex_hist_count(h);
 	l->min = to_ns(rep, ibex_hist_min(h));
 	l->p50 = to_ns(rep, ibex_hist_quantile(h, 0.5));
@@ -234,7 +281,28 @@ lat_summary(const struct ibex_gen_report *rep, struct lat_summary *l)
 	l->mean = ibex_hist_mean(h) * 1e9 / (double)rep->hz;
 	l->pdv99 = to_ns(rep, ibex_pdv_quantile(h, 0.99));
 	l->pdv999 = to_ns(rep, ibex_pdv_quantile(h, 0.999));
+}
+
+/* The whole run's latency and jitter. */
+static void
+lat_summary(const struct ibex_gen_report *rep, struct lat_summary *l)
+{
+	hist_summary(rep, &rep->meas->lat, l);
 	jitter_summary(rep, &l->jmean, &l->jmax);
+}
+
+/* Size slot @p si's latency (all zero when it has no histogram). */
+static void
+size_lat_summary(const struct ibex_gen_report *rep, unsigned int si,
+		 struct lat_summary *l)
+{
+	const struct ibex_hist *h = ibex_gen_meas_size_lat(rep->meas, si);
+
+	if (h == NULL) {
+		memset(l, 0, sizeof(*l));
+		return;
+	}
+	hist_summary(rep, h, l);
 }
 
 /* Offered and received frames per open-loop flow (one trial). */
@@ -357,6 +425,31 @@ print_avg_busbw(FILE *f, const struct ibex_gen_report *rep, double factor)
 	fprintf(f, "# Avg bus bandwidth    : %.6f \n#\n", n ? sum / n : 0);
 }
 
+/* Per-frame one-way latency of each message size (measured iterations). */
+static void
+print_size_latency(FILE *f, const struct ibex_gen_report *rep)
+{
+	unsigned int i;
+
+	if (rep->meas->nsizes == 0)
+		return;
+	fprintf(f, "# per-frame latency by message size (measured iterations)\n");
+	fprintf(f, "# %10s %10s %10s %10s %10s %10s %10s %10s\n", "size",
+		"frames", "min", "p50", "p99", "p99.9", "max", "mean");
+	fprintf(f, "# %10s %10s %10s %10s %10s %10s %10s %10s\n", "(B)", "",
+		"(us)", "(us)", "(us)", "(us)", "(us)", "(us)");
+	for (i = 0; i < rep->nsizes; i++) {
+		struct lat_summary l;
+
+		size_lat_summary(rep, i, &l);
+		fprintf(f, "  %10" PRIu64 " %10" PRIu64 " %10.2f %10.2f %10.2f "
+			"%10.2f %10.2f %10.2f\n", rep->size[i].bytes, l.n,
+			l.min / 1e3, l.p50 / 1e3, l.p99 / 1e3, l.p999 / 1e3,
+			l.max / 1e3, l.mean / 1e3);
+	}
+	fprintf(f, "#\n");
+}
+
 /* The head of a sweep's report: nccl-tests' table, one row per size. */
 static void
 print_sweep(FILE *f, const struct ibex_gen_report *rep)
@@ -397,6 +490,7 @@ print_sweep(FILE *f, const struct ibex_gen_report *rep)
 	fprintf(f, "# busbw = algbw x %.4f; time = mean completion; "
 		"idle = mean idle rank time per iteration\n", factor);
 	print_avg_busbw(f, rep, factor);
+	print_size_latency(f, rep);
 }
 
 /* The head of an open-loop trial's report: offered and achieved rate. */
@@ -463,6 +557,17 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 			rep->tx_dropped, rep->stale_rx);
 }
 
+/* One latency object, ns: the whole run's "latency_ns" and each size's
+ * "latency" share it, so their keys cannot drift apart. */
+static void
+lat_json(FILE *f, const struct lat_summary *l)
+{
+	fprintf(f, "{\"frames\": %" PRIu64 ", \"min\": %.1f, \"p50\": %.1f, "
+		"\"p99\": %.1f, \"p99_9\": %.1f, \"max\": %.1f, "
+		"\"mean\": %.1f}", l->n, l->min, l->p50, l->p99, l->p999,
+		l->max, l->mean);
+}
+
 int
 ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 {
@@ -470,7 +575,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 	const struct ibex_gen_meas *m = rep->meas;
 	double factor = ibex_gen_busbw_factor(o->engine, o->nranks);
 	struct ibex_seq_counters sc;
-	struct lat_summary l;
+	struct lat_summary l, sl;
 	unsigned int i, k, nsteps;
 	FILE *f = fopen(path, "w");
 
@@ -494,6 +599,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		double t = ct_mean(s), algbw = t > 0 ? (double)s->bytes / t : 0;
 
 		nsteps = ibex_coll_nsteps(&cfg);
+		size_lat_summary(rep, i, &sl);
 		fprintf(f, "%s\n    {\"bytes\": %" PRIu64 ", \"count\": %" PRIu64
 			", \"iters\": %u, \"failed\": %u, \"time_us\": %.3f, "
 			"\"algbw_gbs\": %.6f, \"busbw_gbs\": %.6f, "
@@ -517,15 +623,16 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		for (k = 0; k < o->nranks; k++)
 			fprintf(f, "%s%.3f", k ? "," : "",
 				s->iters ? s->rank_ns[k] / s->iters / 1e3 : 0);
-		fprintf(f, "]}");
+		fprintf(f, "],\n     \"latency\": ");
+		lat_json(f, &sl);
+		fprintf(f, "}");
 	}
-	fprintf(f, "\n  ],\n  \"latency_ns\": {\"frames\": %" PRIu64
-		", \"min\": %.1f, \"p50\": %.1f, \"p99\": %.1f, \"p99_9\": %.1f, "
-		"\"max\": %.1f, \"mean\": %.1f},\n"
+	fprintf(f, "\n  ],\n  \"latency_ns\": ");
+	lat_json(f, &l);
+	fprintf(f, ",\n"
 		"  \"jitter_ns\": {\"rfc3550_mean\": %.2f, \"rfc3550_max\": %.2f, "
 		"\"pdv_p99\": %.1f, \"pdv_p99_9\": %.1f},\n",
-		l.n, l.min, l.p50, l.p99, l.p999, l.max, l.mean, l.jmean, l.jmax,
-		l.pdv99, l.pdv999);
+		l.jmean, l.jmax, l.pdv99, l.pdv999);
 	fprintf(f, "  \"frames\": {\"tx\": %" PRIu64 ", \"rx\": %" PRIu64
 		", \"tx_bytes\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
 		", \"foreign\": %" PRIu64 "},\n"
@@ -652,19 +759,24 @@ csv_sweep(FILE *f, const struct ibex_gen_report *rep)
 	unsigned int i;
 
 	fprintf(f, "engine,ranks,bytes,count,iters,failed,time_us,algbw_gbs,"
-		"busbw_gbs,ct_p50_us,ct_p99_us,ct_max_us,idle_us\n");
+		"busbw_gbs,ct_p50_us,ct_p99_us,ct_max_us,idle_us,lat_frames,"
+		"lat_min_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns\n");
 	for (i = 0; i < rep->nsizes; i++) {
 		const struct ibex_gen_size_res *s = &rep->size[i];
 		double t = ct_mean(s), algbw = t > 0 ? (double)s->bytes / t : 0;
+		struct lat_summary l;
 
+		size_lat_summary(rep, i, &l);
 		fprintf(f, "%s,%u,%" PRIu64 ",%" PRIu64 ",%u,%u,%.3f,%.6f,%.6f,"
-			"%.3f,%.3f,%.3f,%.3f\n", o->engine->name,
+			"%.3f,%.3f,%.3f,%.3f,%" PRIu64 ",%.1f,%.1f,%.1f,%.1f,"
+			"%.1f\n", o->engine->name,
 			o->nranks, s->bytes, s->bytes / 4, s->iters, s->failed,
 			t / 1e3, algbw, algbw * factor,
 			ibex_gen_ct_quantile(s, 0.5) / 1e3,
 			ibex_gen_ct_quantile(s, 0.99) / 1e3,
 			ibex_gen_ct_quantile(s, 1.0) / 1e3,
-			s->iters ? (double)s->idle_ns / s->iters / 1e3 : 0);
+			s->iters ? (double)s->idle_ns / s->iters / 1e3 : 0,
+			l.n, l.min, l.p50, l.p99, l.p999, l.max);
 	}
 }
 
@@ -716,21 +828,14 @@ static const char nines_axis[] =
 	"set ytics ('p0' 0, 'p90' 1, 'p99' 2, 'p99.9' 3, 'p99.99' 4, "
 	"'p99.999' 5, 'p99.9999' 6)\n";
 
-static int
-write_plot_data(const struct ibex_gen_report *rep, const char *dir)
+/* One histogram's CDF rows: value (ns), cumulative fraction, nines. */
+static void
+write_hist_cdf(FILE *f, const struct ibex_gen_report *rep,
+	       const struct ibex_hist *h)
 {
-	const struct ibex_hist *h = &rep->meas->lat;
 	struct ibex_hist_iter it;
-	uint64_t total = ibex_hist_count(h), *v;
-	char path[4096];
-	unsigned int i, k;
-	FILE *f;
+	uint64_t total = ibex_hist_count(h);
 
-	snprintf(path, sizeof(path), "%s/latency_cdf.dat", dir);
-	f = fopen(path, "w");
-	if (f == NULL)
-		return -errno;
-	fprintf(f, "# latency_ns cumulative_fraction nines\n");
 	ibex_hist_iter_init(&it);
 	while (total > 0 && ibex_hist_iter_next(h, &it)) {
 		double c = (double)it.cumulative / (double)total;
@@ -738,7 +843,89 @@ write_plot_data(const struct ibex_gen_report *rep, const char *dir)
 		fprintf(f, "%.1f %.8f %.4f\n", to_ns(rep, it.hi), c,
 			nines(c, total));
 	}
+}
+
+/* The quantiles the latency plot marks on every curve. */
+static const double mark_q[] = { 0.5, 0.99, 0.999 };
+static const char *const mark_name[] = { "p50", "p99", "p99.9" };
+
+/* One histogram's marks: value (ns) and nines of p50, p99, p99.9. */
+static void
+write_hist_marks(FILE *f, const struct ibex_gen_report *rep,
+		 const struct ibex_hist *h)
+{
+	unsigned int q;
+
+	for (q = 0; q < sizeof(mark_q) / sizeof(mark_q[0]) && ibex_hist_count(h) > 0; q++)
+		fprintf(f, "%.1f %.4f %s\n",
+			to_ns(rep, ibex_hist_quantile(h, mark_q[q])),
+			-log10(1.0 - mark_q[q]), mark_name[q]);
+}
+
+/*
+ * latency_cdf.dat: the whole run; latency_size_cdf.dat and
+ * latency_marks.dat: one gnuplot data block per message size (two blank
+ * lines between), the marks' last block being the whole run's.
+ */
+static int
+write_latency_data(const struct ibex_gen_report *rep, const char *dir)
+{
+	const struct ibex_hist *h = &rep->meas->lat;
+	char path[4096];
+	unsigned int i;
+	FILE *f, *mk;
+
+	snprintf(path, sizeof(path), "%s/latency_cdf.dat", dir);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# latency_ns cumulative_fraction nines\n");
+	write_hist_cdf(f, rep, h);
 	fclose(f);
+	snprintf(path, sizeof(path), "%s/latency_marks.dat", dir);
+	mk = fopen(path, "w");
+	if (mk == NULL)
+		return -errno;
+	for (i = 0; i < rep->meas->nsizes; i++) {
+		fprintf(mk, "# size %" PRIu64 ": latency_ns nines quantile\n",
+			rep->size[i].bytes);
+		write_hist_marks(mk, rep, ibex_gen_meas_size_lat(rep->meas, i));
+		fprintf(mk, "\n\n");
+	}
+	fprintf(mk, "# whole run: latency_ns nines quantile\n");
+	write_hist_marks(mk, rep, h);
+	fclose(mk);
+	if (rep->meas->nsizes == 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/latency_size_cdf.dat", dir);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -errno;
+	for (i = 0; i < rep->meas->nsizes; i++) {
+		fprintf(f, "# size %" PRIu64 ": latency_ns cumulative_fraction "
+			"nines\n", rep->size[i].bytes);
+		write_hist_cdf(f, rep, ibex_gen_meas_size_lat(rep->meas, i));
+		/* an empty block would end the file for gnuplot's index */
+		if (ibex_hist_count(ibex_gen_meas_size_lat(rep->meas, i)) == 0)
+			fprintf(f, "NaN NaN NaN\n");
+		fprintf(f, "\n\n");
+	}
+	fclose(f);
+	return 0;
+}
+
+static int
+write_plot_data(const struct ibex_gen_report *rep, const char *dir)
+{
+	uint64_t *v;
+	char path[4096];
+	unsigned int i, k;
+	FILE *f;
+	int ret;
+
+	ret = write_latency_data(rep, dir);
+	if (ret < 0)
+		return ret;
 	snprintf(path, sizeof(path), "%s/completion_cdf.dat", dir);
 	f = fopen(path, "w");
 	if (f == NULL)
@@ -764,6 +951,39 @@ write_plot_data(const struct ibex_gen_report *rep, const char *dir)
 	}
 	fclose(f);
 	return 0;
+}
+
+/*
+ * The latency plot's body: p50/p99/p99.9 as dashed levels across the
+ * plot; a sweep draws one curve per message size, its p50/p99/p99.9 as
+ * points of its colour, and the whole run thin and black; without sizes
+ * the whole run alone, its marks in black.
+ */
+static void
+latency_plot(FILE *f, const struct ibex_gen_report *rep)
+{
+	unsigned int i, q, n = rep->meas->nsizes;
+
+	for (q = 0; q < 3; q++)
+		fprintf(f, "set arrow %u from graph 0, first %.4f to graph 1, "
+			"first %.4f nohead dt 3 lc rgb 'gray50'\n"
+			"set label %u '%s' at graph 0.01, first %.4f offset "
+			"0,0.6 tc rgb 'gray30'\n", q + 1, -log10(1.0 - mark_q[q]),
+			-log10(1.0 - mark_q[q]), q + 1, mark_name[q],
+			-log10(1.0 - mark_q[q]));
+	/* the curves climb from bottom left to top right: the key goes
+	 * where they are not */
+	fprintf(f, "set key top left\nplot ");
+	for (i = 0; i < n; i++)
+		fprintf(f, "'latency_size_cdf.dat' index %u using 1:3 with steps "
+			"lw 2 lc %u title '%" PRIu64 " B', 'latency_marks.dat' "
+			"index %u using 1:2 with points pt 7 ps 1.2 lc %u "
+			"notitle, ", i, i + 1, rep->size[i].bytes, i, i + 1);
+	fprintf(f, "'latency_cdf.dat' using 1:3 with steps lw %s lc rgb "
+		"'black' title '%s', 'latency_marks.dat' index %u using 1:2 "
+		"with points pt 6 ps 1.4 lc rgb 'black' notitle\n"
+		"unset arrow\nunset label\nset key bottom right\n", n ? "1 dt 2" : "2",
+		n ? "all sizes" : "every frame", n);
 }
 
 int
@@ -796,24 +1016,13 @@ ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir)
 	for (t = 0; t < 2; t++) {
 		fprintf(f, "set terminal %s\n", terms[t][0]);
 		fprintf(f, "set output 'latency_cdf.%s'\n"
-			"set title \"per-frame one-way latency (%s)\\n%" PRIu64
+			"set title \"per-frame one-way latency%s (%s)\\n%" PRIu64
 			" frames: p50 %.0f ns, p99 %.0f ns, p99.9 %.0f ns, max "
 			"%.0f ns\"\n"
 			"set xlabel 'latency (ns)'\nset logscale x\n%s",
-			terms[t][1], what, l.n, l.p50, l.p99, l.p999, l.max,
-			nines_axis);
-		for (i = 0; i < 3 && l.n > 0; i++) {
-			static const char *const name[] = { "p50", "p99", "p99.9" };
-			const double x[] = { l.p50, l.p99, l.p999 };
-
-			fprintf(f, "set arrow %u from %.1f, graph 0 to %.1f, graph "
-				"1 nohead dt 2 lc rgb 'gray40'\n"
-				"set label %u '%s' at %.1f, graph 0.5 rotate by "
-				"90 center offset -0.8,0 tc rgb 'gray30'\n",
-				i + 1, x[i], x[i], i + 1, name[i], x[i]);
-		}
-		fprintf(f, "plot 'latency_cdf.dat' using 1:3 with steps lw 2 "
-			"title 'every frame'\nunset arrow\nunset label\n");
+			terms[t][1], rep->meas->nsizes ? " per message size" : "",
+			what, l.n, l.p50, l.p99, l.p999, l.max, nines_axis);
+		latency_plot(f, rep);
 		if (rep->nsizes == 0)
 			continue;
 		fprintf(f, "set output 'completion_cdf.%s'\n"

@@ -135,6 +135,7 @@ struct ibex_gen_run {
 	struct ibex_gen_tmpl *tmpl;      /**< [src * MAX_RANKS + dst] */
 	uint32_t payload_max;
 	struct ibex_gen_meas *meas;
+	struct ibex_hist *lat_size;      /**< per message size (sweeps) */
 	struct ibex_gen_report rep;
 	struct ibex_coll *coll;
 	bool measuring;
@@ -336,6 +337,16 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	ret = ibex_gen_report_init(&r->rep, &r->opts, r->hz, r->meas);
 	if (ret < 0)
 		goto nomem;
+	/* A latency histogram per message size, on the generator's node:
+	 * the lcore switches between them, never allocates. */
+	if (r->rep.nsizes != 0) {
+		r->lat_size = rte_zmalloc_socket("ibex_gen_lat_size",
+				sizeof(*r->lat_size) * r->rep.nsizes,
+				RTE_CACHE_LINE_SIZE, (int)rte_socket_id());
+		if (r->lat_size == NULL)
+			goto nomem;
+		ibex_gen_meas_sizes(r->meas, r->lat_size, r->rep.nsizes);
+	}
 	/* ranks and the headers of every flow */
 	for (i = 0; i < n; i++) {
 		ibex_gen_rank_addr(i, &r->rank[i]);
@@ -418,6 +429,7 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 	rte_mempool_free(r->pool);
 	rte_free(r->tmpl);
 	rte_free(r->coll);
+	rte_free(r->lat_size);
 	rte_free(r->meas);
 	rte_free(r);
 }
@@ -952,12 +964,17 @@ run_coll(struct ibex_gen_run *r)
 			GEN_LOG(ERR, "bad collective configuration\n");
 			return;
 		}
+		/* this size's frames into this size's histogram */
+		ibex_gen_meas_size_select(r->meas, si);
 		for (it = 0; it < o->warmup + o->iters && !should_stop(r); it++) {
 			uint64_t start;
 
-			if (it == o->warmup && !reset_done) {
-				/* latency and jitter of measured traffic only */
-				ibex_gen_meas_reset_latency(r->meas);
+			if (it == o->warmup) {
+				/* latency of measured traffic only: every
+				 * size's warm-up is left out */
+				ibex_gen_meas_size_restart(r->meas);
+				if (!reset_done) /* jitter: once */
+					ibex_gen_meas_reset_latency(r->meas);
 				reset_done = true;
 			}
 			start = rte_rdtsc();
@@ -1350,6 +1367,8 @@ ibex_gen_run_main(void *arg)
 	announce(r);
 	r->drv->run(r);
 	drain(r, DRAIN_MS);
+	/* every frame is in: the whole run is the sum of the sizes */
+	ibex_gen_meas_sizes_fold(r->meas);
 	for (i = 0; i < r->nports; i++)
 		r->rep.tx_full += r->port[i].tx_full;
 	for (i = 0; i < r->opts.nranks; i++)

@@ -12,8 +12,10 @@
 #
 # Checked: counts (COUNT stops the capture at exactly COUNT frames), rx /
 # tx / both, a BPF filter, stop by `capture stop` and by ^C of ibex-ctl,
-# the refusals (port, path, filter, a second capture), and that the switch
-# forwards on throughout.
+# the refusals (port, path, filter, a second capture), that telemetry's
+# /ibex/capture is the object `show capture --json` gives (before any
+# capture, while one runs, after one ended), and that the switch forwards
+# on throughout.
 #
 #   test_ctl_capture.sh IBEX_SWITCH IBEX_PCAPGEN IBEX_CTL
 set -euo pipefail
@@ -22,7 +24,7 @@ TEST_NAME=ctl_capture
 . "$(dirname "$0")/../lib.sh"
 
 sw=$1 gen=$2 ctl=$3
-require_cmds tshark jq
+require_cmds tshark jq python3
 
 tmp=$(mktemp -d /tmp/ibex-capture.XXXXXX)
 on_exit rm -rf "$tmp"
@@ -61,8 +63,54 @@ capture_is() {
 			'.capture.state == $s and .capture.written >= $n'
 }
 frames() { tshark -r "$1" -Y "${2:-frame}" 2>/dev/null | wc -l; }
+# Telemetry command $1's reply (the value under its name) as JSON, read
+# from the switch's telemetry socket as dpdk-telemetry.py does.
+tel() {
+	python3 - "/var/run/dpdk/$prefix/dpdk_telemetry.v2" "$1" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+info = json.loads(s.recv(65536))
+s.send(sys.argv[2].encode())
+print(json.dumps(json.loads(s.recv(info["max_output_len"] + 1024))[sys.argv[2]]))
+PY
+}
+# /ibex/capture and `show capture --json` agree: every key, in the same
+# order, the same values (telemetry gives "seconds" as a string: DPDK
+# 22.11 has no floating-point value). $1: what must hold of the object.
+tel_matches_show() {
+	local t j
+	t=$(tel /ibex/capture) || return 1
+	j=$(c show capture --json) || return 1
+	python3 - "$t" "$j" "$1" <<'PY'
+import json, sys
+t, j = json.loads(sys.argv[1]), json.loads(sys.argv[2])["capture"]
+want = sys.argv[3]
+if j is None:                      # none yet: telemetry says so
+    sys.exit(0 if t["state"] == "none" and t["id"] == 0 and want == "none"
+             else f"show: null, telemetry {t}")
+if list(t) != list(j):
+    sys.exit(f"keys differ: telemetry {list(t)}, show {list(j)}")
+t["seconds"] = float(t["seconds"])
+if want == "done" and t != j:
+    sys.exit(f"telemetry {t} != show {j}")
+if want == "running":
+    if t["state"] != "running" or j["state"] != "running":
+        sys.exit(f"not running: telemetry {t['state']}, show {j['state']}")
+    # telemetry's view is at most one ring drain older than show's
+    static = ("id", "port", "dir", "file", "filter", "snaplen", "count")
+    if any(t[k] != j[k] for k in static) or t["written"] > j["written"]:
+        sys.exit(f"telemetry {t} vs show {j}")
+if want == "done" and t["state"] != "done":
+    sys.exit(f"state {t['state']}, want done")
+PY
+}
 # Frames of one pcapng direction flag (1 in, 2 out).
 dir_frames() { frames "$1" "frame.packet_flags_direction == $2"; }
+
+# 0. telemetry before any capture: state none.
+tel_matches_show none || fail "/ibex/capture before any capture"
+check_ok "/ibex/capture before any capture: state none"
 
 # 1. rx of p0, COUNT 25: blocks until 25 frames are written, then says so.
 out=$(c capture p0 rx 25 "$tmp/rx.pcapng") ||
@@ -74,6 +122,10 @@ echo "$out" | grep -q "25 frames" || fail "reply does not say 25 frames: $out"
 	fail "rx: not every frame is a RoCEv2 frame to B"
 [ "$(dir_frames "$tmp/rx.pcapng" 1)" -eq 25 ] || fail "rx: frames not marked inbound"
 check_ok "capture p0 rx 25: tshark reads 25 inbound RoCEv2 frames to B"
+tel_matches_show done || fail "/ibex/capture after capture 1"
+[ "$(tel /ibex/capture | jq -e '.written')" -eq 25 ] ||
+	fail "/ibex/capture: written is not 25"
+check_ok "/ibex/capture after it ended: the object of show capture --json"
 
 # 2. tx of p1: what the switch forwarded out of p1 (the RoCEv2 frames).
 c capture p1 tx 30 "$tmp/tx.pcapng" >/dev/null || fail "capture p1 tx failed"
@@ -123,11 +175,18 @@ c capture p0 rx "$tmp/bg.pcapng" background | grep -q "started" ||
 	fail "background capture not started"
 refused "one at a time" capture p1 rx 5 "$tmp/y.pcapng"
 wait_until 60 capture_is running 10 || fail "background capture writes nothing"
+tel_written() { [ "$(tel /ibex/capture | jq -e '.written')" -ge "$1" ]; }
+wait_until 60 tel_written 10 || fail "/ibex/capture: the running capture writes nothing"
+tel_matches_show running || fail "/ibex/capture while a capture runs"
+check_ok "/ibex/capture while one runs: running, its counters moving"
 out=$(c capture stop) || fail "capture stop failed"
 n=$(echo "$out" | sed -n 's/.*: \([0-9]*\) frames.*/\1/p')
 [ "$(frames "$tmp/bg.pcapng")" -eq "$n" ] ||
 	fail "stop: says $n frames, file holds $(frames "$tmp/bg.pcapng")"
 forwarding || fail "the switch stopped forwarding"
+tel_matches_show done || fail "/ibex/capture after capture stop"
+[ "$(tel /ibex/capture | jq -r '.end')" = "capture stop" ] ||
+	fail "/ibex/capture: end is not 'capture stop'"
 check_ok "refusals are clear; capture stop ends a background capture ($n frames)"
 
 # 6. ^C of a waiting ibex-ctl ends the capture, which still answers.
