@@ -989,8 +989,16 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		if (fp != NULL && fp->mode == IBEX_FC_CREDIT)
 			elig &= ~credit_blocked(fp, e, elig,
 				w->fc->multi ? w->fc->sh : NULL, port);
-		if (elig == 0 || (shaped && !ibex_shaper_ready(&e->shaper)))
+		if (elig == 0)
 			break;
+		/* An empty bucket: a port shaped by several workers may still
+		 * have a grant to claim (alone, the refill at the same time
+		 * earns nothing). */
+		if (shaped && !ibex_shaper_ready(&e->shaper)) {
+			ibex_shaper_refill(&e->shaper, now);
+			if (!ibex_shaper_ready(&e->shaper))
+				break;
+		}
 		if (unlikely(e->fence != 0) && fence_lanes(e) != 0) {
 			vl = fence_pick(e, g & IBEX_GATE_BUSY, elig);
 			if (vl < 0)
