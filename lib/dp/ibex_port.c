@@ -502,10 +502,6 @@ workers_create(struct ibex_dp *dp, const struct ibex_conf *conf)
 
 			if (ret < 0)
 				return ret;
-			/* Several workers shape a port together. */
-			if (dp->nb_workers > 1)
-				ibex_shaper_share(&w->eg[p]->shaper,
-						  &dp->shape_clock[p]);
 		}
 	}
 	return i == dp->nb_workers ? 0 : -EINVAL;

@@ -94,7 +94,8 @@ ibex_wire_bytes(uint32_t len)
 
 /**
  * Set the rate. @p rate_bps 0 turns shaping off. @p hz is the clock the
- * caller passes as @p now (rte_get_tsc_hz()). The bucket starts full.
+ * caller passes as @p now (rte_get_tsc_hz()). The bucket starts full, and
+ * the queue shapes alone until ibex_shaper_share().
  */
 static inline void
 ibex_shaper_init(struct ibex_shaper *s, uint64_t rate_bps, uint64_t hz,
@@ -106,6 +107,7 @@ ibex_shaper_init(struct ibex_shaper *s, uint64_t rate_bps, uint64_t hz,
 
 	s->rate_bps = rate_bps;
 	s->last = now;
+	s->clock = NULL;
 	if (rate_bps == 0 || hz == 0) {
 		s->rate_fp = 0;
 		s->tokens_fp = s->bucket_fp = 0;
@@ -130,8 +132,6 @@ ibex_shaper_init(struct ibex_shaper *s, uint64_t rate_bps, uint64_t hz,
 			    (bytes_per_s != 0 ? bytes_per_s : 1));
 	s->depth = (uint64_t)(((unsigned __int128)bucket * s->tpb) >> 16);
 	s->grant_fp = s->bucket_fp / 4;
-	if (s->clock != NULL)
-		s->tokens_fp = 0;
 	/* A worker's claim moves next at most a grant and a jumbo frame's
 	 * deficit ahead; far more than any number of workers can is a clock
 	 * left behind by a wrap (2^47 ticks idle), read as long past. */
@@ -142,8 +142,10 @@ ibex_shaper_init(struct ibex_shaper *s, uint64_t rate_bps, uint64_t hz,
 }
 
 /**
- * Share @p clock (NULL: shape alone) from now on. With a clock the
- * bucket starts empty and claims from the clock at the next refill.
+ * After ibex_shaper_init(): share @p clock (NULL: shape alone) from now
+ * on. With a clock the bucket starts empty and claims from the clock at
+ * the next refill (N workers starting with full buckets of their own
+ * would burst N buckets).
  */
 static inline void
 ibex_shaper_share(struct ibex_shaper *s, struct ibex_shaper_clock *clock)
@@ -160,20 +162,23 @@ ibex_shaper_on(const struct ibex_shaper *s)
 }
 
 /**
- * A shared clock: claim a grant (and the deficit) for this queue if the
- * port has tokens at @p now. One compare-and-swap, retried only when
- * another worker claimed in between.
+ * A shared clock: when this queue's bucket is empty, claim a grant (and
+ * the deficit) for it if the port has tokens at @p now. One compare-and-
+ * swap, retried only when another worker claimed in between. Out of line:
+ * a queue that shapes alone pays one test of s->clock per refill.
  */
-static inline void
+static __attribute__((noinline, unused)) void
 ibex_shaper_claim(struct ibex_shaper *s, uint64_t now)
 {
 	struct ibex_shaper_clock *c = s->clock;
 	uint64_t t = now << IBEX_SHAPER_CLOCK_SHIFT;
-	uint64_t want_fp = (uint64_t)(s->grant_fp - s->tokens_fp);
-	uint64_t cost = (uint64_t)(((unsigned __int128)want_fp * s->tpb) >>
-				   48);
-	uint64_t next = __atomic_load_n(&c->next, __ATOMIC_RELAXED), base;
+	uint64_t want_fp, cost, next, base;
 
+	if (s->tokens_fp > 0)
+		return;
+	want_fp = (uint64_t)(s->grant_fp - s->tokens_fp);
+	cost = (uint64_t)(((unsigned __int128)want_fp * s->tpb) >> 48);
+	next = __atomic_load_n(&c->next, __ATOMIC_RELAXED);
 	do {
 		base = next;
 		/* A full bucket is all the port may save; a next far ahead
@@ -194,19 +199,33 @@ ibex_shaper_claim(struct ibex_shaper *s, uint64_t now)
 static inline void
 ibex_shaper_refill(struct ibex_shaper *s, uint64_t now)
 {
-	uint64_t dt = now - s->last;
+	uint64_t dt;
 
-	if (s->clock != NULL) {
-		if (s->tokens_fp <= 0)
-			ibex_shaper_claim(s, now);
+	if (__builtin_expect(s->clock != NULL, 0)) {
+		ibex_shaper_claim(s, now);
 		return;
 	}
+	dt = now - s->last;
 	s->last = now;
 	if (dt > s->max_dt)
 		dt = s->max_dt;
 	s->tokens_fp += (int64_t)(dt * s->rate_fp);
 	if (s->tokens_fp > s->bucket_fp)
 		s->tokens_fp = s->bucket_fp;
+}
+
+/**
+ * The bucket ran out inside a burst: with a shared clock claim again at
+ * @p now (alone, a refill at the same time would earn nothing).
+ * @return whether a frame may go now.
+ */
+static inline bool
+ibex_shaper_reclaim(struct ibex_shaper *s, uint64_t now)
+{
+	if (s->clock == NULL)
+		return false;
+	ibex_shaper_claim(s, now);
+	return s->tokens_fp > 0;
 }
 
 /** May a frame go now (tokens left)? Refill first. */

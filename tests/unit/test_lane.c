@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include <cmocka.h>
 
@@ -157,9 +156,8 @@ shared_bytes(unsigned int n, unsigned int busy, uint64_t rate_bps,
 	unsigned int k;
 
 	for (k = 0; k < n; k++) {
-		memset(&s[k], 0, sizeof(s[k]));
-		ibex_shaper_share(&s[k], &clock);
 		ibex_shaper_init(&s[k], rate_bps, hz, 0);
+		ibex_shaper_share(&s[k], &clock);
 		assert_true(ibex_shaper_on(&s[k]));
 		assert_false(ibex_shaper_ready(&s[k]));
 	}
@@ -217,12 +215,10 @@ test_shaper_shared_idle_and_wrap(void **state)
 	unsigned int n = 0;
 
 	(void)state;
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	ibex_shaper_share(&a, &clock);
-	ibex_shaper_share(&b, &clock);
 	ibex_shaper_init(&a, UINT64_C(10000000000), hz, 0);
 	ibex_shaper_init(&b, UINT64_C(10000000000), hz, 0);
+	ibex_shaper_share(&a, &clock);
+	ibex_shaper_share(&b, &clock);
 	/* 5 s idle at 10G: one bucket (16384 B) and a grant's rounding. */
 	for (;;) {
 		ibex_shaper_refill(n % 2 ? &a : &b, UINT64_C(5000000000));
@@ -240,10 +236,10 @@ test_shaper_shared_idle_and_wrap(void **state)
 	a.tokens_fp = 0;
 	ibex_shaper_refill(&a, UINT64_C(6000000000));
 	assert_true(ibex_shaper_ready(&a));
-	/* Not shared: a worker alone keeps its own bucket. */
-	ibex_shaper_share(&a, NULL);
+	/* Init again: the queue shapes alone, with a full bucket. */
 	ibex_shaper_init(&a, UINT64_C(10000000000), hz, 0);
 	assert_true(ibex_shaper_ready(&a));
+	assert_true(a.clock == NULL);
 }
 
 static void
