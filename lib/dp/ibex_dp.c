@@ -696,7 +696,8 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		goto queue;
 	if (ibex_shaper_on(&e->shaper)) {
 		ibex_shaper_refill(&e->shaper, w->rx_tsc);
-		if (!ibex_shaper_ready(&e->shaper))
+		if (!ibex_shaper_ready(&e->shaper) &&
+		    !ibex_shaper_reclaim(&e->shaper, w->rx_tsc))
 			goto queue;
 	}
 	/* Several workers take the lane's credit in one step. */

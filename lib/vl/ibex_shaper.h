@@ -38,7 +38,8 @@
  * frame as a single writer would. The port's rate is exact on average;
  * it may burst by the bucket plus one grant per worker (a worker holds at
  * most one grant, and spends it later if it claimed it just before its
- * lanes emptied). With a clock, refill earns nothing from time.
+ * lanes emptied). With a clock, refill earns nothing from time and
+ * ibex_shaper_reclaim() claims.
  */
 
 #include <stdbool.h>
@@ -151,8 +152,10 @@ static inline void
 ibex_shaper_share(struct ibex_shaper *s, struct ibex_shaper_clock *clock)
 {
 	s->clock = clock;
-	if (clock != NULL && s->rate_fp != 0)
+	if (clock != NULL && s->rate_fp != 0) {
 		s->tokens_fp = 0;
+		s->max_dt = 0; /* time earns this queue nothing */
+	}
 }
 
 static inline bool
@@ -164,8 +167,8 @@ ibex_shaper_on(const struct ibex_shaper *s)
 /**
  * A shared clock: when this queue's bucket is empty, claim a grant (and
  * the deficit) for it if the port has tokens at @p now. One compare-and-
- * swap, retried only when another worker claimed in between. Out of line:
- * a queue that shapes alone pays one test of s->clock per refill.
+ * swap, retried only when another worker claimed in between. Out of line,
+ * off the path of a queue that shapes alone.
  */
 static __attribute__((noinline, unused)) void
 ibex_shaper_claim(struct ibex_shaper *s, uint64_t now)
@@ -195,17 +198,12 @@ ibex_shaper_claim(struct ibex_shaper *s, uint64_t now)
 }
 
 /** Earn the tokens of the time since the last refill (with a shared
- * clock: claim them when the bucket is empty). */
+ * clock none: max_dt is 0, and ibex_shaper_reclaim() claims them). */
 static inline void
 ibex_shaper_refill(struct ibex_shaper *s, uint64_t now)
 {
-	uint64_t dt;
+	uint64_t dt = now - s->last;
 
-	if (__builtin_expect(s->clock != NULL, 0)) {
-		ibex_shaper_claim(s, now);
-		return;
-	}
-	dt = now - s->last;
 	s->last = now;
 	if (dt > s->max_dt)
 		dt = s->max_dt;
@@ -215,8 +213,9 @@ ibex_shaper_refill(struct ibex_shaper *s, uint64_t now)
 }
 
 /**
- * The bucket ran out inside a burst: with a shared clock claim again at
- * @p now (alone, a refill at the same time would earn nothing).
+ * After a refill left the bucket empty: with a shared clock, claim a
+ * grant from it at @p now. A queue that shapes alone pays one test, only
+ * when its bucket is empty.
  * @return whether a frame may go now.
  */
 static inline bool
