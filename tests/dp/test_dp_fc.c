@@ -1227,7 +1227,7 @@ ll_silence(const struct scen *sc, uint32_t ms, uint64_t *other,
 {
 	uint64_t t0 = rte_rdtsc(), end = t0 + hz * ms / 1000, now;
 	uint64_t last = t0, other_at_last = sink.per_pcp[PCP_LOSSY];
-	uint64_t max_gap = 0, max_seen = 0, prev = t0, held = 0;
+	uint64_t max_gap = 0, prev = t0;
 
 	*other = 0;
 	*stall = 0;
@@ -1236,10 +1236,6 @@ ll_silence(const struct scen *sc, uint32_t ms, uint64_t *other,
 
 		if (now - prev > *stall)
 			*stall = now - prev;
-		/* This loop held off its CPU (an iteration takes us): the
-		 * gap it sees grows by it without the sink being watched. */
-		if (now - prev > hz / 1000)
-			held += now - prev;
 		prev = now;
 		upstream_rx(0, sc, 0);
 		sender_offer(&snd[0], sc, now, tsc_ns(now), true);
@@ -1247,19 +1243,14 @@ ll_silence(const struct scen *sc, uint32_t ms, uint64_t *other,
 		sink_drain(sc, now);
 		if (sink.per_pcp[PCP_LL] == before)
 			continue;
-		/* The longest silence this loop watched: a stall of its own
-		 * (held) is not one ibex made, and the frames of the other
-		 * priority inside it say nothing of the pause. */
-		if (now - last - held > max_seen) {
-			max_seen = now - last - held;
+		if (now - last > max_gap) {
 			max_gap = now - last;
 			*other = sink.per_pcp[PCP_LOSSY] - other_at_last;
 		}
 		last = now;
-		held = 0;
 		other_at_last = sink.per_pcp[PCP_LOSSY];
 	}
-	if (now - last - held > max_seen) {
+	if (now - last > max_gap) {
 		max_gap = now - last;
 		*other = sink.per_pcp[PCP_LOSSY] - other_at_last;
 	}
