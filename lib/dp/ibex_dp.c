@@ -696,7 +696,8 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		goto queue;
 	if (ibex_shaper_on(&e->shaper)) {
 		ibex_shaper_refill(&e->shaper, w->rx_tsc);
-		if (!ibex_shaper_ready(&e->shaper))
+		if (!ibex_shaper_ready(&e->shaper) &&
+		    !ibex_shaper_reclaim(&e->shaper, w->rx_tsc))
 			goto queue;
 	}
 	/* Several workers take the lane's credit in one step. */
@@ -989,7 +990,10 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		if (fp != NULL && fp->mode == IBEX_FC_CREDIT)
 			elig &= ~credit_blocked(fp, e, elig,
 				w->fc->multi ? w->fc->sh : NULL, port);
-		if (elig == 0 || (shaped && !ibex_shaper_ready(&e->shaper)))
+		/* An empty bucket: a port shaped by several workers may still
+		 * have a grant to claim. */
+		if (elig == 0 || (shaped && !ibex_shaper_ready(&e->shaper) &&
+				  !ibex_shaper_reclaim(&e->shaper, now)))
 			break;
 		if (unlikely(e->fence != 0) && fence_lanes(e) != 0) {
 			vl = fence_pick(e, g & IBEX_GATE_BUSY, elig);
@@ -1987,9 +1991,14 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 				e->fence_tail[v] = e->q[v].tail;
 			e->sl2vl = t->sl2vl[p];
 		}
-		if (ec->shape_bps != e->shaper.rate_bps)
+		/* Several workers shape a port together, from one clock. */
+		if (ec->shape_bps != e->shaper.rate_bps) {
 			ibex_shaper_init(&e->shaper, ec->shape_bps,
 					 w->dp->tsc_hz, rte_rdtsc());
+			if (w->dp->nb_workers > 1)
+				ibex_shaper_share(&e->shaper,
+						  &w->dp->shape_clock[p]);
+		}
 		if (ibex_shaper_on(&e->shaper))
 			w->gate[p] |= IBEX_GATE_SHAPED;
 		else

@@ -30,6 +30,7 @@
 #include "ibex_counter.h"
 #include "ibex_dp_counters.h"
 #include "ibex_reason.h"
+#include "ibex_shaper.h"
 #include "ibex_vl.h"
 
 struct ibex_bpf_prog;
@@ -135,6 +136,10 @@ struct ibex_dp {
 	 * ibex_capture_view_shared(). */
 	pthread_mutex_t cap_lock;
 	struct ibex_capture_view cap_shared;
+	/** With several workers, per port the shaper's clock every worker's
+	 * TX queue claims its rate from (ibex_shaper.h): a port shaped to R
+	 * sends R in all, not R per worker. Unused with one worker. */
+	struct ibex_shaper_clock shape_clock[IBEX_MAX_PORTS];
 };
 
 /**

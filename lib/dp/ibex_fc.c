@@ -697,6 +697,10 @@ pfc_gather_multi(struct ibex_fc *fc, uint16_t port)
 			ibex_pfc_tx_repeat(&fp->ptx, p);
 		sh->xoff_seen[port][p] = seq[p];
 	}
+	/* Before any XON below (xon_seq's release store): a worker that
+	 * sees the XON sees the priority no longer held. */
+	atomic_store_explicit(&sh->held[port], fp->ptx.asserted & used,
+			      memory_order_relaxed);
 }
 
 /* Send the PFC frame due on @p port, if any: edges and refreshes, from
@@ -722,6 +726,14 @@ pfc_send_due(struct ibex_worker *w, struct ibex_fc_port *fp, uint16_t port,
 			continue;
 		if (m.quanta[p] != 0) {
 			IBEX_CNT_ADD(fp->cnt.xoff_tx, 1);
+			/* A worker's generator (not the owner's): the owner
+			 * follows every XOFF it sends with an XON once nothing
+			 * holds the priority, a refresh that crossed the
+			 * owner's XON among them. */
+			if (no_xon)
+				__atomic_store_n(&w->fc->xoff_seq[port][p],
+						 w->fc->xoff_seq[port][p] + 1,
+						 __ATOMIC_RELEASE);
 			continue;
 		}
 		IBEX_CNT_ADD(fp->cnt.xon_tx, 1);
@@ -819,32 +831,73 @@ pfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 		pfc_peer_lanes(w, port, now_ns);
 }
 
+/* The priorities this worker's slice of @p port asserts on its own. */
+static uint8_t
+slice_asserts(const struct ibex_fc *fc, uint16_t port)
+{
+	const struct ibex_fc_port *fp = &fc->port[port];
+	uint8_t prios = 0;
+	uint32_t lanes;
+
+	for (lanes = fp->lossless; lanes != 0; lanes &= lanes - 1) {
+		unsigned int v = (unsigned int)__builtin_ctz(lanes);
+
+		if (fp->vl2prio[v] < IBEX_PFC_PRIOS &&
+		    fc->buf.lane[port][v].xoff)
+			prios |= (uint8_t)(1u << fp->vl2prio[v]);
+	}
+	return prios;
+}
+
 /*
  * Several workers, every worker for PFC port @p port: its slice against
- * the dynamic threshold, then XOFF and refreshes for what it asserts. The
- * owner's XON ends every slice's pause at the peer: a slice still
+ * the dynamic threshold, then XOFF and refreshes for what it asserts and,
+ * on a port it does not own, for what the owner holds paused: the pause
+ * at the peer lives while any one worker runs (workers sharing CPUs are
+ * each off theirs for milliseconds; a pause refreshed only by the owner
+ * and the crossing slice lapsed when both were, and the peer sent into a
+ * held lane). The owner's XON ends every pause at the peer: a slice still
  * asserting when one went out (the owner looked just before this slice
- * crossed) sends its XOFF again at once rather than at its refresh.
+ * crossed) sends its XOFF again at once rather than at its refresh; an
+ * XOFF this worker sent after the owner's XON (it read the owner's word
+ * just before) is answered by another XON from the owner (xoff_seq).
  */
 static void
 pfc_slice_sync(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 {
 	struct ibex_fc *fc = w->fc;
 	struct ibex_fc_port *fp = &fc->port[port];
-	unsigned int p;
+	uint8_t xon_moved = 0, want, used = 0;
+	unsigned int p, v;
 
 	if (fc->buf.shared_used != 0)
 		pfc_rescan(fc, port);
-	for (p = 0; fp->ptx.asserted != 0 && p < IBEX_PFC_PRIOS; p++) {
+	/* The XONs first: held is stored before each (acquire). */
+	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
 		uint32_t xon = __atomic_load_n(&fc->sh->xon_seq[port][p],
 					       __ATOMIC_ACQUIRE);
 
 		if (xon == fc->xon_seen[port][p])
 			continue;
 		fc->xon_seen[port][p] = xon;
-		if (fp->ptx.asserted >> p & 1)
-			ibex_pfc_tx_repeat(&fp->ptx, p);
+		xon_moved |= (uint8_t)(1u << p);
 	}
+	if (!(fc->owned >> port & 1)) {
+		for (v = 0; v < IBEX_VL_DATA_MAX; v++)
+			if ((fp->lossless >> v & 1) &&
+			    fp->vl2prio[v] < IBEX_PFC_PRIOS)
+				used |= (uint8_t)(1u << fp->vl2prio[v]);
+		want = atomic_load_explicit(&fc->sh->held[port],
+					    memory_order_relaxed) |
+		       slice_asserts(fc, port);
+		for (p = 0; p < IBEX_PFC_PRIOS; p++)
+			if (used >> p & 1)
+				ibex_pfc_tx_set(&fp->ptx, p, want >> p & 1);
+	}
+	for (p = 0; (fp->ptx.asserted & xon_moved) != 0 &&
+		    p < IBEX_PFC_PRIOS; p++)
+		if ((fp->ptx.asserted & xon_moved) >> p & 1)
+			ibex_pfc_tx_repeat(&fp->ptx, p);
 	if ((fp->ptx.pending | fp->ptx.asserted) != 0)
 		pfc_send_due(w, fp, port, now_ns, true);
 }

@@ -159,6 +159,12 @@ struct ibex_fc_shared {
 	/** XONs the owner sent per (port, priority): a slice that still
 	 * asserts XOFF when this moves sends its XOFF again. */
 	uint32_t xon_seq[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
+	/** Per PFC port, the priorities the owner holds paused (written by
+	 * the owner before the XON that ends one, xon_seq's release): every
+	 * other worker keeps them asserted in its own generator, so that
+	 * the pause is refreshed while any one worker runs, not only while
+	 * the owner or the crossing slice's worker does. */
+	_Atomic uint8_t held[IBEX_MAX_PORTS];
 	/** ABR = abr_base + the workers' shares (owner only). */
 	uint16_t abr_base[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
 	struct ibex_fc_credit_lanes cr[IBEX_MAX_PORTS];
@@ -188,9 +194,10 @@ struct ibex_fc {
 	 * the owner reads it before the buffer, see ibex_fc_abr_publish). */
 	uint32_t abr_pub[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
 	/** Per PFC port and priority: XOFF edges this worker's slice
-	 * asserted (one writer, release store; several workers: the port's
-	 * owner follows each with an XON once nothing asserts any more),
-	 * and the owner's xon_seq as this worker last acted on it. */
+	 * asserted and XOFF frames its generator sent (one writer, release
+	 * store; several workers: the port's owner follows each with an XON
+	 * once nothing asserts any more), and the owner's xon_seq as this
+	 * worker last acted on it. */
 	uint32_t xoff_seq[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
 	uint32_t xon_seen[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
 	uint64_t last_hk_tsc;    /**< last housekeeping */

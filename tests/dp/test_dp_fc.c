@@ -135,6 +135,12 @@ struct upstream {
 	uint64_t pfc_rx, xoff_rx, xon_rx, pfc_bad_quanta, pfc_bad_prio;
 	uint64_t other_rx;              /* unexpected frames from ibex */
 	uint64_t fc_seen;               /* for dropping every k-th */
+	/* Pauses that ran out before ibex resumed us (XOFF, then no
+	 * refresh and no XON in time): the sender sent into a lane ibex
+	 * still held paused. The longest such pause, from its last XOFF. */
+	bool xoff_held;
+	uint64_t last_xoff_ns;
+	uint64_t lapses, max_lapse_ns;
 };
 
 /* The egress port's downstream neighbour (credit mode: an ibex peer). */
@@ -320,11 +326,14 @@ upstream_rx(unsigned int i, const struct scen *sc, uint16_t want_quanta)
 						continue;
 					if (p != PCP_LL)
 						u->pfc_bad_prio++;
-					if (pm.quanta[p] == 0)
+					if (pm.quanta[p] == 0) {
 						u->xon_rx++;
-					else if (pm.quanta[p] == want_quanta)
+						u->xoff_held = false;
+					} else if (pm.quanta[p] == want_quanta) {
 						u->xoff_rx++;
-					else
+						u->xoff_held = true;
+						u->last_xoff_ns = now_ns;
+					} else
 						u->pfc_bad_quanta++;
 				}
 				ibex_pfc_rx_frame(&u->ppar, &u->prx, &u->pst, &pm, now_ns);
@@ -367,6 +376,12 @@ sender_offer(struct sender *s, const struct scen *sc, uint64_t now,
 		if (sc->mode == IBEX_FC_PFC &&
 		    ibex_pfc_rx_lane(&u->ppar, &u->prx, s->pcp, now_ns) != IBEX_PFC_OPEN)
 			break;
+		if (sc->mode == IBEX_FC_PFC && ll && u->xoff_held) {
+			u->xoff_held = false;
+			u->lapses++;
+			if (now_ns - u->last_xoff_ns > u->max_lapse_ns)
+				u->max_lapse_ns = now_ns - u->last_xoff_ns;
+		}
 		m = sender_frame(s, q);
 		if (m == NULL)
 			break;
@@ -730,10 +745,11 @@ incast(const struct scen *sc, uint16_t want_quanta, struct result *r)
 		printf("  r%u: %" PRIu64 " frames of %u B; credit frames from "
 		       "ibex %" PRIu64 " (lost %" PRIu64 "), to ibex %" PRIu64
 		       " (lost %" PRIu64 "); PFC from ibex %" PRIu64
-		       " (XOFF %" PRIu64 " XON %" PRIu64 ")\n", i, snd[i].sent,
+		       " (XOFF %" PRIu64 " XON %" PRIu64 ", pauses that ran out "
+		       "%" PRIu64 ", longest %.1f ms)\n", i, snd[i].sent,
 		       snd[i].len, up[i].fc_rx, up[i].fc_lost_rx, up[i].fc_tx,
 		       up[i].fc_lost_tx, up[i].pfc_rx, up[i].xoff_rx,
-		       up[i].xon_rx);
+		       up[i].xon_rx, up[i].lapses, up[i].max_lapse_ns / 1e6);
 	printf("  r3 receiver: credit frames from ibex %" PRIu64 " (lost %"
 	       PRIu64 "), to ibex %" PRIu64 "; peak buffer %" PRIu64 "/%u "
 	       "blocks\n", down.fc_rx, down.fc_lost, down.fc_tx,
@@ -791,12 +807,63 @@ static const char credit_conf[] =
 	"credit r2 period-us 10\n"
 	"credit r3 period-us 10\n";
 
+/* CPUs this process may run on. */
+static unsigned int
+cpus_available(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	return (unsigned int)CPU_COUNT(&set);
+}
+
+/*
+ * The incasts' frames: IBEX_FC_FRAMES, else 10^6, or 10^5 with more
+ * workers than CPUs. Busy-polling workers sharing a CPU take turns at the
+ * scheduler's time slice (milliseconds), and every credit round trip (the
+ * receiver's credit frame, the owner applying it, a worker claiming and
+ * sending, the neighbours on the main lcore) waits for several turns: 4
+ * workers on 2 CPUs forward the credit incast at ~2,200 frames/s at load
+ * 12 (against ~10^6 in a second with 1 or 2 workers), so 10^6 would take
+ * most of an hour. The checks stay exact: every frame sent is received.
+ */
 static uint64_t
 min_frames(void)
 {
 	const char *s = getenv("IBEX_FC_FRAMES");
 
-	return s != NULL ? strtoull(s, NULL, 0) : 1000000;
+	if (s != NULL)
+		return strtoull(s, NULL, 0);
+	return nb_workers > cpus_available() ? 100000 : 1000000;
+}
+
+/*
+ * The fewest frames a lossless incast offering @p want must have sent
+ * when its 120 s cap ends it: all of them, or with more workers than CPUs
+ * one in 20. There the rate follows the scheduler, not ibex: the credit
+ * incast sent 19,965 frames in 120 s at load 16 (a CPU hog, LTO builds
+ * and another suite beside it) and 100,022 in 45 s at load 12. Every
+ * frame sent must still arrive, once and in order.
+ */
+/* The PFC incast's frames: IBEX_FC_PFC_FRAMES, else half of
+ * IBEX_FC_FRAMES, else 500,000 with any number of workers (no round trip
+ * gates it: 4 workers on 2 CPUs sent 500,000 in 9-52 s at load 12-17;
+ * 20,000 under ASan were too few to congest every upstream). */
+static uint64_t
+pfc_frames(void)
+{
+	const char *s = getenv("IBEX_FC_PFC_FRAMES");
+
+	if (s != NULL)
+		return strtoull(s, NULL, 0);
+	return getenv("IBEX_FC_FRAMES") != NULL ? min_frames() / 2 : 500000;
+}
+
+static uint64_t
+floor_frames(uint64_t want)
+{
+	return nb_workers > cpus_available() ? want / 20 : want;
 }
 
 static void
@@ -813,7 +880,7 @@ test_credit_incast(void **state)
 	dp_build(credit_conf);
 	printf("credit incast 3 -> 1, lossless VL %u:\n", VL_LL);
 	incast(&sc, 0, &r);
-	assert_lossless(&r, sc.min_frames);
+	assert_lossless(&r, floor_frames(sc.min_frames));
 	/* The receiver really pushed back, and ibex waited for it. */
 	assert_true(down.max_used > down.cap / 2);
 	assert_true(r.ibex_fc_tx[OUT] > 0 && down.fc_tx > 0);
@@ -838,7 +905,7 @@ test_credit_lost_fc_frames(void **state)
 	dp_build(credit_conf);
 	printf("credit incast, every 3rd flow-control frame lost:\n");
 	incast(&sc, 0, &r);
-	assert_lossless(&r, sc.min_frames);
+	assert_lossless(&r, floor_frames(sc.min_frames));
 	assert_true(down.fc_lost > 0);
 	for (i = 0; i < NB_IN; i++)
 		assert_true(up[i].fc_lost_rx > 0 && up[i].fc_lost_tx > 0);
@@ -905,38 +972,44 @@ test_lossy_lane_loses(void **state)
  *
  * With several workers each sender has a flow on each RX queue of its
  * port, so every port's lane is held in several workers' slices, and each
- * worker forwards part of every port's traffic. A shaper works per worker
- * TX queue (docs/flow-control.md §10, Limits): r3 is shaped to 1 Gb/s / N
- * on each, 1 Gb/s in all, as with one worker. */
+ * worker forwards part of every port's traffic. r3's shaper holds for the
+ * port whatever the number of workers (they claim its rate from one
+ * clock): 1 Gb/s in all, as with one worker. */
 static void
 test_pfc_incast(void **state)
 {
 	struct scen sc = {
 		.mode = IBEX_FC_PFC, .lossless = true,
-		.min_frames = min_frames() / 2, .max_ms = 120000,
+		.min_frames = pfc_frames(), .max_ms = 120000,
 		.ring_depth = 64, .spread = nb_rxq > 1,
 	};
 	struct result r;
-	char conf[1024];
 	unsigned int i;
 
+	char conf[1024];
+	const char *rate = nb_workers > cpus_available() ? "10M" : "1G";
+
 	(void)state;
+	/* More workers than CPUs: the neighbours offer 3-75 Mb/s (their
+	 * lcore shares a CPU), and any worker on its CPU may send the port's
+	 * whole rate, so at 1 Gb/s some upstream never congested (ASan, 20k
+	 * and 200k frames): r3 is shaped to 10 Mb/s there. */
 	snprintf(conf, sizeof(conf), "buffer total 2MB\n"
 		 "port r0 vls 2 speed 1G fc pfc\n"
 		 "port r1 vls 2 speed 1G fc pfc\n"
 		 "port r2 vls 2 speed 1G fc pfc\n"
-		 "port r3 vls 2 speed 1G fc pfc shape %uM\n"
+		 "port r3 vls 2 speed 1G fc pfc shape %s\n"
 		 "lane r0 vl 1 lossless\nlane r1 vl 1 lossless\n"
 		 "lane r2 vl 1 lossless\nlane r3 vl 1 lossless\n"
 		 "pfc r0 headroom 128KB quanta 65000\n"
 		 "pfc r1 headroom 128KB quanta 65000\n"
 		 "pfc r2 headroom 128KB quanta 65000\n"
-		 "pfc r3 headroom 128KB\n", 1000 / nb_workers);
+		 "pfc r3 headroom 128KB\n", rate);
 	dp_build(conf);
-	printf("PFC incast 3 -> 1, lossless priority %u, r3 shaped to %u "
-	       "Mb/s per worker:\n", PCP_LL, 1000 / nb_workers);
+	printf("PFC incast 3 -> 1, lossless priority %u, r3 shaped to %s:\n",
+	       PCP_LL, rate);
 	incast(&sc, 65000, &r);
-	assert_lossless(&r, sc.min_frames);
+	assert_lossless(&r, floor_frames(sc.min_frames));
 	for (i = 0; i < NB_IN; i++) {
 		assert_true(up[i].xoff_rx > 0);
 		assert_true(up[i].xon_rx > 0);
@@ -1245,10 +1318,20 @@ test_pfc_pause_obeyed(void **state)
 	assert_int_equal(v.xoff_rx, 1);
 	assert_true(v.paused_ns[PCP_LL] > PAUSE_NS / 2);
 
-	/* A zero class-enable vector is ignored, whatever its quanta say. */
+	/* A zero class-enable vector is ignored, whatever its quanta say.
+	 * Watch 50 ms, and more (up to 10 s) until 20 frames of priority 1
+	 * came: a worker sharing its CPU may not run for much of 50 ms. */
 	ll_before = sink.per_pcp[PCP_LL];
 	pfc_to_ibex(0, 0xffff);
 	max_gap = ll_silence(&sc, 50, &lossy_in_gap, &stall);
+	for (waited = 0; waited < 200 && sink.per_pcp[PCP_LL] - ll_before <= 20;
+	     waited++) {
+		uint64_t gap, st;
+
+		gap = ll_silence(&sc, 50, &lossy_in_gap, &st);
+		max_gap = RTE_MAX(max_gap, gap);
+		stall = RTE_MAX(stall, st);
+	}
 	printf("zero class-enable vector, quanta 65535: longest silence of "
 	       "priority %u %.2f ms\n", PCP_LL,
 	       (double)max_gap * 1e3 / (double)hz);
@@ -1469,10 +1552,13 @@ group_setup(void **state)
 {
 	(void)state;
 	/* Lcores may share the machine's two CPUs: the test's main lcore
-	 * plays the neighbours on CPU 0, the workers alternate. */
+	 * plays the neighbours on CPU 0, the workers alternate; with 4, one
+	 * worker beside the neighbours and three on CPU 1 (with two beside
+	 * them the main loop was held off its CPU for up to 76 ms, and
+	 * test_pfc_pause_obeyed measured those stalls, not the pause). */
 	static const char *const lcores[] = {
 		"0@0,1@1", "0@0,1@1,2@0", "0@0,1@1,2@0,3@1",
-		"0@0,1@1,2@0,3@1,4@0",
+		"0@0,1@1,2@0,3@1,4@1",
 	};
 
 	if (dp_harness_eal("test_dp_fc", "1024", lcores[nb_workers - 1]) < 0)
@@ -1499,43 +1585,6 @@ group_teardown(void **state)
 	return 0;
 }
 
-/* CPUs this process may run on. */
-static unsigned int
-cpus_available(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 1;
-	return (unsigned int)CPU_COUNT(&set);
-}
-
-/*
- * More workers than CPUs: each worker busy-polls, so workers pinned to
- * one CPU take turns at the scheduler's time slice (milliseconds), and
- * every flow-control round trip (the neighbour's credit frame, the owner
- * applying it, the workers claiming and sending) waits for several turns.
- * Nothing hangs, but the incasts crawl: 100,000 credit-incast frames took
- * 59 s with 4 workers on 2 CPUs (1,700 frames/s, against ~1 s with 1 or
- * 2 workers), and every printf waited in stdout's buffer, so the run
- * looked stuck at start. Say so instead of running for hours.
- */
-static bool
-oversubscribed(void)
-{
-	unsigned int cpus = cpus_available();
-
-	if (nb_workers <= cpus || getenv("IBEX_FC_OVERSUBSCRIBE") != NULL)
-		return false;
-	printf("%u workers on %u CPU(s): not run. Busy-polling workers that "
-	       "share a CPU take turns at the scheduler's time slice (ms), and "
-	       "each flow-control round trip waits for several turns: the "
-	       "incasts would take hours (4 workers on 2 CPUs: 1,700 "
-	       "frames/s). IBEX_FC_OVERSUBSCRIBE=1 runs it anyway (with "
-	       "IBEX_FC_FRAMES=100000, say).\n", nb_workers, cpus);
-	return true;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -1559,10 +1608,10 @@ main(int argc, char **argv)
 	}
 	/* Progress as it happens, also into a pipe or a log. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (oversubscribed())
-		return 77; /* meson's "skipped" */
 	nb_rxq = nb_workers > 1 ? MAX_RXQ : 1;
-	printf("%u worker(s), %u RX queue(s) per port\n", nb_workers, nb_rxq);
+	printf("%u worker(s) on %u CPU(s), %u RX queue(s) per port, %" PRIu64
+	       " frames per credit incast\n", nb_workers, cpus_available(),
+	       nb_rxq, min_frames());
 	/* IBEX_FC_TEST=<glob> runs a subset (by hand, when investigating). */
 	if (getenv("IBEX_FC_TEST") != NULL)
 		cmocka_set_test_filter(getenv("IBEX_FC_TEST"));
