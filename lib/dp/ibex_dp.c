@@ -428,6 +428,39 @@ dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
 }
 
 /*
+ * The member of ECMP group @p egress (an FDB answer) for frame @p m:
+ * chosen by its flow hash among the members that are up, counted per
+ * member. @return the port, or IBEX_PORT_NONE when no member is up (or
+ * the FDB names a group newer tables no longer have).
+ */
+static uint16_t
+ecmp_member(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	    const struct rte_mbuf *m, uint16_t egress)
+{
+	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	unsigned int g = egress & 0xff;
+	struct ibex_pkt_info info;
+	uint64_t up;
+	int i;
+
+	if (unlikely(g >= t->nb_ecmp))
+		return IBEX_PORT_NONE;
+	/* Checked already: parse finds the same headers, within the first
+	 * segment (IBEX_PKT_HDR_MAX of it, or the whole frame). */
+	ibex_pkt_parse(eth, RTE_MIN(m->pkt_len, (uint32_t)m->data_len), &info);
+	up = t->tx_enabled & ~t->detached &
+	     ~__atomic_load_n(&w->dp->links_down, __ATOMIC_RELAXED);
+	i = ibex_ecmp_pick(&t->ecmp[g], ibex_ecmp_hash(eth, &info,
+						       t->ecmp_seed), up);
+	if (unlikely(i < 0)) {
+		IBEX_CNT_ADD(w->ecmp_cnt[g].none_up, 1);
+		return IBEX_PORT_NONE;
+	}
+	IBEX_CNT_ADD(w->ecmp_cnt[g].member[i], 1);
+	return t->ecmp[g].port[i];
+}
+
+/*
  * Learn the source and look up the destination, through the flow cache:
  * one probe in the common case, the two MAC caches and the FDB otherwise.
  * The answer is the egress port, its lane for the frame's SL (the SL is
@@ -452,8 +485,10 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		return f->ans;
 	until = learn_check(w, t, eth + 6, vid, in_port, now_ms);
 	out = dst_lookup(w, eth, vid);
-	if (out == IBEX_PORT_NONE)
-		return IBEX_FLOW_CHECK | IBEX_PORT_NONE;
+	/* Unknown, or an ECMP group: its member is chosen per frame, by the
+	 * flow hash, so the answer is never cached. */
+	if (out == IBEX_PORT_NONE || ibex_egress_is_ecmp(out))
+		return IBEX_FLOW_CHECK | out;
 	ans = out | (uint32_t)ibex_sl2vl(&t->sl2vl[out], sl) << 16 |
 	      (uint32_t)ibex_sl2vl(&t->sl2vl[in_port], sl) << 20;
 	if (out == in_port || !((t->tx_enabled >> out) & 1) ||
@@ -1430,6 +1465,13 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		if (out == IBEX_PORT_NONE) {
 			flood(w, t, c, m, vid, in_port, cls);
 			return;
+		}
+		if (ibex_egress_is_ecmp(out)) {
+			out = ecmp_member(w, t, m, out);
+			if (out == IBEX_PORT_NONE) {
+				drop(c, m, IBEX_R_PORT_DOWN);
+				return;
+			}
 		}
 		if (out == in_port) {
 			drop(c, m, IBEX_R_SAME_PORT);
