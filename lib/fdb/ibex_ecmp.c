@@ -69,33 +69,63 @@ ecmp_mix_bytes(uint32_t h, const uint8_t *p, unsigned int words)
 	return h;
 }
 
-uint32_t
-ibex_ecmp_hash(const uint8_t *frame, const struct ibex_pkt_info *info,
-	       uint32_t seed)
+static inline uint32_t
+rd16(const uint8_t *p)
 {
-	const uint8_t *ip = frame + info->l3_off;
-	uint32_t h = ecmp_mix(UINT32_C(0x2545f491), seed);
-	uint32_t sport = 0;
+	return (uint32_t)p[0] << 8 | p[1];
+}
 
-	switch (info->l3) {
-	case IBEX_L3_IPV4:
+/* IP addresses, protocol and UDP ports at @p l3 (ether type @p et); the
+ * UDP source port comes back in @p sport. */
+static uint32_t
+ecmp_hash_ip(uint32_t h, const uint8_t *frame, uint32_t len, uint32_t l3,
+	     uint32_t et, uint32_t *sport)
+{
+	const uint8_t *ip = frame + l3;
+	uint32_t l4, proto;
+
+	if (et == 0x0800) {
+		if (len < l3 + 20)
+			return h;
 		h = ecmp_mix_bytes(h, ip + 12, 2);       /* source, destination */
-		break;
-	case IBEX_L3_IPV6:
+		proto = ip[9];
+		/* no ports in a non-first fragment */
+		l4 = (rd16(ip + 6) & 0x1fff) ? len : l3 + (ip[0] & 0xfu) * 4;
+	} else {
+		if (len < l3 + 40)
+			return h;
 		h = ecmp_mix_bytes(h, ip + 8, 8);
-		break;
-	default:
+		proto = ip[6];
+		l4 = l3 + 40;
+	}
+	h = ecmp_mix(h, proto);
+	if (proto == 17 && len >= l4 + 4) {
+		*sport = rd16(frame + l4);
+		h = ecmp_mix(h, rd16(frame + l4 + 2));
+	}
+	return h;
+}
+
+uint32_t
+ibex_ecmp_hash(const uint8_t *frame, uint32_t len, uint32_t seed)
+{
+	uint32_t h = ecmp_mix(UINT32_C(0x2545f491), seed);
+	uint32_t l3 = 14, et, vid = 0, sport = 0;
+
+	if (len < 14)
+		return ecmp_final(h);
+	et = rd16(frame + 12);
+	if ((et == 0x8100 || et == 0x88a8) && len >= 18) {
+		vid = rd16(frame + 14) & 0xfff;
+		et = rd16(frame + 16);
+		l3 = 18;
+	}
+	if (et == 0x0800 || et == 0x86dd) {
+		h = ecmp_hash_ip(h, frame, len, l3, et, &sport);
+	} else {
 		/* Not IP: the addresses, VLAN and EtherType. */
 		h = ecmp_mix_bytes(h, frame, 3);         /* destination, source */
-		h = ecmp_mix(h, (uint32_t)info->vid << 16 | info->ether_type);
-		return ecmp_final(h);
-	}
-	h = ecmp_mix(h, info->l4_proto);
-	if (info->flags & IBEX_PKT_F_UDP) {
-		const uint8_t *udp = frame + info->l4_off;
-
-		sport = (uint32_t)udp[0] << 8 | udp[1];
-		h = ecmp_mix(h, (uint32_t)udp[2] << 8 | udp[3]);
+		h = ecmp_mix(h, vid << 16 | et);
 	}
 	/* The entropy field last and unmixed: consecutive source ports take
 	 * consecutive buckets. */

@@ -32,7 +32,6 @@
 #include <stdint.h>
 
 #include "ibex_common.h"
-#include "ibex_pkt.h"
 
 #define IBEX_ECMP_BUCKETS 256
 
@@ -51,11 +50,12 @@ int ibex_ecmp_group_build(struct ibex_ecmp_group *g, const uint16_t *ports,
 			  unsigned int n);
 
 /**
- * The flow hash of a frame that ibex_pkt_parse() described as @p info.
- * Reads only the headers @p info says are there.
+ * The flow hash of the frame at @p frame (@p len bytes readable). It reads
+ * the few fields it needs itself (one 802.1Q tag, IPv4 or IPv6, UDP),
+ * never beyond @p len, so it costs less than a parse; a frame too short
+ * for a header hashes what comes before it.
  */
-uint32_t ibex_ecmp_hash(const uint8_t *frame, const struct ibex_pkt_info *info,
-			uint32_t seed);
+uint32_t ibex_ecmp_hash(const uint8_t *frame, uint32_t len, uint32_t seed);
 
 /**
  * The member of @p g for hash @p h, among the ports in @p up (a port set:
