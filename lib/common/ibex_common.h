@@ -20,6 +20,23 @@
 #define IBEX_VLAN_COUNT 4096
 /** Port id meaning "none". */
 #define IBEX_PORT_NONE UINT16_C(0xffff)
+/**
+ * ECMP groups (lib/fdb/ibex_ecmp.h). An FDB entry's egress is a port
+ * (below IBEX_MAX_PORTS) or, with IBEX_EGRESS_ECMP set, group number
+ * (egress & 0xff): one 16-bit word either way, so the table's slots stay
+ * (key, value) pairs.
+ */
+#define IBEX_MAX_ECMP_GROUPS 64
+#define IBEX_ECMP_MAX_MEMBERS 16
+#define IBEX_EGRESS_ECMP UINT16_C(0x8000)
+
+/** Is @p egress (an FDB entry's) an ECMP group rather than a port? */
+static inline int
+ibex_egress_is_ecmp(uint16_t egress)
+{
+	return (egress & 0xff00) == IBEX_EGRESS_ECMP;
+}
+
 /** InfiniBand credit block, bytes. */
 #define IBEX_BLOCK_BYTES 64
 

@@ -141,6 +141,8 @@ static int set_alpha(struct conf_ctx *x, const struct conf_key *k, void *obj,
 		     const char *val);
 static int set_arb_table(struct conf_ctx *x, const struct conf_key *k,
 			 void *obj, const char *val);
+static int set_ecmp_ref(struct conf_ctx *x, const struct conf_key *k,
+			void *obj, const char *val);
 
 /* Target of port keys and of the statements that name a port. */
 #define CONF_P struct ibex_conf_port
@@ -158,6 +160,7 @@ static const struct conf_key conf_switch_keys[] = {
 	   .word = "none"),
 	CK("mbuf-size", CT_SIZE, struct ibex_conf, mbuf_size, 2048, 60 * CONF_KB,
 	   CK_RESTART),
+	CK("ecmp-seed", CT_U32, struct ibex_conf, ecmp_seed, 0, UINT32_MAX, 0),
 };
 
 static const struct conf_key conf_port_keys[] = {
@@ -203,7 +206,10 @@ static const struct conf_key conf_fdb_keys[] = {
 };
 
 static const struct conf_key conf_static_keys[] = {
-	CK("port", CT_PORT, struct ibex_conf_fdb_static, port, 0, 0, 0),
+	CK("port", CT_PORT, struct ibex_conf_fdb_static, port, 0, 0, 0,
+	   .group = 1),
+	CK_FN("ecmp", struct ibex_conf_fdb_static, port, set_ecmp_ref,
+	      .group = 1),
 	CK("vlan", CT_U32, struct ibex_conf_fdb_static, vid,
 	   CONF_VID_MIN, CONF_VID_MAX, 0),
 };
@@ -1702,6 +1708,143 @@ stmt_buffer(struct conf_ctx *x, char **tok, int ntok)
 	return ret;
 }
 
+/* ---- ECMP groups ---- */
+
+int
+ibex_conf_ecmp_find(const struct ibex_conf *c, const char *name)
+{
+	uint16_t i;
+
+	for (i = 0; i < c->nb_ecmp; i++)
+		if (strcmp(c->ecmp[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+uint16_t
+ibex_conf_egress_port(const struct ibex_conf *c, uint16_t egress)
+{
+	if (!ibex_egress_is_ecmp(egress))
+		return egress;
+	return c->ecmp[egress & 0xff].ports[0];
+}
+
+const char *
+ibex_conf_egress_name(const struct ibex_conf *c, uint16_t egress)
+{
+	if (ibex_egress_is_ecmp(egress))
+		return (egress & 0xff) < c->nb_ecmp ?
+		       c->ecmp[egress & 0xff].name : "?";
+	return egress < c->nb_ports ? c->ports[egress].name : "?";
+}
+
+/* `ecmp NAME` in an fdb static line: the group, as an egress. */
+static int
+set_ecmp_ref(struct conf_ctx *x, const struct conf_key *k, void *obj,
+	     const char *val)
+{
+	int g = ibex_conf_ecmp_find(x->c, val);
+	uint16_t egress;
+
+	if (g < 0)
+		return conf_err(x, "unknown ecmp group '%s' (an 'ecmp %s ports "
+				"...' line must come first)", val, val);
+	egress = (uint16_t)(IBEX_EGRESS_ECMP | g);
+	memcpy((char *)obj + k->off, &egress, sizeof(egress));
+	return 0;
+}
+
+/* The ports of "P,P,...", each a declared port, none twice. */
+static int
+ecmp_ports(struct conf_ctx *x, char *list, struct ibex_conf_ecmp *e)
+{
+	char *save = NULL, *t;
+	uint16_t i;
+	int idx;
+
+	e->n = 0;
+	for (t = strtok_r(list, ",", &save); t != NULL;
+	     t = strtok_r(NULL, ",", &save)) {
+		idx = ibex_conf_port_find(x->c, t);
+		if (idx < 0)
+			return conf_err(x, "unknown port '%s'", t);
+		for (i = 0; i < e->n; i++)
+			if (e->ports[i] == idx)
+				return conf_err(x, "port %s named twice", t);
+		if (e->n >= IBEX_ECMP_MAX_MEMBERS)
+			return conf_err(x, "more than %d members",
+					IBEX_ECMP_MAX_MEMBERS);
+		e->ports[e->n++] = (uint16_t)idx;
+	}
+	if (e->n == 0)
+		return conf_err(x, "missing ports");
+	return 0;
+}
+
+/* ecmp del NAME: only when no static entry names the group; the later
+ * groups move down one, and the entries naming them follow. */
+static int
+stmt_ecmp_del(struct conf_ctx *x, char **tok, int ntok)
+{
+	struct ibex_conf *c = x->c;
+	uint16_t i, g;
+	int idx;
+
+	if (ntok != 1)
+		return conf_err(x, "expected 'ecmp del <group>'");
+	idx = ibex_conf_ecmp_find(c, tok[0]);
+	if (idx < 0)
+		return conf_err(x, "unknown ecmp group '%s'", tok[0]);
+	g = (uint16_t)idx;
+	for (i = 0; i < c->nb_static; i++)
+		if (c->statics[i].port == (IBEX_EGRESS_ECMP | g))
+			return conf_err(x, "group %s is in use by the fdb "
+					"static entry of line %d", tok[0],
+					c->statics[i].line);
+	for (i = 0; i < c->nb_static; i++)
+		if (ibex_egress_is_ecmp(c->statics[i].port) &&
+		    (c->statics[i].port & 0xff) > g)
+			c->statics[i].port--;
+	memmove(&c->ecmp[g], &c->ecmp[g + 1],
+		(size_t)(c->nb_ecmp - g - 1) * sizeof(c->ecmp[0]));
+	c->nb_ecmp--;
+	return 0;
+}
+
+/* ecmp NAME ports P,P,...: a new group, or new members for one. */
+static int
+stmt_ecmp(struct conf_ctx *x, char **tok, int ntok)
+{
+	struct ibex_conf *c = x->c;
+	struct ibex_conf_ecmp e = { .line = x->lineno };
+	int idx, ret;
+
+	snprintf(x->what, sizeof(x->what), "ecmp");
+	if (ntok > 0 && strcmp(tok[0], "del") == 0)
+		return stmt_ecmp_del(x, tok + 1, ntok - 1);
+	if (ntok == 0)
+		return conf_err(x, "missing group name");
+	snprintf(x->what, sizeof(x->what), "ecmp %s", tok[0]);
+	if (!conf_name_ok(tok[0]))
+		return conf_err(x, "invalid group name '%s'", tok[0]);
+	if (ntok != 3 || strcmp(tok[1], "ports") != 0)
+		return conf_err(x, "expected 'ecmp %s ports <port>,<port>...'",
+				tok[0]);
+	ret = ecmp_ports(x, tok[2], &e);
+	if (ret != 0)
+		return ret;
+	snprintf(e.name, sizeof(e.name), "%s", tok[0]);
+	idx = ibex_conf_ecmp_find(c, tok[0]);
+	if (idx < 0) {
+		if (c->nb_ecmp >= IBEX_MAX_ECMP_GROUPS)
+			return conf_err(x, "too many ecmp groups (max %d)",
+					IBEX_MAX_ECMP_GROUPS);
+		idx = c->nb_ecmp++;
+	}
+	c->ecmp[idx] = e;
+	return 0;
+}
+
 /* fdb static MAC port NAME [vlan VID]: the vlan defaults to the pvid the
  * port has when this line is read, so the port must come first. */
 static int
@@ -1725,9 +1868,9 @@ stmt_fdb_static(struct conf_ctx *x, char **tok, int ntok)
 	if (ret != 0)
 		return ret;
 	if (s.port == IBEX_PORT_NONE)
-		return conf_err(x, "missing 'port <name>'");
+		return conf_err(x, "missing 'port <name>' or 'ecmp <group>'");
 	if (s.vid == 0)
-		s.vid = c->ports[s.port].pvid;
+		s.vid = c->ports[ibex_conf_egress_port(c, s.port)].pvid;
 	if (c->nb_static >= IBEX_CONF_MAX_STATIC)
 		return conf_err(x, "too many static entries (max %d)",
 				IBEX_CONF_MAX_STATIC);
@@ -1799,6 +1942,7 @@ static const struct conf_stmt conf_stmts[] = {
 	{ "switch", stmt_switch },
 	{ "port", stmt_port },
 	{ "fdb", stmt_fdb },
+	{ "ecmp", stmt_ecmp },
 	{ "buffer", stmt_buffer },
 	{ "sl", stmt_sl },
 	{ "pcp2sl", stmt_pcp2sl },
@@ -2441,9 +2585,43 @@ check_static_dup(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 
 		if (t->vid == s->vid && memcmp(t->mac, s->mac, 6) == 0 &&
 		    t->port != s->port)
-			return conf_err(x, "already on port %s (line %d)",
-					c->ports[t->port].name, t->line);
+			return conf_err(x, "already on %s %s (line %d)",
+					ibex_egress_is_ecmp(t->port) ?
+					"ecmp group" : "port",
+					ibex_conf_egress_name(c, t->port),
+					t->line);
 	}
+	return 0;
+}
+
+/* The table's room and the duplicates, for entry @p i of any kind. */
+static int
+check_static_count(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
+{
+	if (i >= c->fdb_max_entries)
+		return conf_err(x, "more static entries than fdb "
+				"max-entries %u", c->fdb_max_entries);
+	return check_static_dup(x, c, i);
+}
+
+/* Every member of the entry's group carries its VLAN. */
+static int
+check_static_ecmp(struct conf_ctx *x, const struct ibex_conf *c,
+		  const struct ibex_conf_fdb_static *s)
+{
+	const struct ibex_conf_ecmp *e;
+	uint16_t i;
+
+	if ((s->port & 0xff) >= c->nb_ecmp)
+		return conf_err(x, "ecmp group %u does not exist",
+				s->port & 0xff);
+	e = &c->ecmp[s->port & 0xff];
+	for (i = 0; i < e->n; i++)
+		if (!ibex_conf_port_in_vlan(&c->ports[e->ports[i]], s->vid))
+			return conf_err(x, "port %s of ecmp group %s is not a "
+					"member of vlan %u",
+					c->ports[e->ports[i]].name, e->name,
+					s->vid);
 	return 0;
 }
 
@@ -2452,23 +2630,51 @@ check_static(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 {
 	const struct ibex_conf_fdb_static *s = &c->statics[i];
 	char mac[18];
+	int ret;
 
 	conf_mac_str(s->mac, mac, sizeof(mac));
 	x->lineno = s->line;
 	snprintf(x->what, sizeof(x->what), "fdb static %s vlan %u", mac,
 		 s->vid);
-	if (s->port >= c->nb_ports)
-		return conf_err(x, "port %u does not exist", s->port);
 	if (s->vid < CONF_VID_MIN || s->vid > CONF_VID_MAX)
 		return conf_err(x, "vlan %u out of range %d..%d", s->vid,
 				CONF_VID_MIN, CONF_VID_MAX);
-	if (!ibex_conf_port_in_vlan(&c->ports[s->port], s->vid))
-		return conf_err(x, "port %s is not a member of vlan %u",
-				c->ports[s->port].name, s->vid);
-	if (i >= c->fdb_max_entries)
-		return conf_err(x, "more static entries than fdb "
-				"max-entries %u", c->fdb_max_entries);
-	return check_static_dup(x, c, i);
+	if (ibex_egress_is_ecmp(s->port)) {
+		ret = check_static_ecmp(x, c, s);
+	} else if (s->port >= c->nb_ports) {
+		ret = conf_err(x, "port %u does not exist", s->port);
+	} else if (!ibex_conf_port_in_vlan(&c->ports[s->port], s->vid)) {
+		ret = conf_err(x, "port %s is not a member of vlan %u",
+			       c->ports[s->port].name, s->vid);
+	} else {
+		ret = 0;
+	}
+	return ret != 0 ? ret : check_static_count(x, c, i);
+}
+
+/* Members that exist, none twice (a group built by code, not parsed). */
+static int
+check_ecmp(struct conf_ctx *x, const struct ibex_conf *c, uint16_t g)
+{
+	const struct ibex_conf_ecmp *e = &c->ecmp[g];
+	uint64_t seen = 0;
+	uint16_t i;
+
+	x->lineno = e->line;
+	snprintf(x->what, sizeof(x->what), "ecmp %s", e->name);
+	if (e->n == 0 || e->n > IBEX_ECMP_MAX_MEMBERS)
+		return conf_err(x, "%u members (1..%d)", e->n,
+				IBEX_ECMP_MAX_MEMBERS);
+	for (i = 0; i < e->n; i++) {
+		if (e->ports[i] >= c->nb_ports)
+			return conf_err(x, "port %u does not exist",
+					e->ports[i]);
+		if ((seen >> e->ports[i]) & 1)
+			return conf_err(x, "port %s named twice",
+					c->ports[e->ports[i]].name);
+		seen |= UINT64_C(1) << e->ports[i];
+	}
+	return 0;
 }
 
 int
@@ -2486,6 +2692,8 @@ ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen)
 	ret = check_globals(&x, c);
 	for (i = 0; ret == 0 && i < c->nb_ports; i++)
 		ret = check_port(&x, c, i);
+	for (i = 0; ret == 0 && i < c->nb_ecmp; i++)
+		ret = check_ecmp(&x, c, i);
 	for (i = 0; ret == 0 && i < c->nb_static; i++)
 		ret = check_static(&x, c, i);
 	if (ret == 0)

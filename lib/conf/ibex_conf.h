@@ -19,6 +19,8 @@
  *   fdb max-entries 65536
  *   fdb learning on
  *   fdb static 02:00:00:00:00:01 port p0 vlan 1
+ *   ecmp up ports p2,p3
+ *   fdb static 02:00:00:00:00:02 ecmp up vlan 1
  *   port p1 sl-from bpf /etc/ibex/qp.o:ibex bpf-fallback dscp
  *   sl2vl p0 0:0,1:1,7:drop
  *   vlarb p0 high 3:2 low 0:1,1:2 limit 0
@@ -165,7 +167,17 @@ struct ibex_conf_port {
 struct ibex_conf_fdb_static {
 	uint8_t mac[6];
 	uint16_t vid;
-	uint16_t port;             /**< index into ibex_conf.ports */
+	/** index into ibex_conf.ports, or IBEX_EGRESS_ECMP | index into
+	 * ibex_conf.ecmp (`fdb static MAC ecmp NAME`) */
+	uint16_t port;
+	int line;
+};
+
+/** `ecmp NAME ports P,P,...`: a group of equal-cost egress ports. */
+struct ibex_conf_ecmp {
+	char name[IBEX_NAME_LEN];
+	uint16_t n;
+	uint16_t ports[IBEX_ECMP_MAX_MEMBERS]; /**< indices into ibex_conf.ports */
 	int line;
 };
 
@@ -191,6 +203,10 @@ struct ibex_conf {
 	bool fdb_learning;         /**< default on */
 	uint16_t nb_static;
 	struct ibex_conf_fdb_static statics[IBEX_CONF_MAX_STATIC];
+	/* ECMP groups, in the order they were first named */
+	uint16_t nb_ecmp;
+	struct ibex_conf_ecmp ecmp[IBEX_MAX_ECMP_GROUPS];
+	uint32_t ecmp_seed;        /**< `switch ecmp-seed`: the flow hash's seed */
 	/* where it came from */
 	char origin[256];
 	int buffer_line;           /**< last buffer statement */
@@ -272,6 +288,16 @@ int ibex_conf_restart_check(const struct ibex_conf *a,
 
 /** Index of the port called @p name, or -1. */
 int ibex_conf_port_find(const struct ibex_conf *c, const char *name);
+
+/** Index of ECMP group @p name, or -1. */
+int ibex_conf_ecmp_find(const struct ibex_conf *c, const char *name);
+
+/** A static entry's egress (a port or IBEX_EGRESS_ECMP | group) as a port:
+ * the port itself, or the group's first member. */
+uint16_t ibex_conf_egress_port(const struct ibex_conf *c, uint16_t egress);
+
+/** The name of an egress: the port's or the group's ("?" when unknown). */
+const char *ibex_conf_egress_name(const struct ibex_conf *c, uint16_t egress);
 
 /** Add a port with defaults (used when the file declares none).
  * @return its index or -ENOSPC / -EEXIST. */

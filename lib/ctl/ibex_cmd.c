@@ -168,6 +168,7 @@ static const char *const show_names[IBEX_SHOW_NB] = {
 	[IBEX_SHOW_HISTORY] = "history",
 	[IBEX_SHOW_BPF] = "bpf",
 	[IBEX_SHOW_CAPTURE] = "capture",
+	[IBEX_SHOW_ECMP] = "ecmp",
 };
 
 /* Topics about ports take an optional port name. */
@@ -176,7 +177,8 @@ show_takes_port(enum ibex_show s)
 {
 	return s != IBEX_SHOW_REASONS && s != IBEX_SHOW_CONFIG &&
 	       s != IBEX_SHOW_WORKERS && s != IBEX_SHOW_RATES &&
-	       s != IBEX_SHOW_HISTORY && s != IBEX_SHOW_CAPTURE;
+	       s != IBEX_SHOW_HISTORY && s != IBEX_SHOW_CAPTURE &&
+	       s != IBEX_SHOW_ECMP;
 }
 
 const char *
@@ -667,7 +669,7 @@ ibex_cmd_help(void)
 {
 	return
 	"show ports|lanes|credits|pfc|ecn|latency|drops|fdb|bpf [PORT] [--json]\n"
-	"show reasons|config|history|workers|rates|capture [--json]\n"
+	"show reasons|config|history|workers|rates|capture|ecmp [--json]\n"
 	"set STATEMENT             any configuration statement, applied live\n"
 	"STATEMENT                 the same without 'set'\n"
 	"add fdb MAC port NAME [vlan N]   static FDB entry\n"

@@ -865,22 +865,81 @@ static int
 fdb_show_one(const struct ibex_fdb_entry *e, void *arg)
 {
 	struct fdb_show *fs = arg;
-	const char *pn = e->port < fs->s->conf->nb_ports ?
-			 fs->s->conf->ports[e->port].name : "?";
+	const char *pn = ibex_conf_egress_name(fs->s->conf, e->port);
+	bool group = ibex_egress_is_ecmp(e->port);
 	char mac[32];
 
 	if (fs->port >= 0 && e->port != fs->port)
 		return 0;
 	ibex_mac_format(e->mac, mac, sizeof(mac));
 	if (!fs->json)
-		return ibex_out_printf(fs->o, "%-17s %5u %-12s %s\n", mac, e->vid,
-				       pn, e->is_static ? "static" : "learned")
+		return ibex_out_printf(fs->o, "%-17s %5u %s%-*s %s\n", mac,
+				       e->vid, group ? "ecmp:" : "",
+				       group ? 7 : 12, pn,
+				       e->is_static ? "static" : "learned")
 		       < 0;
-	ibex_out_printf(fs->o, "%s{\"mac\": \"%s\", \"vlan\": %u, \"port\": ",
-			sep(&fs->first), mac, e->vid);
+	ibex_out_printf(fs->o, "%s{\"mac\": \"%s\", \"vlan\": %u, \"%s\": ",
+			sep(&fs->first), mac, e->vid, group ? "ecmp" : "port");
 	ibex_out_json_str(fs->o, pn);
 	return ibex_out_printf(fs->o, ", \"static\": %s}",
 			       e->is_static ? "true" : "false") < 0;
+}
+
+/* ECMP groups: per member its port, frames and share of the group's. */
+static int
+show_ecmp(struct ibex_sock *s, const struct ibex_cmd_req *req,
+	  struct ibex_out *o, uint16_t first __rte_unused,
+	  uint16_t end __rte_unused)
+{
+	bool f1 = true;
+	uint16_t g, k;
+
+	if (req->json)
+		ibex_out_printf(o, "{\"seed\": %u, \"groups\": {",
+				s->conf->ecmp_seed);
+	else
+		ibex_out_printf(o, "%-12s %-12s %16s %7s\n", "group", "member",
+				"frames", "share");
+	for (g = 0; g < IBEX_MAX_ECMP_GROUPS; g++) {
+		struct ibex_dp_ecmp_view v;
+		const char *gn = v.name;
+		bool f2 = true;
+
+		if (ibex_dp_ecmp_view(s->dp, g, &v) < 0)
+			break;
+		if (req->json) {
+			ibex_out_printf(o, "%s", sep(&f1));
+			ibex_out_json_str(o, gn);
+			ibex_out_printf(o, ": {\"frames\": %" PRIu64
+					", \"none_up\": %" PRIu64
+					", \"members\": [", v.frames,
+					v.cnt.none_up);
+		}
+		for (k = 0; k < v.n; k++) {
+			const char *pn = s->conf->ports[v.port[k]].name;
+
+			if (!req->json) {
+				ibex_out_printf(o, "%-12s %-12s %16" PRIu64
+						" %6.1f%%\n", k == 0 ? gn : "",
+						pn, v.cnt.member[k],
+						v.frames == 0 ? 0.0 :
+						100.0 * (double)v.cnt.member[k] /
+						(double)v.frames);
+				continue;
+			}
+			ibex_out_printf(o, "%s{\"port\": ", sep(&f2));
+			ibex_out_json_str(o, pn);
+			ibex_out_printf(o, ", \"frames\": %" PRIu64 "}",
+					v.cnt.member[k]);
+		}
+		if (req->json)
+			ibex_out_printf(o, "]}");
+		else if (v.cnt.none_up != 0)
+			ibex_out_printf(o, "%-12s %-12s %16" PRIu64 "\n", "",
+					"(none up)", v.cnt.none_up);
+	}
+	ibex_out_printf(o, req->json ? "}}\n" : "");
+	return 0;
 }
 
 static int
@@ -1235,6 +1294,7 @@ ctl_show(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		[IBEX_SHOW_HISTORY] = show_history,
 		[IBEX_SHOW_BPF] = show_bpf,
 		[IBEX_SHOW_CAPTURE] = show_capture,
+		[IBEX_SHOW_ECMP] = show_ecmp,
 	};
 	uint16_t first, end;
 	int ret;

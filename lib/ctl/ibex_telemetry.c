@@ -201,8 +201,17 @@ fdb_page_one(const struct ibex_fdb_entry *e, void *arg)
 	rte_tel_data_start_dict(ed);
 	rte_tel_data_add_dict_string(ed, "mac", mac);
 	rte_tel_data_add_dict_u64(ed, "vlan", e->vid);
-	rte_tel_data_add_dict_string(ed, "port", e->port < tel_dp->nb_ports ?
-				     tel_dp->port_name[e->port] : "?");
+	if (ibex_egress_is_ecmp(e->port)) {
+		struct ibex_dp_ecmp_view v;
+
+		rte_tel_data_add_dict_string(ed, "ecmp",
+			ibex_dp_ecmp_view(tel_dp, e->port & 0xff, &v) == 0 ?
+			v.name : "?");
+	} else {
+		rte_tel_data_add_dict_string(ed, "port",
+			e->port < tel_dp->nb_ports ?
+			tel_dp->port_name[e->port] : "?");
+	}
 	rte_tel_data_add_dict_string(ed, "type",
 				     e->is_static ? "static" : "learned");
 	if (!e->is_static)
@@ -330,6 +339,39 @@ tel_version(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
+/* ECMP groups: per group its frames, drops with no member up, and per
+ * member (port name) its frames. */
+static int
+tel_ecmp(const char *cmd __rte_unused, const char *params __rte_unused,
+	 struct rte_tel_data *d)
+{
+	struct ibex_dp_ecmp_view v;
+	uint16_t g, k;
+
+	rte_tel_data_start_dict(d);
+	for (g = 0; ibex_dp_ecmp_view(tel_dp, g, &v) == 0; g++) {
+		struct rte_tel_data *gd = rte_tel_data_alloc();
+		struct rte_tel_data *md = rte_tel_data_alloc();
+
+		if (gd == NULL || md == NULL) {
+			rte_tel_data_free(gd);
+			rte_tel_data_free(md);
+			return -ENOMEM;
+		}
+		rte_tel_data_start_dict(gd);
+		rte_tel_data_start_dict(md);
+		rte_tel_data_add_dict_u64(gd, "frames", v.frames);
+		rte_tel_data_add_dict_u64(gd, "none_up", v.cnt.none_up);
+		for (k = 0; k < v.n; k++)
+			rte_tel_data_add_dict_u64(md,
+						  tel_dp->port_name[v.port[k]],
+						  v.cnt.member[k]);
+		rte_tel_data_add_dict_container(gd, "members", md, 0);
+		rte_tel_data_add_dict_container(d, v.name, gd, 0);
+	}
+	return 0;
+}
+
 static int
 tel_bpf(const char *cmd __rte_unused, const char *params __rte_unused,
 	struct rte_tel_data *d)
@@ -413,6 +455,8 @@ ibex_telemetry_register(struct ibex_dp *dp)
 		  "Credit ports: credits, buffer, violations. No parameters" },
 		{ "/ibex/pfc", tel_pfc,
 		  "PFC ports: pauses, watchdog, buffer. No parameters" },
+		{ "/ibex/ecmp", tel_ecmp,
+		  "ECMP groups: frames per member. No parameters" },
 		{ "/ibex/bpf", tel_bpf,
 		  "eBPF classifiers per port and their verdicts. No parameters" },
 		{ "/ibex/capture", tel_capture,

@@ -428,6 +428,75 @@ dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
 }
 
 /*
+ * The member of ECMP group @p egress (an FDB answer) for frame @p m:
+ * chosen by its flow hash among the members that are up, counted per
+ * member. @return the port, or IBEX_PORT_NONE when no member is up (or
+ * the FDB names a group newer tables no longer have).
+ */
+static __rte_noinline uint16_t
+ecmp_member(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	    const struct rte_mbuf *m, uint16_t egress)
+{
+	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	unsigned int g = egress & 0xff;
+	uint64_t up;
+	int i;
+
+	if (unlikely(g >= t->nb_ecmp))
+		return IBEX_PORT_NONE;
+	up = t->tx_enabled & ~t->detached &
+	     ~__atomic_load_n(&w->dp->links_down, __ATOMIC_RELAXED);
+	/* The headers are in the first segment (IBEX_PKT_HDR_MAX of it, or
+	 * the whole frame), as for the check. */
+	i = ibex_ecmp_pick(&t->ecmp[g], ibex_ecmp_hash(eth, m->data_len,
+						       t->ecmp_seed), up);
+	if (unlikely(i < 0)) {
+		IBEX_CNT_ADD(w->ecmp_cnt[g].none_up, 1);
+		return IBEX_PORT_NONE;
+	}
+	IBEX_CNT_ADD(w->ecmp_cnt[g].member[i], 1);
+	return t->ecmp[g].port[i];
+}
+
+/*
+ * The flow cache's answer for ECMP group @p egress: the group (its member
+ * is chosen per frame, ecmp_member()) with the lane every member gives
+ * the SL. Cached (in slot @p f under key @p k, the flow's key with
+ * IBEX_FLOW_KEY_ECMP: only the slow side finds it, so the fast path pays
+ * nothing for ECMP) when it needs no further check: the members agree on
+ * the lane, are all up, none is the ingress port, the lane is not a drop;
+ * otherwise each frame's member is checked.
+ */
+static uint32_t
+ecmp_flow_answer(const struct ibex_dp_tables *t, uint16_t egress,
+		 uint16_t in_port, unsigned int sl, uint32_t until,
+		 struct ibex_flow_slot *f, struct ibex_flow_key k)
+{
+	const struct ibex_ecmp_group *g;
+	unsigned int i, vl;
+	uint32_t ans;
+
+	if ((egress & 0xff) >= t->nb_ecmp)
+		return IBEX_FLOW_CHECK | egress;
+	g = &t->ecmp[egress & 0xff];
+	vl = ibex_sl2vl(&t->sl2vl[g->port[0]], sl);
+	ans = egress | (uint32_t)vl << 16 |
+	      (uint32_t)ibex_sl2vl(&t->sl2vl[in_port], sl) << 20;
+	if (((g->mask >> in_port) & 1) || (g->mask & ~t->tx_enabled) ||
+	    ibex_vl_is_drop(vl))
+		return ans | IBEX_FLOW_CHECK;
+	for (i = 1; i < g->n; i++)
+		if (ibex_sl2vl(&t->sl2vl[g->port[i]], sl) != vl)
+			return ans | IBEX_FLOW_CHECK;
+	f->key0 = k.k0;
+	f->key1 = k.k1;
+	f->until_ms = until;
+	f->ans = ans;
+	return ans;
+}
+
+
+/*
  * Learn the source and look up the destination, through the flow cache:
  * one probe in the common case, the two MAC caches and the FDB otherwise.
  * The answer is the egress port, its lane for the frame's SL (the SL is
@@ -448,12 +517,23 @@ flow_lookup(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	uint32_t until, ans;
 	uint16_t out;
 
+	struct ibex_flow_key ke;
+	struct ibex_flow_slot *fe;
+
 	if (likely(ibex_flow_hit(f, k, now_ms)))
 		return f->ans;
+	/* An ECMP flow is cached under its key with IBEX_FLOW_KEY_ECMP,
+	 * which the fast path's probe never matches. */
+	ke = (struct ibex_flow_key){ k.k0, k.k1 | IBEX_FLOW_KEY_ECMP };
+	fe = ibex_flow_cache_slot(w->flow_cache, ke);
+	if (ibex_flow_hit(fe, ke, now_ms))
+		return fe->ans;
 	until = learn_check(w, t, eth + 6, vid, in_port, now_ms);
 	out = dst_lookup(w, eth, vid);
 	if (out == IBEX_PORT_NONE)
 		return IBEX_FLOW_CHECK | IBEX_PORT_NONE;
+	if (unlikely(ibex_egress_is_ecmp(out)))
+		return ecmp_flow_answer(t, out, in_port, sl, until, fe, ke);
 	ans = out | (uint32_t)ibex_sl2vl(&t->sl2vl[out], sl) << 16 |
 	      (uint32_t)ibex_sl2vl(&t->sl2vl[in_port], sl) << 20;
 	if (out == in_port || !((t->tx_enabled >> out) & 1) ||
@@ -1430,11 +1510,18 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	}
 	ans = flow_lookup(w, t, eth, vid, in_port, CLS_SL(cls), now_ms);
 	out = IBEX_FLOW_OUT(ans);
-	if (ans & IBEX_FLOW_CHECK) {
+	if (out == IBEX_PORT_NONE) {
+		flood(w, t, c, m, vid, in_port, cls);
+		return;
+	}
+	if (unlikely(ibex_egress_is_ecmp(out))) {
+		out = ecmp_member(w, t, m, out);
 		if (out == IBEX_PORT_NONE) {
-			flood(w, t, c, m, vid, in_port, cls);
+			drop(c, m, IBEX_R_PORT_DOWN);
 			return;
 		}
+	}
+	if (ans & IBEX_FLOW_CHECK) {
 		if (out == in_port) {
 			drop(c, m, IBEX_R_SAME_PORT);
 			return;

@@ -51,6 +51,21 @@ struct ibex_bpf_counters {
 	uint64_t bad;            /**< out of range: taken as default */
 } __rte_cache_aligned;
 
+/** Per-worker counters of one ECMP group. One writer (the worker). */
+struct ibex_ecmp_counters {
+	uint64_t member[IBEX_ECMP_MAX_MEMBERS]; /**< frames sent to member i */
+	uint64_t none_up;        /**< frames dropped: no member was up */
+};
+
+/** An ECMP group as the control plane shows it. */
+struct ibex_dp_ecmp_view {
+	char name[IBEX_NAME_LEN];
+	uint16_t n;              /**< members */
+	uint16_t port[IBEX_ECMP_MAX_MEMBERS];
+	uint64_t frames;         /**< frames of the group (all members) */
+	struct ibex_ecmp_counters cnt; /**< summed over the workers */
+};
+
 /** An eBPF classifier of one port as the control plane shows it. */
 struct ibex_dp_bpf_view {
 	bool on;                 /**< the port runs a program */
@@ -111,6 +126,9 @@ struct ibex_dp {
 	uint64_t detached;
 	uint64_t link_known;
 	uint64_t link_seen_up;
+	/** Ports whose link was seen down, for the workers' choice of an
+	 * ECMP member (stored and loaded relaxed: a port set, not a lock). */
+	uint64_t links_down;
 	uint64_t redial_at_ms[IBEX_MAX_PORTS];
 	uint32_t redial_wait_ms[IBEX_MAX_PORTS];
 	/** Per port, written by the control thread with IBEX_CNT_ADD, read
@@ -123,6 +141,11 @@ struct ibex_dp {
 	 * control thread when tables are published, read by telemetry. */
 	pthread_mutex_t bpf_lock;
 	struct ibex_dp_bpf_view bpf_info[IBEX_MAX_PORTS];
+	/* The running ECMP groups, for any thread's view (the tables are
+	 * the workers' and the control thread's only): under ecmp_lock. */
+	pthread_mutex_t ecmp_lock;
+	uint16_t nb_ecmp;
+	struct ibex_dp_ecmp_view ecmp_info[IBEX_MAX_ECMP_GROUPS];
 	/** The capture the workers copy for (NULL: none), on a line of its
 	 * own: read every iteration, written twice per capture. */
 	_Atomic(struct ibex_capture *) capture __rte_cache_aligned;
@@ -171,6 +194,11 @@ void ibex_dp_destroy(struct ibex_dp *dp);
  * since start, whatever program ran). @return 0 or -ENOENT. */
 int ibex_dp_bpf_view(const struct ibex_dp *dp, uint16_t port,
 		     struct ibex_dp_bpf_view *v);
+
+/** ECMP group @p g of the running tables, its counters summed over the
+ * workers. Any thread. @return 0 or -ENOENT. */
+int ibex_dp_ecmp_view(const struct ibex_dp *dp, uint16_t g,
+		      struct ibex_dp_ecmp_view *v);
 
 /** Sum one port's counters over all workers. */
 void ibex_dp_port_totals(const struct ibex_dp *dp, uint16_t port,

@@ -103,6 +103,9 @@ ibex_flow_key_tag(uint16_t vid, uint16_t in_port, unsigned int sl)
 	return (uint64_t)(vid | (uint32_t)in_port << 12 | sl << 18) << 32;
 }
 
+/* A key bit above the tag's fields: an ECMP flow's slot (flow_lookup()). */
+#define IBEX_FLOW_KEY_ECMP (UINT64_C(1) << 54)
+
 static inline __rte_always_inline struct ibex_flow_key
 ibex_flow_key_make(const uint8_t *eth, uint64_t tag)
 {

@@ -22,6 +22,7 @@
 #include "ibex_dp.h"
 #include "ibex_credit.h"
 #include "ibex_dp_cache.h"
+#include "ibex_ecmp.h"
 #include "ibex_ecn.h"
 #include "ibex_pfc.h"
 #include "ibex_shaper.h"
@@ -99,7 +100,16 @@ struct ibex_dp_tables {
 	 * and drop at [IBEX_SL_COUNT] (flags as in sl_class). */
 	struct ibex_bpf_prog *bpf[IBEX_MAX_PORTS];
 	uint8_t bpf_class[IBEX_MAX_PORTS][IBEX_SL_COUNT + 1];
+	/** ECMP groups by index (ibex_conf.ecmp), the FDB's group egresses,
+	 * and the seed of their flow hash. */
+	uint16_t nb_ecmp;
+	uint32_t ecmp_seed;
+	struct ibex_ecmp_group ecmp[IBEX_MAX_ECMP_GROUPS];
+	char ecmp_name[IBEX_MAX_ECMP_GROUPS][IBEX_NAME_LEN];
 };
+
+/** Note the groups of newly published tables @p t for the views. */
+void ibex_dp_ecmp_note(struct ibex_dp *dp, const struct ibex_dp_tables *t);
 
 /** A TX buffer's note of a frame's charge: IBEX_FC_SRC() << 16 | its
  * blocks; source 0 for a frame not charged to the buffer (its blocks are
@@ -219,6 +229,7 @@ struct ibex_worker {
 	/** The context an eBPF classifier runs on, rebuilt per frame. */
 	struct ibex_bpf_ctx bpf_ctx __rte_cache_aligned;
 	struct ibex_bpf_counters bpf_cnt[IBEX_MAX_PORTS];
+	struct ibex_ecmp_counters ecmp_cnt[IBEX_MAX_ECMP_GROUPS];
 } __rte_cache_aligned;
 
 /** Worker lcore entry point (rte_eal_remote_launch); arg is a worker. */

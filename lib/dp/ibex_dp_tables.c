@@ -170,6 +170,21 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 			return ret;
 		}
 	}
+	for (i = 0; i < conf->nb_ecmp; i++) {
+		/* lib/conf checked the members: this cannot fail. */
+		ret = ibex_ecmp_group_build(&t->ecmp[i], conf->ecmp[i].ports,
+					    conf->ecmp[i].n);
+		if (ret < 0) {
+			snprintf(err, errlen, "ecmp %s: bad members",
+				 conf->ecmp[i].name);
+			rte_free(t);
+			return ret;
+		}
+		snprintf(t->ecmp_name[i], sizeof(t->ecmp_name[i]), "%s",
+			 conf->ecmp[i].name);
+	}
+	t->nb_ecmp = conf->nb_ecmp;
+	t->ecmp_seed = conf->ecmp_seed;
 	t->vl15_tsc = conf->vl15_rate_pps == 0 ? 0 : hz / conf->vl15_rate_pps;
 	t->tx_drain_tsc = (uint64_t)conf->tx_drain_us * hz / 1000000;
 	t->learning = conf->fdb_learning;

@@ -5,10 +5,13 @@
  * published tables hold. Control thread only; the workers' words are
  * read relaxed (IBEX_CNT_READ), the tables directly (the control thread
  * is their one writer). The flow-control view is in ibex_fc.c, beside
- * the state it reads; the eBPF one in ibex_dp_bpf.c.
+ * the state it reads; the eBPF one in ibex_dp_bpf.c. The ECMP view is
+ * also the telemetry thread's: it reads a copy of the groups kept under
+ * ecmp_lock, never the tables.
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ibex_dp_private.h"
@@ -120,5 +123,49 @@ ibex_dp_ecn_view(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
 	v->kmax = e->kmax;
 	v->pmax = (double)e->pmax / (double)IBEX_ECN_P_ONE;
 	v->wq_log = e->wq_log;
+	return 0;
+}
+
+void
+ibex_dp_ecmp_note(struct ibex_dp *dp, const struct ibex_dp_tables *t)
+{
+	uint16_t g;
+
+	pthread_mutex_lock(&dp->ecmp_lock);
+	for (g = 0; g < t->nb_ecmp; g++) {
+		struct ibex_dp_ecmp_view *v = &dp->ecmp_info[g];
+
+		memset(v, 0, sizeof(*v));
+		snprintf(v->name, sizeof(v->name), "%s", t->ecmp_name[g]);
+		v->n = t->ecmp[g].n;
+		memcpy(v->port, t->ecmp[g].port, sizeof(v->port));
+	}
+	dp->nb_ecmp = t->nb_ecmp;
+	pthread_mutex_unlock(&dp->ecmp_lock);
+}
+
+int
+ibex_dp_ecmp_view(const struct ibex_dp *dp, uint16_t g,
+		  struct ibex_dp_ecmp_view *v)
+{
+	struct ibex_dp *mdp = (struct ibex_dp *)(uintptr_t)dp;
+	uint16_t i, k;
+
+	pthread_mutex_lock(&mdp->ecmp_lock);
+	if (g >= dp->nb_ecmp) {
+		pthread_mutex_unlock(&mdp->ecmp_lock);
+		return -ENOENT;
+	}
+	*v = dp->ecmp_info[g];
+	pthread_mutex_unlock(&mdp->ecmp_lock);
+	for (i = 0; i < dp->nb_workers; i++) {
+		const struct ibex_ecmp_counters *c = &dp->workers[i]->ecmp_cnt[g];
+
+		for (k = 0; k < v->n; k++)
+			v->cnt.member[k] += IBEX_CNT_READ(c->member[k]);
+		v->cnt.none_up += IBEX_CNT_READ(c->none_up);
+	}
+	for (k = 0; k < v->n; k++)
+		v->frames += v->cnt.member[k];
 	return 0;
 }

@@ -179,6 +179,9 @@ ibex_dp_links_poll(struct ibex_dp *dp)
 			dp->link_known |= bit;
 			dp->link_seen_up = (dp->link_seen_up & ~bit) |
 					   (up ? bit : 0);
+			__atomic_store_n(&dp->links_down,
+					 dp->link_known & ~dp->link_seen_up,
+					 __ATOMIC_RELAXED);
 		}
 		if (!(dp->redial & bit) || up) {
 			dp->redial_wait_ms[p] = REDIAL_FIRST_MS;

@@ -643,6 +643,7 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	*dpp = dp;
 	pthread_mutex_init(&dp->bpf_lock, NULL);
 	pthread_mutex_init(&dp->cap_lock, NULL);
+	pthread_mutex_init(&dp->ecmp_lock, NULL);
 	dp->nb_ports = conf->nb_ports;
 	dp->burst = conf->burst;
 	dp->nb_workers = conf->nb_workers != 0 ? conf->nb_workers : nb_lcores;
@@ -709,6 +710,7 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 		}
 		atomic_store(&dp->tables, t);
 		ibex_dp_bpf_note(dp, t);
+		ibex_dp_ecmp_note(dp, t);
 	}
 	ret = pool_create(dp, conf, err, errlen);
 	if (ret < 0)
@@ -749,6 +751,7 @@ ibex_dp_destroy(struct ibex_dp *dp)
 	ibex_dp_tables_free(atomic_load(&dp->tables));
 	pthread_mutex_destroy(&dp->bpf_lock);
 	pthread_mutex_destroy(&dp->cap_lock);
+	pthread_mutex_destroy(&dp->ecmp_lock);
 	ibex_fdb_free(dp->fdb);
 	rte_ring_free(dp->learn_ring);
 	rte_mempool_free(dp->pool);

@@ -155,6 +155,7 @@ tables_publish(struct ibex_dp *dp, struct ibex_dp_tables *t,
 {
 	atomic_store_explicit(&dp->tables, t, memory_order_release);
 	ibex_dp_bpf_note(dp, t);
+	ibex_dp_ecmp_note(dp, t);
 	reconf_grace(dp);
 	ibex_dp_tables_free(old_t);
 }

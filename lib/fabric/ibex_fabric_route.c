@@ -452,14 +452,55 @@ rate_str(uint64_t bps, char *buf, size_t len)
 	return buf;
 }
 
+/* The ECMP groups of switch @p i's routes, each set of members once, as
+ * `ecmp ecmpN ports P,P` lines; @p group[j] is rank j's group, or -1 for
+ * a route with one port. @return how many groups. */
+static unsigned int
+render_groups(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
+	      uint32_t i, const struct ibex_fabric_node *n, int *group,
+	      FILE *out)
+{
+	const struct ibex_fabric_route *first[IBEX_MAX_ECMP_GROUPS];
+	unsigned int ng = 0, g;
+	uint32_t j;
+	uint16_t k;
+
+	(void)f;
+	for (j = 0; j < r->n_ranks; j++) {
+		const struct ibex_fabric_route *rt = ibex_fabric_route_get(r, i, j);
+
+		group[j] = -1;
+		if (rt->n_ports < 2)
+			continue;
+		for (g = 0; g < ng; g++)
+			if (first[g]->n_ports == rt->n_ports &&
+			    memcmp(first[g]->port, rt->port,
+				   rt->n_ports * sizeof(rt->port[0])) == 0)
+				break;
+		if (g == ng) {
+			if (ng == IBEX_MAX_ECMP_GROUPS)
+				continue; /* the chosen member's entry stays */
+			first[ng++] = rt;
+			fprintf(out, "ecmp ecmp%u ports ", g);
+			for (k = 0; k < rt->n_ports; k++)
+				fprintf(out, "%s%s", k ? "," : "",
+					n->port[rt->port[k]].name);
+			fprintf(out, "\n");
+		}
+		group[j] = (int)g;
+	}
+	return ng;
+}
+
 int
 ibex_fabric_render(const struct ibex_fabric *f,
 		   const struct ibex_fabric_routes *r, uint32_t node, FILE *out)
 {
 	const struct ibex_fabric_node *n;
 	uint32_t i, j;
-	uint16_t p, k;
+	uint16_t p;
 	char mac[24], rate[32];
+	int *group;
 
 	if (node >= f->n_nodes || !is_switch(f, node))
 		return -EINVAL;
@@ -478,20 +519,23 @@ ibex_fabric_render(const struct ibex_fabric *f,
 			rate_str(f->links[n->port[p].link].rate_bps, rate,
 				 sizeof(rate)));
 	}
+	group = calloc(r->n_ranks ? r->n_ranks : 1, sizeof(*group));
+	if (group == NULL)
+		return -ENOMEM;
+	render_groups(f, r, i, n, group, out);
 	for (j = 0; j < r->n_ranks; j++) {
 		const struct ibex_fabric_route *rt = ibex_fabric_route_get(r, i, j);
 
 		ibex_mac_format(f->nodes[r->rk[j]].mac, mac, sizeof(mac));
-		fprintf(out, "fdb static %s port %s\n", mac,
-			n->port[rt->chosen].name);
-		if (rt->n_ports > 1) {
-			fprintf(out, "# ecmp %s (%s, %u hops):", mac,
-				f->nodes[r->rk[j]].name, rt->hops);
-			for (k = 0; k < rt->n_ports; k++)
-				fprintf(out, " %s", n->port[rt->port[k]].name);
-			fprintf(out, "\n");
-		}
+		if (group[j] >= 0)
+			fprintf(out, "fdb static %s ecmp ecmp%d  # %s, %u hops\n",
+				mac, group[j], f->nodes[r->rk[j]].name,
+				rt->hops);
+		else
+			fprintf(out, "fdb static %s port %s\n", mac,
+				n->port[rt->chosen].name);
 	}
+	free(group);
 	fprintf(out, "# flooding tree:");
 	for (p = 0; p < n->n_ports; p++)
 		if (n->port[p].link != IBEX_FABRIC_NONE && r->flood[node][p])

@@ -458,7 +458,8 @@ ibex_fdb_add_static(struct ibex_fdb *fdb, const uint8_t *mac, uint16_t vid,
 	uint32_t i, ins;
 
 	if (fdb == NULL || mac == NULL || vid >= IBEX_VLAN_COUNT ||
-	    port >= IBEX_MAX_PORTS)
+	    (port >= IBEX_MAX_PORTS && !(ibex_egress_is_ecmp(port) &&
+	     (port & 0xff) < IBEX_MAX_ECMP_GROUPS)))
 		return -EINVAL;
 	key = fdb_key(mac, vid);
 	v = fdb_value(port, true, 0);

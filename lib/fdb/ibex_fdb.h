@@ -36,7 +36,7 @@ struct ibex_fdb_params {
 struct ibex_fdb_entry {
 	uint8_t mac[6];
 	uint16_t vid;
-	uint16_t port;
+	uint16_t port;          /**< a port, or IBEX_EGRESS_ECMP | group (static only) */
 	bool is_static;
 	uint32_t last_seen_ms; /**< learned entries: last time the source was seen */
 };
@@ -83,7 +83,8 @@ void ibex_fdb_free(struct ibex_fdb *fdb);
 
 /* ---- reader side: any thread, lock-free, no writes ---- */
 
-/** Port of (mac, vid), or IBEX_PORT_NONE when unknown. */
+/** Egress of (mac, vid): a port, an ECMP group (ibex_egress_is_ecmp()), or
+ * IBEX_PORT_NONE when unknown. */
 uint16_t ibex_fdb_lookup(const struct ibex_fdb *fdb, const uint8_t *mac,
 			 uint16_t vid);
 
@@ -102,6 +103,7 @@ uint32_t ibex_fdb_version(const struct ibex_fdb *fdb);
 /* ---- writer side: one thread only ---- */
 
 /** Add or replace a static entry (never aged, never moved by learning).
+ * @p port is a port or an ECMP group (IBEX_EGRESS_ECMP | group).
  * @return 0, -ENOSPC when full, -EINVAL for a bad argument. */
 int ibex_fdb_add_static(struct ibex_fdb *fdb, const uint8_t *mac,
 			uint16_t vid, uint16_t port);

@@ -4,7 +4,9 @@
  * the FDB says, floods never go back to the ingress port, VLANs bound the
  * flood domain, learning works through the control thread, malformed
  * frames are counted by reason, counters match what crossed the rings,
- * and a port whose link goes down loses its learned stations.
+ * a port whose link goes down loses its learned stations, and an ECMP
+ * group spreads flows evenly, keeps each in order, and gives a member's
+ * flows to the others when its link goes down.
  *
  * Three ports r0, r1, r2 built with rte_eth_from_rings: the test enqueues
  * mbufs on a port's RX ring and reads what ibex sent from its TX ring.
@@ -56,6 +58,8 @@ static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0x0b, 0x01 };
 static const uint8_t mac_c[6] = { 0x02, 0, 0, 0, 0x0c, 0x01 };
 static const uint8_t mac_d[6] = { 0x02, 0, 0, 0, 0x0d, 0x01 };
 static const uint8_t mac_bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+/* Behind ECMP group "up" (r1, r2), static. */
+static const uint8_t mac_f[6] = { 0x02, 0, 0, 0, 0x0f, 0x01 };
 
 /* A RoCEv2 frame of @p len bytes from @p src to @p dst. */
 static void
@@ -166,6 +170,8 @@ group_setup(void **state)
 		 "port r0 vlans 1,10\n"
 		 "port r1 vlans 1,10\n"
 		 "fdb static 02:00:00:00:0b:01 port r1 vlan 1\n"
+		 "ecmp up ports r1,r2\n"
+		 "fdb static 02:00:00:00:0f:01 ecmp up vlan 1\n"
 		 "fdb ageing 300\n");
 	if (ibex_conf_parse_string(&conf, text, "test", err, sizeof(err)) < 0 ||
 	    ibex_conf_finish(&conf, err, sizeof(err)) < 0) {
@@ -434,6 +440,159 @@ test_link_down_flushes(void **state)
 	assert_int_equal(fdb_flushed() - flushed, 6);
 }
 
+/* ---- ECMP ---- */
+
+#define ECMP_FLOWS 64
+#define ECMP_PER_FLOW 15 /* 960 frames: within the RX ring */
+
+/* Per flow (UDP source port 49152 + i): the port its frames left on
+ * (-1: none yet) and the PSN of the last one; plus what went wrong. */
+struct ecmp_seen {
+	int port[ECMP_FLOWS];
+	uint32_t psn[ECMP_FLOWS];
+	unsigned int frames[NB_PORTS];
+	unsigned int split, reordered, foreign;
+};
+
+/* @p per frames of each of the 64 flows from A to F, interleaved, PSNs
+ * from @p psn0. */
+static void
+ecmp_send(unsigned int per, uint32_t psn0)
+{
+	struct ibex_pkt_spec s;
+	unsigned int k, q;
+
+	for (k = 0; k < per; k++) {
+		for (q = 0; q < ECMP_FLOWS; q++) {
+			struct rte_mbuf *m;
+
+			spec(&s, mac_f, mac_a, -1, 128);
+			s.sport = (uint16_t)(49152 + q);
+			s.psn = psn0 + k;
+			m = dp_harness_frame(test_pool, &s);
+			assert_non_null(m);
+			assert_int_equal(dp_harness_send(rxr[0], &m, 1), 1);
+		}
+	}
+}
+
+/* Take every frame off r1's and r2's TX rings into @p e. */
+static void
+ecmp_collect(struct ecmp_seen *e)
+{
+	struct rte_mbuf *m;
+	unsigned int port;
+
+	for (port = 1; port < NB_PORTS; port++) {
+		while (rte_ring_dequeue(txr[port], (void **)&m) == 0) {
+			const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
+			struct ibex_pkt_info info;
+			unsigned int q;
+			uint32_t psn;
+
+			if (ibex_pkt_parse(b, m->data_len, &info) != IBEX_R_OK ||
+			    !(info.flags & IBEX_PKT_F_ROCE) ||
+			    memcmp(b, mac_f, 6) != 0) {
+				e->foreign++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			q = ibex_rd16(b + info.l4_off) - 49152u;
+			psn = ibex_bth_psn(b + info.bth_off);
+			assert_true(q < ECMP_FLOWS);
+			if (e->port[q] >= 0 && e->port[q] != (int)port)
+				e->split++;
+			if (e->port[q] >= 0 && psn != e->psn[q] + 1)
+				e->reordered++;
+			e->port[q] = (int)port;
+			e->psn[q] = psn;
+			e->frames[port]++;
+			rte_pktmbuf_free(m);
+		}
+	}
+}
+
+static void
+ecmp_seen_init(struct ecmp_seen *e)
+{
+	unsigned int q;
+
+	memset(e, 0, sizeof(*e));
+	for (q = 0; q < ECMP_FLOWS; q++)
+		e->port[q] = -1;
+}
+
+static void
+test_ecmp_spread(void **state)
+{
+	struct ibex_dp_ecmp_view v;
+	struct ecmp_seen e;
+	unsigned int total = ECMP_FLOWS * ECMP_PER_FLOW;
+
+	(void)state;
+	assert_int_equal(ibex_fdb_lookup(dp->fdb, mac_f, 1),
+			 IBEX_EGRESS_ECMP | 0);
+	ecmp_seen_init(&e);
+	ecmp_send(ECMP_PER_FLOW, 1);
+	run_switch(0, total);
+	ecmp_collect(&e);
+	print_message("ecmp: r1 %u r2 %u frames of %u\n", e.frames[1],
+		      e.frames[2], total);
+	assert_int_equal(e.foreign, 0);
+	assert_int_equal(e.frames[1] + e.frames[2], total);
+	/* each flow on one member, in order; the members within 10% of even */
+	assert_int_equal(e.split, 0);
+	assert_int_equal(e.reordered, 0);
+	assert_true(e.frames[1] >= total / 2 * 9 / 10 &&
+		    e.frames[2] >= total / 2 * 9 / 10);
+	assert_int_equal(ibex_dp_ecmp_view(dp, 0, &v), 0);
+	assert_string_equal(v.name, "up");
+	assert_int_equal(v.n, 2);
+	assert_int_equal(v.port[0], 1);
+	assert_true(v.cnt.member[0] >= e.frames[1] &&
+		    v.cnt.member[1] >= e.frames[2]);
+	assert_int_equal(ibex_dp_ecmp_view(dp, 1, &v), -ENOENT);
+}
+
+/* r2's link goes down: its flows move to r1, r1's stay; back up, each
+ * flow returns to its first member. */
+static void
+test_ecmp_member_down(void **state)
+{
+	struct ecmp_seen e, first;
+	struct ibex_dp_ecmp_view v0, v1;
+	unsigned int q, total = ECMP_FLOWS * 4;
+
+	(void)state;
+	ecmp_seen_init(&first);
+	ecmp_send(4, 100);
+	run_switch(0, total);
+	ecmp_collect(&first);
+	assert_int_equal(first.split + first.reordered + first.foreign, 0);
+	assert_int_equal(ibex_dp_ecmp_view(dp, 0, &v0), 0);
+	ibex_dp_links_poll(dp);
+	assert_int_equal(rte_eth_dev_set_link_down(dp->port_id[2]), 0);
+	ibex_dp_links_poll(dp);
+	ecmp_seen_init(&e);
+	ecmp_send(4, 200);
+	run_switch(0, total);
+	ecmp_collect(&e);
+	assert_int_equal(e.frames[2], 0);
+	assert_int_equal(e.frames[1], total);
+	assert_int_equal(e.split + e.reordered + e.foreign, 0);
+	assert_int_equal(ibex_dp_ecmp_view(dp, 0, &v1), 0);
+	assert_int_equal(v1.cnt.member[0] - v0.cnt.member[0], total);
+	assert_int_equal(v1.cnt.none_up, v0.cnt.none_up);
+	assert_int_equal(rte_eth_dev_set_link_up(dp->port_id[2]), 0);
+	ibex_dp_links_poll(dp);
+	ecmp_seen_init(&e);
+	ecmp_send(4, 300);
+	run_switch(0, total);
+	ecmp_collect(&e);
+	for (q = 0; q < ECMP_FLOWS; q++)
+		assert_int_equal(e.port[q], first.port[q]);
+}
+
 static void
 test_same_port_filtered(void **state)
 {
@@ -513,6 +672,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_learning),
 		cmocka_unit_test(test_learning_prompt),
 		cmocka_unit_test(test_link_down_flushes),
+		cmocka_unit_test(test_ecmp_spread),
+		cmocka_unit_test(test_ecmp_member_down),
 		cmocka_unit_test(test_same_port_filtered),
 		cmocka_unit_test(test_vlan_domain),
 		cmocka_unit_test(test_malformed_counted),

@@ -20,10 +20,10 @@
 #include "ibex_conf.h"
 
 /* The "expected one of" hints, in the order of the grammar's tables. */
-#define STMTS "switch, port, fdb, buffer, sl, pcp2sl, dscp2sl, sl2vl, " \
+#define STMTS "switch, port, fdb, ecmp, buffer, sl, pcp2sl, dscp2sl, sl2vl, " \
 	"vlarb, lane, credit, pfc, ecn"
 #define SWITCH_KEYS "workers, burst, tx-drain-us, mbufs, vl15-rate, " \
-	"ctl-socket, mbuf-size"
+	"ctl-socket, mbuf-size, ecmp-seed"
 #define PORT_KEYS "dev, pvid, vlans, speed, mtu, rx-desc, tx-desc, " \
 	"rx-queues, " \
 	"trusted, admin, vls, sl-from, bpf-fallback, bpf-jit, shape, vl-queue, fc, " \
@@ -327,6 +327,90 @@ test_fdb_static(void **state)
 	assert_int_equal(c->statics[2].port, 0);
 	assert_int_equal(c->statics[2].vid, 5);
 	validate_ok(c);
+}
+
+/* ECMP groups: defined, named by fdb static, redefined, removed. */
+static void
+test_ecmp_groups(void **state)
+{
+	struct ibex_conf *c = *state;
+	char err[IBEX_CONF_ERR_LEN] = "";
+
+	parse_ok(c, "port p0\nport p1 vlans 1,7\nport p2 vlans 1,7\n"
+		    "switch ecmp-seed 42\n"
+		    "ecmp up ports p1,p2\n"
+		    "ecmp all ports p0,p1,p2\n"
+		    "fdb static 02:00:00:00:00:01 ecmp up vlan 7\n"
+		    "fdb static 02:00:00:00:00:02 ecmp all\n"
+		    "fdb static 02:00:00:00:00:03 port p0\n");
+	assert_int_equal(c->ecmp_seed, 42);
+	assert_int_equal(c->nb_ecmp, 2);
+	assert_string_equal(c->ecmp[0].name, "up");
+	assert_int_equal(c->ecmp[0].n, 2);
+	assert_int_equal(c->ecmp[0].ports[0], 1);
+	assert_int_equal(c->ecmp[0].ports[1], 2);
+	assert_int_equal(c->ecmp[0].line, 5);
+	assert_int_equal(c->ecmp[1].n, 3);
+	assert_int_equal(c->statics[0].port, IBEX_EGRESS_ECMP | 0);
+	assert_int_equal(c->statics[0].vid, 7);
+	/* the vlan defaults to the pvid of the group's first member */
+	assert_int_equal(c->statics[1].port, IBEX_EGRESS_ECMP | 1);
+	assert_int_equal(c->statics[1].vid, 1);
+	assert_string_equal(ibex_conf_egress_name(c, c->statics[1].port), "all");
+	assert_string_equal(ibex_conf_egress_name(c, 0), "p0");
+	assert_int_equal(ibex_conf_egress_port(c, c->statics[0].port), 1);
+	validate_ok(c);
+	/* new members for a group: same index, entries follow */
+	parse_ok(c, "ecmp up ports p2,p1,p0\n");
+	assert_int_equal(c->nb_ecmp, 2);
+	assert_int_equal(c->ecmp[0].n, 3);
+	/* p0 does not carry vlan 7 */
+	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "x.conf:7: fdb static 02:00:00:00:00:01 vlan "
+			    "7: port p0 of ecmp group up is not a member of "
+			    "vlan 7");
+	parse_ok(c, "ecmp up ports p2,p1\n");
+	validate_ok(c);
+	/* removal: refused while named, then the later groups move down */
+	assert_int_equal(parse(c, "ecmp del up", err), -EINVAL);
+	assert_string_equal(err, "x.conf:1: ecmp: group up is in use by the "
+			    "fdb static entry of line 7");
+	parse_ok(c, "fdb del 02:00:00:00:00:01 vlan 7\necmp del up\n");
+	assert_int_equal(c->nb_ecmp, 1);
+	assert_string_equal(c->ecmp[0].name, "all");
+	assert_int_equal(c->statics[0].port, IBEX_EGRESS_ECMP | 0);
+	validate_ok(c);
+}
+
+static void
+test_ecmp_errors(void **state)
+{
+	(void)state;
+	expect_err("port p0\necmp up ports p0,p9",
+		   "x.conf:2: ecmp up: unknown port 'p9'");
+	expect_err("port p0\necmp up ports p0,p0",
+		   "x.conf:2: ecmp up: port p0 named twice");
+	expect_err("port p0\necmp up",
+		   "x.conf:2: ecmp up: expected 'ecmp up ports <port>,<port>...'");
+	expect_err("port p0\necmp up members p0",
+		   "x.conf:2: ecmp up: expected 'ecmp up ports <port>,<port>...'");
+	expect_err("port p0\necmp",
+		   "x.conf:2: ecmp: missing group name");
+	expect_err("port p0\necmp u/p ports p0",
+		   "x.conf:2: ecmp u/p: invalid group name 'u/p'");
+	expect_err("port p0\necmp del up",
+		   "x.conf:2: ecmp: unknown ecmp group 'up'");
+	expect_err("port p0\nfdb static 02:00:00:00:00:01 ecmp up",
+		   "x.conf:2: fdb static: unknown ecmp group 'up' (an 'ecmp up "
+		   "ports ...' line must come first)");
+	expect_err("port p0\necmp up ports p0\n"
+		   "fdb static 02:00:00:00:00:01 ecmp up port p0",
+		   "x.conf:3: fdb static: 'ecmp' and 'port' exclude each other");
+	expect_verr("port p0\nport p1\necmp up ports p1\n"
+		    "fdb static 02:00:00:00:00:01 port p0\n"
+		    "fdb static 02:00:00:00:00:01 ecmp up",
+		    "x.conf:5: fdb static 02:00:00:00:00:01 vlan 1: already "
+		    "on port p0 (line 4)");
 }
 
 static void
@@ -670,16 +754,16 @@ test_errors_fdb_static(void **state)
 		   "x.conf:2: fdb static: 01:00:5e:00:00:01 is a group "
 		   "(multicast) address");
 	expect_err("port p0\nfdb static 02:00:00:00:00:01 vlan 5",
-		   "x.conf:2: fdb static: missing 'port <name>'");
+		   "x.conf:2: fdb static: missing 'port <name>' or 'ecmp <group>'");
 	expect_err("port p0\nfdb static 02:00:00:00:00:01",
-		   "x.conf:2: fdb static: missing 'port <name>'");
+		   "x.conf:2: fdb static: missing 'port <name>' or 'ecmp <group>'");
 	expect_err("port p0\nfdb static 02:00:00:00:00:01 port p0 vlan 4095",
 		   "x.conf:2: fdb static: vlan: 4095 out of range 1..4094");
 	expect_err("port p0\nfdb static 02:00:00:00:00:01 port",
 		   "x.conf:2: fdb static: missing value for 'port'");
 	expect_err("port p0\nfdb static 02:00:00:00:00:01 port p0 vid 3",
 		   "x.conf:2: fdb static: unknown key 'vid' (expected one of: "
-		   "port, vlan)");
+		   "port, ecmp, vlan)");
 }
 
 static void
@@ -2248,6 +2332,8 @@ main(void)
 		T(test_port_vlan_membership),
 		T(test_fdb_keys),
 		T(test_fdb_static),
+		T(test_ecmp_groups),
+		cmocka_unit_test(test_ecmp_errors),
 		T(test_docs_example),
 		T(test_rate_valid),
 		T(test_rate_invalid),

@@ -161,6 +161,7 @@ assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
 	struct ibex_conf *c = calloc(1, sizeof(*c));
 	char *buf = NULL, path[512];
 	size_t len = 0;
+	uint32_t i, j, k;
 	FILE *out = open_memstream(&buf, &len);
 
 	assert_non_null(c);
@@ -178,6 +179,24 @@ assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
 	    ibex_conf_validate(c, err, sizeof(err)) != 0)
 		fail_msg("%s\n%s", err, buf);
 	assert_int_equal(c->nb_static, want_statics);
+	/* a rank with several equal-cost ports is reached through a group
+	 * of exactly those ports */
+	for (i = 0; i < r->n_switches && r->sw[i] != n; i++)
+		;
+	for (j = 0, k = 0; j < r->n_ranks; j++) {
+		const struct ibex_fabric_route *rt = ibex_fabric_route_get(r, i, j);
+
+		if (rt->n_ports < 2)
+			continue;
+		for (k = 0; k < c->nb_static; k++)
+			if (memcmp(c->statics[k].mac, f->nodes[r->rk[j]].mac,
+				   6) == 0)
+				break;
+		assert_true(k < c->nb_static);
+		assert_true(ibex_egress_is_ecmp(c->statics[k].port));
+		assert_int_equal(c->ecmp[c->statics[k].port & 0xff].n,
+				 rt->n_ports);
+	}
 	free(buf);
 	free(c);
 }
