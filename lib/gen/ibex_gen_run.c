@@ -557,6 +557,9 @@ rx_burst(struct ibex_gen_run *r, uint64_t now, const bool open_loop)
 		n = rte_eth_rx_burst(p->pid, 0, pkts, BURST);
 		if (n == 0)
 			continue;
+		/* The loop's clock was read before the poll: an lcore held
+		 * off its CPU in between would stamp these frames early. */
+		now = rte_rdtsc();
 		for (i = 0; i < n; i++) {
 			if (i + 1 < n)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
