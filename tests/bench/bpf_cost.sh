@@ -4,23 +4,25 @@
 # (conf/bpf/dscp_cnp.o:ibex/dscp, the same answer as sl-from dscp) JIT-ed
 # and interpreted, and the CNP-override program JIT-ed. Instructions per
 # frame from count_instr.sh (callgrind), then, unless -n, rates from
-# bench_fwd.sh with each config (noisy on a shared machine).
+# bench_fwd.sh with each config (noisy on a shared machine). -k names the
+# kinds to run (default all five), -R skips the instruction counts (rates
+# only, e.g. -R -k "dscp bpf-jit" -r 7 for the cycle target's median).
 #
-#   tests/bench/bpf_cost.sh [-b BUILD] [-n] [-r RUNS]
+#   tests/bench/bpf_cost.sh [-b BUILD] [-n] [-R] [-r RUNS] [-k KINDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build rates=1 runs=3
-while getopts "b:nr:h" o; do
+build=build rates=1 runs=3 instr=1 kinds="pcp dscp bpf-jit bpf-interp bpf-cnp-jit"
+while getopts "b:nRr:k:h" o; do
 	case $o in
-	b) build=$OPTARG ;; n) rates=0 ;; r) runs=$OPTARG ;;
-	*) sed -n '2,9p' "$0"; exit 2 ;;
+	b) build=$OPTARG ;; n) rates=0 ;; R) instr=0 ;; r) runs=$OPTARG ;;
+	k) kinds=$OPTARG ;;
+	*) sed -n '2,11p' "$0"; exit 2 ;;
 	esac
 done
 obj=$(realpath "$build/conf/bpf/dscp_cnp.o")
 [ -f "$obj" ] || { echo "no $obj: build with clang present" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/ibex-bpfcost.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-kinds="pcp dscp bpf-jit bpf-interp bpf-cnp-jit"
 conf_of() { # kind -> config lines for p0 and p1
 	local p
 	for p in p0 p1; do
@@ -36,8 +38,9 @@ conf_of() { # kind -> config lines for p0 and p1
 for k in $kinds; do
 	conf_of "$k" >"$tmp/$k.extra"
 done
-echo "== instructions per frame (callgrind, tests/bench/count_instr.sh)"
+[ "$instr" = 1 ] && echo "== instructions per frame (callgrind, tests/bench/count_instr.sh)"
 for k in $kinds; do
+	[ "$instr" = 1 ] || break
 	printf '%-12s ' "$k"
 	EXTRA_CONF="$tmp/$k.extra" tests/bench/count_instr.sh "$build" |
 		awk '{print $2, $3, $4, $5}'
