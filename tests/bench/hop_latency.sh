@@ -123,7 +123,6 @@ start_fwd() {
 			>"$tmp/fwd.log" 2>&1 &
 		pids+=($!); fwd_pid=$! ;;
 	ovs)
-		[ -n "$ovs_dir" ] || ovs_start
 		"$ovs_vswitchd" "unix:$ovs_dir/db.sock" --pidfile="$ovs_dir/ovs-vswitchd.pid" \
 			--log-file="$ovs_dir/vswitchd.log" >"$tmp/fwd.log" 2>&1 &
 		pids+=($!); fwd_pid=$!
@@ -190,6 +189,13 @@ measure() {
 field() { awk -v k="$1" '{for (i = 1; i < NF; i++) if ($i == k) print $(i+1)}'; }
 us() { awk '{printf "%.2f\n", $1 / 1000}'; }
 median() { sort -g | awk '{v[NR]=$1} END {if (NR) print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+
+# The private ovsdb starts here, in this shell: measure() runs in a
+# command substitution (a subshell), so a server started there would be
+# unknown to cleanup() and left running, one per measurement.
+for f in "${list[@]}"; do
+	[ "$f" = ovs ] && { ovs_start; break; }
+done
 
 declare -A cap
 for f in "${list[@]}"; do
