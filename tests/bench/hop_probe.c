@@ -7,13 +7,17 @@
  * right after the burst that returned it.
  *
  *   hop_probe [EAL args] -- [-n PROBES] [-r PPS] [-k K] [-s SIZE]
- *                           [-w WARMUP] [-c SECONDS] [-l LINK_WAIT_S] [-H]
+ *                           [-w WARMUP] [-W SECONDS] [-c SECONDS]
+ *                           [-l LINK_WAIT_S] [-H]
  *                           [-q RXQ]
  *
  * Without -r, one frame is in flight: the next leaves when the last came
  * back (or after a 10 ms loss timeout). With -r PPS the probe sends an open
  * loop at PPS and times every K-th frame (the tagged subset, -k, default
- * 16) while the rest is load. -c SECONDS sends flat out for that long and
+ * 16) while the rest is load; nothing is timed in the first -W SECONDS
+ * (default 0.5: a forwarder's first touches of its buffers and queues
+ * are its start, not its latency) nor in the first -w WARMUP probes.
+ * -c SECONDS sends flat out for that long and
  * prints the rate that came back: the forwarder's capacity as this probe
  * sees it. The result is one line of "key value" pairs, nanoseconds:
  *   probes N lost N p50 .. p90 .. p99 .. p99.9 .. max .. rx_pps ..
@@ -59,7 +63,7 @@ struct probe_hdr {
 
 struct opts {
 	uint64_t probes, warmup;
-	double pps, capacity_s, link_wait_s;
+	double pps, capacity_s, link_wait_s, warmup_s;
 	unsigned int tag_every, size;
 	bool hold;
 };
@@ -222,6 +226,42 @@ teach(unsigned int size)
 	}
 }
 
+/*
+ * A frame must make the whole trip before anything is measured: a
+ * forwarder that has just started may still restart its ports (memif
+ * reconnects) after the links first came up, and what it does while
+ * starting is not its latency. One frame a millisecond until one returns.
+ */
+static int
+wait_path(unsigned int size, double seconds)
+{
+	uint64_t end = rte_rdtsc() + (uint64_t)(seconds * (double)hz);
+	struct rte_mbuf *pk[BURST];
+
+	while (rte_rdtsc() < end && !quit) {
+		struct rte_mbuf *m = build(&mac_b, &mac_a, size, 0, false);
+		uint64_t until = rte_rdtsc() + hz / 1000;
+		bool back = false;
+
+		if (m == NULL)
+			return -ENOMEM;
+		if (rte_eth_tx_burst(0, 0, &m, 1) == 0)
+			rte_pktmbuf_free(m);
+		while (rte_rdtsc() < until) {
+			uint16_t k, n = rx_all(1, pk);
+
+			for (k = 0; k < n; k++)
+				back |= probe_of(pk[k]) != NULL;
+			if (n != 0)
+				rte_pktmbuf_free_bulk(pk, n);
+			drain_port0();
+		}
+		if (back)
+			return 0;
+	}
+	return -ETIMEDOUT;
+}
+
 static int
 cmp_u64(const void *a, const void *b)
 {
@@ -311,6 +351,7 @@ run_load(const struct opts *o, uint64_t *lat)
 		       (uint64_t)-1;
 	uint64_t seq = 0, next = rte_rdtsc(), n = 0, tagged_sent = 0, rx = 0;
 	uint64_t t_first = 0, t_last = 0, drain_end = 0;
+	uint64_t tag_from = rte_rdtsc() + (uint64_t)(o->warmup_s * (double)hz);
 	struct rte_mbuf *pk[BURST];
 
 	for (;;) {
@@ -322,7 +363,8 @@ run_load(const struct opts *o, uint64_t *lat)
 		if (drain_end == 0 && now >= next) {
 			struct rte_mbuf *m;
 			bool tag = (seq % o->tag_every) == 0 &&
-				   seq / o->tag_every >= o->warmup;
+				   seq / o->tag_every >= o->warmup &&
+				   now >= tag_from;
 
 			m = build(&mac_b, &mac_a, o->size, seq, tag);
 			if (m == NULL)
@@ -369,20 +411,21 @@ parse(int argc, char **argv, struct opts *o)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "n:r:k:s:w:c:l:q:Hh")) != -1) {
+	while ((c = getopt(argc, argv, "n:r:k:s:w:W:c:l:q:Hh")) != -1) {
 		switch (c) {
 		case 'n': o->probes = strtoull(optarg, NULL, 0); break;
 		case 'r': o->pps = strtod(optarg, NULL); break;
 		case 'k': o->tag_every = (unsigned int)atoi(optarg); break;
 		case 's': o->size = (unsigned int)atoi(optarg); break;
 		case 'w': o->warmup = strtoull(optarg, NULL, 0); break;
+		case 'W': o->warmup_s = strtod(optarg, NULL); break;
 		case 'c': o->capacity_s = strtod(optarg, NULL); break;
 		case 'l': o->link_wait_s = strtod(optarg, NULL); break;
 		case 'H': o->hold = true; break;
 		case 'q': nb_rxq = (uint16_t)atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: hop_probe [EAL] -- [-n PROBES] "
-				"[-r PPS] [-k K] [-s SIZE] [-w WARMUP] "
+				"[-r PPS] [-k K] [-s SIZE] [-w WARMUP] [-W SECONDS] "
 				"[-c SECONDS] [-l LINK_WAIT_S] [-q RXQ]\n");
 			return -EINVAL;
 		}
@@ -399,7 +442,8 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { .probes = 100000, .warmup = 1000, .tag_every = 16,
-			  .size = 64, .link_wait_s = 30 };
+			  .size = 64, .link_wait_s = 30,
+			  .warmup_s = 0.5 };
 	uint64_t *lat;
 	int ret;
 
@@ -431,6 +475,11 @@ main(int argc, char **argv)
 		return 1;
 	}
 	teach(o.size);
+	if (wait_path(o.size, o.link_wait_s) < 0) {
+		fprintf(stderr, "hop_probe: no frame came back in %g s\n",
+			o.link_wait_s);
+		return 1;
+	}
 	ret = o.pps > 0 || o.capacity_s > 0 ? run_load(&o, lat) :
 					      run_serial(&o, lat);
 	fflush(stdout);
