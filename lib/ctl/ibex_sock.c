@@ -51,7 +51,6 @@
 RTE_LOG_REGISTER(ibex_sock_logtype, ibex.ctl.sock, INFO);
 #define RTE_LOGTYPE_IBEX_SOCK ibex_sock_logtype
 
-#define SOCK_NAME "ibex-ctl.sock"
 #define SOCK_MAX_CLIENTS 16
 #define SOCK_BACKLOG 16
 /* A client that sent nothing and was sent nothing for this long is
@@ -123,7 +122,7 @@ int
 ibex_sock_default_path(char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "%s/%s", rte_eal_get_runtime_dir(),
-			 SOCK_NAME);
+			 IBEX_CTL_SOCK_NAME);
 
 	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
@@ -1990,6 +1989,10 @@ sock_telemetry_register(struct ibex_sock *s)
 {
 	int ret;
 
+	/* Several switches in one process (ibex-fabric): the first one's
+	 * socket answers, as the first one's data path does /ibex/ports. */
+	if (tel_sock != NULL)
+		return 0;
 	tel_sock = s;
 	ret = rte_telemetry_register_cmd("/ibex/lanes", tel_lanes,
 		"Counters of each lane (VL) of a port. Parameters: port name "

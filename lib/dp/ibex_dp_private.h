@@ -235,6 +235,15 @@ struct ibex_worker {
 /** Worker lcore entry point (rte_eal_remote_launch); arg is a worker. */
 int ibex_dp_worker_main(void *arg);
 
+/**
+ * The name of one of @p dp's DPDK objects (pools, rings): @p base, with
+ * ".N" appended for the data path's instance N > 0, so that several
+ * switches in one process (ibex-fabric) never ask EAL for the same name.
+ * Truncated to @p len. @return @p buf.
+ */
+const char *ibex_dp_obj_name(const struct ibex_dp *dp, char *buf, size_t len,
+			     const char *base);
+
 /** Build tables of generation @p gen. @return 0 or -errno with @p err. */
 int ibex_dp_tables_make(struct ibex_dp_tables **tp,
 			const struct ibex_conf *conf, uint32_t gen,

@@ -95,6 +95,9 @@ struct ibex_gen_opts {
 				      before it counts as failed (1) */
 	uint32_t sizes[IBEX_GEN_MAX_SEARCH_SIZES]; /**< with FCS */
 	uint16_t nsizes;         /**< 0: --size + 4 */
+	/** Each rank's MAC (nranks of them), or NULL for 02:00:00:0e:hi:lo:
+	 * no option, set by ibex-fabric from the topology's ranks. */
+	const uint8_t (*rank_mac)[6];
 };
 
 /** Defaults: ring, 8 ranks, 1 KiB .. 1 MiB x2, 20 iterations, 5 warm-up. */
