@@ -42,6 +42,11 @@ struct fabric {
 	uint16_t rank_port[IBEX_GEN_MAX_RANKS];
 	uint8_t rank_mac[IBEX_GEN_MAX_RANKS][6];
 	bool links_made;
+	/** --fc: NULL (each switch's own configuration), "none", "pfc" or
+	 * "credit" (credits between switches, PFC towards the ranks), on
+	 * every port, with lane fc_vl lossless unless "none". */
+	const char *fc;
+	unsigned int fc_vl;
 };
 
 /** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */

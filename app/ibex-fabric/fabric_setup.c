@@ -124,6 +124,60 @@ switch_conf_ports(struct fabric_switch *s, const struct ibex_fabric *t,
 	return 0;
 }
 
+/* One statement of --fc, parsed as a configuration line. */
+static int
+fc_line(struct ibex_conf *c, const char *origin, char *err, size_t errlen,
+	const char *fmt, const char *port, const char *arg)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), fmt, port, arg);
+	return ibex_conf_parse_string(c, line, origin, err, errlen);
+}
+
+/* --fc: the same flow control on every switch port, after the switch's
+ * own lines (a later statement overrides an earlier one). With none,
+ * the lanes the switch's file made lossless become lossy. */
+static int
+switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
+	       size_t errlen)
+{
+	char origin[64], vl[8];
+	unsigned int v;
+	uint16_t p;
+	int ret;
+
+	if (f->fc == NULL)
+		return 0;
+	snprintf(origin, sizeof(origin), "--fc %s", f->fc);
+	snprintf(vl, sizeof(vl), "%u", f->fc_vl);
+	for (p = 0; p < s->conf->nb_ports; p++) {
+		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		const char *mode = f->fc;
+
+		if (strcmp(mode, "credit") == 0 &&
+		    fabric_port_faces_rank(f, s, p))
+			mode = "pfc";
+		for (v = 0, ret = 0; strcmp(mode, "none") == 0 &&
+		     v < IBEX_VL_COUNT && ret == 0; v++) {
+			snprintf(vl, sizeof(vl), "%u", v);
+			if (cp->lossless_mask >> v & 1)
+				ret = fc_line(s->conf, origin, err, errlen,
+					      "lane %s vl %s lossy", cp->name, vl);
+		}
+		if (ret == 0)
+			ret = fc_line(s->conf, origin, err, errlen,
+				      "port %s fc %s", cp->name, mode);
+		snprintf(vl, sizeof(vl), "%u", f->fc_vl);
+		if (ret == 0 && strcmp(mode, "none") != 0)
+			ret = fc_line(s->conf, origin, err, errlen,
+				      "lane %s vl %s lossless", cp->name, vl);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int
 switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
 	    size_t errlen)
@@ -144,6 +198,8 @@ switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
 		ret = switch_conf_routes(s->conf, f, s->node, err, errlen);
 	if (ret == 0)
 		ret = switch_conf_ports(s, &f->topo, err, errlen);
+	if (ret == 0)
+		ret = switch_conf_fc(f, s, err, errlen);
 	if (ret < 0)
 		return ret;
 	s->conf->nb_workers = nb_workers;
@@ -277,6 +333,16 @@ fabric_links_create(struct fabric *f, char *err, size_t errlen)
 	uint32_t l;
 	int ret;
 
+	/* Every end of every link is an ethdev: DPDK holds RTE_MAX_ETHPORTS
+	 * in one process (32 in Debian's 22.11 build). */
+	if (2 * f->topo.n_links + rte_eth_dev_count_total() > RTE_MAX_ETHPORTS) {
+		snprintf(err, errlen, "%s: %u links need %u ethdevs (one per end)"
+			 " and %u exist already; this DPDK holds %u in one process "
+			 "(RTE_MAX_ETHPORTS): docs/fabric.md, \"How big a fabric\"",
+			 f->topo.origin, f->topo.n_links, 2 * f->topo.n_links,
+			 rte_eth_dev_count_total(), RTE_MAX_ETHPORTS);
+		return -E2BIG;
+	}
 	f->links_made = true;
 	for (l = 0; l < f->topo.n_links; l++) {
 		ret = link_create(f, l, err, errlen);

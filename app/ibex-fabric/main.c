@@ -47,6 +47,9 @@ struct app_opts {
 	double stats_period_s;
 	double wait_links_s;
 	bool check_only;
+	bool summary;            /* --summary: every switch's own report */
+	const char *fc;          /* --fc, NULL: the switches' own */
+	unsigned int fc_vl;
 };
 
 static void
@@ -62,11 +65,18 @@ usage(const char *prog)
 	       "  --gen 'SCENARIO'     the generator's ranks are the topology's ranks,\n"
 	       "                       in its order (ibex-gen options in one word,\n"
 	       "                       --ranks = the topology's); the run ends with it\n"
+	       "  --fc none|pfc|credit the same flow control on every switch port,\n"
+	       "                       over each switch's configuration (credit:\n"
+	       "                       credits between switches, PFC towards the\n"
+	       "                       ranks, whose links' MACs obey it)\n"
+	       "  --lossless-vl V      with --fc pfc|credit: the lossless lane (3)\n"
 	       "  --duration SEC       stop after SEC seconds\n"
 	       "  --idle-stop SEC      stop once no switch received a frame for SEC s\n"
 	       "  --stats-period SEC   a throughput line (all switches) every SEC s\n"
 	       "  --wait-links SEC     wait up to SEC s for every link (default 5)\n"
 	       "  --json FILE          the per-hop figures as JSON\n"
+	       "  --summary            also each switch's own report (ports, drop\n"
+	       "                       reasons, FDB), as ibex-switch prints it\n"
 	       "  --ctl-dir DIR        each switch's control socket DIR/ibex-ctl-NAME.sock\n"
 	       "                       (default: the DPDK runtime dir, so that\n"
 	       "                       'ibex-ctl --switch NAME' finds it; 'none': none)\n"
@@ -102,6 +112,9 @@ parse_args(int argc, char **argv, struct app_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "check", no_argument, NULL, 'k' },
+		{ "summary", no_argument, NULL, 'm' },
+		{ "fc", required_argument, NULL, 'f' },
+		{ "lossless-vl", required_argument, NULL, 'v' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "idle-stop", required_argument, NULL, 'i' },
 		{ "stats-period", required_argument, NULL, 's' },
@@ -116,9 +129,33 @@ parse_args(int argc, char **argv, struct app_opts *o)
 
 	optind = 1;
 	o->wait_links_s = 5;
+	o->fc_vl = 3;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'k': o->check_only = true; break;
+		case 'm': o->summary = true; break;
+		case 'f':
+			if (strcmp(optarg, "none") != 0 &&
+			    strcmp(optarg, "pfc") != 0 &&
+			    strcmp(optarg, "credit") != 0) {
+				fprintf(stderr, "ibex-fabric: --fc: none, pfc or "
+					"credit, not '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->fc = optarg;
+			break;
+		case 'v': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end != '\0' || v < 0 || v > 14) {
+				fprintf(stderr, "ibex-fabric: --lossless-vl: a "
+					"data lane 0..14, not '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->fc_vl = (unsigned int)v;
+			break;
+		}
 		case 'd': ret = parse_seconds("duration", optarg, &o->duration_s); break;
 		case 'i': ret = parse_seconds("idle-stop", optarg, &o->idle_stop_s); break;
 		case 's': ret = parse_seconds("stats-period", optarg, &o->stats_period_s); break;
@@ -165,6 +202,8 @@ check_only(int argc, char **argv)
 		return 1;
 	if (ibex_gen_builtin_parse(&argc, argv, &gen) == 0 &&
 	    parse_args(argc, argv, &o) == 0) {
+		f->fc = o.fc;
+		f->fc_vl = o.fc_vl;
 		if (fabric_load(f, o.topology, 1, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ibex-fabric: %s\n", err);
 		} else {
@@ -299,6 +338,11 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 			"or iterations failed)\n");
 		ret = 1;
 	}
+	if (o->summary)
+		for (i = 0; i < f->n_sw; i++) {
+			printf("\n=== switch %s ===\n", f->sw[i].name);
+			ibex_ctl_print_summary(stdout, dps[i], now_s() - t0);
+		}
 	fabric_report(stdout, f, now_s() - t0);
 	if (o->json != NULL && fabric_report_json(o->json, f, now_s() - t0,
 						  meta) < 0) {
@@ -327,6 +371,8 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 			 "(-l 0-1, or --lcores 0@0,1@1)");
 		return -EINVAL;
 	}
+	f->fc = o->fc;
+	f->fc_vl = o->fc_vl;
 	ret = fabric_load(f, o->topology, nb_switch_workers(), err, errlen);
 	if (ret < 0)
 		return ret;
