@@ -353,6 +353,20 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 	return ret;
 }
 
+/* /ibex/NAME/... for every switch, /ibex/... for the first. */
+static void
+register_telemetry(const struct fabric *f)
+{
+	unsigned int i;
+	int ret = ibex_telemetry_register(f->ctl[0].dp);
+
+	for (i = 0; i < f->n_sw && ret == 0; i++)
+		ret = ibex_telemetry_register_switch(f->ctl[i].dp, f->sw[i].name);
+	if (ret < 0)
+		fprintf(stderr, "ibex-fabric: telemetry unavailable: %s\n",
+			strerror(-ret));
+}
+
 /* Links, switches, the generator's ports: everything before the run. */
 static int
 setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
@@ -438,6 +452,7 @@ main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	register_telemetry(f);
 	meta = ibex_meta_json("ibex-fabric", cmdline, start);
 	if (gen != NULL)
 		ibex_gen_builtin_set_meta(gen, meta);

@@ -86,4 +86,9 @@ int ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 /** Register the /ibex/ telemetry commands. @return 0 or -errno. */
 int ibex_telemetry_register(struct ibex_dp *dp);
 
+/** Register them again as /ibex/NAME/... for switch @p name of an
+ * ibex-fabric process (ibex_telemetry_register() gives the first switch
+ * the plain names). @return 0 or -errno. */
+int ibex_telemetry_register_switch(struct ibex_dp *dp, const char *name);
+
 #endif /* IBEX_CTL_H */

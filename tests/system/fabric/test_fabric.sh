@@ -112,9 +112,18 @@ fdb = {e["mac"].lower(): e["port"]
 assert fdb == {"02:00:00:00:01:01": "p0", "02:00:00:00:01:02": "p1",
                "02:00:00:00:02:01": "p2", "02:00:00:00:02:02": "p2"}, fdb
 PY
+if command -v dpdk-telemetry.py >/dev/null; then
+	for s in spine1 leaf2; do
+		echo "/ibex/$s/ports" | timeout 60 dpdk-telemetry.py -f "$plive" \
+			>"$tmp/tel.$s.out" 2>&1 || true
+	done
+	grep -q '"/ibex/spine1/ports": \["p0", "p1"\]' "$tmp/tel.spine1.out" &&
+		grep -q '"/ibex/leaf2/ports": \["p0", "p1", "p2"\]' "$tmp/tel.leaf2.out" ||
+		{ cat "$tmp/tel.spine1.out" "$tmp/tel.leaf2.out" >&2; fail "per-switch telemetry"; }
+fi
 stop_pid "$fpid" TERM
 [ "$WAIT_RC" = 0 ] || { show_log "$tmp/live.log"; fail "SIGTERM: exit $WAIT_RC"; }
-check_ok "each switch answers on its own socket with its own ports and FDB; SIGTERM exits 0"
+check_ok "each switch answers on its own socket and telemetry (/ibex/NAME/) with its own ports and FDB; SIGTERM exits 0"
 
 # ---- 3. 7 -> 1 incast across leaf-spine-leaf, 2 spines ----
 sed 's/rate: 100G/rate: 100M/' "$confdir/fabric/leaf2-spine2-8.yaml" >"$tmp/t8.yaml"
