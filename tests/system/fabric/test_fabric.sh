@@ -7,7 +7,8 @@
 #      --fc mode; a broken one is refused with file:line; one that needs
 #      more ethdevs than DPDK holds is refused before anything starts.
 #   2. A ring all-reduce across leaf-spine-leaf (conf/fabric/leaf2-spine1)
-#      with every frame accounted for, frames through the spine, and each
+#      with every frame accounted for, frames through the spine; the other
+#      engines and a straggler across the same hops; and each
 #      switch's own control socket (ibex-ctl --switch NAME) showing that
 #      switch's ports and FDB.
 #   3. A 7 -> 1 incast across leaf-spine-leaf on 2 leaves x 2 spines
@@ -84,6 +85,18 @@ print("fabric: ring: %d frames, spine1 forwarded %d + %d" %
       (fr["rx"], sw["spine1"]["p0"]["tx_frames"], sw["spine1"]["p1"]["tx_frames"]))
 PY
 check_ok "ring all-reduce across leaf-spine-leaf: every frame, in order, through the spine"
+
+# The other engines and a straggler, across the same hops.
+for e in hd incast alltoall "ring --straggler 3:20:1"; do
+	dpdk_prefix peng "eng${e%% *}"
+	"$fab" "${eal[@]}" --file-prefix="$peng" -- "$confdir/fabric/leaf2-spine1.yaml" \
+		--gen "--engine $e --ranks 4 -b 4K -e 64K -f 4 -n 5 -w 1 --pcp 3 \
+		--vlan 1" >"$tmp/eng.log" 2>&1 ||
+		{ show_log "$tmp/eng.log"; fail "--engine $e across the fabric"; }
+	grep -q "sequence: lost 0 out-of-order 0 duplicate 0" "$tmp/eng.log" ||
+		{ show_log "$tmp/eng.log"; fail "--engine $e: sequence errors"; }
+done
+check_ok "halving-doubling, incast, all-to-all and a straggler ring across the fabric, clean"
 
 dpdk_prefix plive live
 start_bg fpid "$tmp/live.log" "$fab" "${eal[@]}" --file-prefix="$plive" -- \
