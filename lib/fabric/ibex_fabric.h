@@ -169,9 +169,8 @@ bool ibex_fabric_routes_legal(const struct ibex_fabric *f,
  * Write switch node @p node's part in ibex's configuration grammar: a
  * `port NAME speed RATE` line per linked port, an `ecmp ecmpN ports P,P`
  * line per distinct set of equal-cost ports, and an `fdb static MAC` line
- * per rank (`ecmp ecmpN` where it has several ports, else `port NAME`).
- * The flooding tree, which the grammar cannot say yet, follows as a
- * comment.
+ * per rank (`ecmp ecmpN` where it has several ports, else `port NAME`),
+ * and `port NAME flood off` for every linked port off the flooding tree.
  * Append it to the switch's own configuration.
  * @return 0, -EINVAL if @p node is not a switch, -EIO on a write error.
  */

@@ -492,6 +492,26 @@ render_groups(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
 	return ng;
 }
 
+/* The flooding tree: a comment naming its ports, and `port P flood off`
+ * for every linked port off it, so broadcast and unknown unicast cannot
+ * go round a loop of switches (both ends of an off-tree link are off). */
+static void
+render_flood(const struct ibex_fabric_routes *r, uint32_t node,
+	     const struct ibex_fabric_node *n, FILE *out)
+{
+	uint16_t p;
+
+	fprintf(out, "# flooding tree:");
+	for (p = 0; p < n->n_ports; p++)
+		if (n->port[p].link != IBEX_FABRIC_NONE && r->flood[node][p])
+			fprintf(out, " %s", n->port[p].name);
+	fprintf(out, "\n");
+	for (p = 0; p < n->n_ports; p++)
+		if (n->port[p].link != IBEX_FABRIC_NONE && !r->flood[node][p])
+			fprintf(out, "port %s flood off  # off the flooding "
+				"tree\n", n->port[p].name);
+}
+
 int
 ibex_fabric_render(const struct ibex_fabric *f,
 		   const struct ibex_fabric_routes *r, uint32_t node, FILE *out)
@@ -536,14 +556,6 @@ ibex_fabric_render(const struct ibex_fabric *f,
 				n->port[rt->chosen].name);
 	}
 	free(group);
-	fprintf(out, "# flooding tree:");
-	for (p = 0; p < n->n_ports; p++)
-		if (n->port[p].link != IBEX_FABRIC_NONE && r->flood[node][p])
-			fprintf(out, " %s", n->port[p].name);
-	fprintf(out, "\n# not flooded (off the tree):");
-	for (p = 0; p < n->n_ports; p++)
-		if (n->port[p].link != IBEX_FABRIC_NONE && !r->flood[node][p])
-			fprintf(out, " %s", n->port[p].name);
-	fprintf(out, "\n");
+	render_flood(r, node, n, out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* lib/fabric without EAL: the example topologies parsed and routed (2x1,
  * 4x2 with 16 and 64 ranks), up/down legality, a cycle-free channel
- * dependency graph, balanced ECMP, the flooding tree, routes rendered into
- * ibex's grammar and accepted by lib/conf, and broken topologies refused
- * with file:line. */
+ * dependency graph, balanced ECMP, the flooding tree (rendered as flood
+ * off on the ports off it, a spanning tree of the switches), routes
+ * rendered into ibex's grammar and accepted by lib/conf, and broken
+ * topologies refused with file:line. */
 
 #include <errno.h>
 #include <setjmp.h>
@@ -152,16 +153,15 @@ assert_deadlock_free(const struct ibex_fabric *f,
 	free(g.mark);
 }
 
-/* The rendered part, appended to the switch's own config (if it has one),
- * is accepted and validated by lib/conf. */
-static void
-assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
-	       uint32_t n, unsigned int want_statics)
+/* Switch node @p n's rendered part, appended to its own config (if it has
+ * one), parsed and validated by lib/conf; the text in *@p text. */
+static struct ibex_conf *
+render_conf(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
+	    uint32_t n, char **text)
 {
 	struct ibex_conf *c = calloc(1, sizeof(*c));
 	char *buf = NULL, path[512];
 	size_t len = 0;
-	uint32_t i, j, k;
 	FILE *out = open_memstream(&buf, &len);
 
 	assert_non_null(c);
@@ -178,6 +178,19 @@ assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
 	if (ibex_conf_parse_string(c, buf, "rendered", err, sizeof(err)) != 0 ||
 	    ibex_conf_validate(c, err, sizeof(err)) != 0)
 		fail_msg("%s\n%s", err, buf);
+	*text = buf;
+	return c;
+}
+
+/* The rendered part is accepted and validated by lib/conf. */
+static void
+assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
+	       uint32_t n, unsigned int want_statics)
+{
+	char *buf;
+	struct ibex_conf *c = render_conf(f, r, n, &buf);
+	uint32_t i, j, k;
+
 	assert_int_equal(c->nb_static, want_statics);
 	/* a rank with several equal-cost ports is reached through a group
 	 * of exactly those ports */
@@ -199,6 +212,91 @@ assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
 	}
 	free(buf);
 	free(c);
+}
+
+static uint32_t
+uf_root(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+/*
+ * The flooding tree as the rendered configs say it: on every switch the
+ * ports with flood off are exactly its linked ports off the tree, both
+ * ends of a link agree, every port to a rank floods, and the switch links
+ * that flood form a spanning tree of the switches (each joins two parts
+ * not yet joined, so no cycle; n - 1 of them, so every switch reached).
+ */
+static void
+assert_flood_tree(const struct ibex_fabric *f,
+		  const struct ibex_fabric_routes *r)
+{
+	bool (*fl)[IBEX_MAX_PORTS] = calloc(f->n_nodes, sizeof(*fl));
+	uint32_t *up = calloc(f->n_nodes, sizeof(uint32_t));
+	uint32_t i, l, tree = 0;
+	uint16_t p;
+
+	assert_non_null(fl);
+	assert_non_null(up);
+	for (i = 0; i < r->n_switches; i++) {
+		uint32_t n = r->sw[i];
+		const struct ibex_fabric_node *nd = &f->nodes[n];
+		char *buf;
+		struct ibex_conf *c = render_conf(f, r, n, &buf);
+		int k;
+
+		for (k = 0; k < c->nb_ports; k++) {
+			/* a port off the tree is one of the node's links */
+			if (c->ports[k].flood)
+				continue;
+			for (p = 0; p < nd->n_ports; p++)
+				if (strcmp(nd->port[p].name,
+					   c->ports[k].name) == 0)
+					break;
+			assert_true(p < nd->n_ports);
+			assert_true(nd->port[p].link != IBEX_FABRIC_NONE);
+		}
+		for (p = 0; p < nd->n_ports; p++) {
+			if (nd->port[p].link == IBEX_FABRIC_NONE)
+				continue;
+			k = ibex_conf_port_find(c, nd->port[p].name);
+			assert_true(k >= 0);
+			fl[n][p] = c->ports[k].flood;
+			if (fl[n][p] != r->flood[n][p])
+				fail_msg("%s %s: flood %d, tree %d\n%s",
+					 nd->name, nd->port[p].name, fl[n][p],
+					 r->flood[n][p], buf);
+		}
+		free(buf);
+		free(c);
+	}
+	for (i = 0; i < f->n_nodes; i++)
+		up[i] = i;
+	for (l = 0; l < f->n_links; l++) {
+		const struct ibex_fabric_end *e = f->links[l].end;
+		bool a = fl[e[0].node][e[0].port], b = fl[e[1].node][e[1].port];
+
+		if (f->nodes[e[0].node].kind == IBEX_FABRIC_RANK ||
+		    f->nodes[e[1].node].kind == IBEX_FABRIC_RANK) {
+			assert_true(a || b);
+			assert_true(f->nodes[e[0].node].kind ==
+				    IBEX_FABRIC_RANK ? b : a);
+			continue;
+		}
+		assert_int_equal(a, b);
+		if (!a)
+			continue;
+		assert_true(uf_root(up, e[0].node) != uf_root(up, e[1].node));
+		up[uf_root(up, e[0].node)] = uf_root(up, e[1].node);
+		tree++;
+	}
+	assert_int_equal(tree, r->n_switches - 1);
+	for (i = 1; i < r->n_switches; i++)
+		assert_int_equal(uf_root(up, r->sw[i]), uf_root(up, r->sw[0]));
+	free(fl);
+	free(up);
 }
 
 /* ---- the examples ---- */
@@ -246,6 +344,7 @@ test_leaf2_spine1(void **state)
 		    r.flood[sp][1] && r.flood[l1][0]);
 	assert_renders(&f, &r, l1, 4);
 	assert_renders(&f, &r, sp, 4);
+	assert_flood_tree(&f, &r);
 	ibex_fabric_routes_free(&r);
 	ibex_fabric_free(&f);
 }
@@ -320,6 +419,7 @@ check_leaf4_spine2(const char *file, unsigned int per_leaf)
 	assert_int_equal(tree_links, 2 * 5);
 	assert_int_equal(n_sp2_tree, 1);
 	assert_int_equal(r.root, sp1);
+	assert_flood_tree(&f, &r);
 	assert_true(ibex_fabric_routes_legal(&f, &r));
 	assert_deadlock_free(&f, &r);
 	ibex_fabric_routes_free(&r);
@@ -388,6 +488,7 @@ test_leaf_leaf_link(void **state)
 	/* a ring l1-l2-s1: the tree drops one of its links */
 	assert_false(r.flood[l1][2] && r.flood[l2][2] && r.flood[l1][1] &&
 		     r.flood[l2][1]);
+	assert_flood_tree(&f, &r);
 	assert_true(ibex_fabric_routes_legal(&f, &r));
 	assert_deadlock_free(&f, &r);
 	ibex_fabric_routes_free(&r);
