@@ -156,8 +156,9 @@ assert_deadlock_free(const struct ibex_fabric *f,
 /* Switch node @p n's rendered part, appended to its own config (if it has
  * one), parsed and validated by lib/conf; the text in *@p text. */
 static struct ibex_conf *
-render_conf(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
-	    uint32_t n, char **text)
+render_conf_own(const struct ibex_fabric *f,
+		const struct ibex_fabric_routes *r, uint32_t n,
+		const char *own, char **text)
 {
 	struct ibex_conf *c = calloc(1, sizeof(*c));
 	char *buf = NULL, path[512];
@@ -175,11 +176,22 @@ render_conf(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
 		if (ibex_conf_parse_file(c, path, err, sizeof(err)) != 0)
 			fail_msg("%s", err);
 	}
+	if (own != NULL &&
+	    ibex_conf_parse_string(c, own, "own", err, sizeof(err)) != 0)
+		fail_msg("%s", err);
 	if (ibex_conf_parse_string(c, buf, "rendered", err, sizeof(err)) != 0 ||
 	    ibex_conf_validate(c, err, sizeof(err)) != 0)
 		fail_msg("%s\n%s", err, buf);
 	*text = buf;
 	return c;
+}
+
+/* The same, the switch's own config being only its config file. */
+static struct ibex_conf *
+render_conf(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
+	    uint32_t n, char **text)
+{
+	return render_conf_own(f, r, n, NULL, text);
 }
 
 /* The rendered part is accepted and validated by lib/conf. */
@@ -299,6 +311,62 @@ assert_flood_tree(const struct ibex_fabric *f,
 	free(up);
 }
 
+/* Port @p p carries the fabric's lane tables: lane count, PCP -> SL,
+ * SL -> VL, arbiter, and the lossless lanes when the fabric names them. */
+static void
+assert_port_lanes(const struct ibex_fabric_lanes *l,
+		  const struct ibex_conf_port *p)
+{
+	const struct ibex_conf_port *w = &l->port;
+	unsigned int i;
+
+	assert_int_equal(p->nb_vls, w->nb_vls);
+	assert_memory_equal(&p->sl_class.map[IBEX_SL_MAP_PCP],
+			    &w->sl_class.map[IBEX_SL_MAP_PCP], 8);
+	for (i = 0; i < IBEX_SL_COUNT; i++)
+		assert_int_equal(ibex_sl2vl(&p->sl2vl, i),
+				 ibex_sl2vl(&w->sl2vl, i));
+	assert_int_equal(p->vlarb.nb_high, w->vlarb.nb_high);
+	assert_int_equal(p->vlarb.nb_low, w->vlarb.nb_low);
+	assert_memory_equal(p->vlarb.high, w->vlarb.high,
+			    w->vlarb.nb_high * sizeof(w->vlarb.high[0]));
+	assert_memory_equal(p->vlarb.low, w->vlarb.low,
+			    w->vlarb.nb_low * sizeof(w->vlarb.low[0]));
+	assert_int_equal(p->vlarb.limit, w->vlarb.limit);
+	assert_int_equal(p->vlarb.strict, w->vlarb.strict);
+	if (l->lossless_set)
+		assert_int_equal(p->lossless_mask, w->lossless_mask);
+}
+
+/* Every linked port of every switch, as rendered (after the switch's own
+ * config, and @p own if given), has the fabric's lane tables: each hop
+ * maps an SL to the same VL. */
+static void
+assert_lanes_everywhere(const struct ibex_fabric *f,
+			const struct ibex_fabric_routes *r, const char *own)
+{
+	uint32_t i;
+	uint16_t p;
+
+	assert_true(f->lanes.set);
+	for (i = 0; i < r->n_switches; i++) {
+		const struct ibex_fabric_node *nd = &f->nodes[r->sw[i]];
+		char *buf;
+		struct ibex_conf *c = render_conf_own(f, r, r->sw[i], own, &buf);
+
+		for (p = 0; p < nd->n_ports; p++) {
+			int k = ibex_conf_port_find(c, nd->port[p].name);
+
+			if (nd->port[p].link == IBEX_FABRIC_NONE)
+				continue;
+			assert_true(k >= 0);
+			assert_port_lanes(&f->lanes, &c->ports[k]);
+		}
+		free(buf);
+		free(c);
+	}
+}
+
 /* ---- the examples ---- */
 
 static void
@@ -345,6 +413,16 @@ test_leaf2_spine1(void **state)
 	assert_renders(&f, &r, l1, 4);
 	assert_renders(&f, &r, sp, 4);
 	assert_flood_tree(&f, &r);
+	/* lanes: PCP 3 -> SL 3 -> VL 3 lossless, the rest on VL 0 */
+	assert_true(f.lanes.lossless_set);
+	assert_int_equal(f.lanes.port.nb_vls, 4);
+	assert_int_equal(f.lanes.port.sl_class.map[IBEX_SL_MAP_PCP + 3], 3);
+	assert_int_equal(f.lanes.port.sl_class.map[IBEX_SL_MAP_PCP + 5], 0);
+	assert_int_equal(ibex_sl2vl(&f.lanes.port.sl2vl, 3), 3);
+	assert_int_equal(ibex_sl2vl(&f.lanes.port.sl2vl, 9), 0);
+	assert_int_equal(f.lanes.port.lossless_mask, 1u << 3);
+	assert_int_equal(f.lanes.port.vlarb.limit, 8);
+	assert_lanes_everywhere(&f, &r, NULL);
 	ibex_fabric_routes_free(&r);
 	ibex_fabric_free(&f);
 }
@@ -420,6 +498,10 @@ check_leaf4_spine2(const char *file, unsigned int per_leaf)
 	assert_int_equal(n_sp2_tree, 1);
 	assert_int_equal(r.root, sp1);
 	assert_flood_tree(&f, &r);
+	if (f.lanes.set)
+		assert_lanes_everywhere(&f, &r, NULL);
+	else
+		assert_int_equal(per_leaf, 16); /* the 64-rank one has none */
 	assert_true(ibex_fabric_routes_legal(&f, &r));
 	assert_deadlock_free(&f, &r);
 	ibex_fabric_routes_free(&r);
@@ -493,6 +575,89 @@ test_leaf_leaf_link(void **state)
 	assert_deadlock_free(&f, &r);
 	ibex_fabric_routes_free(&r);
 	ibex_fabric_free(&f);
+}
+
+/* A switch whose own config sets lanes on a port: the fabric's tables,
+ * rendered after it and written out in full, win entirely. */
+static void
+test_lanes_fabric_wins(void **state)
+{
+	static const char *const own =
+		"port p0 vls 8\n"
+		"pcp2sl p0 3:5\n"
+		"sl2vl p0 3:1,5:2,7:drop\n"
+		"vlarb p0 high 1:8 low 0:1,2:1 limit 2 strict\n";
+	struct ibex_fabric f;
+	struct ibex_fabric_routes r;
+
+	(void)state;
+	load(&f, &r, "leaf2-spine1.yaml");
+	assert_lanes_everywhere(&f, &r, own);
+	ibex_fabric_routes_free(&r);
+	ibex_fabric_free(&f);
+}
+
+/* lanes: values refused with the line of the value that is wrong. */
+static void
+test_lanes_refused(void **state)
+{
+	static const char *const head =
+		"topology:\n"
+		"  lanes:\n";
+	static const char *const tail =
+		"  nodes:\n"
+		"    l1: {kind: ibex}\n"
+		"    a: {kind: rank}\n"
+		"  links:\n"
+		"    - endpoints: [\"a:e\", \"l1:p0\"]\n";
+	static const struct { const char *lanes, *want; } bad[] = {
+		{ "    vls: 3\n",
+		  "t.yaml:3: lanes: vls: 3 is not one of: 1, 2, 4, 8, 15" },
+		{ "    vls: 4\n    sl2vl: \"0:7\"\n",
+		  "t.yaml:4: lanes: sl2vl: SL 0 maps to VL 7, which is not "
+		  "operational (vls 4)" },
+		{ "    vls: 4\n    sl2vl: \"0:x\"\n", "t.yaml:4: lanes: sl2vl: " },
+		{ "    vls: 2\n    vlarb: \"high 5:1\"\n",
+		  "t.yaml:4: lanes: vlarb high entry 0 names VL 5, not an "
+		  "operational data VL (0..1)" },
+		{ "    vls: 2\n    vlarb: \"low 0:0,1:1\"\n",
+		  "t.yaml:4: lanes: VL 0 is in the SL->VL table but has no "
+		  "vlarb entry of non-zero weight" },
+		{ "    vls: 4\n    lossless: 20\n",
+		  "t.yaml:4: lanes: lane: vl: 20 out of range 0..14" },
+		{ "    vls: 4\n    lossless: [1, 9]\n",
+		  "t.yaml:4: lanes: lane vl 9 is lossless but the port runs 4 "
+		  "VLs (0..3)" },
+		{ "    vls: 4\n    pcp2sl: \"9:1\"\n", "t.yaml:4: lanes: pcp2sl: " },
+		{ "    sl2vl: \"0:0\"\n",
+		  "t.yaml:3: lanes: vls is required" },
+		{ "    vls: 4\n    sl2lv: \"0:0\"\n",
+		  "t.yaml:4: lanes: unknown key 'sl2lv' (expected vls, pcp2sl, "
+		  "sl2vl, vlarb, lossless)" },
+		{ "    vls: {a: 1}\n", "t.yaml:3: lanes: expected a value" },
+	};
+	char text[1024];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ibex_fabric f;
+
+		snprintf(text, sizeof(text), "%s%s%s", head, bad[i].lanes, tail);
+		assert_int_equal(parse(&f, text), -EINVAL);
+		if (strncmp(err, bad[i].want, strlen(bad[i].want)) != 0)
+			fail_msg("case %u: got '%s', want '%s...'", i, err,
+				 bad[i].want);
+		printf("lanes refused, case %u: %s\n", i, err);
+	}
+	snprintf(text, sizeof(text), "topology:\n  lanes: 4\n%s", tail);
+	{
+		struct ibex_fabric f;
+
+		assert_int_equal(parse(&f, text), -EINVAL);
+		assert_non_null(strstr(err, "t.yaml:2: lanes: expected a "
+				       "mapping"));
+	}
 }
 
 struct bad {
@@ -670,6 +835,8 @@ main(void)
 		cmocka_unit_test(test_leaf4_spine2_16),
 		cmocka_unit_test(test_leaf4_spine2_64),
 		cmocka_unit_test(test_leaf_leaf_link),
+		cmocka_unit_test(test_lanes_fabric_wins),
+		cmocka_unit_test(test_lanes_refused),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_missing_file),
 	};
