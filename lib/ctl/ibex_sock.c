@@ -440,7 +440,7 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_printf(o, "%-12s %-5s %-4s %6s", "port", "admin",
 				"link", "speed");
 		ibex_cnt_text_head(o, &ibex_port_cnt_set, 0);
-		ibex_out_printf(o, "  %s\n", "dev");
+		ibex_out_printf(o, "  %-16s %s\n", "dev", "flood");
 	}
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
@@ -456,7 +456,9 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 					cp->admin_up ? "up" : "down", link,
 					fmt_rate(cp->speed_bps, rate, sizeof(rate)));
 			ibex_cnt_text_row(o, &ibex_port_cnt_set, v, 0);
-			ibex_out_printf(o, "  %s\n", ibex_conf_port_dev(cp));
+			ibex_out_printf(o, "  %-16s %s\n",
+					ibex_conf_port_dev(cp),
+					cp->flood ? "on" : "off");
 			continue;
 		}
 		ibex_out_printf(o, "%s{\"name\": ", sep(&f1));
@@ -464,9 +466,9 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_printf(o, ", \"dev\": ");
 		ibex_out_json_str(o, ibex_conf_port_dev(cp));
 		ibex_out_printf(o, ", \"admin\": \"%s\", \"link\": \"%s\", "
-				"\"speed_bps\": %" PRIu64 ", ",
+				"\"speed_bps\": %" PRIu64 ", \"flood\": \"%s\", ",
 				cp->admin_up ? "up" : "down", link,
-				cp->speed_bps);
+				cp->speed_bps, cp->flood ? "on" : "off");
 		ibex_port_cnt_json(o, &c);
 		ibex_out_printf(o, "}");
 	}

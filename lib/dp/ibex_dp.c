@@ -1347,15 +1347,25 @@ frame_ref(struct rte_mbuf *m, int16_t k)
 			rte_mbuf_refcnt_update(m, k);
 }
 
+/*
+ * Send a broadcast, multicast or unknown unicast frame to every other
+ * port of its VLAN that is up and has flood on. A frame that came in by a
+ * port with flood off is not flooded at all: that link is off the
+ * fabric's flooding tree, and flooding it would send it round a loop.
+ */
 static void
 flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
       struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t vid,
       uint16_t in_port, uint32_t cls)
 {
 	uint64_t mask = ibex_flood_mask(t->vlan_members, vid, in_port) &
-			t->tx_enabled;
+			t->tx_enabled & t->flood_ports;
 	unsigned int n = __builtin_popcountll(mask);
 
+	if (unlikely(!((t->flood_ports >> in_port) & 1))) {
+		drop(c, m, IBEX_R_FLOOD_OFF);
+		return;
+	}
 	if (unlikely(n == 0)) {
 		drop(c, m, IBEX_R_NO_EGRESS);
 		return;

@@ -73,6 +73,10 @@ struct ibex_dp_tables {
 	 * nothing sent to them; their frames wait in the worker. */
 	uint64_t detached;
 	uint64_t trusted;        /**< ports management (VL15) frames may enter */
+	/** Ports with flood on: a flooded frame goes only to them, and only
+	 * a frame that entered by one of them is flooded (a port off the
+	 * fabric's flooding tree would loop it back into the tree). */
+	uint64_t flood_ports;
 	uint64_t vl15_tsc;       /**< TSC ticks per VL15 frame (rate limit) */
 	uint64_t tx_drain_tsc;   /**< 0: flush TX at the end of every iteration */
 	uint32_t learn_refresh_ms; /**< re-post a known source this often */
