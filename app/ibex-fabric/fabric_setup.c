@@ -155,9 +155,8 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
 		const char *mode = f->fc;
 
-		if (strcmp(mode, "credit") == 0 &&
-		    fabric_port_faces_rank(f, s, p))
-			mode = "pfc";
+		if (strcmp(mode, "credit-pfc") == 0)
+			mode = fabric_port_faces_rank(f, s, p) ? "pfc" : "credit";
 		for (v = 0, ret = 0; strcmp(mode, "none") == 0 &&
 		     v < IBEX_VL_COUNT && ret == 0; v++) {
 			snprintf(vl, sizeof(vl), "%u", v);

@@ -137,9 +137,11 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		case 'f':
 			if (strcmp(optarg, "none") != 0 &&
 			    strcmp(optarg, "pfc") != 0 &&
-			    strcmp(optarg, "credit") != 0) {
-				fprintf(stderr, "ibex-fabric: --fc: none, pfc or "
-					"credit, not '%s'\n", optarg);
+			    strcmp(optarg, "credit") != 0 &&
+			    strcmp(optarg, "credit-pfc") != 0) {
+				fprintf(stderr, "ibex-fabric: --fc: none, pfc, "
+					"credit or credit-pfc, not '%s'\n",
+					optarg);
 				return -EINVAL;
 			}
 			o->fc = optarg;
@@ -353,6 +355,18 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 	return ret;
 }
 
+/* The slowest link's rate, bit/s. */
+static uint64_t
+fabric_min_rate(const struct fabric *f)
+{
+	uint64_t r = UINT64_MAX;
+	uint32_t l;
+
+	for (l = 0; l < f->topo.n_links; l++)
+		r = RTE_MIN(r, f->topo.links[l].rate_bps);
+	return r;
+}
+
 /* /ibex/NAME/... for every switch, /ibex/... for the first. */
 static void
 register_telemetry(const struct fabric *f)
@@ -408,11 +422,20 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	ret = fabric_switches_create(f, sock_dir, err, errlen);
 	if (ret < 0)
 		return ret;
-	if (gen != NULL)
-		ret = ibex_gen_builtin_use_ports(gen, f->rank_port,
-						 f->routes.n_ranks,
-						 (const uint8_t (*)[6])f->rank_mac,
-						 err, errlen);
+	if (gen == NULL)
+		return 0;
+	ret = ibex_gen_builtin_use_ports(gen, f->rank_port, f->routes.n_ranks,
+					 (const uint8_t (*)[6])f->rank_mac,
+					 err, errlen);
+	if (ret == 0) {
+		/* A rank's MAC may hold frames for a whole pause (65535
+		 * quanta of 512 bit times at the slowest link's rate):
+		 * listen for twice that before calling the fabric empty. */
+		uint32_t quiet = RTE_MAX(200u, (uint32_t)(2 * 65535.0 * 512 *
+					 1e3 / (double)fabric_min_rate(f)));
+
+		ibex_gen_builtin_set_drain(gen, quiet, 10 * quiet);
+	}
 	return ret;
 }
 

@@ -239,6 +239,14 @@ ibex_gen_builtin_use_ports(struct ibex_gen_builtin *g, const uint16_t *port_ids,
 	return 0;
 }
 
+void
+ibex_gen_builtin_set_drain(struct ibex_gen_builtin *g, uint32_t quiet_ms,
+			   uint32_t max_ms)
+{
+	g->opts.drain_quiet_ms = quiet_ms;
+	g->opts.drain_max_ms = max_ms;
+}
+
 unsigned int
 ibex_gen_builtin_ranks(const struct ibex_gen_builtin *g)
 {

@@ -52,6 +52,11 @@ int ibex_gen_builtin_use_ports(struct ibex_gen_builtin *g,
 			       const uint8_t (*rank_mac)[6], char *err,
 			       size_t errlen);
 
+/** How long the end of a trial waits for frames still in the device under
+ * test (ibex_gen_opts.drain_quiet_ms, drain_max_ms). */
+void ibex_gen_builtin_set_drain(struct ibex_gen_builtin *g, uint32_t quiet_ms,
+				uint32_t max_ms);
+
 /** The scenario's rank count (--ranks). */
 unsigned int ibex_gen_builtin_ranks(const struct ibex_gen_builtin *g);
 

@@ -1035,9 +1035,11 @@ drain_quiet(struct ibex_gen_run *r)
 {
 	bool fc = r->opts.fc != IBEX_GEN_FC_NONE;
 	uint64_t t0 = rte_rdtsc(), last = t0, now = t0, now_ns;
-	uint64_t quiet = r->hz * (fc ? DRAIN_QUIET_FC_MS : DRAIN_QUIET_MS) /
-			 1000,
-		 max = r->hz * (fc ? DRAIN_MAX_FC_MS : DRAIN_MAX_MS) / 1000;
+	uint64_t quiet = r->hz * (r->opts.drain_quiet_ms != 0 ?
+				  r->opts.drain_quiet_ms : fc ? DRAIN_QUIET_FC_MS :
+				  DRAIN_QUIET_MS) / 1000,
+		 max = r->hz * (r->opts.drain_max_ms != 0 ? r->opts.drain_max_ms :
+				fc ? DRAIN_MAX_FC_MS : DRAIN_MAX_MS) / 1000;
 	unsigned int pi;
 
 	while (now - last < quiet && now - t0 < max && !trial_all_in(r)) {

@@ -13,8 +13,9 @@
 #      switch's ports and FDB.
 #   3. A 7 -> 1 incast across leaf-spine-leaf on 2 leaves x 2 spines
 #      (conf/fabric/leaf2-spine2-8 at 100 Mb/s), lossless lane VL 3:
-#      with PFC everywhere, and with credits between the switches and PFC
-#      to the ranks, every frame arrives in order and no switch drops one;
+#      with PFC everywhere (the ranks' MACs obey it), and with credits
+#      everywhere (the generator speaks them), every frame arrives in order
+#      and no switch drops one;
 #      with flow control off the same run loses frames (the test can fail).
 #      The cross-leaf flows spread over both spines.
 #
@@ -142,10 +143,12 @@ check_ok "each switch answers on its own socket and telemetry (/ibex/NAME/) with
 sed 's/rate: 100G/rate: 100M/' "$confdir/fabric/leaf2-spine2-8.yaml" >"$tmp/t8.yaml"
 flows=$(seq -s, 1 7 | sed 's/\([0-9]*\)/\1:0/g')
 incast() { # MODE
-	local p
+	local p genfc=""
 	dpdk_prefix p "inc$1"
+	# Credits to the ranks too: the generator speaks them.
+	[ "$1" = credit ] && genfc="--fc credit --vl 3"
 	"$fab" "${eal[@]}" --file-prefix="$p" -- "$tmp/t8.yaml" --fc "$1" \
-		--json "$tmp/inc.$1.json" --gen "--engine rate --ranks 8 \
+		--json "$tmp/inc.$1.json" --gen "--engine rate --ranks 8 $genfc \
 		--flow $flows --pcp 3 --vlan 1 --size 128 --rate 120K \
 		--frames $frames --duration 600 --json $tmp/inc.$1.gen.json" \
 		>"$tmp/inc.$1.log" 2>&1 || true
