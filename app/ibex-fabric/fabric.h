@@ -47,6 +47,9 @@ struct fabric {
 	 * every port, with lane fc_vl lossless unless "none". */
 	const char *fc;
 	unsigned int fc_vl;
+	/** --pfc-reaction-us: every PFC port's proc-ns (headroom auto
+	 * covers what arrives meanwhile); 0: the switches' own. */
+	uint32_t pfc_reaction_us;
 };
 
 /** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */

@@ -147,6 +147,24 @@ fabric_report(FILE *out, const struct fabric *f, double elapsed_s)
 	}
 }
 
+/* The port's drops by reason, those that are not 0. */
+static void
+json_drops(FILE *o, const struct ibex_port_counters *pc)
+{
+	unsigned int r;
+	bool first = true;
+
+	fprintf(o, ", \"drops\": {");
+	for (r = 1; r < IBEX_R_MAX; r++) {
+		if (pc->drop[r] == 0)
+			continue;
+		fprintf(o, "%s\"%s\": %" PRIu64, first ? "" : ", ",
+			ibex_reason_name(r), pc->drop[r]);
+		first = false;
+	}
+	fprintf(o, "}");
+}
+
 static void
 json_hop(FILE *o, const struct fabric *f, unsigned int i, uint16_t p)
 {
@@ -164,12 +182,14 @@ json_hop(FILE *o, const struct fabric *f, unsigned int i, uint16_t p)
 		PRIu64 ", \"dropped\": %" PRIu64 ", \"lane_drops\": %" PRIu64
 		", \"pfc_tx\": %" PRIu64 ", \"pfc_rx\": %" PRIu64
 		", \"paused_us\": %" PRIu64 ", \"credit_tx\": %" PRIu64
-		", \"credit_rx\": %" PRIu64 ", \"violations\": %" PRIu64 "}",
+		", \"credit_rx\": %" PRIu64 ", \"violations\": %" PRIu64,
 		dp->port_name[p], peer, h.pc.rx_pkts, h.pc.tx_pkts, h.queued,
 		h.cut, h.res_p50, h.res_p99, h.res_max,
 		ibex_port_dropped(&h.pc), h.lane_drops, h.pause_tx,
 		h.pause_rx, h.paused_us, h.credit_tx, h.credit_rx,
 		h.violations);
+	json_drops(o, &h.pc);
+	fprintf(o, "}");
 }
 
 int

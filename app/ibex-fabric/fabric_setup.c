@@ -171,6 +171,14 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 		if (ret == 0 && strcmp(mode, "none") != 0)
 			ret = fc_line(s->conf, origin, err, errlen,
 				      "lane %s vl %s lossless", cp->name, vl);
+		if (ret == 0 && strcmp(mode, "pfc") == 0 && f->pfc_reaction_us) {
+			char ns[24];
+
+			snprintf(ns, sizeof(ns), "%" PRIu64,
+				 (uint64_t)f->pfc_reaction_us * 1000);
+			ret = fc_line(s->conf, origin, err, errlen,
+				      "pfc %s proc-ns %s", cp->name, ns);
+		}
 		if (ret < 0)
 			return ret;
 	}

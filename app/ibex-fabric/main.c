@@ -50,6 +50,7 @@ struct app_opts {
 	bool summary;            /* --summary: every switch's own report */
 	const char *fc;          /* --fc, NULL: the switches' own */
 	unsigned int fc_vl;
+	uint32_t pfc_reaction_us;
 };
 
 static void
@@ -70,6 +71,9 @@ usage(const char *prog)
 	       "                       credits between switches, PFC towards the\n"
 	       "                       ranks, whose links' MACs obey it)\n"
 	       "  --lossless-vl V      with --fc pfc|credit: the lossless lane (3)\n"
+	       "  --pfc-reaction-us N  with --fc: every PFC port's reaction time, so\n"
+	       "                       its headroom covers a worker that is away for\n"
+	       "                       N us (the lcores are shared; docs/fabric.md)\n"
 	       "  --duration SEC       stop after SEC seconds\n"
 	       "  --idle-stop SEC      stop once no switch received a frame for SEC s\n"
 	       "  --stats-period SEC   a throughput line (all switches) every SEC s\n"
@@ -115,6 +119,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "summary", no_argument, NULL, 'm' },
 		{ "fc", required_argument, NULL, 'f' },
 		{ "lossless-vl", required_argument, NULL, 'v' },
+		{ "pfc-reaction-us", required_argument, NULL, 'r' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "idle-stop", required_argument, NULL, 'i' },
 		{ "stats-period", required_argument, NULL, 's' },
@@ -146,6 +151,18 @@ parse_args(int argc, char **argv, struct app_opts *o)
 			}
 			o->fc = optarg;
 			break;
+		case 'r': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end != '\0' || v < 1 || v > 100000) {
+				fprintf(stderr, "ibex-fabric: --pfc-reaction-us: "
+					"1..100000, not '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->pfc_reaction_us = (uint32_t)v;
+			break;
+		}
 		case 'v': {
 			char *end;
 			long v = strtol(optarg, &end, 10);
@@ -206,6 +223,7 @@ check_only(int argc, char **argv)
 	    parse_args(argc, argv, &o) == 0) {
 		f->fc = o.fc;
 		f->fc_vl = o.fc_vl;
+		f->pfc_reaction_us = o.pfc_reaction_us;
 		if (fabric_load(f, o.topology, 1, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ibex-fabric: %s\n", err);
 		} else {
@@ -401,6 +419,7 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	}
 	f->fc = o->fc;
 	f->fc_vl = o->fc_vl;
+	f->pfc_reaction_us = o->pfc_reaction_us;
 	ret = fabric_load(f, o->topology, nb_switch_workers(), err, errlen);
 	if (ret < 0)
 		return ret;
