@@ -7,7 +7,8 @@
 #                         [-F FRAMES] [-r RATES]
 #
 # PART allreduce: a ring all-reduce across the topology (default
-#   conf/fabric/leaf2-spine2-8.yaml, 100G links), --fc pfc, three
+#   conf/fabric/leaf2-spine2-8.yaml, 100G links), --fc credit (a PFC
+#   worker would have to react within microseconds at 100G), three
 #   scenarios in turn: plain, rank 3 a straggler (20 us late every step),
 #   and a hot spine (leaf1's link to spine1 at a quarter of the rate).
 #   Prints each nccl-tests table and the completion p50/p99 per size side
@@ -16,7 +17,9 @@
 #   frames) across leaf-spine-leaf at 100M, FRAMES (10^7) frames, with
 #   --fc pfc, --fc credit and --fc none: sent, received, lost, switch drops.
 # PART capacity: ring flows (rank r -> r+1, half of them across a spine)
-#   of 1024-byte frames at half of each link's rate, for each rate in RATES
+#   of 1024-byte frames at half of each link's rate, --fc credit (a fabric
+#   that cannot keep up slows its senders instead of dropping), for each
+#   rate in RATES
 #   (default "100M 1G 10G 100G"): offered and received frames/s, their
 #   ratio, and the slowdown (offered / received) once the CPUs cannot keep
 #   the emulated rate.
@@ -57,10 +60,11 @@ allreduce() {
 		local extra=""
 		[ $name = straggler ] && extra="--straggler 3:20:1"
 		echo "### all-reduce, $name ($(date -u +%FT%TZ))"
-		"$fab" "${eal[@]}" -- "$tmp/$name.yaml" --fc pfc \
+		"$fab" "${eal[@]}" -- "$tmp/$name.yaml" --fc credit \
 			--json "$tmp/$name.hops.json" --gen "--engine ring \
 			--ranks $ranks -b 4K -e 1M -f 4 -n $iters -w 5 --vlan 1 \
-			--pcp 3 $extra --json $tmp/$name.json" >"$tmp/$name.log" 2>&1 ||
+			--pcp 3 --fc credit --vl 3 $extra --json $tmp/$name.json" \
+			>"$tmp/$name.log" 2>&1 ||
 			echo "# $name: run not clean (see below)"
 		sed -n '/^# ibex-gen/,/^# Avg bus/p' "$tmp/$name.log"
 		[ $name = hot ] && sed -n '/^fabric /,$p' "$tmp/$name.log"
@@ -85,9 +89,12 @@ incast() {
 	flows=$(seq -s, 1 $((ranks - 1)) | sed 's/\([0-9]*\)/\1:0/g')
 	with_rate "$tmp/inc.yaml" 100M
 	for m in pfc credit none; do
+		local genfc=""
+		[ $m = credit ] && genfc="--fc credit --vl 3"
 		echo "### incast $((ranks - 1)) -> 1, --fc $m, $frames frames ($(date -u +%FT%TZ))"
-		"$fab" "${eal[@]}" -- "$tmp/inc.yaml" --fc $m --json "$tmp/inc.$m.hops.json" \
-			--gen "--engine rate --ranks $ranks --flow $flows --vlan 1 \
+		"$fab" "${eal[@]}" -- "$tmp/inc.yaml" --fc $m --pfc-reaction-us 20000 \
+			--json "$tmp/inc.$m.hops.json" \
+			--gen "--engine rate --ranks $ranks --flow $flows --vlan 1 $genfc \
 			--pcp 3 --size 128 --rate 120K --frames $frames --duration 3600 \
 			--json $tmp/inc.$m.json" >"$tmp/inc.$m.log" 2>&1 || true
 		python3 - "$tmp" "$m" <<'PY'
@@ -123,8 +130,9 @@ capacity() {
 import re; v, u = re.match(r'([0-9.]+)([KMGT])', '$r').groups()
 bps = float(v) * {'K': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12}[u]
 print(int(bps / (1048 * 8) / 2 * $ranks))")
-		"$fab" "${eal[@]}" -- "$tmp/cap.yaml" --fc pfc --gen "--engine rate \
+		"$fab" "${eal[@]}" -- "$tmp/cap.yaml" --fc credit --gen "--engine rate \
 			--ranks $ranks --flow $flows --vlan 1 --pcp 3 --size 1024 \
+			--fc credit --vl 3 \
 			--rate $pps --duration 3 --json $tmp/cap.json" >"$tmp/cap.log" 2>&1 || true
 		python3 - "$tmp" "$r" "$pps" <<'PY'
 import json, sys
