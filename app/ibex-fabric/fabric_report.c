@@ -147,6 +147,22 @@ fabric_report(FILE *out, const struct fabric *f, double elapsed_s)
 	}
 }
 
+/* @p s as a JSON string: names come from the topology file. */
+static void
+json_str(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(o, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(o, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, o);
+	}
+	fputc('"', o);
+}
+
 /* The port's drops by reason, those that are not 0. */
 static void
 json_drops(FILE *o, const struct ibex_port_counters *pc)
@@ -175,7 +191,9 @@ json_hop(FILE *o, const struct fabric *f, unsigned int i, uint16_t p)
 	if (hop_read(dp, p, &h) < 0)
 		memset(&h, 0, sizeof(h));
 	hop_peer(f, &f->sw[i], p, peer, sizeof(peer));
-	fprintf(o, "{\"port\": \"%s\", \"to\": \"%s\", \"rx_frames\": %" PRIu64
+	fprintf(o, "{\"port\": \"%s\", \"to\": ", dp->port_name[p]);
+	json_str(o, peer);
+	fprintf(o, ", \"rx_frames\": %" PRIu64
 		", \"tx_frames\": %" PRIu64 ", \"queued\": %" PRIu64
 		", \"cut_through\": %" PRIu64 ", \"residence_p50_ns\": %" PRIu64
 		", \"residence_p99_ns\": %" PRIu64 ", \"residence_max_ns\": %"
@@ -183,7 +201,7 @@ json_hop(FILE *o, const struct fabric *f, unsigned int i, uint16_t p)
 		", \"pfc_tx\": %" PRIu64 ", \"pfc_rx\": %" PRIu64
 		", \"paused_us\": %" PRIu64 ", \"credit_tx\": %" PRIu64
 		", \"credit_rx\": %" PRIu64 ", \"violations\": %" PRIu64,
-		dp->port_name[p], peer, h.pc.rx_pkts, h.pc.tx_pkts, h.queued,
+		h.pc.rx_pkts, h.pc.tx_pkts, h.queued,
 		h.cut, h.res_p50, h.res_p99, h.res_max,
 		ibex_port_dropped(&h.pc), h.lane_drops, h.pause_tx,
 		h.pause_rx, h.paused_us, h.credit_tx, h.credit_rx,
@@ -205,9 +223,12 @@ fabric_report_json(const char *path, const struct fabric *f,
 	fprintf(o, "{");
 	if (meta != NULL)
 		fprintf(o, "\"meta\": %s, ", meta);
-	fprintf(o, "\"fabric\": \"%s\", \"topology\": \"%s\", \"elapsed_s\": "
-		"%.6f, \"ranks\": %u, \"links\": %u, \"switches\": [",
-		f->topo.name, f->topo.origin, elapsed_s, f->routes.n_ranks,
+	fprintf(o, "\"fabric\": ");
+	json_str(o, f->topo.name);
+	fprintf(o, ", \"topology\": ");
+	json_str(o, f->topo.origin);
+	fprintf(o, ", \"elapsed_s\": %.6f, \"ranks\": %u, \"links\": %u, "
+		"\"switches\": [", elapsed_s, f->routes.n_ranks,
 		f->topo.n_links);
 	for (i = 0; i < f->n_sw; i++) {
 		fprintf(o, "%s{\"name\": \"%s\", \"ports\": [", i ? ", " : "",

@@ -6,6 +6,7 @@
  * net_ibexlink pairs, and each switch gets a data path and a socket.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -185,6 +186,26 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 	return 0;
 }
 
+/* A switch's name names its socket file and telemetry commands. */
+static int
+switch_name_check(const struct ibex_fabric *t, const struct ibex_fabric_node *n,
+		  char *err, size_t errlen)
+{
+	size_t i, len = strlen(n->name);
+
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)n->name[i]) && n->name[i] != '_' &&
+		    n->name[i] != '-' && n->name[i] != '.')
+			break;
+	if (i == len && len < IBEX_NAME_LEN)
+		return 0;
+	snprintf(err, errlen, "%s:%d: switch '%s': ibex-fabric needs switch "
+		 "names of letters, digits, '_', '-' and '.', at most %u (they "
+		 "name its socket and telemetry)", t->origin, n->line, n->name,
+		 IBEX_NAME_LEN - 1);
+	return -EINVAL;
+}
+
 static int
 switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
 	    size_t errlen)
@@ -196,6 +217,9 @@ switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
 	s->node = f->routes.sw[i];
 	n = &f->topo.nodes[s->node];
 	s->name = n->name;
+	ret = switch_name_check(&f->topo, n, err, errlen);
+	if (ret < 0)
+		return ret;
 	s->conf = calloc(1, sizeof(*s->conf));
 	if (s->conf == NULL)
 		return -ENOMEM;
