@@ -103,13 +103,18 @@ t, m = sys.argv[1:3]
 g = json.load(open(f"{t}/inc.{m}.json"))
 h = json.load(open(f"{t}/inc.{m}.hops.json"))
 fr, q = g["frames"], g["sequence"]
-drops = sum(p["dropped"] + p["lane_drops"] for s in h["switches"] for p in s["ports"])
+# The ranks' hello broadcasts end off the flooding tree: not losses.
+flood = ("flood-off", "no-egress")
+ports = [p for s in h["switches"] for p in s["ports"]]
+drops = sum(p["lane_drops"] + sum(n for r, n in p["drops"].items() if r not in flood)
+            for p in ports)
+hellos = sum(n for p in ports for r, n in p["drops"].items() if r in flood)
 pauses = sum(p["pfc_tx"] for s in h["switches"] for p in s["ports"])
 credits = sum(p["credit_tx"] for s in h["switches"] for p in s["ports"])
 print("fc %-6s sent %10d received %10d lost %8d out-of-order %d switch drops %8d "
-      "PFC frames %8d credit frames %8d %.1f s"
-      % (m, fr["tx"], fr["rx"], q["lost"], q["out_of_order"], drops, pauses,
-         credits, g["rate"]["elapsed_s"]))
+      "(hellos ended off the tree %d) PFC frames %8d credit frames %8d %.1f s"
+      % (m, fr["tx"], fr["rx"], q["lost"], q["out_of_order"], drops, hellos,
+         pauses, credits, g["rate"]["elapsed_s"]))
 PY
 	done
 }
