@@ -2,7 +2,8 @@
 /*
  * ibex-ctl: client of the ibex-switch control socket (docs/control.md).
  *
- *   ibex-ctl [--socket PATH | --file-prefix PREFIX] [--json] COMMAND...
+ *   ibex-ctl [--socket PATH | --file-prefix PREFIX [--switch NAME]] [--json]
+ *            COMMAND...
  *   ibex-ctl [...] < commands        one command per line, pipelined
  *   ibex-ctl [...]                   on a terminal: interactive
  *
@@ -31,10 +32,10 @@
 
 #include <editline/readline.h>
 
+#include "ibex_common.h"
 #include "ibex_version.h"
 #include "ibex_time.h"
 
-#define CTL_SOCK_NAME "ibex-ctl.sock"
 #define CTL_LINE_MAX 8192
 #define CTL_SEND_HIGH (64 * 1024)   /* stop reading stdin above this */
 #define CTL_TIMEOUT_MS_DEFAULT 30000
@@ -71,6 +72,8 @@ usage(const char *prog)
 	       "  -s, --socket PATH       control socket of the switch\n"
 	       "  -f, --file-prefix NAME  the switch's DPDK --file-prefix (default\n"
 	       "                          'rte'): the socket is in its runtime dir\n"
+	       "  -w, --switch NAME       switch NAME of an ibex-fabric process (its\n"
+	       "                          socket in the runtime dir)\n"
 	       "  -j, --json              JSON instead of tables (show commands)\n"
 	       "  -t, --timeout SEC       give up when a reply takes longer (30)\n"
 	       "  -i, --interval SEC      run COMMAND again every SEC seconds\n"
@@ -114,19 +117,27 @@ buf_drop(struct buf *b, size_t n)
 	b->len -= n;
 }
 
-/* The directory DPDK's EAL uses for a file prefix (eal_get_runtime_dir). */
+/* The socket in the directory DPDK's EAL uses for a file prefix
+ * (eal_get_runtime_dir): the switch's, or switch @p sw's of ibex-fabric. */
 static int
-default_path(const char *prefix, char *out, size_t len)
+default_path(const char *prefix, const char *sw, char *out, size_t len)
 {
 	const char *base = "/var/run";
+	char name[128];
 	int n;
+
+	if (sw == NULL)
+		snprintf(name, sizeof(name), "%s", IBEX_CTL_SOCK_NAME);
+	else if (snprintf(name, sizeof(name), IBEX_CTL_SOCK_SWITCH_FMT, sw) >=
+		 (int)sizeof(name))
+		return -ENAMETOOLONG;
 
 	if (getuid() != 0) {
 		base = getenv("XDG_RUNTIME_DIR");
 		if (base == NULL || base[0] == '\0')
 			base = "/tmp";
 	}
-	n = snprintf(out, len, "%s/dpdk/%s/%s", base, prefix, CTL_SOCK_NAME);
+	n = snprintf(out, len, "%s/dpdk/%s/%s", base, prefix, name);
 	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
 
@@ -622,6 +633,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, 's' },
 		{ "file-prefix", required_argument, NULL, 'f' },
+		{ "switch", required_argument, NULL, 'w' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "server-uid", required_argument, NULL, 'u' },
@@ -635,7 +647,7 @@ main(int argc, char **argv)
 	long count = 0;
 	struct client c = { .fd = -1, .timeout_ms = CTL_TIMEOUT_MS_DEFAULT };
 	const char *path = getenv("IBEX_CTL_SOCKET");
-	const char *prefix = "rte";
+	const char *prefix = "rte", *sw = NULL;
 	char dflt[256], err[160];
 	long server_uid = -1;
 	double timeout_s;
@@ -643,11 +655,12 @@ main(int argc, char **argv)
 
 	/* '+': stop at the first command word, so "show ports --json" and
 	 * "set port p0 admin down" reach the switch as written. */
-	while ((opt = getopt_long(argc, argv, "+s:f:jt:u:hVi:n:", longopts,
+	while ((opt = getopt_long(argc, argv, "+s:f:w:jt:u:hVi:n:", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 's': path = optarg; break;
 		case 'f': prefix = optarg; path = NULL; break;
+		case 'w': sw = optarg; path = NULL; break;
 		case 'j': c.json = true; break;
 		case 't':
 			if (ibex_parse_time(optarg, "seconds", 0.001, 86400,
@@ -693,8 +706,9 @@ main(int argc, char **argv)
 	if (c.timeout_ms <= 0)
 		c.timeout_ms = CTL_TIMEOUT_MS_DEFAULT;
 	if (path == NULL || path[0] == '\0') {
-		if (default_path(prefix, dflt, sizeof(dflt)) < 0) {
-			fprintf(stderr, "ibex-ctl: file prefix too long\n");
+		if (default_path(prefix, sw, dflt, sizeof(dflt)) < 0) {
+			fprintf(stderr, "ibex-ctl: file prefix or switch name "
+				"too long\n");
 			return 2;
 		}
 		path = dflt;

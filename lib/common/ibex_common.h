@@ -16,6 +16,11 @@
 #define IBEX_MAX_WORKERS 16
 /** Longest port name, including the NUL. */
 #define IBEX_NAME_LEN 32
+/** The control socket's file in the DPDK runtime directory (ibex-switch,
+ * ibex-ctl), and that of switch NAME of an ibex-fabric process (a printf
+ * format of the name). */
+#define IBEX_CTL_SOCK_NAME "ibex-ctl.sock"
+#define IBEX_CTL_SOCK_SWITCH_FMT "ibex-ctl-%s.sock"
 /** 802.1Q VLAN ids 0..4095. */
 #define IBEX_VLAN_COUNT 4096
 /** Port id meaning "none". */

@@ -41,7 +41,8 @@
 	X(SEG_HDR,      "seg-hdr",       "headers split over mbuf segments and not movable into the first") \
 	X(FC_IGNORED,   "fc-ignored",    "valid PAUSE/PFC/credit frame the port's fc mode does not act on (consumed)") \
 	X(LINK_LOCAL,   "link-local",    "frame to the 802.1Q reserved group 01:80:C2:00:00:0X (never relayed)") \
-	X(BPF_DROP,     "bpf-drop",      "the port's eBPF classifier returned drop")
+	X(BPF_DROP,     "bpf-drop",      "the port's eBPF classifier returned drop") \
+	X(FLOOD_OFF,    "flood-off",     "frame to flood (broadcast, multicast, unknown unicast) arrived on a port with flood off")
 
 enum ibex_reason {
 	IBEX_R_OK = 0,

@@ -176,6 +176,7 @@ static const struct conf_key conf_port_keys[] = {
 	   CK_ZERO_UNSET | CK_RESTART),
 	CK("trusted", CT_BOOL, CONF_P, trusted, 0, 1, 0),
 	CK_ENUM("admin", CONF_P, admin_up, conf_down_up),
+	CK("flood", CT_BOOL, CONF_P, flood, 0, 1, 0),
 	CK("vls", CT_VLS, CONF_P, nb_vls, 1, IBEX_VL_DATA_MAX, 0,
 	   .lines = CL_VL | CL_VLS),
 	CK_ENUM("sl-from", CONF_P, sl_class.mode, conf_sl_modes,
@@ -1208,6 +1209,7 @@ conf_port_defaults(struct ibex_conf_port *p, const char *name,
 	p->rx_desc = 1024;
 	p->tx_desc = 1024;
 	p->admin_up = true;
+	p->flood = true;
 	p->lldp_to = IBEX_PORT_NONE;
 	p->stp_to = IBEX_PORT_NONE;
 	p->line = line;

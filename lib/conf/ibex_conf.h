@@ -15,6 +15,7 @@
  *   # comment
  *   switch workers 1 burst 32 tx-drain-us 0 mbufs 16384
  *   port p0 dev net_ring0 pvid 1 vlans 1,10-20 speed 25G mtu 1500
+ *   port p1 flood off
  *   fdb ageing 300
  *   fdb max-entries 65536
  *   fdb learning on
@@ -85,6 +86,10 @@ struct ibex_conf_port {
 	uint64_t speed_bps;        /**< line rate, bit/s; 0 = unset */
 	bool trusted;              /**< may send management (VL15) frames */
 	bool admin_up;             /**< default true */
+	/** Flooded frames (broadcast, multicast, unknown unicast) go out of
+	 * it and are flooded when they come in (default true); off: a link
+	 * off the fabric's flooding tree (docs/fabric.md). */
+	bool flood;
 	bool vlans_set;            /**< vlans given; otherwise member of pvid only */
 	uint64_t vlans[IBEX_VLAN_COUNT / 64]; /**< membership bitmap */
 	int line;                  /**< line that declared it, for messages */

@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
@@ -163,36 +164,57 @@ rx_total(const struct ibex_dp *dp)
 	return sum;
 }
 
-static void
-stats_line(const struct ibex_dp *dp, uint64_t *last_rx, uint64_t *last_tsc)
-{
-	uint64_t rx = rx_total(dp), tsc = rte_get_tsc_cycles();
-	double dt = (double)(tsc - *last_tsc) / (double)rte_get_tsc_hz();
-
-	RTE_LOG(INFO, IBEX_CTL, "rx %" PRIu64 " frames, %.2f Mpps\n",
-		rx, dt > 0 ? (double)(rx - *last_rx) / dt / 1e6 : 0.0);
-	*last_rx = rx;
-	*last_tsc = tsc;
-}
+/* What the loop keeps per switch: the deadlines that are the switch's own
+ * (CLOCK_MONOTONIC ms; 0 = none). */
+struct ctl_switch_state {
+	uint64_t next_links;    /* 0: no port whose link is watched */
+	uint64_t next_capture;  /* 0: no capture runs */
+};
 
 /* The loop's descriptors and the deadlines of its jobs (CLOCK_MONOTONIC
- * ms; 0 = none). */
+ * ms; 0 = none). One loop serves every switch of the process: one
+ * signalfd, one timer, one eventfd every switch's workers write. */
 struct ctl_loop {
-	struct ibex_dp *dp;
+	const struct ibex_ctl_switch *sw;
+	unsigned int n;
+	struct ctl_switch_state *st;
 	const struct ibex_ctl_opts *opts;
 	int sfd, tfd, efd;
 	uint64_t start, next_age, next_stats, next_idle, learn_rearm;
-	uint64_t next_links;    /* 0: no port whose link is watched */
-	uint64_t next_capture;  /* 0: no capture runs */
 	uint64_t armed_at;      /* timerfd's deadline, 0: disarmed */
 	uint64_t last_rx, last_tsc, idle_rx, last_rx_change;
 	bool learn_pending;     /* a learn wake-up seen, holdoff running */
 };
 
+static uint64_t
+rx_total_all(const struct ctl_loop *l)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		sum += rx_total(l->sw[i].dp);
+	return sum;
+}
+
+static void
+stats_line(struct ctl_loop *l)
+{
+	uint64_t rx = rx_total_all(l), tsc = rte_get_tsc_cycles();
+	double dt = (double)(tsc - l->last_tsc) / (double)rte_get_tsc_hz();
+
+	RTE_LOG(INFO, IBEX_CTL, "rx %" PRIu64 " frames, %.2f Mpps%s\n",
+		rx, dt > 0 ? (double)(rx - l->last_rx) / dt / 1e6 : 0.0,
+		l->n > 1 ? " (all switches)" : "");
+	l->last_rx = rx;
+	l->last_tsc = tsc;
+}
+
 static int
 loop_open(struct ctl_loop *l)
 {
 	sigset_t set;
+	unsigned int i;
 
 	ctl_sigset(&set);
 	/* Blocked here too, in case the caller did not (then only signals
@@ -201,9 +223,13 @@ loop_open(struct ctl_loop *l)
 	l->sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	l->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	l->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	l->st = calloc(l->n, sizeof(*l->st));
 	if (l->sfd < 0 || l->tfd < 0 || l->efd < 0)
 		return -errno;
-	ibex_dp_learn_set_fd(l->dp, l->efd);
+	if (l->st == NULL)
+		return -ENOMEM;
+	for (i = 0; i < l->n; i++)
+		ibex_dp_learn_set_fd(l->sw[i].dp, l->efd);
 	atomic_store(&wake_fd, l->efd);
 	return 0;
 }
@@ -211,14 +237,18 @@ loop_open(struct ctl_loop *l)
 static void
 loop_close(struct ctl_loop *l)
 {
+	unsigned int i;
+
 	atomic_store(&wake_fd, -1);
-	ibex_dp_learn_set_fd(l->dp, -1);
+	for (i = 0; i < l->n; i++)
+		ibex_dp_learn_set_fd(l->sw[i].dp, -1);
 	if (l->sfd >= 0)
 		close(l->sfd);
 	if (l->tfd >= 0)
 		close(l->tfd);
 	if (l->efd >= 0)
 		close(l->efd);
+	free(l->st);
 }
 
 static void
@@ -258,17 +288,22 @@ loop_arm(struct ctl_loop *l)
 {
 	uint64_t d = 0;
 	struct itimerspec its = { 0 };
+	unsigned int i;
 
 	d = earliest(d, l->next_age);
-	d = earliest(d, l->next_links);
 	d = earliest(d, l->next_stats);
 	d = earliest(d, l->next_idle);
 	d = earliest(d, l->learn_rearm);
-	/* A capture started by the socket: drain its rings every
-	 * IBEX_CAPTURE_POLL_MS, only while it runs. */
-	if (l->next_capture == 0 && ibex_capture_active(l->dp))
-		l->next_capture = clock_ms() + IBEX_CAPTURE_POLL_MS;
-	d = earliest(d, l->next_capture);
+	for (i = 0; i < l->n; i++) {
+		struct ctl_switch_state *st = &l->st[i];
+
+		d = earliest(d, st->next_links);
+		/* A capture started by the socket: drain its rings every
+		 * IBEX_CAPTURE_POLL_MS, only while it runs. */
+		if (st->next_capture == 0 && ibex_capture_active(l->sw[i].dp))
+			st->next_capture = clock_ms() + IBEX_CAPTURE_POLL_MS;
+		d = earliest(d, st->next_capture);
+	}
 	if (l->opts->duration_ms != 0)
 		d = earliest(d, l->start + l->opts->duration_ms);
 	if (d == l->armed_at)
@@ -281,36 +316,52 @@ loop_arm(struct ctl_loop *l)
 	l->armed_at = d;
 }
 
+/* One switch's jobs that are due: links, capture. */
+static void
+loop_switch_jobs(struct ctl_loop *l, unsigned int i, uint64_t now)
+{
+	struct ctl_switch_state *st = &l->st[i];
+	struct ibex_dp *dp = l->sw[i].dp;
+
+	if (st->next_links != 0 && now >= st->next_links) {
+		uint32_t ms = ibex_dp_links_poll(dp);
+
+		/* Links that are up are looked at on the ageing tick: no
+		 * wake-up of their own. */
+		st->next_links = ms == 0 ? 0 :
+				 ms >= CTL_AGE_MS ? l->next_age : now + ms;
+	}
+	if (st->next_capture != 0 && now >= st->next_capture)
+		st->next_capture = ibex_capture_poll(dp) ?
+				   now + IBEX_CAPTURE_POLL_MS : 0;
+}
+
 /* The periodic jobs that are due. @return true to stop. */
 static bool
 loop_jobs(struct ctl_loop *l, uint64_t now)
 {
 	const struct ibex_ctl_opts *o = l->opts;
-	struct ibex_dp *dp = l->dp;
+	unsigned int i;
 
 	if (now >= l->next_age) {
-		ibex_fdb_age(dp->fdb, ibex_dp_clock_ms(dp, rte_get_tsc_cycles()));
+		for (i = 0; i < l->n; i++) {
+			struct ibex_dp *dp = l->sw[i].dp;
+
+			ibex_fdb_age(dp->fdb,
+				     ibex_dp_clock_ms(dp, rte_get_tsc_cycles()));
+		}
 		l->next_age = now + CTL_AGE_MS;
 	}
-	if (l->next_links != 0 && now >= l->next_links) {
-		uint32_t ms = ibex_dp_links_poll(dp);
-
-		/* Links that are up are looked at on the ageing tick: no
-		 * wake-up of their own. */
-		l->next_links = ms == 0 ? 0 :
-				ms >= CTL_AGE_MS ? l->next_age : now + ms;
-	}
-	if (l->next_capture != 0 && now >= l->next_capture)
-		l->next_capture = ibex_capture_poll(dp) ?
-				  now + IBEX_CAPTURE_POLL_MS : 0;
+	for (i = 0; i < l->n; i++)
+		loop_switch_jobs(l, i, now);
 	if (l->next_stats != 0 && now >= l->next_stats) {
-		stats_line(dp, &l->last_rx, &l->last_tsc);
+		stats_line(l);
 		l->next_stats = now + o->stats_period_ms;
 	}
 	if (o->duration_ms != 0 && now - l->start >= o->duration_ms)
 		return true;
 	if (l->next_idle != 0 && now >= l->next_idle) {
-		uint64_t rx = rx_total(dp);
+		uint64_t rx = rx_total_all(l);
 
 		if (rx != l->idle_rx) {
 			l->idle_rx = rx;
@@ -325,7 +376,7 @@ loop_jobs(struct ctl_loop *l, uint64_t now)
 }
 
 /*
- * Learning: apply what the ring holds. After a wake-up by a worker, wait
+ * Learning: apply what the rings hold. After a wake-up by a worker, wait
  * CTL_LEARN_HOLDOFF_MS before letting workers wake us again; at its end
  * apply again and re-arm. Arming is the flag, a fence, then one more look
  * at the ring (learn_wake() in the data path is the other half).
@@ -334,9 +385,11 @@ loop_jobs(struct ctl_loop *l, uint64_t now)
 static bool
 loop_learn(struct ctl_loop *l, uint64_t now, bool woken)
 {
-	struct ibex_dp *dp = l->dp;
+	bool more = false;
+	unsigned int i;
 
-	learn_apply(dp);
+	for (i = 0; i < l->n; i++)
+		learn_apply(l->sw[i].dp);
 	if (woken && !l->learn_pending) {
 		l->learn_pending = true;
 		l->learn_rearm = now + CTL_LEARN_HOLDOFF_MS;
@@ -346,54 +399,105 @@ loop_learn(struct ctl_loop *l, uint64_t now, bool woken)
 		return false;
 	l->learn_pending = false;
 	l->learn_rearm = 0;
-	return ibex_dp_learn_arm(dp);
+	for (i = 0; i < l->n; i++)
+		more |= ibex_dp_learn_arm(l->sw[i].dp);
+	return more;
+}
+
+/* The sockets' descriptors after the loop's three. @return how many. */
+static unsigned int
+loop_sock_fds(const struct ctl_loop *l, struct pollfd *pfd, bool *more)
+{
+	unsigned int i, n = 0;
+
+	*more = false;
+	for (i = 0; i < l->n; i++) {
+		bool m = false;
+
+		if (l->sw[i].sock == NULL)
+			continue;
+		n += ibex_sock_fds(l->sw[i].sock, pfd + n, IBEX_SOCK_MAX_FDS, &m);
+		*more |= m;
+	}
+	return n;
+}
+
+static void
+loop_sock_poll(const struct ctl_loop *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->sw[i].sock != NULL)
+			ibex_sock_poll(l->sw[i].sock);
+}
+
+static void
+loop_stop_all(const struct ibex_ctl_switch *sw, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		atomic_store_explicit(&sw[i].dp->stop, true,
+				      memory_order_relaxed);
+}
+
+static void
+loop_start(struct ctl_loop *l)
+{
+	const struct ibex_ctl_opts *opts = l->opts;
+	unsigned int i;
+
+	l->start = clock_ms();
+	l->next_age = l->start + CTL_AGE_MS;
+	for (i = 0; i < l->n; i++)
+		l->st[i].next_links = l->sw[i].dp->nb_ports != 0 ? l->start : 0;
+	l->next_stats = opts->stats_period_ms != 0 ?
+			l->start + opts->stats_period_ms : 0;
+	l->next_idle = opts->idle_stop_ms != 0 ? l->start : 0;
+	l->last_rx_change = l->start;
+	l->last_tsc = rte_get_tsc_cycles();
 }
 
 void
-ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts)
+ibex_ctl_run_switches(const struct ibex_ctl_switch *sw, unsigned int nsw,
+		      const struct ibex_ctl_opts *opts)
 {
-	struct ctl_loop l = { .dp = dp, .opts = opts, .sfd = -1, .tfd = -1,
-			      .efd = -1 };
-	struct pollfd pfd[IBEX_SOCK_MAX_FDS + 3];
+	struct ctl_loop l = { .sw = sw, .n = nsw, .opts = opts, .sfd = -1,
+			      .tfd = -1, .efd = -1 };
+	struct pollfd *pfd;
 	bool more = false, woken = false, sock_due = true;
 	int ret;
 
-	ret = loop_open(&l);
+	pfd = calloc((size_t)nsw * IBEX_SOCK_MAX_FDS + 3, sizeof(*pfd));
+	ret = pfd == NULL ? -ENOMEM : loop_open(&l);
 	if (ret < 0) {
 		RTE_LOG(ERR, IBEX_CTL, "cannot set up the control loop: %s\n",
 			strerror(-ret));
 		loop_close(&l);
-		atomic_store_explicit(&dp->stop, true, memory_order_relaxed);
+		free(pfd);
+		loop_stop_all(sw, nsw);
 		return;
 	}
-	l.start = clock_ms();
-	l.next_age = l.start + CTL_AGE_MS;
-	l.next_links = dp->nb_ports != 0 ? l.start : 0;
-	l.next_stats = opts->stats_period_ms != 0 ?
-		       l.start + opts->stats_period_ms : 0;
-	l.next_idle = opts->idle_stop_ms != 0 ? l.start : 0;
-	l.last_rx_change = l.start;
-	l.last_tsc = rte_get_tsc_cycles();
+	loop_start(&l);
 	for (;;) {
 		uint64_t now = clock_ms();
-		unsigned int n = 0, nsock = 0;
+		unsigned int n = 0, nsock;
 		bool sock_more = false;
 
 		if (atomic_load(&stop_requested) || loop_jobs(&l, now))
 			break;
 		if (loop_learn(&l, now, woken))
 			more = true;
-		/* The socket's turn when one of its fds (or the timer)
+		/* The sockets' turn when one of their fds (or the timer)
 		 * woke us, not on every learn wake-up. */
-		if (opts->sock != NULL && sock_due)
-			ibex_sock_poll(opts->sock);
+		if (sock_due)
+			loop_sock_poll(&l);
 		loop_arm(&l);
 		pfd[n++] = (struct pollfd){ .fd = l.sfd, .events = POLLIN };
 		pfd[n++] = (struct pollfd){ .fd = l.tfd, .events = POLLIN };
 		pfd[n++] = (struct pollfd){ .fd = l.efd, .events = POLLIN };
-		if (opts->sock != NULL)
-			nsock = ibex_sock_fds(opts->sock, pfd + n,
-					      IBEX_SOCK_MAX_FDS, &sock_more);
+		nsock = loop_sock_fds(&l, pfd + n, &sock_more);
 		n += nsock;
 		ret = poll(pfd, n, more || sock_more ? 0 : -1);
 		more = false;
@@ -421,10 +525,19 @@ ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts)
 		}
 	}
 	loop_close(&l);
+	free(pfd);
 	/* Consumed: a later run starts afresh (one asked for before this
 	 * run, or during it, has stopped this one). */
 	atomic_store(&stop_requested, false);
-	atomic_store_explicit(&dp->stop, true, memory_order_relaxed);
+	loop_stop_all(sw, nsw);
+}
+
+void
+ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts)
+{
+	const struct ibex_ctl_switch sw = { .dp = dp, .sock = opts->sock };
+
+	ibex_ctl_run_switches(&sw, 1, opts);
 }
 
 static uint64_t

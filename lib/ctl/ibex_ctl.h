@@ -49,6 +49,23 @@ bool ibex_ctl_stop_requested(void);
  * Sets dp->stop on return so workers leave their loops. */
 void ibex_ctl_run(struct ibex_dp *dp, const struct ibex_ctl_opts *opts);
 
+/** One switch the control loop serves: its data path and its control
+ * socket (NULL: none). */
+struct ibex_ctl_switch {
+	struct ibex_dp *dp;
+	struct ibex_sock *sock;
+};
+
+/**
+ * The same loop for several switches in one process (ibex-fabric): one
+ * thread, one set of wake-ups (signals, one timer for every switch's jobs,
+ * one eventfd all their workers write to learn), every switch's socket.
+ * @p opts->sock is not used; the duration, idle stop and stats period
+ * count the frames of all switches. Sets every dp->stop on return.
+ */
+void ibex_ctl_run_switches(const struct ibex_ctl_switch *sw, unsigned int n,
+			   const struct ibex_ctl_opts *opts);
+
 /** Print the per-port counters and drop reasons as a table. */
 void ibex_ctl_print_summary(FILE *f, const struct ibex_dp *dp,
 			    double elapsed_s);
@@ -68,5 +85,10 @@ int ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 
 /** Register the /ibex/ telemetry commands. @return 0 or -errno. */
 int ibex_telemetry_register(struct ibex_dp *dp);
+
+/** Register them again as /ibex/NAME/... for switch @p name of an
+ * ibex-fabric process (ibex_telemetry_register() gives the first switch
+ * the plain names). @return 0 or -errno. */
+int ibex_telemetry_register_switch(struct ibex_dp *dp, const char *name);
 
 #endif /* IBEX_CTL_H */

@@ -51,7 +51,6 @@
 RTE_LOG_REGISTER(ibex_sock_logtype, ibex.ctl.sock, INFO);
 #define RTE_LOGTYPE_IBEX_SOCK ibex_sock_logtype
 
-#define SOCK_NAME "ibex-ctl.sock"
 #define SOCK_MAX_CLIENTS 16
 #define SOCK_BACKLOG 16
 /* A client that sent nothing and was sent nothing for this long is
@@ -123,7 +122,7 @@ int
 ibex_sock_default_path(char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "%s/%s", rte_eal_get_runtime_dir(),
-			 SOCK_NAME);
+			 IBEX_CTL_SOCK_NAME);
 
 	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
@@ -441,7 +440,7 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_printf(o, "%-12s %-5s %-4s %6s", "port", "admin",
 				"link", "speed");
 		ibex_cnt_text_head(o, &ibex_port_cnt_set, 0);
-		ibex_out_printf(o, "  %s\n", "dev");
+		ibex_out_printf(o, "  %-16s %s\n", "dev", "flood");
 	}
 	for (p = first; p < end; p++) {
 		const struct ibex_conf_port *cp = &s->conf->ports[p];
@@ -457,7 +456,9 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 					cp->admin_up ? "up" : "down", link,
 					fmt_rate(cp->speed_bps, rate, sizeof(rate)));
 			ibex_cnt_text_row(o, &ibex_port_cnt_set, v, 0);
-			ibex_out_printf(o, "  %s\n", ibex_conf_port_dev(cp));
+			ibex_out_printf(o, "  %-16s %s\n",
+					ibex_conf_port_dev(cp),
+					cp->flood ? "on" : "off");
 			continue;
 		}
 		ibex_out_printf(o, "%s{\"name\": ", sep(&f1));
@@ -465,9 +466,9 @@ show_ports(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		ibex_out_printf(o, ", \"dev\": ");
 		ibex_out_json_str(o, ibex_conf_port_dev(cp));
 		ibex_out_printf(o, ", \"admin\": \"%s\", \"link\": \"%s\", "
-				"\"speed_bps\": %" PRIu64 ", ",
+				"\"speed_bps\": %" PRIu64 ", \"flood\": \"%s\", ",
 				cp->admin_up ? "up" : "down", link,
-				cp->speed_bps);
+				cp->speed_bps, cp->flood ? "on" : "off");
 		ibex_port_cnt_json(o, &c);
 		ibex_out_printf(o, "}");
 	}
@@ -1990,6 +1991,10 @@ sock_telemetry_register(struct ibex_sock *s)
 {
 	int ret;
 
+	/* Several switches in one process (ibex-fabric): the first one's
+	 * socket answers, as the first one's data path does /ibex/ports. */
+	if (tel_sock != NULL)
+		return 0;
 	tel_sock = s;
 	ret = rte_telemetry_register_cmd("/ibex/lanes", tel_lanes,
 		"Counters of each lane (VL) of a port. Parameters: port name "

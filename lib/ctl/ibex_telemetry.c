@@ -37,7 +37,8 @@
 #include "ibex_pkt.h"
 #include "ibex_version.h"
 
-static struct ibex_dp *tel_dp;
+/* The switch the running command is about (tel_dispatch()). */
+static __thread struct ibex_dp *tel_dp;
 
 static int
 port_from_param(const char *params)
@@ -428,50 +429,115 @@ tel_capture(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
-int
-ibex_telemetry_register(struct ibex_dp *dp)
+static const struct {
+const char *cmd;
+telemetry_cb fn;
+const char *help;
+} tel_cmds[] = {
+	{ "/ibex/version", tel_version,
+	  "ibex version, git describe, DPDK version. No parameters" },
+	{ "/ibex/ports", tel_ports, "List ibex ports. No parameters" },
+	{ "/ibex/port_stats", tel_port_stats,
+	  "Counters of one port. Parameters: port name or index" },
+	{ "/ibex/drops", tel_drops,
+	  "Non-zero drop counters by port and reason. No parameters" },
+	{ "/ibex/reasons", tel_reasons,
+	  "Every drop reason and its meaning. No parameters" },
+	{ "/ibex/workers", tel_workers,
+	  "Worker lcores and their busy cycles. No parameters" },
+	/* Help texts are at most 127 characters. */
+	{ "/ibex/fdb", tel_fdb, "FDB counters and a page of entries. "
+	  "Parameters: OFFSET[,COUNT<=100]; next: the next page's "
+	  "OFFSET, -1 after the last" },
+	{ "/ibex/credits", tel_credits,
+	  "Credit ports: credits, buffer, violations. No parameters" },
+	{ "/ibex/pfc", tel_pfc,
+	  "PFC ports: pauses, watchdog, buffer. No parameters" },
+	{ "/ibex/ecmp", tel_ecmp,
+	  "ECMP groups: frames per member. No parameters" },
+	{ "/ibex/bpf", tel_bpf,
+	  "eBPF classifiers per port and their verdicts. No parameters" },
+	{ "/ibex/capture", tel_capture,
+	  "The running or last ibex-ctl capture: state, file, frames "
+	  "written and dropped. No parameters" },
+};
+
+/* Several switches in one process (ibex-fabric): /ibex/NAME/CMD is CMD of
+ * switch NAME, /ibex/CMD that of the first. */
+static struct {
+	char name[IBEX_NAME_LEN];
+	struct ibex_dp *dp;
+} tel_switch[IBEX_DP_LCORE_MAX];
+static unsigned int tel_nb_switches;
+static struct ibex_dp *tel_first;
+
+/*
+ * Every command goes through here: find the switch the command names and
+ * the callback of its last part, then run it with tel_dp set to that
+ * switch. tel_dp is per thread: DPDK's telemetry serves each client from
+ * a thread of its own.
+ */
+static int
+tel_dispatch(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	static const struct {
-		const char *cmd;
-		telemetry_cb fn;
-		const char *help;
-	} cmds[] = {
-		{ "/ibex/version", tel_version,
-		  "ibex version, git describe, DPDK version. No parameters" },
-		{ "/ibex/ports", tel_ports, "List ibex ports. No parameters" },
-		{ "/ibex/port_stats", tel_port_stats,
-		  "Counters of one port. Parameters: port name or index" },
-		{ "/ibex/drops", tel_drops,
-		  "Non-zero drop counters by port and reason. No parameters" },
-		{ "/ibex/reasons", tel_reasons,
-		  "Every drop reason and its meaning. No parameters" },
-		{ "/ibex/workers", tel_workers,
-		  "Worker lcores and their busy cycles. No parameters" },
-		/* Help texts are at most 127 characters. */
-		{ "/ibex/fdb", tel_fdb, "FDB counters and a page of entries. "
-		  "Parameters: OFFSET[,COUNT<=100]; next: the next page's "
-		  "OFFSET, -1 after the last" },
-		{ "/ibex/credits", tel_credits,
-		  "Credit ports: credits, buffer, violations. No parameters" },
-		{ "/ibex/pfc", tel_pfc,
-		  "PFC ports: pauses, watchdog, buffer. No parameters" },
-		{ "/ibex/ecmp", tel_ecmp,
-		  "ECMP groups: frames per member. No parameters" },
-		{ "/ibex/bpf", tel_bpf,
-		  "eBPF classifiers per port and their verdicts. No parameters" },
-		{ "/ibex/capture", tel_capture,
-		  "The running or last ibex-ctl capture: state, file, frames "
-		  "written and dropped. No parameters" },
-	};
+	const char *base = cmd + strlen("/ibex/"), *slash = strchr(base, '/');
+	struct ibex_dp *dp = tel_first;
+	unsigned int i;
+
+	if (slash != NULL) {
+		dp = NULL;
+		for (i = 0; i < tel_nb_switches; i++)
+			if (strlen(tel_switch[i].name) == (size_t)(slash - base) &&
+			    strncmp(tel_switch[i].name, base, slash - base) == 0)
+				dp = tel_switch[i].dp;
+		base = slash + 1;
+	}
+	if (dp == NULL)
+		return -EINVAL;
+	for (i = 0; i < RTE_DIM(tel_cmds); i++)
+		if (strcmp(tel_cmds[i].cmd + strlen("/ibex/"), base) == 0) {
+			tel_dp = dp;
+			return tel_cmds[i].fn(cmd, params, d);
+		}
+	return -EINVAL;
+}
+
+/* Register every command under @p prefix ("/ibex/" or "/ibex/NAME/"). */
+static int
+tel_register_all(const char *prefix)
+{
+	char cmd[128];
 	unsigned int i;
 	int ret;
 
-	tel_dp = dp;
-	for (i = 0; i < RTE_DIM(cmds); i++) {
-		ret = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn,
-						 cmds[i].help);
+	for (i = 0; i < RTE_DIM(tel_cmds); i++) {
+		snprintf(cmd, sizeof(cmd), "%s%s", prefix,
+			 tel_cmds[i].cmd + strlen("/ibex/"));
+		ret = rte_telemetry_register_cmd(cmd, tel_dispatch,
+						 tel_cmds[i].help);
 		if (ret < 0)
 			return ret;
 	}
 	return 0;
+}
+
+int
+ibex_telemetry_register(struct ibex_dp *dp)
+{
+	tel_first = dp;
+	return tel_register_all("/ibex/");
+}
+
+int
+ibex_telemetry_register_switch(struct ibex_dp *dp, const char *name)
+{
+	char prefix[IBEX_NAME_LEN + 8];
+
+	if (tel_nb_switches == RTE_DIM(tel_switch))
+		return -ENOSPC;
+	snprintf(tel_switch[tel_nb_switches].name,
+		 sizeof(tel_switch[0].name), "%s", name);
+	tel_switch[tel_nb_switches++].dp = dp;
+	snprintf(prefix, sizeof(prefix), "/ibex/%s/", name);
+	return tel_register_all(prefix);
 }

@@ -336,11 +336,12 @@ capture_alloc(struct ibex_capture *cap, const struct ibex_dp *dp, char *err,
 {
 	uint32_t room = rte_pcapng_mbuf_size(cap->snaplen);
 	unsigned int n = CAPTURE_POOL_BYTES / (room + 256u), ring;
-	char name[RTE_MEMPOOL_NAMESIZE];
+	char name[RTE_MEMPOOL_NAMESIZE], base[RTE_MEMPOOL_NAMESIZE];
 	uint16_t i;
 
 	n = RTE_MAX(RTE_MIN(n, CAPTURE_POOL_MAX), CAPTURE_POOL_MIN);
-	snprintf(name, sizeof(name), "ibex_cap%u", cap->v.id);
+	snprintf(base, sizeof(base), "ibex_cap%u", cap->v.id);
+	ibex_dp_obj_name(dp, name, sizeof(name), base);
 	cap->mp = rte_pktmbuf_pool_create(name, n, 0, 0,
 					  (uint16_t)RTE_MIN(room, (uint32_t)UINT16_MAX),
 					  rte_socket_id());
@@ -352,7 +353,8 @@ capture_alloc(struct ibex_capture *cap, const struct ibex_dp *dp, char *err,
 		goto nomem;
 	ring = rte_align32pow2(n + 1);
 	for (i = 0; i < cap->nb_wq; i++) {
-		snprintf(name, sizeof(name), "ibex_cap%u_%u", cap->v.id, i);
+		snprintf(base, sizeof(base), "ibex_cap%u_%u", cap->v.id, i);
+		ibex_dp_obj_name(dp, name, sizeof(name), base);
 		cap->wq[i].ring = rte_ring_create(name, ring, rte_socket_id(),
 						  RING_F_SP_ENQ | RING_F_SC_DEQ);
 		if (cap->wq[i].ring == NULL)

@@ -1347,15 +1347,25 @@ frame_ref(struct rte_mbuf *m, int16_t k)
 			rte_mbuf_refcnt_update(m, k);
 }
 
+/*
+ * Send a broadcast, multicast or unknown unicast frame to every other
+ * port of its VLAN that is up and has flood on. A frame that came in by a
+ * port with flood off is not flooded at all: that link is off the
+ * fabric's flooding tree, and flooding it would send it round a loop.
+ */
 static void
 flood(struct ibex_worker *w, const struct ibex_dp_tables *t,
       struct ibex_port_counters *c, struct rte_mbuf *m, uint16_t vid,
       uint16_t in_port, uint32_t cls)
 {
 	uint64_t mask = ibex_flood_mask(t->vlan_members, vid, in_port) &
-			t->tx_enabled;
+			t->tx_enabled & t->flood_ports;
 	unsigned int n = __builtin_popcountll(mask);
 
+	if (unlikely(!((t->flood_ports >> in_port) & 1))) {
+		drop(c, m, IBEX_R_FLOOD_OFF);
+		return;
+	}
 	if (unlikely(n == 0)) {
 		drop(c, m, IBEX_R_NO_EGRESS);
 		return;
@@ -2240,14 +2250,10 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 	}
 }
 
-int
-ibex_dp_worker_main(void *arg)
+static void
+worker_online(struct ibex_worker *w)
 {
-	struct ibex_worker *w = arg;
 	struct ibex_dp *dp = w->dp;
-	/* PREFETCH_AHEAD more: see rx_burst_process(). */
-	struct rte_mbuf *pkts[IBEX_BURST_MAX + PREFETCH_AHEAD];
-	uint64_t drain_until = 0;
 
 	RTE_LOG(INFO, IBEX_WORKER, "worker %u on lcore %u polls %u queue(s)\n",
 		w->index, w->lcore_id, w->nb_rxq);
@@ -2255,28 +2261,133 @@ ibex_dp_worker_main(void *arg)
 		rte_rcu_qsbr_thread_online(dp->qsbr, w->index);
 	w->tsc_per_ms = dp->tsc_hz / 1000;
 	w->ms_next_tsc = 0;
-	for (;;) {
-		/* Asked to stop: keep going (RX too: credits and pauses still
-		 * arrive) until nothing waits to be sent or IBEX_DRAIN_MS
-		 * passed, so frames held back by flow control or a shaper
-		 * leave instead of being dropped at exit. */
-		if (unlikely(atomic_load_explicit(&dp->stop,
-						  memory_order_relaxed))) {
-			if (drain_until == 0)
-				drain_until = rte_rdtsc() +
-					dp->tsc_hz / 1000 * IBEX_DRAIN_MS;
-			if (w->pending_tx == 0 || rte_rdtsc() >= drain_until ||
-			    pending_port_down(w))
-				break;
-		}
-		worker_iteration(w, pkts);
-	}
+}
+
+/*
+ * Asked to stop: keep going (RX too: credits and pauses still arrive)
+ * until nothing waits to be sent or IBEX_DRAIN_MS passed, so frames held
+ * back by flow control or a shaper leave instead of being dropped at
+ * exit. @return true once the worker may leave (*drain_until: 0 before
+ * the stop was seen).
+ */
+static inline bool
+worker_done(struct ibex_worker *w, uint64_t *drain_until)
+{
+	struct ibex_dp *dp = w->dp;
+
+	if (likely(!atomic_load_explicit(&dp->stop, memory_order_relaxed)))
+		return false;
+	if (*drain_until == 0)
+		*drain_until = rte_rdtsc() + dp->tsc_hz / 1000 * IBEX_DRAIN_MS;
+	return w->pending_tx == 0 || rte_rdtsc() >= *drain_until ||
+	       pending_port_down(w);
+}
+
+static void
+worker_offline(struct ibex_worker *w)
+{
+	struct ibex_dp *dp = w->dp;
+
 	/* Past our last quiescent state: the capture may be gone. */
 	w->cap = NULL;
 	worker_release_all(w);
 	if (dp->qsbr != NULL)
 		rte_rcu_qsbr_thread_offline(dp->qsbr, w->index);
+}
+
+int
+ibex_dp_worker_main(void *arg)
+{
+	struct ibex_worker *w = arg;
+	/* PREFETCH_AHEAD more: see rx_burst_process(). */
+	struct rte_mbuf *pkts[IBEX_BURST_MAX + PREFETCH_AHEAD];
+	uint64_t drain_until = 0;
+
+	worker_online(w);
+	while (!worker_done(w, &drain_until))
+		worker_iteration(w, pkts);
+	worker_offline(w);
 	return 0;
+}
+
+/*
+ * Several switches on one lcore (ibex-fabric): one iteration of each
+ * switch's worker in turn, as OVS's PMD thread polls the queues of all
+ * its bridges. A switch that stopped and drained leaves the turn; the
+ * lcore returns when all have.
+ */
+static int
+dp_lcore_main(void *arg)
+{
+	struct ibex_dp_lcore *lc = arg;
+	struct rte_mbuf *pkts[IBEX_BURST_MAX + PREFETCH_AHEAD];
+	uint64_t drain_until[IBEX_DP_LCORE_MAX] = { 0 };
+	bool done[IBEX_DP_LCORE_MAX] = { false };
+	unsigned int i, left = lc->n;
+
+	for (i = 0; i < lc->n; i++)
+		worker_online(lc->w[i]);
+	while (left != 0) {
+		for (i = 0; i < lc->n; i++) {
+			if (unlikely(done[i]))
+				continue;
+			if (unlikely(worker_done(lc->w[i], &drain_until[i]))) {
+				worker_offline(lc->w[i]);
+				done[i] = true;
+				left--;
+				continue;
+			}
+			worker_iteration(lc->w[i], pkts);
+		}
+	}
+	return 0;
+}
+
+int
+ibex_dp_start_many(struct ibex_dp *const *dps, unsigned int n,
+		   struct ibex_dp_lcore *lcs)
+{
+	uint16_t nb_workers = n != 0 ? dps[0]->nb_workers : 0, i;
+	unsigned int s;
+	int ret;
+
+	if (n == 0 || n > IBEX_DP_LCORE_MAX)
+		return -EINVAL;
+	for (s = 0; s < n; s++) {
+		if (dps[s]->nb_workers != nb_workers)
+			return -EINVAL;
+		for (i = 0; i < nb_workers; i++)
+			if (dps[s]->workers[i]->lcore_id !=
+			    dps[0]->workers[i]->lcore_id)
+				return -EINVAL;
+		atomic_store_explicit(&dps[s]->stop, false,
+				      memory_order_relaxed);
+	}
+	for (i = 0; i < nb_workers; i++) {
+		lcs[i].n = n;
+		for (s = 0; s < n; s++)
+			lcs[i].w[s] = dps[s]->workers[i];
+		ret = rte_eal_remote_launch(dp_lcore_main, &lcs[i],
+					    dps[0]->workers[i]->lcore_id);
+		if (ret < 0) {
+			RTE_LOG(ERR, IBEX_WORKER, "cannot launch lcore %u: %s\n",
+				dps[0]->workers[i]->lcore_id, strerror(-ret));
+			ibex_dp_stop_many(dps, n);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void
+ibex_dp_stop_many(struct ibex_dp *const *dps, unsigned int n)
+{
+	unsigned int s;
+
+	for (s = 0; s < n; s++)
+		atomic_store_explicit(&dps[s]->stop, true, memory_order_relaxed);
+	if (n != 0)
+		ibex_dp_stop(dps[0]);
 }
 
 int

@@ -99,6 +99,9 @@ struct ibex_worker;
 
 /** The switch as the data path sees it. */
 struct ibex_dp {
+	/** Serial of this data path in the process (0 for the first), for
+	 * the names of its DPDK objects (ibex_dp_obj_name()). */
+	uint32_t instance;
 	uint16_t nb_ports;
 	uint16_t nb_workers;
 	uint16_t nb_started;     /**< ports configured and started */
@@ -188,6 +191,30 @@ int ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf,
 
 /** Stop and close the ports, free everything. Workers must have returned. */
 void ibex_dp_destroy(struct ibex_dp *dp);
+
+/** Most switches whose workers one lcore runs (ibex-fabric). */
+#define IBEX_DP_LCORE_MAX 64
+
+/** What one worker lcore runs when several switches share the lcores:
+ * worker i of each switch, one iteration of each in turn. */
+struct ibex_dp_lcore {
+	unsigned int n;
+	struct ibex_worker *w[IBEX_DP_LCORE_MAX];
+};
+
+/**
+ * Start @p n switches on the same worker lcores (each created with the
+ * same number of workers, hence the same lcores): lcore i runs worker i of
+ * every switch. @p lcs (one per worker, the caller's, kept until the stop)
+ * holds what each lcore runs. @return 0, -EINVAL (more than
+ * IBEX_DP_LCORE_MAX switches, or different worker lcores) or -errno.
+ */
+int ibex_dp_start_many(struct ibex_dp *const *dps, unsigned int n,
+		       struct ibex_dp_lcore *lcs);
+
+/** Stop the switches of ibex_dp_start_many(): each drains as
+ * ibex_dp_stop() says, and this returns once every lcore has. */
+void ibex_dp_stop_many(struct ibex_dp *const *dps, unsigned int n);
 
 
 /** Read port @p port's classifier and its counters (counters are kept

@@ -73,6 +73,10 @@ struct ibex_dp_tables {
 	 * nothing sent to them; their frames wait in the worker. */
 	uint64_t detached;
 	uint64_t trusted;        /**< ports management (VL15) frames may enter */
+	/** Ports with flood on: a flooded frame goes only to them, and only
+	 * a frame that entered by one of them is flooded (a port off the
+	 * fabric's flooding tree would loop it back into the tree). */
+	uint64_t flood_ports;
 	uint64_t vl15_tsc;       /**< TSC ticks per VL15 frame (rate limit) */
 	uint64_t tx_drain_tsc;   /**< 0: flush TX at the end of every iteration */
 	uint32_t learn_refresh_ms; /**< re-post a known source this often */
@@ -234,6 +238,15 @@ struct ibex_worker {
 
 /** Worker lcore entry point (rte_eal_remote_launch); arg is a worker. */
 int ibex_dp_worker_main(void *arg);
+
+/**
+ * The name of one of @p dp's DPDK objects (pools, rings): @p base, with
+ * ".N" appended for the data path's instance N > 0, so that several
+ * switches in one process (ibex-fabric) never ask EAL for the same name.
+ * Truncated to @p len. @return @p buf.
+ */
+const char *ibex_dp_obj_name(const struct ibex_dp *dp, char *buf, size_t len,
+			     const char *base);
 
 /** Build tables of generation @p gen. @return 0 or -errno with @p err. */
 int ibex_dp_tables_make(struct ibex_dp_tables **tp,

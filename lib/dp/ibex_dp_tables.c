@@ -152,6 +152,8 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 			t->tx_enabled |= UINT64_C(1) << p;
 		if (cp->trusted)
 			t->trusted |= UINT64_C(1) << p;
+		if (cp->flood)
+			t->flood_ports |= UINT64_C(1) << p;
 		for (vid = 0; vid < IBEX_VLAN_COUNT; vid++)
 			if (ibex_conf_port_in_vlan(cp, vid))
 				t->vlan_members[vid] |= UINT64_C(1) << p;

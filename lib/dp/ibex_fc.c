@@ -77,7 +77,7 @@ fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
 {
 	struct ibex_buf_conf bc;
 	struct ibex_fc *fc;
-	char name[RTE_MEMPOOL_NAMESIZE];
+	char name[RTE_MEMPOOL_NAMESIZE], base[RTE_MEMPOOL_NAMESIZE];
 	uint16_t p;
 	int ret;
 
@@ -106,8 +106,9 @@ fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
 	 * pool, each would be a cold mbuf (the peer frees them on another
 	 * lcore), a cache miss or a page fault per credit frame. */
 	fc->index = index;
-	snprintf(name, sizeof(name), "ibex_fc_pool%u", index);
-	fc->pool = rte_pktmbuf_pool_create(name, IBEX_FC_POOL, 32, 0,
+	snprintf(base, sizeof(base), "ibex_fc_pool%u", index);
+	fc->pool = rte_pktmbuf_pool_create(
+		ibex_dp_obj_name(dp, name, sizeof(name), base), IBEX_FC_POOL, 32, 0,
 					   RTE_PKTMBUF_HEADROOM + 128,
 					   (int)rte_socket_id());
 	if (fc->pool == NULL) {
@@ -161,7 +162,7 @@ fc_share(struct ibex_dp *dp, char *err, size_t errlen)
 {
 	struct ibex_fc *fc0 = dp->workers[0]->fc;
 	struct ibex_fc_shared *sh;
-	char name[RTE_RING_NAMESIZE];
+	char name[RTE_RING_NAMESIZE], base[RTE_RING_NAMESIZE];
 	uint16_t p, i;
 
 	sh = rte_zmalloc("ibex_fc_shared", sizeof(*sh), RTE_CACHE_LINE_SIZE);
@@ -188,8 +189,9 @@ fc_share(struct ibex_dp *dp, char *err, size_t errlen)
 		 * workers' own copies keep only their ABR shares and
 		 * violation counts. */
 		sh->port[p] = fc0->port[p];
-		snprintf(name, sizeof(name), "ibex_fc_ho%u", p);
-		sh->handoff[p] = rte_ring_create(name, IBEX_FC_HANDOFF_RING,
+		snprintf(base, sizeof(base), "ibex_fc_ho%u", p);
+		sh->handoff[p] = rte_ring_create(
+			ibex_dp_obj_name(dp, name, sizeof(name), base), IBEX_FC_HANDOFF_RING,
 						 (int)rte_socket_id(),
 						 RING_F_SC_DEQ);
 		if (sh->handoff[p] == NULL) {

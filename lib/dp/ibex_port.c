@@ -571,14 +571,31 @@ fdb_load(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 	return 0;
 }
 
+/* Data paths created so far in this process: the next one's instance. */
+static atomic_uint dp_instances;
+
+const char *
+ibex_dp_obj_name(const struct ibex_dp *dp, char *buf, size_t len,
+		 const char *base)
+{
+	if (dp->instance == 0)
+		snprintf(buf, len, "%s", base);
+	else
+		snprintf(buf, len, "%s.%u", base, dp->instance);
+	return buf;
+}
+
 static int
 pool_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 	    size_t errlen)
 {
 	uint32_t n = RTE_MAX(conf->mbufs, mbufs_needed(conf, dp->nb_workers));
+	char name[RTE_MEMPOOL_NAMESIZE];
 
 	/* switch mbuf-size: the data room; frames longer are chained. */
-	dp->pool = rte_pktmbuf_pool_create("ibex_mbufs", n, MEMPOOL_CACHE, 0,
+	dp->pool = rte_pktmbuf_pool_create(
+		ibex_dp_obj_name(dp, name, sizeof(name), "ibex_mbufs"), n,
+		MEMPOOL_CACHE, 0,
 					   (uint16_t)(conf->mbuf_size +
 						      RTE_PKTMBUF_HEADROOM),
 					   (int)rte_socket_id());
@@ -633,6 +650,7 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 {
 	struct ibex_dp *dp;
 	unsigned int nb_lcores = rte_lcore_count() - 1;
+	char name[RTE_RING_NAMESIZE];
 	int ret;
 
 	dp = rte_zmalloc("ibex_dp", sizeof(*dp), RTE_CACHE_LINE_SIZE);
@@ -641,6 +659,7 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 		return -ENOMEM;
 	}
 	*dpp = dp;
+	dp->instance = atomic_fetch_add(&dp_instances, 1);
 	pthread_mutex_init(&dp->bpf_lock, NULL);
 	pthread_mutex_init(&dp->cap_lock, NULL);
 	pthread_mutex_init(&dp->ecmp_lock, NULL);
@@ -686,7 +705,8 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 		snprintf(err, errlen, "cannot create the RCU state");
 		return ret;
 	}
-	dp->learn_ring = rte_ring_create_elem("ibex_learn",
+	dp->learn_ring = rte_ring_create_elem(
+		ibex_dp_obj_name(dp, name, sizeof(name), "ibex_learn"),
 					      sizeof(struct ibex_learn_req),
 					      LEARN_RING_SIZE, (int)rte_socket_id(),
 					      RING_F_SC_DEQ);

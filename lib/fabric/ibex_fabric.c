@@ -502,6 +502,178 @@ defaults(struct ctx *c, const yaml_node_t *v)
 	return 0;
 }
 
+/* ---- lanes: the fabric's lane tables ---- */
+
+/* The scratch port lanes: are checked on. */
+#define LANES_PORT "lanes"
+
+/*
+ * A lib/conf error about the scratch port ("t.yaml:7: sl2vl lanes: ...",
+ * "t.yaml:7: port lanes: ...") said of the lanes: key ("t.yaml:7: lanes:
+ * sl2vl: ...", "t.yaml:7: lanes: ...").
+ */
+static int
+lanes_err(struct ctx *c, const char *conf_err)
+{
+	const char *msg = strstr(conf_err, ": "), *sp, *at;
+	size_t pre;
+
+	if (msg == NULL) {
+		snprintf(c->err, c->errlen, "%s", conf_err);
+		return -EINVAL;
+	}
+	msg += 2;
+	pre = (size_t)(msg - conf_err);
+	sp = strchr(msg, ' ');
+	at = strstr(msg, " " LANES_PORT ": ");
+	if (sp == NULL || at != sp)
+		snprintf(c->err, c->errlen, "%.*slanes: %s", (int)pre, conf_err,
+			 msg);
+	else if (strncmp(msg, "port ", 5) == 0)
+		snprintf(c->err, c->errlen, "%.*slanes: %s", (int)pre, conf_err,
+			 at + sizeof(LANES_PORT) + 2);
+	else
+		snprintf(c->err, c->errlen, "%.*slanes: %.*s: %s", (int)pre,
+			 conf_err, (int)(sp - msg), msg,
+			 at + sizeof(LANES_PORT) + 2);
+	return -EINVAL;
+}
+
+/* One statement about the scratch port, at the line of @p at. */
+static int
+lanes_stmt(struct ctx *c, struct ibex_conf *cf, const yaml_node_t *at,
+	   const char *fmt, ...)
+{
+	char line[IBEX_CONF_LINE_MAX + 1], e[IBEX_CONF_ERR_LEN + 64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return fail(c, at, "lanes: value too long");
+	if (ibex_conf_parse_line(cf, line, c->f->origin, line_of(at), e,
+				 sizeof(e)) != 0)
+		return lanes_err(c, e);
+	return 0;
+}
+
+/* lossless: a VL, "1,3", or a list of VLs: `lane lanes vl V lossless`. */
+static int
+lanes_lossless(struct ctx *c, struct ibex_conf *cf, const yaml_node_t *v)
+{
+	yaml_node_item_t *it;
+	char buf[256], *tok, *save = NULL;
+	const char *s;
+	int ret;
+
+	if (v->type == YAML_SEQUENCE_NODE) {
+		for (it = v->data.sequence.items.start;
+		     it < v->data.sequence.items.top; it++) {
+			ret = want_scalar(c, get(c, *it), "lanes: lossless", &s);
+			if (ret == 0)
+				ret = lanes_stmt(c, cf, get(c, *it), "lane "
+						 LANES_PORT " vl %s lossless", s);
+			if (ret != 0)
+				return ret;
+		}
+		return 0;
+	}
+	ret = want_scalar(c, v, "lanes: lossless", &s);
+	if (ret != 0)
+		return ret;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		ret = lanes_stmt(c, cf, v, "lane " LANES_PORT " vl %s lossless",
+				 tok);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* One key of lanes: as the statement of ibex's grammar it stands for. */
+static int
+lanes_key(struct ctx *c, struct ibex_conf *cf, const char *ks,
+	  const yaml_node_t *key, const yaml_node_t *val)
+{
+	static const char *const stmt[] = { "pcp2sl", "sl2vl", "vlarb" };
+	const char *s;
+	unsigned int i;
+	int ret;
+
+	if (strcmp(ks, "lossless") == 0) {
+		c->f->lanes.lossless_set = true;
+		return lanes_lossless(c, cf, val);
+	}
+	for (i = 0; i < sizeof(stmt) / sizeof(stmt[0]); i++)
+		if (strcmp(ks, stmt[i]) == 0)
+			break;
+	if (i == sizeof(stmt) / sizeof(stmt[0]) && strcmp(ks, "vls") != 0)
+		return fail(c, key, "lanes: unknown key '%s' (expected vls, "
+			    "pcp2sl, sl2vl, vlarb, lossless)", ks);
+	ret = want_scalar(c, val, "lanes", &s);
+	if (ret != 0)
+		return ret;
+	if (i == sizeof(stmt) / sizeof(stmt[0]))
+		return lanes_stmt(c, cf, val, "port " LANES_PORT " vls %s", s);
+	return lanes_stmt(c, cf, val, "%s " LANES_PORT " %s", stmt[i], s);
+}
+
+/*
+ * topology: lanes: {vls: N, pcp2sl: MAP, sl2vl: MAP, vlarb: TABLES,
+ * lossless: VLS}: read as the statements of ibex's grammar on a scratch
+ * port (with flow control, so lossless lanes are allowed), completed and
+ * validated by lib/conf; its tables are what every switch port gets.
+ */
+static int
+lanes(struct ctx *c, const yaml_node_t *v)
+{
+	struct ibex_fabric_lanes *l = &c->f->lanes;
+	struct ibex_conf *cf;
+	yaml_node_pair_t *pr;
+	char e[IBEX_CONF_ERR_LEN + 64];
+	bool vls = false;
+	int ret = 0;
+
+	if (v->type != YAML_MAPPING_NODE)
+		return fail(c, v, "lanes: expected a mapping such as {vls: 4, "
+			    "sl2vl: \"0-2:0,3:3\"}");
+	cf = malloc(sizeof(*cf));
+	if (cf == NULL)
+		return fail(c, v, "out of memory");
+	ibex_conf_init(cf);
+	snprintf(cf->origin, sizeof(cf->origin), "%s", c->f->origin);
+	ret = lanes_stmt(c, cf, v, "port " LANES_PORT " fc credit");
+	for (pr = v->data.mapping.pairs.start;
+	     ret == 0 && pr < v->data.mapping.pairs.top; pr++) {
+		yaml_node_t *key = get(c, pr->key), *val = get(c, pr->value);
+		const char *ks = scalar(key);
+
+		if (ks == NULL)
+			ret = fail(c, key, "lanes: keys are plain words");
+		else
+			ret = lanes_key(c, cf, ks, key, val);
+		vls = vls || (ks != NULL && strcmp(ks, "vls") == 0);
+	}
+	if (ret == 0 && !vls)
+		ret = fail(c, v, "lanes: vls is required (the tables' defaults "
+			   "follow the lane count)");
+	if (ret == 0 && ibex_conf_finish(cf, e, sizeof(e)) != 0)
+		ret = lanes_err(c, e);
+	if (ret == 0) {
+		l->set = true;
+		l->line = line_of(v);
+		l->port = cf->ports[0];
+	} else {
+		memset(l, 0, sizeof(*l));
+	}
+	free(cf);
+	return ret;
+}
+
 static int
 topology(struct ctx *c, const yaml_node_t *v)
 {
@@ -526,9 +698,13 @@ topology(struct ctx *c, const yaml_node_t *v)
 			ret = defaults(c, val);
 			if (ret != 0)
 				return ret;
+		} else if (ks != NULL && strcmp(ks, "lanes") == 0) {
+			ret = lanes(c, val);
+			if (ret != 0)
+				return ret;
 		} else {
 			return fail(c, key, "topology: unknown key '%s' "
-				    "(expected defaults, nodes, links)",
+				    "(expected defaults, lanes, nodes, links)",
 				    ks != NULL ? ks : "?");
 		}
 	}

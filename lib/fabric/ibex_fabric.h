@@ -13,6 +13,7 @@
  *     name: leaf2-spine1
  *     topology:
  *       defaults: {rate: 100G, delay: 500ns}
+ *       lanes: {vls: 4, sl2vl: "0-2:0,3:3,4-15:1", lossless: 3}
  *       nodes:
  *         leaf1:  {kind: ibex, config: leaf1.conf}
  *         spine1: {kind: ibex}
@@ -39,6 +40,7 @@
 #include <stdio.h>
 
 #include "ibex_common.h"
+#include "ibex_conf.h"
 
 #define IBEX_FABRIC_NAME_LEN   64
 #define IBEX_FABRIC_PATH_LEN   256
@@ -88,12 +90,26 @@ struct ibex_fabric_link {
 	int line;                /**< where the link is written */
 };
 
+/**
+ * `topology: lanes:`: the lane tables the fabric manager gives every port
+ * of every switch, so each hop maps an SL to the same VL.
+ */
+struct ibex_fabric_lanes {
+	bool set;                /**< lanes: given */
+	bool lossless_set;       /**< lossless: given (else lanes untouched) */
+	int line;                /**< where lanes: is written */
+	/** The tables as lib/conf completed and validated them, on a scratch
+	 * port: nb_vls, sl_class (PCP -> SL), sl2vl, vlarb, lossless_mask. */
+	struct ibex_conf_port port;
+};
+
 struct ibex_fabric {
 	char name[IBEX_FABRIC_NAME_LEN];
 	char origin[IBEX_FABRIC_PATH_LEN]; /**< file name, for messages */
 	uint32_t n_nodes, n_links;
 	struct ibex_fabric_node *nodes;
 	struct ibex_fabric_link *links;
+	struct ibex_fabric_lanes lanes;
 };
 
 /**
@@ -169,9 +185,8 @@ bool ibex_fabric_routes_legal(const struct ibex_fabric *f,
  * Write switch node @p node's part in ibex's configuration grammar: a
  * `port NAME speed RATE` line per linked port, an `ecmp ecmpN ports P,P`
  * line per distinct set of equal-cost ports, and an `fdb static MAC` line
- * per rank (`ecmp ecmpN` where it has several ports, else `port NAME`).
- * The flooding tree, which the grammar cannot say yet, follows as a
- * comment.
+ * per rank (`ecmp ecmpN` where it has several ports, else `port NAME`),
+ * and `port NAME flood off` for every linked port off the flooding tree.
  * Append it to the switch's own configuration.
  * @return 0, -EINVAL if @p node is not a switch, -EIO on a write error.
  */

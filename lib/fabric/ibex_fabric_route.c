@@ -492,6 +492,76 @@ render_groups(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
 	return ng;
 }
 
+/* One arbiter table as `vlarb` writes it: "vl:weight,..." or "none". */
+static void
+render_arb(FILE *out, const char *part, const struct ibex_vlarb_entry *e,
+	   unsigned int n)
+{
+	unsigned int k;
+
+	fprintf(out, " %s %s", part, n == 0 ? "none" : "");
+	for (k = 0; k < n; k++)
+		fprintf(out, "%s%u:%u", k ? "," : "", e[k].vl, e[k].weight);
+}
+
+/*
+ * The fabric's lane tables (topology lanes:) on port @p name: the lane
+ * count, then every PCP, every SL and both arbiter tables written out in
+ * full, so that they replace whatever the switch's own configuration set
+ * before (the rendered part comes last, and a statement changes only
+ * what it names: a partial table would keep some of the switch's).
+ */
+static void
+render_lanes(const struct ibex_fabric_lanes *l, const char *name, FILE *out)
+{
+	const struct ibex_conf_port *p = &l->port;
+	unsigned int i;
+
+	fprintf(out, "port %s vls %u\npcp2sl %s ", name, p->nb_vls, name);
+	for (i = 0; i < 8; i++)
+		fprintf(out, "%s%u:%u", i ? "," : "", i,
+			p->sl_class.map[IBEX_SL_MAP_PCP + i]);
+	fprintf(out, "\nsl2vl %s ", name);
+	for (i = 0; i < IBEX_SL_COUNT; i++) {
+		unsigned int vl = ibex_sl2vl(&p->sl2vl, i);
+
+		if (ibex_vl_is_drop(vl))
+			fprintf(out, "%s%u:drop", i ? "," : "", i);
+		else
+			fprintf(out, "%s%u:%u", i ? "," : "", i, vl);
+	}
+	fprintf(out, "\nvlarb %s", name);
+	render_arb(out, "high", p->vlarb.high, p->vlarb.nb_high);
+	render_arb(out, "low", p->vlarb.low, p->vlarb.nb_low);
+	fprintf(out, " limit %u %s\n", p->vlarb.limit,
+		p->vlarb.strict ? "strict" : "carry");
+	if (!l->lossless_set)
+		return;
+	for (i = 0; i < p->nb_vls; i++)
+		fprintf(out, "lane %s vl %u %s\n", name, i,
+			(p->lossless_mask >> i) & 1 ? "lossless" : "lossy");
+}
+
+/* The flooding tree: a comment naming its ports, and `port P flood off`
+ * for every linked port off it, so broadcast and unknown unicast cannot
+ * go round a loop of switches (both ends of an off-tree link are off). */
+static void
+render_flood(const struct ibex_fabric_routes *r, uint32_t node,
+	     const struct ibex_fabric_node *n, FILE *out)
+{
+	uint16_t p;
+
+	fprintf(out, "# flooding tree:");
+	for (p = 0; p < n->n_ports; p++)
+		if (n->port[p].link != IBEX_FABRIC_NONE && r->flood[node][p])
+			fprintf(out, " %s", n->port[p].name);
+	fprintf(out, "\n");
+	for (p = 0; p < n->n_ports; p++)
+		if (n->port[p].link != IBEX_FABRIC_NONE && !r->flood[node][p])
+			fprintf(out, "port %s flood off  # off the flooding "
+				"tree\n", n->port[p].name);
+}
+
 int
 ibex_fabric_render(const struct ibex_fabric *f,
 		   const struct ibex_fabric_routes *r, uint32_t node, FILE *out)
@@ -519,6 +589,13 @@ ibex_fabric_render(const struct ibex_fabric *f,
 			rate_str(f->links[n->port[p].link].rate_bps, rate,
 				 sizeof(rate)));
 	}
+	if (f->lanes.set)
+		fprintf(out, "# lanes of the fabric (%s:%d): the same tables on "
+			"every port; they replace the switch's own\n",
+			f->origin, f->lanes.line);
+	for (p = 0; f->lanes.set && p < n->n_ports; p++)
+		if (n->port[p].link != IBEX_FABRIC_NONE)
+			render_lanes(&f->lanes, n->port[p].name, out);
 	group = calloc(r->n_ranks ? r->n_ranks : 1, sizeof(*group));
 	if (group == NULL)
 		return -ENOMEM;
@@ -536,14 +613,6 @@ ibex_fabric_render(const struct ibex_fabric *f,
 				n->port[rt->chosen].name);
 	}
 	free(group);
-	fprintf(out, "# flooding tree:");
-	for (p = 0; p < n->n_ports; p++)
-		if (n->port[p].link != IBEX_FABRIC_NONE && r->flood[node][p])
-			fprintf(out, " %s", n->port[p].name);
-	fprintf(out, "\n# not flooded (off the tree):");
-	for (p = 0; p < n->n_ports; p++)
-		if (n->port[p].link != IBEX_FABRIC_NONE && !r->flood[node][p])
-			fprintf(out, " %s", n->port[p].name);
-	fprintf(out, "\n");
+	render_flood(r, node, n, out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -211,6 +211,48 @@ ibex_gen_builtin_attach(struct ibex_gen_builtin *g, struct ibex_conf *conf,
 	return ibex_conf_finish(conf, err, errlen);
 }
 
+int
+ibex_gen_builtin_use_ports(struct ibex_gen_builtin *g, const uint16_t *port_ids,
+			   unsigned int n, const uint8_t (*rank_mac)[6],
+			   char *err, size_t errlen)
+{
+	unsigned int lcore, last = 0, i;
+
+	if (rte_lcore_count() < 3) {
+		snprintf(err, errlen, "--gen needs an lcore of its own: give EAL "
+			 "at least 3 lcores (control, worker, generator), e.g. "
+			 "--lcores 0@0,1@1,2@0 on two CPUs");
+		return -EINVAL;
+	}
+	if (n == 0 || n > IBEX_GEN_MAX_PORTS) {
+		snprintf(err, errlen, "--gen: %u ports (1..%u)", n,
+			 IBEX_GEN_MAX_PORTS);
+		return -EINVAL;
+	}
+	RTE_LCORE_FOREACH_WORKER(lcore)
+		last = lcore;
+	g->lcore = last;
+	g->nports = n;
+	for (i = 0; i < n; i++)
+		g->peer_ids[i] = port_ids[i];
+	g->opts.rank_mac = rank_mac;
+	return 0;
+}
+
+void
+ibex_gen_builtin_set_drain(struct ibex_gen_builtin *g, uint32_t quiet_ms,
+			   uint32_t max_ms)
+{
+	g->opts.drain_quiet_ms = quiet_ms;
+	g->opts.drain_max_ms = max_ms;
+}
+
+unsigned int
+ibex_gen_builtin_ranks(const struct ibex_gen_builtin *g)
+{
+	return g->opts.nranks;
+}
+
 static int
 builtin_main(void *arg)
 {

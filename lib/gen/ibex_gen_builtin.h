@@ -40,6 +40,27 @@ int ibex_gen_builtin_attach(struct ibex_gen_builtin *g, struct ibex_conf *conf,
 			    char *err, size_t errlen);
 
 /**
+ * Instead of ibex_gen_builtin_attach(): the generator's ranks are the
+ * ethdevs @p port_ids (rank i on port i mod @p n; ibex-fabric gives one per
+ * rank, each the far end of a rank's link), with the MACs @p rank_mac (the
+ * scenario's rank count of them, kept by the caller until the run is
+ * freed; NULL: the defaults), on the last EAL worker lcore. @return 0 or
+ * -errno with a message.
+ */
+int ibex_gen_builtin_use_ports(struct ibex_gen_builtin *g,
+			       const uint16_t *port_ids, unsigned int n,
+			       const uint8_t (*rank_mac)[6], char *err,
+			       size_t errlen);
+
+/** How long the end of a trial waits for frames still in the device under
+ * test (ibex_gen_opts.drain_quiet_ms, drain_max_ms). */
+void ibex_gen_builtin_set_drain(struct ibex_gen_builtin *g, uint32_t quiet_ms,
+				uint32_t max_ms);
+
+/** The scenario's rank count (--ranks). */
+unsigned int ibex_gen_builtin_ranks(const struct ibex_gen_builtin *g);
+
+/**
  * Start the generator on its lcore; @p done is called from that lcore when
  * the scenario ends (e.g. ibex_ctl_request_stop), and the scenario stops
  * early when *@p stop becomes true. @return 0 or -errno.

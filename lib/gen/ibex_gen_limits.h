@@ -13,8 +13,8 @@
 
 /** Most emulated ranks (flows are rank pairs: n x n sequence checkers). */
 #define IBEX_GEN_MAX_RANKS 64
-/** Most ports one generator drives. */
-#define IBEX_GEN_MAX_PORTS 16
+/** Most ports one generator drives (ibex-fabric: one per rank). */
+#define IBEX_GEN_MAX_PORTS IBEX_GEN_MAX_RANKS
 /** Most steps of one collective (ring: 2(n-1)). */
 #define IBEX_GEN_MAX_STEPS (2 * (IBEX_GEN_MAX_RANKS - 1))
 /** Flows: (source rank, destination rank) pairs. */

@@ -95,6 +95,15 @@ struct ibex_gen_opts {
 				      before it counts as failed (1) */
 	uint32_t sizes[IBEX_GEN_MAX_SEARCH_SIZES]; /**< with FCS */
 	uint16_t nsizes;         /**< 0: --size + 4 */
+	/** Each rank's MAC (nranks of them), or NULL for 02:00:00:0e:hi:lo:
+	 * no option, set by ibex-fabric from the topology's ranks. */
+	const uint8_t (*rank_mac)[6];
+	/** After a trial, listen until every frame arrived, or the ports were
+	 * quiet this long, at most drain_max_ms (0: the defaults). No option:
+	 * ibex-fabric sets them from its slowest link's longest pause, which
+	 * holds frames in the ranks' own MACs where the generator cannot see
+	 * them. */
+	uint32_t drain_quiet_ms, drain_max_ms;
 };
 
 /** Defaults: ring, 8 ranks, 1 KiB .. 1 MiB x2, 20 iterations, 5 warm-up. */

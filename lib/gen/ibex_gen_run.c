@@ -53,6 +53,10 @@ RTE_LOG_REGISTER(ibex_gen_logtype, ibex.gen, INFO);
 #define HK_NS 1000
 #define RX_DESC 4096
 #define TX_DESC 4096
+/* The pool covers every port's queues up to 14 ports; beyond (a fabric's
+ * ranks, one port each) frames in flight are bounded by the switches'
+ * buffers, not by the ports' rings. */
+#define POOL_MAX (16383u + 14u * (RX_DESC + TX_DESC))
 /* Credit frames: on change at most every 1 us, at least every 20 us. */
 #define CREDIT_MIN_NS 1000
 #define CREDIT_PERIOD_NS 20000
@@ -350,6 +354,8 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	/* ranks and the headers of every flow */
 	for (i = 0; i < n; i++) {
 		ibex_gen_rank_addr(i, &r->rank[i]);
+		if (o->rank_mac != NULL)
+			memcpy(r->rank[i].mac, o->rank_mac[i], 6);
 		r->rank[i].port = (uint16_t)(i % nports);
 	}
 	for (s = 0; s < n; s++)
@@ -380,8 +386,9 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	 * the address, keeps several runs in one process apart. */
 	snprintf(name, sizeof(name), "ibex_gen_%u",
 		 atomic_fetch_add_explicit(&pool_seq, 1, memory_order_relaxed));
-	r->pool = rte_pktmbuf_pool_create(name, 16383 + nports * (RX_DESC +
-					  TX_DESC), 256, 0, (uint16_t)room,
+	r->pool = rte_pktmbuf_pool_create(name, RTE_MIN(16383 + nports *
+					  (RX_DESC + TX_DESC), POOL_MAX),
+					  256, 0, (uint16_t)room,
 					  (int)rte_socket_id());
 	if (r->pool == NULL) {
 		snprintf(err, errlen, "cannot create the generator's mbuf pool: "
@@ -1028,9 +1035,11 @@ drain_quiet(struct ibex_gen_run *r)
 {
 	bool fc = r->opts.fc != IBEX_GEN_FC_NONE;
 	uint64_t t0 = rte_rdtsc(), last = t0, now = t0, now_ns;
-	uint64_t quiet = r->hz * (fc ? DRAIN_QUIET_FC_MS : DRAIN_QUIET_MS) /
-			 1000,
-		 max = r->hz * (fc ? DRAIN_MAX_FC_MS : DRAIN_MAX_MS) / 1000;
+	uint64_t quiet = r->hz * (r->opts.drain_quiet_ms != 0 ?
+				  r->opts.drain_quiet_ms : fc ? DRAIN_QUIET_FC_MS :
+				  DRAIN_QUIET_MS) / 1000,
+		 max = r->hz * (r->opts.drain_max_ms != 0 ? r->opts.drain_max_ms :
+				fc ? DRAIN_MAX_FC_MS : DRAIN_MAX_MS) / 1000;
 	unsigned int pi;
 
 	while (now - last < quiet && now - t0 < max && !trial_all_in(r)) {

@@ -4,9 +4,10 @@
  * the FDB says, floods never go back to the ingress port, VLANs bound the
  * flood domain, learning works through the control thread, malformed
  * frames are counted by reason, counters match what crossed the rings,
- * a port whose link goes down loses its learned stations, and an ECMP
+ * a port whose link goes down loses its learned stations, an ECMP
  * group spreads flows evenly, keeps each in order, and gives a member's
- * flows to the others when its link goes down.
+ * flows to the others when its link goes down, and a port with flood off
+ * (set live) gets no flooded frame and floods none of its own.
  *
  * Three ports r0, r1, r2 built with rte_eth_from_rings: the test enqueues
  * mbufs on a port's RX ring and reads what ibex sent from its TX ring.
@@ -57,6 +58,8 @@ static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0x0a, 0x01 };
 static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0x0b, 0x01 };
 static const uint8_t mac_c[6] = { 0x02, 0, 0, 0, 0x0c, 0x01 };
 static const uint8_t mac_d[6] = { 0x02, 0, 0, 0, 0x0d, 0x01 };
+static const uint8_t mac_e[6] = { 0x02, 0, 0, 0, 0x0e, 0x01 }; /* unknown */
+static const uint8_t mac_g[6] = { 0x02, 0, 0, 0, 0x0e, 0x02 }; /* on r2 */
 static const uint8_t mac_bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 /* Behind ECMP group "up" (r1, r2), static. */
 static const uint8_t mac_f[6] = { 0x02, 0, 0, 0, 0x0f, 0x01 };
@@ -663,6 +666,87 @@ test_malformed_counted(void **state)
 	assert_int_equal(rte_mempool_in_use_count(test_pool), 0);
 }
 
+/* Apply @p text live on top of the running test config. */
+static void
+apply_live(const char *text)
+{
+	struct ibex_conf *c = malloc(sizeof(*c));
+	char err[512] = "";
+
+	assert_non_null(c);
+	*c = conf;
+	if (ibex_conf_parse_string(c, text, "live", err, sizeof(err)) < 0 ||
+	    dp_harness_apply(dp, c, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	conf = *c;
+	free(c);
+}
+
+/*
+ * r2 with flood off (a link off a fabric's flooding tree), set live:
+ * broadcast and unknown unicast from r1 reach r0 only; the same from r2
+ * are not flooded at all (flood-off); known unicast crosses r2 both ways.
+ * Flood on again, r2 floods and is flooded to as before.
+ */
+static void
+test_flood_off(void **state)
+{
+	struct dp_harness_snap before;
+	struct ibex_port_counters d;
+	unsigned int o;
+
+	(void)state;
+	apply_live("port r2 flood off\n"
+		   "fdb static 02:00:00:00:0e:02 port r2 vlan 1\n");
+	dp_harness_snap(dp, &before);
+	inject_n(1, mac_bcast, mac_b, -1, 64, 10);
+	inject_n(1, mac_e, mac_b, -1, 64, 10);
+	run_switch(1, 20);
+	assert_int_equal(drain(0, mac_bcast, &o), 10);
+	assert_int_equal(o, 10);                  /* the unknown unicast */
+	assert_int_equal(drain(2, mac_bcast, &o), 0);
+	assert_int_equal(o, 0);
+	dp_harness_port_delta(&before, 1, &d);
+	assert_int_equal(d.flood_pkts, 20);
+	assert_int_equal(dp_harness_drops(&d), 0);
+
+	/* Arriving on r2: dropped as flood-off, the known unicast passes. */
+	dp_harness_snap(dp, &before);
+	inject_n(2, mac_bcast, mac_g, -1, 64, 5);
+	inject_n(2, mac_e, mac_g, -1, 64, 6);
+	inject_n(2, mac_b, mac_g, -1, 64, 7);
+	run_switch(2, 18);
+	dp_harness_port_delta(&before, 2, &d);
+	assert_int_equal(d.drop[IBEX_R_FLOOD_OFF], 11);
+	assert_int_equal(dp_harness_drops(&d), 11);
+	assert_int_equal(d.flood_pkts, 0);
+	assert_int_equal(drain(1, mac_b, &o), 7);
+	assert_int_equal(o, 0);
+	assert_int_equal(drain(0, mac_b, &o), 0);
+	assert_int_equal(o, 0);
+
+	/* Known unicast to r2 is sent there. */
+	inject_n(0, mac_g, mac_a, -1, 64, 4);
+	run_switch(0, 4);
+	assert_int_equal(drain(2, mac_g, &o), 4);
+	assert_int_equal(o, 0);
+
+	/* Back on, live: r2 floods again and is flooded to. */
+	apply_live("port r2 flood on\n");
+	dp_harness_snap(dp, &before);
+	inject_n(2, mac_bcast, mac_g, -1, 64, 3);
+	run_switch(2, 3);
+	assert_int_equal(drain(0, mac_bcast, NULL), 3);
+	assert_int_equal(drain(1, mac_bcast, NULL), 3);
+	inject_n(1, mac_bcast, mac_b, -1, 64, 2);
+	run_switch(1, 2);
+	assert_int_equal(drain(2, mac_bcast, NULL), 2);
+	assert_int_equal(drain(0, mac_bcast, NULL), 2);
+	dp_harness_port_delta(&before, 2, &d);
+	assert_int_equal(d.drop[IBEX_R_FLOOD_OFF], 0);
+	assert_int_equal(rte_mempool_in_use_count(test_pool), 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -677,6 +761,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_same_port_filtered),
 		cmocka_unit_test(test_vlan_domain),
 		cmocka_unit_test(test_malformed_counted),
+		cmocka_unit_test(test_flood_off),
 	};
 
 	if (argc > 1)

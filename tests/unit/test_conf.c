@@ -26,7 +26,7 @@
 	"ctl-socket, mbuf-size, ecmp-seed"
 #define PORT_KEYS "dev, pvid, vlans, speed, mtu, rx-desc, tx-desc, " \
 	"rx-queues, " \
-	"trusted, admin, vls, sl-from, bpf-fallback, bpf-jit, shape, vl-queue, fc, " \
+	"trusted, admin, flood, vls, sl-from, bpf-fallback, bpf-jit, shape, vl-queue, fc, " \
 	"rx-scatter, lldp-to, stp-to"
 
 /* struct ibex_conf is tens of KB: one per test, on the heap. */
@@ -155,6 +155,7 @@ test_port_add(void **state)
 	assert_true(p->speed_bps == 0);
 	assert_false(p->trusted);
 	assert_true(p->admin_up);
+	assert_true(p->flood);
 	assert_false(p->vlans_set);
 	assert_true(ibex_conf_port_in_vlan(p, 1));
 	assert_int_equal(vlan_count(p), 1);
@@ -234,6 +235,29 @@ test_port_keys(void **state)
 	assert_int_equal(p->line, 2);
 	assert_int_equal(c->nb_ports, 1);
 	validate_ok(c);
+}
+
+/* port NAME flood off|on: a port off a fabric's flooding tree. */
+static void
+test_port_flood(void **state)
+{
+	struct ibex_conf *c = *state;
+
+	parse_ok(c, "port p0\nport p1 flood off\n");
+	assert_true(c->ports[0].flood);
+	assert_false(c->ports[1].flood);
+	validate_ok(c);
+	/* Given again it changes only the flag, as a live command does. */
+	parse_ok(c, "port p1 pvid 1 flood on\nport p0 flood off");
+	assert_true(c->ports[1].flood);
+	assert_false(c->ports[0].flood);
+	validate_ok(c);
+	expect_err("port p0 flood no",
+		   "x.conf:1: port p0: flood: 'no' is not one of: off, on");
+	expect_err("port p0\nport p0 flood",
+		   "x.conf:2: port p0: missing value for 'flood'");
+	expect_err("port p0 flood off flood on",
+		   "x.conf:1: port p0: duplicate key 'flood'");
 }
 
 static void
@@ -1198,6 +1222,8 @@ test_port_diff(void **state)
 	diff_is(a, "port p0 dev net_ring1\n", "dev");
 	diff_is(a, "port p0 dev net_ring0 admin down trusted on\n",
 		"trusted, admin");
+	diff_is(a, "port p0 dev net_ring0 flood off\n", "flood");
+	diff_is(a, "port p0 dev net_ring0 flood on\n", "");
 	diff_is(a, "port p0 dev net_ring0 fc credit\n"
 		"lane p0 vl 1 lossless\n", "fc, lane");
 	diff_is(a, "port p0 dev net_ring0\npcp2sl p0 1:3\n",
@@ -2327,6 +2353,7 @@ main(void)
 		T(test_port_add),
 		T(test_switch_keys),
 		T(test_port_keys),
+		T(test_port_flood),
 		T(test_port_frame_keys),
 		T(test_port_order_and_names),
 		T(test_port_vlan_membership),

@@ -125,7 +125,7 @@ def flat_json(p, ident):
     return out
 for i, name in enumerate(("p0", "p1")):
     a = flat_json(next(p for p in ctl_ports["ports"] if p["name"] == name),
-                  {"name", "dev", "admin", "link", "speed_bps"})
+                  {"name", "dev", "admin", "link", "speed_bps", "flood"})
     b = flat_json(next(p for p in final["ports"] if p["name"] == name), {"name"})
     c = {k: v for k, v in tel[name].items() if k not in ("name", "ethdev_port", "link")}
     check(f"{name}: {len(a)} port counters, rx_frames and drops among them",

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* lib/fabric without EAL: the example topologies parsed and routed (2x1,
  * 4x2 with 16 and 64 ranks), up/down legality, a cycle-free channel
- * dependency graph, balanced ECMP, the flooding tree, routes rendered into
- * ibex's grammar and accepted by lib/conf, and broken topologies refused
- * with file:line. */
+ * dependency graph, balanced ECMP, the flooding tree (rendered as flood
+ * off on the ports off it, a spanning tree of the switches), routes
+ * rendered into ibex's grammar and accepted by lib/conf, and broken
+ * topologies refused with file:line. */
 
 #include <errno.h>
 #include <setjmp.h>
@@ -152,16 +153,16 @@ assert_deadlock_free(const struct ibex_fabric *f,
 	free(g.mark);
 }
 
-/* The rendered part, appended to the switch's own config (if it has one),
- * is accepted and validated by lib/conf. */
-static void
-assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
-	       uint32_t n, unsigned int want_statics)
+/* Switch node @p n's rendered part, appended to its own config (if it has
+ * one), parsed and validated by lib/conf; the text in *@p text. */
+static struct ibex_conf *
+render_conf_own(const struct ibex_fabric *f,
+		const struct ibex_fabric_routes *r, uint32_t n,
+		const char *own, char **text)
 {
 	struct ibex_conf *c = calloc(1, sizeof(*c));
 	char *buf = NULL, path[512];
 	size_t len = 0;
-	uint32_t i, j, k;
 	FILE *out = open_memstream(&buf, &len);
 
 	assert_non_null(c);
@@ -175,9 +176,33 @@ assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
 		if (ibex_conf_parse_file(c, path, err, sizeof(err)) != 0)
 			fail_msg("%s", err);
 	}
+	if (own != NULL &&
+	    ibex_conf_parse_string(c, own, "own", err, sizeof(err)) != 0)
+		fail_msg("%s", err);
 	if (ibex_conf_parse_string(c, buf, "rendered", err, sizeof(err)) != 0 ||
 	    ibex_conf_validate(c, err, sizeof(err)) != 0)
 		fail_msg("%s\n%s", err, buf);
+	*text = buf;
+	return c;
+}
+
+/* The same, the switch's own config being only its config file. */
+static struct ibex_conf *
+render_conf(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
+	    uint32_t n, char **text)
+{
+	return render_conf_own(f, r, n, NULL, text);
+}
+
+/* The rendered part is accepted and validated by lib/conf. */
+static void
+assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
+	       uint32_t n, unsigned int want_statics)
+{
+	char *buf;
+	struct ibex_conf *c = render_conf(f, r, n, &buf);
+	uint32_t i, j, k;
+
 	assert_int_equal(c->nb_static, want_statics);
 	/* a rank with several equal-cost ports is reached through a group
 	 * of exactly those ports */
@@ -199,6 +224,147 @@ assert_renders(const struct ibex_fabric *f, const struct ibex_fabric_routes *r,
 	}
 	free(buf);
 	free(c);
+}
+
+static uint32_t
+uf_root(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+/*
+ * The flooding tree as the rendered configs say it: on every switch the
+ * ports with flood off are exactly its linked ports off the tree, both
+ * ends of a link agree, every port to a rank floods, and the switch links
+ * that flood form a spanning tree of the switches (each joins two parts
+ * not yet joined, so no cycle; n - 1 of them, so every switch reached).
+ */
+static void
+assert_flood_tree(const struct ibex_fabric *f,
+		  const struct ibex_fabric_routes *r)
+{
+	bool (*fl)[IBEX_MAX_PORTS] = calloc(f->n_nodes, sizeof(*fl));
+	uint32_t *up = calloc(f->n_nodes, sizeof(uint32_t));
+	uint32_t i, l, tree = 0;
+	uint16_t p;
+
+	assert_non_null(fl);
+	assert_non_null(up);
+	for (i = 0; i < r->n_switches; i++) {
+		uint32_t n = r->sw[i];
+		const struct ibex_fabric_node *nd = &f->nodes[n];
+		char *buf;
+		struct ibex_conf *c = render_conf(f, r, n, &buf);
+		int k;
+
+		for (k = 0; k < c->nb_ports; k++) {
+			/* a port off the tree is one of the node's links */
+			if (c->ports[k].flood)
+				continue;
+			for (p = 0; p < nd->n_ports; p++)
+				if (strcmp(nd->port[p].name,
+					   c->ports[k].name) == 0)
+					break;
+			assert_true(p < nd->n_ports);
+			assert_true(nd->port[p].link != IBEX_FABRIC_NONE);
+		}
+		for (p = 0; p < nd->n_ports; p++) {
+			if (nd->port[p].link == IBEX_FABRIC_NONE)
+				continue;
+			k = ibex_conf_port_find(c, nd->port[p].name);
+			assert_true(k >= 0);
+			fl[n][p] = c->ports[k].flood;
+			if (fl[n][p] != r->flood[n][p])
+				fail_msg("%s %s: flood %d, tree %d\n%s",
+					 nd->name, nd->port[p].name, fl[n][p],
+					 r->flood[n][p], buf);
+		}
+		free(buf);
+		free(c);
+	}
+	for (i = 0; i < f->n_nodes; i++)
+		up[i] = i;
+	for (l = 0; l < f->n_links; l++) {
+		const struct ibex_fabric_end *e = f->links[l].end;
+		bool a = fl[e[0].node][e[0].port], b = fl[e[1].node][e[1].port];
+
+		if (f->nodes[e[0].node].kind == IBEX_FABRIC_RANK ||
+		    f->nodes[e[1].node].kind == IBEX_FABRIC_RANK) {
+			assert_true(a || b);
+			assert_true(f->nodes[e[0].node].kind ==
+				    IBEX_FABRIC_RANK ? b : a);
+			continue;
+		}
+		assert_int_equal(a, b);
+		if (!a)
+			continue;
+		assert_true(uf_root(up, e[0].node) != uf_root(up, e[1].node));
+		up[uf_root(up, e[0].node)] = uf_root(up, e[1].node);
+		tree++;
+	}
+	assert_int_equal(tree, r->n_switches - 1);
+	for (i = 1; i < r->n_switches; i++)
+		assert_int_equal(uf_root(up, r->sw[i]), uf_root(up, r->sw[0]));
+	free(fl);
+	free(up);
+}
+
+/* Port @p p carries the fabric's lane tables: lane count, PCP -> SL,
+ * SL -> VL, arbiter, and the lossless lanes when the fabric names them. */
+static void
+assert_port_lanes(const struct ibex_fabric_lanes *l,
+		  const struct ibex_conf_port *p)
+{
+	const struct ibex_conf_port *w = &l->port;
+	unsigned int i;
+
+	assert_int_equal(p->nb_vls, w->nb_vls);
+	assert_memory_equal(&p->sl_class.map[IBEX_SL_MAP_PCP],
+			    &w->sl_class.map[IBEX_SL_MAP_PCP], 8);
+	for (i = 0; i < IBEX_SL_COUNT; i++)
+		assert_int_equal(ibex_sl2vl(&p->sl2vl, i),
+				 ibex_sl2vl(&w->sl2vl, i));
+	assert_int_equal(p->vlarb.nb_high, w->vlarb.nb_high);
+	assert_int_equal(p->vlarb.nb_low, w->vlarb.nb_low);
+	assert_memory_equal(p->vlarb.high, w->vlarb.high,
+			    w->vlarb.nb_high * sizeof(w->vlarb.high[0]));
+	assert_memory_equal(p->vlarb.low, w->vlarb.low,
+			    w->vlarb.nb_low * sizeof(w->vlarb.low[0]));
+	assert_int_equal(p->vlarb.limit, w->vlarb.limit);
+	assert_int_equal(p->vlarb.strict, w->vlarb.strict);
+	if (l->lossless_set)
+		assert_int_equal(p->lossless_mask, w->lossless_mask);
+}
+
+/* Every linked port of every switch, as rendered (after the switch's own
+ * config, and @p own if given), has the fabric's lane tables: each hop
+ * maps an SL to the same VL. */
+static void
+assert_lanes_everywhere(const struct ibex_fabric *f,
+			const struct ibex_fabric_routes *r, const char *own)
+{
+	uint32_t i;
+	uint16_t p;
+
+	assert_true(f->lanes.set);
+	for (i = 0; i < r->n_switches; i++) {
+		const struct ibex_fabric_node *nd = &f->nodes[r->sw[i]];
+		char *buf;
+		struct ibex_conf *c = render_conf_own(f, r, r->sw[i], own, &buf);
+
+		for (p = 0; p < nd->n_ports; p++) {
+			int k = ibex_conf_port_find(c, nd->port[p].name);
+
+			if (nd->port[p].link == IBEX_FABRIC_NONE)
+				continue;
+			assert_true(k >= 0);
+			assert_port_lanes(&f->lanes, &c->ports[k]);
+		}
+		free(buf);
+		free(c);
+	}
 }
 
 /* ---- the examples ---- */
@@ -246,6 +412,17 @@ test_leaf2_spine1(void **state)
 		    r.flood[sp][1] && r.flood[l1][0]);
 	assert_renders(&f, &r, l1, 4);
 	assert_renders(&f, &r, sp, 4);
+	assert_flood_tree(&f, &r);
+	/* lanes: PCP 3 -> SL 3 -> VL 3 lossless, the rest on VL 0 */
+	assert_true(f.lanes.lossless_set);
+	assert_int_equal(f.lanes.port.nb_vls, 4);
+	assert_int_equal(f.lanes.port.sl_class.map[IBEX_SL_MAP_PCP + 3], 3);
+	assert_int_equal(f.lanes.port.sl_class.map[IBEX_SL_MAP_PCP + 5], 0);
+	assert_int_equal(ibex_sl2vl(&f.lanes.port.sl2vl, 3), 3);
+	assert_int_equal(ibex_sl2vl(&f.lanes.port.sl2vl, 9), 0);
+	assert_int_equal(f.lanes.port.lossless_mask, 1u << 3);
+	assert_int_equal(f.lanes.port.vlarb.limit, 8);
+	assert_lanes_everywhere(&f, &r, NULL);
 	ibex_fabric_routes_free(&r);
 	ibex_fabric_free(&f);
 }
@@ -320,6 +497,11 @@ check_leaf4_spine2(const char *file, unsigned int per_leaf)
 	assert_int_equal(tree_links, 2 * 5);
 	assert_int_equal(n_sp2_tree, 1);
 	assert_int_equal(r.root, sp1);
+	assert_flood_tree(&f, &r);
+	if (f.lanes.set)
+		assert_lanes_everywhere(&f, &r, NULL);
+	else
+		assert_int_equal(per_leaf, 16); /* the 64-rank one has none */
 	assert_true(ibex_fabric_routes_legal(&f, &r));
 	assert_deadlock_free(&f, &r);
 	ibex_fabric_routes_free(&r);
@@ -388,10 +570,94 @@ test_leaf_leaf_link(void **state)
 	/* a ring l1-l2-s1: the tree drops one of its links */
 	assert_false(r.flood[l1][2] && r.flood[l2][2] && r.flood[l1][1] &&
 		     r.flood[l2][1]);
+	assert_flood_tree(&f, &r);
 	assert_true(ibex_fabric_routes_legal(&f, &r));
 	assert_deadlock_free(&f, &r);
 	ibex_fabric_routes_free(&r);
 	ibex_fabric_free(&f);
+}
+
+/* A switch whose own config sets lanes on a port: the fabric's tables,
+ * rendered after it and written out in full, win entirely. */
+static void
+test_lanes_fabric_wins(void **state)
+{
+	static const char *const own =
+		"port p0 vls 8\n"
+		"pcp2sl p0 3:5\n"
+		"sl2vl p0 3:1,5:2,7:drop\n"
+		"vlarb p0 high 1:8 low 0:1,2:1 limit 2 strict\n";
+	struct ibex_fabric f;
+	struct ibex_fabric_routes r;
+
+	(void)state;
+	load(&f, &r, "leaf2-spine1.yaml");
+	assert_lanes_everywhere(&f, &r, own);
+	ibex_fabric_routes_free(&r);
+	ibex_fabric_free(&f);
+}
+
+/* lanes: values refused with the line of the value that is wrong. */
+static void
+test_lanes_refused(void **state)
+{
+	static const char *const head =
+		"topology:\n"
+		"  lanes:\n";
+	static const char *const tail =
+		"  nodes:\n"
+		"    l1: {kind: ibex}\n"
+		"    a: {kind: rank}\n"
+		"  links:\n"
+		"    - endpoints: [\"a:e\", \"l1:p0\"]\n";
+	static const struct { const char *lanes, *want; } bad[] = {
+		{ "    vls: 3\n",
+		  "t.yaml:3: lanes: vls: 3 is not one of: 1, 2, 4, 8, 15" },
+		{ "    vls: 4\n    sl2vl: \"0:7\"\n",
+		  "t.yaml:4: lanes: sl2vl: SL 0 maps to VL 7, which is not "
+		  "operational (vls 4)" },
+		{ "    vls: 4\n    sl2vl: \"0:x\"\n", "t.yaml:4: lanes: sl2vl: " },
+		{ "    vls: 2\n    vlarb: \"high 5:1\"\n",
+		  "t.yaml:4: lanes: vlarb high entry 0 names VL 5, not an "
+		  "operational data VL (0..1)" },
+		{ "    vls: 2\n    vlarb: \"low 0:0,1:1\"\n",
+		  "t.yaml:4: lanes: VL 0 is in the SL->VL table but has no "
+		  "vlarb entry of non-zero weight" },
+		{ "    vls: 4\n    lossless: 20\n",
+		  "t.yaml:4: lanes: lane: vl: 20 out of range 0..14" },
+		{ "    vls: 4\n    lossless: [1, 9]\n",
+		  "t.yaml:4: lanes: lane vl 9 is lossless but the port runs 4 "
+		  "VLs (0..3)" },
+		{ "    vls: 4\n    pcp2sl: \"9:1\"\n", "t.yaml:4: lanes: pcp2sl: " },
+		{ "    sl2vl: \"0:0\"\n",
+		  "t.yaml:3: lanes: vls is required" },
+		{ "    vls: 4\n    sl2lv: \"0:0\"\n",
+		  "t.yaml:4: lanes: unknown key 'sl2lv' (expected vls, pcp2sl, "
+		  "sl2vl, vlarb, lossless)" },
+		{ "    vls: {a: 1}\n", "t.yaml:3: lanes: expected a value" },
+	};
+	char text[1024];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ibex_fabric f;
+
+		snprintf(text, sizeof(text), "%s%s%s", head, bad[i].lanes, tail);
+		assert_int_equal(parse(&f, text), -EINVAL);
+		if (strncmp(err, bad[i].want, strlen(bad[i].want)) != 0)
+			fail_msg("case %u: got '%s', want '%s...'", i, err,
+				 bad[i].want);
+		printf("lanes refused, case %u: %s\n", i, err);
+	}
+	snprintf(text, sizeof(text), "topology:\n  lanes: 4\n%s", tail);
+	{
+		struct ibex_fabric f;
+
+		assert_int_equal(parse(&f, text), -EINVAL);
+		assert_non_null(strstr(err, "t.yaml:2: lanes: expected a "
+				       "mapping"));
+	}
 }
 
 struct bad {
@@ -569,6 +835,8 @@ main(void)
 		cmocka_unit_test(test_leaf4_spine2_16),
 		cmocka_unit_test(test_leaf4_spine2_64),
 		cmocka_unit_test(test_leaf_leaf_link),
+		cmocka_unit_test(test_lanes_fabric_wins),
+		cmocka_unit_test(test_lanes_refused),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_missing_file),
 	};

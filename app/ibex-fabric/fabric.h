@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef IBEX_FABRIC_APP_H
+#define IBEX_FABRIC_APP_H
+
+/*
+ * ibex-fabric's own state: the topology, its routes, and per switch the
+ * configuration the fabric manager completed, the data path built from
+ * it and its control socket. fabric_setup.c builds it, fabric_report.c
+ * prints what happened, main.c runs it.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ibex_ctl.h"
+#include "ibex_dp.h"
+#include "ibex_fabric.h"
+#include "ibex_gen_limits.h"
+
+struct ibex_conf;
+
+/** One switch of the fabric. */
+struct fabric_switch {
+	uint32_t node;                  /**< index in the topology's nodes */
+	const char *name;               /**< the node's name */
+	struct ibex_conf *conf;         /**< its own config + the routes */
+	/** Per ibex port of conf: the topology port it is (its link), or
+	 * IBEX_FABRIC_NONE. */
+	uint16_t topo_port[IBEX_MAX_PORTS];
+};
+
+struct fabric {
+	struct ibex_fabric topo;
+	struct ibex_fabric_routes routes;
+	unsigned int n_sw;
+	struct fabric_switch sw[IBEX_DP_LCORE_MAX];
+	/** What the control loop serves: dp and socket of each switch. */
+	struct ibex_ctl_switch ctl[IBEX_DP_LCORE_MAX];
+	/** Per rank (in the topology's order): the ethdev at its end of
+	 * its link, and its MAC. */
+	uint16_t rank_port[IBEX_GEN_MAX_RANKS];
+	uint8_t rank_mac[IBEX_GEN_MAX_RANKS][6];
+	bool links_made;
+	/** --fc: NULL (each switch's own configuration), "none", "pfc" or
+	 * "credit" (credits between switches, PFC towards the ranks), on
+	 * every port, with lane fc_vl lossless unless "none". */
+	const char *fc;
+	unsigned int fc_vl;
+	/** --pfc-reaction-us: every PFC port's proc-ns (headroom auto
+	 * covers what arrives meanwhile); 0: the switches' own. */
+	uint32_t pfc_reaction_us;
+};
+
+/** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */
+void fabric_link_dev(uint32_t l, unsigned int end, char *buf, size_t len);
+
+/**
+ * Load and route the topology, and complete every switch's configuration
+ * with the fabric manager's part (ports on their links, speeds, ECMP
+ * groups, static entries), @p nb_workers workers each. Pure (no EAL):
+ * also --check. @return 0 or -errno with "file:line: message" in @p err.
+ */
+int fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
+		char *err, size_t errlen);
+
+/** The rank index of topology node @p node, or -1 for a switch. */
+int rank_of(const struct fabric *f, uint32_t node);
+
+/** Whether port @p p of switch @p s faces a rank. */
+bool fabric_port_faces_rank(const struct fabric *f,
+			    const struct fabric_switch *s, uint16_t p);
+
+/** Create the links' net_ibexlink pairs (EAL must run). @return 0 or -errno. */
+int fabric_links_create(struct fabric *f, char *err, size_t errlen);
+
+/**
+ * Build every switch's data path and, unless @p sock_dir is NULL, its
+ * control socket SOCK_DIR/ibex-NAME.sock. @return 0 or -errno.
+ */
+int fabric_switches_create(struct fabric *f, const char *sock_dir, char *err,
+			   size_t errlen);
+
+/** Destroy what fabric_switches_create() and fabric_links_create() made,
+ * and free the topology. */
+void fabric_free(struct fabric *f);
+
+/** Print, per switch and port, where frames went, queued and waited,
+ * and the flow control seen (the per-hop table). */
+void fabric_report(FILE *out, const struct fabric *f, double elapsed_s);
+
+/** The same as JSON into @p path. @return 0 or -errno. */
+int fabric_report_json(const char *path, const struct fabric *f,
+		       double elapsed_s, const char *meta);
+
+#endif /* IBEX_FABRIC_APP_H */

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ibex-fabric's set-up: the topology's switches become ibex configurations
+ * (each switch's own file plus what the fabric manager computed, parsed
+ * and validated by lib/conf as any configuration is), its links become
+ * net_ibexlink pairs, and each switch gets a data path and a socket.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
+
+#include "fabric.h"
+#include "ibex_conf.h"
+#include "ibex_sock.h"
+
+void
+fabric_link_dev(uint32_t l, unsigned int end, char *buf, size_t len)
+{
+	snprintf(buf, len, "net_ibexlink%" PRIu32, 2 * l + end);
+}
+
+/* Which end of link @p l is port @p port of node @p node. */
+static unsigned int
+link_end(const struct ibex_fabric *t, uint32_t l, uint32_t node, uint16_t port)
+{
+	const struct ibex_fabric_end *e = &t->links[l].end[0];
+
+	return e->node == node && e->port == port ? 0 : 1;
+}
+
+/* The switch's own file, relative to the topology's directory. */
+static int
+switch_conf_file(struct ibex_conf *c, const struct ibex_fabric *t,
+		 const struct ibex_fabric_node *n, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+
+	if (n->config[0] == '\0')
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", t->origin);
+	if (n->config[0] == '/')
+		snprintf(path, sizeof(path), "%s", n->config);
+	else if (snprintf(path, sizeof(path), "%s/%s", dirname(dir),
+			  n->config) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return ibex_conf_parse_file(c, path, err, errlen);
+}
+
+/* What the fabric manager computed for the switch, in ibex's grammar. */
+static int
+switch_conf_routes(struct ibex_conf *c, const struct fabric *f, uint32_t node,
+		   char *err, size_t errlen)
+{
+	char origin[IBEX_FABRIC_PATH_LEN + IBEX_FABRIC_NAME_LEN + 32];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int ret;
+
+	if (m == NULL)
+		return -ENOMEM;
+	ret = ibex_fabric_render(&f->topo, &f->routes, node, m);
+	if (fclose(m) != 0 && ret == 0)
+		ret = -EIO;
+	if (ret == 0) {
+		snprintf(origin, sizeof(origin), "%s (routes of %s)",
+			 f->topo.origin, f->topo.nodes[node].name);
+		ret = ibex_conf_parse_string(c, text, origin, err, errlen);
+	} else {
+		snprintf(err, errlen, "%s: cannot render the routes of %s",
+			 f->topo.origin, f->topo.nodes[node].name);
+	}
+	free(text);
+	return ret;
+}
+
+/* Every linked port of the node on its end of the link's device; a port
+ * of the configuration that the topology does not link is refused. */
+static int
+switch_conf_ports(struct fabric_switch *s, const struct ibex_fabric *t,
+		  char *err, size_t errlen)
+{
+	const struct ibex_fabric_node *n = &t->nodes[s->node];
+	struct ibex_conf *c = s->conf;
+	char dev[RTE_DEV_NAME_MAX_LEN];
+	uint16_t k;
+	int p;
+
+	for (p = 0; p < IBEX_MAX_PORTS; p++)
+		s->topo_port[p] = UINT16_MAX;
+	for (k = 0; k < n->n_ports; k++) {
+		uint32_t l = n->port[k].link;
+
+		if (l == IBEX_FABRIC_NONE)
+			continue;
+		fabric_link_dev(l, link_end(t, l, s->node, k), dev, sizeof(dev));
+		p = ibex_conf_port_find(c, n->port[k].name);
+		if (p < 0)
+			p = ibex_conf_port_add(c, n->port[k].name, dev);
+		if (p < 0) {
+			snprintf(err, errlen, "%s: switch %s: cannot add port "
+				 "%s: %s", t->origin, n->name, n->port[k].name,
+				 strerror(-p));
+			return p;
+		}
+		snprintf(c->ports[p].dev, sizeof(c->ports[p].dev), "%s", dev);
+		s->topo_port[p] = k;
+	}
+	for (p = 0; p < c->nb_ports; p++)
+		if (s->topo_port[p] == UINT16_MAX) {
+			snprintf(err, errlen, "%s:%d: switch %s: port %s of its "
+				 "configuration has no link in the topology",
+				 t->origin, n->line, n->name, c->ports[p].name);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* One statement of --fc, parsed as a configuration line. */
+static int
+fc_line(struct ibex_conf *c, const char *origin, char *err, size_t errlen,
+	const char *fmt, const char *port, const char *arg)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), fmt, port, arg);
+	return ibex_conf_parse_string(c, line, origin, err, errlen);
+}
+
+/* --fc: the same flow control on every switch port, after the switch's
+ * own lines (a later statement overrides an earlier one). With none,
+ * the lanes the switch's file made lossless become lossy. */
+static int
+switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
+	       size_t errlen)
+{
+	char origin[64], vl[8];
+	unsigned int v;
+	uint16_t p;
+	int ret;
+
+	if (f->fc == NULL)
+		return 0;
+	snprintf(origin, sizeof(origin), "--fc %s", f->fc);
+	snprintf(vl, sizeof(vl), "%u", f->fc_vl);
+	for (p = 0; p < s->conf->nb_ports; p++) {
+		const struct ibex_conf_port *cp = &s->conf->ports[p];
+		const char *mode = f->fc;
+
+		if (strcmp(mode, "credit-pfc") == 0)
+			mode = fabric_port_faces_rank(f, s, p) ? "pfc" : "credit";
+		for (v = 0, ret = 0; strcmp(mode, "none") == 0 &&
+		     v < IBEX_VL_COUNT && ret == 0; v++) {
+			snprintf(vl, sizeof(vl), "%u", v);
+			if (cp->lossless_mask >> v & 1)
+				ret = fc_line(s->conf, origin, err, errlen,
+					      "lane %s vl %s lossy", cp->name, vl);
+		}
+		if (ret == 0)
+			ret = fc_line(s->conf, origin, err, errlen,
+				      "port %s fc %s", cp->name, mode);
+		snprintf(vl, sizeof(vl), "%u", f->fc_vl);
+		if (ret == 0 && strcmp(mode, "none") != 0)
+			ret = fc_line(s->conf, origin, err, errlen,
+				      "lane %s vl %s lossless", cp->name, vl);
+		if (ret == 0 && strcmp(mode, "pfc") == 0 && f->pfc_reaction_us) {
+			char ns[24];
+
+			snprintf(ns, sizeof(ns), "%" PRIu64,
+				 (uint64_t)f->pfc_reaction_us * 1000);
+			ret = fc_line(s->conf, origin, err, errlen,
+				      "pfc %s proc-ns %s", cp->name, ns);
+		}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* A switch's name names its socket file and telemetry commands. */
+static int
+switch_name_check(const struct ibex_fabric *t, const struct ibex_fabric_node *n,
+		  char *err, size_t errlen)
+{
+	size_t i, len = strlen(n->name);
+
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)n->name[i]) && n->name[i] != '_' &&
+		    n->name[i] != '-' && n->name[i] != '.')
+			break;
+	if (i == len && len < IBEX_NAME_LEN)
+		return 0;
+	snprintf(err, errlen, "%s:%d: switch '%s': ibex-fabric needs switch "
+		 "names of letters, digits, '_', '-' and '.', at most %u (they "
+		 "name its socket and telemetry)", t->origin, n->line, n->name,
+		 IBEX_NAME_LEN - 1);
+	return -EINVAL;
+}
+
+static int
+switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
+	    size_t errlen)
+{
+	struct fabric_switch *s = &f->sw[i];
+	const struct ibex_fabric_node *n;
+	int ret;
+
+	s->node = f->routes.sw[i];
+	n = &f->topo.nodes[s->node];
+	s->name = n->name;
+	ret = switch_name_check(&f->topo, n, err, errlen);
+	if (ret < 0)
+		return ret;
+	s->conf = calloc(1, sizeof(*s->conf));
+	if (s->conf == NULL)
+		return -ENOMEM;
+	ibex_conf_init(s->conf);
+	ret = switch_conf_file(s->conf, &f->topo, n, err, errlen);
+	if (ret == 0)
+		ret = switch_conf_routes(s->conf, f, s->node, err, errlen);
+	if (ret == 0)
+		ret = switch_conf_ports(s, &f->topo, err, errlen);
+	if (ret == 0)
+		ret = switch_conf_fc(f, s, err, errlen);
+	if (ret < 0)
+		return ret;
+	s->conf->nb_workers = nb_workers;
+	return ibex_conf_finish(s->conf, err, errlen);
+}
+
+int
+fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
+	    char *err, size_t errlen)
+{
+	unsigned int i;
+	int ret;
+
+	ret = ibex_fabric_load(&f->topo, path, err, errlen);
+	if (ret < 0)
+		return ret;
+	ret = ibex_fabric_route(&f->topo, &f->routes, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (f->routes.n_switches > IBEX_DP_LCORE_MAX ||
+	    f->routes.n_ranks > IBEX_GEN_MAX_RANKS) {
+		snprintf(err, errlen, "%s: %u switches and %u ranks: one "
+			 "process runs at most %u switches and %u ranks",
+			 path, f->routes.n_switches, f->routes.n_ranks,
+			 IBEX_DP_LCORE_MAX, IBEX_GEN_MAX_RANKS);
+		return -E2BIG;
+	}
+	for (i = 0; i < f->routes.n_ranks; i++)
+		memcpy(f->rank_mac[i], f->topo.nodes[f->routes.rk[i]].mac, 6);
+	f->n_sw = f->routes.n_switches;
+	for (i = 0; i < f->n_sw; i++) {
+		ret = switch_conf(f, i, nb_workers, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The rank index of node @p node, or -1 for a switch. */
+int
+rank_of(const struct fabric *f, uint32_t node)
+{
+	uint32_t j;
+
+	for (j = 0; j < f->routes.n_ranks; j++)
+		if (f->routes.rk[j] == node)
+			return (int)j;
+	return -1;
+}
+
+bool
+fabric_port_faces_rank(const struct fabric *f, const struct fabric_switch *s,
+		       uint16_t p)
+{
+	const struct ibex_fabric_node *n = &f->topo.nodes[s->node];
+	struct ibex_fabric_end e = { .node = s->node, .port = s->topo_port[p] };
+
+	e = ibex_fabric_peer(&f->topo, n->port[e.port].link, e);
+	return rank_of(f, e.node) >= 0;
+}
+
+/* Whether the switch end @p e of a link runs PFC on its port. */
+static bool
+end_runs_pfc(const struct fabric *f, struct ibex_fabric_end e)
+{
+	unsigned int i;
+	int p;
+
+	for (i = 0; i < f->n_sw; i++) {
+		if (f->sw[i].node != e.node)
+			continue;
+		p = ibex_conf_port_find(f->sw[i].conf,
+					f->topo.nodes[e.node].port[e.port].name);
+		return p >= 0 && f->sw[i].conf->ports[p].fc_mode == IBEX_FC_PFC;
+	}
+	return false;
+}
+
+/* One link: its first end with the wire's rate and delay, the second
+ * naming the first; a rank's end obeys PFC as a NIC's MAC would when the
+ * switch port it faces runs PFC. */
+static int
+link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
+{
+	const struct ibex_fabric_link *lk = &f->topo.links[l];
+	char dev[2][RTE_DEV_NAME_MAX_LEN], args[2][160];
+	unsigned int e;
+	int ret;
+
+	for (e = 0; e < 2; e++)
+		fabric_link_dev(l, e, dev[e], sizeof(dev[e]));
+	snprintf(args[0], sizeof(args[0]), "rate=%" PRIu64 ",delay=%" PRIu64
+		 "ps", lk->rate_bps, lk->delay_ps);
+	snprintf(args[1], sizeof(args[1]), "peer=%s", dev[0]);
+	/* Both ends say: a key one end leaves out it takes from the other. */
+	for (e = 0; e < 2; e++) {
+		bool pfc = rank_of(f, lk->end[e].node) >= 0 &&
+			   end_runs_pfc(f, lk->end[1 - e]);
+
+		strncat(args[e], pfc ? ",pfc=on" : ",pfc=off",
+			sizeof(args[e]) - strlen(args[e]) - 1);
+	}
+	for (e = 0; e < 2; e++) {
+		ret = rte_vdev_init(dev[e], args[e]);
+		if (ret < 0) {
+			snprintf(err, errlen, "%s:%d: link %s:%s - %s:%s: cannot "
+				 "create %s,%s: %s", f->topo.origin, lk->line,
+				 f->topo.nodes[lk->end[0].node].name,
+				 f->topo.nodes[lk->end[0].node].port[lk->end[0].port].name,
+				 f->topo.nodes[lk->end[1].node].name,
+				 f->topo.nodes[lk->end[1].node].port[lk->end[1].port].name,
+				 dev[e], args[e], strerror(-ret));
+			return ret;
+		}
+	}
+	for (e = 0; e < 2; e++) {
+		int j = rank_of(f, lk->end[e].node);
+
+		if (j >= 0 && rte_eth_dev_get_port_by_name(dev[e],
+						&f->rank_port[j]) != 0) {
+			snprintf(err, errlen, "%s: no ethdev", dev[e]);
+			return -ENODEV;
+		}
+	}
+	return 0;
+}
+
+int
+fabric_links_create(struct fabric *f, char *err, size_t errlen)
+{
+	uint32_t l;
+	int ret;
+
+	/* Every end of every link is an ethdev: DPDK holds RTE_MAX_ETHPORTS
+	 * in one process (32 in Debian's 22.11 build). */
+	if (2 * f->topo.n_links + rte_eth_dev_count_total() > RTE_MAX_ETHPORTS) {
+		snprintf(err, errlen, "%s: %u links need %u ethdevs (one per end)"
+			 " and %u exist already; this DPDK holds %u in one process "
+			 "(RTE_MAX_ETHPORTS): docs/fabric.md, \"How big a fabric\"",
+			 f->topo.origin, f->topo.n_links, 2 * f->topo.n_links,
+			 rte_eth_dev_count_total(), RTE_MAX_ETHPORTS);
+		return -E2BIG;
+	}
+	f->links_made = true;
+	for (l = 0; l < f->topo.n_links; l++) {
+		ret = link_create(f, l, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int
+fabric_switches_create(struct fabric *f, const char *sock_dir, char *err,
+		       size_t errlen)
+{
+	char msg[512], path[PATH_MAX];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < f->n_sw; i++) {
+		struct ibex_ctl_switch *c = &f->ctl[i];
+
+		ret = ibex_dp_create(&c->dp, f->sw[i].conf, msg, sizeof(msg));
+		if (ret == 0 && sock_dir != NULL) {
+			snprintf(path, sizeof(path), "%s/" IBEX_CTL_SOCK_SWITCH_FMT,
+				 sock_dir, f->sw[i].name);
+			ret = ibex_sock_create(&c->sock, &(struct ibex_sock_params){
+				.dp = c->dp, .conf = f->sw[i].conf,
+				.path = path }, msg, sizeof(msg));
+		}
+		if (ret < 0) {
+			snprintf(err, errlen, "switch %s: %s", f->sw[i].name, msg);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void
+fabric_free(struct fabric *f)
+{
+	char dev[RTE_DEV_NAME_MAX_LEN];
+	unsigned int i;
+	uint32_t l;
+
+	for (i = 0; i < f->n_sw; i++) {
+		ibex_sock_destroy(f->ctl[i].sock);
+		ibex_dp_destroy(f->ctl[i].dp);
+		free(f->sw[i].conf);
+	}
+	/* The ranks' ends (the switches closed theirs). */
+	for (l = 0; f->links_made && l < f->topo.n_links; l++) {
+		unsigned int e;
+
+		for (e = 0; e < 2; e++) {
+			uint16_t pid;
+
+			fabric_link_dev(l, e, dev, sizeof(dev));
+			if (rte_eth_dev_get_port_by_name(dev, &pid) == 0)
+				rte_eth_dev_close(pid);
+			rte_vdev_uninit(dev);
+		}
+	}
+	ibex_fabric_routes_free(&f->routes);
+	ibex_fabric_free(&f->topo);
+}

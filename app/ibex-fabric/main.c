@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ibex-fabric: a whole fabric of ibex switches in one process.
+ *
+ *   ibex-fabric [EAL args] -- TOPOLOGY [--gen 'SCENARIO'] [options]
+ *
+ * The topology (docs/fabric.md) names the switches, each with its own
+ * ibex configuration, the links between their ports, and the ranks. Each
+ * link becomes a net_ibexlink pair; each switch its own data path (FDB,
+ * tables, counters, control socket) with the routes the fabric manager
+ * computed. Worker lcore i runs worker i of every switch; the main lcore
+ * is the one control thread of all of them; with --gen the generator's
+ * ranks sit at the far ends of the ranks' links, on the last lcore.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_version.h>
+
+#include "fabric.h"
+#include "ibex_conf.h"
+#include "ibex_ctl.h"
+#include "ibex_gen_builtin.h"
+#include "ibex_meta.h"
+#include "ibex_sock.h"
+#include "ibex_time.h"
+#include "ibex_version.h"
+
+static struct ibex_gen_builtin *gen;
+
+struct app_opts {
+	const char *topology;
+	const char *json;
+	const char *ctl_dir;     /* NULL: the runtime dir; "none": no sockets */
+	double duration_s;
+	double idle_stop_s;
+	double stats_period_s;
+	double wait_links_s;
+	bool check_only;
+	bool summary;            /* --summary: every switch's own report */
+	const char *fc;          /* --fc, NULL: the switches' own */
+	unsigned int fc_vl;
+	uint32_t pfc_reaction_us;
+};
+
+static void
+usage(const char *prog)
+{
+	printf("usage: %s [EAL args] -- TOPOLOGY [options]\n"
+	       "       %s --check TOPOLOGY | --help | --version   (no EAL)\n"
+	       "Runs every switch of TOPOLOGY (docs/fabric.md) in this process,\n"
+	       "joined by emulated links (net_ibexlink), with the routes the fabric\n"
+	       "manager computes. Options (after '--'):\n"
+	       "  --check              load, route and validate every switch's\n"
+	       "                       configuration, then exit (no EAL)\n"
+	       "  --gen 'SCENARIO'     the generator's ranks are the topology's ranks,\n"
+	       "                       in its order (ibex-gen options in one word,\n"
+	       "                       --ranks = the topology's); the run ends with it\n"
+	       "  --fc none|pfc|credit the same flow control on every switch port,\n"
+	       "                       over each switch's configuration (credit:\n"
+	       "                       credits between switches, PFC towards the\n"
+	       "                       ranks, whose links' MACs obey it)\n"
+	       "  --lossless-vl V      with --fc pfc|credit: the lossless lane (3)\n"
+	       "  --pfc-reaction-us N  with --fc: every PFC port's reaction time, so\n"
+	       "                       its headroom covers a worker that is away for\n"
+	       "                       N us (the lcores are shared; docs/fabric.md)\n"
+	       "  --duration SEC       stop after SEC seconds\n"
+	       "  --idle-stop SEC      stop once no switch received a frame for SEC s\n"
+	       "  --stats-period SEC   a throughput line (all switches) every SEC s\n"
+	       "  --wait-links SEC     wait up to SEC s for every link (default 5)\n"
+	       "  --json FILE          the per-hop figures as JSON\n"
+	       "  --summary            also each switch's own report (ports, drop\n"
+	       "                       reasons, FDB), as ibex-switch prints it\n"
+	       "  --ctl-dir DIR        each switch's control socket DIR/ibex-ctl-NAME.sock\n"
+	       "                       (default: the DPDK runtime dir, so that\n"
+	       "                       'ibex-ctl --switch NAME' finds it; 'none': none)\n"
+	       "  -h, --help, --version\n"
+	       "Example (2 CPUs: control and generator share CPU 0, one worker):\n"
+	       "  %s --lcores 0@0,1@1,2@0 --no-huge -m 2048 --no-pci -- \\\n"
+	       "    conf/fabric/leaf2-spine1.yaml --gen '--engine ring --ranks 4'\n"
+	       "man ibex-fabric(1); docs/fabric.md.\n", prog, prog, prog);
+}
+
+static void
+print_version(void)
+{
+	printf("ibex-fabric %s (git %s)\n%s (built against DPDK %s)\n",
+	       IBEX_VERSION, IBEX_GIT, rte_version(), IBEX_DPDK_BUILT);
+}
+
+static int
+parse_seconds(const char *name, const char *s, double *out)
+{
+	char err[160];
+
+	if (ibex_parse_time(s, "seconds", 0.001, 4e6, out, err,
+			    sizeof(err)) < 0) {
+		fprintf(stderr, "ibex-fabric: --%s: %s\n", name, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+parse_args(int argc, char **argv, struct app_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "check", no_argument, NULL, 'k' },
+		{ "summary", no_argument, NULL, 'm' },
+		{ "fc", required_argument, NULL, 'f' },
+		{ "lossless-vl", required_argument, NULL, 'v' },
+		{ "pfc-reaction-us", required_argument, NULL, 'r' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "idle-stop", required_argument, NULL, 'i' },
+		{ "stats-period", required_argument, NULL, 's' },
+		{ "wait-links", required_argument, NULL, 'w' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "ctl-dir", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, ret = 0;
+
+	optind = 1;
+	o->wait_links_s = 5;
+	o->fc_vl = 3;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'k': o->check_only = true; break;
+		case 'm': o->summary = true; break;
+		case 'f':
+			if (strcmp(optarg, "none") != 0 &&
+			    strcmp(optarg, "pfc") != 0 &&
+			    strcmp(optarg, "credit") != 0 &&
+			    strcmp(optarg, "credit-pfc") != 0) {
+				fprintf(stderr, "ibex-fabric: --fc: none, pfc, "
+					"credit or credit-pfc, not '%s'\n",
+					optarg);
+				return -EINVAL;
+			}
+			o->fc = optarg;
+			break;
+		case 'r': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end != '\0' || v < 1 || v > 100000) {
+				fprintf(stderr, "ibex-fabric: --pfc-reaction-us: "
+					"1..100000, not '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->pfc_reaction_us = (uint32_t)v;
+			break;
+		}
+		case 'v': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end != '\0' || v < 0 || v > 14) {
+				fprintf(stderr, "ibex-fabric: --lossless-vl: a "
+					"data lane 0..14, not '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->fc_vl = (unsigned int)v;
+			break;
+		}
+		case 'd': ret = parse_seconds("duration", optarg, &o->duration_s); break;
+		case 'i': ret = parse_seconds("idle-stop", optarg, &o->idle_stop_s); break;
+		case 's': ret = parse_seconds("stats-period", optarg, &o->stats_period_s); break;
+		case 'w': ret = parse_seconds("wait-links", optarg, &o->wait_links_s); break;
+		case 'j': o->json = optarg; break;
+		case 'S': o->ctl_dir = optarg; break;
+		case 'h': usage("ibex-fabric"); exit(0);
+		case 'V': print_version(); exit(0);
+		default:
+			fprintf(stderr, "Try 'ibex-fabric --help'.\n");
+			return -EINVAL;
+		}
+		if (ret < 0)
+			return ret;
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "ibex-fabric: give one TOPOLOGY file%s\n",
+			optind < argc ? " (and options)" : "");
+		return -EINVAL;
+	}
+	o->topology = argv[optind];
+	return 0;
+}
+
+/* Worker lcores the switches get: all but the generator's. */
+static uint16_t
+nb_switch_workers(void)
+{
+	unsigned int n = rte_lcore_count() - 1;
+
+	return (uint16_t)(gen != NULL ? n - 1 : n);
+}
+
+/* --check: everything that needs no EAL. */
+static int
+check_only(int argc, char **argv)
+{
+	struct app_opts o = { 0 };
+	struct fabric *f = calloc(1, sizeof(*f));
+	char err[1024];
+	int ret = 1;
+
+	if (f == NULL)
+		return 1;
+	if (ibex_gen_builtin_parse(&argc, argv, &gen) == 0 &&
+	    parse_args(argc, argv, &o) == 0) {
+		f->fc = o.fc;
+		f->fc_vl = o.fc_vl;
+		f->pfc_reaction_us = o.pfc_reaction_us;
+		if (fabric_load(f, o.topology, 1, err, sizeof(err)) < 0) {
+			fprintf(stderr, "ibex-fabric: %s\n", err);
+		} else {
+			printf("%s: fabric %s OK: %u switches, %u ranks, %u "
+			       "links\n", o.topology, f->topo.name, f->n_sw,
+			       f->routes.n_ranks, f->topo.n_links);
+			ret = 0;
+		}
+	}
+	fabric_free(f);
+	ibex_gen_builtin_free(gen);
+	gen = NULL;
+	free(f);
+	return ret;
+}
+
+/* Answered before EAL: --help, --version, --check. @return an exit
+ * status, or -1 to go on. */
+static int
+pre_eal(int argc, char **argv)
+{
+	int dd, i;
+
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
+		;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--version") == 0) {
+			print_version();
+			return 0;
+		}
+		if (i > dd && (strcmp(argv[i], "-h") == 0 ||
+			       strcmp(argv[i], "--help") == 0)) {
+			usage("ibex-fabric");
+			return 0;
+		}
+	}
+	if (dd == 2 && (strcmp(argv[1], "-h") == 0 ||
+			strcmp(argv[1], "--help") == 0)) {
+		usage("ibex-fabric");
+		return 0;
+	}
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--check") == 0)
+			return i > dd ? check_only(argc - dd, argv + dd) :
+					check_only(argc, argv);
+	return -1;
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+	ibex_gen_builtin_end(gen);
+}
+
+/* The links between switches, up before the workers start (a rank's
+ * link comes up when the generator starts its end). */
+static int
+wait_links(const struct fabric *f, double wait_s)
+{
+	double deadline = now_s() + wait_s;
+	unsigned int i;
+	uint16_t p;
+
+	for (i = 0; i < f->n_sw; i++)
+		for (p = 0; p < f->ctl[i].dp->nb_ports; p++) {
+			if (fabric_port_faces_rank(f, &f->sw[i], p))
+				continue;
+			while (!ibex_dp_port_link_up(f->ctl[i].dp, p)) {
+				if (now_s() > deadline) {
+					fprintf(stderr, "ibex-fabric: switch %s: "
+						"port %s: link still down after "
+						"%g s\n", f->sw[i].name,
+						f->ctl[i].dp->port_name[p],
+						wait_s);
+					return -ETIMEDOUT;
+				}
+				/* a sleep: the CPU may be shared */
+				rte_delay_us_sleep(10 * 1000);
+			}
+		}
+	return 0;
+}
+
+static int
+run(struct fabric *f, const struct app_opts *o, const char *meta)
+{
+	struct ibex_ctl_opts copts = {
+		.stats_period_ms = (uint32_t)(o->stats_period_s * 1000),
+		.duration_ms = (uint32_t)(o->duration_s * 1000),
+		.idle_stop_ms = (uint32_t)(o->idle_stop_s * 1000),
+	};
+	struct ibex_dp *dps[IBEX_DP_LCORE_MAX];
+	struct ibex_dp_lcore *lcs;
+	unsigned int i;
+	double t0;
+	int ret = 0;
+
+	for (i = 0; i < f->n_sw; i++)
+		dps[i] = f->ctl[i].dp;
+	if (wait_links(f, o->wait_links_s) < 0)
+		return -ETIMEDOUT;
+	lcs = calloc(dps[0]->nb_workers, sizeof(*lcs));
+	if (lcs == NULL)
+		return -ENOMEM;
+	t0 = now_s();
+	if (ibex_dp_start_many(dps, f->n_sw, lcs) < 0) {
+		fprintf(stderr, "ibex-fabric: cannot launch the workers\n");
+		free(lcs);
+		return -EINVAL;
+	}
+	if (gen != NULL && ibex_gen_builtin_start(gen, ibex_ctl_request_stop,
+						  &dps[0]->stop) < 0)
+		ibex_ctl_request_stop();
+	else if (gen != NULL)
+		signal(SIGUSR1, on_usr1);
+	ibex_ctl_run_switches(f->ctl, f->n_sw, &copts);
+	ibex_dp_stop_many(dps, f->n_sw);
+	ibex_ctl_wait_lcores();
+	free(lcs);
+	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0) {
+		fprintf(stderr, "ibex-fabric: --gen: run not clean (frames lost "
+			"or iterations failed)\n");
+		ret = 1;
+	}
+	if (o->summary)
+		for (i = 0; i < f->n_sw; i++) {
+			printf("\n=== switch %s ===\n", f->sw[i].name);
+			ibex_ctl_print_summary(stdout, dps[i], now_s() - t0);
+		}
+	fabric_report(stdout, f, now_s() - t0);
+	if (o->json != NULL && fabric_report_json(o->json, f, now_s() - t0,
+						  meta) < 0) {
+		fprintf(stderr, "ibex-fabric: %s: %s\n", o->json,
+			strerror(errno));
+		ret = 1;
+	}
+	return ret;
+}
+
+/* The slowest link's rate, bit/s. */
+static uint64_t
+fabric_min_rate(const struct fabric *f)
+{
+	uint64_t r = UINT64_MAX;
+	uint32_t l;
+
+	for (l = 0; l < f->topo.n_links; l++)
+		r = RTE_MIN(r, f->topo.links[l].rate_bps);
+	return r;
+}
+
+/* /ibex/NAME/... for every switch, /ibex/... for the first. */
+static void
+register_telemetry(const struct fabric *f)
+{
+	unsigned int i;
+	int ret = ibex_telemetry_register(f->ctl[0].dp);
+
+	for (i = 0; i < f->n_sw && ret == 0; i++)
+		ret = ibex_telemetry_register_switch(f->ctl[i].dp, f->sw[i].name);
+	if (ret < 0)
+		fprintf(stderr, "ibex-fabric: telemetry unavailable: %s\n",
+			strerror(-ret));
+}
+
+/* Links, switches, the generator's ports: everything before the run. */
+static int
+setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
+{
+	char dir[512];
+	const char *sock_dir = dir;
+	int ret;
+
+	if (gen != NULL && rte_lcore_count() < 3) {
+		snprintf(err, errlen, "--gen needs an lcore of its own: give EAL "
+			 "at least 3 lcores, e.g. --lcores 0@0,1@1,2@0");
+		return -EINVAL;
+	}
+	if (rte_lcore_count() < 2) {
+		snprintf(err, errlen, "no worker lcore: give EAL at least 2 "
+			 "(-l 0-1, or --lcores 0@0,1@1)");
+		return -EINVAL;
+	}
+	f->fc = o->fc;
+	f->fc_vl = o->fc_vl;
+	f->pfc_reaction_us = o->pfc_reaction_us;
+	ret = fabric_load(f, o->topology, nb_switch_workers(), err, errlen);
+	if (ret < 0)
+		return ret;
+	if (gen != NULL && ibex_gen_builtin_ranks(gen) != f->routes.n_ranks) {
+		snprintf(err, errlen, "--gen: the scenario has %u ranks, the "
+			 "topology %u: give --ranks %u", ibex_gen_builtin_ranks(gen),
+			 f->routes.n_ranks, f->routes.n_ranks);
+		return -EINVAL;
+	}
+	ret = fabric_links_create(f, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (o->ctl_dir == NULL)
+		snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
+	else if (strcmp(o->ctl_dir, "none") == 0)
+		sock_dir = NULL;
+	else
+		snprintf(dir, sizeof(dir), "%s", o->ctl_dir);
+	ret = fabric_switches_create(f, sock_dir, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (gen == NULL)
+		return 0;
+	ret = ibex_gen_builtin_use_ports(gen, f->rank_port, f->routes.n_ranks,
+					 (const uint8_t (*)[6])f->rank_mac,
+					 err, errlen);
+	if (ret == 0) {
+		/* A rank's MAC may hold frames for a whole pause (65535
+		 * quanta of 512 bit times at the slowest link's rate):
+		 * listen for twice that before calling the fabric empty. */
+		uint32_t quiet = RTE_MAX(200u, (uint32_t)(2 * 65535.0 * 512 *
+					 1e3 / (double)fabric_min_rate(f)));
+
+		ibex_gen_builtin_set_drain(gen, quiet, 10 * quiet);
+	}
+	return ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct app_opts opts = { 0 };
+	time_t start = time(NULL);
+	struct fabric *f = NULL;
+	char *cmdline, *meta = NULL, err[1024];
+	int ret;
+
+	ret = pre_eal(argc, argv);
+	if (ret >= 0)
+		return ret;
+	cmdline = ibex_meta_cmdline(argc, argv);
+	if (ibex_ctl_block_signals() < 0)
+		fprintf(stderr, "ibex-fabric: cannot block signals\n");
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "ibex-fabric: EAL init failed: %s\n",
+			rte_strerror(rte_errno));
+		free(cmdline);
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	f = calloc(1, sizeof(*f));
+	if (f == NULL || ibex_gen_builtin_parse(&argc, argv, &gen) != 0 ||
+	    parse_args(argc, argv, &opts) < 0) {
+		ret = 1;
+		goto out;
+	}
+	ret = setup(f, &opts, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "ibex-fabric: %s\n", err);
+		ret = 1;
+		goto out;
+	}
+	register_telemetry(f);
+	meta = ibex_meta_json("ibex-fabric", cmdline, start);
+	if (gen != NULL)
+		ibex_gen_builtin_set_meta(gen, meta);
+	printf("ibex-fabric: %s: %u switches, %u ranks, %u links, %u worker "
+	       "lcore(s)%s\n", f->topo.name, f->n_sw, f->routes.n_ranks,
+	       f->topo.n_links, nb_switch_workers(),
+	       gen != NULL ? ", generator on its own lcore" : "");
+	ret = run(f, &opts, meta) != 0 ? 1 : 0;
+out:
+	ibex_gen_builtin_free(gen);
+	if (f != NULL)
+		fabric_free(f);
+	free(f);
+	free(meta);
+	free(cmdline);
+	rte_eal_cleanup();
+	return ret;
+}

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# ibex-fabric: whole fabrics of ibex switches in one process.
+#
+#   1. Every topology in conf/fabric loads, routes and validates with each
+#      --fc mode; a broken one is refused with file:line; one that needs
+#      more ethdevs than DPDK holds is refused before anything starts.
+#   2. A ring all-reduce across leaf-spine-leaf (conf/fabric/leaf2-spine1)
+#      with every frame accounted for, frames through the spine; the other
+#      engines and a straggler across the same hops; and each
+#      switch's own control socket (ibex-ctl --switch NAME) showing that
+#      switch's ports and FDB.
+#   3. A 7 -> 1 incast across leaf-spine-leaf on 2 leaves x 2 spines
+#      (conf/fabric/leaf2-spine2-8 at 100 Mb/s), lossless lane VL 3:
+#      with PFC everywhere (the ranks' MACs obey it), and with credits
+#      everywhere (the generator speaks them), every frame arrives in order
+#      and no switch drops one;
+#      with flow control off the same run loses frames (the test can fail).
+#      The cross-leaf flows spread over both spines.
+#
+#   test_fabric.sh IBEX_FABRIC IBEX_CTL CONF_DIR
+# Environment: FAB_FRAMES (300000) frames of each incast.
+set -euo pipefail
+TEST_NAME=fabric
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+fab=${1:?usage: test_fabric.sh IBEX_FABRIC IBEX_CTL CONF_DIR}
+ctl=${2:?usage: test_fabric.sh IBEX_FABRIC IBEX_CTL CONF_DIR}
+confdir=${3:?usage: test_fabric.sh IBEX_FABRIC IBEX_CTL CONF_DIR}
+[ -x "$fab" ] || skip "no ibex-fabric at $fab"
+require_cmds python3
+[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+frames=${FAB_FRAMES:-300000}
+
+tmp=$(mktemp -d /tmp/ibex-fabric.XXXXXX)
+on_exit rm -rf "$tmp"
+on_exit kill_started
+eal=(--lcores 0@0,1@1,2@0 --no-huge -m 2048 --no-pci --log-level='lib.*:notice')
+
+# ---- 1. loading, routing, refusals ----
+for y in "$confdir"/fabric/*.yaml; do
+	modes="none pfc credit credit-pfc"
+	# Its lanes: key runs 2 VLs, none lossless: --fc's VL 3 is refused.
+	case $y in */leaf4-spine2-16.yaml) modes=none ;; esac
+	for m in "" $modes; do
+		"$fab" --check "$y" ${m:+--fc "$m"} >"$tmp/check.log" 2>&1 ||
+			{ show_log "$tmp/check.log"; fail "--check $y ${m:+--fc $m}"; }
+	done
+done
+if "$fab" --check "$confdir/fabric/leaf4-spine2-16.yaml" --fc pfc >"$tmp/check.log" 2>&1 ||
+	! grep -q "lane vl 3 is lossless but the port runs 2 VLs" "$tmp/check.log"; then
+	show_log "$tmp/check.log"; fail "--fc pfc on a 2-VL fabric: no clear refusal"
+fi
+sed 's/"leaf2:p2", "spine1:p1"/"leaf2:p9", "spine1:p1"/' \
+	"$confdir/fabric/leaf2-spine1.yaml" >"$tmp/bad.yaml"
+if "$fab" --check "$tmp/bad.yaml" >"$tmp/bad.log" 2>&1; then
+	fail "a link to an undeclared port was accepted"
+fi
+grep -q "bad.yaml:[0-9]*:.*p9" "$tmp/bad.log" ||
+	{ show_log "$tmp/bad.log"; fail "no file:line for the bad port"; }
+dpdk_prefix pbig big
+if "$fab" "${eal[@]}" --file-prefix="$pbig" -- \
+	"$confdir/fabric/leaf4-spine2-16.yaml" >"$tmp/big.log" 2>&1; then
+	fail "a fabric of 48 ethdevs started"
+fi
+grep -q "RTE_MAX_ETHPORTS" "$tmp/big.log" ||
+	{ show_log "$tmp/big.log"; fail "no reason for refusing 48 ethdevs"; }
+check_ok "topologies load and route; bad port and too many ethdevs refused"
+
+# ---- 2. ring all-reduce across leaf-spine-leaf, per-switch sockets ----
+dpdk_prefix pring ring
+"$fab" "${eal[@]}" --file-prefix="$pring" -- "$confdir/fabric/leaf2-spine1.yaml" \
+	--json "$tmp/ring.json" --gen "--engine ring --ranks 4 -b 4K -e 64K \
+	-n 10 -w 2 --pcp 3 --vlan 1 --json $tmp/ring.gen.json" \
+	>"$tmp/ring.log" 2>&1 || { show_log "$tmp/ring.log"; fail "ring all-reduce"; }
+python3 - "$tmp" <<'PY' || { show_log "$tmp/ring.log"; fail "ring accounting"; }
+import json, sys
+t = sys.argv[1]
+g = json.load(open(f"{t}/ring.gen.json"))
+f = json.load(open(f"{t}/ring.json"))
+fr, q = g["frames"], g["sequence"]
+assert fr["tx"] > 0 and fr["tx"] == fr["rx"], fr
+assert q["lost"] == 0 and q["out_of_order"] == 0 and q["duplicate"] == 0, q
+sw = {s["name"]: {p["port"]: p for p in s["ports"]} for s in f["switches"]}
+for p in ("p0", "p1"):
+    assert sw["spine1"][p]["tx_frames"] > 0, sw["spine1"]
+for s in sw.values():
+    for p in s.values():
+        assert p["dropped"] == 0 and p["lane_drops"] == 0, p
+print("fabric: ring: %d frames, spine1 forwarded %d + %d" %
+      (fr["rx"], sw["spine1"]["p0"]["tx_frames"], sw["spine1"]["p1"]["tx_frames"]))
+PY
+check_ok "ring all-reduce across leaf-spine-leaf: every frame, in order, through the spine"
+
+# The other engines and a straggler, across the same hops.
+for e in hd incast alltoall "ring --straggler 3:20:1"; do
+	dpdk_prefix peng "eng${e%% *}"
+	"$fab" "${eal[@]}" --file-prefix="$peng" -- "$confdir/fabric/leaf2-spine1.yaml" \
+		--gen "--engine $e --ranks 4 -b 4K -e 64K -f 4 -n 5 -w 1 --pcp 3 \
+		--vlan 1" >"$tmp/eng.log" 2>&1 ||
+		{ show_log "$tmp/eng.log"; fail "--engine $e across the fabric"; }
+	grep -q "sequence: lost 0 out-of-order 0 duplicate 0" "$tmp/eng.log" ||
+		{ show_log "$tmp/eng.log"; fail "--engine $e: sequence errors"; }
+done
+check_ok "halving-doubling, incast, all-to-all and a straggler ring across the fabric, clean"
+
+dpdk_prefix plive live
+start_bg fpid "$tmp/live.log" "$fab" "${eal[@]}" --file-prefix="$plive" -- \
+	"$confdir/fabric/leaf2-spine1.yaml" --duration 600
+sock_of() { echo "/var/run/dpdk/$plive/ibex-ctl-$1.sock"; }
+for s in spine1 leaf1 leaf2; do
+	wait_until_or_dead 120 "$fpid" test -S "$(sock_of $s)" ||
+		{ show_log "$tmp/live.log"; fail "no socket for $s"; }
+done
+wait_until_or_dead 120 "$fpid" "$ctl" -f "$plive" --switch spine1 show ports ||
+	{ show_log "$tmp/live.log"; fail "spine1 does not answer"; }
+"$ctl" -f "$plive" --switch spine1 --json show ports >"$tmp/spine1.ports.json"
+"$ctl" -f "$plive" --switch leaf1 --json show fdb >"$tmp/leaf1.fdb.json"
+"$ctl" -f "$plive" --switch leaf2 --json show ports >"$tmp/leaf2.ports.json"
+python3 - "$tmp" <<'PY' || fail "per-switch views"
+import json, sys
+t = sys.argv[1]
+def names(j):
+    ports = j["ports"] if isinstance(j, dict) else j
+    return sorted(p["name"] for p in ports)
+assert names(json.load(open(f"{t}/spine1.ports.json"))) == ["p0", "p1"]
+assert names(json.load(open(f"{t}/leaf2.ports.json"))) == ["p0", "p1", "p2"]
+# leaf1 reaches its own ranks on p0/p1 and leaf2's through the spine (p2)
+fdb = {e["mac"].lower(): e["port"]
+       for e in json.load(open(f"{t}/leaf1.fdb.json"))["table"]}
+assert fdb == {"02:00:00:00:01:01": "p0", "02:00:00:00:01:02": "p1",
+               "02:00:00:00:02:01": "p2", "02:00:00:00:02:02": "p2"}, fdb
+PY
+if command -v dpdk-telemetry.py >/dev/null; then
+	for s in spine1 leaf2; do
+		echo "/ibex/$s/ports" | timeout 60 dpdk-telemetry.py -f "$plive" \
+			>"$tmp/tel.$s.out" 2>&1 || true
+	done
+	grep -q '"/ibex/spine1/ports": \["p0", "p1"\]' "$tmp/tel.spine1.out" &&
+		grep -q '"/ibex/leaf2/ports": \["p0", "p1", "p2"\]' "$tmp/tel.leaf2.out" ||
+		{ cat "$tmp/tel.spine1.out" "$tmp/tel.leaf2.out" >&2; fail "per-switch telemetry"; }
+fi
+stop_pid "$fpid" TERM
+[ "$WAIT_RC" = 0 ] || { show_log "$tmp/live.log"; fail "SIGTERM: exit $WAIT_RC"; }
+check_ok "each switch answers on its own socket and telemetry (/ibex/NAME/) with its own ports and FDB; SIGTERM exits 0"
+
+# ---- 3. 7 -> 1 incast across leaf-spine-leaf, 2 spines ----
+sed 's/rate: 100G/rate: 100M/' "$confdir/fabric/leaf2-spine2-8.yaml" >"$tmp/t8.yaml"
+flows=$(seq -s, 1 7 | sed 's/\([0-9]*\)/\1:0/g')
+incast() { # MODE
+	local p genfc=""
+	dpdk_prefix p "inc$1"
+	# Credits to the ranks too: the generator speaks them.
+	[ "$1" = credit ] && genfc="--fc credit --vl 3"
+	# PFC headroom for a worker away 20 ms (it shares the CPUs): what a
+	# rank sends meanwhile arrives after the pause should have begun.
+	"$fab" "${eal[@]}" --file-prefix="$p" -- "$tmp/t8.yaml" --fc "$1" \
+		--pfc-reaction-us 20000 \
+		--json "$tmp/inc.$1.json" --gen "--engine rate --ranks 8 $genfc \
+		--flow $flows --pcp 3 --vlan 1 --size 128 --rate 120K \
+		--frames $frames --duration 600 --json $tmp/inc.$1.gen.json" \
+		>"$tmp/inc.$1.log" 2>&1 || true
+	[ -s "$tmp/inc.$1.gen.json" ] && [ -s "$tmp/inc.$1.json" ] ||
+		{ show_log "$tmp/inc.$1.log"; fail "incast --fc $1 did not finish"; }
+}
+judge() { # MODE lossless|lossy
+	python3 - "$tmp" "$1" "$2" <<'PY'
+import json, sys
+t, mode, want = sys.argv[1:4]
+g = json.load(open(f"{t}/inc.{mode}.gen.json"))
+f = json.load(open(f"{t}/inc.{mode}.json"))
+fr, q = g["frames"], g["sequence"]
+hops = [(s["name"], p) for s in f["switches"] for p in s["ports"]]
+# The ranks' hellos are broadcasts: where they arrive on a port off the
+# flooding tree (flood-off), or at a spine whose only other port is off
+# it (no-egress), they end, as they must: one per rank at most.
+flood = ("flood-off", "no-egress")
+drops = sum(p["lane_drops"] + sum(n for r, n in p["drops"].items()
+                                  if r not in flood) for _, p in hops)
+assert all(n <= 8 for _, p in hops for r, n in p["drops"].items()
+           if r in flood), hops
+up = {p["port"]: p["tx_frames"] for s in f["switches"] if s["name"] == "leaf2"
+      for p in s["ports"] if p["port"] in ("p4", "p5")}
+print("fabric: incast --fc %s: sent %d received %d lost %d out-of-order %d, "
+      "switch drops %d; leaf2 uplinks p4 %d p5 %d"
+      % (mode, fr["tx"], fr["rx"], q["lost"], q["out_of_order"], drops,
+         up["p4"], up["p5"]))
+if want == "lossless":
+    assert fr["tx"] > 0 and fr["tx"] == fr["rx"], fr
+    assert q["lost"] == 0 and q["out_of_order"] == 0, q
+    assert drops == 0, drops
+    assert up["p4"] > 0 and up["p5"] > 0, up
+else:
+    assert q["lost"] > 0 or drops > 0, (q, drops)
+PY
+}
+for m in pfc credit; do
+	incast "$m"
+	judge "$m" lossless || { show_log "$tmp/inc.$m.log"; fail "incast --fc $m lost frames"; }
+done
+incast none
+judge none lossy || { show_log "$tmp/inc.none.log"; fail "incast without flow control lost nothing: the test cannot fail"; }
+check_ok "7 -> 1 incast across leaf-spine-leaf: lossless with PFC and with credits, lossy without"
