@@ -344,8 +344,6 @@ static int
 run_load(const struct opts *o, uint64_t *lat)
 {
 	uint64_t gap = o->pps > 0 ? (uint64_t)((double)hz / o->pps) : 0;
-	uint64_t want = o->capacity_s > 0 ?
-			(uint64_t)-1 : (o->warmup + o->probes) * o->tag_every;
 	uint64_t end = o->capacity_s > 0 ?
 		       rte_rdtsc() + (uint64_t)(o->capacity_s * (double)hz) :
 		       (uint64_t)-1;
@@ -358,7 +356,11 @@ run_load(const struct opts *o, uint64_t *lat)
 		uint64_t now = rte_rdtsc();
 		uint16_t k, nb;
 
-		if (drain_end == 0 && (seq >= want || now >= end))
+		/* The count is of timed frames: the warm-up may be longer
+		 * than the whole run at a high rate. */
+		if (drain_end == 0 && (now >= end ||
+				       (o->capacity_s == 0 &&
+					tagged_sent >= o->probes)))
 			drain_end = now + hz / 1000 * 50;
 		if (drain_end == 0 && now >= next) {
 			struct rte_mbuf *m;
