@@ -46,7 +46,9 @@
  *             never send beyond FCCL. Each worker counts the blocks TX
  *             accepted; their sum is the FCTBS the owner reports. Paused
  *             and drained lanes are published by the owner in a word the
- *             workers copy into their gate words every housekeeping.
+ *             workers copy into their gate words every housekeeping, and
+ *             after an RX burst or before a TX drain when the owner's
+ *             generation moved (ibex_fc_pause_check()).
  *
  * With one worker every state is that worker's and nothing above costs
  * anything: the shared part is absent (ibex_fc.multi false).
