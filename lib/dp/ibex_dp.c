@@ -2176,6 +2176,15 @@ capture_rx(struct ibex_worker *w, const struct ibex_rxq *rq,
 	ibex_capture_commit(w->cap, w->index, n);
 }
 
+/* Several workers: the lanes paused since the gates were copied, before
+ * frames are forwarded or sent (ibex_fc_pause_check()). */
+static inline __rte_always_inline void
+worker_pause_check(struct ibex_worker *w)
+{
+	if (unlikely(w->fc != NULL && w->fc->multi))
+		ibex_fc_pause_check(w, w->fc);
+}
+
 /* One pass of the poll loop: RX, forward, arbitrate, TX, housekeeping. */
 static inline __rte_always_inline void
 worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
@@ -2229,6 +2238,7 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 		if (n == 0)
 			continue;
 		moved += n;
+		worker_pause_check(w);
 		if (unlikely(w->cap != NULL))
 			capture_rx(w, rq, pkts, n);
 		rx_burst_process(w, t, rq->port, pkts, n, now_ms);
@@ -2236,6 +2246,7 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 	now = 0;
 	if (w->pending_tx != 0) {
 		now = rte_rdtsc();
+		worker_pause_check(w);
 		tx_drain(w, t, now);
 	}
 	if (unlikely(w->fc != NULL))

@@ -750,6 +750,26 @@ pfc_send_due(struct ibex_worker *w, struct ibex_fc_port *fp, uint16_t port,
 	}
 }
 
+/* Several workers, the owner: publish the lanes the peer's pauses block
+ * and the watchdog drains, and when they changed move the generation the
+ * workers check before they forward or send (after the words: release). */
+static void
+pfc_publish_lanes(struct ibex_fc_shared *sh, uint16_t port, uint16_t blocked,
+		  uint16_t drop_vls)
+{
+	uint32_t b = (uint32_t)(blocked | drop_vls) << 16;
+
+	if (b == atomic_load_explicit(&sh->blocked[port],
+				      memory_order_relaxed) &&
+	    drop_vls == atomic_load_explicit(&sh->wd_drop[port],
+					     memory_order_relaxed))
+		return;
+	atomic_store_explicit(&sh->wd_drop[port], drop_vls,
+			      memory_order_relaxed);
+	atomic_store_explicit(&sh->blocked[port], b, memory_order_relaxed);
+	atomic_fetch_add_explicit(&sh->pause_gen, 1, memory_order_release);
+}
+
 /* The peer's pauses: run the watchdog, then block or drain the lanes of
  * the paused priorities (the port's gate word; with several workers the
  * word every worker copies into its own). */
@@ -800,11 +820,7 @@ pfc_peer_lanes(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	fp->wd_drop = drop_vls;
 	fp->rx_pause = false;
 	if (w->fc->multi) {
-		atomic_store_explicit(&w->fc->sh->wd_drop[port], drop_vls,
-				      memory_order_relaxed);
-		atomic_store_explicit(&w->fc->sh->blocked[port],
-				      (uint32_t)(blocked | drop_vls) << 16,
-				      memory_order_relaxed);
+		pfc_publish_lanes(w->fc->sh, port, blocked, drop_vls);
 		return;
 	}
 	w->gate[port] = (w->gate[port] & ~IBEX_GATE_BLOCKED_ALL) |
@@ -916,15 +932,30 @@ static void
 fc_worker_sync(struct ibex_worker *w, uint64_t now_ns)
 {
 	struct ibex_fc *fc = w->fc;
-	uint64_t ports = fc->fc_ports;
+	uint64_t ports = fc->pfc_ports;
 
+	while (ports != 0) {
+		uint16_t port = (uint16_t)__builtin_ctzll(ports);
+
+		ports &= ports - 1;
+		pfc_slice_sync(w, port, now_ns);
+	}
+	ibex_fc_pause_sync(w, atomic_load_explicit(&fc->sh->pause_gen,
+						   memory_order_acquire));
+}
+
+void
+ibex_fc_pause_sync(struct ibex_worker *w, uint32_t gen)
+{
+	struct ibex_fc *fc = w->fc;
+	uint64_t ports = fc->pfc_ports;
+
+	fc->pause_gen = gen;
 	while (ports != 0) {
 		uint16_t port = (uint16_t)__builtin_ctzll(ports);
 		uint32_t b;
 
 		ports &= ports - 1;
-		if (fc->pfc_ports >> port & 1)
-			pfc_slice_sync(w, port, now_ns);
 		b = atomic_load_explicit(&fc->sh->blocked[port],
 					 memory_order_relaxed);
 		w->gate[port] = (w->gate[port] & ~IBEX_GATE_BLOCKED_ALL) | b;

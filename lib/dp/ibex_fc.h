@@ -46,7 +46,9 @@
  *             never send beyond FCCL. Each worker counts the blocks TX
  *             accepted; their sum is the FCTBS the owner reports. Paused
  *             and drained lanes are published by the owner in a word the
- *             workers copy into their gate words every housekeeping.
+ *             workers copy into their gate words every housekeeping, and
+ *             after an RX burst or before a TX drain when the owner's
+ *             generation moved (ibex_fc_pause_check()).
  *
  * With one worker every state is that worker's and nothing above costs
  * anything: the shared part is absent (ibex_fc.multi false).
@@ -167,6 +169,13 @@ struct ibex_fc_shared {
 	_Atomic uint8_t held[IBEX_MAX_PORTS];
 	/** ABR = abr_base + the workers' shares (owner only). */
 	uint16_t abr_base[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
+	/** Moves (release) each time an owner changes a PFC port's blocked
+	 * word, after the store: a worker compares it with what it last
+	 * copied after every RX burst and before it drains its TX buffers
+	 * (ibex_fc_pause_check()), so one that was off its CPU when a pause
+	 * came does not forward or send with the gate of before. Read by
+	 * every worker per burst, written per pause edge: a line of its own. */
+	_Atomic uint32_t pause_gen __rte_cache_aligned;
 	struct ibex_fc_credit_lanes cr[IBEX_MAX_PORTS];
 	/** The ports' flow control as one worker would run it: credit frame
 	 * timing, PFC generator, received pauses, watchdog, counters. Only a
@@ -200,6 +209,7 @@ struct ibex_fc {
 	 * worker last acted on it. */
 	uint32_t xoff_seq[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
 	uint32_t xon_seen[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
+	uint32_t pause_gen;      /**< sh->pause_gen as last copied */
 	uint64_t last_hk_tsc;    /**< last housekeeping */
 	uint64_t hk_tsc;         /**< IBEX_FC_HK_NS in TSC ticks */
 	uint64_t fc_ports;       /**< ports with fc credit or pfc */
@@ -341,6 +351,30 @@ ibex_fc_abr_publish(struct ibex_fc *fc, uint16_t port, unsigned int n_vls)
  * when nothing is left, else what cannot belong to the frames left.
  */
 void ibex_fc_tx_done(struct ibex_fc *fc, uint16_t port, uint32_t left_blocks);
+
+struct ibex_worker;
+
+/** Copy the paused and drained lanes the owners publish into the worker's
+ * gate words (several workers); @p gen is sh->pause_gen, just read. */
+void ibex_fc_pause_sync(struct ibex_worker *w, uint32_t gen);
+
+/**
+ * Several workers, after an RX burst and before the TX drain: has an
+ * owner paused or resumed a lane since this worker copied the gates? A
+ * worker copies them at its housekeeping, but one descheduled between
+ * that and its next RX burst (milliseconds when workers share CPUs) would
+ * forward the burst into a lane paused meanwhile. One load of a line the
+ * owners write only at pause edges.
+ */
+static inline void
+ibex_fc_pause_check(struct ibex_worker *w, struct ibex_fc *fc)
+{
+	uint32_t gen = atomic_load_explicit(&fc->sh->pause_gen,
+					    memory_order_acquire);
+
+	if (unlikely(gen != fc->pause_gen))
+		ibex_fc_pause_sync(w, gen);
+}
 
 /** The per-port state of @p port's flow control (timers, pauses,
  * counters): the shared one with several workers. */
