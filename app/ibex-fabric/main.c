@@ -49,7 +49,7 @@ struct app_opts {
 	bool check_only;
 	bool summary;            /* --summary: every switch's own report */
 	const char *fc;          /* --fc, NULL: the switches' own */
-	unsigned int fc_vl;
+	uint32_t fc_vl;
 	uint32_t pfc_reaction_us;
 };
 
@@ -101,13 +101,23 @@ print_version(void)
 static int
 parse_seconds(const char *name, const char *s, double *out)
 {
-	char err[160];
+	return ibex_parse_seconds_opt("ibex-fabric", name, s, out);
+}
 
-	if (ibex_parse_time(s, "seconds", 0.001, 4e6, out, err,
-			    sizeof(err)) < 0) {
-		fprintf(stderr, "ibex-fabric: --%s: %s\n", name, err);
+/* An integer option in [lo, hi]; @p what says what it is when refused. */
+static int
+parse_uint(const char *name, const char *s, long lo, long hi,
+	   const char *what, uint32_t *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (end == s || *end != '\0' || v < lo || v > hi) {
+		fprintf(stderr, "ibex-fabric: --%s: %s%ld..%ld, not '%s'\n",
+			name, what, lo, hi, s);
 		return -EINVAL;
 	}
+	*out = (uint32_t)v;
 	return 0;
 }
 
@@ -151,30 +161,14 @@ parse_args(int argc, char **argv, struct app_opts *o)
 			}
 			o->fc = optarg;
 			break;
-		case 'r': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end != '\0' || v < 1 || v > 100000) {
-				fprintf(stderr, "ibex-fabric: --pfc-reaction-us: "
-					"1..100000, not '%s'\n", optarg);
-				return -EINVAL;
-			}
-			o->pfc_reaction_us = (uint32_t)v;
+		case 'r':
+			ret = parse_uint("pfc-reaction-us", optarg, 1, 100000,
+					 "", &o->pfc_reaction_us);
 			break;
-		}
-		case 'v': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end != '\0' || v < 0 || v > 14) {
-				fprintf(stderr, "ibex-fabric: --lossless-vl: a "
-					"data lane 0..14, not '%s'\n", optarg);
-				return -EINVAL;
-			}
-			o->fc_vl = (unsigned int)v;
+		case 'v':
+			ret = parse_uint("lossless-vl", optarg, 0, 14,
+					 "a data lane ", &o->fc_vl);
 			break;
-		}
 		case 'd': ret = parse_seconds("duration", optarg, &o->duration_s); break;
 		case 'i': ret = parse_seconds("idle-stop", optarg, &o->idle_stop_s); break;
 		case 's': ret = parse_seconds("stats-period", optarg, &o->stats_period_s); break;

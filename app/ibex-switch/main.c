@@ -98,20 +98,10 @@ print_version(const char *prog)
 	       IBEX_VERSION, IBEX_GIT, rte_version(), IBEX_DPDK_BUILT);
 }
 
-/* Times are kept in 32-bit milliseconds: 1 ms up to about 46 days. */
-#define APP_TIME_MAX_S 4e6
-
 static int
 parse_seconds(const char *name, const char *s, double *out)
 {
-	char err[160];
-
-	if (ibex_parse_time(s, "seconds", 0.001, APP_TIME_MAX_S, out, err,
-			    sizeof(err)) < 0) {
-		fprintf(stderr, "ibex-switch: --%s: %s\n", name, err);
-		return -EINVAL;
-	}
-	return 0;
+	return ibex_parse_seconds_opt("ibex-switch", name, s, out);
 }
 
 static int

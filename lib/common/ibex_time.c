@@ -54,3 +54,17 @@ ibex_parse_time(const char *s, const char *unit, double res, double max,
 	*out = v;
 	return 0;
 }
+
+int
+ibex_parse_seconds_opt(const char *prog, const char *name, const char *s,
+		       double *out)
+{
+	char err[160];
+
+	if (ibex_parse_time(s, "seconds", 0.001, IBEX_OPT_SECONDS_MAX, out,
+			    err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: --%s: %s\n", prog, name, err);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -33,4 +33,16 @@
 int ibex_parse_time(const char *s, const char *unit, double res, double max,
 		    double *out, char *err, size_t errlen);
 
+/** Longest run time option in seconds: times are kept in 32-bit
+ * milliseconds, 1 ms up to about 46 days. */
+#define IBEX_OPT_SECONDS_MAX 4e6
+
+/**
+ * A program's option in seconds (--duration and the like), 1 ms ..
+ * IBEX_OPT_SECONDS_MAX: ibex_parse_time(), with a refusal printed on
+ * stderr as "PROG: --NAME: reason". @return 0 or -EINVAL.
+ */
+int ibex_parse_seconds_opt(const char *prog, const char *name, const char *s,
+			   double *out);
+
 #endif /* IBEX_TIME_H */
