@@ -304,8 +304,10 @@ loop_arm(struct ctl_loop *l)
 			st->next_capture = clock_ms() + IBEX_CAPTURE_POLL_MS;
 		d = earliest(d, st->next_capture);
 	}
+	/* start is floored to the millisecond: one more keeps a run from
+	 * ending before its duration. */
 	if (l->opts->duration_ms != 0)
-		d = earliest(d, l->start + l->opts->duration_ms);
+		d = earliest(d, l->start + l->opts->duration_ms + 1);
 	if (d == l->armed_at)
 		return;
 	its.it_value.tv_sec = (time_t)(d / 1000);
@@ -358,7 +360,7 @@ loop_jobs(struct ctl_loop *l, uint64_t now)
 		stats_line(l);
 		l->next_stats = now + o->stats_period_ms;
 	}
-	if (o->duration_ms != 0 && now - l->start >= o->duration_ms)
+	if (o->duration_ms != 0 && now - l->start > o->duration_ms)
 		return true;
 	if (l->next_idle != 0 && now >= l->next_idle) {
 		uint64_t rx = rx_total_all(l);
