@@ -15,11 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_bus_vdev.h>
 #include <rte_ethdev.h>
 
 #include "fabric.h"
 #include "ibex_conf.h"
+#include "ibex_pdev.h"
+#include "ibexlink.h"
 #include "ibex_sock.h"
 
 void
@@ -317,6 +318,7 @@ link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
 {
 	const struct ibex_fabric_link *lk = &f->topo.links[l];
 	char dev[2][RTE_DEV_NAME_MAX_LEN], args[2][160];
+	uint16_t ids[2];
 	unsigned int e;
 	int ret;
 
@@ -324,8 +326,8 @@ link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
 		fabric_link_dev(l, e, dev[e], sizeof(dev[e]));
 	snprintf(args[0], sizeof(args[0]), "rate=%" PRIu64 ",delay=%" PRIu64
 		 "ps", lk->rate_bps, lk->delay_ps);
-	snprintf(args[1], sizeof(args[1]), "peer=%s", dev[0]);
-	/* Both ends say: a key one end leaves out it takes from the other. */
+	snprintf(args[1], sizeof(args[1]), "rate=%" PRIu64 ",delay=%" PRIu64
+		 "ps", lk->rate_bps, lk->delay_ps);
 	for (e = 0; e < 2; e++) {
 		bool pfc = rank_of(f, lk->end[e].node) >= 0 &&
 			   end_runs_pfc(f, lk->end[1 - e]);
@@ -333,27 +335,26 @@ link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
 		strncat(args[e], pfc ? ",pfc=on" : ",pfc=off",
 			sizeof(args[e]) - strlen(args[e]) - 1);
 	}
-	for (e = 0; e < 2; e++) {
-		ret = rte_vdev_init(dev[e], args[e]);
-		if (ret < 0) {
-			snprintf(err, errlen, "%s:%d: link %s:%s - %s:%s: cannot "
-				 "create %s,%s: %s", f->topo.origin, lk->line,
-				 f->topo.nodes[lk->end[0].node].name,
-				 f->topo.nodes[lk->end[0].node].port[lk->end[0].port].name,
-				 f->topo.nodes[lk->end[1].node].name,
-				 f->topo.nodes[lk->end[1].node].port[lk->end[1].port].name,
-				 dev[e], args[e], strerror(-ret));
-			return ret;
-		}
+	/* In-process devices, not ethdevs: a fabric has more link ends than
+	 * DPDK's RTE_MAX_ETHPORTS. */
+	ret = ibexlink_pair_create(dev[0], args[0], dev[1], args[1], ids);
+	if (ret < 0) {
+		snprintf(err, errlen, "%s:%d: link %s:%s - %s:%s: cannot create "
+			 "%s,%s / %s,%s: %s", f->topo.origin, lk->line,
+			 f->topo.nodes[lk->end[0].node].name,
+			 f->topo.nodes[lk->end[0].node].port[lk->end[0].port].name,
+			 f->topo.nodes[lk->end[1].node].name,
+			 f->topo.nodes[lk->end[1].node].port[lk->end[1].port].name,
+			 dev[0], args[0], dev[1], args[1],
+			 ret == -ENOSPC ? "more link ends than one process holds "
+			 "(IBEX_PDEV_MAX)" : strerror(-ret));
+		return ret;
 	}
 	for (e = 0; e < 2; e++) {
 		int j = rank_of(f, lk->end[e].node);
 
-		if (j >= 0 && rte_eth_dev_get_port_by_name(dev[e],
-						&f->rank_port[j]) != 0) {
-			snprintf(err, errlen, "%s: no ethdev", dev[e]);
-			return -ENODEV;
-		}
+		if (j >= 0)
+			f->rank_port[j] = ids[e];
 	}
 	return 0;
 }
@@ -364,14 +365,11 @@ fabric_links_create(struct fabric *f, char *err, size_t errlen)
 	uint32_t l;
 	int ret;
 
-	/* Every end of every link is an ethdev: DPDK holds RTE_MAX_ETHPORTS
-	 * in one process (32 in Debian's 22.11 build). */
-	if (2 * f->topo.n_links + rte_eth_dev_count_total() > RTE_MAX_ETHPORTS) {
-		snprintf(err, errlen, "%s: %u links need %u ethdevs (one per end)"
-			 " and %u exist already; this DPDK holds %u in one process "
-			 "(RTE_MAX_ETHPORTS): docs/fabric.md, \"How big a fabric\"",
-			 f->topo.origin, f->topo.n_links, 2 * f->topo.n_links,
-			 rte_eth_dev_count_total(), RTE_MAX_ETHPORTS);
+	if (2 * f->topo.n_links > IBEX_PDEV_MAX) {
+		snprintf(err, errlen, "%s: %u links have %u ends; one process "
+			 "holds %u (IBEX_PDEV_MAX): docs/fabric.md, \"How big a "
+			 "fabric\"", f->topo.origin, f->topo.n_links,
+			 2 * f->topo.n_links, IBEX_PDEV_MAX);
 		return -E2BIG;
 	}
 	f->links_made = true;
@@ -430,9 +428,8 @@ fabric_free(struct fabric *f)
 			uint16_t pid;
 
 			fabric_link_dev(l, e, dev, sizeof(dev));
-			if (rte_eth_dev_get_port_by_name(dev, &pid) == 0)
-				rte_eth_dev_close(pid);
-			rte_vdev_uninit(dev);
+			if (ibex_pdev_get_by_name(dev, &pid) == 0)
+				ibex_pdev_close(pid);
 		}
 	}
 	ibex_fabric_routes_free(&f->routes);

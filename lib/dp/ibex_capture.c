@@ -38,6 +38,7 @@
 #include <rte_ring.h>
 #include <rte_version.h>
 
+#include "ibex_pdev.h"
 #include "ibex_capture.h"
 #include "ibex_conf.h"
 #include "ibex_dp_private.h"
@@ -419,6 +420,16 @@ ibex_capture_start(struct ibex_dp *dp, const struct ibex_capture_params *p,
 	if (p->port >= dp->nb_ports) {
 		snprintf(err, errlen, "capture: no port %u", p->port);
 		return -ENOENT;
+	}
+	/* pcapng's interface blocks are ethdevs (rte_pcapng writes one per
+	 * ethdev), so a port on an in-process device has none to name. */
+	if (!ibex_pdev_is_ethdev(dp->port_id[p->port]) ||
+	    !ibex_pdev_is_ethdev(dp->port_id[0])) {
+		snprintf(err, errlen, "capture: port %s is on in-process device "
+			 "%u, and pcapng names ethdevs only: capture a port of "
+			 "an ethdev switch", dp->port_name[p->port],
+			 dp->port_id[p->port]);
+		return -ENOTSUP;
 	}
 	if (p->snaplen > IBEX_CAPTURE_SNAPLEN_MAX ||
 	    (p->snaplen != 0 && p->snaplen < 16)) {

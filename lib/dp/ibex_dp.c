@@ -33,6 +33,7 @@
 
 #include <rte_rcu_qsbr.h>
 
+#include "ibex_pdev.h"
 #include "ibex_bpf.h"
 #include "ibex_dp_private.h"
 #include "ibex_fc.h"
@@ -198,7 +199,7 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	if (unlikely(w->cap != NULL))
 		ibex_capture_copy(w->cap, w->index, port, tb->txq, tb->pkts,
 				  tb->count, IBEX_CAPTURE_TX, now);
-	sent = rte_eth_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
+	sent = ibex_pdev_tx_burst(w->dp->port_id[port], tb->txq, tb->pkts,
 				tb->count);
 	if (unlikely(w->cap != NULL))
 		ibex_capture_commit(w->cap, w->index, sent);
@@ -2233,7 +2234,7 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 			q = 0;
 		if (unlikely((w->detached >> rq->port) & 1))
 			continue;
-		n = rte_eth_rx_burst(dp->port_id[rq->port], rq->queue, pkts,
+		n = ibex_pdev_rx_burst(dp->port_id[rq->port], rq->queue, pkts,
 				     burst);
 		if (n == 0)
 			continue;

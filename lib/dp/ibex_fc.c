@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "ibex_pdev.h"
 #include "ibex_conf.h"
 #include "ibex_dp_private.h"
 #include "ibex_fc.h"
@@ -51,7 +52,7 @@ port_init(struct ibex_fc_port *fp, const struct ibex_conf_port *cp,
 	fp->mode = cp->fc_mode;
 	fp->lossless = cp->lossless_mask;
 	port_prio_maps(fp, cp);
-	if (rte_eth_macaddr_get(port_id, &a) == 0)
+	if (ibex_pdev_macaddr_get(port_id, &a) == 0)
 		memcpy(fp->mac, a.addr_bytes, 6);
 	if (cp->fc_mode == IBEX_FC_CREDIT) {
 		ret = ibex_credit_port_init(&fp->cp, cp->nb_vls);
@@ -292,7 +293,7 @@ fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 	if (unlikely(w->cap != NULL))
 		ibex_capture_copy(w->cap, w->index, port, w->tx[port].txq, &m,
 				  1, IBEX_CAPTURE_TX, rte_rdtsc());
-	sent = rte_eth_tx_burst(w->dp->port_id[port], w->tx[port].txq, &m, 1);
+	sent = ibex_pdev_tx_burst(w->dp->port_id[port], w->tx[port].txq, &m, 1);
 	if (unlikely(w->cap != NULL))
 		ibex_capture_commit(w->cap, w->index, sent);
 	if (sent != 1) {

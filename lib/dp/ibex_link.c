@@ -38,6 +38,7 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 
+#include "ibex_pdev.h"
 #include "ibex_dp_private.h"
 #include "ibex_fdb.h"
 
@@ -55,7 +56,7 @@ is_memif(uint16_t port_id)
 {
 	struct rte_eth_dev_info info;
 
-	return rte_eth_dev_info_get(port_id, &info) == 0 &&
+	return ibex_pdev_info_get(port_id, &info) == 0 &&
 	       info.driver_name != NULL &&
 	       strcmp(info.driver_name, "net_memif") == 0;
 }
@@ -66,7 +67,7 @@ ibex_port_redials(uint16_t port_id)
 	struct rte_eth_dev_info info;
 	const struct rte_devargs *da;
 
-	if (rte_eth_dev_info_get(port_id, &info) != 0 ||
+	if (ibex_pdev_info_get(port_id, &info) != 0 ||
 	    info.driver_name == NULL ||
 	    strcmp(info.driver_name, "net_memif") != 0 || info.device == NULL)
 		return false;
@@ -88,7 +89,7 @@ ibex_dp_port_link_up(const struct ibex_dp *dp, uint16_t port)
 {
 	struct rte_eth_link link;
 
-	return rte_eth_link_get_nowait(dp->port_id[port], &link) == 0 &&
+	return ibex_pdev_link_get_nowait(dp->port_id[port], &link) == 0 &&
 	       link.link_status == RTE_ETH_LINK_UP;
 }
 
@@ -123,12 +124,12 @@ port_redial(struct ibex_dp *dp, uint16_t p, uint64_t now)
 		if (detached_publish(dp, p, 0) < 0)
 			return;
 	}
-	rte_eth_dev_stop(pid);
+	ibex_pdev_stop(pid);
 	IBEX_CNT_ADD(dp->redials[p], 1);
-	ret = rte_eth_dev_start(pid);
+	ret = ibex_pdev_start(pid);
 	if (ret < 0)
 		return;
-	ret = rte_eth_promiscuous_enable(pid);
+	ret = ibex_pdev_promiscuous_enable(pid);
 	if (ret < 0 && ret != -ENOTSUP)
 		RTE_LOG(WARNING, IBEX_LINK, "port %s: promiscuous mode: %s\n",
 			dp->port_name[p], rte_strerror(-ret));

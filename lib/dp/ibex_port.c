@@ -24,6 +24,7 @@
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 
+#include "ibex_pdev.h"
 #include "ibex_conf.h"
 #include "ibex_dp_private.h"
 #include "ibex_fc.h"
@@ -216,8 +217,11 @@ port_pfc_hw(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 
 	if (!cp->pfc_hw || cp->fc_mode != IBEX_FC_PFC)
 		return 0;
-	ret = port_pfc_hw_queues(dp, p, prios, cp->pfc_quanta, nb_rxq);
-	if (ret < 0)
+	/* An in-process device has no MAC to configure. */
+	ret = -ENOTSUP;
+	if (ibex_pdev_is_ethdev(dp->port_id[p]))
+		ret = port_pfc_hw_queues(dp, p, prios, cp->pfc_quanta, nb_rxq);
+	if (ret < 0 && ibex_pdev_is_ethdev(dp->port_id[p]))
 		ret = port_pfc_hw_port(dp->port_id[p], prios, cp->pfc_quanta);
 	if (ret < 0) {
 		snprintf(err, errlen, "port %s (ethdev %s, PMD %s): hardware PFC "
@@ -256,7 +260,7 @@ port_frames_conf(const struct ibex_dp *dp, uint16_t pid,
 	uint16_t p;
 	int ret;
 
-	ret = rte_eth_dev_info_get(pid, &info);
+	ret = ibex_pdev_info_get(pid, &info);
 	if (ret < 0)
 		return ret;
 	if (cp->mtu != 0)
@@ -295,7 +299,7 @@ port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 	uint16_t pid = dp->port_id[p], q, nb_rxd = cp->rx_desc,
 		 nb_txd = cp->tx_desc;
 	struct rte_eth_conf econf;
-	int ret, socket = rte_eth_dev_socket_id(pid);
+	int ret, socket = ibex_pdev_socket_id(pid);
 
 	if (socket < 0)
 		socket = (int)rte_socket_id();
@@ -304,31 +308,31 @@ port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 	ret = port_frames_conf(dp, pid, cp, &econf, err, errlen);
 	if (ret < 0)
 		return ret;
-	ret = rte_eth_dev_configure(pid, nb_rxq, dp->nb_workers, &econf);
+	ret = ibex_pdev_configure(pid, nb_rxq, dp->nb_workers, &econf);
 	if (ret < 0)
 		goto fail;
-	ret = rte_eth_dev_adjust_nb_rx_tx_desc(pid, &nb_rxd, &nb_txd);
+	ret = ibex_pdev_adjust_nb_rx_tx_desc(pid, &nb_rxd, &nb_txd);
 	if (ret < 0)
 		goto fail;
 	for (q = 0; q < nb_rxq; q++) {
-		ret = rte_eth_rx_queue_setup(pid, q, nb_rxd, socket, NULL,
+		ret = ibex_pdev_rx_queue_setup(pid, q, nb_rxd, socket, NULL,
 					     dp->pool);
 		if (ret < 0)
 			goto fail;
 	}
 	for (q = 0; q < dp->nb_workers; q++) {
-		ret = rte_eth_tx_queue_setup(pid, q, nb_txd, socket, NULL);
+		ret = ibex_pdev_tx_queue_setup(pid, q, nb_txd, socket, NULL);
 		if (ret < 0)
 			goto fail;
 	}
 	if (cp->mtu != 0) {
-		ret = rte_eth_dev_set_mtu(pid, cp->mtu);
+		ret = ibex_pdev_set_mtu(pid, cp->mtu);
 		if (ret < 0 && ret != -ENOTSUP)
 			goto fail;
 	}
 	if (ibex_port_redials(pid))
 		dp->redial |= UINT64_C(1) << p;
-	ret = rte_eth_dev_start(pid);
+	ret = ibex_pdev_start(pid);
 	if (ret < 0 && (dp->redial >> p & 1)) {
 		/* Its server is not there yet: ibex_dp_links_poll() dials
 		 * again; until then the workers leave the port alone. */
@@ -341,7 +345,7 @@ port_configure(struct ibex_dp *dp, uint16_t p, const struct ibex_conf_port *cp,
 	if (ret < 0)
 		goto fail;
 	/* A switch port sees every frame; PMDs without a filter say ENOTSUP. */
-	ret = rte_eth_promiscuous_enable(pid);
+	ret = ibex_pdev_promiscuous_enable(pid);
 	if (ret < 0 && ret != -ENOTSUP)
 		goto fail;
 	return 0;
@@ -365,14 +369,14 @@ ports_resolve(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 		uint16_t pid;
 		int ret;
 
-		ret = rte_eth_dev_get_port_by_name(dev, &pid);
+		ret = ibex_pdev_get_by_name(dev, &pid);
 		if (ret < 0) {
 			snprintf(err, errlen, "%s:%d: port %s: no ethdev named '%s' "
 				 "(give it to EAL with --vdev or -a)", conf->origin,
 				 cp->line, cp->name, dev);
 			return -ENODEV;
 		}
-		ret = rte_eth_dev_info_get(pid, &info);
+		ret = ibex_pdev_info_get(pid, &info);
 		if (ret < 0) {
 			snprintf(err, errlen, "port %s: %s", cp->name,
 				 rte_strerror(-ret));
@@ -619,7 +623,7 @@ ports_start(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 		struct rte_eth_dev_info info;
 		uint16_t nb_rxq;
 
-		ret = rte_eth_dev_info_get(dp->port_id[p], &info);
+		ret = ibex_pdev_info_get(dp->port_id[p], &info);
 		if (ret < 0)
 			return ret;
 		ret = port_rx_queues(dp, &conf->ports[p], &info, &nb_rxq, err,
@@ -755,8 +759,8 @@ ibex_dp_destroy(struct ibex_dp *dp)
 		return;
 	ibex_capture_shutdown(dp);
 	for (p = 0; p < dp->nb_started; p++) {
-		rte_eth_dev_stop(dp->port_id[p]);
-		rte_eth_dev_close(dp->port_id[p]);
+		ibex_pdev_stop(dp->port_id[p]);
+		ibex_pdev_close(dp->port_id[p]);
 	}
 	ibex_fc_free(dp);
 	for (i = 0; i < dp->nb_workers; i++) {

@@ -23,6 +23,7 @@
 #include <rte_lcore.h>
 #include <rte_ring.h>
 
+#include "ibex_pdev.h"
 #include "ibex_conf.h"
 #include "ibex_gen_builtin.h"
 #include "ibex_gen_opts.h"
@@ -183,10 +184,10 @@ ibex_gen_builtin_attach(struct ibex_gen_builtin *g, struct ibex_conf *conf,
 		/* the PMD names the switch side net_ring_genI; the switch
 		 * port is genI, declared in the configuration or not */
 		snprintf(name, sizeof(name), "gen%u", i);
-		if (rte_eth_dev_get_port_by_name(name, &sw_pid) != 0) {
+		if (ibex_pdev_get_by_name(name, &sw_pid) != 0) {
 			snprintf(dev, sizeof(dev), "net_ring_gen%u", i);
-			if (rte_eth_dev_get_port_by_name(dev, &sw_pid) != 0 ||
-			    rte_eth_dev_get_name_by_port(sw_pid, dev) != 0) {
+			if (ibex_pdev_get_by_name(dev, &sw_pid) != 0 ||
+			    ibex_pdev_get_name(sw_pid, dev) != 0) {
 				snprintf(err, errlen, "--gen: port %s vanished", name);
 				return -ENODEV;
 			}
@@ -327,8 +328,8 @@ ibex_gen_builtin_free(struct ibex_gen_builtin *g)
 
 		/* the switch side is closed by the data path; release both */
 		snprintf(name, sizeof(name), "gen%u", i);
-		if (rte_eth_dev_get_port_by_name(name, &pid) == 0)
-			rte_eth_dev_close(pid);
+		if (ibex_pdev_get_by_name(name, &pid) == 0)
+			ibex_pdev_close(pid);
 		rte_ring_free(g->rings[i][0]);
 		rte_ring_free(g->rings[i][1]);
 	}

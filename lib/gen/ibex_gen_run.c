@@ -26,6 +26,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "ibex_pdev.h"
 #include "ibex_credit.h"
 #include "ibex_fcframe.h"
 #include "ibex_gen_coll.h"
@@ -212,35 +213,35 @@ port_setup(struct ibex_gen_run *r, struct gen_port *p, char *err, size_t errlen)
 	struct rte_ether_addr ea;
 	struct rte_eth_link link;
 	uint16_t nb_rxd = RX_DESC, nb_txd = TX_DESC;
-	int socket = rte_eth_dev_socket_id(p->pid), ret;
+	int socket = ibex_pdev_socket_id(p->pid), ret;
 	uint64_t mbps = r->opts.link_mbps;
 
 	if (socket < 0)
 		socket = (int)rte_socket_id();
 	memset(&econf, 0, sizeof(econf));
-	ret = rte_eth_dev_configure(p->pid, 1, 1, &econf);
+	ret = ibex_pdev_configure(p->pid, 1, 1, &econf);
 	if (ret < 0)
 		goto fail;
-	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->pid, &nb_rxd, &nb_txd);
+	ret = ibex_pdev_adjust_nb_rx_tx_desc(p->pid, &nb_rxd, &nb_txd);
 	if (ret < 0)
 		goto fail;
-	ret = rte_eth_rx_queue_setup(p->pid, 0, nb_rxd, socket, NULL, r->pool);
+	ret = ibex_pdev_rx_queue_setup(p->pid, 0, nb_rxd, socket, NULL, r->pool);
 	if (ret < 0)
 		goto fail;
-	ret = rte_eth_tx_queue_setup(p->pid, 0, nb_txd, socket, NULL);
+	ret = ibex_pdev_tx_queue_setup(p->pid, 0, nb_txd, socket, NULL);
 	if (ret < 0)
 		goto fail;
-	ret = rte_eth_dev_start(p->pid);
+	ret = ibex_pdev_start(p->pid);
 	if (ret < 0)
 		goto fail;
 	r->nstarted++;
 	/* The ranks' MACs are not the port's: receive everything. */
-	ret = rte_eth_promiscuous_enable(p->pid);
+	ret = ibex_pdev_promiscuous_enable(p->pid);
 	if (ret < 0 && ret != -ENOTSUP)
 		goto fail;
-	if (rte_eth_macaddr_get(p->pid, &ea) == 0)
+	if (ibex_pdev_macaddr_get(p->pid, &ea) == 0)
 		memcpy(p->mac, ea.addr_bytes, 6);
-	if (rte_eth_link_get_nowait(p->pid, &link) == 0 &&
+	if (ibex_pdev_link_get_nowait(p->pid, &link) == 0 &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN &&
 	    r->opts.link_mbps == 100000)
@@ -429,8 +430,8 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 		if (r->port[i].npend > 0)
 			rte_pktmbuf_free_bulk(r->port[i].pend, r->port[i].npend);
 	for (i = 0; i < r->nstarted; i++) {
-		rte_eth_dev_stop(r->port[i].pid);
-		rte_eth_dev_close(r->port[i].pid);
+		ibex_pdev_stop(r->port[i].pid);
+		ibex_pdev_close(r->port[i].pid);
 	}
 	ibex_gen_report_free(&r->rep);
 	rte_mempool_free(r->pool);
@@ -561,7 +562,7 @@ rx_burst(struct ibex_gen_run *r, uint64_t now, const bool open_loop)
 	for (pi = 0; pi < r->nports; pi++) {
 		struct gen_port *p = &r->port[pi];
 
-		n = rte_eth_rx_burst(p->pid, 0, pkts, BURST);
+		n = ibex_pdev_rx_burst(p->pid, 0, pkts, BURST);
 		if (n == 0)
 			continue;
 		/* The loop's clock was read before the poll: an lcore held
@@ -669,7 +670,7 @@ tx_flush(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
 	    ibex_pfc_rx_lane(&p->pfc_par, &p->pfc, r->opts.prio, now_ns) ==
 	    IBEX_PFC_PAUSED)
 		return false;
-	n = rte_eth_tx_burst(p->pid, 0, p->pend, p->npend);
+	n = ibex_pdev_tx_burst(p->pid, 0, p->pend, p->npend);
 	if (n < p->npend) {
 		p->tx_full++;
 		if (r->opts.tx_drop) {
@@ -820,7 +821,7 @@ housekeeping(struct ibex_gen_run *r, uint64_t now, uint64_t now_ns)
 			}
 			m->data_len = (uint16_t)len;
 			m->pkt_len = (uint32_t)len;
-			if (rte_eth_tx_burst(p->pid, 0, &m, 1) != 1) {
+			if (ibex_pdev_tx_burst(p->pid, 0, &m, 1) != 1) {
 				rte_pktmbuf_free(m);
 				continue;
 			}
@@ -911,7 +912,7 @@ announce(struct ibex_gen_run *r)
 		}
 		m->data_len = (uint16_t)len;
 		m->pkt_len = (uint32_t)len;
-		if (rte_eth_tx_burst(p->pid, 0, &m, 1) != 1)
+		if (ibex_pdev_tx_burst(p->pid, 0, &m, 1) != 1)
 			rte_pktmbuf_free(m);
 		else if (r->opts.fc == IBEX_GEN_FC_CREDIT)
 			ibex_credit_tx_sent(&p->credit, r->opts.vl,

@@ -45,6 +45,7 @@
 #include <rte_mbuf_dyn.h>
 #include <rte_ring.h>
 
+#include "ibex_pdev.h"
 #include "ibexlink_sdk.h"
 #include "ibexlink_model.h"
 #include "ibex_fcframe.h"
@@ -130,7 +131,8 @@ struct ibexlink_port {
 	struct ibexlink_params p;
 	bool pfc;
 	uint64_t window_ps;
-	struct rte_eth_dev *eth;
+	struct rte_eth_dev *eth;  /* NULL for an in-process device */
+	uint16_t port_id;         /* ethdev id, or ibex_pdev id */
 	struct ibexlink_port *peer;
 	struct ibexlink_dir *tx;  /* this port -> peer (owned by this port) */
 	_Atomic bool started;
@@ -139,6 +141,7 @@ struct ibexlink_port {
 	struct ibexlink_txq *txq[IBEXLINK_MAX_TXQ];
 	struct ibexlink_rxq rxq;
 	struct rte_ether_addr mac;
+	uint64_t *base;           /* counters at the last reset (C_COUNT) */
 	TAILQ_ENTRY(ibexlink_port) next;
 };
 
@@ -517,7 +520,7 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 				pfc++;
 				continue;
 			}
-			m->port = pt->eth->data->port_id;
+			m->port = pt->port_id;
 			if (rq->ts_off >= 0) {
 				*RTE_MBUF_DYNFIELD(m, rq->ts_off,
 						   rte_mbuf_timestamp_t *) =
@@ -563,10 +566,6 @@ static const struct {
 	{ "tx_parked", C_PARKED },           /* waited for another queue's MAC */
 };
 
-struct ibexlink_base {
-	uint64_t c[C_COUNT];
-};
-
 static void
 counters_read(const struct ibexlink_port *pt, uint64_t *c)
 {
@@ -610,18 +609,16 @@ counters_read(const struct ibexlink_port *pt, uint64_t *c)
 static void
 counters_now(struct ibexlink_port *pt, uint64_t *c)
 {
-	const struct ibexlink_base *b = pt->eth->process_private;
 	unsigned int i;
 
 	counters_read(pt, c);
-	for (i = 0; b != NULL && i < C_COUNT; i++)
-		c[i] -= b->c[i];
+	for (i = 0; pt->base != NULL && i < C_COUNT; i++)
+		c[i] -= pt->base[i];
 }
 
 static int
-eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+port_stats(struct ibexlink_port *pt, struct rte_eth_stats *st)
 {
-	struct ibexlink_port *pt = dev->data->dev_private;
 	uint64_t c[C_COUNT];
 	unsigned int q;
 
@@ -644,14 +641,19 @@ eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 }
 
 static int
+eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	return port_stats(dev->data->dev_private, st);
+}
+
+static int
 eth_stats_reset(struct rte_eth_dev *dev)
 {
 	struct ibexlink_port *pt = dev->data->dev_private;
-	struct ibexlink_base *b = dev->process_private;
 
-	if (b == NULL)
+	if (pt->base == NULL)
 		return -ENOMEM;
-	counters_read(pt, b->c);
+	counters_read(pt, pt->base);
 	return 0;
 }
 
@@ -689,10 +691,9 @@ eth_xstats_get_names(struct rte_eth_dev *dev __rte_unused,
 /* ---- device operations (control thread) ---- */
 
 static void
-link_set(struct rte_eth_dev *dev)
+link_fill(const struct ibexlink_port *pt, struct rte_eth_link *l)
 {
-	struct ibexlink_port *pt = dev->data->dev_private;
-	struct rte_eth_link l = {
+	*l = (struct rte_eth_link){
 		.link_speed = (uint32_t)(pt->p.rate_bps / 1000000),
 		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
 		.link_autoneg = RTE_ETH_LINK_FIXED,
@@ -701,8 +702,22 @@ link_set(struct rte_eth_dev *dev)
 			       link_up(pt) ? RTE_ETH_LINK_UP :
 					     RTE_ETH_LINK_DOWN,
 	};
+}
 
-	dev->data->dev_link = l;
+static void
+link_set(struct rte_eth_dev *dev)
+{
+	link_fill(dev->data->dev_private, &dev->data->dev_link);
+}
+
+/* The ethdev link state of both ends (an in-process end has none). */
+static void
+link_refresh(struct ibexlink_port *pt)
+{
+	if (pt->eth != NULL)
+		link_set(pt->eth);
+	if (pt->peer != NULL && pt->peer->eth != NULL)
+		link_set(pt->peer->eth);
 }
 
 static int
@@ -748,9 +763,8 @@ stage_flush(struct ibexlink_txq *q)
 }
 
 static int
-eth_start(struct rte_eth_dev *dev)
+port_start(struct ibexlink_port *pt)
 {
-	struct ibexlink_port *pt = dev->data->dev_private;
 	struct ibexlink_dir *d = pt->tx;
 	uint32_t desc = 0;
 	uint16_t q;
@@ -766,16 +780,19 @@ eth_start(struct rte_eth_dev *dev)
 	d->desc = desc;
 	d->next = 0;
 	atomic_store_explicit(&pt->started, true, memory_order_release);
-	link_set(dev);
-	if (pt->peer != NULL && pt->peer->eth != NULL)
-		link_set(pt->peer->eth);
+	link_refresh(pt);
 	return 0;
 }
 
 static int
-eth_stop(struct rte_eth_dev *dev)
+eth_start(struct rte_eth_dev *dev)
 {
-	struct ibexlink_port *pt = dev->data->dev_private;
+	return port_start(dev->data->dev_private);
+}
+
+static int
+port_stop(struct ibexlink_port *pt)
+{
 	uint16_t q;
 
 	atomic_store_explicit(&pt->started, false, memory_order_release);
@@ -785,17 +802,20 @@ eth_stop(struct rte_eth_dev *dev)
 	for (q = 0; q < pt->nb_txq; q++)
 		if (pt->txq[q] != NULL)
 			stage_flush(pt->txq[q]);
-	link_set(dev);
-	if (pt->peer != NULL && pt->peer->eth != NULL)
-		link_set(pt->peer->eth);
+	link_refresh(pt);
 	return 0;
 }
 
 static int
-eth_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+eth_stop(struct rte_eth_dev *dev)
 {
-	struct ibexlink_port *pt = dev->data->dev_private;
+	return port_stop(dev->data->dev_private);
+}
 
+static int
+eth_infos_get(struct rte_eth_dev *dev __rte_unused,
+	      struct rte_eth_dev_info *info)
+{
 	info->max_mac_addrs = 1;
 	info->max_rx_pktlen = IBEXLINK_FRAME_MAX;
 	info->max_mtu = IBEXLINK_FRAME_MAX - RTE_ETHER_HDR_LEN -
@@ -814,7 +834,29 @@ eth_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->default_rxportconf.ring_size = IBEXLINK_DESC_DEF;
 	info->default_txportconf.ring_size = IBEXLINK_DESC_DEF;
 	info->speed_capa = RTE_ETH_LINK_SPEED_FIXED;
-	(void)pt;
+	return 0;
+}
+
+static int
+port_rxq_setup(struct ibexlink_port *pt, uint16_t qid, struct rte_mempool *mp,
+	       bool timestamp)
+{
+	struct ibexlink_rxq *rq = &pt->rxq;
+
+	if (qid != 0)
+		return -EINVAL;
+	rq->port = pt;
+	rq->mp = mp;
+	rq->ts_off = -1;
+	if (timestamp) {
+		int ret = rte_mbuf_dyn_rx_timestamp_register(&rq->ts_off,
+							     &rq->ts_flag);
+
+		if (ret != 0) {
+			rq->ts_off = -1;
+			return ret;
+		}
+	}
 	return 0;
 }
 
@@ -824,26 +866,15 @@ eth_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 		   const struct rte_eth_rxconf *conf, struct rte_mempool *mp)
 {
 	struct ibexlink_port *pt = dev->data->dev_private;
-	struct ibexlink_rxq *rq = &pt->rxq;
 	uint64_t offloads = dev->data->dev_conf.rxmode.offloads |
 			    (conf != NULL ? conf->offloads : 0);
+	int ret;
 
-	if (qid != 0)
-		return -EINVAL;
-	rq->port = pt;
-	rq->mp = mp;
-	rq->ts_off = -1;
-	if (offloads & RTE_ETH_RX_OFFLOAD_TIMESTAMP) {
-		int ret = rte_mbuf_dyn_rx_timestamp_register(&rq->ts_off,
-							     &rq->ts_flag);
-
-		if (ret != 0) {
-			rq->ts_off = -1;
-			return ret;
-		}
-	}
-	dev->data->rx_queues[qid] = rq;
-	return 0;
+	ret = port_rxq_setup(pt, qid, mp,
+			     offloads & RTE_ETH_RX_OFFLOAD_TIMESTAMP);
+	if (ret == 0)
+		dev->data->rx_queues[qid] = &pt->rxq;
+	return ret;
 }
 
 static void
@@ -862,10 +893,9 @@ txq_free(struct ibexlink_txq *q)
 }
 
 static int
-eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
-		   unsigned int socket, const struct rte_eth_txconf *conf __rte_unused)
+port_txq_setup(struct ibexlink_port *pt, uint16_t qid, uint16_t nb_desc,
+	       int socket)
 {
-	struct ibexlink_port *pt = dev->data->dev_private;
 	unsigned int prio, nrings = pt->pfc ? IBEXLINK_STAGES : 1;
 	struct ibexlink_txq *q;
 	char name[RTE_RING_NAMESIZE];
@@ -877,7 +907,7 @@ eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq_free(pt->txq[qid]);
 	pt->txq[qid] = NULL;
 	q = rte_zmalloc_socket("ibexlink_txq", sizeof(*q), RTE_CACHE_LINE_SIZE,
-			       (int)socket);
+			       socket);
 	if (q == NULL)
 		return -ENOMEM;
 	q->port = pt;
@@ -893,8 +923,8 @@ eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 			continue;
 		}
 		snprintf(name, sizeof(name), "ibxl%u_%u_%u",
-			 dev->data->port_id, qid, prio);
-		q->stage[prio] = rte_ring_create(name, nb_desc, (int)socket,
+			 pt->port_id, qid, prio);
+		q->stage[prio] = rte_ring_create(name, nb_desc, socket,
 						 RING_F_SP_ENQ | RING_F_SC_DEQ |
 						 RING_F_EXACT_SZ);
 		if (q->stage[prio] == NULL) {
@@ -907,8 +937,19 @@ eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	}
 	pt->txq[qid] = q;
 	pt->nb_txq = RTE_MAX(pt->nb_txq, (uint16_t)(qid + 1));
-	dev->data->tx_queues[qid] = q;
 	return 0;
+}
+
+static int
+eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		   unsigned int socket, const struct rte_eth_txconf *conf __rte_unused)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+	int ret = port_txq_setup(pt, qid, nb_desc, (int)socket);
+
+	if (ret == 0)
+		dev->data->tx_queues[qid] = pt->txq[qid];
+	return ret;
 }
 
 static void
@@ -959,19 +1000,17 @@ eth_mac_addr_set(struct rte_eth_dev *dev __rte_unused,
 
 static void link_unpair(struct ibexlink_port *pt);
 
-static int
-eth_close(struct rte_eth_dev *dev)
+/* Everything of a port but its own memory (ethdev frees an ethdev's). */
+static void
+port_close(struct ibexlink_port *pt)
 {
-	struct ibexlink_port *pt = dev->data->dev_private;
 	uint16_t q;
 
-	if (pt == NULL)
-		return 0;
 	if (atomic_load_explicit(&pt->started, memory_order_acquire))
-		eth_stop(dev);
+		port_stop(pt);
 	for (q = 0; q < IBEXLINK_MAX_TXQ; q++) {
-		if (pt->txq[q] != NULL)
-			eth_tx_queue_release(dev, q);
+		txq_free(pt->txq[q]);
+		pt->txq[q] = NULL;
 	}
 	link_unpair(pt);
 	TAILQ_REMOVE(&ports, pt, next);
@@ -981,8 +1020,22 @@ eth_close(struct rte_eth_dev *dev)
 		rte_free(pt->tx);
 		pt->tx = NULL;
 	}
-	rte_free(dev->process_private);
-	dev->process_private = NULL;
+	rte_free(pt->base);
+	pt->base = NULL;
+}
+
+static int
+eth_close(struct rte_eth_dev *dev)
+{
+	struct ibexlink_port *pt = dev->data->dev_private;
+	uint16_t q;
+
+	if (pt == NULL)
+		return 0;
+	for (q = 0; q < IBEXLINK_MAX_TXQ; q++)
+		if (pt->txq[q] != NULL)
+			dev->data->tx_queues[q] = NULL;
+	port_close(pt);
 	/* The MAC address lives in the port; ethdev must not free it. */
 	dev->data->mac_addrs = NULL;
 	return 0;
@@ -1230,6 +1283,56 @@ partner(const struct ibexlink_port *pt, int *err)
 	return NULL;
 }
 
+static void
+clock_once(void)
+{
+	if (!link_clock_set) {
+		ibexlink_clock_init(&link_clock, rte_get_tsc_hz(), rte_rdtsc());
+		link_clock_set = true;
+	}
+}
+
+/* A new port's own state from its name and devargs; no peer yet. */
+static int
+port_init(struct ibexlink_port *pt, const char *name, const char *args)
+{
+	int ret;
+
+	snprintf(pt->name, sizeof(pt->name), "%s", name);
+	pt->tx = rte_zmalloc("ibexlink_dir", sizeof(*pt->tx),
+			     RTE_CACHE_LINE_SIZE);
+	pt->base = rte_zmalloc("ibexlink_base", sizeof(uint64_t) * C_COUNT, 0);
+	if (pt->tx == NULL || pt->base == NULL)
+		return -ENOMEM;
+	atomic_flag_clear(&pt->tx->mac_busy);
+	ret = args_parse(pt, args);
+	if (ret != 0)
+		return ret;
+	/* Parameters stand alone until a peer comes (for link_speed). */
+	params_resolve(pt, pt, 0);
+	return 0;
+}
+
+static void
+port_init_undo(struct ibexlink_port *pt)
+{
+	if (pt->tx != NULL)
+		rte_free(pt->tx->ring);
+	rte_free(pt->tx);
+	rte_free(pt->base);
+	pt->tx = NULL;
+	pt->base = NULL;
+}
+
+/* Locally administered, unique per port id: 02:69:62:6c:HH:LL. */
+static void
+port_mac_set(struct ibexlink_port *pt)
+{
+	pt->mac = (struct rte_ether_addr){
+		{ 0x02, 0x69, 0x62, 0x6c, (uint8_t)(pt->port_id >> 8),
+		  (uint8_t)pt->port_id } };
+}
+
 static int
 ibexlink_probe(struct rte_vdev_device *vdev)
 {
@@ -1244,10 +1347,7 @@ ibexlink_probe(struct rte_vdev_device *vdev)
 		LINK_LOG(ERR, "%s: primary process only", name);
 		return -ENOTSUP;
 	}
-	if (!link_clock_set) {
-		ibexlink_clock_init(&link_clock, rte_get_tsc_hz(), rte_rdtsc());
-		link_clock_set = true;
-	}
+	clock_once();
 	eth = rte_eth_dev_allocate(name);
 	if (eth == NULL)
 		return -ENOMEM;
@@ -1263,21 +1363,11 @@ ibexlink_probe(struct rte_vdev_device *vdev)
 		return -ENOMEM;
 	}
 	eth->data->dev_private = pt;
-	snprintf(pt->name, sizeof(pt->name), "%s", name);
 	pt->eth = eth;
-	pt->tx = rte_zmalloc("ibexlink_dir", sizeof(*pt->tx),
-			     RTE_CACHE_LINE_SIZE);
-	eth->process_private = rte_zmalloc("ibexlink_base",
-					   sizeof(struct ibexlink_base), 0);
-	ret = -ENOMEM;
-	if (pt->tx == NULL || eth->process_private == NULL)
-		goto fail;
-	atomic_flag_clear(&pt->tx->mac_busy);
-	ret = args_parse(pt, rte_vdev_device_args(vdev));
+	pt->port_id = eth->data->port_id;
+	ret = port_init(pt, name, rte_vdev_device_args(vdev));
 	if (ret != 0)
 		goto fail;
-	/* Parameters stand alone until a peer comes (for link_speed). */
-	params_resolve(pt, pt, 0);
 	o = partner(pt, &ret);
 	if (ret != 0)
 		goto fail;
@@ -1286,10 +1376,7 @@ ibexlink_probe(struct rte_vdev_device *vdev)
 		if (ret != 0)
 			goto fail;
 	}
-	/* Locally administered, unique per port id: 02:69:62:6c:00:NN. */
-	pt->mac = (struct rte_ether_addr){
-		{ 0x02, 0x69, 0x62, 0x6c, (uint8_t)(eth->data->port_id >> 8),
-		  (uint8_t)eth->data->port_id } };
+	port_mac_set(pt);
 	eth->data->mac_addrs = &pt->mac;
 	eth->device = rdev;
 	eth->dev_ops = &ops;
@@ -1309,9 +1396,7 @@ ibexlink_probe(struct rte_vdev_device *vdev)
 	}
 	return 0;
 fail:
-	rte_free(pt->tx);
-	rte_free(eth->process_private);
-	eth->process_private = NULL;
+	port_init_undo(pt);
 	rte_eth_dev_release_port(eth);
 	return ret;
 }
@@ -1325,6 +1410,166 @@ ibexlink_remove(struct rte_vdev_device *vdev)
 		return 0; /* closed already: rte_eth_dev_close released it */
 	eth_close(eth);
 	return rte_eth_dev_release_port(eth);
+}
+
+/* ---- in-process devices: pairs beyond ethdev's RTE_MAX_ETHPORTS ---- */
+
+static int
+pdev_info(void *dev __rte_unused, struct rte_eth_dev_info *info)
+{
+	info->driver_name = "net_ibexlink";
+	return eth_infos_get(NULL, info);
+}
+
+static int
+pdev_rxq_setup(void *dev, uint16_t q, uint16_t nb_desc __rte_unused,
+	       struct rte_mempool *mp, bool timestamp, void **rxq)
+{
+	struct ibexlink_port *pt = dev;
+	int ret = port_rxq_setup(pt, q, mp, timestamp);
+
+	*rxq = ret == 0 ? &pt->rxq : NULL;
+	return ret;
+}
+
+static int
+pdev_txq_setup(void *dev, uint16_t q, uint16_t nb_desc, void **txq)
+{
+	struct ibexlink_port *pt = dev;
+	int ret = port_txq_setup(pt, q, nb_desc, (int)rte_socket_id());
+
+	*txq = ret == 0 ? pt->txq[q] : NULL;
+	return ret;
+}
+
+static int
+pdev_start(void *dev)
+{
+	return port_start(dev);
+}
+
+static int
+pdev_stop(void *dev)
+{
+	return port_stop(dev);
+}
+
+static void
+pdev_link(void *dev, struct rte_eth_link *link)
+{
+	link_fill(dev, link);
+}
+
+static void
+pdev_mac(void *dev, struct rte_ether_addr *mac)
+{
+	*mac = ((struct ibexlink_port *)dev)->mac;
+}
+
+static int
+pdev_stats(void *dev, struct rte_eth_stats *st)
+{
+	return port_stats(dev, st);
+}
+
+static void
+pdev_close(void *dev)
+{
+	port_close(dev);
+	rte_free(dev);
+}
+
+#define PDEV_OPS(tx) { \
+	.rx_burst = eth_rx, .tx_burst = (tx), .info_get = pdev_info, \
+	.rx_queue_setup = pdev_rxq_setup, .tx_queue_setup = pdev_txq_setup, \
+	.start = pdev_start, .stop = pdev_stop, .link_get = pdev_link, \
+	.macaddr_get = pdev_mac, .stats_get = pdev_stats, \
+	.close = pdev_close }
+static const struct ibex_pdev_ops pdev_ops_plain = PDEV_OPS(eth_tx_plain);
+static const struct ibex_pdev_ops pdev_ops_pfc = PDEV_OPS(eth_tx_pfc);
+#undef PDEV_OPS
+
+static struct ibexlink_port *
+pdev_port_new(const char *name, const char *args, int *err)
+{
+	struct ibexlink_port *pt;
+	uint16_t id;
+
+	*err = -EEXIST;
+	if (ibex_pdev_get_by_name(name, &id) == 0)
+		return NULL;
+	*err = -ENOMEM;
+	pt = rte_zmalloc(name, sizeof(*pt), RTE_CACHE_LINE_SIZE);
+	if (pt == NULL)
+		return NULL;
+	*err = port_init(pt, name, args);
+	if (*err != 0) {
+		port_init_undo(pt);
+		rte_free(pt);
+		return NULL;
+	}
+	return pt;
+}
+
+static int
+pdev_port_register(struct ibexlink_port *pt)
+{
+	int id;
+
+	TAILQ_INSERT_TAIL(&ports, pt, next);
+	id = ibex_pdev_register(pt->name, pt->pfc ? &pdev_ops_pfc :
+						    &pdev_ops_plain, pt);
+	if (id < 0) {
+		TAILQ_REMOVE(&ports, pt, next);
+		return id;
+	}
+	pt->port_id = (uint16_t)id;
+	port_mac_set(pt);
+	return 0;
+}
+
+int
+ibexlink_pair_create(const char *name_a, const char *args_a,
+		     const char *name_b, const char *args_b, uint16_t ids[2])
+{
+	struct ibexlink_port *a, *b;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return -ENOTSUP;
+	clock_once();
+	a = pdev_port_new(name_a, args_a, &ret);
+	if (a == NULL)
+		return ret;
+	b = strcmp(name_a, name_b) != 0 ?
+	    pdev_port_new(name_b, args_b, &ret) : NULL;
+	if (b == NULL)
+		goto free_a;
+	ret = link_pair(a, b);
+	if (ret != 0)
+		goto free_b;
+	ret = pdev_port_register(a);
+	if (ret != 0)
+		goto unpair;
+	ret = pdev_port_register(b);
+	if (ret != 0) {
+		ibex_pdev_close(a->port_id); /* unpairs and frees a */
+		port_init_undo(b);
+		rte_free(b);
+		return ret;
+	}
+	ids[0] = a->port_id;
+	ids[1] = b->port_id;
+	return 0;
+unpair:
+	link_unpair(a);
+free_b:
+	port_init_undo(b);
+	rte_free(b);
+free_a:
+	port_init_undo(a);
+	rte_free(a);
+	return ret != 0 ? ret : -EINVAL;
 }
 
 static struct rte_vdev_driver ibexlink_drv = {

@@ -46,4 +46,21 @@
 #define IBEXLINK_DEF_RATE       UINT64_C(100000000000)
 #define IBEXLINK_DEF_WINDOW_PS  UINT64_C(2000000)
 
+#include <stdint.h>
+
+/**
+ * Create a pair of in-process ibexlink devices, joined by a wire: port
+ * devices of lib/pdev (ibex_pdev.h) rather than ethdevs, so a process holds
+ * more of them than DPDK's RTE_MAX_ETHPORTS. @p args_a and @p args_b are
+ * devargs as above without peer= (either may be NULL); each sets its own
+ * sending direction. The devices' ids (above the ethdev range) go to
+ * @p ids; ibex_pdev_close() removes one end. Main thread, primary process.
+ *
+ * @return 0, -EEXIST (a name is taken), -EINVAL (bad devargs: logged),
+ *   -ENOMEM, -ENOSPC (no free device id).
+ */
+int ibexlink_pair_create(const char *name_a, const char *args_a,
+			 const char *name_b, const char *args_b,
+			 uint16_t ids[2]);
+
 #endif /* IBEXLINK_H */

@@ -31,6 +31,8 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
+#include "ibex_pdev.h"
+#include "ibexlink.h"
 #include "dp_harness.h"
 #include "ibex_fcframe.h"
 
@@ -803,6 +805,77 @@ test_two_threads(void **state)
 	pair_close(&p);
 }
 
+/* In-process pairs (ibexlink_pair_create): more ends than ethdev holds
+ * (RTE_MAX_ETHPORTS), ids above the ethdev range, frames cross in order
+ * through lib/pdev at the wire's delay, a taken name is refused, and
+ * closing frees the ids again. */
+static void
+test_inproc_pairs(void **state)
+{
+	const unsigned int n_pairs = RTE_MAX_ETHPORTS; /* 2x ethdev's table */
+	static uint16_t ids[RTE_MAX_ETHPORTS][2];
+	struct rte_eth_conf conf = { 0 };
+	struct rte_eth_link link;
+	char a[32], b[32];
+	uint16_t dup[2];
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < n_pairs; i++) {
+		snprintf(a, sizeof(a), "inproc%ua", i);
+		snprintf(b, sizeof(b), "inproc%ub", i);
+		assert_int_equal(ibexlink_pair_create(a, "rate=10G,delay=2us", b,
+						      NULL, ids[i]), 0);
+		assert_false(ibex_pdev_is_ethdev(ids[i][0]));
+		for (k = 0; k < 2; k++) {
+			uint16_t id = ids[i][k];
+
+			assert_int_equal(ibex_pdev_configure(id, 1, 1, &conf), 0);
+			assert_int_equal(ibex_pdev_rx_queue_setup(id, 0, 512, 0,
+							NULL, pool), 0);
+			assert_int_equal(ibex_pdev_tx_queue_setup(id, 0, 512, 0,
+							NULL), 0);
+			assert_int_equal(ibex_pdev_start(id), 0);
+		}
+	}
+	assert_int_equal(ibexlink_pair_create("inproc0a", NULL, "x", NULL, dup),
+			 -EEXIST);
+	assert_int_equal(ibexlink_pair_create("y", "rate=0", "z", NULL, dup),
+			 -EINVAL);
+	assert_int_equal(ibex_pdev_link_get_nowait(ids[n_pairs - 1][1], &link),
+			 0);
+	assert_int_equal(link.link_status, RTE_ETH_LINK_UP);
+	assert_int_equal(link.link_speed, 10000);
+	for (i = 0; i < n_pairs; i += n_pairs - 1) {
+		struct rte_mbuf *m[8], *r[8];
+		uint64_t t0 = rte_rdtsc();
+		unsigned int got = 0;
+
+		for (k = 0; k < 8; k++)
+			m[k] = frame(128, -1, k);
+		assert_int_equal(ibex_pdev_tx_burst(ids[i][0], 0, m, 8), 8);
+		while (got < 8 && rte_rdtsc() - t0 < rte_get_tsc_hz())
+			got += ibex_pdev_rx_burst(ids[i][1], 0, r + got,
+						  (uint16_t)(8 - got));
+		assert_int_equal(got, 8);
+		/* not before the 2 us of wire delay */
+		assert_true((rte_rdtsc() - t0) * 1000000 / rte_get_tsc_hz() >= 2);
+		for (k = 0; k < 8; k++) {
+			assert_int_equal(probe_of(r[k])->seq, k);
+			assert_int_equal(r[k]->port, ids[i][1]);
+			rte_pktmbuf_free(r[k]);
+		}
+	}
+	for (i = 0; i < n_pairs; i++)
+		for (k = 0; k < 2; k++)
+			assert_int_equal(ibex_pdev_close(ids[i][k]), 0);
+	assert_int_not_equal(ibex_pdev_get_by_name("inproc0a", dup), 0);
+	assert_int_equal(ibexlink_pair_create("inproc0a", NULL, "inproc0b",
+					      NULL, dup), 0);
+	assert_int_equal(ibex_pdev_close(dup[0]), 0);
+	assert_int_equal(ibex_pdev_close(dup[1]), 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -819,6 +892,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_pfc),
 		cmocka_unit_test(test_two_queues),
 		cmocka_unit_test(test_two_threads),
+		cmocka_unit_test(test_inproc_pairs),
 	};
 
 	(void)argc;
