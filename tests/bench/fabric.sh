@@ -4,7 +4,7 @@
 # Fabric figures with ibex-fabric (docs/fabric.md, "Measured"):
 #
 #   tests/bench/fabric.sh [-b BUILD] [-p PART] [-t TOPOLOGY] [-n ITERS]
-#                         [-F FRAMES] [-r RATES]
+#                         [-F FRAMES] [-r RATES] [-L VL]
 #
 # PART allreduce: a ring all-reduce across the topology (default
 #   conf/fabric/leaf2-spine2-8.yaml, 100G links), --fc credit (a PFC
@@ -13,7 +13,9 @@
 #   and a hot spine (leaf1's link to spine1 at a quarter of the rate).
 #   Prints each nccl-tests table and the completion p50/p99 per size side
 #   by side, and the per-hop table of the hot-spine run.
-# PART incast: a 7 -> 1 incast (ranks 1..7 to rank 0, VL 3 lossless, 128 B
+# PART incast: an N-1 -> 1 incast (ranks 1..N-1 to rank 0, N the
+#   topology's ranks; PCP 3 on lossless lane VL (-L, default 3; 1 for
+#   conf/fabric/leaf4-spine2-16.yaml, whose PCP 3 rides VL 1), 128 B
 #   frames) across leaf-spine-leaf at 100M, FRAMES (10^7) frames, with
 #   --fc pfc, --fc credit and --fc none: sent, received, lost, switch drops.
 # PART capacity: ring flows (rank r -> r+1, half of them across a spine)
@@ -28,12 +30,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 build=build part=all topo=conf/fabric/leaf2-spine2-8.yaml iters=20
-frames=10000000 rates="100M 1G 10G 100G"
-while getopts "b:p:t:n:F:r:h" o; do
+frames=10000000 rates="100M 1G 10G 100G" lvl=3
+while getopts "b:p:t:n:F:r:L:h" o; do
 	case $o in
 	b) build=$OPTARG ;; p) part=$OPTARG ;; t) topo=$OPTARG ;;
 	n) iters=$OPTARG ;; F) frames=$OPTARG ;; r) rates=$OPTARG ;;
-	*) sed -n '2,27p' "$0"; exit 2 ;;
+	L) lvl=$OPTARG ;;
+	*) sed -n '2,29p' "$0"; exit 2 ;;
 	esac
 done
 fab=$build/app/ibex-fabric/ibex-fabric
@@ -90,9 +93,10 @@ incast() {
 	with_rate "$tmp/inc.yaml" 100M
 	for m in pfc credit none; do
 		local genfc=""
-		[ $m = credit ] && genfc="--fc credit --vl 3"
+		[ $m = credit ] && genfc="--fc credit --vl $lvl"
 		echo "### incast $((ranks - 1)) -> 1, --fc $m, $frames frames ($(date -u +%FT%TZ))"
-		"$fab" "${eal[@]}" -- "$tmp/inc.yaml" --fc $m --pfc-reaction-us 20000 \
+		"$fab" "${eal[@]}" -- "$tmp/inc.yaml" --fc $m --lossless-vl $lvl \
+			--pfc-reaction-us 20000 \
 			--json "$tmp/inc.$m.hops.json" \
 			--gen "--engine rate --ranks $ranks --flow $flows --vlan 1 $genfc \
 			--pcp 3 --size 128 --rate 120K --frames $frames --duration 3600 \
