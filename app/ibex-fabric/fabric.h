@@ -50,6 +50,9 @@ struct fabric {
 	/** --pfc-reaction-us: every PFC port's proc-ns (headroom auto
 	 * covers what arrives meanwhile); 0: the switches' own. */
 	uint32_t pfc_reaction_us;
+	/** --pfc-watchdog: every PFC port's `pfc P watchdog SPEC`; NULL: the
+	 * switches' own. */
+	const char *pfc_watchdog;
 };
 
 /** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */

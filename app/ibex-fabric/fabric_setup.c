@@ -181,6 +181,10 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 			ret = fc_line(s->conf, origin, err, errlen,
 				      "pfc %s proc-ns %s", cp->name, ns);
 		}
+		if (ret == 0 && strcmp(mode, "pfc") == 0 && f->pfc_watchdog)
+			ret = fc_line(s->conf, origin, err, errlen,
+				      "pfc %s watchdog %s", cp->name,
+				      f->pfc_watchdog);
 		if (ret < 0)
 			return ret;
 	}

@@ -51,6 +51,7 @@ struct app_opts {
 	const char *fc;          /* --fc, NULL: the switches' own */
 	uint32_t fc_vl;
 	uint32_t pfc_reaction_us;
+	const char *pfc_watchdog; /* --pfc-watchdog, NULL: the default */
 };
 
 static void
@@ -74,6 +75,9 @@ usage(const char *prog)
 	       "  --pfc-reaction-us N  with --fc: every PFC port's reaction time, so\n"
 	       "                       its headroom covers a worker that is away for\n"
 	       "                       N us (the lcores are shared; docs/fabric.md)\n"
+	       "  --pfc-watchdog 'SPEC' with --fc: every PFC port's watchdog, as\n"
+	       "                       `pfc PORT watchdog SPEC` (e.g. 'alarm',\n"
+	       "                       'drop detect-ms 2000')\n"
 	       "  --duration SEC       stop after SEC seconds\n"
 	       "  --idle-stop SEC      stop once no switch received a frame for SEC s\n"
 	       "  --stats-period SEC   a throughput line (all switches) every SEC s\n"
@@ -130,6 +134,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "fc", required_argument, NULL, 'f' },
 		{ "lossless-vl", required_argument, NULL, 'v' },
 		{ "pfc-reaction-us", required_argument, NULL, 'r' },
+		{ "pfc-watchdog", required_argument, NULL, 'W' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "idle-stop", required_argument, NULL, 'i' },
 		{ "stats-period", required_argument, NULL, 's' },
@@ -164,6 +169,15 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		case 'r':
 			ret = parse_uint("pfc-reaction-us", optarg, 1, 100000,
 					 "", &o->pfc_reaction_us);
+			break;
+		case 'W':
+			/* One configuration line holds it (fc_line). */
+			if (strlen(optarg) > 64) {
+				fprintf(stderr, "ibex-fabric: --pfc-watchdog: "
+					"over 64 characters\n");
+				return -EINVAL;
+			}
+			o->pfc_watchdog = optarg;
 			break;
 		case 'v':
 			ret = parse_uint("lossless-vl", optarg, 0, 14,
@@ -218,6 +232,7 @@ check_only(int argc, char **argv)
 		f->fc = o.fc;
 		f->fc_vl = o.fc_vl;
 		f->pfc_reaction_us = o.pfc_reaction_us;
+		f->pfc_watchdog = o.pfc_watchdog;
 		if (fabric_load(f, o.topology, 1, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ibex-fabric: %s\n", err);
 		} else {
@@ -414,6 +429,7 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	f->fc = o->fc;
 	f->fc_vl = o->fc_vl;
 	f->pfc_reaction_us = o->pfc_reaction_us;
+	f->pfc_watchdog = o->pfc_watchdog;
 	ret = fabric_load(f, o->topology, nb_switch_workers(), err, errlen);
 	if (ret < 0)
 		return ret;

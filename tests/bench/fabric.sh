@@ -94,9 +94,13 @@ incast() {
 	for m in pfc credit none; do
 		local genfc=""
 		[ $m = credit ] && genfc="--fc credit --vl $lvl"
+		# A 15 -> 1 incast holds upstream ports paused for longer than the
+		# watchdog's 200 ms: it would call that a storm and drop.
+		local wd=""
+		[ $m = pfc ] && wd="--pfc-watchdog alarm"
 		echo "### incast $((ranks - 1)) -> 1, --fc $m, $frames frames ($(date -u +%FT%TZ))"
 		"$fab" "${eal[@]}" -- "$tmp/inc.yaml" --fc $m --lossless-vl $lvl \
-			--pfc-reaction-us 20000 \
+			--pfc-reaction-us 20000 $wd \
 			--json "$tmp/inc.$m.hops.json" \
 			--gen "--engine rate --ranks $ranks --flow $flows --vlan 1 $genfc \
 			--pcp 3 --size 128 --rate 120K --frames $frames --duration 3600 \
