@@ -53,6 +53,13 @@ if "$fab" --check "$confdir/fabric/leaf4-spine2-16.yaml" --fc pfc >"$tmp/check.l
 	! grep -q "lane vl 3 is lossless but the port runs 2 VLs" "$tmp/check.log"; then
 	show_log "$tmp/check.log"; fail "--fc pfc on a 2-VL fabric: no clear refusal"
 fi
+if "$fab" --check "$confdir/fabric/leaf2-spine1.yaml" --fc pfc --pfc-watchdog bogus \
+	>"$tmp/check.log" 2>&1 || ! grep -q "watchdog: 'bogus' is not one of" "$tmp/check.log"; then
+	show_log "$tmp/check.log"; fail "--pfc-watchdog bogus: no clear refusal"
+fi
+"$fab" --check "$confdir/fabric/leaf2-spine1.yaml" --fc pfc \
+	--pfc-watchdog "alarm detect-ms 500" >"$tmp/check.log" 2>&1 ||
+	{ show_log "$tmp/check.log"; fail "--pfc-watchdog 'alarm detect-ms 500'"; }
 sed 's/"leaf2:p2", "spine1:p1"/"leaf2:p9", "spine1:p1"/' \
 	"$confdir/fabric/leaf2-spine1.yaml" >"$tmp/bad.yaml"
 if "$fab" --check "$tmp/bad.yaml" >"$tmp/bad.log" 2>&1; then
