@@ -18,6 +18,7 @@
 #include "fabric.h"
 #include "ibex_conf.h"
 #include "ibex_hist.h"
+#include "ibex_pdev.h"
 
 /* One egress port's figures. */
 struct hop {
@@ -92,16 +93,55 @@ hop_read(const struct ibex_dp *dp, uint16_t p, struct hop *o)
 	return 0;
 }
 
+/* Frames that reached the RX ring of a link end after it filled (the
+ * poller was away): ibex_pdev_stats_get()'s imissed, beside the switch's
+ * own drop counters. At this switch port's end, and at its peer's. */
+static void
+hop_missed(const struct fabric *f, const struct fabric_switch *s,
+	   const struct ibex_dp *dp, uint16_t p, uint64_t *here,
+	   uint64_t *there)
+{
+	const struct ibex_fabric_node *n = &f->topo.nodes[s->node];
+	uint32_t l = n->port[s->topo_port[p]].link;
+	char dev[RTE_DEV_NAME_MAX_LEN];
+	struct rte_eth_stats st;
+	uint16_t id;
+	unsigned int e;
+
+	*here = ibex_pdev_stats_get(dp->port_id[p], &st) == 0 ? st.imissed : 0;
+	*there = 0;
+	for (e = 0; e < 2; e++) {
+		fabric_link_dev(l, e, dev, sizeof(dev));
+		if (ibex_pdev_get_by_name(dev, &id) == 0 &&
+		    id != dp->port_id[p] && ibex_pdev_stats_get(id, &st) == 0)
+			*there = st.imissed;
+	}
+}
+
+static struct ibex_fabric_end
+hop_peer_end(const struct fabric *f, const struct fabric_switch *s, uint16_t p)
+{
+	const struct ibex_fabric_node *n = &f->topo.nodes[s->node];
+	uint16_t k = s->topo_port[p];
+	struct ibex_fabric_end e = { .node = s->node, .port = k };
+
+	return ibex_fabric_peer(&f->topo, n->port[k].link, e);
+}
+
+static bool
+peer_is_rank(const struct fabric *f, const struct fabric_switch *s, uint16_t p)
+{
+	return f->topo.nodes[hop_peer_end(f, s, p).node].kind ==
+	       IBEX_FABRIC_RANK;
+}
+
 /* "node:port" at the other end of switch @p s's port @p p. */
 static void
 hop_peer(const struct fabric *f, const struct fabric_switch *s, uint16_t p,
 	 char *buf, size_t len)
 {
-	const struct ibex_fabric_node *n = &f->topo.nodes[s->node];
-	uint16_t k = s->topo_port[p];
-	struct ibex_fabric_end e = { .node = s->node, .port = k }, o;
+	struct ibex_fabric_end o = hop_peer_end(f, s, p);
 
-	o = ibex_fabric_peer(&f->topo, n->port[k].link, e);
 	snprintf(buf, len, "%s:%s", f->topo.nodes[o.node].name,
 		 f->topo.nodes[o.node].port[o.port].name);
 }
@@ -109,6 +149,7 @@ hop_peer(const struct fabric *f, const struct fabric_switch *s, uint16_t p,
 void
 fabric_report(FILE *out, const struct fabric *f, double elapsed_s)
 {
+	uint64_t missed_sw = 0, missed_rank = 0;
 	unsigned int i;
 	uint16_t p;
 
@@ -128,9 +169,15 @@ fabric_report(FILE *out, const struct fabric *f, double elapsed_s)
 			struct hop h;
 			uint64_t sent;
 
+			uint64_t here, there;
+
 			if (hop_read(dp, p, &h) < 0)
 				continue;
 			hop_peer(f, &f->sw[i], p, peer, sizeof(peer));
+			hop_missed(f, &f->sw[i], dp, p, &here, &there);
+			missed_sw += here;
+			if (peer_is_rank(f, &f->sw[i], p))
+				missed_rank += there;
 			sent = h.queued + h.cut;
 			fprintf(out, "%-8s %-5s %-14s %12" PRIu64 " %12" PRIu64
 				" %7.2f %9" PRIu64 " %9" PRIu64 " %10" PRIu64
@@ -145,6 +192,9 @@ fabric_report(FILE *out, const struct fabric *f, double elapsed_s)
 				h.credit_tx);
 		}
 	}
+	fprintf(out, "links: %" PRIu64 " frames missed at a full RX ring of a "
+		"switch port, %" PRIu64 " at a rank's (a poller away longer "
+		"than its ring lasts)\n", missed_sw, missed_rank);
 }
 
 /* @p s as a JSON string: names come from the topology file. */
@@ -188,9 +238,12 @@ json_hop(FILE *o, const struct fabric *f, unsigned int i, uint16_t p)
 	char peer[2 * IBEX_FABRIC_NAME_LEN];
 	struct hop h;
 
+	uint64_t here, there;
+
 	if (hop_read(dp, p, &h) < 0)
 		memset(&h, 0, sizeof(h));
 	hop_peer(f, &f->sw[i], p, peer, sizeof(peer));
+	hop_missed(f, &f->sw[i], dp, p, &here, &there);
 	fprintf(o, "{\"port\": \"%s\", \"to\": ", dp->port_name[p]);
 	json_str(o, peer);
 	fprintf(o, ", \"rx_frames\": %" PRIu64
@@ -206,6 +259,8 @@ json_hop(FILE *o, const struct fabric *f, unsigned int i, uint16_t p)
 		ibex_port_dropped(&h.pc), h.lane_drops, h.pause_tx,
 		h.pause_rx, h.paused_us, h.credit_tx, h.credit_rx,
 		h.violations);
+	fprintf(o, ", \"rx_missed\": %" PRIu64 ", \"peer_rx_missed\": %" PRIu64,
+		here, there);
 	json_drops(o, &h.pc);
 	fprintf(o, "}");
 }
