@@ -425,10 +425,9 @@ ibex_capture_start(struct ibex_dp *dp, const struct ibex_capture_params *p,
 	 * ethdev), so a port on an in-process device has none to name. */
 	if (!ibex_pdev_is_ethdev(dp->port_id[p->port]) ||
 	    !ibex_pdev_is_ethdev(dp->port_id[0])) {
-		snprintf(err, errlen, "capture: port %s is on in-process device "
-			 "%u, and pcapng names ethdevs only: capture a port of "
-			 "an ethdev switch", dp->port_name[p->port],
-			 dp->port_id[p->port]);
+		snprintf(err, errlen, "capture: this switch's ports are on "
+			 "in-process devices (ibex-fabric links), and pcapng "
+			 "names ethdevs only");
 		return -ENOTSUP;
 	}
 	if (p->snaplen > IBEX_CAPTURE_SNAPLEN_MAX ||
