@@ -491,25 +491,50 @@ fc_handoff_drain(struct ibex_worker *w, uint16_t port, uint64_t tsc)
 		fc_frame_process(w, port, m[i], tsc);
 }
 
-/* A lane of another worker's buffer slice, read while it changes: each
- * word whole (relaxed loads), which is all an estimate of room needs. */
+/* The room a lane of this worker's buffer slice has for credit. */
 static uint32_t
 slice_credit_free(const struct ibex_buf *b, unsigned int port,
 		  unsigned int vl)
 {
 	const struct ibex_buf_lane *l = &b->lane[port][vl];
-	uint32_t used = __atomic_load_n(&l->reserved, __ATOMIC_RELAXED) +
-			__atomic_load_n(&l->shared, __ATOMIC_RELAXED) +
-			__atomic_load_n(&l->headroom, __ATOMIC_RELAXED);
+	uint32_t used = l->reserved + l->shared + l->headroom;
 
 	return used < l->res_cap ? l->res_cap - used : 0;
+}
+
+/* Store @p v in @p pub if it changed (the line stays shared with the
+ * owner while it does not). */
+static inline void
+pub_set(_Atomic uint32_t *pub, uint32_t v, memory_order mo)
+{
+	if (atomic_load_explicit(pub, memory_order_relaxed) != v)
+		atomic_store_explicit(pub, v, mo);
+}
+
+/* Several workers, every worker at its housekeeping: publish what it
+ * holds of credit port @p port (struct ibex_fc_credit_pub). */
+static void
+credit_publish(struct ibex_fc *fc, uint16_t port)
+{
+	struct ibex_fc_credit_pub *pub = &fc->cr_pub[port];
+	const struct ibex_credit_port *cp = &fc->port[port].cp;
+	unsigned int v;
+
+	for (v = 0; v < cp->n_vls; v++) {
+		pub_set(&pub->vl[v].room, slice_credit_free(&fc->buf, port, v),
+			memory_order_relaxed);
+		pub_set(&pub->vl[v].abr, cp->rx[v].abr, memory_order_release);
+		pub_set(&pub->vl[v].done, fc->cr_done[port][v],
+			memory_order_relaxed);
+	}
 }
 
 /*
  * Several workers, the owner of credit port @p port, before it looks at
  * its credit state: ABR is its base plus every worker's share; the room
  * to advertise is the smallest a slice has (RSS may put all the peer's
- * next frames on one worker); FCTBS is what the workers' TX took.
+ * next frames on one worker); FCTBS is what the workers' TX took. Its own
+ * figures it reads as they are, the others' as they published them.
  */
 static void
 credit_gather_multi(struct ibex_fc *fc, uint16_t port,
@@ -517,22 +542,28 @@ credit_gather_multi(struct ibex_fc *fc, uint16_t port,
 {
 	struct ibex_fc_shared *sh = fc->sh;
 	struct ibex_credit_port *cp = &sh->port[port].cp;
+	const struct ibex_credit_port *own = &fc->port[port].cp;
 	unsigned int v, w;
 
 	for (v = 0; v < cp->n_vls; v++) {
-		uint32_t abr = sh->abr_base[port][v], done = 0;
-		uint32_t room = UINT32_MAX;
+		uint32_t abr = sh->abr_base[port][v] + own->rx[v].abr;
+		uint32_t done = fc->cr_done[port][v];
+		uint32_t room = slice_credit_free(&fc->buf, port, v);
 
 		for (w = 0; w < sh->nb_workers; w++) {
-			const struct ibex_fc *o = sh->wfc[w];
+			const struct ibex_fc_credit_pub *pub;
 			uint32_t r;
 
-			/* ABR first: see ibex_fc_abr_publish(). */
-			abr += __atomic_load_n(&o->abr_pub[port][v],
-					       __ATOMIC_ACQUIRE);
-			r = slice_credit_free(&o->buf, port, v);
-			done += __atomic_load_n(&o->cr_done[port][v],
-						__ATOMIC_ACQUIRE);
+			if (w == fc->index)
+				continue;
+			pub = &sh->wfc[w]->cr_pub[port];
+			/* The share first: see struct ibex_fc_credit_pub. */
+			abr += atomic_load_explicit(&pub->vl[v].abr,
+						    memory_order_acquire);
+			r = atomic_load_explicit(&pub->vl[v].room,
+						 memory_order_relaxed);
+			done += atomic_load_explicit(&pub->vl[v].done,
+						     memory_order_relaxed);
 			room = r < room ? r : room;
 		}
 		cp->rx[v].abr = ibex_credit_mod(abr);
@@ -602,14 +633,46 @@ pfc_rescan(struct ibex_fc *fc, uint16_t port)
 	}
 }
 
-/* A lane of one slice, read while its worker changes it (each word
- * whole, as slice_credit_free()). */
 static uint32_t
 slice_lane_used(const struct ibex_buf_lane *l)
 {
-	return __atomic_load_n(&l->reserved, __ATOMIC_RELAXED) +
-	       __atomic_load_n(&l->shared, __ATOMIC_RELAXED) +
-	       __atomic_load_n(&l->headroom, __ATOMIC_RELAXED);
+	return l->reserved + l->shared + l->headroom;
+}
+
+/* Store @p now in @p pub if it moved by a quantum from what @p pub holds,
+ * or fell to zero (an idle slice reads exact). */
+static void
+pub_update(_Atomic uint32_t *pub, uint32_t now)
+{
+	uint32_t was = atomic_load_explicit(pub, memory_order_relaxed);
+	uint32_t moved = now > was ? now - was : was - now;
+
+	if (moved >= IBEX_FC_PUB_QUANTUM || (now == 0 && was != 0))
+		atomic_store_explicit(pub, now, memory_order_relaxed);
+}
+
+/* Several workers, every worker at its housekeeping: publish its slice's
+ * use of PFC port @p port's lossless lanes (struct ibex_fc_slice_pub).
+ * The XOFF bits move at each edge (ibex_fc_pause_edge()); here they are
+ * only made to agree with a lane changed by other means. */
+static void
+slice_publish(struct ibex_fc *fc, uint16_t port)
+{
+	const struct ibex_fc_port *fp = &fc->port[port];
+	uint16_t xoff = 0;
+	uint32_t lanes;
+
+	for (lanes = fp->lossless; lanes != 0; lanes &= lanes - 1) {
+		unsigned int v = (unsigned int)__builtin_ctz(lanes);
+		const struct ibex_buf_lane *l = &fc->buf.lane[port][v];
+
+		pub_update(&fc->pub.lane[port][v], slice_lane_used(l));
+		xoff |= (uint16_t)(l->xoff << v);
+	}
+	if (xoff != atomic_load_explicit(&fc->pub.xoff[port],
+					 memory_order_relaxed))
+		atomic_store_explicit(&fc->pub.xoff[port], xoff,
+				      memory_order_relaxed);
 }
 
 /*
@@ -617,42 +680,49 @@ slice_lane_used(const struct ibex_buf_lane *l)
  * want the peer paused, judged on the sum of the slices as one buffer
  * would judge them (ibex_buf_pfc_judge(): the lane's use in every slice
  * against the threshold the pool's use in every slice leaves), or
- * because a slice asserts XOFF on its own. @return the priorities.
+ * because a slice asserts XOFF on its own. Its own slice it reads as it
+ * is, the others as they published it (struct ibex_fc_slice_pub: each
+ * within IBEX_FC_PUB_QUANTUM blocks). @return the priorities.
  */
 static uint8_t
 pfc_judge_sum(struct ibex_fc *fc, uint16_t port)
 {
 	struct ibex_fc_shared *sh = fc->sh;
 	const struct ibex_fc_port *fp = &sh->port[port];
-	uint64_t pool = 0;
+	uint64_t pool = fc->buf.shared_used;
+	uint16_t slice_xoff = 0;
 	uint32_t lanes;
 	uint8_t want = 0;
 	unsigned int w;
 
-	for (w = 0; w < sh->nb_workers; w++)
-		pool += __atomic_load_n(&sh->wfc[w]->buf.shared_used,
-					__ATOMIC_RELAXED);
+	for (w = 0; w < sh->nb_workers; w++) {
+		if (w == fc->index)
+			continue;
+		pool += atomic_load_explicit(&sh->wfc[w]->pub.pool,
+					     memory_order_relaxed);
+		slice_xoff |= atomic_load_explicit(&sh->wfc[w]->pub.xoff[port],
+						   memory_order_relaxed);
+	}
 	for (lanes = fp->lossless; lanes != 0; lanes &= lanes - 1) {
 		unsigned int v = (unsigned int)__builtin_ctz(lanes);
+		const struct ibex_buf_lane *own = &fc->buf.lane[port][v];
 		uint8_t prio = fp->vl2prio[v];
-		uint32_t used = 0;
-		bool slice_xoff = false, judged;
+		uint32_t used = slice_lane_used(own);
+		bool judged;
 
 		if (prio >= IBEX_PFC_PRIOS)
 			continue;
-		for (w = 0; w < sh->nb_workers; w++) {
-			const struct ibex_buf_lane *l =
-				&sh->wfc[w]->buf.lane[port][v];
-
-			used += slice_lane_used(l);
-			slice_xoff |= __atomic_load_n(&l->xoff,
-						      __ATOMIC_RELAXED);
-		}
+		for (w = 0; w < sh->nb_workers; w++)
+			if (w != fc->index)
+				used += atomic_load_explicit(
+					&sh->wfc[w]->pub.lane[port][v],
+					memory_order_relaxed);
 		judged = sh->sum_xoff[port] >> v & 1;
-		ibex_buf_pfc_judge(&fc->buf, port, v, used, pool, &judged);
-		sh->sum_xoff[port] = (uint16_t)((sh->sum_xoff[port] &
-						 ~(1u << v)) | judged << v);
-		if (judged || slice_xoff)
+		/* Stored only when it moves: the line stays shared. */
+		if (ibex_buf_pfc_judge(&fc->buf, port, v, used, pool,
+				       &judged) != IBEX_BUF_PAUSE_NONE)
+			sh->sum_xoff[port] ^= (uint16_t)(1u << v);
+		if (judged || own->xoff || (slice_xoff >> v & 1))
 			want |= (uint8_t)(1u << prio);
 	}
 	return want;
@@ -698,12 +768,17 @@ pfc_gather_multi(struct ibex_fc *fc, uint16_t port)
 			ibex_pfc_tx_set(&fp->ptx, p, false);
 		else if (seq[p] != sh->xoff_seen[port][p])
 			ibex_pfc_tx_repeat(&fp->ptx, p);
-		sh->xoff_seen[port][p] = seq[p];
+		if (seq[p] != sh->xoff_seen[port][p])
+			sh->xoff_seen[port][p] = seq[p];
 	}
 	/* Before any XON below (xon_seq's release store): a worker that
-	 * sees the XON sees the priority no longer held. */
-	atomic_store_explicit(&sh->held[port], fp->ptx.asserted & used,
-			      memory_order_relaxed);
+	 * sees the XON sees the priority no longer held. Every worker reads
+	 * the word every housekeeping: stored only when it changes, so that
+	 * its line is not taken from their caches every microsecond. */
+	if ((uint8_t)(fp->ptx.asserted & used) !=
+	    atomic_load_explicit(&sh->held[port], memory_order_relaxed))
+		atomic_store_explicit(&sh->held[port], fp->ptx.asserted & used,
+				      memory_order_relaxed);
 }
 
 /* Send the PFC frame due on @p port, if any: edges and refreshes, from
@@ -940,7 +1015,11 @@ fc_worker_sync(struct ibex_worker *w, uint64_t now_ns)
 
 		ports &= ports - 1;
 		pfc_slice_sync(w, port, now_ns);
+		slice_publish(fc, port);
 	}
+	for (ports = fc->cr_multi; ports != 0; ports &= ports - 1)
+		credit_publish(fc, (uint16_t)__builtin_ctzll(ports));
+	pub_update(&fc->pub.pool, fc->buf.shared_used);
 	ibex_fc_pause_sync(w, atomic_load_explicit(&fc->sh->pause_gen,
 						   memory_order_acquire));
 }

@@ -37,8 +37,9 @@
  *             even one it never saw asserted with an XON; the owner counts
  *             its XONs (xon_seq) so a slice that crossed just after the
  *             owner looked sends its XOFF again at once. Cost: the
- *             owner's housekeeping reads N x (4 words per lane + the
- *             pool's use + a count per priority); nothing per frame;
+ *             owner's housekeeping reads N x (the lane's and the pool's
+ *             use, published by each worker in a line of its own when
+ *             they move, + a count per priority); nothing per frame;
  *   egress    credit: one atomic counter of blocks claimed per lane, taken
  *             once per RX burst (a chunk, the unused part given back at
  *             the burst's end) or per frame on the queued path, compared
@@ -120,6 +121,45 @@ struct ibex_fc_port {
 /** Flow-control housekeeping period, ns. */
 #define IBEX_FC_HK_NS 1000
 
+/** Blocks a slice's published lane or pool use may lag its real use by
+ * (struct ibex_fc_slice_pub): 4 KiB, a burst of 32 frames of 128 bytes. */
+#define IBEX_FC_PUB_QUANTUM 64u
+
+/**
+ * Several workers: what one worker's buffer slice holds of each PFC port's
+ * lossless lanes, for the owners' summed judgement (pfc_judge_sum() in
+ * ibex_fc.c). The worker writes it at its own housekeeping, a value only
+ * when it moved by IBEX_FC_PUB_QUANTUM blocks or fell to zero; the owners
+ * read it every housekeeping. So the owners never read the lane words the
+ * frame path writes: a read there took the line from the writer's cache,
+ * and its next frame paid a miss for it, every microsecond and lane.
+ */
+struct ibex_fc_slice_pub {
+	_Atomic uint32_t pool;                            /**< shared pool use */
+	_Atomic uint16_t xoff[IBEX_MAX_PORTS];            /**< VLs asserting */
+	_Atomic uint32_t lane[IBEX_MAX_PORTS][IBEX_VL_DATA_MAX]; /**< blocks */
+} __rte_cache_aligned;
+
+/**
+ * Several workers: what one worker holds of a credit port's lanes, for
+ * the owner's credit frames (credit_gather_multi() in ibex_fc.c): its ABR
+ * share, the blocks its TX took (its part of FCTBS) and the room its
+ * slice has. The worker writes it at its own housekeeping, a word only
+ * when it changed, the room before the share (the share's release): the
+ * owner, reading the share first (acquire), sees room at least as new as
+ * the share, so no frame counts both as received and as room. Stale
+ * figures only grant less. The owner reads these few lines instead of
+ * the buffer's lanes, the ABR and FCTBS words the frame path writes
+ * (each read of those took the line from the writer's cache).
+ */
+struct ibex_fc_credit_pub {
+	struct {
+		_Atomic uint32_t abr;
+		_Atomic uint32_t done;
+		_Atomic uint32_t room;
+	} vl[IBEX_CREDIT_MAX_VLS];
+} __rte_cache_aligned;
+
 /** Mbufs of the flow-control frame pool. */
 #define IBEX_FC_POOL 1023
 
@@ -149,15 +189,14 @@ struct ibex_fc_shared {
 	uint16_t owner[IBEX_MAX_PORTS];          /**< worker index per port */
 	struct ibex_fc *wfc[IBEX_MAX_WORKERS];   /**< every worker's state */
 	struct rte_ring *handoff[IBEX_MAX_PORTS]; /**< FC frames to the owner */
+	/* Written by a port's owner, read by every worker each housekeeping:
+	 * each stored only when it changes, and apart from the owner's own
+	 * words below, so that the workers' copies of these lines stay valid
+	 * (one miss per change, not one per microsecond). */
 	/** Gate bits 16-30 (paused or drained lanes) and the drained lanes,
 	 * per port, published by the owner. */
-	_Atomic uint32_t blocked[IBEX_MAX_PORTS];
+	_Atomic uint32_t blocked[IBEX_MAX_PORTS] __rte_cache_aligned;
 	_Atomic uint16_t wd_drop[IBEX_MAX_PORTS];
-	/** PFC judged on the sum of the slices (owner only): per port the
-	 * lanes whose summed use is past XOFF (ibex_buf_pfc_judge()), and
-	 * per (port, priority) the sum of the workers' xoff_seq seen. */
-	uint16_t sum_xoff[IBEX_MAX_PORTS];
-	uint32_t xoff_seen[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
 	/** XONs the owner sent per (port, priority): a slice that still
 	 * asserts XOFF when this moves sends its XOFF again. */
 	uint32_t xon_seq[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
@@ -167,7 +206,13 @@ struct ibex_fc_shared {
 	 * the pause is refreshed while any one worker runs, not only while
 	 * the owner or the crossing slice's worker does. */
 	_Atomic uint8_t held[IBEX_MAX_PORTS];
-	/** ABR = abr_base + the workers' shares (owner only). */
+	/* The owners' own (no other worker reads them). */
+	/** PFC judged on the sum of the slices: per port the lanes whose
+	 * summed use is past XOFF (ibex_buf_pfc_judge()), and per (port,
+	 * priority) the sum of the workers' xoff_seq seen. */
+	uint16_t sum_xoff[IBEX_MAX_PORTS] __rte_cache_aligned;
+	uint32_t xoff_seen[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
+	/** ABR = abr_base + the workers' shares. */
 	uint16_t abr_base[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
 	/** Moves (release) each time an owner changes a PFC port's blocked
 	 * word, after the store: a worker compares it with what it last
@@ -198,9 +243,8 @@ struct ibex_fc {
 	uint32_t cr_pend[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
 	uint32_t cr_done[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
 	/** Per credit port and VL (multi): this worker's ABR share as of the
-	 * end of its last RX burst from the port, when every frame counted
-	 * in it has been charged to the buffer or dropped (release store;
-	 * the owner reads it before the buffer, see ibex_fc_abr_publish). */
+	 * end of its last RX burst from the port (release store; read by the
+	 * owner at an INIT, see ibex_fc_abr_publish). */
 	uint32_t abr_pub[IBEX_MAX_PORTS][IBEX_CREDIT_MAX_VLS];
 	/** Per PFC port and priority: XOFF edges this worker's slice
 	 * asserted and XOFF frames its generator sent (one writer, release
@@ -220,6 +264,10 @@ struct ibex_fc {
 	 * (ibex_dp_tables::fc): set by ibex_fc_update() when it takes new
 	 * tables, read only inside an iteration (RCU). */
 	const struct ibex_dp_fc_conf *par;
+	struct ibex_fc_slice_pub pub;  /**< several workers: the slice, for
+					    the owners */
+	/** Several workers: per credit port, for its owner. */
+	struct ibex_fc_credit_pub cr_pub[IBEX_MAX_PORTS];
 	struct ibex_buf buf;
 	struct ibex_fc_port port[IBEX_MAX_PORTS];
 };
@@ -251,6 +299,16 @@ ibex_fc_pause_edge(struct ibex_fc *fc, unsigned int port, unsigned int vl,
 	    fp->mode != IBEX_FC_PFC)
 		return;
 	ibex_pfc_tx_set(&fp->ptx, prio, edge == IBEX_BUF_PAUSE_XOFF);
+	/* Published before the edge is counted (the count's release), so an
+	 * owner that sees the count sees the slice asserting and answers no
+	 * XON while it does. */
+	if (fc->multi)
+		atomic_store_explicit(&fc->pub.xoff[port], (uint16_t)
+			((atomic_load_explicit(&fc->pub.xoff[port],
+					       memory_order_relaxed) &
+			  ~(1u << vl)) |
+			 (uint32_t)(edge == IBEX_BUF_PAUSE_XOFF) << vl),
+			memory_order_relaxed);
 	/* An edge, not a frame: the owner learns of every XOFF, however
 	 * short, and sends the XON that ends it. */
 	if (edge == IBEX_BUF_PAUSE_XOFF)
@@ -325,13 +383,12 @@ ibex_fc_credit_avail(const struct ibex_fc_shared *sh, unsigned int port,
 
 /**
  * Several workers, after an RX burst from credit port @p port: publish
- * this worker's ABR share. ABR is counted when a frame arrives, its
- * buffer charge later in the same burst; the owner advertises FCCL = ABR
- * + the room left. Were it to read a frame in ABR whose charge it cannot
- * see yet, it would grant that frame's blocks twice (once as received,
- * once as room) and the peer could overrun the lane. So the owner reads
- * only the published share (acquire), then the buffer: every frame in it
- * is charged (or dropped, and then holds nothing).
+ * this worker's ABR share as of the burst's end, when every frame counted
+ * in it is charged (or dropped). The owner reads it when the peer's INIT
+ * resets ABR to the peer's FCTBS (credit_apply_multi()): the base is that
+ * FCTBS less the shares, so a share behind by a burst would count that
+ * burst twice. Its credit frames read the housekeeping figures instead
+ * (struct ibex_fc_credit_pub).
  */
 static inline void
 ibex_fc_abr_publish(struct ibex_fc *fc, uint16_t port, unsigned int n_vls)
