@@ -534,10 +534,12 @@ credit_publish(struct ibex_fc *fc, uint16_t port)
  * its credit state: ABR is its base plus every worker's share; the room
  * to advertise is the smallest a slice has (RSS may put all the peer's
  * next frames on one worker); FCTBS is what the workers' TX took. Its own
- * figures it reads as they are, the others' as they published them.
+ * figures it reads as they are, the others' as they published them. For
+ * the lanes @p vls only: the lanes that can make a frame due first, the
+ * rest when one is (as with one worker).
  */
 static void
-credit_gather_multi(struct ibex_fc *fc, uint16_t port,
+credit_gather_multi(struct ibex_fc *fc, uint16_t port, uint32_t vls,
 		    uint32_t *free_blocks)
 {
 	struct ibex_fc_shared *sh = fc->sh;
@@ -545,11 +547,13 @@ credit_gather_multi(struct ibex_fc *fc, uint16_t port,
 	const struct ibex_credit_port *own = &fc->port[port].cp;
 	unsigned int v, w;
 
-	for (v = 0; v < cp->n_vls; v++) {
-		uint32_t abr = sh->abr_base[port][v] + own->rx[v].abr;
-		uint32_t done = fc->cr_done[port][v];
-		uint32_t room = slice_credit_free(&fc->buf, port, v);
+	for (; vls != 0; vls &= vls - 1) {
+		uint32_t abr, done, room;
 
+		v = (unsigned int)__builtin_ctz(vls);
+		abr = sh->abr_base[port][v] + own->rx[v].abr;
+		done = fc->cr_done[port][v];
+		room = slice_credit_free(&fc->buf, port, v);
 		for (w = 0; w < sh->nb_workers; w++) {
 			const struct ibex_fc_credit_pub *pub;
 			uint32_t r;
@@ -581,7 +585,7 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	uint32_t free_blocks[IBEX_CREDIT_MAX_VLS];
 	struct ibex_fcf_credit m;
 	uint8_t frame[IBEX_FCF_MAX_LEN + 64];
-	unsigned int v, watch;
+	unsigned int v, watch, all;
 	int len;
 
 	/* Inside the minimum gap nothing is due: spare the per-VL work. And
@@ -589,8 +593,9 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	 * the rest are read when one is. */
 	if (!ibex_credit_fc_may_be_due(par, &fp->cp, now_ns))
 		return;
+	all = (1u << fp->cp.n_vls) - 1;
 	if (fc->multi) {
-		credit_gather_multi(fc, port, free_blocks);
+		credit_gather_multi(fc, port, fp->cp.watch_vls, free_blocks);
 	} else {
 		for (watch = fp->cp.watch_vls; watch != 0;
 		     watch &= watch - 1) {
@@ -603,7 +608,10 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 		ibex_credit_fc_not_due(par, &fp->cp, now_ns);
 		return;
 	}
-	if (!fc->multi)
+	if (fc->multi)
+		credit_gather_multi(fc, port, all & ~fp->cp.watch_vls,
+				    free_blocks);
+	else
 		for (v = 0; v < fp->cp.n_vls; v++)
 			if (!(fp->cp.watch_vls >> v & 1))
 				free_blocks[v] = ibex_buf_credit_free(&fc->buf,
