@@ -5,8 +5,10 @@
 # benchmark's pcaps, static FDB), per flow-control mode: none, pfc
 # (VL 0 lossless) and credit (lanes lossy: the pcap peers send no
 # credit; the ingress accounting and ABR run). Rounds interleave the
-# runs; medians are printed. Both the switch's figures (its summary's
-# rx frames / elapsed and busy cycles per frame) come from one run.
+# runs; medians are printed, and the median of each round's ratio to
+# mode none (paired: the machine's drift between rounds cancels). Both
+# the switch's figures (its summary's rx frames / elapsed and busy cycles
+# per frame) come from one run.
 #
 #   [ROUNDS=5] [SECS=3] tests/bench/fc_workers.sh BUILD
 set -euo pipefail
@@ -43,11 +45,11 @@ for r in $(seq "$rounds"); do
 				--vdev "net_pcap1,rx_pcap=$tmp/p1.pcap,rx_pcap=$tmp/p1.pcap,infinite_rx=1" \
 				--file-prefix="ibexfcw$$" -- --duration "$secs" \
 				--config "$tmp/c.conf" >"$tmp/log" 2>&1
-			awk -v w="$w" -v m="$m" '
+			awk -v w="$w" -v m="$m" -v r="$r" '
 				/summary after/ {t = $4}
 				/^p[01] / {f += $2}
 				/busy cycles per frame/ {c = $NF}
-				END {printf "%s %s %.0f %s\n", w, m, f / t, c}' \
+				END {printf "%s %s %.0f %s %s\n", w, m, f / t, c, r}' \
 				"$tmp/log" >>"$tmp/res"
 		done
 	done
@@ -55,15 +57,23 @@ done
 python3 - "$tmp/res" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
-res = {}
-for w, m, fps, cyc in rows:
+res, per_round = {}, {}
+for w, m, fps, cyc, r in rows:
     res.setdefault((w, m), []).append((float(fps), float(cyc)))
-print("%-8s %-7s %14s %12s %10s" % ("workers", "mode", "frames/s", "cycles/fr", "vs none"))
+    per_round[(w, m, r)] = float(cyc)
+# "vs none": medians' ratio; "paired": the median of each round's ratio
+# to mode none of the same round (robust to the machine's drift).
+print("%-8s %-7s %14s %12s %10s %8s" % ("workers", "mode", "frames/s",
+      "cycles/fr", "vs none", "paired"))
 for w in ("1", "2"):
     base = statistics.median(c for _, c in res[(w, "none")])
     for m in ("none", "pfc", "credit"):
         v = res[(w, m)]
         fps = statistics.median(f for f, _ in v)
         cyc = statistics.median(c for _, c in v)
-        print("%-8s %-7s %14.0f %12.0f %10.3f" % (w, m, fps, cyc, cyc / base))
+        paired = statistics.median(
+            per_round[(w, m, r)] / per_round[(w, "none", r)]
+            for (w2, m2, r) in per_round if w2 == w and m2 == m)
+        print("%-8s %-7s %14.0f %12.0f %10.3f %8.3f" % (w, m, fps, cyc,
+              cyc / base, paired))
 PY
