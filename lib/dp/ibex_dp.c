@@ -868,7 +868,8 @@ egress_may_send(struct ibex_worker *w, uint16_t out, unsigned int vl,
 	}
 	if (g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED | IBEX_GATE_BLOCKED(vl)))
 		return false;
-	return !(g & IBEX_GATE_CREDIT) || credit_take_lane(w, out, vl, n, a);
+	return !(g & IBEX_GATE_CREDIT) || !(w->credit_lanes[out] >> vl & 1) ||
+	       credit_take_lane(w, out, vl, n, a);
 }
 
 /*
@@ -2101,10 +2102,13 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 			w->gate[p] |= IBEX_GATE_SHAPED;
 		else
 			w->gate[p] &= ~IBEX_GATE_SHAPED;
-		if (w->fc != NULL && (w->fc->credit_ports >> p & 1))
+		if (w->fc != NULL && (w->fc->credit_ports >> p & 1)) {
 			w->gate[p] |= IBEX_GATE_CREDIT;
-		else
+			w->credit_lanes[p] = w->fc->port[p].lossless;
+		} else {
 			w->gate[p] &= ~IBEX_GATE_CREDIT;
+			w->credit_lanes[p] = 0;
+		}
 		for (v = 0; v < IBEX_VL_COUNT; v++)
 			e->q[v].max_blocks = RTE_MIN(ec->queue_blocks, e->slots);
 	}

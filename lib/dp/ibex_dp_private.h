@@ -215,6 +215,9 @@ struct ibex_worker {
 	 * shaped, bits 16-30 lane blocked (paused / no credit). One word so
 	 * the cut-through test is one load. */
 	uint32_t gate[IBEX_MAX_PORTS];
+	/** Per egress port with IBEX_GATE_CREDIT: the lanes that take credit
+	 * (lossless). A frame of another lane goes without asking. */
+	uint16_t credit_lanes[IBEX_MAX_PORTS];
 	uint32_t tables_gen;     /**< generation of the tables last applied */
 	uint32_t now_ms;         /**< coarse clock: ibex_dp_clock_ms() of the
 				      iteration, kept by the worker itself */

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { sed -n "2,10p" "$0"; exit 2; }
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/ibex-instr.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP_CG:-}" ] && cp "$tmp/cg.out" "$KEEP_CG"; rm -rf "$tmp"' EXIT
 "$1/app/ibex-pcapgen/ibex-pcapgen" -o "$tmp/p0.pcap" -n 256 -s 64 -p 8 >/dev/null
 "$1/app/ibex-pcapgen/ibex-pcapgen" -o "$tmp/p1.pcap" -n 256 -s 64 -p 8 --reverse >/dev/null
 {
