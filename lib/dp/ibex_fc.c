@@ -40,6 +40,19 @@ port_prio_maps(struct ibex_fc_port *fp, const struct ibex_conf_port *cp)
 	}
 }
 
+/* The priorities @p fp's lossless lanes take. */
+static uint8_t
+port_lossless_prios(const struct ibex_fc_port *fp)
+{
+	uint8_t prios = 0;
+	unsigned int v;
+
+	for (v = 0; v < IBEX_VL_DATA_MAX; v++)
+		if ((fp->lossless >> v & 1) && fp->vl2prio[v] < IBEX_PFC_PRIOS)
+			prios |= (uint8_t)(1u << fp->vl2prio[v]);
+	return prios;
+}
+
 /* The state of a port's flow control; its params are the tables' (built
  * and checked by ibex_dp_tables_make()). */
 static int
@@ -52,6 +65,7 @@ port_init(struct ibex_fc_port *fp, const struct ibex_conf_port *cp,
 	fp->mode = cp->fc_mode;
 	fp->lossless = cp->lossless_mask;
 	port_prio_maps(fp, cp);
+	fp->lossless_prios = port_lossless_prios(fp);
 	if (ibex_pdev_macaddr_get(port_id, &a) == 0)
 		memcpy(fp->mac, a.addr_bytes, 6);
 	if (cp->fc_mode == IBEX_FC_CREDIT) {
@@ -750,26 +764,23 @@ pfc_gather_multi(struct ibex_fc *fc, uint16_t port)
 	struct ibex_fc_shared *sh = fc->sh;
 	struct ibex_fc_port *fp = &sh->port[port];
 	uint32_t seq[IBEX_PFC_PRIOS];
-	uint8_t want, used = 0;
-	unsigned int w, p, v;
+	uint8_t want, used = fp->lossless_prios, prios;
+	unsigned int w, p;
 
-	for (v = 0; v < IBEX_VL_DATA_MAX; v++)
-		if ((fp->lossless >> v & 1) && fp->vl2prio[v] < IBEX_PFC_PRIOS)
-			used |= (uint8_t)(1u << fp->vl2prio[v]);
 	/* The edge counts before the lanes: a slice sets its XOFF before it
 	 * counts the edge, so an edge seen here whose XOFF still holds is
 	 * seen holding below, and is not answered with an XON. */
-	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
+	for (prios = used; prios != 0; prios &= (uint8_t)(prios - 1)) {
+		p = (unsigned int)__builtin_ctz(prios);
 		seq[p] = 0;
-		for (w = 0; (used >> p & 1) && w < sh->nb_workers; w++)
+		for (w = 0; w < sh->nb_workers; w++)
 			seq[p] += __atomic_load_n(
 				&sh->wfc[w]->xoff_seq[port][p],
 				__ATOMIC_ACQUIRE);
 	}
 	want = pfc_judge_sum(fc, port);
-	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
-		if (!(used >> p & 1))
-			continue;
+	for (prios = used; prios != 0; prios &= (uint8_t)(prios - 1)) {
+		p = (unsigned int)__builtin_ctz(prios);
 		if (want >> p & 1)
 			ibex_pfc_tx_set(&fp->ptx, p, true);
 		else if (fp->ptx.asserted >> p & 1)
@@ -969,32 +980,35 @@ pfc_slice_sync(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 {
 	struct ibex_fc *fc = w->fc;
 	struct ibex_fc_port *fp = &fc->port[port];
-	uint8_t xon_moved = 0, want, used = 0;
-	unsigned int p, v;
+	uint8_t xon_moved = 0, want, used = fp->lossless_prios, prios;
+	unsigned int p;
 
 	if (fc->buf.shared_used != 0)
 		pfc_rescan(fc, port);
-	/* The XONs first: held is stored before each (acquire). */
-	for (p = 0; p < IBEX_PFC_PRIOS; p++) {
-		uint32_t xon = __atomic_load_n(&fc->sh->xon_seq[port][p],
-					       __ATOMIC_ACQUIRE);
+	/* The XONs first: held is stored before each (acquire). The owner
+	 * sends XON for the lossless lanes' priorities only. */
+	for (prios = used; prios != 0; prios &= (uint8_t)(prios - 1)) {
+		uint32_t xon;
 
+		p = (unsigned int)__builtin_ctz(prios);
+		xon = __atomic_load_n(&fc->sh->xon_seq[port][p],
+				      __ATOMIC_ACQUIRE);
 		if (xon == fc->xon_seen[port][p])
 			continue;
 		fc->xon_seen[port][p] = xon;
 		xon_moved |= (uint8_t)(1u << p);
 	}
 	if (!(fc->owned >> port & 1)) {
-		for (v = 0; v < IBEX_VL_DATA_MAX; v++)
-			if ((fp->lossless >> v & 1) &&
-			    fp->vl2prio[v] < IBEX_PFC_PRIOS)
-				used |= (uint8_t)(1u << fp->vl2prio[v]);
 		want = atomic_load_explicit(&fc->sh->held[port],
 					    memory_order_relaxed) |
 		       slice_asserts(fc, port);
-		for (p = 0; p < IBEX_PFC_PRIOS; p++)
-			if (used >> p & 1)
+		/* Only what changes: the generator's state is set already. */
+		if ((want & used) != (fp->ptx.asserted & used))
+			for (prios = used; prios != 0;
+			     prios &= (uint8_t)(prios - 1)) {
+				p = (unsigned int)__builtin_ctz(prios);
 				ibex_pfc_tx_set(&fp->ptx, p, want >> p & 1);
+			}
 	}
 	for (p = 0; (fp->ptx.asserted & xon_moved) != 0 &&
 		    p < IBEX_PFC_PRIOS; p++)

@@ -102,6 +102,7 @@ struct ibex_fc_port {
 	uint16_t lossless;       /**< VL mask */
 	uint8_t vl2prio[IBEX_VL_COUNT];   /**< PFC priority, 0xff: none */
 	uint16_t prio_vls[IBEX_PFC_PRIOS]; /**< VLs a priority pauses */
+	uint8_t lossless_prios;  /**< priorities of the lossless lanes */
 	uint8_t mac[6];          /**< source of our FC frames */
 	uint8_t paused;          /**< priorities paused at the last scan */
 	uint64_t paused_since;   /**< ns, per the last scan (any priority) */
