@@ -8,7 +8,8 @@
 # example lanes, flow control and ECN: the full pipeline). WORKERS (1)
 # switch workers: each port then has one RX queue per worker, so every
 # worker forwards into both ports (callgrind runs the threads one at a
-# time; the count is still per frame).
+# time; the count is still per frame). KEEP_CG=FILE keeps the last
+# build's callgrind profile (callgrind_annotate FILE: where they go).
 #
 #   [EXTRA_CONF=FILE] [WORKERS=N] tests/bench/count_instr.sh BUILD [BUILD...]
 set -euo pipefail
