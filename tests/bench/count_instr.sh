@@ -14,7 +14,7 @@
 #   [EXTRA_CONF=FILE] [WORKERS=N] tests/bench/count_instr.sh BUILD [BUILD...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ $# -ge 1 ] || { sed -n "2,10p" "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n "2,14p" "$0"; exit 2; }
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/ibex-instr.XXXXXX)
 trap '[ -n "${KEEP_CG:-}" ] && cp "$tmp/cg.out" "$KEEP_CG"; rm -rf "$tmp"' EXIT
