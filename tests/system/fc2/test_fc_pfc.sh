@@ -19,8 +19,10 @@
 #      been replayed and the queue drained, an XON (quanta 0) as the last.
 #
 #   test_fc_pfc.sh IBEX_SWITCH IBEX_PCAPGEN
-# Environment: FC_SECS (6) length of the incast; FC_WORKERS (1) switch
-# workers; FC_INCAST_ONLY=1 stops after part 1 (the incast).
+# Environment: FC_SECS (6) length of the incast, or with FC_FRAMES its
+# bound; FC_FRAMES (none) frames the incast sends, however long that
+# takes (it must send them all); FC_WORKERS (1) switch workers;
+# FC_INCAST_ONLY=1 stops after part 1 (the incast).
 set -euo pipefail
 TEST_NAME=fc_pfc
 # shellcheck source=../lib.sh
@@ -33,6 +35,8 @@ pcapgen=${2:?usage: test_fc_pfc.sh IBEX_SWITCH IBEX_PCAPGEN}
 require_cmds python3 tshark
 [ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
 secs=${FC_SECS:-6}
+frames=${FC_FRAMES:-0} budget=""
+[ "$frames" -eq 0 ] || budget="--frames $frames"
 workers=${FC_WORKERS:-1}
 lcores=0@0
 for ((i = 1; i <= workers + 1; i++)); do lcores+=",$i@$((i % 2))"; done
@@ -75,7 +79,7 @@ dpdk_prefix prefix incast
 	--config "$tmp/incast.conf" --json "$tmp/incast.sw.json" \
 	--gen "--engine rate --ranks 5 --flow 1:0,2:0,3:0,4:0 \
 	--fc pfc --prio 1 --pcp 1 --vlan 1 --link-mbps 1000 --size 128 \
-	--rate 1600K --duration $secs --json $tmp/incast.gen.json" \
+	--rate 1600K --duration $secs $budget --json $tmp/incast.gen.json" \
 	>"$tmp/incast.log" 2>&1 || {
 	# ibex-gen exits 3 when a frame was lost: judged below
 	[ -s "$tmp/incast.gen.json" ] ||
@@ -83,9 +87,9 @@ dpdk_prefix prefix incast
 }
 [ -s "$tmp/incast.sw.json" ] || { show_log "$tmp/incast.log"; fail "no switch JSON"; }
 
-python3 - "$tmp" <<'PY' || { show_log "$tmp/incast.log"; fail "PFC incast accounting"; }
+python3 - "$tmp" "$frames" <<'PY' || { show_log "$tmp/incast.log"; fail "PFC incast accounting"; }
 import json, sys
-tmp = sys.argv[1]
+tmp, want = sys.argv[1], int(sys.argv[2])
 g = json.load(open(f"{tmp}/incast.gen.json"))
 s = json.load(open(f"{tmp}/incast.sw.json"))
 f, q, fc = g["frames"], g["sequence"], g["flow_control"]
@@ -98,6 +102,7 @@ print("fc_pfc: incast: sent %d received %d lost %d switch drops %d "
       % (f["tx"], f["rx"], f["tx"] - f["rx"], ndrops, viol,
          f["rx"] / g["rate"]["elapsed_s"], fc["pfc_rx"]))
 assert f["tx"] > 0 and f["tx"] == f["rx"], f
+assert f["tx"] >= want, "sent %d of the %d frames asked" % (f["tx"], want)
 assert q["lost"] == 0 and q["out_of_order"] == 0 and q["duplicate"] == 0, q
 assert ndrops == 0, drops
 # The egress is shaped far below the offered load: without pauses the
