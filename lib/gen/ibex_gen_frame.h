@@ -44,7 +44,8 @@ void ibex_gen_rank_addr(unsigned int idx, struct ibex_gen_rank *r);
  */
 struct ibex_gen_trailer {
 	uint32_t magic;
-	uint32_t flow;  /**< src_rank * IBEX_GEN_MAX_RANKS + dst_rank */
+	uint32_t flow;  /**< sub-flow: qp * IBEX_GEN_MAX_FLOWS + src_rank *
+			     IBEX_GEN_MAX_RANKS + dst_rank */
 	uint32_t seq;   /**< per-flow sequence number */
 	uint32_t tag;   /**< (iteration & 0xffff) << 16 | step */
 	uint64_t tsc;   /**< transmit time, sender's ticks */
@@ -55,6 +56,23 @@ static inline uint32_t
 ibex_gen_flow(unsigned int src, unsigned int dst)
 {
 	return src * IBEX_GEN_MAX_RANKS + dst;
+}
+
+/**
+ * Sub-flow of queue pair @p qp (0 .. IBEX_GEN_MAX_QPS - 1) of flow @p f:
+ * the trailer's flow field. With one QP per connection it is the flow.
+ */
+static inline uint32_t
+ibex_gen_subflow(uint32_t f, unsigned int qp)
+{
+	return qp * IBEX_GEN_MAX_FLOWS + f;
+}
+
+/** The flow (rank pair) of sub-flow @p sf. */
+static inline uint32_t
+ibex_gen_subflow_flow(uint32_t sf)
+{
+	return sf % IBEX_GEN_MAX_FLOWS;
 }
 
 /** Read the trailer of a frame of @p len bytes. @return false: no trailer. */
@@ -157,6 +175,25 @@ ibex_gen_frame_write(uint8_t *buf, const struct ibex_gen_tmpl *t, uint32_t len,
 	bth[11] = (uint8_t)psn;
 	ibex_gen_trailer_put(buf, len, tr);
 	memset(buf + len - IBEX_ICRC_LEN, 0, IBEX_ICRC_LEN);
+}
+
+/**
+ * Move a frame just written from the template onto queue pair @p qp of
+ * its connection: UDP source port + qp (the entropy an ECMP hash sees:
+ * a connection's QPs take consecutive ports) and, for a full probe, BTH
+ * destination QP + (qp << 16). QP 0 is the template itself.
+ */
+static inline void
+ibex_gen_frame_set_qp(uint8_t *buf, const struct ibex_gen_tmpl *t,
+		      unsigned int qp, bool full)
+{
+	uint8_t *udp = buf + t->udp_off;
+	uint16_t sport = (uint16_t)((udp[0] << 8 | udp[1]) + qp);
+
+	udp[0] = (uint8_t)(sport >> 8);
+	udp[1] = (uint8_t)sport;
+	if (full)
+		buf[t->bth_off + 5] = (uint8_t)(buf[t->bth_off + 5] + qp);
 }
 
 /**

@@ -19,6 +19,10 @@
 #define IBEX_GEN_MAX_STEPS (2 * (IBEX_GEN_MAX_RANKS - 1))
 /** Flows: (source rank, destination rank) pairs. */
 #define IBEX_GEN_MAX_FLOWS (IBEX_GEN_MAX_RANKS * IBEX_GEN_MAX_RANKS)
+/** Queue pairs per connection (--qps), as NCCL_IB_QPS_PER_CONNECTION. */
+#define IBEX_GEN_MAX_QPS 8
+/** A flow's queue pairs, each with its own sequence and PSN space. */
+#define IBEX_GEN_MAX_SUBFLOWS (IBEX_GEN_MAX_FLOWS * IBEX_GEN_MAX_QPS)
 
 /** Most open-loop flows (--flow). */
 #define IBEX_GEN_MAX_RFLOWS 64

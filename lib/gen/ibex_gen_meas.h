@@ -53,11 +53,13 @@ struct ibex_gen_meas {
 	uint64_t tx_bytes;
 	uint64_t tx_payload;
 	uint64_t cnps;          /**< CNPs generated (CE seen, rate limited) */
-	struct ibex_jitter jit[IBEX_GEN_MAX_FLOWS];
-	struct ibex_seq seq[IBEX_GEN_MAX_FLOWS];
-	uint64_t last_cnp[IBEX_GEN_MAX_FLOWS];
-	uint32_t tx_seq[IBEX_GEN_MAX_FLOWS];
-	uint32_t tx_psn[IBEX_GEN_MAX_FLOWS];
+	/* Per sub-flow (a flow's queue pair, ibex_gen_subflow()): a QP has
+	 * its own PSNs, so order is kept and checked per QP. */
+	struct ibex_jitter jit[IBEX_GEN_MAX_SUBFLOWS];
+	struct ibex_seq seq[IBEX_GEN_MAX_SUBFLOWS];
+	uint64_t last_cnp[IBEX_GEN_MAX_SUBFLOWS];
+	uint32_t tx_seq[IBEX_GEN_MAX_SUBFLOWS];
+	uint32_t tx_psn[IBEX_GEN_MAX_SUBFLOWS];
 };
 
 /** Empty everything; sequence checkers expect 0 first. Latency goes to

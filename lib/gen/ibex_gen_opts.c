@@ -35,6 +35,7 @@ ibex_gen_opts_default(struct ibex_gen_opts *o)
 	o->duration_s = 1.0;
 	o->frame_size = 128;
 	o->mtu = 1514;
+	o->qps = 1;
 	o->frame.vlan = -1;
 	o->frame.ecn = IBEX_ECN_ECT0;
 	o->link_mbps = 100000;
@@ -388,6 +389,12 @@ static const struct gen_opt gen_opts[] = {
 	{ SEC("frames and flow control:"),
 	  .name = "mtu", .arg = "BYTES", .parse = p_size, OFF(mtu), .min = 128,
 	  .max = 16384, .help = "largest frame without FCS (default 1514)" },
+	{ .name = "qps", .arg = "N", .parse = p_uint, OFF(qps), .min = 1,
+	  .max = IBEX_GEN_MAX_QPS,
+	  .help = "queue pairs per connection, 1.." STR(IBEX_GEN_MAX_QPS)
+		  " (default 1): a flow's frames\n"
+		  "take them in turn, each QP its own UDP source port (ECMP\n"
+		  "entropy) and PSNs, as NCCL_IB_QPS_PER_CONNECTION" },
 	{ .name = "vlan", .arg = "VID", .parse = p_uint, OFF(frame.vlan),
 	  .max = 4095, .help = "802.1Q tag (default untagged)" },
 	{ .name = "pcp", .arg = "P", .parse = p_uint, OFF(frame.pcp), .max = 7,

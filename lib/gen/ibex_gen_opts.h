@@ -65,6 +65,10 @@ struct ibex_gen_opts {
 				      --duration still caps the run) */
 	uint32_t frame_size;     /**< rate engine: frame length */
 	uint32_t mtu;            /**< largest frame, bytes without FCS */
+	uint32_t qps;            /**< queue pairs per connection, 1 ..
+				      IBEX_GEN_MAX_QPS: a flow's frames take
+				      them in turn, each QP its own UDP source
+				      port (ECMP entropy) and PSNs */
 	struct ibex_gen_frame_opts frame;
 	enum ibex_gen_fc fc;
 	uint8_t prio;            /**< PFC priority of our traffic */

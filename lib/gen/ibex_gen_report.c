@@ -48,7 +48,7 @@ ibex_gen_meas_init(struct ibex_gen_meas *m)
 	memset(m, 0, sizeof(*m));
 	ibex_hist_init(&m->lat);
 	m->lat_cur = &m->lat;
-	for (f = 0; f < IBEX_GEN_MAX_FLOWS; f++) {
+	for (f = 0; f < IBEX_GEN_MAX_SUBFLOWS; f++) {
 		ibex_jitter_init(&m->jit[f]);
 		ibex_seq_init(&m->seq[f], 0);
 	}
@@ -62,7 +62,7 @@ ibex_gen_meas_reset_latency(struct ibex_gen_meas *m)
 	ibex_hist_reset(&m->lat);
 	for (f = 0; f < m->nsizes; f++)
 		ibex_hist_reset(&m->lat_size[f]);
-	for (f = 0; f < IBEX_GEN_MAX_FLOWS; f++)
+	for (f = 0; f < IBEX_GEN_MAX_SUBFLOWS; f++)
 		ibex_jitter_init(&m->jit[f]);
 }
 
@@ -232,7 +232,7 @@ ibex_gen_meas_seq_total(const struct ibex_gen_meas *m,
 	unsigned int f;
 
 	memset(out, 0, sizeof(*out));
-	for (f = 0; f < IBEX_GEN_MAX_FLOWS; f++) {
+	for (f = 0; f < IBEX_GEN_MAX_SUBFLOWS; f++) {
 		if (m->seq[f].c.rx == 0 && m->seq[f].c.lost == 0)
 			continue;
 		ibex_seq_read(&m->seq[f], &c);
@@ -249,7 +249,7 @@ jitter_summary(const struct ibex_gen_report *rep, double *mean, double *max)
 	double sum = 0, j;
 
 	*max = 0;
-	for (f = 0; f < IBEX_GEN_MAX_FLOWS; f++) {
+	for (f = 0; f < IBEX_GEN_MAX_SUBFLOWS; f++) {
 		if (m->jit[f].count < 2)
 			continue;
 		j = ibex_jitter_rfc3550(&m->jit[f]) * 1e9 / (double)rep->hz;
@@ -587,10 +587,11 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 	if (o->meta != NULL)
 		fprintf(f, "  \"meta\": %s,\n", o->meta);
 	fprintf(f, "  \"engine\": \"%s\",\n  \"ranks\": %u,\n"
-		"  \"iters\": %u,\n  \"warmup\": %u,\n"
+		"  \"qps\": %u,\n  \"iters\": %u,\n  \"warmup\": %u,\n"
 		"  \"straggler\": {\"rank\": %d, \"delay_us\": %.3f, \"prob\": %.4f},\n"
 		"  \"busbw_factor\": %.6f,\n  \"sizes\": [",
-		o->engine->name, o->nranks, o->iters, o->warmup,
+		o->engine->name, o->nranks, o->qps ? o->qps : 1, o->iters,
+		o->warmup,
 		o->straggler.rank, o->straggler_us, o->straggler.prob, factor);
 	for (i = 0; i < rep->nsizes; i++) {
 		const struct ibex_gen_size_res *s = &rep->size[i];

@@ -148,6 +148,7 @@ struct ibex_gen_run {
 	struct rflow_st rf[IBEX_GEN_MAX_RFLOWS];
 	unsigned int nrf;
 	int16_t rf_of[IBEX_GEN_MAX_FLOWS];   /**< flow id -> rf index, -1 */
+	uint8_t next_qp[IBEX_GEN_MAX_FLOWS]; /**< flow id -> its next QP */
 	uint32_t trial;          /**< open loop: current trial, in the tag */
 	uint32_t frame_len;      /**< open loop: frame bytes without FCS */
 	uint32_t full_min;       /**< smallest frame with the full trailer */
@@ -325,6 +326,8 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 		goto nomem;
 	*rp = r;
 	r->opts = *o;
+	if (r->opts.qps == 0)   /* options not from ibex_gen_opts_default() */
+		r->opts.qps = 1;
 	r->hz = rte_get_tsc_hz();
 	r->ns_per_tick = 1e9 / (double)r->hz;
 	r->cnp_gap = r->hz * IBEX_GEN_CNP_INTERVAL_NS / 1000000000u;
@@ -476,7 +479,7 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
        struct rte_mbuf *m, uint64_t now, const bool open_loop)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t len = m->data_len, src, dst, payload;
+	uint32_t len = m->data_len, f, src, dst, payload;
 	struct ibex_gen_trailer t;
 	const struct ibex_gen_tmpl *tp;
 	bool short_probe = false;
@@ -513,16 +516,18 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 		}
 		short_probe = true;
 	}
-	src = t.flow / IBEX_GEN_MAX_RANKS;
-	dst = t.flow % IBEX_GEN_MAX_RANKS;
+	f = ibex_gen_subflow_flow(t.flow);
+	src = f / IBEX_GEN_MAX_RANKS;
+	dst = f % IBEX_GEN_MAX_RANKS;
 	/* A flooded copy reaches ports whose ranks it is not for. */
-	if (ibex_unlikely(src >= r->opts.nranks || dst >= r->opts.nranks ||
+	if (ibex_unlikely(t.flow >= r->opts.qps * IBEX_GEN_MAX_FLOWS ||
+			  src >= r->opts.nranks || dst >= r->opts.nranks ||
 			  r->rank[dst].port != pi ||
 			  memcmp(d, r->rank[dst].mac, 6) != 0)) {
 		r->meas->foreign++;
 		return;
 	}
-	tp = &r->tmpl[t.flow];
+	tp = &r->tmpl[f];
 	ecn = ibex_gen_frame_ecn(d, tp->ip_off);
 	payload = short_probe ? 0 :
 		  len - tp->hdr_len - IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN;
@@ -536,7 +541,7 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 			ibex_seq_update(&r->meas->seq[t.flow], t.seq);
 			return;
 		}
-		k = r->rf_of[t.flow];
+		k = r->rf_of[f];
 		if (k >= 0)
 			r->rep.rflow_rx[k]++;
 	}
@@ -618,18 +623,25 @@ frame_fill(struct ibex_gen_run *r, struct rte_mbuf *m, unsigned int src,
 	   unsigned int dst, uint32_t len, uint8_t opcode, uint32_t tag,
 	   uint64_t now)
 {
-	uint32_t f = ibex_gen_flow(src, dst);
+	uint32_t f = ibex_gen_flow(src, dst), qp = r->next_qp[f],
+		 sf = ibex_gen_subflow(f, qp);
 	struct ibex_gen_trailer t = {
-		.magic = IBEX_GEN_MAGIC, .flow = f, .seq = r->meas->tx_seq[f]++,
+		.magic = IBEX_GEN_MAGIC, .flow = sf, .seq = r->meas->tx_seq[sf]++,
 		.tag = tag, .tsc = now,
 	};
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	bool full = len >= r->full_min;
 
-	if (ibex_unlikely(len < r->full_min))
+	/* A connection's frames take its queue pairs in turn, as NCCL
+	 * spreads a message over NCCL_IB_QPS_PER_CONNECTION QPs. */
+	r->next_qp[f] = (uint8_t)(qp + 1 == r->opts.qps ? 0 : qp + 1);
+	if (ibex_unlikely(!full))
 		ibex_gen_short_write(d, &r->tmpl[f], len, &t);
 	else
 		ibex_gen_frame_write(d, &r->tmpl[f], len, opcode,
-				     r->meas->tx_psn[f]++ & 0xffffff, &t);
+				     r->meas->tx_psn[sf]++ & 0xffffff, &t);
+	if (qp != 0)
+		ibex_gen_frame_set_qp(d, &r->tmpl[f], qp, full);
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	r->meas->tx_frames++;

@@ -4,7 +4,7 @@
 -- (docs/generator.md, "Ranks and frames"), little-endian:
 --
 --   RoCEv2 frames (UDP 4791): the 24 bytes before the 4-byte ICRC:
---     magic 0x50584249 "IBXP" | flow (src_rank x 64 + dst_rank) u32 |
+--     magic 0x50584249 "IBXP" | flow (qp x 4096 + src_rank x 64 + dst_rank) u32 |
 --     seq u32 | tag u32 ((iteration & 0xffff) << 16 | step) | TX TSC u64
 --   short probes (UDP 4790, frames under 82 bytes): the last 18 bytes:
 --     magic 0x5349 "IS" | flow u16 | seq u32 | trial u16 | TX TSC u64
@@ -22,13 +22,14 @@ local f = {
 	flow = ProtoField.uint32("ibexprobe.flow", "Flow", base.DEC),
 	src = ProtoField.uint32("ibexprobe.src", "Source rank", base.DEC),
 	dst = ProtoField.uint32("ibexprobe.dst", "Destination rank", base.DEC),
+	qp = ProtoField.uint32("ibexprobe.qp", "Queue pair of the connection", base.DEC),
 	seq = ProtoField.uint32("ibexprobe.seq", "Sequence", base.DEC),
 	iter = ProtoField.uint32("ibexprobe.iter", "Iteration (low 16 bits) or trial",
 				 base.DEC),
 	step = ProtoField.uint32("ibexprobe.step", "Step", base.DEC),
 	tsc = ProtoField.uint64("ibexprobe.tsc", "TX timestamp (TSC)", base.DEC),
 }
-p.fields = { f.kind, f.magic, f.flow, f.src, f.dst, f.seq, f.iter, f.step,
+p.fields = { f.kind, f.magic, f.flow, f.src, f.dst, f.qp, f.seq, f.iter, f.step,
 	     f.tsc }
 
 local udp_dport = Field.new("udp.dstport")
@@ -43,8 +44,9 @@ local function full(tvb, tree, off)
 	t:add(f.kind, "full")
 	t:add_le(f.magic, tvb(off, 4))
 	t:add_le(f.flow, tvb(off + 4, 4))
-	t:add(f.src, tvb(off + 4, 4), math.floor(flow / 64))
+	t:add(f.src, tvb(off + 4, 4), math.floor(flow % 4096 / 64))
 	t:add(f.dst, tvb(off + 4, 4), flow % 64)
+	t:add(f.qp, tvb(off + 4, 4), math.floor(flow / 4096))
 	t:add_le(f.seq, tvb(off + 8, 4))
 	t:add(f.iter, tvb(off + 12, 4), math.floor(tag / 65536))
 	t:add(f.step, tvb(off + 12, 4), tag % 65536)
@@ -60,8 +62,9 @@ local function short(tvb, tree, off)
 	t:add(f.kind, "short")
 	t:add_le(f.magic, tvb(off, 2))
 	t:add_le(f.flow, tvb(off + 2, 2))
-	t:add(f.src, tvb(off + 2, 2), math.floor(flow / 64))
+	t:add(f.src, tvb(off + 2, 2), math.floor(flow % 4096 / 64))
 	t:add(f.dst, tvb(off + 2, 2), flow % 64)
+	t:add(f.qp, tvb(off + 2, 2), math.floor(flow / 4096))
 	t:add_le(f.seq, tvb(off + 4, 4))
 	t:add_le(f.iter, tvb(off + 8, 2))
 	t:add_le(f.tsc, tvb(off + 10, 8))

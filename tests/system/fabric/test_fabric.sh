@@ -18,6 +18,9 @@
 #      and no switch drops one;
 #      with flow control off the same run loses frames (the test can fail).
 #      The cross-leaf flows spread over both spines.
+#   4. ECMP over 2 spines: 64 flows out of each leaf (16 connections x 4
+#      queue pairs, ibex-gen --qps 4) split within 10% of even over its
+#      uplinks, and no queue pair's frames are reordered.
 #
 #   test_fabric.sh IBEX_FABRIC IBEX_CTL CONF_DIR
 # Environment: FAB_FRAMES (300000) frames of each incast.
@@ -226,3 +229,34 @@ done
 incast none
 judge none lossy || { show_log "$tmp/inc.none.log"; fail "incast without flow control lost nothing: the test cannot fail"; }
 check_ok "7 -> 1 incast across leaf-spine-leaf: lossless with PFC and with credits, lossy without"
+
+# ---- 4. ECMP: 64 flows over the 2 spines ----
+dpdk_prefix pecmp ecmp
+flows=$(for s in 0 1 2 3; do for d in 4 5 6 7; do echo -n "$s:$d,$d:$s,"; done; done)
+"$fab" "${eal[@]}" --file-prefix="$pecmp" -- "$confdir/fabric/leaf2-spine2-8.yaml" \
+	--fc pfc --json "$tmp/ecmp.json" --gen "--engine rate --ranks 8 \
+	--flow ${flows%,} --qps 4 --pcp 3 --vlan 1 --size 128 --rate 128K \
+	--frames 256000 --duration 600 --json $tmp/ecmp.gen.json" \
+	>"$tmp/ecmp.log" 2>&1 || true
+[ -s "$tmp/ecmp.gen.json" ] && [ -s "$tmp/ecmp.json" ] ||
+	{ show_log "$tmp/ecmp.log"; fail "ECMP run did not finish"; }
+python3 - "$tmp" <<'PY' || { show_log "$tmp/ecmp.log"; fail "ECMP spread"; }
+import json, sys
+t = sys.argv[1]
+g = json.load(open(f"{t}/ecmp.gen.json"))
+f = json.load(open(f"{t}/ecmp.json"))
+fr, q = g["frames"], g["sequence"]
+assert g["qps"] == 4, g["qps"]
+assert fr["tx"] >= 256000 and fr["tx"] == fr["rx"], fr
+assert q["lost"] == 0 and q["out_of_order"] == 0, q
+for s in f["switches"]:
+    if not s["name"].startswith("leaf"):
+        continue
+    up = {p["port"]: p["tx_frames"] for p in s["ports"] if p["port"] in ("p4", "p5")}
+    half = (up["p4"] + up["p5"]) / 2
+    print("fabric: ECMP: %s's 64 flows over its uplinks: p4 %d p5 %d (%+.2f%% of even)"
+          % (s["name"], up["p4"], up["p5"], (up["p4"] - half) / half * 100))
+    assert all(abs(n - half) <= 0.10 * half for n in up.values()), up
+PY
+check_ok "ECMP: 64 flows a leaf over 2 spines within 10% of even, no QP reordered"
+

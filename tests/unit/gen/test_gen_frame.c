@@ -84,6 +84,16 @@ check_frame(int vlan)
 	ibex_gen_frame_write(buf, &t, len, IBEX_GEN_OP_ONLY, 1, &tr);
 	assert_int_equal(ibex_pkt_parse(buf, len, &info), IBEX_R_OK);
 	assert_true(ibex_gen_trailer_get(buf, len, &got));
+	/* queue pair 3 of the connection: the next source ports up, the
+	 * BTH names the destination's QP 3, the rest is the template's */
+	ibex_gen_frame_set_qp(buf, &t, 3, true);
+	assert_int_equal(ibex_pkt_parse(buf, len, &info), IBEX_R_OK);
+	assert_int_equal(buf[t.udp_off] << 8 | buf[t.udp_off + 1],
+			 49152 + (a.qp & 0x3fff) + 3);
+	assert_int_equal(ibex_bth_dest_qp(buf + info.bth_off), b.qp + (3 << 16));
+	assert_int_equal(ibex_csum_fold(buf + t.ip_off, 20, 0), 0xffff);
+	assert_int_equal(ibex_gen_subflow_flow(ibex_gen_subflow(tr.flow, 3)),
+			 tr.flow);
 	/* a corrupted magic is not a probe */
 	buf[len - 4 - IBEX_GEN_TRAILER_LEN] ^= 1;
 	assert_false(ibex_gen_trailer_get(buf, len, &got));

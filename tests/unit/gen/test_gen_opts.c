@@ -39,7 +39,7 @@ static const struct {
 	{ "search", "burst" }, { "sizes", "64,1518" }, { "trial", "0.1" },
 	{ "resolution", "2%" }, { "pdr-loss", "0.1%" }, { "max-rate", "10M" },
 	{ "burst-max", "64" }, { "retries", "2" }, { "mtu", "9000" },
-	{ "vlan", "10" }, { "pcp", "3" }, { "dscp", "26" }, { "ecn", "ect1" },
+	{ "qps", "4" }, { "vlan", "10" }, { "pcp", "3" }, { "dscp", "26" }, { "ecn", "ect1" },
 	{ "fc", "pfc" }, { "prio", "3" }, { "vl", "2" },
 	{ "link-mbps", "25000" }, { "dcqcn", NULL }, { "json", "x.json" },
 	{ "csv", "x.csv" }, { "plot", "dir" }, { "quiet", NULL },
@@ -137,6 +137,11 @@ test_sizes(void **state)
 	assert_int_equal(parse2(&o, "-n", "1K"), -EINVAL);
 	assert_int_equal(parse2(&o, "--ranks", "8"), 0);
 	assert_int_equal(o.nranks, 8);
+	assert_int_equal(o.qps, 1);
+	assert_int_equal(parse2(&o, "--qps", "8"), 0);
+	assert_int_equal(o.qps, 8);
+	assert_int_equal(parse2(&o, "--qps", "0"), -EINVAL);
+	assert_int_equal(parse2(&o, "--qps", "9"), -EINVAL);
 	assert_int_equal(parse2(&o, "--seed", "18446744073709551615"), 0);
 	assert_true(o.seed == UINT64_MAX);
 }
