@@ -4,7 +4,7 @@
 # Fabric figures with ibex-fabric (docs/fabric.md, "Measured"):
 #
 #   tests/bench/fabric.sh [-b BUILD] [-p PART] [-t TOPOLOGY] [-n ITERS]
-#                         [-F FRAMES] [-r RATES] [-L VL]
+#                         [-F FRAMES] [-r RATES] [-L VL] [-Q QPS]
 #
 # PART allreduce: a ring all-reduce across the topology (default
 #   conf/fabric/leaf2-spine2-8.yaml, 100G links), --fc credit (a PFC
@@ -12,7 +12,8 @@
 #   scenarios in turn: plain, rank 3 a straggler (20 us late every step),
 #   and a hot spine (leaf1's link to spine1 at a quarter of the rate).
 #   Prints each nccl-tests table and the completion p50/p99 per size side
-#   by side, and the per-hop table of the hot-spine run.
+#   by side, and the per-hop table of the hot-spine run. -Q: queue pairs
+#   per connection (ibex-gen --qps, default 1), each its own ECMP flow.
 # PART incast: an N-1 -> 1 incast (ranks 1..N-1 to rank 0, N the
 #   topology's ranks; PCP 3 on lossless lane VL (-L, default 3; 1 for
 #   conf/fabric/leaf4-spine2-16.yaml, whose PCP 3 rides VL 1), 128 B
@@ -30,13 +31,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 build=build part=all topo=conf/fabric/leaf2-spine2-8.yaml iters=20
-frames=10000000 rates="100M 1G 10G 100G" lvl=3
-while getopts "b:p:t:n:F:r:L:h" o; do
+frames=10000000 rates="100M 1G 10G 100G" lvl=3 qps=1
+while getopts "b:p:t:n:F:r:L:Q:h" o; do
 	case $o in
 	b) build=$OPTARG ;; p) part=$OPTARG ;; t) topo=$OPTARG ;;
 	n) iters=$OPTARG ;; F) frames=$OPTARG ;; r) rates=$OPTARG ;;
-	L) lvl=$OPTARG ;;
-	*) sed -n '2,29p' "$0"; exit 2 ;;
+	L) lvl=$OPTARG ;; Q) qps=$OPTARG ;;
+	*) sed -n '2,30p' "$0"; exit 2 ;;
 	esac
 done
 fab=$build/app/ibex-fabric/ibex-fabric
@@ -66,7 +67,7 @@ allreduce() {
 		"$fab" "${eal[@]}" -- "$tmp/$name.yaml" --fc credit \
 			--json "$tmp/$name.hops.json" --gen "--engine ring \
 			--ranks $ranks -b 4K -e 1M -f 4 -n $iters -w 5 --vlan 1 \
-			--pcp 3 --fc credit --vl 3 $extra --json $tmp/$name.json" \
+			--pcp 3 --fc credit --vl 3 --qps $qps $extra --json $tmp/$name.json" \
 			>"$tmp/$name.log" 2>&1 ||
 			echo "# $name: run not clean (see below)"
 		sed -n '/^# ibex-gen/,/^# Avg bus/p' "$tmp/$name.log"
