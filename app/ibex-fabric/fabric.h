@@ -53,6 +53,9 @@ struct fabric {
 	/** --pfc-watchdog: every PFC port's `pfc P watchdog SPEC`; NULL: the
 	 * switches' own. */
 	const char *pfc_watchdog;
+	/** --ecmp: how every ECMP group chooses, as `ecmp NAME adaptive
+	 * MODE` ("packet", "flowlet 20"); NULL: the flow hash. */
+	const char *ecmp;
 };
 
 /** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */

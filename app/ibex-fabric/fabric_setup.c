@@ -191,6 +191,27 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 	return 0;
 }
 
+/* --ecmp: how every ECMP group of the switch chooses. */
+static int
+switch_conf_ecmp(const struct fabric *f, struct fabric_switch *s, char *err,
+		 size_t errlen)
+{
+	char origin[96];
+	uint16_t g;
+	int ret;
+
+	if (f->ecmp == NULL)
+		return 0;
+	snprintf(origin, sizeof(origin), "--ecmp %s", f->ecmp);
+	for (g = 0; g < s->conf->nb_ecmp; g++) {
+		ret = fc_line(s->conf, origin, err, errlen, "ecmp %s adaptive %s",
+			      s->conf->ecmp[g].name, f->ecmp);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 /* A switch's name names its socket file and telemetry commands. */
 static int
 switch_name_check(const struct ibex_fabric *t, const struct ibex_fabric_node *n,
@@ -236,6 +257,8 @@ switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
 		ret = switch_conf_ports(s, &f->topo, err, errlen);
 	if (ret == 0)
 		ret = switch_conf_fc(f, s, err, errlen);
+	if (ret == 0)
+		ret = switch_conf_ecmp(f, s, err, errlen);
 	if (ret < 0)
 		return ret;
 	s->conf->nb_workers = nb_workers;

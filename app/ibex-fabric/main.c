@@ -52,6 +52,7 @@ struct app_opts {
 	uint32_t fc_vl;
 	uint32_t pfc_reaction_us;
 	const char *pfc_watchdog; /* --pfc-watchdog, NULL: the default */
+	const char *ecmp;        /* --ecmp, NULL: the flow hash */
 };
 
 static void
@@ -78,6 +79,10 @@ usage(const char *prog)
 	       "  --pfc-watchdog 'SPEC' with --fc: every PFC port's watchdog, as\n"
 	       "                       `pfc PORT watchdog SPEC` (e.g. 'alarm',\n"
 	       "                       'drop detect-ms 2000')\n"
+	       "  --ecmp 'MODE'        how every ECMP group chooses its member:\n"
+	       "                       hash (the default), packet (adaptive, per\n"
+	       "                       frame) or 'flowlet [GAP_US]' (adaptive, per\n"
+	       "                       flowlet), as `ecmp NAME adaptive MODE`\n"
 	       "  --duration SEC       stop after SEC seconds\n"
 	       "  --idle-stop SEC      stop once no switch received a frame for SEC s\n"
 	       "  --stats-period SEC   a throughput line (all switches) every SEC s\n"
@@ -135,6 +140,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "lossless-vl", required_argument, NULL, 'v' },
 		{ "pfc-reaction-us", required_argument, NULL, 'r' },
 		{ "pfc-watchdog", required_argument, NULL, 'W' },
+		{ "ecmp", required_argument, NULL, 'E' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "idle-stop", required_argument, NULL, 'i' },
 		{ "stats-period", required_argument, NULL, 's' },
@@ -178,6 +184,14 @@ parse_args(int argc, char **argv, struct app_opts *o)
 				return -EINVAL;
 			}
 			o->pfc_watchdog = optarg;
+			break;
+		case 'E':
+			if (strlen(optarg) > 64) {
+				fprintf(stderr, "ibex-fabric: --ecmp: over 64 "
+					"characters\n");
+				return -EINVAL;
+			}
+			o->ecmp = optarg;
 			break;
 		case 'v':
 			ret = parse_uint("lossless-vl", optarg, 0, 14,
@@ -233,6 +247,7 @@ check_only(int argc, char **argv)
 		f->fc_vl = o.fc_vl;
 		f->pfc_reaction_us = o.pfc_reaction_us;
 		f->pfc_watchdog = o.pfc_watchdog;
+		f->ecmp = o.ecmp;
 		if (fabric_load(f, o.topology, 1, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ibex-fabric: %s\n", err);
 		} else {
@@ -430,6 +445,7 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	f->fc_vl = o->fc_vl;
 	f->pfc_reaction_us = o->pfc_reaction_us;
 	f->pfc_watchdog = o->pfc_watchdog;
+	f->ecmp = o->ecmp;
 	ret = fabric_load(f, o->topology, nb_switch_workers(), err, errlen);
 	if (ret < 0)
 		return ret;

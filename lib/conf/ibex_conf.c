@@ -1813,12 +1813,40 @@ stmt_ecmp_del(struct conf_ctx *x, char **tok, int ntok)
 	return 0;
 }
 
-/* ecmp NAME ports P,P,...: a new group, or new members for one. */
+/* "adaptive hash|packet|flowlet [GAP_US]": how group @p e chooses. */
+static int
+ecmp_adaptive(struct conf_ctx *x, char **tok, int ntok,
+	      struct ibex_conf_ecmp *e)
+{
+	uint64_t us = IBEX_CONF_FLOWLET_US;
+	unsigned int m;
+
+	if (ntok < 1 || ntok > 2 || (ntok == 2 && strcmp(tok[0], "flowlet")))
+		return conf_err(x, "expected 'adaptive hash|packet|flowlet "
+				"[<gap-us>]'");
+	for (m = IBEX_ECMP_HASH; m <= IBEX_ECMP_FLOWLET; m++)
+		if (strcmp(tok[0], ibex_ecmp_mode_name(m)) == 0)
+			break;
+	if (m > IBEX_ECMP_FLOWLET)
+		return conf_err(x, "adaptive: '%s' is not hash, packet or "
+				"flowlet", tok[0]);
+	e->mode = (uint8_t)m;
+	if (ntok == 2 && (conf_u64(tok[1], &us) != 0 || us < 1 ||
+			  us > 1000000))
+		return conf_err(x, "adaptive flowlet: gap '%s' is not 1.."
+				"1000000 microseconds", tok[1]);
+	e->flowlet_us = (uint32_t)us;
+	return 0;
+}
+
+/* ecmp NAME ports P,P,... [adaptive ...]: a new group, or new members
+ * for one; ecmp NAME adaptive ...: how an existing group chooses. */
 static int
 stmt_ecmp(struct conf_ctx *x, char **tok, int ntok)
 {
 	struct ibex_conf *c = x->c;
-	struct ibex_conf_ecmp e = { .line = x->lineno };
+	struct ibex_conf_ecmp e = { .line = x->lineno,
+				    .flowlet_us = IBEX_CONF_FLOWLET_US };
 	int idx, ret;
 
 	snprintf(x->what, sizeof(x->what), "ecmp");
@@ -1829,10 +1857,24 @@ stmt_ecmp(struct conf_ctx *x, char **tok, int ntok)
 	snprintf(x->what, sizeof(x->what), "ecmp %s", tok[0]);
 	if (!conf_name_ok(tok[0]))
 		return conf_err(x, "invalid group name '%s'", tok[0]);
-	if (ntok != 3 || strcmp(tok[1], "ports") != 0)
-		return conf_err(x, "expected 'ecmp %s ports <port>,<port>...'",
+	if (ntok >= 2 && strcmp(tok[1], "adaptive") == 0) {
+		idx = ibex_conf_ecmp_find(c, tok[0]);
+		if (idx < 0)
+			return conf_err(x, "unknown ecmp group '%s'", tok[0]);
+		e = c->ecmp[idx];
+		ret = ecmp_adaptive(x, tok + 2, ntok - 2, &e);
+		if (ret == 0)
+			c->ecmp[idx] = e;
+		return ret;
+	}
+	if (ntok < 3 || strcmp(tok[1], "ports") != 0 ||
+	    (ntok > 3 && strcmp(tok[3], "adaptive") != 0))
+		return conf_err(x, "expected 'ecmp %s ports <port>,<port>... "
+				"[adaptive hash|packet|flowlet [<gap-us>]]'",
 				tok[0]);
 	ret = ecmp_ports(x, tok[2], &e);
+	if (ret == 0 && ntok > 3)
+		ret = ecmp_adaptive(x, tok + 4, ntok - 4, &e);
 	if (ret != 0)
 		return ret;
 	snprintf(e.name, sizeof(e.name), "%s", tok[0]);

@@ -21,6 +21,7 @@
  *   fdb learning on
  *   fdb static 02:00:00:00:00:01 port p0 vlan 1
  *   ecmp up ports p2,p3
+ *   ecmp up adaptive flowlet 20
  *   fdb static 02:00:00:00:00:02 ecmp up vlan 1
  *   port p1 sl-from bpf /etc/ibex/qp.o:ibex bpf-fallback dscp
  *   sl2vl p0 0:0,1:1,7:drop
@@ -43,6 +44,7 @@
 
 #include "ibex_common.h"
 #include "ibex_buf.h"
+#include "ibex_ecmp.h"
 #include "ibex_ecn.h"
 #include "ibex_pfc.h"
 #include "ibex_units.h"
@@ -183,8 +185,13 @@ struct ibex_conf_ecmp {
 	char name[IBEX_NAME_LEN];
 	uint16_t n;
 	uint16_t ports[IBEX_ECMP_MAX_MEMBERS]; /**< indices into ibex_conf.ports */
+	uint8_t mode;              /**< enum ibex_ecmp_mode: `adaptive packet|flowlet` */
+	uint32_t flowlet_us;       /**< flowlet gap (IBEX_CONF_FLOWLET_US) */
 	int line;
 };
+
+/** Flowlet gap of `adaptive flowlet` without one, microseconds. */
+#define IBEX_CONF_FLOWLET_US 20
 
 struct ibex_conf {
 	/* switch */

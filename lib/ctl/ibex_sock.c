@@ -911,10 +911,15 @@ show_ecmp(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		if (req->json) {
 			ibex_out_printf(o, "%s", sep(&f1));
 			ibex_out_json_str(o, gn);
-			ibex_out_printf(o, ": {\"frames\": %" PRIu64
-					", \"none_up\": %" PRIu64
-					", \"members\": [", v.frames,
-					v.cnt.none_up);
+			ibex_out_printf(o, ": {\"mode\": \"%s\", "
+					"\"flowlet_us\": %u, \"frames\": %"
+					PRIu64 ", \"none_up\": %" PRIu64
+					", \"adaptive\": %" PRIu64
+					", \"moves\": %" PRIu64
+					", \"members\": [",
+					ibex_ecmp_mode_name(v.mode), v.flowlet_us,
+					v.frames, v.cnt.none_up,
+					v.cnt.adaptive, v.cnt.moves);
 		}
 		for (k = 0; k < v.n; k++) {
 			const char *pn = s->conf->ports[v.port[k]].name;
@@ -938,6 +943,16 @@ show_ecmp(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		else if (v.cnt.none_up != 0)
 			ibex_out_printf(o, "%-12s %-12s %16" PRIu64 "\n", "",
 					"(none up)", v.cnt.none_up);
+		if (!req->json && v.mode == IBEX_ECMP_PACKET)
+			ibex_out_printf(o, "%-12s adaptive per packet: %" PRIu64
+					" frames chosen by load\n", "",
+					v.cnt.adaptive);
+		else if (!req->json && v.mode == IBEX_ECMP_FLOWLET)
+			ibex_out_printf(o, "%-12s adaptive per flowlet (gap %u "
+					"us): %" PRIu64 " flowlets chosen by "
+					"load, %" PRIu64 " moved\n", "",
+					v.flowlet_us, v.cnt.adaptive,
+					v.cnt.moves);
 	}
 	ibex_out_printf(o, req->json ? "}}\n" : "");
 	return 0;

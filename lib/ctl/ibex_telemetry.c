@@ -363,6 +363,11 @@ tel_ecmp(const char *cmd __rte_unused, const char *params __rte_unused,
 		rte_tel_data_start_dict(md);
 		rte_tel_data_add_dict_u64(gd, "frames", v.frames);
 		rte_tel_data_add_dict_u64(gd, "none_up", v.cnt.none_up);
+		rte_tel_data_add_dict_string(gd, "mode",
+					     ibex_ecmp_mode_name(v.mode));
+		rte_tel_data_add_dict_u64(gd, "flowlet_us", v.flowlet_us);
+		rte_tel_data_add_dict_u64(gd, "adaptive", v.cnt.adaptive);
+		rte_tel_data_add_dict_u64(gd, "moves", v.cnt.moves);
 		for (k = 0; k < v.n; k++)
 			rte_tel_data_add_dict_u64(md,
 						  tel_dp->port_name[v.port[k]],

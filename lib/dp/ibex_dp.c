@@ -184,6 +184,22 @@ txbuf_credit_done(struct ibex_worker *w, const struct ibex_txbuf *tb,
 	ibex_fc_tx_done(w->fc, port, left_blocks);
 }
 
+/*
+ * Adaptive routing's view of a member's wire: what this worker gave TX
+ * is on the wire until (at the port's rate, preamble and IFG counted)
+ * ar_busy. Once per flush of a member port, never per frame.
+ */
+static void
+ar_sent(struct ibex_worker *w, uint16_t port, uint64_t bytes, uint16_t frames,
+	uint64_t now)
+{
+	uint64_t start = RTE_MAX(w->ar_busy[port], now);
+
+	w->ar_busy[port] = start + (((bytes + (uint64_t)frames *
+				      IBEX_WIRE_OVERHEAD) *
+				     w->ar_tpb_q16[port]) >> 16);
+}
+
 /* Send what is buffered for one port; keep what TX did not take. */
 static void
 txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
@@ -210,6 +226,8 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 		left += tb->pkts[i]->pkt_len;
 	IBEX_CNT_ADD(c->tx_pkts, sent);
 	IBEX_CNT_ADD(c->tx_bytes, tb->bytes - left);
+	if (unlikely((w->ar_ports >> port) & 1))
+		ar_sent(w, port, tb->bytes - left, sent, now);
 	tb->bytes = left;
 	if (unlikely(w->fc != NULL && (w->fc->cr_multi >> port & 1)))
 		txbuf_credit_done(w, tb, port, sent);
@@ -434,13 +452,67 @@ dst_lookup(struct ibex_worker *w, const uint8_t *dst, uint16_t vid)
  * member. @return the port, or IBEX_PORT_NONE when no member is up (or
  * the FDB names a group newer tables no longer have).
  */
+/*
+ * Adaptive routing's load of member port @p port for a frame of lane
+ * @p vl, in TSC ticks: how long until this worker's egress would have
+ * sent what it holds, on the wire (ar_sent()), in its TX buffer and in the
+ * lane's queue, at the port's rate. A paused lane (or one the watchdog drains) is full.
+ */
+static inline uint64_t
+ar_load(const struct ibex_worker *w, uint16_t port, unsigned int vl,
+	uint64_t now)
+{
+	const struct ibex_egress *e = w->eg[port];
+	const struct ibex_txbuf *tb = &w->tx[port];
+	uint64_t wire = w->ar_busy[port] > now ? w->ar_busy[port] - now : 0,
+		 held = tb->bytes + e->q[vl].bytes;
+	unsigned int v;
+
+	if (w->gate[port] & IBEX_GATE_BLOCKED(vl))
+		return IBEX_ECMP_LOAD_FULL;
+	/* The TX buffer's cut-through frames: chosen this burst, not yet
+	 * flushed, so that a burst's frames do not all take one member. */
+	for (v = 0; v < IBEX_VL_COUNT; v++)
+		held += tb->ct_sum[v] & CT_SUM_BYTES;
+	return wire + ((held * w->ar_tpb_q16[port]) >> 16);
+}
+
+/* The member of adaptive group @p g (index @p gi) for flow hash @p h on
+ * lane @p vl: the flowlet's, or the least loaded. */
+static int
+ecmp_adaptive(struct ibex_worker *w, const struct ibex_ecmp_group *g,
+	      unsigned int gi, uint32_t h, unsigned int vl, uint64_t up)
+{
+	uint64_t now = w->rx_tsc, load[IBEX_ECMP_MAX_MEMBERS];
+	struct ibex_flowlet *f = NULL;
+	unsigned int k;
+	int i;
+
+	if (g->mode == IBEX_ECMP_FLOWLET) {
+		f = ibex_flowlet_slot(w->flowlet, h, gi);
+		i = ibex_flowlet_member(f, h, gi, g, up, now, g->flowlet_tsc);
+		if (i >= 0) {
+			f->last_tsc = now;
+			return i;
+		}
+	}
+	for (k = 0; k < g->n; k++)
+		load[k] = ar_load(w, g->port[k], vl, now);
+	i = ibex_ecmp_pick_least(g, h, up, load);
+	IBEX_CNT_ADD(w->ecmp_cnt[gi].adaptive, 1);
+	if (f != NULL && i >= 0 && ibex_flowlet_note(f, h, gi, (unsigned)i, now))
+		IBEX_CNT_ADD(w->ecmp_cnt[gi].moves, 1);
+	return i;
+}
+
 static __rte_noinline uint16_t
 ecmp_member(struct ibex_worker *w, const struct ibex_dp_tables *t,
-	    const struct rte_mbuf *m, uint16_t egress)
+	    const struct rte_mbuf *m, uint16_t egress, unsigned int vl)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
 	unsigned int g = egress & 0xff;
 	uint64_t up;
+	uint32_t h;
 	int i;
 
 	if (unlikely(g >= t->nb_ecmp))
@@ -449,8 +521,10 @@ ecmp_member(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	     ~__atomic_load_n(&w->dp->links_down, __ATOMIC_RELAXED);
 	/* The headers are in the first segment (IBEX_PKT_HDR_MAX of it, or
 	 * the whole frame), as for the check. */
-	i = ibex_ecmp_pick(&t->ecmp[g], ibex_ecmp_hash(eth, m->data_len,
-						       t->ecmp_seed), up);
+	h = ibex_ecmp_hash(eth, m->data_len, t->ecmp_seed);
+	i = t->ecmp[g].mode == IBEX_ECMP_HASH ?
+	    ibex_ecmp_pick(&t->ecmp[g], h, up) :
+	    ecmp_adaptive(w, &t->ecmp[g], g, h, vl, up);
 	if (unlikely(i < 0)) {
 		IBEX_CNT_ADD(w->ecmp_cnt[g].none_up, 1);
 		return IBEX_PORT_NONE;
@@ -1527,7 +1601,7 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		return;
 	}
 	if (unlikely(ibex_egress_is_ecmp(out))) {
-		out = ecmp_member(w, t, m, out);
+		out = ecmp_member(w, t, m, out, IBEX_FLOW_VL(ans));
 		if (out == IBEX_PORT_NONE) {
 			drop(c, m, IBEX_R_PORT_DOWN);
 			return;
@@ -2116,6 +2190,8 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 		ibex_fc_update(w->fc, t);
 	w->tx_drain_tsc = t->tx_drain_tsc;
 	w->detached = t->detached;
+	w->ar_ports = t->ar_ports;
+	memcpy(w->ar_tpb_q16, t->ar_tpb_q16, sizeof(w->ar_tpb_q16));
 	/* Cached answers hold lanes and port state of the old tables. */
 	memset(w->flow_cache, 0, sizeof(w->flow_cache));
 	w->tables_gen = t->gen;

@@ -55,6 +55,9 @@ struct ibex_bpf_counters {
 struct ibex_ecmp_counters {
 	uint64_t member[IBEX_ECMP_MAX_MEMBERS]; /**< frames sent to member i */
 	uint64_t none_up;        /**< frames dropped: no member was up */
+	uint64_t adaptive;       /**< frames whose member was chosen by load */
+	uint64_t moves;          /**< flowlets that took another member than
+				      their flow's previous flowlet */
 };
 
 /** An ECMP group as the control plane shows it. */
@@ -62,6 +65,8 @@ struct ibex_dp_ecmp_view {
 	char name[IBEX_NAME_LEN];
 	uint16_t n;              /**< members */
 	uint16_t port[IBEX_ECMP_MAX_MEMBERS];
+	uint8_t mode;            /**< enum ibex_ecmp_mode */
+	uint32_t flowlet_us;     /**< its flowlet gap */
 	uint64_t frames;         /**< frames of the group (all members) */
 	struct ibex_ecmp_counters cnt; /**< summed over the workers */
 };

@@ -110,6 +110,11 @@ struct ibex_dp_tables {
 	uint32_t ecmp_seed;
 	struct ibex_ecmp_group ecmp[IBEX_MAX_ECMP_GROUPS];
 	char ecmp_name[IBEX_MAX_ECMP_GROUPS][IBEX_NAME_LEN];
+	/** Adaptive routing: the members of adaptive groups (their egress
+	 * keeps a virtual wire, ibex_worker.ar_busy), and each port's TSC
+	 * ticks per byte at its rate, 16.16 fixed point. */
+	uint64_t ar_ports;
+	uint32_t ar_tpb_q16[IBEX_MAX_PORTS];
 };
 
 /** Note the groups of newly published tables @p t for the views. */
@@ -237,6 +242,15 @@ struct ibex_worker {
 	struct ibex_bpf_ctx bpf_ctx __rte_cache_aligned;
 	struct ibex_bpf_counters bpf_cnt[IBEX_MAX_PORTS];
 	struct ibex_ecmp_counters ecmp_cnt[IBEX_MAX_ECMP_GROUPS];
+	/** Adaptive routing, per egress port of an adaptive group: when the
+	 * wire would have sent what this worker gave it (TSC), were it
+	 * running at the port's rate. With the lane queue, the load a choice
+	 * compares: the ports' own utilisation, no reading of the NIC. */
+	uint64_t ar_ports;       /**< the tables' (worker_apply_tables()) */
+	uint64_t ar_busy[IBEX_MAX_PORTS];
+	uint32_t ar_tpb_q16[IBEX_MAX_PORTS]; /**< the tables' */
+	/** Adaptive routing per flowlet: each flow's member and last frame. */
+	struct ibex_flowlet flowlet[IBEX_FLOWLET_SLOTS];
 } __rte_cache_aligned;
 
 /** Worker lcore entry point (rte_eal_remote_launch); arg is a worker. */

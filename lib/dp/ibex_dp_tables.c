@@ -184,7 +184,16 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 		}
 		snprintf(t->ecmp_name[i], sizeof(t->ecmp_name[i]), "%s",
 			 conf->ecmp[i].name);
+		t->ecmp[i].mode = conf->ecmp[i].mode;
+		t->ecmp[i].flowlet_tsc = (uint64_t)conf->ecmp[i].flowlet_us *
+					 hz / 1000000;
+		if (conf->ecmp[i].mode != IBEX_ECMP_HASH)
+			t->ar_ports |= t->ecmp[i].mask;
 	}
+	for (p = 0; p < conf->nb_ports; p++)
+		t->ar_tpb_q16[p] = (uint32_t)RTE_MIN((double)UINT32_MAX,
+			(double)hz * 8 * 65536 /
+			(double)ibex_conf_port_rate_bps(&conf->ports[p]));
 	t->nb_ecmp = conf->nb_ecmp;
 	t->ecmp_seed = conf->ecmp_seed;
 	t->vl15_tsc = conf->vl15_rate_pps == 0 ? 0 : hz / conf->vl15_rate_pps;

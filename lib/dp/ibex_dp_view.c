@@ -139,6 +139,10 @@ ibex_dp_ecmp_note(struct ibex_dp *dp, const struct ibex_dp_tables *t)
 		snprintf(v->name, sizeof(v->name), "%s", t->ecmp_name[g]);
 		v->n = t->ecmp[g].n;
 		memcpy(v->port, t->ecmp[g].port, sizeof(v->port));
+		v->mode = t->ecmp[g].mode;
+		v->flowlet_us = (uint32_t)((t->ecmp[g].flowlet_tsc * 1000000 +
+					    rte_get_tsc_hz() / 2) /
+					   rte_get_tsc_hz());
 	}
 	dp->nb_ecmp = t->nb_ecmp;
 	pthread_mutex_unlock(&dp->ecmp_lock);
@@ -164,6 +168,8 @@ ibex_dp_ecmp_view(const struct ibex_dp *dp, uint16_t g,
 		for (k = 0; k < v->n; k++)
 			v->cnt.member[k] += IBEX_CNT_READ(c->member[k]);
 		v->cnt.none_up += IBEX_CNT_READ(c->none_up);
+		v->cnt.adaptive += IBEX_CNT_READ(c->adaptive);
+		v->cnt.moves += IBEX_CNT_READ(c->moves);
 	}
 	for (k = 0; k < v->n; k++)
 		v->frames += v->cnt.member[k];

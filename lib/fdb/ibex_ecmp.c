@@ -9,6 +9,18 @@
 
 #include "ibex_ecmp.h"
 
+const char *
+ibex_ecmp_mode_name(unsigned int mode)
+{
+	static const char *const name[] = {
+		[IBEX_ECMP_HASH] = "hash",
+		[IBEX_ECMP_PACKET] = "packet",
+		[IBEX_ECMP_FLOWLET] = "flowlet",
+	};
+
+	return mode < sizeof(name) / sizeof(name[0]) ? name[mode] : "?";
+}
+
 int
 ibex_ecmp_group_build(struct ibex_ecmp_group *g, const uint16_t *ports,
 		      unsigned int n)

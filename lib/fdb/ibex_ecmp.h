@@ -23,6 +23,10 @@
  * members that are up (the bucket's number picks one of them), and the
  * flows of the other members keep theirs.
  *
+ * Adaptive groups (enum ibex_ecmp_mode) choose by load instead: the
+ * data path measures it, ibex_ecmp_pick_least() and the flowlet table
+ * below decide.
+ *
  * Pure logic: no EAL. The data path builds groups from the configuration
  * in its tables and calls ibex_ecmp_pick() only for frames whose FDB entry
  * names a group.
@@ -35,9 +39,29 @@
 
 #define IBEX_ECMP_BUCKETS 256
 
+/**
+ * How a group chooses (`ecmp NAME ... adaptive packet|flowlet GAP`):
+ * by the flow hash, or adaptively, as Spectrum-X does: the member whose
+ * egress would send the frame soonest (ibex_ecmp_pick_least()), for
+ * every frame (packet: the receiver restores order) or for the first
+ * frame of each flowlet (a flow's frames after a gap of more than the
+ * group's flowlet gap: earlier frames have left, so a new path cannot
+ * overtake them).
+ */
+enum ibex_ecmp_mode {
+	IBEX_ECMP_HASH = 0,
+	IBEX_ECMP_PACKET,
+	IBEX_ECMP_FLOWLET,
+};
+
+/** "hash", "packet" or "flowlet": the grammar's and the views' name. */
+const char *ibex_ecmp_mode_name(unsigned int mode);
+
 struct ibex_ecmp_group {
 	uint16_t n;                              /**< members (0: no group) */
 	uint16_t port[IBEX_ECMP_MAX_MEMBERS];    /**< member ports */
+	uint8_t mode;                            /**< enum ibex_ecmp_mode */
+	uint64_t flowlet_tsc;                    /**< FLOWLET: the gap, ticks */
 	uint64_t mask;                           /**< the members, as a port set */
 	uint8_t bucket[IBEX_ECMP_BUCKETS];       /**< bucket -> member index */
 };
@@ -81,6 +105,95 @@ ibex_ecmp_pick(const struct ibex_ecmp_group *g, uint32_t h, uint64_t up)
 		if (((live >> g->port[i]) & 1) && k++ == rank)
 			return (int)i;
 	return -1;
+}
+
+/** Load of a member that may not send now (paused, down): never chosen
+ * while another may. */
+#define IBEX_ECMP_LOAD_FULL UINT64_MAX
+
+/**
+ * Adaptive choice: the member with the least @p load (indexed like
+ * g->port[]; any unit, e.g. the ticks its egress needs to send what it
+ * holds), among those up in @p up. Ties go to the first in the order the
+ * hash's bucket starts, so equal members still share flows.
+ * @return the member's index, or -1 when no member is up.
+ */
+static inline int
+ibex_ecmp_pick_least(const struct ibex_ecmp_group *g, uint32_t h, uint64_t up,
+		     const uint64_t *load)
+{
+	unsigned int i, k, start = g->bucket[h % IBEX_ECMP_BUCKETS];
+	uint64_t best = 0;
+	int pick = -1;
+
+	for (k = 0; k < g->n; k++) {
+		i = start + k < g->n ? start + k : start + k - g->n;
+		if (!((up >> g->port[i]) & 1))
+			continue;
+		if (pick < 0 || load[i] < best) {
+			pick = (int)i;
+			best = load[i];
+		}
+	}
+	return pick;
+}
+
+/** Slots of a worker's flowlet table (a power of two). */
+#define IBEX_FLOWLET_SLOTS 4096
+
+/**
+ * One flowlet: the flow (hash and group) that last used the slot, its
+ * member and when its last frame went. A slot another flow takes over
+ * starts a new flowlet for both: a collision costs a path choice, never
+ * a reorder beyond the gap's guarantee.
+ */
+struct ibex_flowlet {
+	uint32_t hash;
+	uint8_t group;
+	uint8_t member;
+	uint64_t last_tsc;
+};
+
+/** The slot of flow hash @p h in group @p group. */
+static inline struct ibex_flowlet *
+ibex_flowlet_slot(struct ibex_flowlet *tab, uint32_t h, unsigned int group)
+{
+	return &tab[(h ^ ((group * UINT32_C(0x9e3779b1)) >> 16)) &
+		    (IBEX_FLOWLET_SLOTS - 1)];
+}
+
+/**
+ * The member of flow @p h's current flowlet, kept when its previous frame
+ * went less than @p gap ticks before @p now and the member is in @p up.
+ * @return the member index, or -1: a new flowlet (choose, then
+ * ibex_flowlet_start()).
+ */
+static inline int
+ibex_flowlet_member(const struct ibex_flowlet *f, uint32_t h,
+		    unsigned int group, const struct ibex_ecmp_group *g,
+		    uint64_t up, uint64_t now, uint64_t gap)
+{
+	if (f->hash == h && f->group == group && f->last_tsc != 0 &&
+	    now - f->last_tsc <= gap && f->member < g->n &&
+	    ((up >> g->port[f->member]) & 1))
+		return f->member;
+	return -1;
+}
+
+/** Note a frame of flow @p h sent on @p member at @p now. @return true
+ * when the flow's previous flowlet took another member (a path change). */
+static inline bool
+ibex_flowlet_note(struct ibex_flowlet *f, uint32_t h, unsigned int group,
+		  unsigned int member, uint64_t now)
+{
+	bool moved = f->hash == h && f->group == group && f->last_tsc != 0 &&
+		     f->member != member;
+
+	f->hash = h;
+	f->group = (uint8_t)group;
+	f->member = (uint8_t)member;
+	f->last_tsc = now;
+	return moved;
 }
 
 #endif /* IBEX_ECMP_H */

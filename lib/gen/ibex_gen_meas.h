@@ -53,6 +53,12 @@ struct ibex_gen_meas {
 	uint64_t tx_bytes;
 	uint64_t tx_payload;
 	uint64_t cnps;          /**< CNPs generated (CE seen, rate limited) */
+	/* What a NIC's reorder buffer would need: the most frames of one QP
+	 * that arrived ahead of a late one (it holds them until the late
+	 * one comes), and their bytes (that many frames of the late one's
+	 * size). */
+	uint32_t reorder_depth;
+	uint64_t reorder_bytes;
 	/* Per sub-flow (a flow's queue pair, ibex_gen_subflow()): a QP has
 	 * its own PSNs, so order is kept and checked per QP. */
 	struct ibex_jitter jit[IBEX_GEN_MAX_SUBFLOWS];
@@ -88,6 +94,30 @@ void ibex_gen_meas_sizes_fold(struct ibex_gen_meas *m);
 const struct ibex_hist *ibex_gen_meas_size_lat(const struct ibex_gen_meas *m,
 					       unsigned int si);
 
+/** Note the reorder depth of a frame behind its QP's expected number
+ * (a late frame: not a duplicate). */
+static inline void
+ibex_gen_meas_late(struct ibex_gen_meas *m, uint32_t f, uint32_t seq,
+		   uint32_t frame_len)
+{
+	const struct ibex_seq *s = &m->seq[f];
+	uint32_t back = s->expected - seq, b;
+
+	/* Ahead of the expected number: a gap, not a late frame. */
+	if (back == 0 || back > (UINT32_C(1) << 31))
+		return;
+	/* Inside the window its bit tells a duplicate; further back it is
+	 * taken as late, as the checker takes it. */
+	b = seq % IBEX_SEQ_WINDOW;
+	if (back <= s->span && ((s->seen[b / 64] >> (b % 64)) & 1))
+		return;
+	/* Received ahead of it: at most back - 1 (those not lost). */
+	if (back - 1 > m->reorder_depth)
+		m->reorder_depth = back - 1;
+	if ((uint64_t)(back - 1) * frame_len > m->reorder_bytes)
+		m->reorder_bytes = (uint64_t)(back - 1) * frame_len;
+}
+
 /**
  * Account one received probe frame. @return true when a CNP is due for the
  * flow's sender (CE seen and the last CNP is @p cnp_gap ticks old).
@@ -103,6 +133,8 @@ ibex_gen_meas_rx(struct ibex_gen_meas *m, const struct ibex_gen_trailer *t,
 	m->rx_bytes += frame_len;
 	ibex_hist_record(m->lat_cur, now - t->tsc);
 	ibex_jitter_update(&m->jit[f], t->tsc, now);
+	if (ibex_unlikely(t->seq != m->seq[f].expected && !m->seq[f].learn))
+		ibex_gen_meas_late(m, f, t->seq, frame_len);
 	ibex_seq_update(&m->seq[f], t->seq);
 	if (ecn == IBEX_ECN_CE) {
 		m->ce++;

@@ -543,6 +543,11 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 		PRIu64 " duplicate %" PRIu64 "; foreign %" PRIu64 "\n",
 		m->tx_frames, m->rx_frames, m->tx_bytes, m->rx_bytes, sc.lost,
 		sc.out_of_order, sc.duplicate, m->foreign);
+	if (sc.out_of_order != 0)
+		fprintf(f, "# reorder: %" PRIu64 " frames late on their QP; at "
+			"most %u frames arrived ahead of one: a NIC reorder "
+			"buffer of %" PRIu64 " bytes per QP\n", sc.out_of_order,
+			m->reorder_depth, m->reorder_bytes);
 	fprintf(f, "# ECN: CE %" PRIu64 " ECT %" PRIu64 "; CNPs %" PRIu64
 		"; flow control: PFC rx %" PRIu64 " (paused %.1f us), credit rx %"
 		PRIu64 " tx %" PRIu64 " stalls %" PRIu64 "\n", m->ce, m->ect,
@@ -640,6 +645,8 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		"  \"sequence\": {\"lost\": %" PRIu64 ", \"out_of_order\": %" PRIu64
 		", \"duplicate\": %" PRIu64 ", \"seq_too_high\": %" PRIu64
 		", \"seq_too_low\": %" PRIu64 "},\n"
+		"  \"reorder\": {\"late\": %" PRIu64 ", \"max_depth\": %u"
+		", \"buffer_bytes\": %" PRIu64 "},\n"
 		"  \"ecn\": {\"ce\": %" PRIu64 ", \"ect\": %" PRIu64
 		", \"cnps\": %" PRIu64 "},\n"
 		"  \"flow_control\": {\"pfc_rx\": %" PRIu64 ", \"credit_rx\": %"
@@ -649,7 +656,8 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		", \"skipped_s\": %.6f},\n",
 		m->tx_frames, m->rx_frames, m->tx_bytes, m->rx_bytes, m->foreign,
 		sc.lost, sc.out_of_order, sc.duplicate, sc.seq_too_high,
-		sc.seq_too_low, m->ce, m->ect, m->cnps, rep->pfc_rx,
+		sc.seq_too_low, sc.out_of_order, m->reorder_depth,
+		m->reorder_bytes, m->ce, m->ect, m->cnps, rep->pfc_rx,
 		rep->credit_rx, rep->credit_tx, rep->credit_stalls,
 		rep->elapsed_s, o->rate_pps,
 		rep->elapsed_s > 0 ? m->tx_frames / rep->elapsed_s : 0,

@@ -406,6 +406,28 @@ test_ecmp_groups(void **state)
 	validate_ok(c);
 }
 
+/* Adaptive groups: with the members or on their own, the members kept. */
+static void
+test_ecmp_adaptive(void **state)
+{
+	struct ibex_conf *c = *state;
+
+	parse_ok(c, "port p0\nport p1\necmp up ports p0,p1 adaptive flowlet 50\n");
+	assert_int_equal(c->ecmp[0].mode, IBEX_ECMP_FLOWLET);
+	assert_int_equal(c->ecmp[0].flowlet_us, 50);
+	parse_ok(c, "ecmp up adaptive packet\n");
+	assert_int_equal(c->ecmp[0].mode, IBEX_ECMP_PACKET);
+	assert_int_equal(c->ecmp[0].n, 2);
+	parse_ok(c, "ecmp up adaptive flowlet\n");
+	assert_int_equal(c->ecmp[0].flowlet_us, IBEX_CONF_FLOWLET_US);
+	parse_ok(c, "ecmp up adaptive hash\n");
+	assert_int_equal(c->ecmp[0].mode, IBEX_ECMP_HASH);
+	/* new members reset the mode: the statement says it all */
+	parse_ok(c, "ecmp up adaptive packet\necmp up ports p1,p0\n");
+	assert_int_equal(c->ecmp[0].mode, IBEX_ECMP_HASH);
+	validate_ok(c);
+}
+
 static void
 test_ecmp_errors(void **state)
 {
@@ -415,9 +437,22 @@ test_ecmp_errors(void **state)
 	expect_err("port p0\necmp up ports p0,p0",
 		   "x.conf:2: ecmp up: port p0 named twice");
 	expect_err("port p0\necmp up",
-		   "x.conf:2: ecmp up: expected 'ecmp up ports <port>,<port>...'");
+		   "x.conf:2: ecmp up: expected 'ecmp up ports <port>,<port>... "
+		   "[adaptive hash|packet|flowlet [<gap-us>]]'");
 	expect_err("port p0\necmp up members p0",
-		   "x.conf:2: ecmp up: expected 'ecmp up ports <port>,<port>...'");
+		   "x.conf:2: ecmp up: expected 'ecmp up ports <port>,<port>... "
+		   "[adaptive hash|packet|flowlet [<gap-us>]]'");
+	expect_err("port p0\necmp up ports p0 adaptive fastest",
+		   "x.conf:2: ecmp up: adaptive: 'fastest' is not hash, packet "
+		   "or flowlet");
+	expect_err("port p0\necmp up ports p0 adaptive packet 5",
+		   "x.conf:2: ecmp up: expected 'adaptive hash|packet|flowlet "
+		   "[<gap-us>]'");
+	expect_err("port p0\necmp up ports p0 adaptive flowlet 0",
+		   "x.conf:2: ecmp up: adaptive flowlet: gap '0' is not "
+		   "1..1000000 microseconds");
+	expect_err("port p0\necmp down adaptive packet",
+		   "x.conf:2: ecmp down: unknown ecmp group 'down'");
 	expect_err("port p0\necmp",
 		   "x.conf:2: ecmp: missing group name");
 	expect_err("port p0\necmp u/p ports p0",
@@ -2360,6 +2395,7 @@ main(void)
 		T(test_fdb_keys),
 		T(test_fdb_static),
 		T(test_ecmp_groups),
+		T(test_ecmp_adaptive),
 		cmocka_unit_test(test_ecmp_errors),
 		T(test_docs_example),
 		T(test_rate_valid),

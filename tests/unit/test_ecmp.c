@@ -191,6 +191,60 @@ test_member_down(void **state)
 					UINT64_C(1) << 9), 2);
 }
 
+/* Adaptive: the least loaded member that is up; ties go round from the
+ * bucket's member, so equal members still share the flows. */
+static void
+test_pick_least(void **state)
+{
+	const uint16_t ports[] = { 4, 6 };
+	struct ibex_ecmp_group g;
+	uint64_t load[2] = { 100, 50 }, even[2] = { 7, 7 };
+	unsigned int h, on[2] = { 0, 0 };
+
+	(void)state;
+	assert_int_equal(ibex_ecmp_group_build(&g, ports, 2), 0);
+	assert_int_equal(ibex_ecmp_pick_least(&g, 0, UINT64_MAX, load), 1);
+	assert_int_equal(ibex_ecmp_pick_least(&g, 1, UINT64_MAX, load), 1);
+	/* the lighter one is down */
+	assert_int_equal(ibex_ecmp_pick_least(&g, 0, UINT64_C(1) << 4, load), 0);
+	load[0] = IBEX_ECMP_LOAD_FULL;
+	assert_int_equal(ibex_ecmp_pick_least(&g, 0, UINT64_MAX, load), 1);
+	assert_int_equal(ibex_ecmp_pick_least(&g, 0, 0, load), -1);
+	for (h = 0; h < 256; h++)
+		on[ibex_ecmp_pick_least(&g, h, UINT64_MAX, even)]++;
+	assert_int_equal(on[0], 128);
+	assert_int_equal(on[1], 128);
+}
+
+/* Flowlets: a flow keeps its member within the gap, chooses again after
+ * it (or when the member goes down), and a move is counted. */
+static void
+test_flowlet(void **state)
+{
+	const uint16_t ports[] = { 4, 6 };
+	static struct ibex_flowlet tab[IBEX_FLOWLET_SLOTS];
+	struct ibex_ecmp_group g;
+	struct ibex_flowlet *f;
+	uint64_t all = UINT64_MAX, gap = 1000;
+
+	(void)state;
+	assert_int_equal(ibex_ecmp_group_build(&g, ports, 2), 0);
+	f = ibex_flowlet_slot(tab, 0xabcd, 3);
+	assert_int_equal(ibex_flowlet_member(f, 0xabcd, 3, &g, all, 10, gap), -1);
+	assert_false(ibex_flowlet_note(f, 0xabcd, 3, 1, 10));
+	assert_int_equal(ibex_flowlet_member(f, 0xabcd, 3, &g, all, 1010, gap), 1);
+	/* another group's or another flow's frame is not this flowlet */
+	assert_int_equal(ibex_flowlet_member(f, 0xabcd, 4, &g, all, 20, gap), -1);
+	assert_int_equal(ibex_flowlet_member(f, 0xabce, 3, &g, all, 20, gap), -1);
+	/* its member down: a new flowlet at once */
+	assert_int_equal(ibex_flowlet_member(f, 0xabcd, 3, &g,
+					     UINT64_C(1) << 4, 20, gap), -1);
+	/* after the gap: a new flowlet, and taking the other member moves */
+	assert_int_equal(ibex_flowlet_member(f, 0xabcd, 3, &g, all, 1011, gap), -1);
+	assert_true(ibex_flowlet_note(f, 0xabcd, 3, 0, 1011));
+	assert_false(ibex_flowlet_note(f, 0xabcd, 3, 0, 1012));
+}
+
 int
 main(void)
 {
@@ -199,6 +253,8 @@ main(void)
 		cmocka_unit_test(test_consecutive_ports_even),
 		cmocka_unit_test(test_hash_fields),
 		cmocka_unit_test(test_member_down),
+		cmocka_unit_test(test_pick_least),
+		cmocka_unit_test(test_flowlet),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -161,6 +161,10 @@ test_sequence_injection(void **state)
 	assert_int_equal(c.lost, 3);
 	assert_int_equal(c.duplicate, 2);
 	assert_int_equal(c.out_of_order, 2);
+	/* a reorder buffer: 701..705 came ahead of 700 (5 frames of 100
+	 * bytes); duplicates and gaps need none */
+	assert_int_equal(m->reorder_depth, 5);
+	assert_int_equal(m->reorder_bytes, 500);
 	/* 1000 - 4 skipped + 2 duplicates + 700 late, and flow g */
 	assert_int_equal(c.rx, 999 + 500);
 	assert_int_equal(m->rx_frames, 999 + 500);
