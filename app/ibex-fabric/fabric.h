@@ -56,6 +56,8 @@ struct fabric {
 	/** --ecmp: how every ECMP group chooses, as `ecmp NAME adaptive
 	 * MODE` ("packet", "flowlet 20"); NULL: the flow hash. */
 	const char *ecmp;
+	/** --routes: enum ibex_fabric_routing (up/down unless told). */
+	unsigned int routing;
 };
 
 /** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */

@@ -30,6 +30,7 @@ struct hop {
 	uint64_t paused_us;             /* time our TX was paused, all prios */
 	uint64_t credit_tx, credit_rx;  /* credit frames */
 	uint64_t violations;
+	uint64_t storms, restored;      /* PFC watchdog */
 };
 
 static uint64_t
@@ -82,6 +83,8 @@ hop_read(const struct ibex_dp *dp, uint16_t p, struct hop *o)
 		return 0;
 	o->pause_tx = v.pfc_tx;
 	o->pause_rx = v.pfc_rx;
+	o->storms = v.storms;
+	o->restored = v.restored;
 	for (i = 0; i < 8; i++)
 		o->paused_us += v.paused_ns[i] / 1000;
 	if (v.mode == IBEX_FC_CREDIT) {
@@ -259,8 +262,9 @@ json_hop(FILE *o, const struct fabric *f, unsigned int i, uint16_t p)
 		ibex_port_dropped(&h.pc), h.lane_drops, h.pause_tx,
 		h.pause_rx, h.paused_us, h.credit_tx, h.credit_rx,
 		h.violations);
-	fprintf(o, ", \"rx_missed\": %" PRIu64 ", \"peer_rx_missed\": %" PRIu64,
-		here, there);
+	fprintf(o, ", \"pfc_storms\": %" PRIu64 ", \"pfc_restored\": %" PRIu64
+		", \"rx_missed\": %" PRIu64 ", \"peer_rx_missed\": %" PRIu64,
+		h.storms, h.restored, here, there);
 	json_drops(o, &h.pc);
 	fprintf(o, "}");
 }

@@ -275,6 +275,7 @@ fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 	ret = ibex_fabric_load(&f->topo, path, err, errlen);
 	if (ret < 0)
 		return ret;
+	f->topo.routing = (uint8_t)f->routing;
 	ret = ibex_fabric_route(&f->topo, &f->routes, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -420,6 +421,9 @@ fabric_switches_create(struct fabric *f, const char *sock_dir, char *err,
 		struct ibex_ctl_switch *c = &f->ctl[i];
 
 		ret = ibex_dp_create(&c->dp, f->sw[i].conf, msg, sizeof(msg));
+		if (ret == 0)
+			snprintf(c->dp->name, sizeof(c->dp->name), "%s",
+				 f->sw[i].name);
 		if (ret == 0 && sock_dir != NULL) {
 			snprintf(path, sizeof(path), "%s/" IBEX_CTL_SOCK_SWITCH_FMT,
 				 sock_dir, f->sw[i].name);

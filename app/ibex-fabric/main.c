@@ -53,6 +53,7 @@ struct app_opts {
 	uint32_t pfc_reaction_us;
 	const char *pfc_watchdog; /* --pfc-watchdog, NULL: the default */
 	const char *ecmp;        /* --ecmp, NULL: the flow hash */
+	unsigned int routing;    /* --routes */
 };
 
 static void
@@ -83,6 +84,10 @@ usage(const char *prog)
 	       "                       hash (the default), packet (adaptive, per\n"
 	       "                       frame) or 'flowlet [GAP_US]' (adaptive, per\n"
 	       "                       flowlet), as `ecmp NAME adaptive MODE`\n"
+	       "  --routes updown|shortest  up/down routes (the default: no cycle\n"
+	       "                       of buffer dependencies on any topology) or\n"
+	       "                       shortest paths over every link (on a cycle of\n"
+	       "                       switches lossless lanes can deadlock)\n"
 	       "  --duration SEC       stop after SEC seconds\n"
 	       "  --idle-stop SEC      stop once no switch received a frame for SEC s\n"
 	       "  --stats-period SEC   a throughput line (all switches) every SEC s\n"
@@ -141,6 +146,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "pfc-reaction-us", required_argument, NULL, 'r' },
 		{ "pfc-watchdog", required_argument, NULL, 'W' },
 		{ "ecmp", required_argument, NULL, 'E' },
+		{ "routes", required_argument, NULL, 'R' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "idle-stop", required_argument, NULL, 'i' },
 		{ "stats-period", required_argument, NULL, 's' },
@@ -184,6 +190,17 @@ parse_args(int argc, char **argv, struct app_opts *o)
 				return -EINVAL;
 			}
 			o->pfc_watchdog = optarg;
+			break;
+		case 'R':
+			if (strcmp(optarg, "updown") == 0) {
+				o->routing = IBEX_FABRIC_UPDOWN;
+			} else if (strcmp(optarg, "shortest") == 0) {
+				o->routing = IBEX_FABRIC_SHORTEST;
+			} else {
+				fprintf(stderr, "ibex-fabric: --routes: updown "
+					"or shortest, not '%s'\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'E':
 			if (strlen(optarg) > 64) {
@@ -248,6 +265,7 @@ check_only(int argc, char **argv)
 		f->pfc_reaction_us = o.pfc_reaction_us;
 		f->pfc_watchdog = o.pfc_watchdog;
 		f->ecmp = o.ecmp;
+		f->routing = o.routing;
 		if (fabric_load(f, o.topology, 1, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ibex-fabric: %s\n", err);
 		} else {
@@ -446,6 +464,7 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	f->pfc_reaction_us = o->pfc_reaction_us;
 	f->pfc_watchdog = o->pfc_watchdog;
 	f->ecmp = o->ecmp;
+	f->routing = o->routing;
 	ret = fabric_load(f, o->topology, nb_switch_workers(), err, errlen);
 	if (ret < 0)
 		return ret;

@@ -113,6 +113,10 @@ struct ibex_dp {
 	uint16_t burst;
 	uint16_t port_id[IBEX_MAX_PORTS];   /**< ethdev port id per ibex port */
 	char port_name[IBEX_MAX_PORTS][IBEX_NAME_LEN];
+	/** The switch's name where one process runs several (a fabric: the
+	 * topology's node name, "switch NAME: " before its log lines); ""
+	 * alone. Set by the caller after ibex_dp_create(). */
+	char name[IBEX_NAME_LEN];
 	struct rte_mempool *pool;
 	struct rte_ring *learn_ring;
 	struct ibex_fdb *fdb;

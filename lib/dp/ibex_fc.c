@@ -865,6 +865,10 @@ pfc_publish_lanes(struct ibex_fc_shared *sh, uint16_t port, uint16_t blocked,
 	atomic_fetch_add_explicit(&sh->pause_gen, 1, memory_order_release);
 }
 
+/* "switch NAME: " before a log line of a switch that has a name. */
+#define SWITCH_PREFIX(dp) (dp)->name[0] ? "switch " : "", (dp)->name, \
+			  (dp)->name[0] ? ": " : ""
+
 /* The peer's pauses: run the watchdog, then block or drain the lanes of
  * the paused priorities (the port's gate word; with several workers the
  * word every worker copies into its own). */
@@ -882,15 +886,17 @@ pfc_peer_lanes(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	for (v = 0; v < n; v++) {
 		if (ev[v].type == IBEX_PFC_EV_STORM) {
 			IBEX_CNT_ADD(fp->cnt.storms, 1);
-			RTE_LOG(WARNING, IBEX_FC, "port %s priority %u: PFC storm "
-				"(paused %.1f ms): %s\n", w->dp->port_name[port],
+			RTE_LOG(WARNING, IBEX_FC, "%s%s%sport %s priority %u: "
+				"PFC storm (paused %.1f ms): %s\n",
+				SWITCH_PREFIX(w->dp), w->dp->port_name[port],
 				ev[v].prio, ev[v].paused_ns / 1e6,
 				par->wd_action == IBEX_PFC_WD_ALARM ?
 				"alarm only" : "draining the lane as lossy");
 		} else {
 			IBEX_CNT_ADD(fp->cnt.restored, 1);
-			RTE_LOG(NOTICE, IBEX_FC, "port %s priority %u: PFC storm "
-				"over, lane restored\n", w->dp->port_name[port],
+			RTE_LOG(NOTICE, IBEX_FC, "%s%s%sport %s priority %u: PFC "
+				"storm over, lane restored\n",
+				SWITCH_PREFIX(w->dp), w->dp->port_name[port],
 				ev[v].prio);
 		}
 	}

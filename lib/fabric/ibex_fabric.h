@@ -103,8 +103,21 @@ struct ibex_fabric_lanes {
 	struct ibex_conf_port port;
 };
 
+/**
+ * How the fabric manager routes (ibex-fabric --routes). Up/down is the
+ * default and the only deadlock-free choice on any topology; shortest
+ * paths over every link is the routing mistake the deadlock scenario
+ * needs: on a cycle of switches its routes close a cycle of buffer
+ * dependencies (docs/ai-ethernet.md).
+ */
+enum ibex_fabric_routing {
+	IBEX_FABRIC_UPDOWN = 0,
+	IBEX_FABRIC_SHORTEST,
+};
+
 struct ibex_fabric {
 	char name[IBEX_FABRIC_NAME_LEN];
+	uint8_t routing;         /**< enum ibex_fabric_routing (the caller's) */
 	char origin[IBEX_FABRIC_PATH_LEN]; /**< file name, for messages */
 	uint32_t n_nodes, n_links;
 	struct ibex_fabric_node *nodes;

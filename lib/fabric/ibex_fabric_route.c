@@ -162,10 +162,13 @@ cmp_top_first(const void *a, const void *b, void *arg)
 }
 
 /* down[] for destination rank @p h: BFS from its leaf over down hops
- * taken backwards (from a switch to the switches above it). */
+ * taken backwards (from a switch to the switches above it); with
+ * shortest-path routing over every switch link, every hop counting as
+ * down. */
 static void
 down_bfs(const struct ibex_fabric *f, struct work *w, uint32_t leaf)
 {
+	bool any = f->routing == IBEX_FABRIC_SHORTEST;
 	uint32_t head = 0, tail = 0, i;
 	uint16_t p;
 
@@ -180,7 +183,7 @@ down_bfs(const struct ibex_fabric *f, struct work *w, uint32_t leaf)
 			uint32_t u = neighbour(f, v, p);
 
 			if (u == IBEX_FABRIC_NONE || !is_switch(f, u) ||
-			    !below(f, v, u) || w->down[u] != INF)
+			    (!any && !below(f, v, u)) || w->down[u] != INF)
 				continue;
 			w->down[u] = w->down[v] + 1;
 			w->queue[tail++] = u;
@@ -195,6 +198,7 @@ route_one(const struct ibex_fabric *f, struct work *w, uint32_t s,
 	  struct ibex_fabric_route *rt)
 {
 	uint32_t *load = &w->load[(size_t)w->sw_index[s] * IBEX_MAX_PORTS];
+	bool any = f->routing == IBEX_FABRIC_SHORTEST;
 	uint16_t p, best = 0;
 
 	memset(rt, 0, sizeof(*rt));
@@ -210,7 +214,7 @@ route_one(const struct ibex_fabric *f, struct work *w, uint32_t s,
 
 			if (t == IBEX_FABRIC_NONE || !is_switch(f, t))
 				continue;
-			if (go_down ? (below(f, t, s) &&
+			if (go_down ? ((any || below(f, t, s)) &&
 				       w->down[t] + 1 == w->down[s]) :
 				      (below(f, s, t) && w->hops[t] != INF &&
 				       w->hops[t] + 1 == w->hops[s])) {
@@ -267,9 +271,10 @@ routes_to(const struct ibex_fabric *f, struct ibex_fabric_routes *r,
 		if (route_one(f, w, s, h, leaf, at.port,
 			      &r->route[(size_t)i * r->n_ranks + j]) != 0)
 			return fail(f, f->nodes[s].line, err, errlen,
-				    "switch %s cannot reach rank %s going up "
-				    "then down", f->nodes[s].name,
-				    f->nodes[h].name);
+				    "switch %s cannot reach rank %s%s",
+				    f->nodes[s].name, f->nodes[h].name,
+				    f->routing == IBEX_FABRIC_SHORTEST ? "" :
+				    " going up then down");
 	}
 	return 0;
 }

@@ -283,6 +283,18 @@ hist_summary(const struct ibex_gen_report *rep, const struct ibex_hist *h,
 	l->pdv999 = to_ns(rep, ibex_pdv_quantile(h, 0.999));
 }
 
+/* Open-loop flow @p i's latency (all zero without its histogram). */
+static void
+flow_lat_summary(const struct ibex_gen_report *rep, unsigned int i,
+		 struct lat_summary *l)
+{
+	if (rep->rflow_lat == NULL) {
+		memset(l, 0, sizeof(*l));
+		return;
+	}
+	hist_summary(rep, &rep->rflow_lat[i], l);
+}
+
 /* The whole run's latency and jitter. */
 static void
 lat_summary(const struct ibex_gen_report *rep, struct lat_summary *l)
@@ -311,21 +323,26 @@ print_flows(FILE *f, const struct ibex_gen_report *rep)
 {
 	unsigned int i;
 
-	fprintf(f, "# %-9s %14s %14s %10s %12s %12s\n", "flow", "offered",
-		"received", "loss(%)", "offered", "received");
-	fprintf(f, "# %-9s %14s %14s %10s %12s %12s\n", "(src>dst)",
-		"(frames)", "(frames)", "", "(Mpps)", "(Mpps)");
+	fprintf(f, "# %-9s %14s %14s %10s %12s %12s %10s %10s %10s\n", "flow",
+		"offered", "received", "loss(%)", "offered", "received",
+		"lat p50", "lat p99", "lat max");
+	fprintf(f, "# %-9s %14s %14s %10s %12s %12s %10s %10s %10s\n",
+		"(src>dst)", "(frames)", "(frames)", "", "(Mpps)", "(Mpps)",
+		"(us)", "(us)", "(us)");
 	for (i = 0; i < rep->nrflows; i++) {
 		uint64_t tx = rep->rflow_tx[i], rx = rep->rflow_rx[i];
+		struct lat_summary l;
 		char name[16];
 
+		flow_lat_summary(rep, i, &l);
 		snprintf(name, sizeof(name), "%u>%u", rep->rflow[i].src,
 			 rep->rflow[i].dst);
 		fprintf(f, "  %-9s %14" PRIu64 " %14" PRIu64 " %10.4f %12.4f "
-			"%12.4f\n", name, tx, rx,
+			"%12.4f %10.1f %10.1f %10.1f\n", name, tx, rx,
 			ibex_search_loss(tx, rx) * 100.0,
 			rep->elapsed_s > 0 ? tx / rep->elapsed_s / 1e6 : 0,
-			rep->elapsed_s > 0 ? rx / rep->elapsed_s / 1e6 : 0);
+			rep->elapsed_s > 0 ? rx / rep->elapsed_s / 1e6 : 0,
+			l.p50 / 1e3, l.p99 / 1e3, l.max / 1e3);
 	}
 }
 
@@ -664,15 +681,23 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		rep->pacer_resync, rep->pacer_lost_s);
 	fprintf(f, "  \"tx_dropped\": %" PRIu64 ",\n  \"stale_rx\": %" PRIu64
 		",\n  \"flows\": [", rep->tx_dropped, rep->stale_rx);
-	for (i = 0; i < rep->nrflows; i++)
+	for (i = 0; i < rep->nrflows; i++) {
+		struct lat_summary fl;
+
+		flow_lat_summary(rep, i, &fl);
 		fprintf(f, "%s\n    {\"src\": %u, \"dst\": %u, \"tx\": %" PRIu64
 			", \"rx\": %" PRIu64 ", \"loss\": %.6f, "
-			"\"tx_pps\": %.1f, \"rx_pps\": %.1f}", i ? "," : "",
+			"\"tx_pps\": %.1f, \"rx_pps\": %.1f, "
+			"\"lat_p50_ns\": %.1f, \"lat_p99_ns\": %.1f, "
+			"\"lat_p99_9_ns\": %.1f, \"lat_max_ns\": %.1f}",
+			i ? "," : "",
 			rep->rflow[i].src, rep->rflow[i].dst, rep->rflow_tx[i],
 			rep->rflow_rx[i],
 			ibex_search_loss(rep->rflow_tx[i], rep->rflow_rx[i]),
 			rep->elapsed_s > 0 ? rep->rflow_tx[i] / rep->elapsed_s : 0,
-			rep->elapsed_s > 0 ? rep->rflow_rx[i] / rep->elapsed_s : 0);
+			rep->elapsed_s > 0 ? rep->rflow_rx[i] / rep->elapsed_s : 0,
+			fl.p50, fl.p99, fl.p999, fl.max);
+	}
 	fprintf(f, "\n  ],\n  \"search\": {\"kind\": \"%s\", \"trial_s\": "
 		"%.4f, \"resolution\": %.5f, \"pdr_loss\": %.6f, "
 		"\"burst_max\": %u, \"retries\": %u, \"results\": [",
@@ -718,14 +743,20 @@ csv_rate(FILE *f, const struct ibex_gen_report *rep)
 	fprintf(f, "engine,flow,src,dst,size,elapsed_s,requested_pps,tx,rx,"
 		"loss,tx_pps,rx_pps,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,"
 		"lat_max_ns\n");
-	for (i = 0; i < rep->nrflows; i++)
+	for (i = 0; i < rep->nrflows; i++) {
+		struct lat_summary fl;
+
+		flow_lat_summary(rep, i, &fl);
 		fprintf(f, "rate,%u,%u,%u,%u,%.6f,%.1f,%" PRIu64 ",%" PRIu64
-			",%.6f,%.1f,%.1f,,,,\n", i, rep->rflow[i].src,
-			rep->rflow[i].dst, rep->opts->frame_size, el,
-			rep->opts->rate_pps, rep->rflow_tx[i], rep->rflow_rx[i],
+			",%.6f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f\n", i,
+			rep->rflow[i].src, rep->rflow[i].dst,
+			rep->opts->frame_size, el, rep->opts->rate_pps,
+			rep->rflow_tx[i], rep->rflow_rx[i],
 			ibex_search_loss(rep->rflow_tx[i], rep->rflow_rx[i]),
 			el > 0 ? rep->rflow_tx[i] / el : 0,
-			el > 0 ? rep->rflow_rx[i] / el : 0);
+			el > 0 ? rep->rflow_rx[i] / el : 0,
+			fl.p50, fl.p99, fl.p999, fl.max);
+	}
 	fprintf(f, "rate,all,,,%u,%.6f,%.1f,%" PRIu64 ",%" PRIu64 ",%.6f,%.1f,"
 		"%.1f,%.1f,%.1f,%.1f,%.1f\n", rep->opts->frame_size, el,
 		rep->opts->rate_pps, m->tx_frames, m->rx_frames,

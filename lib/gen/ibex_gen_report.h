@@ -85,6 +85,9 @@ struct ibex_gen_report {
 	struct ibex_gen_rflow rflow[IBEX_GEN_MAX_RFLOWS];
 	uint64_t rflow_tx[IBEX_GEN_MAX_RFLOWS];
 	uint64_t rflow_rx[IBEX_GEN_MAX_RFLOWS];
+	/** Per --flow one-way delay, ticks (nrflows of them; NULL: none),
+	 * so a victim flow's latency stands apart from the others'. */
+	struct ibex_hist *rflow_lat;
 	uint64_t tx_dropped;     /**< frames the port refused (--tx-drop) */
 	uint64_t stale_rx;       /**< frames of an earlier trial */
 	/* searches */

@@ -355,6 +355,18 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 			goto nomem;
 		ibex_gen_meas_sizes(r->meas, r->lat_size, r->rep.nsizes);
 	}
+	/* a latency histogram per open-loop flow (--flow, else r -> r+1) */
+	if (ibex_gen_open_loop(o->engine)) {
+		unsigned int nf = o->nrflows != 0 ? o->nrflows : n;
+
+		r->rep.rflow_lat = rte_zmalloc_socket("ibex_gen_lat_flow",
+				sizeof(*r->rep.rflow_lat) * nf,
+				RTE_CACHE_LINE_SIZE, (int)rte_socket_id());
+		if (r->rep.rflow_lat == NULL)
+			goto nomem;
+		for (i = 0; i < nf; i++)
+			ibex_hist_init(&r->rep.rflow_lat[i]);
+	}
 	/* ranks and the headers of every flow */
 	for (i = 0; i < n; i++) {
 		ibex_gen_rank_addr(i, &r->rank[i]);
@@ -441,6 +453,8 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 	rte_free(r->tmpl);
 	rte_free(r->coll);
 	rte_free(r->lat_size);
+	rte_free(r->rep.rflow_lat);
+	r->rep.rflow_lat = NULL;
 	rte_free(r->meas);
 	rte_free(r);
 }
@@ -542,8 +556,10 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 			return;
 		}
 		k = r->rf_of[f];
-		if (k >= 0)
+		if (k >= 0) {
 			r->rep.rflow_rx[k]++;
+			ibex_hist_record(&r->rep.rflow_lat[k], now - t.tsc);
+		}
 	}
 	r->meas->rx_payload += payload;
 	if (ibex_gen_meas_rx(r->meas, &t, len, ecn, now, r->cnp_gap) &&
@@ -1110,6 +1126,8 @@ trial(struct ibex_gen_run *r, double total_pps, double secs, uint64_t frames,
 	memset(r->rep.rflow_tx, 0, sizeof(r->rep.rflow_tx));
 	memset(r->rep.rflow_rx, 0, sizeof(r->rep.rflow_rx));
 	ibex_gen_meas_reset_latency(r->meas);
+	for (i = 0; i < r->nrf; i++)
+		ibex_hist_reset(&r->rep.rflow_lat[i]);
 	for (i = 0; i < r->nrf; i++) {
 		struct rflow_st *fl = &r->rf[i];
 		double pps = 0;

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# What the AI Ethernet fabrics add, measured on an emulated leaf-spine
+# (docs/ai-ethernet.md):
+#
+#   tests/bench/ai_ethernet.sh [-p PART] [-b BUILD] [-t TOPOLOGY] [-R RATE]
+#                              [-n ITERS] [-r ROUNDS] [-Q QPS] [-G GAP_US]
+#                              [-s SIZES] [-d SECONDS]
+#
+# PART adaptive (default): a ring all-reduce of every rank of TOPOLOGY (default
+# conf/fabric/leaf4-spine2-64.yaml) with all links at RATE (default 100M,
+# a rate these CPUs keep up with for 64 ranks; docs/fabric.md,
+# "Capacity"), --fc credit, QPS queue pairs per connection (4), ITERS
+# measured iterations (20, after 3) of each size in SIZES ("256K 1M"),
+# each ECMP mode (hash, adaptive per packet, adaptive per flowlet with a
+# gap of GAP_US, default 2 us scaled from 100G to RATE) on the plain
+# fabric and with a hot spine link (leaf1-spine1 at a quarter of RATE).
+# The runs interleave, ROUNDS (3) rounds of all six; the table gives per
+# mode and size the medians over the rounds of each run's completion p50
+# and p99, the hot run's p99 over the plain hash run's and over the same
+# mode's plain run, and the reordering the receivers saw.
+# PART spreading: congestion spreading on conf/fabric/leaf2-spine2-8.yaml
+# at RATE: a 3 -> 1 incast (ranks 4, 5, 6 on leaf2 to rank 0 on leaf1,
+# each at half the link rate) and a victim flow (rank 7 -> rank 1, 2% of
+# the link) that shares no congested link with it, for SECONDS (5) each,
+# ROUNDS rounds of --fc pfc, --fc credit and ECN only (--fc none, RED/ECN
+# on the lane at 20-200 KB, the generator's ranks reacting DCQCN-style):
+# the victim's latency p50/p99/max and the incast's delivery, medians over
+# the rounds.
+# PART all: both.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+build=build topo=conf/fabric/leaf4-spine2-64.yaml rate=100M iters=20
+rounds=3 qps=4 gap="" sizes="256K 1M" part=adaptive secs=5
+while getopts "p:b:t:R:n:r:Q:G:s:d:h" o; do
+	case $o in
+	p) part=$OPTARG ;; b) build=$OPTARG ;; t) topo=$OPTARG ;;
+	R) rate=$OPTARG ;; n) iters=$OPTARG ;; r) rounds=$OPTARG ;;
+	Q) qps=$OPTARG ;; G) gap=$OPTARG ;; s) sizes=$OPTARG ;;
+	d) secs=$OPTARG ;;
+	*) sed -n '2,32p' "$0"; exit 2 ;;
+	esac
+done
+fab=$build/app/ibex-fabric/ibex-fabric
+[ -x "$fab" ] || { echo "build first: ninja -C $build" >&2; exit 2; }
+tmp=$(mktemp -d /tmp/ibex-ai-eth.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+eal=(--lcores 0@0,1@1,2@0 --no-huge -m 2048 --no-pci --log-level='lib.*:notice'
+     --file-prefix="aieth$$")
+ranks=$("$fab" --check "$topo" | sed -n 's/.*switches, \([0-9]*\) ranks.*/\1/p')
+cp "$(dirname "$topo")"/*.conf "$tmp"/ 2>/dev/null || true
+bps=$(python3 -c "
+import re; v, u = re.match(r'([0-9.]+)([KMGT])', '$rate').groups()
+print(int(float(v) * {'K': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12}[u]))")
+# A flowlet gap of 2 us at 100G (24 frame times of 1 KiB): the same
+# number of frame times at RATE.
+[ -n "$gap" ] || gap=$(( 2 * 100000000000 / bps ))
+quarter=$(python3 -c "
+q = $bps / 4
+for u, d in ((\"G\", 1e9), (\"M\", 1e6), (\"K\", 1e3)):
+    if q >= d and q % d == 0: print(\"%d%s\" % (q // d, u)); break
+else: print(\"%dK\" % (q // 1e3))")
+
+adaptive() {
+sed "s/rate: [0-9.]*[KMGT]/rate: $rate/" "$topo" >"$tmp/plain.yaml"
+awk -v r="$quarter" '/endpoints: \["leaf1:p[0-9]*", "spine1:/ {
+	print; print "      rate: " r; next } {print}' "$tmp/plain.yaml" >"$tmp/hot.yaml"
+min=$(echo "$sizes" | awk '{print $1}') max=$(echo "$sizes" | awk '{print $NF}')
+
+echo "# adaptive routing: $ranks-rank ring on $(basename "$topo"), links $rate," \
+	"hot link $quarter, --qps $qps, flowlet gap $gap us, $iters iterations," \
+	"$rounds rounds ($(date -u +%FT%TZ))"
+for ((k = 1; k <= rounds; k++)); do
+	for mode in hash packet flowlet; do
+		for fab_kind in plain hot; do
+			ecmp=()
+			[ $mode = packet ] && ecmp=(--ecmp packet)
+			[ $mode = flowlet ] && ecmp=(--ecmp "flowlet $gap")
+			out=$tmp/$mode.$fab_kind.$k
+			"$fab" "${eal[@]}" -- "$tmp/$fab_kind.yaml" --fc credit \
+				"${ecmp[@]}" --json "$out.hops.json" --gen "--engine ring \
+				--ranks $ranks -b $min -e $max -f 4 -n $iters -w 3 \
+				--vlan 1 --pcp 3 --fc credit --vl 3 --qps $qps \
+				--timeout-ms 60000 --json $out.json" >"$out.log" 2>&1 ||
+				echo "# $mode $fab_kind round $k: not clean ($(tail -1 "$out.log"))"
+		done
+	done
+done
+python3 - "$tmp" "$rounds" <<'PY'
+import json, statistics, sys
+t, rounds = sys.argv[1], int(sys.argv[2])
+def runs(mode, kind):
+    out = []
+    for k in range(1, rounds + 1):
+        try:
+            out.append(json.load(open(f"{t}/{mode}.{kind}.{k}.json")))
+        except (OSError, ValueError):
+            pass
+    return out
+def med(rs, i, key):
+    v = [r["sizes"][i][key] for r in rs if i < len(r["sizes"])]
+    return statistics.median(v) / 1e3 if v else float("nan")
+base = runs("hash", "plain")
+print("%-8s %8s %21s %21s %9s %9s %10s %6s %9s" % ("mode", "size", "plain p50 / p99 ms",
+      "hot p50 / p99 ms", "hot/hash", "hot/same", "late", "depth", "buffer B"))
+for mode in ("hash", "packet", "flowlet"):
+    pl, hot = runs(mode, "plain"), runs(mode, "hot")
+    if not pl or not hot:
+        print("%-8s (no clean run)" % mode)
+        continue
+    for i, s in enumerate(pl[0]["sizes"]):
+        bp99 = med(base, i, "ct_p99_us")
+        p50, p99 = med(pl, i, "ct_p50_us"), med(pl, i, "ct_p99_us")
+        h50, h99 = med(hot, i, "ct_p50_us"), med(hot, i, "ct_p99_us")
+        late = statistics.median(r["reorder"]["late"] for r in hot)
+        depth = max(r["reorder"]["max_depth"] for r in hot)
+        buf = max(r["reorder"]["buffer_bytes"] for r in hot)
+        print("%-8s %8d %9.1f / %9.1f %9.1f / %9.1f %9.3f %9.3f %10d %6d %9d" % (
+              mode, s["bytes"], p50, p99, h50, h99, h99 / bp99, h99 / p99,
+              late, depth, buf))
+# Where the hot link's frames went: leaf1's uplinks in the last hot runs.
+import re
+ups = re.findall(r'endpoints: \["leaf1:(p\d+)", "(spine\d+):', open(f"{t}/hot.yaml").read())
+for mode in ("hash", "packet", "flowlet"):
+    try:
+        h = json.load(open(f"{t}/{mode}.hot.{rounds}.hops.json"))
+    except (OSError, ValueError):
+        continue
+    ports = {p["port"]: p for s in h["switches"] if s["name"] == "leaf1"
+             for p in s["ports"]}
+    print("# %s, hot fabric: leaf1's uplinks sent %s" % (mode, ", ".join(
+          "%s (to %s%s) %d frames" % (p, sp, ", the hot link" if sp == "spine1" else "",
+                                      ports[p]["tx_frames"]) for p, sp in ups)))
+PY
+}
+
+spreading() {
+	local t8=conf/fabric/leaf2-spine2-8.yaml mode k
+	local lpps vpps
+	# frames of 1024 bytes (+ 24 on the wire): half the link per incast
+	# sender, 2% of it for the victim
+	lpps=$(( bps / (1048 * 8) / 2 )) vpps=$(( bps / (1048 * 8) / 50 ))
+	sed "s/rate: [0-9.]*[KMGT]/rate: $rate/" "$t8" >"$tmp/s8.yaml"
+	# ECN only: the same fabric with RED/ECN on the lane of every port.
+	sed -e 's/\(spine[0-9]*\): {kind: ibex, ports: 2}/\1: {kind: ibex, ports: 2, config: ecn2.conf}/' \
+	    -e 's/\(leaf[0-9]*\): {kind: ibex, ports: 6}/\1: {kind: ibex, ports: 6, config: ecn6.conf}/' \
+		"$tmp/s8.yaml" >"$tmp/s8ecn.yaml"
+	for n in 2 6; do
+		for ((k = 0; k < n; k++)); do
+			echo "ecn p$k vl 3 kmin 20KB kmax 200KB pmax 0.2"
+		done >"$tmp/ecn$n.conf"
+	done
+	echo "# congestion spreading: leaf2-spine2-8 at $rate, incast 4,5,6 -> 0 at" \
+		"$lpps frames/s each, victim 7 -> 1 at $vpps frames/s, $secs s," \
+		"$rounds rounds ($(date -u +%FT%TZ))"
+	for ((k = 1; k <= rounds; k++)); do
+		for mode in pfc credit ecn; do
+			local y=$tmp/s8.yaml fc=$mode genfc="" extra=()
+			[ $mode = credit ] && genfc="--fc credit --vl 3"
+			[ $mode = ecn ] && { y=$tmp/s8ecn.yaml fc=none genfc="--dcqcn"; }
+			[ $mode = pfc ] && extra=(--pfc-reaction-us 20000 --pfc-watchdog alarm)
+			"$fab" "${eal[@]}" -- "$y" --fc $fc "${extra[@]}" \
+				--json "$tmp/sp.$mode.$k.hops.json" --gen "--engine rate \
+				--ranks 8 --flow 4:0:$lpps,5:0:$lpps,6:0:$lpps,7:1:$vpps \
+				--vlan 1 --pcp 3 --size 1024 $genfc --duration $secs \
+				--json $tmp/sp.$mode.$k.json" >"$tmp/sp.$mode.$k.log" 2>&1 || true
+		done
+	done
+	python3 - "$tmp" "$rounds" <<'PY'
+import json, statistics, sys
+t, rounds = sys.argv[1], int(sys.argv[2])
+print("%-7s %12s %12s %12s %14s %12s %10s" % ("mode", "victim p50", "victim p99",
+      "victim max", "incast rx/tx", "incast lost", "victim rx"))
+print("%-7s %12s %12s %12s %14s %12s %10s" % ("", "(us)", "(us)", "(us)", "", "(frames)", "(frames)"))
+for mode in ("pfc", "credit", "ecn"):
+    rs = []
+    for k in range(1, rounds + 1):
+        try:
+            rs.append(json.load(open(f"{t}/sp.{mode}.{k}.json")))
+        except (OSError, ValueError):
+            pass
+    if not rs:
+        print("%-7s (no run)" % mode)
+        continue
+    vic = [[f for f in r["flows"] if f["src"] == 7][0] for r in rs]
+    inc = [[f for f in r["flows"] if f["src"] != 7] for r in rs]
+    m = lambda v: statistics.median(v)
+    print("%-7s %12.1f %12.1f %12.1f %14.3f %12d %10d" % (mode,
+          m(v["lat_p50_ns"] for v in vic) / 1e3, m(v["lat_p99_ns"] for v in vic) / 1e3,
+          m(v["lat_max_ns"] for v in vic) / 1e3,
+          m(sum(f["rx"] for f in i) / max(1, sum(f["tx"] for f in i)) for i in inc),
+          m(sum(f["tx"] - f["rx"] for f in i) for i in inc), m(v["rx"] for v in vic)))
+PY
+}
+
+case $part in
+adaptive) adaptive ;;
+spreading) spreading ;;
+all) adaptive; spreading ;;
+*) echo "unknown part $part" >&2; exit 2 ;;
+esac
