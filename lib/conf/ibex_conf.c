@@ -288,6 +288,13 @@ static const struct conf_key conf_pfc_keys[] = {
 	CK("recover-ms", CT_U32, CONF_P, wd_recover_ms, 1, 1000000, 0),
 	CK("hw", CT_BOOL, CONF_P, pfc_hw, 0, 1, 0),
 };
+/* trim <port> size SIZE [dscp D] [vl V] | off */
+static const struct conf_key conf_trim_keys[] = {
+	CK("size", CT_SIZE, CONF_P, trim_size, IBEX_TRIM_MIN, IBEX_TRIM_MAX, 0),
+	CK("dscp", CT_U32, CONF_P, trim_dscp, 0, 63, 0),
+	CK("vl", CT_U32, CONF_P, trim_vl, 0, IBEX_VL_DATA_MAX - 1, 0),
+};
+
 #define PFC_K_HEADROOM 0
 #define PFC_K_XOFF 3
 #define PFC_K_XON 4
@@ -1679,6 +1686,33 @@ port_ecn(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
 	return 0;
 }
 
+/* trim <port> size SIZE [dscp D] [vl V] | trim <port> off */
+static int
+port_trim(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
+{
+	uint64_t seen;
+	int ret;
+
+	if (ntok == 1 && strcmp(tok[0], "off") == 0) {
+		p->trim_size = 0;
+		p->trim_line = x->lineno;
+		return 0;
+	}
+	if (ntok == 0)
+		return conf_missing(x, KEYS(conf_trim_keys));
+	ret = conf_keys(x, KEYS(conf_trim_keys), p, tok, ntok, &seen);
+	if (ret != 0)
+		return ret;
+	if (!(seen & 1) && p->trim_size == 0)
+		return conf_err(x, "trim needs a size (%u..%u bytes, a "
+				"multiple of 4)", IBEX_TRIM_MIN, IBEX_TRIM_MAX);
+	if (p->trim_size % 4 != 0)
+		return conf_err(x, "trim size %u is not a multiple of 4",
+				p->trim_size);
+	p->trim_line = x->lineno;
+	return 0;
+}
+
 #define STMT_ON_PORT(name, fn) \
 	static int \
 	stmt_##name(struct conf_ctx *x, char **tok, int ntok) \
@@ -1695,6 +1729,7 @@ STMT_ON_PORT(lane, port_lane)
 STMT_ON_PORT(credit, port_credit)
 STMT_ON_PORT(pfc, port_pfc)
 STMT_ON_PORT(ecn, port_ecn)
+STMT_ON_PORT(trim, port_trim)
 
 /* buffer [total SIZE] [alpha A] */
 static int
@@ -1997,6 +2032,7 @@ static const struct conf_stmt conf_stmts[] = {
 	{ "credit", stmt_credit },
 	{ "pfc", stmt_pfc },
 	{ "ecn", stmt_ecn },
+	{ "trim", stmt_trim },
 };
 
 /* ---- lines ---- */
@@ -2492,6 +2528,22 @@ check_port_pfc(struct conf_ctx *x, const struct ibex_conf_port *q)
 	return 0;
 }
 
+/* Trimmed frames leave on a lossy lane the port has. */
+static int
+check_port_trim(struct conf_ctx *x, const struct ibex_conf_port *p)
+{
+	if (p->trim_size == 0)
+		return 0;
+	x->lineno = p->trim_line;
+	if (p->trim_vl >= p->nb_vls)
+		return conf_err(x, "trim vl %u: the port has %u VLs", p->trim_vl,
+				p->nb_vls);
+	if (p->lossless_mask >> p->trim_vl & 1)
+		return conf_err(x, "trim vl %u is lossless: trimmed frames take "
+				"a lossy lane", p->trim_vl);
+	return 0;
+}
+
 /* Every data lane's ECN curve, as the data path will build it with
  * whatever clock it runs on (ibex_ecn_cfg_check(): no clock here). */
 static int
@@ -2550,6 +2602,8 @@ check_port(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 		ret = check_port_pfc(x, p);
 	if (ret == 0)
 		ret = check_port_ecn(x, p);
+	if (ret == 0)
+		ret = check_port_trim(x, p);
 	return ret;
 }
 
@@ -2975,6 +3029,7 @@ ibex_conf_port_diff(const struct ibex_conf_port *a,
 		   sizeof(x->reserved_blocks)) != 0)
 		diff_note(buf, len, &n, "", "lane");
 	diff_keys(KEYS(conf_credit_keys), x, y, "credit", buf, len, &n);
+	diff_keys(KEYS(conf_trim_keys), x, y, "trim", buf, len, &n);
 	if (x->pfc_headroom_auto != y->pfc_headroom_auto)
 		diff_note(buf, len, &n, "pfc", "headroom auto");
 	diff_keys(KEYS(conf_pfc_keys), x, y, "pfc", buf, len, &n);

@@ -133,6 +133,14 @@ struct ibex_conf_port {
 	uint32_t wd_recover_ms;    /**< (200) */
 	int fc_line;
 
+	/* UEC packet trimming (`trim`, docs/ai-ethernet.md): a frame a lossy
+	 * lane would tail-drop leaves trimmed to trim_size bytes, DSCP
+	 * trim_dscp, on lane trim_vl. */
+	uint32_t trim_size;        /**< 256..1024, a multiple of 4; 0 = off */
+	uint32_t trim_dscp;        /**< (0) */
+	uint32_t trim_vl;          /**< (0) */
+	int trim_line;
+
 	/* ECN per VL (docs/ecn.md). */
 	struct ibex_conf_ecn {
 		bool set;          /**< configured; else ibex_ecn_cfg_default() */

@@ -689,6 +689,42 @@ src_lossless(const struct ibex_worker *w, uint16_t src)
 		IBEX_FC_SRC_VL(src) & 1);
 }
 
+/*
+ * UEC packet trimming: lane @p vl of @p out is full and would tail-drop
+ * @p m (no longer charged to the buffer). Cut it to the port's trim
+ * length, re-mark its DSCP and queue it on the trim lane, which the
+ * arbiter serves ahead: the receiver learns of the loss at once. Unicast
+ * IP/UDP frames only, not multicast, CNPs, frames shared by several ports
+ * or chained in segments. @return false: drop it.
+ */
+static bool
+lane_trim(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
+	  struct rte_mbuf *m, unsigned int vl)
+{
+	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
+	struct ibex_vlq *tq = &e->q[e->trim.vl];
+	struct ibex_pkt_info info;
+	unsigned int tv = e->trim.vl;
+
+	if (m->nb_segs != 1 || rte_mbuf_refcnt_read(m) != 1 ||
+	    ibex_mac_is_group(eth) ||
+	    ibex_pkt_parse(eth, m->data_len, &info) != IBEX_R_OK ||
+	    ibex_pkt_trim(eth, m->pkt_len, &info, e->trim.len,
+			  e->trim.dscp) != 0)
+		return false;
+	rte_pktmbuf_trim(m, (uint16_t)(m->pkt_len - e->trim.len));
+	if (!ibex_vlq_push(tq, m, m->pkt_len, w->rx_tsc, frame_qmeta(m), 0))
+		return false;
+	IBEX_CNT_ADD(e->lane[vl].trimmed, 1);
+	IBEX_CNT_ADD(e->lane[tv].queued, 1);
+	if (!(w->gate[out] >> tv & 1)) {
+		w->gate[out] |= 1u << tv;
+		e->head_len[tv] = m->pkt_len;
+	}
+	w->pending_tx |= UINT64_C(1) << out;
+	return true;
+}
+
 /* The frame could not cut through: wait in the lane queue. */
 static void
 lane_enqueue(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
@@ -705,8 +741,13 @@ lane_enqueue(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
 		ok = ibex_vlq_push_admitted(q, m, len, w->rx_tsc, qmeta, src);
 	if (unlikely(!ok)) {
 		uncharge(w, src, len);
-		lane_drop(w, e, out, vl, m, src_lossless(w, src) ?
-			  IBEX_R_FC_VIOLATION : IBEX_R_LOSSY_FULL);
+		if (src_lossless(w, src)) {
+			lane_drop(w, e, out, vl, m, IBEX_R_FC_VIOLATION);
+			return;
+		}
+		if (e->trim.len == 0 || vl == e->trim.vl ||
+		    !lane_trim(w, e, out, m, vl))
+			lane_drop(w, e, out, vl, m, IBEX_R_LOSSY_FULL);
 		return;
 	}
 	IBEX_CNT_ADD(e->lane[vl].queued, 1);
@@ -2172,6 +2213,7 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 				ibex_shaper_share(&e->shaper,
 						  &w->dp->shape_clock[p]);
 		}
+		e->trim = ec->trim;
 		if (ibex_shaper_on(&e->shaper))
 			w->gate[p] |= IBEX_GATE_SHAPED;
 		else

@@ -131,6 +131,8 @@ struct ibex_lane_counters {
 				      reached the ECN decision */
 	uint64_t ecn_marked;     /**< ECT frames set to CE */
 	uint64_t fecn_marked;    /**< RoCEv2 frames given BTH FECN */
+	uint64_t trimmed;        /**< frames the full lane trimmed instead of
+				      dropping (sent on the trim lane) */
 };
 
 /** The counters of a lane (struct ibex_lane_counters). */
@@ -158,7 +160,9 @@ struct ibex_lane_counters {
 	X(ecn_marked,   (c)->ecn_marked,   "ecn-marked",  10, "frames", \
 	  "ECT frames this lane set to CE") \
 	X(fecn_marked,  (c)->fecn_marked,  "",             0, "frames", \
-	  "marked RoCEv2 frames also given BTH FECN")
+	  "marked RoCEv2 frames also given BTH FECN") \
+	X(trimmed,      (c)->trimmed,      "trimmed",     10, "frames", \
+	  "frames the full lane trimmed (UEC) and sent ahead instead of dropping")
 
 /** Which flow-control mode a counter of IBEX_FC_COUNTERS belongs to. */
 #define IBEX_FC_CNT_CREDIT 1u

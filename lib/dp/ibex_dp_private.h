@@ -36,6 +36,14 @@
  * instead of cutting through (TX has no room this iteration). */
 #define IBEX_CT_LIMIT 256
 
+/** UEC packet trimming of a port (`trim`): a frame its lossy lanes
+ * would tail-drop leaves trimmed to len bytes, DSCP dscp, on lane vl. */
+struct ibex_trim {
+	uint16_t len;            /**< 0: off */
+	uint8_t dscp;
+	uint8_t vl;
+};
+
 /** Lane parameters of one egress port, as the tables carry them. */
 struct ibex_dp_egress_conf {
 	uint64_t shape_bps;      /**< 0 = unshaped */
@@ -45,6 +53,7 @@ struct ibex_dp_egress_conf {
 	uint16_t fecn;           /**< bit v: also BTH FECN on RoCEv2 */
 	struct ibex_vlarb_conf vlarb;
 	struct ibex_ecn_params ecn[IBEX_VL_COUNT];
+	struct ibex_trim trim;   /**< packet trimming (len 0: off) */
 };
 
 /** Flow-control parameters of one port, the lib/credit params its
@@ -184,6 +193,7 @@ struct ibex_egress {
 	struct ibex_ecn_vars ecn_vars[IBEX_VL_COUNT];
 	struct ibex_ecn_stats ecn_stats[IBEX_VL_COUNT];
 	struct ibex_lane_counters lane[IBEX_VL_COUNT];
+	struct ibex_trim trim;   /**< the tables' (worker_apply_tables()) */
 	struct ibex_hist *res[IBEX_VL_COUNT][2];
 	uint32_t slots;          /**< slots of each lane queue */
 	struct ibex_vlq_ent *ring; /**< all lanes' slots */

@@ -32,6 +32,8 @@ egress_conf_build(struct ibex_dp_egress_conf *ec,
 	ec->queue_blocks = cp->vl_queue_blocks;
 	ec->nb_vls = cp->nb_vls;
 	ec->vlarb = cp->vlarb;
+	ec->trim = (struct ibex_trim){ .len = (uint16_t)cp->trim_size,
+		.dscp = (uint8_t)cp->trim_dscp, .vl = (uint8_t)cp->trim_vl };
 	ec->ecn_on = 0;
 	ec->fecn = 0;
 	for (v = 0; v < IBEX_VL_COUNT; v++) {

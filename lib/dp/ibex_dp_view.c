@@ -60,6 +60,7 @@ ibex_dp_lane_totals(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
 		sum->tx_bytes += IBEX_CNT_READ(c->tx_bytes);
 		sum->drops += IBEX_CNT_READ(c->drops);
 		sum->fecn_marked += IBEX_CNT_READ(c->fecn_marked);
+		sum->trimmed += IBEX_CNT_READ(c->trimmed);
 		sum->qlen_pkts += (uint32_t)(IBEX_CNT_READ(e->q[vl].tail) -
 					     IBEX_CNT_READ(e->q[vl].head));
 		sum->qlen_bytes += IBEX_CNT_READ(e->q[vl].bytes);

@@ -90,6 +90,42 @@ ibex_pkt_set_ecn(void *frame, const struct ibex_pkt_info *info, uint8_t ecn)
 	}
 }
 
+int
+ibex_pkt_trim(void *frame, uint32_t len, const struct ibex_pkt_info *info,
+	      uint32_t new_len, uint8_t dscp)
+{
+	uint8_t *f = frame, *ip = f + info->l3_off, *udp = f + info->l4_off;
+	uint32_t hdr_end = (uint32_t)info->l4_off + UDP_HDR_LEN;
+
+	if (!(info->flags & IBEX_PKT_F_UDP) || len <= new_len)
+		return -EINVAL;
+	if (info->flags & IBEX_PKT_F_ROCE) {
+		hdr_end = (uint32_t)info->bth_off + IBEX_BTH_LEN;
+		if (f[info->bth_off] == IBEX_BTH_OP_CNP)
+			return -EINVAL;
+	}
+	if (new_len < hdr_end)
+		return -EINVAL;
+	if (info->l3 == IBEX_L3_IPV4) {
+		ip[1] = (uint8_t)(dscp << 2 | (ip[1] & 3));
+		wr16(ip + 2, (uint16_t)(new_len - info->l3_off));
+		wr16(ip + 10, 0);
+		wr16(ip + 10, (uint16_t)~ibex_csum_fold(ip, (ip[0] & 0xfu) * 4u,
+							0));
+	} else if (info->l3 == IBEX_L3_IPV6) {
+		/* Traffic class: DSCP in bits 7..2 of the class, which spans
+		 * the low nibble of byte 0 and the high one of byte 1. */
+		ip[0] = (uint8_t)((ip[0] & 0xf0) | dscp >> 2);
+		ip[1] = (uint8_t)((ip[1] & 0x3f) | (dscp & 3) << 6);
+		wr16(ip + 4, (uint16_t)(new_len - info->l3_off - IP6_HDR_LEN));
+	} else {
+		return -EINVAL;
+	}
+	wr16(udp + 4, (uint16_t)(new_len - info->l4_off));
+	wr16(udp + 6, 0);
+	return 0;
+}
+
 uint32_t
 ibex_pkt_spec_hdr_len(const struct ibex_pkt_spec *spec)
 {

@@ -213,4 +213,27 @@ uint16_t ibex_csum_fold(const void *buf, uint32_t len, uint32_t sum);
 void ibex_pkt_set_ecn(void *frame, const struct ibex_pkt_info *info,
 		      uint8_t ecn);
 
+/** BTH opcode of a RoCEv2 CNP (congestion notification packet). */
+#define IBEX_BTH_OP_CNP 0x81
+
+/** Trim sizes (UEC packet trimming, as Spectrum switches take them). */
+#define IBEX_TRIM_MIN 256
+#define IBEX_TRIM_MAX 1024
+
+/**
+ * UEC packet trimming: make the frame at @p frame (@p len bytes, parsed
+ * into @p info) a @p new_len byte notice of itself: headers kept, the
+ * payload cut, DSCP set to @p dscp (ECN kept), IPv4 total length and
+ * checksum, IPv6 payload length and UDP length matching the trimmed frame,
+ * and the UDP checksum 0 (RoCEv2 sends 0 over IPv4; a trimmed frame's
+ * payload is gone, so no checksum of it could hold; over IPv6 a trimmed
+ * frame is a notice to its receiver, not a datagram). The RoCEv2 ICRC is
+ * not recomputed: the receiver knows a trimmed frame by its length and
+ * DSCP. The caller shortens the buffer.
+ * @return 0, or -EINVAL when the frame is not IP/UDP, already no longer
+ * than @p new_len, a CNP, or @p new_len would cut a header.
+ */
+int ibex_pkt_trim(void *frame, uint32_t len, const struct ibex_pkt_info *info,
+		  uint32_t new_len, uint8_t dscp);
+
 #endif /* IBEX_PKT_H */

@@ -148,9 +148,12 @@ spreading() {
 	    -e 's/\(leaf[0-9]*\): {kind: ibex, ports: 6}/\1: {kind: ibex, ports: 6, config: ecn6.conf}/' \
 		"$tmp/s8.yaml" >"$tmp/s8ecn.yaml"
 	for n in 2 6; do
-		for ((k = 0; k < n; k++)); do
-			echo "ecn p$k vl 3 kmin 20KB kmax 200KB pmax 0.2"
-		done >"$tmp/ecn$n.conf"
+		{
+			for ((k = 0; k < n; k++)); do echo "port p$k"; done
+			for ((k = 0; k < n; k++)); do
+				echo "ecn p$k vl 3 kmin 20KB kmax 200KB pmax 0.2"
+			done
+		} >"$tmp/ecn$n.conf"
 	done
 	echo "# congestion spreading: leaf2-spine2-8 at $rate, incast 4,5,6 -> 0 at" \
 		"$lpps frames/s each, victim 7 -> 1 at $vpps frames/s, $secs s," \

@@ -21,7 +21,7 @@
 
 /* The "expected one of" hints, in the order of the grammar's tables. */
 #define STMTS "switch, port, fdb, ecmp, buffer, sl, pcp2sl, dscp2sl, sl2vl, " \
-	"vlarb, lane, credit, pfc, ecn"
+	"vlarb, lane, credit, pfc, ecn, trim"
 #define SWITCH_KEYS "workers, burst, tx-drain-us, mbufs, vl15-rate, " \
 	"ctl-socket, mbuf-size, ecmp-seed"
 #define PORT_KEYS "dev, pvid, vlans, speed, mtu, rx-desc, tx-desc, " \
@@ -404,6 +404,35 @@ test_ecmp_groups(void **state)
 	assert_string_equal(c->ecmp[0].name, "all");
 	assert_int_equal(c->statics[0].port, IBEX_EGRESS_ECMP | 0);
 	validate_ok(c);
+}
+
+/* Packet trimming: size in range and a multiple of 4, a lossy lane the
+ * port has; off turns it off. */
+static void
+test_trim(void **state)
+{
+	struct ibex_conf *c = *state;
+	char err[IBEX_CONF_ERR_LEN] = "";
+
+	parse_ok(c, "port p0 vls 4 fc credit\ntrim p0 size 512 dscp 46 vl 2\n");
+	assert_int_equal(c->ports[0].trim_size, 512);
+	assert_int_equal(c->ports[0].trim_dscp, 46);
+	assert_int_equal(c->ports[0].trim_vl, 2);
+	validate_ok(c);
+	parse_ok(c, "lane p0 vl 2 lossless\n");
+	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "x.conf:2: port p0: trim vl 2 is lossless: "
+			    "trimmed frames take a lossy lane");
+	parse_ok(c, "trim p0 off\n");
+	assert_int_equal(c->ports[0].trim_size, 0);
+	validate_ok(c);
+	assert_int_equal(parse(c, "trim p0 size 510", err), -EINVAL);
+	assert_string_equal(err, "x.conf:1: trim p0: trim size 510 is not a "
+			    "multiple of 4");
+	assert_int_equal(parse(c, "trim p0 size 2KB", err), -EINVAL);
+	assert_int_equal(parse(c, "trim p0 dscp 3", err), -EINVAL);
+	assert_string_equal(err, "x.conf:1: trim p0: trim needs a size "
+			    "(256..1024 bytes, a multiple of 4)");
 }
 
 /* Adaptive groups: with the members or on their own, the members kept. */
@@ -2396,6 +2425,7 @@ main(void)
 		T(test_fdb_static),
 		T(test_ecmp_groups),
 		T(test_ecmp_adaptive),
+		T(test_trim),
 		cmocka_unit_test(test_ecmp_errors),
 		T(test_docs_example),
 		T(test_rate_valid),

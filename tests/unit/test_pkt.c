@@ -397,6 +397,55 @@ test_parse_bth_exact(void **state)
 	assert_int_equal(i.flags, IBEX_PKT_F_UDP);
 }
 
+/* UEC trimming: a 1024-byte RoCEv2 frame becomes a 256-byte notice of
+ * itself that parses as one, with lengths and IPv4 checksum to match, the
+ * new DSCP, its ECN kept; CNPs, non-UDP and short frames are refused. */
+static void
+test_trim(void **state)
+{
+	uint8_t f[BUF_LEN];
+	struct ibex_pkt_spec s = spec_of(IBEX_L3_IPV4, 7, true, true);
+	struct ibex_pkt_info i, t;
+
+	(void)state;
+	s.frame_len = 1024;
+	s.dscp = 26;
+	s.ecn = IBEX_ECN_ECT0;
+	build(f, &s);
+	assert_int_equal(ibex_pkt_parse(f, 1024, &i), IBEX_R_OK);
+	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 1024, 46), -EINVAL);
+	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 56, 46), -EINVAL);
+	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 256, 46), 0);
+	assert_int_equal(ibex_pkt_parse(f, 256, &t), IBEX_R_OK);
+	assert_true(t.flags & IBEX_PKT_F_ROCE);
+	assert_int_equal(t.dscp, 46);
+	assert_int_equal(t.ecn, IBEX_ECN_ECT0);
+	assert_int_equal(f[i.l3_off + 2] << 8 | f[i.l3_off + 3], 256 - i.l3_off);
+	assert_int_equal(ibex_csum_fold(f + i.l3_off, 20, 0), 0xffff);
+	assert_int_equal(f[i.l4_off + 4] << 8 | f[i.l4_off + 5], 256 - i.l4_off);
+	assert_int_equal(f[i.l4_off + 6] << 8 | f[i.l4_off + 7], 0);
+	/* a CNP is never trimmed */
+	s.bth_opcode = IBEX_BTH_OP_CNP;
+	build(f, &s);
+	assert_int_equal(ibex_pkt_parse(f, 1024, &i), IBEX_R_OK);
+	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 256, 46), -EINVAL);
+	/* IPv6: payload length and traffic class */
+	s = spec_of(IBEX_L3_IPV6, -1, true, true);
+	s.frame_len = 1024;
+	build(f, &s);
+	assert_int_equal(ibex_pkt_parse(f, 1024, &i), IBEX_R_OK);
+	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 512, 46), 0);
+	assert_int_equal(ibex_pkt_parse(f, 512, &t), IBEX_R_OK);
+	assert_int_equal(t.dscp, 46);
+	assert_int_equal(f[i.l3_off + 4] << 8 | f[i.l3_off + 5], 512 - 14 - 40);
+	/* no UDP: nothing to trim */
+	s = spec_of(IBEX_L3_IPV4, -1, false, false);
+	s.frame_len = 1024;
+	build(f, &s);
+	assert_int_equal(ibex_pkt_parse(f, 1024, &i), IBEX_R_OK);
+	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 256, 46), -EINVAL);
+}
+
 /* --- Round trips -------------------------------------------------------- */
 
 /* Check the bytes build wrote against the spec, then parse them. */
@@ -1050,6 +1099,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_spec_hdr_len),
 		cmocka_unit_test(test_build_sizes_and_errors),
+		cmocka_unit_test(test_trim),
 	};
 	const struct CMUnitTest bad[] = {
 		cmocka_unit_test(test_bad_runt_vlan),
