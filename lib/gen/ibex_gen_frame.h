@@ -96,6 +96,50 @@ ibex_gen_trailer_put(uint8_t *frame, uint32_t len,
 	       IBEX_GEN_TRAILER_LEN);
 }
 
+/*
+ * Head probe: a copy of the trailer right after the BTH, with what a
+ * retransmission needs, so that a frame a switch trimmed (UEC packet
+ * trimming keeps the headers and the first bytes: 256 at least) still
+ * says which frame it was. Written in full probes with room for it
+ * (ibex_gen_head_fits()); little-endian like the trailer.
+ */
+/** Magic of the head probe, "IBXH" low byte first. */
+#define IBEX_GEN_HEAD_MAGIC 0x48584249u
+/** Bytes of the head probe. */
+#define IBEX_GEN_HEAD_LEN 40
+/** Head probe flag: the frame is a retransmission; nack_tsc is when the
+ * receiver saw its trimmed original. */
+#define IBEX_GEN_HEAD_RETX 0x01
+
+struct ibex_gen_head {
+	struct ibex_gen_trailer t;  /**< magic IBEX_GEN_HEAD_MAGIC */
+	uint32_t len;               /**< the whole frame's length */
+	uint8_t opcode;
+	uint8_t flags;              /**< IBEX_GEN_HEAD_* */
+	uint16_t pad;
+	uint64_t nack_tsc;          /**< with IBEX_GEN_HEAD_RETX */
+};
+
+/** The offset of the head probe in a frame of template @p bth_off. */
+static inline uint32_t
+ibex_gen_head_off(uint16_t bth_off)
+{
+	return (uint32_t)bth_off + IBEX_BTH_LEN;
+}
+
+/** Read the head probe of a frame of @p len bytes. @return false: none. */
+static inline bool
+ibex_gen_head_get(const uint8_t *frame, uint32_t len, uint16_t bth_off,
+		  struct ibex_gen_head *h)
+{
+	uint32_t off = ibex_gen_head_off(bth_off);
+
+	if (len < off + IBEX_GEN_HEAD_LEN)
+		return false;
+	memcpy(h, frame + off, IBEX_GEN_HEAD_LEN);
+	return h->t.magic == IBEX_GEN_HEAD_MAGIC;
+}
+
 /** How frames look (all ranks alike). */
 struct ibex_gen_frame_opts {
 	int vlan;        /**< VID, or -1 untagged */

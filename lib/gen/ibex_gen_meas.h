@@ -59,6 +59,15 @@ struct ibex_gen_meas {
 	 * size). */
 	uint32_t reorder_depth;
 	uint64_t reorder_bytes;
+	/* UEC packet trimming seen from the receivers: trimmed frames (a
+	 * NACK each: their sender retransmits them), the retransmissions
+	 * sent and received, NACKs the sender's queue could not take, and
+	 * the recovery time, NACK to the retransmission's arrival, ticks. */
+	uint64_t trimmed_rx;
+	uint64_t retx_tx;
+	uint64_t retx_rx;
+	uint64_t nack_lost;
+	struct ibex_hist recovery;
 	/* Per sub-flow (a flow's queue pair, ibex_gen_subflow()): a QP has
 	 * its own PSNs, so order is kept and checked per QP. */
 	struct ibex_jitter jit[IBEX_GEN_MAX_SUBFLOWS];

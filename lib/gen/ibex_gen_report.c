@@ -47,6 +47,7 @@ ibex_gen_meas_init(struct ibex_gen_meas *m)
 
 	memset(m, 0, sizeof(*m));
 	ibex_hist_init(&m->lat);
+	ibex_hist_init(&m->recovery);
 	m->lat_cur = &m->lat;
 	for (f = 0; f < IBEX_GEN_MAX_SUBFLOWS; f++) {
 		ibex_jitter_init(&m->jit[f]);
@@ -560,6 +561,15 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 		PRIu64 " duplicate %" PRIu64 "; foreign %" PRIu64 "\n",
 		m->tx_frames, m->rx_frames, m->tx_bytes, m->rx_bytes, sc.lost,
 		sc.out_of_order, sc.duplicate, m->foreign);
+	if (m->trimmed_rx != 0 || m->retx_tx != 0)
+		fprintf(f, "# trimming: %" PRIu64 " trimmed frames received "
+			"(NACKs), %" PRIu64 " retransmitted, %" PRIu64
+			" arrived, %" PRIu64 " NACKs lost; recovery (NACK to "
+			"arrival) p50 %.1f p99 %.1f max %.1f us\n",
+			m->trimmed_rx, m->retx_tx, m->retx_rx, m->nack_lost,
+			to_ns(rep, ibex_hist_quantile(&m->recovery, 0.5)) / 1e3,
+			to_ns(rep, ibex_hist_quantile(&m->recovery, 0.99)) / 1e3,
+			to_ns(rep, ibex_hist_max(&m->recovery)) / 1e3);
 	if (sc.out_of_order != 0)
 		fprintf(f, "# reorder: %" PRIu64 " frames late on their QP; at "
 			"most %u frames arrived ahead of one: a NIC reorder "
@@ -664,6 +674,10 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		", \"seq_too_low\": %" PRIu64 "},\n"
 		"  \"reorder\": {\"late\": %" PRIu64 ", \"max_depth\": %u"
 		", \"buffer_bytes\": %" PRIu64 "},\n"
+		"  \"trim\": {\"trimmed_rx\": %" PRIu64 ", \"retx_tx\": %" PRIu64
+		", \"retx_rx\": %" PRIu64 ", \"nack_lost\": %" PRIu64
+		", \"recovery_p50_ns\": %.1f, \"recovery_p99_ns\": %.1f"
+		", \"recovery_max_ns\": %.1f},\n"
 		"  \"ecn\": {\"ce\": %" PRIu64 ", \"ect\": %" PRIu64
 		", \"cnps\": %" PRIu64 "},\n"
 		"  \"flow_control\": {\"pfc_rx\": %" PRIu64 ", \"credit_rx\": %"
@@ -674,7 +688,11 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		m->tx_frames, m->rx_frames, m->tx_bytes, m->rx_bytes, m->foreign,
 		sc.lost, sc.out_of_order, sc.duplicate, sc.seq_too_high,
 		sc.seq_too_low, sc.out_of_order, m->reorder_depth,
-		m->reorder_bytes, m->ce, m->ect, m->cnps, rep->pfc_rx,
+		m->reorder_bytes, m->trimmed_rx, m->retx_tx, m->retx_rx,
+		m->nack_lost,
+		to_ns(rep, ibex_hist_quantile(&m->recovery, 0.5)),
+		to_ns(rep, ibex_hist_quantile(&m->recovery, 0.99)),
+		to_ns(rep, ibex_hist_max(&m->recovery)), m->ce, m->ect, m->cnps, rep->pfc_rx,
 		rep->credit_rx, rep->credit_tx, rep->credit_stalls,
 		rep->elapsed_s, o->rate_pps,
 		rep->elapsed_s > 0 ? m->tx_frames / rep->elapsed_s : 0,

@@ -74,6 +74,20 @@ RTE_LOG_REGISTER(ibex_gen_logtype, ibex.gen, INFO);
 #define DRAIN_QUIET_FC_MS 200
 #define DRAIN_MAX_FC_MS 2000
 
+/* Frames a port's retransmission queue holds (NACKs of trimmed frames
+ * not yet answered). */
+#define RETX_MAX 256
+
+/* A frame to send again: its trimmed original came back as a NACK. */
+struct retx_ent {
+	uint32_t sf;             /**< sub-flow (flow and QP) */
+	uint32_t seq, psn, tag, len;
+	uint8_t opcode;
+	uint16_t src, dst;
+	uint64_t tsc;            /**< the original's send time */
+	uint64_t nack_tsc;       /**< when the NACK came in */
+};
+
 struct gen_port {
 	uint16_t pid;
 	uint8_t mac[6];
@@ -92,6 +106,9 @@ struct gen_port {
 	uint16_t nrf;            /**< open-loop flows sent from this port */
 	uint16_t next_rf;
 	uint16_t rfi[IBEX_GEN_MAX_RFLOWS];
+	/* retransmissions of its ranks' trimmed frames, FIFO */
+	uint16_t retx_head, retx_n;
+	struct retx_ent retx[RETX_MAX];
 };
 
 /* An open-loop flow (rate engine) while it runs. */
@@ -152,6 +169,7 @@ struct ibex_gen_run {
 	uint32_t trial;          /**< open loop: current trial, in the tag */
 	uint32_t frame_len;      /**< open loop: frame bytes without FCS */
 	uint32_t full_min;       /**< smallest frame with the full trailer */
+	uint32_t head_min;       /**< smallest one with the head probe too */
 	struct ibex_dcqcn dcq[IBEX_GEN_MAX_RANKS];
 	double tick_per_byte[IBEX_GEN_MAX_RANKS];
 	uint64_t rank_next[IBEX_GEN_MAX_RANKS];
@@ -385,6 +403,7 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 			}
 		}
 	r->full_min = ibex_gen_frame_len(&r->tmpl[1], 0);
+	r->head_min = ibex_gen_frame_len(&r->tmpl[1], IBEX_GEN_HEAD_LEN);
 	r->frame_len = o->frame_size;
 	r->drv = ibex_gen_open_loop(o->engine) ? &rate_driver : &coll_driver;
 	ret = r->drv->setup(r, err, errlen);
@@ -486,6 +505,65 @@ rx_fc(struct ibex_gen_run *r, struct gen_port *p, const uint8_t *d,
 	}
 }
 
+/*
+ * A frame a switch trimmed (UEC: headers and the first bytes kept, the
+ * trailer cut off) is a NACK: its head probe names the frame, and its
+ * sender, in this process, queues it for retransmission at once.
+ * @return true when it was one (counted, whatever became of it).
+ */
+static bool
+rx_trimmed(struct ibex_gen_run *r, unsigned int pi, const uint8_t *d,
+	   uint32_t len, uint64_t now)
+{
+	const struct ibex_gen_tmpl *t0 = &r->tmpl[0];
+	struct ibex_gen_head h;
+	struct gen_port *sp;
+	struct retx_ent *e;
+	uint32_t f, src, dst;
+
+	if (!ibex_gen_head_get(d, len, t0->bth_off, &h) || h.len <= len ||
+	    h.t.flow >= r->opts.qps * IBEX_GEN_MAX_FLOWS)
+		return false;
+	f = ibex_gen_subflow_flow(h.t.flow);
+	src = f / IBEX_GEN_MAX_RANKS;
+	dst = f % IBEX_GEN_MAX_RANKS;
+	if (src >= r->opts.nranks || dst >= r->opts.nranks ||
+	    r->rank[dst].port != pi)
+		return false;
+	r->meas->trimmed_rx++;
+	sp = &r->port[r->rank[src].port];
+	if (sp->retx_n == RETX_MAX) {
+		r->meas->nack_lost++;
+		return true;
+	}
+	e = &sp->retx[(sp->retx_head + sp->retx_n++) % RETX_MAX];
+	*e = (struct retx_ent){ .sf = h.t.flow, .seq = h.t.seq,
+		.psn = (uint32_t)(d[t0->bth_off + 9] << 16 |
+				  d[t0->bth_off + 10] << 8 | d[t0->bth_off + 11]),
+		.tag = h.t.tag, .len = h.len, .opcode = h.opcode,
+		.src = (uint16_t)src, .dst = (uint16_t)dst, .tsc = h.t.tsc,
+		.nack_tsc = now };
+	return true;
+}
+
+/* A retransmission's arrival: the recovery time of its loss. */
+static inline void
+rx_retx(struct ibex_gen_run *r, const uint8_t *d,
+	const struct ibex_gen_tmpl *tp, uint64_t now)
+{
+	const uint8_t *h = d + ibex_gen_head_off(tp->bth_off);
+	uint32_t magic;
+	uint64_t nack;
+
+	memcpy(&magic, h, 4);
+	if (magic != IBEX_GEN_HEAD_MAGIC ||
+	    !(h[offsetof(struct ibex_gen_head, flags)] & IBEX_GEN_HEAD_RETX))
+		return;
+	memcpy(&nack, h + offsetof(struct ibex_gen_head, nack_tsc), 8);
+	r->meas->retx_rx++;
+	ibex_hist_record(&r->meas->recovery, now - nack);
+}
+
 /* Per frame. @p open_loop is a constant in each caller, so the compiler
  * builds one copy per kind of engine and no frame asks which it is. */
 static __rte_always_inline void
@@ -523,6 +601,8 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 	if (r->opts.fc == IBEX_GEN_FC_CREDIT)
 		ibex_credit_rx_data(&p->credit, r->opts.vl, ibex_blocks(len));
 	if (ibex_unlikely(!ibex_gen_trailer_get(d, len, &t))) {
+		if (rx_trimmed(r, pi, d, len, now))
+			return;
 		if (!open_loop ||
 		    !ibex_gen_short_get(d, len, r->tmpl[0].udp_off, &t)) {
 			r->meas->no_trailer++;
@@ -542,6 +622,8 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 		return;
 	}
 	tp = &r->tmpl[f];
+	if (ibex_unlikely(len >= r->head_min && !short_probe))
+		rx_retx(r, d, tp, now);
 	ecn = ibex_gen_frame_ecn(d, tp->ip_off);
 	payload = short_probe ? 0 :
 		  len - tp->hdr_len - IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN;
@@ -634,6 +716,19 @@ fc_allows(struct ibex_gen_run *r, struct gen_port *p, uint32_t len,
 	}
 }
 
+/* The head probe of a full frame (ibex_gen_frame.h). */
+static inline void
+head_put(uint8_t *d, const struct ibex_gen_tmpl *tp,
+	 const struct ibex_gen_trailer *t, uint32_t len, uint8_t opcode,
+	 uint8_t flags, uint64_t nack_tsc)
+{
+	struct ibex_gen_head h = { .t = *t, .len = len, .opcode = opcode,
+				   .flags = flags, .nack_tsc = nack_tsc };
+
+	h.t.magic = IBEX_GEN_HEAD_MAGIC;
+	memcpy(d + ibex_gen_head_off(tp->bth_off), &h, IBEX_GEN_HEAD_LEN);
+}
+
 static inline void
 frame_fill(struct ibex_gen_run *r, struct rte_mbuf *m, unsigned int src,
 	   unsigned int dst, uint32_t len, uint8_t opcode, uint32_t tag,
@@ -658,6 +753,8 @@ frame_fill(struct ibex_gen_run *r, struct rte_mbuf *m, unsigned int src,
 				     r->meas->tx_psn[sf]++ & 0xffffff, &t);
 	if (qp != 0)
 		ibex_gen_frame_set_qp(d, &r->tmpl[f], qp, full);
+	if (len >= r->head_min)
+		head_put(d, &r->tmpl[f], &t, len, opcode, 0, 0);
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	r->meas->tx_frames++;
@@ -713,6 +810,47 @@ tx_flush(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
 	return p->npend == 0;
 }
 
+/*
+ * Retransmissions first: the port's queued NACKs, each frame rebuilt as
+ * it was (its sub-flow, sequence number, PSN, tag and send time) with the
+ * head probe marked a retransmission. @return the mbufs of @p mb used.
+ */
+static unsigned int
+tx_retx(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf **mb,
+	unsigned int room, uint64_t now, uint64_t now_ns)
+{
+	unsigned int built = 0;
+
+	while (p->retx_n != 0 && built < room) {
+		const struct retx_ent *e = &p->retx[p->retx_head];
+		uint32_t f = ibex_gen_subflow_flow(e->sf);
+		unsigned int qp = e->sf / IBEX_GEN_MAX_FLOWS;
+		struct ibex_gen_trailer t = { .magic = IBEX_GEN_MAGIC,
+			.flow = e->sf, .seq = e->seq, .tag = e->tag,
+			.tsc = e->tsc };
+		uint8_t *d = rte_pktmbuf_mtod(mb[built], uint8_t *);
+
+		if (!fc_allows(r, p, e->len, now_ns))
+			break;
+		ibex_gen_frame_write(d, &r->tmpl[f], e->len, e->opcode, e->psn,
+				     &t);
+		if (qp != 0)
+			ibex_gen_frame_set_qp(d, &r->tmpl[f], qp, true);
+		head_put(d, &r->tmpl[f], &t, e->len, e->opcode,
+			 IBEX_GEN_HEAD_RETX, e->nack_tsc);
+		mb[built]->data_len = (uint16_t)e->len;
+		mb[built]->pkt_len = e->len;
+		r->meas->tx_frames++;
+		r->meas->tx_bytes += e->len;
+		r->meas->retx_tx++;
+		sent_frame(r, p, e->src, e->len, now);
+		built++;
+		p->retx_head = (uint16_t)((p->retx_head + 1) % RETX_MAX);
+		p->retx_n--;
+	}
+	return built;
+}
+
 /* Collective: the port's ranks, round robin, as much as they have. */
 static void
 tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
@@ -727,6 +865,8 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		return;
 	if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
 		return;
+	if (ibex_unlikely(p->retx_n != 0))
+		built = tx_retx(r, p, mb, BURST, now, now_ns);
 	while (built < BURST && idle < p->nranks) {
 		unsigned int src = p->rank[ri];
 		uint32_t len;
@@ -777,6 +917,8 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		return;
 	if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
 		return;
+	if (ibex_unlikely(p->retx_n != 0))
+		built = tx_retx(r, p, mb, BURST, now, now_ns);
 	for (i = 0; i < p->nrf && built < BURST; i++) {
 		unsigned int k = p->rfi[(p->next_rf + i) % p->nrf];
 		struct rflow_st *fl = &r->rf[k];

@@ -31,6 +31,10 @@
 #      detection time, logs switch, port and priority, drains it and
 #      traffic flows again. Up/down routes on the same ring: no storm, no
 #      loss (the test can fail).
+#   7. UEC trimming across the fabric: leaf ports trim what their full
+#      lossy lane would drop; the generator's receivers take each trimmed
+#      frame as a NACK and its sender retransmits it (and the recovery
+#      time is measured); without trimming the same overload only drops.
 #
 #   test_fabric.sh IBEX_FABRIC IBEX_CTL CONF_DIR
 # Environment: FAB_FRAMES (300000) frames of each incast.
@@ -357,4 +361,43 @@ for r in ("shortest", "updown"):
     assert fr["tx"] >= 300000 and fr["rx"] > 0.3 * fr["tx"], fr
 PY
 check_ok "PFC deadlock on a routing cycle: detected, logged, broken, recovered; none with up/down"
+
+# ---- 7. UEC trimming: NACKs and retransmissions ----
+awk '/^  nodes:/ { print "  lanes:"; print "    vls: 4"; print "    pcp2sl: \"0-7:0,3:3\"";
+	print "    sl2vl: \"0-15:0,3:3\""; print "    vlarb: \"high 2:255 low 0:32,3:32 limit 8\"" }
+	{ print }' "$confdir/fabric/leaf2-spine2-8.yaml" |
+	sed -e 's/rate: 100G/rate: 100M/' \
+	    -e 's/\(leaf[0-9]*\): {kind: ibex, ports: 6}/\1: {kind: ibex, ports: 6, config: trim.conf}/' \
+	>"$tmp/trim.yaml"
+for m in on off; do
+	{
+		for k in 0 1 2 3; do echo "port p$k"; done
+		for k in 0 1 2 3; do
+			[ $m = on ] && echo "trim p$k size 256 dscp 46 vl 2" || echo "trim p$k off"
+		done
+	} >"$tmp/trim.conf"
+	dpdk_prefix ptr "trim$m"
+	"$fab" "${eal[@]}" --file-prefix="$ptr" -- "$tmp/trim.yaml" --fc none \
+		--json "$tmp/trim.$m.json" --gen "--engine rate --ranks 8 \
+		--flow 4:0:7000,5:0:7000 --vlan 1 --pcp 3 --size 1024 --frames 28000 \
+		--duration 600 --json $tmp/trim.$m.gen.json" >"$tmp/trim.$m.log" 2>&1 || true
+	[ -s "$tmp/trim.$m.gen.json" ] ||
+		{ show_log "$tmp/trim.$m.log"; fail "trimming run ($m) did not finish"; }
+done
+python3 - "$tmp" <<'PY' || { show_log "$tmp/trim.on.log"; fail "trimming"; }
+import json, sys
+t = sys.argv[1]
+on = json.load(open(f"{t}/trim.on.gen.json"))
+off = json.load(open(f"{t}/trim.off.gen.json"))
+tr = on["trim"]
+print("fabric: trimming: %d trimmed frames (NACKs), %d retransmitted, %d arrived; "
+      "recovery p50 %.1f us, max %.1f us; without trimming %d lost"
+      % (tr["trimmed_rx"], tr["retx_tx"], tr["retx_rx"], tr["recovery_p50_ns"] / 1e3,
+         tr["recovery_max_ns"] / 1e3, off["sequence"]["lost"]))
+assert tr["trimmed_rx"] > 0 and tr["nack_lost"] == 0, tr
+assert tr["retx_tx"] == tr["trimmed_rx"], tr
+assert tr["retx_rx"] > 0 and tr["recovery_max_ns"] > 0, tr
+assert off["trim"]["trimmed_rx"] == 0 and off["sequence"]["lost"] > 0, off["sequence"]
+PY
+check_ok "UEC trimming: trimmed frames come back as NACKs and are retransmitted; without it they are lost"
 
