@@ -479,7 +479,7 @@ ar_load(const struct ibex_worker *w, uint16_t port, unsigned int vl,
 
 /* The member of adaptive group @p g (index @p gi) for flow hash @p h on
  * lane @p vl: the flowlet's, or the least loaded. */
-static int
+static __rte_noinline int
 ecmp_adaptive(struct ibex_worker *w, const struct ibex_ecmp_group *g,
 	      unsigned int gi, uint32_t h, unsigned int vl, uint64_t up)
 {
