@@ -67,6 +67,7 @@ struct ibex_gen_meas {
 	uint64_t retx_tx;
 	uint64_t retx_rx;
 	uint64_t nack_lost;
+	uint64_t retx_pending;  /**< NACKs queued, not yet answered (gauge) */
 	struct ibex_hist recovery;
 	/* Per sub-flow (a flow's queue pair, ibex_gen_subflow()): a QP has
 	 * its own PSNs, so order is kept and checked per QP. */

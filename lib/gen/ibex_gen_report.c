@@ -564,9 +564,11 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 	if (m->trimmed_rx != 0 || m->retx_tx != 0)
 		fprintf(f, "# trimming: %" PRIu64 " trimmed frames received "
 			"(NACKs), %" PRIu64 " retransmitted, %" PRIu64
-			" arrived, %" PRIu64 " NACKs lost; recovery (NACK to "
-			"arrival) p50 %.1f p99 %.1f max %.1f us\n",
+			" arrived, %" PRIu64 " NACKs lost, %" PRIu64 " still "
+			"queued at the end; recovery (NACK to arrival) p50 %.1f "
+			"p99 %.1f max %.1f us\n",
 			m->trimmed_rx, m->retx_tx, m->retx_rx, m->nack_lost,
+			m->retx_pending,
 			to_ns(rep, ibex_hist_quantile(&m->recovery, 0.5)) / 1e3,
 			to_ns(rep, ibex_hist_quantile(&m->recovery, 0.99)) / 1e3,
 			to_ns(rep, ibex_hist_max(&m->recovery)) / 1e3);
@@ -676,7 +678,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		", \"buffer_bytes\": %" PRIu64 "},\n"
 		"  \"trim\": {\"trimmed_rx\": %" PRIu64 ", \"retx_tx\": %" PRIu64
 		", \"retx_rx\": %" PRIu64 ", \"nack_lost\": %" PRIu64
-		", \"recovery_p50_ns\": %.1f, \"recovery_p99_ns\": %.1f"
+		", \"retx_pending\": %" PRIu64 ", \"recovery_p50_ns\": %.1f, \"recovery_p99_ns\": %.1f"
 		", \"recovery_max_ns\": %.1f},\n"
 		"  \"ecn\": {\"ce\": %" PRIu64 ", \"ect\": %" PRIu64
 		", \"cnps\": %" PRIu64 "},\n"
@@ -689,7 +691,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		sc.lost, sc.out_of_order, sc.duplicate, sc.seq_too_high,
 		sc.seq_too_low, sc.out_of_order, m->reorder_depth,
 		m->reorder_bytes, m->trimmed_rx, m->retx_tx, m->retx_rx,
-		m->nack_lost,
+		m->nack_lost, m->retx_pending,
 		to_ns(rep, ibex_hist_quantile(&m->recovery, 0.5)),
 		to_ns(rep, ibex_hist_quantile(&m->recovery, 0.99)),
 		to_ns(rep, ibex_hist_max(&m->recovery)), m->ce, m->ect, m->cnps, rep->pfc_rx,

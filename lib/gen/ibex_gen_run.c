@@ -76,7 +76,7 @@ RTE_LOG_REGISTER(ibex_gen_logtype, ibex.gen, INFO);
 
 /* Frames a port's retransmission queue holds (NACKs of trimmed frames
  * not yet answered). */
-#define RETX_MAX 256
+#define RETX_MAX 1024
 
 /* A frame to send again: its trimmed original came back as a NACK. */
 struct retx_ent {
@@ -536,6 +536,7 @@ rx_trimmed(struct ibex_gen_run *r, unsigned int pi, const uint8_t *d,
 		r->meas->nack_lost++;
 		return true;
 	}
+	r->meas->retx_pending++;
 	e = &sp->retx[(sp->retx_head + sp->retx_n++) % RETX_MAX];
 	*e = (struct retx_ent){ .sf = h.t.flow, .seq = h.t.seq,
 		.psn = (uint32_t)(d[t0->bth_off + 9] << 16 |
@@ -847,6 +848,7 @@ tx_retx(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf **mb,
 		built++;
 		p->retx_head = (uint16_t)((p->retx_head + 1) % RETX_MAX);
 		p->retx_n--;
+		r->meas->retx_pending--;
 	}
 	return built;
 }
@@ -1029,6 +1031,31 @@ poll_once(struct ibex_gen_run *r)
 		housekeeping(r, now, now_ns);
 }
 
+/* After the traffic: answer the NACKs still queued at port @p p (its
+ * senders' trimmed frames). @return true when none is left. */
+static bool
+retx_drain(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
+	   uint64_t now_ns)
+{
+	struct rte_mbuf *mb[BURST];
+	unsigned int built;
+
+	if (p->retx_n == 0)
+		return true;
+	if (!tx_flush(r, p, now_ns) ||
+	    rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
+		return false;
+	built = tx_retx(r, p, mb, BURST, now, now_ns);
+	if (built < BURST)
+		rte_pktmbuf_free_bulk(mb + built, BURST - built);
+	if (built != 0) {
+		memcpy(p->pend, mb, built * sizeof(mb[0]));
+		p->npend = (uint16_t)built;
+		tx_flush(r, p, now_ns);
+	}
+	return p->retx_n == 0;
+}
+
 /* Listen (and flush) for @p ms more, so late frames are counted. */
 static void
 drain(struct ibex_gen_run *r, unsigned int ms)
@@ -1040,8 +1067,10 @@ drain(struct ibex_gen_run *r, unsigned int ms)
 		uint64_t now = rte_rdtsc(), now_ns = tick_ns(r, now);
 
 		r->drv->rx(r, now);
-		for (pi = 0; pi < r->nports; pi++)
+		for (pi = 0; pi < r->nports; pi++) {
 			tx_flush(r, &r->port[pi], now_ns);
+			retx_drain(r, &r->port[pi], now, now_ns);
+		}
 		/* Keep granting credit: a credit peer sends the tail only
 		 * when our receive side frees room. */
 		if (now - r->hk_last >= r->hk_ticks)
@@ -1218,7 +1247,8 @@ drain_quiet(struct ibex_gen_run *r)
 		if (r->drv->rx(r, now) > 0)
 			last = now;
 		for (pi = 0; pi < r->nports; pi++)
-			if (!tx_flush(r, &r->port[pi], now_ns))
+			if (!tx_flush(r, &r->port[pi], now_ns) ||
+			    !retx_drain(r, &r->port[pi], now, now_ns))
 				last = now;
 		if (now - r->hk_last >= r->hk_ticks)
 			housekeeping(r, now, now_ns);
