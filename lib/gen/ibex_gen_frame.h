@@ -110,14 +110,17 @@ ibex_gen_trailer_put(uint8_t *frame, uint32_t len,
 /** Head probe flag: the frame is a retransmission; nack_tsc is when the
  * receiver saw its trimmed original. */
 #define IBEX_GEN_HEAD_RETX 0x01
+/** Head probe flag: the frame is a retransmission after a timeout (--rto);
+ * nack_tsc is when it timed out. */
+#define IBEX_GEN_HEAD_RTO 0x02
 
 struct ibex_gen_head {
 	struct ibex_gen_trailer t;  /**< magic IBEX_GEN_HEAD_MAGIC */
 	uint32_t len;               /**< the whole frame's length */
 	uint8_t opcode;
 	uint8_t flags;              /**< IBEX_GEN_HEAD_* */
-	uint16_t pad;
-	uint64_t nack_tsc;          /**< with IBEX_GEN_HEAD_RETX */
+	uint16_t slot;              /**< its sender's in-flight slot (--rto) */
+	uint64_t nack_tsc;          /**< with IBEX_GEN_HEAD_RETX or _RTO */
 };
 
 /** The offset of the head probe in a frame of template @p bth_off. */

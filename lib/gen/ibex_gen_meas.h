@@ -67,8 +67,20 @@ struct ibex_gen_meas {
 	uint64_t retx_tx;
 	uint64_t retx_rx;
 	uint64_t nack_lost;
-	uint64_t retx_pending;  /**< NACKs queued, not yet answered (gauge) */
+	uint64_t retx_pending;  /**< NACKs and timeouts queued, not yet
+				     answered (gauge) */
 	struct ibex_hist recovery;
+	/* Loss recovery by timeout (--rto): frames sent again because they
+	 * had not arrived an RTO after they were sent, those copies
+	 * received, NACKs of a frame already queued or arrived (ignored),
+	 * copies of a frame that had arrived (duplicates: not counted
+	 * again), and frames held because the port's window of frames in
+	 * flight was full. */
+	uint64_t rto_tx;
+	uint64_t rto_rx;
+	uint64_t nack_dup;
+	uint64_t dup_rx;
+	uint64_t window_full;
 	/* Per sub-flow (a flow's queue pair, ibex_gen_subflow()): a QP has
 	 * its own PSNs, so order is kept and checked per QP. */
 	struct ibex_jitter jit[IBEX_GEN_MAX_SUBFLOWS];

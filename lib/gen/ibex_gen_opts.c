@@ -39,6 +39,7 @@ ibex_gen_opts_default(struct ibex_gen_opts *o)
 	o->frame.vlan = -1;
 	o->frame.ecn = IBEX_ECN_ECT0;
 	o->link_mbps = 100000;
+	o->dcqcn_scale = 1;
 	o->timeout_ms = 2000;
 	o->trial_s = 0.25;
 	o->resolution = 0.01;
@@ -415,6 +416,16 @@ static const struct gen_opt gen_opts[] = {
 		  "(default: what the port reports, else 100000)" },
 	{ .name = "dcqcn", .parse = p_flag, OFF(dcqcn),
 	  .help = "cut the rate on CE marks, DCQCN-style" },
+	{ .name = "dcqcn-scale", .arg = "X", .parse = p_share, OFF(dcqcn_scale),
+	  .min = 1, .max = 1e6,
+	  .help = "multiply DCQCN's times (55 us timers, 50 us between\n"
+		  "CNPs) by X, for a fabric emulated X times slower than\n"
+		  "it is (100G links run at 100M: 1000; default 1)" },
+	{ .name = "rto", .arg = "US", .parse = p_time, OFF(rto_us),
+	  .unit = "us", .min = 1, .max = 1e8,
+	  .help = "send a frame again when it has not arrived US\n"
+		  "microseconds after it was sent, as a RoCE NIC's ACK\n"
+		  "timeout (default off: a lost frame stays lost)" },
 	{ SEC("reports:"),
 	  .name = "json", .arg = "FILE", .parse = p_str, OFF(json),
 	  .help = "the whole report as JSON (docs/results.md)" },
@@ -625,6 +636,11 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 	     o->tx_drop) && !ibex_gen_open_loop(o->engine)) {
 		snprintf(err, len, "--flow, --tx-drop and --search are for "
 			 "--engine rate");
+		return -EINVAL;
+	}
+	if (o->rto_us > 0 && o->search != IBEX_GEN_SEARCH_NONE) {
+		snprintf(err, len, "--rto and --search: a search measures "
+			 "loss, which retransmissions would hide");
 		return -EINVAL;
 	}
 	for (i = 0; i < o->nsizes; i++)

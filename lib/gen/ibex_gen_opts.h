@@ -76,6 +76,10 @@ struct ibex_gen_opts {
 	uint32_t link_mbps;      /**< port speed for PFC quanta; at the default
 				      (100000) the port's own, if it says */
 	bool dcqcn;
+	double dcqcn_scale;      /**< DCQCN's times (timers, CNP interval) x */
+	double rto_us;           /**< --rto: a frame not received this long
+				      after it was sent is sent again (0: off,
+				      a loss stays lost) */
 	uint32_t timeout_ms;     /**< an iteration that takes longer fails */
 	const char *json;
 	const char *csv;

@@ -572,6 +572,13 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 			to_ns(rep, ibex_hist_quantile(&m->recovery, 0.5)) / 1e3,
 			to_ns(rep, ibex_hist_quantile(&m->recovery, 0.99)) / 1e3,
 			to_ns(rep, ibex_hist_max(&m->recovery)) / 1e3);
+	if (o->rto_us > 0)
+		fprintf(f, "# timeouts (--rto %.0f us): %" PRIu64 " frames sent "
+			"again, %" PRIu64 " of them arrived first; %" PRIu64
+			" duplicates received (not counted again), %" PRIu64
+			" NACKs of frames already queued or arrived, window "
+			"full %" PRIu64 " times\n", o->rto_us, m->rto_tx,
+			m->rto_rx, m->dup_rx, m->nack_dup, m->window_full);
 	if (sc.out_of_order != 0)
 		fprintf(f, "# reorder: %" PRIu64 " frames late on their QP; at "
 			"most %u frames arrived ahead of one: a NIC reorder "
@@ -680,6 +687,9 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		", \"retx_rx\": %" PRIu64 ", \"nack_lost\": %" PRIu64
 		", \"retx_pending\": %" PRIu64 ", \"recovery_p50_ns\": %.1f, \"recovery_p99_ns\": %.1f"
 		", \"recovery_max_ns\": %.1f},\n"
+		"  \"rto\": {\"rto_us\": %.1f, \"rto_tx\": %" PRIu64
+		", \"rto_rx\": %" PRIu64 ", \"dup_rx\": %" PRIu64
+		", \"nack_dup\": %" PRIu64 ", \"window_full\": %" PRIu64 "},\n"
 		"  \"ecn\": {\"ce\": %" PRIu64 ", \"ect\": %" PRIu64
 		", \"cnps\": %" PRIu64 "},\n"
 		"  \"flow_control\": {\"pfc_rx\": %" PRIu64 ", \"credit_rx\": %"
@@ -694,7 +704,9 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		m->nack_lost, m->retx_pending,
 		to_ns(rep, ibex_hist_quantile(&m->recovery, 0.5)),
 		to_ns(rep, ibex_hist_quantile(&m->recovery, 0.99)),
-		to_ns(rep, ibex_hist_max(&m->recovery)), m->ce, m->ect, m->cnps, rep->pfc_rx,
+		to_ns(rep, ibex_hist_max(&m->recovery)), o->rto_us, m->rto_tx,
+		m->rto_rx, m->dup_rx, m->nack_dup, m->window_full, m->ce, m->ect,
+		m->cnps, rep->pfc_rx,
 		rep->credit_rx, rep->credit_tx, rep->credit_stalls,
 		rep->elapsed_s, o->rate_pps,
 		rep->elapsed_s > 0 ? m->tx_frames / rep->elapsed_s : 0,

@@ -31,6 +31,7 @@
 #include "ibex_fcframe.h"
 #include "ibex_gen_coll.h"
 #include "ibex_gen_dcqcn.h"
+#include "ibex_gen_inflight.h"
 #include "ibex_gen_engine.h"
 #include "ibex_gen_frame.h"
 #include "ibex_gen_meas.h"
@@ -77,20 +78,31 @@ RTE_LOG_REGISTER(ibex_gen_logtype, ibex.gen, INFO);
 /* Frames a port's retransmission queue holds (NACKs of trimmed frames
  * not yet answered). */
 #define RETX_MAX 1024
+/* Frames a port may have in flight with --rto (its window): 16384 of
+ * 1 KiB are 16 MiB, more than any path here holds. */
+#define INFLIGHT_SLOTS 16384u
+/* The timeout scan, per port and poll: frames it looks at, and most it
+ * queues. */
+#define RTO_SCAN_BUDGET 64
+#define RTO_SCAN_MAX 32
 
-/* A frame to send again: its trimmed original came back as a NACK. */
+/* A frame to send again: its trimmed original came back as a NACK, or
+ * (--rto) it timed out. */
 struct retx_ent {
 	uint32_t sf;             /**< sub-flow (flow and QP) */
 	uint32_t seq, psn, tag, len;
 	uint8_t opcode;
+	uint8_t flags;           /**< IBEX_GEN_HEAD_RETX or _RTO */
+	uint16_t slot;           /**< in the port's in-flight record (--rto) */
 	uint16_t src, dst;
 	uint64_t tsc;            /**< the original's send time */
-	uint64_t nack_tsc;       /**< when the NACK came in */
+	uint64_t nack_tsc;       /**< when the NACK came in, or it timed out */
 };
 
 struct gen_port {
 	uint16_t pid;
 	uint8_t mac[6];
+	uint32_t mbps;           /**< its speed: PFC quanta, DCQCN line rate */
 	uint16_t nranks;
 	uint16_t next_rank;      /**< round-robin start among its ranks */
 	uint16_t rank[IBEX_GEN_MAX_RANKS];
@@ -109,6 +121,9 @@ struct gen_port {
 	/* retransmissions of its ranks' trimmed frames, FIFO */
 	uint16_t retx_head, retx_n;
 	struct retx_ent retx[RETX_MAX];
+	/* --rto: the frames its ranks sent that have not arrived yet */
+	struct ibex_inflight infl;
+	struct ibex_inflight_ent *infl_ent;
 };
 
 /* An open-loop flow (rate engine) while it runs. */
@@ -176,6 +191,7 @@ struct ibex_gen_run {
 	uint64_t hk_last;        /**< tick of the previous housekeeping */
 	uint64_t hk_ticks;       /**< HK_NS in TSC ticks */
 	struct rte_mempool *pool;
+	bool rto;                /**< --rto: loss recovery by timeout */
 	_Atomic bool stop;
 	const _Atomic bool *watch;
 	bool finished;
@@ -265,6 +281,7 @@ port_setup(struct ibex_gen_run *r, struct gen_port *p, char *err, size_t errlen)
 	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN &&
 	    r->opts.link_mbps == 100000)
 		mbps = link.link_speed;
+	p->mbps = (uint32_t)mbps;
 	ret = ibex_pfc_rx_params_set(&p->pfc_par, mbps, IBEX_PFC_WD_OFF, 0, 0);
 	if (ret < 0)
 		goto fail;
@@ -318,6 +335,38 @@ rflows_setup(struct ibex_gen_run *r)
 				  1.0 / r->nrf;
 }
 
+/* --rto: a record of the frames in flight per port. Frames too short for
+ * the head probe cannot name their slot, so the sizes must have room. */
+static int
+rto_setup(struct ibex_gen_run *r, char *err, size_t errlen)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	uint32_t len = ibex_gen_open_loop(o->engine) ? r->frame_len : o->mtu;
+	unsigned int i;
+
+	if (o->rto_us <= 0)
+		return 0;
+	if (len < r->head_min) {
+		snprintf(err, errlen, "--rto needs frames of at least %u bytes "
+			 "(the head probe names each frame), not %u",
+			 r->head_min, len);
+		return -EINVAL;
+	}
+	r->rto = true;
+	for (i = 0; i < r->nports; i++) {
+		struct gen_port *p = &r->port[i];
+
+		p->infl_ent = calloc(INFLIGHT_SLOTS, sizeof(*p->infl_ent));
+		if (p->infl_ent == NULL) {
+			snprintf(err, errlen, "out of memory for --rto");
+			return -ENOMEM;
+		}
+		ibex_inflight_init(&p->infl, p->infl_ent, INFLIGHT_SLOTS,
+				   (uint64_t)(o->rto_us * (double)r->hz / 1e6));
+	}
+	return 0;
+}
+
 int
 ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 		    const uint16_t *port_ids, unsigned int nports, char *err,
@@ -348,7 +397,8 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 		r->opts.qps = 1;
 	r->hz = rte_get_tsc_hz();
 	r->ns_per_tick = 1e9 / (double)r->hz;
-	r->cnp_gap = r->hz * IBEX_GEN_CNP_INTERVAL_NS / 1000000000u;
+	r->cnp_gap = (uint64_t)((double)r->hz * IBEX_GEN_CNP_INTERVAL_NS / 1e9 *
+				(o->dcqcn_scale > 0 ? o->dcqcn_scale : 1));
 	r->tsc0 = rte_rdtsc();
 	r->nports = nports;
 	r->meas = rte_zmalloc("ibex_gen_meas", sizeof(*r->meas),
@@ -437,6 +487,9 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 		if (ret < 0)
 			return ret;
 	}
+	ret = rto_setup(r, err, errlen);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < n; i++) {
 		struct gen_port *p = &r->port[r->rank[i].port];
 
@@ -475,6 +528,8 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 	rte_free(r->rep.rflow_lat);
 	r->rep.rflow_lat = NULL;
 	rte_free(r->meas);
+	for (i = 0; i < IBEX_GEN_MAX_PORTS; i++)
+		free(r->port[i].infl_ent);
 	rte_free(r);
 }
 
@@ -508,7 +563,10 @@ rx_fc(struct ibex_gen_run *r, struct gen_port *p, const uint8_t *d,
 /*
  * A frame a switch trimmed (UEC: headers and the first bytes kept, the
  * trailer cut off) is a NACK: its head probe names the frame, and its
- * sender, in this process, queues it for retransmission at once.
+ * sender, in this process, queues it for retransmission at once. The
+ * NACK does not cut the sender's rate: DCQCN reacts to CNPs only, so a
+ * run with trimming and one without differ in how fast a loss is known,
+ * not in congestion control.
  * @return true when it was one (counted, whatever became of it).
  */
 static bool
@@ -532,8 +590,16 @@ rx_trimmed(struct ibex_gen_run *r, unsigned int pi, const uint8_t *d,
 		return false;
 	r->meas->trimmed_rx++;
 	sp = &r->port[r->rank[src].port];
+	/* With --rto, a NACK of a frame already queued again, or already
+	 * arrived (a copy of it), asks for nothing. */
+	if (r->rto && !ibex_inflight_nack(&sp->infl, h.slot, h.t.flow, h.t.seq)) {
+		r->meas->nack_dup++;
+		return true;
+	}
 	if (sp->retx_n == RETX_MAX) {
 		r->meas->nack_lost++;
+		if (r->rto)   /* its timeout will recover it */
+			ibex_inflight_unqueue(&sp->infl, h.slot);
 		return true;
 	}
 	r->meas->retx_pending++;
@@ -542,27 +608,40 @@ rx_trimmed(struct ibex_gen_run *r, unsigned int pi, const uint8_t *d,
 		.psn = (uint32_t)(d[t0->bth_off + 9] << 16 |
 				  d[t0->bth_off + 10] << 8 | d[t0->bth_off + 11]),
 		.tag = h.t.tag, .len = h.len, .opcode = h.opcode,
+		.flags = IBEX_GEN_HEAD_RETX, .slot = h.slot,
 		.src = (uint16_t)src, .dst = (uint16_t)dst, .tsc = h.t.tsc,
 		.nack_tsc = now };
 	return true;
 }
 
-/* A retransmission's arrival: the recovery time of its loss. */
-static inline void
-rx_retx(struct ibex_gen_run *r, const uint8_t *d,
-	const struct ibex_gen_tmpl *tp, uint64_t now)
+/*
+ * The head probe of a whole frame: a retransmission's arrival (the
+ * recovery time of a trimmed frame's loss) and, with --rto, the ack of
+ * its slot. @return false for a copy of a frame that had arrived (a
+ * duplicate: counted once, here).
+ */
+static inline bool
+rx_head(struct ibex_gen_run *r, const uint8_t *d,
+	const struct ibex_gen_tmpl *tp, const struct ibex_gen_trailer *t,
+	unsigned int src, uint64_t now)
 {
-	const uint8_t *h = d + ibex_gen_head_off(tp->bth_off);
-	uint32_t magic;
-	uint64_t nack;
+	struct ibex_gen_head h;
 
-	memcpy(&magic, h, 4);
-	if (magic != IBEX_GEN_HEAD_MAGIC ||
-	    !(h[offsetof(struct ibex_gen_head, flags)] & IBEX_GEN_HEAD_RETX))
-		return;
-	memcpy(&nack, h + offsetof(struct ibex_gen_head, nack_tsc), 8);
-	r->meas->retx_rx++;
-	ibex_hist_record(&r->meas->recovery, now - nack);
+	memcpy(&h, d + ibex_gen_head_off(tp->bth_off), sizeof(h));
+	if (h.t.magic != IBEX_GEN_HEAD_MAGIC)
+		return true;
+	if (r->rto && !ibex_inflight_ack(&r->port[r->rank[src].port].infl,
+					 h.slot, t->flow, t->seq)) {
+		r->meas->dup_rx++;
+		return false;
+	}
+	if (h.flags & IBEX_GEN_HEAD_RETX) {
+		r->meas->retx_rx++;
+		ibex_hist_record(&r->meas->recovery, now - h.nack_tsc);
+	} else if (h.flags & IBEX_GEN_HEAD_RTO) {
+		r->meas->rto_rx++;
+	}
+	return true;
 }
 
 /* Per frame. @p open_loop is a constant in each caller, so the compiler
@@ -623,8 +702,10 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 		return;
 	}
 	tp = &r->tmpl[f];
-	if (ibex_unlikely(len >= r->head_min && !short_probe))
-		rx_retx(r, d, tp, now);
+	if (ibex_unlikely((r->rto || r->meas->retx_tx != 0) &&
+			  len >= r->head_min && !short_probe) &&
+	    !rx_head(r, d, tp, &t, src, now))
+		return;
 	ecn = ibex_gen_frame_ecn(d, tp->ip_off);
 	payload = short_probe ? 0 :
 		  len - tp->hdr_len - IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN;
@@ -721,41 +802,70 @@ fc_allows(struct ibex_gen_run *r, struct gen_port *p, uint32_t len,
 static inline void
 head_put(uint8_t *d, const struct ibex_gen_tmpl *tp,
 	 const struct ibex_gen_trailer *t, uint32_t len, uint8_t opcode,
-	 uint8_t flags, uint64_t nack_tsc)
+	 uint8_t flags, uint16_t slot, uint64_t nack_tsc)
 {
 	struct ibex_gen_head h = { .t = *t, .len = len, .opcode = opcode,
-				   .flags = flags, .nack_tsc = nack_tsc };
+				   .flags = flags, .slot = slot,
+				   .nack_tsc = nack_tsc };
 
 	h.t.magic = IBEX_GEN_HEAD_MAGIC;
 	memcpy(d + ibex_gen_head_off(tp->bth_off), &h, IBEX_GEN_HEAD_LEN);
 }
 
+/* --rto: record a frame in its port's flight (the window has room). */
+static inline uint16_t
+inflight_note(struct gen_port *p, const struct ibex_gen_trailer *t,
+	      uint32_t psn, uint32_t len, uint8_t opcode)
+{
+	struct ibex_inflight_ent e = { .sf = t->flow, .seq = t->seq,
+		.psn = psn, .tag = t->tag, .len = (uint16_t)len,
+		.opcode = opcode, .first_tsc = t->tsc };
+
+	return ibex_inflight_push(&p->infl, &e);
+}
+
+/* May port @p p send a new frame? With --rto, not while its window of
+ * frames in flight is full. */
+static inline bool
+window_open(struct ibex_gen_run *r, struct gen_port *p)
+{
+	if (ibex_likely(!r->rto) || ibex_inflight_room(&p->infl))
+		return true;
+	r->meas->window_full++;
+	return false;
+}
+
 static inline void
-frame_fill(struct ibex_gen_run *r, struct rte_mbuf *m, unsigned int src,
-	   unsigned int dst, uint32_t len, uint8_t opcode, uint32_t tag,
-	   uint64_t now)
+frame_fill(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf *m,
+	   unsigned int src, unsigned int dst, uint32_t len, uint8_t opcode,
+	   uint32_t tag, uint64_t now)
 {
 	uint32_t f = ibex_gen_flow(src, dst), qp = r->next_qp[f],
-		 sf = ibex_gen_subflow(f, qp);
+		 sf = ibex_gen_subflow(f, qp), psn = 0;
 	struct ibex_gen_trailer t = {
 		.magic = IBEX_GEN_MAGIC, .flow = sf, .seq = r->meas->tx_seq[sf]++,
 		.tag = tag, .tsc = now,
 	};
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
 	bool full = len >= r->full_min;
+	uint16_t slot = 0;
 
 	/* A connection's frames take its queue pairs in turn, as NCCL
 	 * spreads a message over NCCL_IB_QPS_PER_CONNECTION QPs. */
 	r->next_qp[f] = (uint8_t)(qp + 1 == r->opts.qps ? 0 : qp + 1);
-	if (ibex_unlikely(!full))
+	if (ibex_unlikely(!full)) {
 		ibex_gen_short_write(d, &r->tmpl[f], len, &t);
-	else
-		ibex_gen_frame_write(d, &r->tmpl[f], len, opcode,
-				     r->meas->tx_psn[sf]++ & 0xffffff, &t);
+	} else {
+		psn = r->meas->tx_psn[sf]++ & 0xffffff;
+		ibex_gen_frame_write(d, &r->tmpl[f], len, opcode, psn, &t);
+	}
 	if (qp != 0)
 		ibex_gen_frame_set_qp(d, &r->tmpl[f], qp, full);
-	if (len >= r->head_min)
-		head_put(d, &r->tmpl[f], &t, len, opcode, 0, 0);
+	if (len >= r->head_min) {
+		if (r->rto)
+			slot = inflight_note(p, &t, psn, len, opcode);
+		head_put(d, &r->tmpl[f], &t, len, opcode, 0, slot, 0);
+	}
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	r->meas->tx_frames++;
@@ -831,19 +941,28 @@ tx_retx(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf **mb,
 			.tsc = e->tsc };
 		uint8_t *d = rte_pktmbuf_mtod(mb[built], uint8_t *);
 
-		if (!fc_allows(r, p, e->len, now_ns))
+		/* a retransmission is paced as its sender's new frames are:
+		 * unpaced, a burst of timeouts would refill the queue that
+		 * dropped them */
+		if ((r->opts.dcqcn && r->rank_next[e->src] > now) ||
+		    !fc_allows(r, p, e->len, now_ns))
 			break;
 		ibex_gen_frame_write(d, &r->tmpl[f], e->len, e->opcode, e->psn,
 				     &t);
 		if (qp != 0)
 			ibex_gen_frame_set_qp(d, &r->tmpl[f], qp, true);
-		head_put(d, &r->tmpl[f], &t, e->len, e->opcode,
-			 IBEX_GEN_HEAD_RETX, e->nack_tsc);
+		head_put(d, &r->tmpl[f], &t, e->len, e->opcode, e->flags,
+			 e->slot, e->nack_tsc);
+		if (r->rto)
+			ibex_inflight_resent(&p->infl, e->slot, now);
 		mb[built]->data_len = (uint16_t)e->len;
 		mb[built]->pkt_len = e->len;
 		r->meas->tx_frames++;
 		r->meas->tx_bytes += e->len;
-		r->meas->retx_tx++;
+		if (e->flags & IBEX_GEN_HEAD_RTO)
+			r->meas->rto_tx++;
+		else
+			r->meas->retx_tx++;
 		sent_frame(r, p, e->src, e->len, now);
 		built++;
 		p->retx_head = (uint16_t)((p->retx_head + 1) % RETX_MAX);
@@ -851,6 +970,56 @@ tx_retx(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf **mb,
 		r->meas->retx_pending--;
 	}
 	return built;
+}
+
+/*
+ * --rto: queue the port's frames whose timeout passed, to be sent again
+ * ahead of new frames (as NACKed ones are). A frame the full queue cannot
+ * take stays due and is found on a later turn.
+ */
+static void
+rto_scan(struct ibex_gen_run *r, struct gen_port *p, uint64_t now)
+{
+	uint16_t slot[RTO_SCAN_MAX];
+	unsigned int n, i;
+
+	n = ibex_inflight_expired(&p->infl, now, slot, RTO_SCAN_MAX,
+				  RTO_SCAN_BUDGET);
+	for (i = 0; i < n; i++) {
+		const struct ibex_inflight_ent *s = &p->infl.ent[slot[i]];
+		uint32_t f = ibex_gen_subflow_flow(s->sf);
+		struct retx_ent *e;
+
+		if (p->retx_n == RETX_MAX) {
+			ibex_inflight_unqueue(&p->infl, slot[i]);
+			continue;
+		}
+		r->meas->retx_pending++;
+		e = &p->retx[(p->retx_head + p->retx_n++) % RETX_MAX];
+		*e = (struct retx_ent){ .sf = s->sf, .seq = s->seq,
+			.psn = s->psn, .tag = s->tag, .len = s->len,
+			.opcode = s->opcode, .flags = IBEX_GEN_HEAD_RTO,
+			.slot = slot[i],
+			.src = (uint16_t)(f / IBEX_GEN_MAX_RANKS),
+			.dst = (uint16_t)(f % IBEX_GEN_MAX_RANKS),
+			.tsc = s->first_tsc, .nack_tsc = now };
+	}
+}
+
+/* --rto, after an iteration failed: forget what was in flight, as a
+ * NIC's QP in error flushes its send queue; the next iteration starts
+ * with an empty window. */
+static void
+rto_flush(struct ibex_gen_run *r)
+{
+	unsigned int pi;
+
+	for (pi = 0; pi < r->nports; pi++) {
+		struct gen_port *p = &r->port[pi];
+
+		ibex_inflight_init(&p->infl, p->infl_ent, INFLIGHT_SLOTS,
+				   p->infl.rto);
+	}
 }
 
 /* Collective: the port's ranks, round robin, as much as they have. */
@@ -876,7 +1045,7 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		if (++ri == p->nranks)
 			ri = 0;
 		if ((r->opts.dcqcn && r->rank_next[src] > now) ||
-		    !fc_allows(r, p, max_len, now_ns) ||
+		    !fc_allows(r, p, max_len, now_ns) || !window_open(r, p) ||
 		    !ibex_coll_tx(r->coll, src, now, &k)) {
 			idle++;
 			continue;
@@ -884,7 +1053,7 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		idle = 0;
 		len = ibex_gen_frame_len(&r->tmpl[ibex_gen_flow(src, k.dst)],
 					 k.payload);
-		frame_fill(r, mb[built], src, k.dst, len, k.opcode,
+		frame_fill(r, p, mb[built], src, k.dst, len, k.opcode,
 			   tagi | k.step, now);
 		r->meas->tx_payload += k.payload;
 		sent_frame(r, p, src, len, now);
@@ -933,12 +1102,12 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 			want = ibex_pacer_due(&fl->pacer, now, want);
 		while (want > 0) {
 			if ((r->opts.dcqcn && r->rank_next[src] > now) ||
-			    !fc_allows(r, p, len, now_ns)) {
+			    !fc_allows(r, p, len, now_ns) || !window_open(r, p)) {
 				if (fl->paced)
 					ibex_pacer_unsend(&fl->pacer, want);
 				break;
 			}
-			frame_fill(r, mb[built], src, fl->dst, len,
+			frame_fill(r, p, mb[built], src, fl->dst, len,
 				   IBEX_GEN_OP_ONLY, tag, now);
 			r->meas->tx_payload += payload;
 			sent_frame(r, p, src, len, now);
@@ -1025,14 +1194,18 @@ poll_once(struct ibex_gen_run *r)
 	unsigned int pi;
 
 	r->drv->rx(r, now);
-	for (pi = 0; pi < r->nports; pi++)
+	for (pi = 0; pi < r->nports; pi++) {
+		if (ibex_unlikely(r->rto))
+			rto_scan(r, &r->port[pi], now);
 		r->drv->tx(r, &r->port[pi], now, now_ns);
+	}
 	if (now - r->hk_last >= r->hk_ticks)
 		housekeeping(r, now, now_ns);
 }
 
-/* After the traffic: answer the NACKs still queued at port @p p (its
- * senders' trimmed frames). @return true when none is left. */
+/* After the traffic: answer the NACKs (its senders' trimmed frames) and,
+ * with --rto, the timeouts still queued at port @p p. @return true when
+ * none is left and, with --rto, none of its frames is in flight. */
 static bool
 retx_drain(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 	   uint64_t now_ns)
@@ -1040,8 +1213,10 @@ retx_drain(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 	struct rte_mbuf *mb[BURST];
 	unsigned int built;
 
+	if (r->rto)
+		rto_scan(r, p, now);
 	if (p->retx_n == 0)
-		return true;
+		return !r->rto || ibex_inflight_count(&p->infl) == 0;
 	if (!tx_flush(r, p, now_ns) ||
 	    rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
 		return false;
@@ -1053,7 +1228,7 @@ retx_drain(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		p->npend = (uint16_t)built;
 		tx_flush(r, p, now_ns);
 	}
-	return p->retx_n == 0;
+	return p->retx_n == 0 && (!r->rto || ibex_inflight_count(&p->infl) == 0);
 }
 
 /* Listen (and flush) for @p ms more, so late frames are counted. */
@@ -1200,6 +1375,8 @@ run_coll(struct ibex_gen_run *r)
 				/* let what is in flight come in and be
 				 * counted as stale, not as the next one's */
 				drain(r, DRAIN_MS);
+				if (r->rto)
+					rto_flush(r);
 				continue;
 			}
 			if (it >= o->warmup)
@@ -1560,6 +1737,19 @@ static const struct gen_driver rate_driver = {
 	.setup = rate_setup, .rx = rx_rate, .tx = tx_rate, .run = run_rate,
 };
 
+/* DCQCN's parameters for a line of @p mbps, its times scaled by
+ * --dcqcn-scale (an emulated fabric slowed down that much). */
+static void
+dcqcn_params(const struct ibex_gen_run *r, uint32_t mbps,
+	     struct ibex_dcqcn_params *dp)
+{
+	double k = r->opts.dcqcn_scale > 0 ? r->opts.dcqcn_scale : 1;
+
+	ibex_dcqcn_defaults(dp, mbps * 1e6 / 8, r->hz);
+	dp->alpha_period = (uint64_t)((double)dp->alpha_period * k);
+	dp->inc_period = (uint64_t)((double)dp->inc_period * k);
+}
+
 int
 ibex_gen_run_main(void *arg)
 {
@@ -1570,8 +1760,9 @@ ibex_gen_run_main(void *arg)
 
 	r->hk_last = now;
 	r->hk_ticks = r->hz / (1000000000 / HK_NS);
-	ibex_dcqcn_defaults(&dp, r->opts.link_mbps * 1e6 / 8, r->hz);
 	for (i = 0; i < r->opts.nranks; i++) {
+		/* each rank's line rate is its port's */
+		dcqcn_params(r, r->port[r->rank[i].port].mbps, &dp);
 		ibex_dcqcn_init(&r->dcq[i], &dp, now);
 		r->tick_per_byte[i] = (double)r->hz / r->dcq[i].rc;
 	}

@@ -41,7 +41,8 @@ static const struct {
 	{ "burst-max", "64" }, { "retries", "2" }, { "mtu", "9000" },
 	{ "qps", "4" }, { "vlan", "10" }, { "pcp", "3" }, { "dscp", "26" }, { "ecn", "ect1" },
 	{ "fc", "pfc" }, { "prio", "3" }, { "vl", "2" },
-	{ "link-mbps", "25000" }, { "dcqcn", NULL }, { "json", "x.json" },
+	{ "link-mbps", "25000" }, { "dcqcn", NULL }, { "dcqcn-scale", "1000" },
+	{ "rto", "20000" }, { "json", "x.json" },
 	{ "csv", "x.csv" }, { "plot", "dir" }, { "quiet", NULL },
 	{ "progress", NULL }, { "help", NULL }, { "version", NULL },
 };
@@ -184,6 +185,27 @@ test_rates(void **state)
 	assert_int_equal(o.timeout_ms, 250);
 }
 
+/* --rto recovers losses, which a search measures: refused together. */
+static void
+test_rto_checks(void **state)
+{
+	struct ibex_gen_opts o;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(parse2(&o, "--rto", "20000"), 0);
+	assert_true(o.rto_us == 20000);
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	assert_int_equal(parse2(&o, "--engine", "rate"), 0);
+	o.rto_us = 20000;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	o.search = IBEX_GEN_SEARCH_RATE;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--rto"));
+	assert_int_not_equal(parse2(&o, "--rto", "0"), 0);
+	assert_int_not_equal(parse2(&o, "--dcqcn-scale", "0.5"), 0);
+}
+
 int
 main(void)
 {
@@ -191,6 +213,7 @@ main(void)
 		cmocka_unit_test(test_usage_is_the_parser),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_rto_checks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
