@@ -709,10 +709,17 @@ lane_trim(struct ibex_worker *w, struct ibex_egress *e, uint16_t out,
 	if (m->nb_segs != 1 || rte_mbuf_refcnt_read(m) != 1 ||
 	    ibex_mac_is_group(eth) ||
 	    ibex_pkt_parse(eth, m->data_len, &info) != IBEX_R_OK ||
-	    ibex_pkt_trim(eth, m->pkt_len, &info, e->trim.len,
-			  e->trim.dscp) != 0)
+	    !ibex_pkt_trim_eligible(eth, &info))
 		return false;
-	rte_pktmbuf_trim(m, (uint16_t)(m->pkt_len - e->trim.len));
+	/* A frame no longer than a notice goes whole, unchanged, on the
+	 * notices' lane (as Spectrum forwards it at the trimmed frames'
+	 * priority): cutting it would save nothing. */
+	if (m->pkt_len > e->trim.len) {
+		if (ibex_pkt_trim(eth, m->pkt_len, &info, e->trim.len,
+				  e->trim.dscp) != 0)
+			return false;
+		rte_pktmbuf_trim(m, (uint16_t)(m->pkt_len - e->trim.len));
+	}
 	if (!ibex_vlq_push(tq, m, m->pkt_len, w->rx_tsc, frame_qmeta(m), 0))
 		return false;
 	IBEX_CNT_ADD(e->lane[vl].trimmed, 1);

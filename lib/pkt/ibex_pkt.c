@@ -90,6 +90,18 @@ ibex_pkt_set_ecn(void *frame, const struct ibex_pkt_info *info, uint8_t ecn)
 	}
 }
 
+bool
+ibex_pkt_trim_eligible(const void *frame, const struct ibex_pkt_info *info)
+{
+	const uint8_t *f = frame;
+
+	if (!(info->flags & IBEX_PKT_F_UDP) ||
+	    (info->l3 != IBEX_L3_IPV4 && info->l3 != IBEX_L3_IPV6))
+		return false;
+	return !(info->flags & IBEX_PKT_F_ROCE) ||
+	       f[info->bth_off] != IBEX_BTH_OP_CNP;
+}
+
 int
 ibex_pkt_trim(void *frame, uint32_t len, const struct ibex_pkt_info *info,
 	      uint32_t new_len, uint8_t dscp)
@@ -97,13 +109,10 @@ ibex_pkt_trim(void *frame, uint32_t len, const struct ibex_pkt_info *info,
 	uint8_t *f = frame, *ip = f + info->l3_off, *udp = f + info->l4_off;
 	uint32_t hdr_end = (uint32_t)info->l4_off + UDP_HDR_LEN;
 
-	if (!(info->flags & IBEX_PKT_F_UDP) || len <= new_len)
+	if (!ibex_pkt_trim_eligible(frame, info) || len <= new_len)
 		return -EINVAL;
-	if (info->flags & IBEX_PKT_F_ROCE) {
+	if (info->flags & IBEX_PKT_F_ROCE)
 		hdr_end = (uint32_t)info->bth_off + IBEX_BTH_LEN;
-		if (f[info->bth_off] == IBEX_BTH_OP_CNP)
-			return -EINVAL;
-	}
 	if (new_len < hdr_end)
 		return -EINVAL;
 	if (info->l3 == IBEX_L3_IPV4) {

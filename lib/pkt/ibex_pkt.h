@@ -221,6 +221,13 @@ void ibex_pkt_set_ecn(void *frame, const struct ibex_pkt_info *info,
 #define IBEX_TRIM_MAX 1024
 
 /**
+ * May a frame be trimmed (UEC packet trimming)? IP/UDP (RoCEv2 or not),
+ * not a RoCEv2 CNP: the frames a trimming switch cuts, or, when no longer
+ * than the trim size, moves whole to the trimmed frames' lane.
+ */
+bool ibex_pkt_trim_eligible(const void *frame, const struct ibex_pkt_info *info);
+
+/**
  * UEC packet trimming: make the frame at @p frame (@p len bytes, parsed
  * into @p info) a @p new_len byte notice of itself: headers kept, the
  * payload cut, DSCP set to @p dscp (ECN kept), IPv4 total length and

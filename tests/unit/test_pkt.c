@@ -399,7 +399,8 @@ test_parse_bth_exact(void **state)
 
 /* UEC trimming: a 1024-byte RoCEv2 frame becomes a 256-byte notice of
  * itself that parses as one, with lengths and IPv4 checksum to match, the
- * new DSCP, its ECN kept; CNPs, non-UDP and short frames are refused. */
+ * new DSCP, its ECN kept; CNPs and non-UDP frames are not eligible, and
+ * frames no longer than the size are not cut. */
 static void
 test_trim(void **state)
 {
@@ -413,6 +414,7 @@ test_trim(void **state)
 	s.ecn = IBEX_ECN_ECT0;
 	build(f, &s);
 	assert_int_equal(ibex_pkt_parse(f, 1024, &i), IBEX_R_OK);
+	assert_true(ibex_pkt_trim_eligible(f, &i));
 	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 1024, 46), -EINVAL);
 	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 56, 46), -EINVAL);
 	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 256, 46), 0);
@@ -428,6 +430,7 @@ test_trim(void **state)
 	s.bth_opcode = IBEX_BTH_OP_CNP;
 	build(f, &s);
 	assert_int_equal(ibex_pkt_parse(f, 1024, &i), IBEX_R_OK);
+	assert_false(ibex_pkt_trim_eligible(f, &i));
 	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 256, 46), -EINVAL);
 	/* IPv6: payload length and traffic class */
 	s = spec_of(IBEX_L3_IPV6, -1, true, true);
@@ -443,6 +446,7 @@ test_trim(void **state)
 	s.frame_len = 1024;
 	build(f, &s);
 	assert_int_equal(ibex_pkt_parse(f, 1024, &i), IBEX_R_OK);
+	assert_false(ibex_pkt_trim_eligible(f, &i));
 	assert_int_equal(ibex_pkt_trim(f, 1024, &i, 256, 46), -EINVAL);
 }
 
