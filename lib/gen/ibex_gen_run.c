@@ -1419,6 +1419,10 @@ drain_quiet(struct ibex_gen_run *r)
 				fc ? DRAIN_MAX_FC_MS : DRAIN_MAX_MS) / 1000;
 	unsigned int pi;
 
+	/* --rto: the trial's last losses are due again an RTO after they
+	 * were sent; wait for two more */
+	if (r->rto)
+		max += 2 * r->port[0].infl.rto;
 	while (now - last < quiet && now - t0 < max && !trial_all_in(r)) {
 		now_ns = tick_ns(r, now);
 		if (r->drv->rx(r, now) > 0)
