@@ -6,7 +6,7 @@
 #
 #   tests/bench/ai_ethernet.sh [-p PART] [-b BUILD] [-t TOPOLOGY] [-R RATE]
 #                              [-n ITERS] [-r ROUNDS] [-Q QPS] [-G GAP_US]
-#                              [-s SIZES] [-d SECONDS]
+#                              [-s SIZES] [-d SECONDS] [-T RTO_US]
 #
 # PART adaptive (default): a ring all-reduce of every rank of TOPOLOGY (default
 # conf/fabric/leaf4-spine2-64.yaml) with all links at RATE (default 100M,
@@ -25,22 +25,33 @@
 # each at half the link rate) and a victim flow (rank 7 -> rank 1, 2% of
 # the link) that shares no congested link with it, for SECONDS (5) each,
 # ROUNDS rounds of --fc pfc, --fc credit and ECN only (--fc none, RED/ECN
-# on the lane at 20-200 KB, the generator's ranks reacting DCQCN-style):
+# on the lane at 20-200 KB, the generator's ranks reacting DCQCN-style,
+# its times scaled by 100G/RATE):
 # the victim's latency p50/p99/max and the incast's delivery, medians over
 # the rounds.
-# PART all: both.
+# PART trim: completion time of a 7 -> 1 incast (--engine incast, 8 ranks
+# of conf/fabric/leaf2-spine2-8.yaml at RATE, --qps QPS, ITERS
+# iterations of each size in SIZES) on lossy lanes with RED/ECN and
+# DCQCN senders, when a full lane drops (recovered by the senders' RTO,
+# RTO_US, default 20000) and when it trims (the trimmed frame a NACK; the
+# RTO stays as a backstop), and on lossless lanes (--fc credit) for
+# reference. Every switch port is shaped to 98% of RATE with a 64-frame
+# TX ring and a 16 KB lane, so queues build where ECN and trimming act;
+# DCQCN's times are scaled by 100G/RATE (--dcqcn-scale). ROUNDS rounds,
+# interleaved; medians over the rounds of each run's completion p50/p99.
+# PART all: all three.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 build=build topo=conf/fabric/leaf4-spine2-64.yaml rate=100M iters=20
-rounds=3 qps=4 gap="" sizes="256K 1M" part=adaptive secs=5
-while getopts "p:b:t:R:n:r:Q:G:s:d:h" o; do
+rounds=3 qps=4 gap="" sizes="256K 1M" part=adaptive secs=5 rto=20000
+while getopts "p:b:t:R:n:r:Q:G:s:d:T:h" o; do
 	case $o in
 	p) part=$OPTARG ;; b) build=$OPTARG ;; t) topo=$OPTARG ;;
 	R) rate=$OPTARG ;; n) iters=$OPTARG ;; r) rounds=$OPTARG ;;
 	Q) qps=$OPTARG ;; G) gap=$OPTARG ;; s) sizes=$OPTARG ;;
-	d) secs=$OPTARG ;;
-	*) sed -n '2,32p' "$0"; exit 2 ;;
+	d) secs=$OPTARG ;; T) rto=$OPTARG ;;
+	*) sed -n '2,42p' "$0"; exit 2 ;;
 	esac
 done
 fab=$build/app/ibex-fabric/ibex-fabric
@@ -162,7 +173,8 @@ spreading() {
 		for mode in pfc credit ecn; do
 			local y=$tmp/s8.yaml fc=$mode genfc="" extra=()
 			[ $mode = credit ] && genfc="--fc credit --vl 3"
-			[ $mode = ecn ] && { y=$tmp/s8ecn.yaml fc=none genfc="--dcqcn"; }
+			[ $mode = ecn ] && { y=$tmp/s8ecn.yaml fc=none
+				genfc="--dcqcn --dcqcn-scale $(( 100000000000 / bps ))"; }
 			[ $mode = pfc ] && extra=(--pfc-reaction-us 20000 --pfc-watchdog alarm)
 			"$fab" "${eal[@]}" -- "$y" --fc $fc "${extra[@]}" \
 				--json "$tmp/sp.$mode.$k.hops.json" --gen "--engine rate \
@@ -198,9 +210,102 @@ for mode in ("pfc", "credit", "ecn"):
 PY
 }
 
+trimming() {
+	local t8=conf/fabric/leaf2-spine2-8.yaml mode k n scale
+	local min max
+	min=$(echo "$sizes" | awk '{print $1}') max=$(echo "$sizes" | awk '{print $NF}')
+	scale=$(( 100000000000 / bps ))
+	# VL 2 for the trimmed frames, served first; data on VL 3.
+	awk '/^  nodes:/ { print "  lanes:"; print "    vls: 4"
+		print "    pcp2sl: \"0-7:0,3:3\""; print "    sl2vl: \"0-15:0,3:3\""
+		print "    vlarb: \"high 2:255 low 0:32,3:32 limit 8\"" } { print }' "$t8" |
+		sed -e "s/rate: [0-9.]*[KMGT]/rate: $rate/" \
+		    -e 's/\(leaf[0-9]*\): {kind: ibex, ports: 6}/\1: {kind: ibex, ports: 6, config: LEAF}/' \
+		    -e 's/\(spine[0-9]*\): {kind: ibex, ports: 2}/\1: {kind: ibex, ports: 2, config: SPINE}/' \
+		>"$tmp/tr.yaml"
+	# shaped just below the link so the queue is the lane's, not the TX
+	# ring's (a switch's scheduler feeds its wire at line rate)
+	local shape
+	shape=$(python3 -c "print('%dK' % ($bps * 0.98 / 1e3))")
+	for mode in drop trim credit; do
+		for n in 2 6; do
+			{
+				for ((k = 0; k < n; k++)); do
+					echo "port p$k tx-desc 64 vl-queue 16KB shape $shape"
+				done
+				if [ $mode != credit ]; then
+					for ((k = 0; k < n; k++)); do
+						echo "ecn p$k vl 3 kmin 4KB kmax 12KB pmax 0.2"
+						[ $mode = trim ] && echo "trim p$k size 256 dscp 46 vl 2"
+					done
+				fi
+			} >"$tmp/tr.$mode.$n.conf"
+		done
+		sed -e "s/config: LEAF/config: tr.$mode.6.conf/" \
+		    -e "s/config: SPINE/config: tr.$mode.2.conf/" "$tmp/tr.yaml" >"$tmp/tr.$mode.yaml"
+	done
+	echo "# trimming vs drop-and-timeout: 7 -> 1 incast on leaf2-spine2-8 at $rate," \
+		"--qps $qps, RTO $rto us, DCQCN times x $scale, $iters iterations," \
+		"$rounds rounds ($(date -u +%FT%TZ))"
+	for ((k = 1; k <= rounds; k++)); do
+		for mode in drop trim credit; do
+			local fc=none genfc="--dcqcn --dcqcn-scale $scale --rto $rto"
+			[ $mode = credit ] && { fc=credit genfc="--fc credit --vl 3"; }
+			"$fab" "${eal[@]}" -- "$tmp/tr.$mode.yaml" --fc $fc \
+				--json "$tmp/tr.$mode.$k.hops.json" --gen "--engine incast \
+				--ranks 8 -b $min -e $max -f 4 -n $iters -w 1 --qps $qps \
+				--vlan 1 --pcp 3 $genfc --timeout-ms 60000 \
+				--json $tmp/tr.$mode.$k.json" >"$tmp/tr.$mode.$k.log" 2>&1 ||
+				echo "# $mode round $k: not clean ($(tail -1 "$tmp/tr.$mode.$k.log"))"
+		done
+	done
+	python3 - "$tmp" "$rounds" <<'PY'
+import json, statistics, sys
+t, rounds = sys.argv[1], int(sys.argv[2])
+def runs(mode):
+    out = []
+    for k in range(1, rounds + 1):
+        try:
+            out.append(json.load(open(f"{t}/tr.{mode}.{k}.json")))
+        except (OSError, ValueError):
+            pass
+    return out
+m = statistics.median
+# per run, both sizes together: frames the RTO recovered (its copy
+# arrived first), trimmed frames (NACKs), RTO retransmissions, duplicates,
+# the NACKs' recovery p99 (NACK to the retransmission's arrival)
+print("%-7s %8s %10s %10s %6s %9s %9s %9s %9s %9s" % ("mode", "size", "ct p50 ms",
+      "ct p99 ms", "failed", "rto rec", "trimmed", "rto retx", "dups", "recov ms"))
+base = runs("drop")
+for mode in ("drop", "trim", "credit"):
+    rs = runs(mode)
+    if not rs:
+        print("%-7s (no clean run)" % mode)
+        continue
+    for i, s in enumerate(rs[0]["sizes"]):
+        print("%-7s %8d %10.1f %10.1f %6d %9d %9d %9d %9d %9.1f" % (mode, s["bytes"],
+              m(r["sizes"][i]["ct_p50_us"] for r in rs) / 1e3,
+              m(r["sizes"][i]["ct_p99_us"] for r in rs) / 1e3,
+              sum(r["sizes"][i]["failed"] for r in rs),
+              m(r["rto"]["rto_rx"] for r in rs),
+              m(r["trim"]["trimmed_rx"] for r in rs), m(r["rto"]["rto_tx"] for r in rs),
+              m(r["rto"]["dup_rx"] for r in rs),
+              m(r["trim"]["recovery_p99_ns"] for r in rs) / 1e6))
+for mode in ("trim", "credit"):
+    rs = runs(mode)
+    if not rs or not base:
+        continue
+    for i, s in enumerate(rs[0]["sizes"]):
+        print("# %s / drop at %d B: p50 %.3f, p99 %.3f" % (mode, s["bytes"],
+              m(r["sizes"][i]["ct_p50_us"] for r in rs) / m(r["sizes"][i]["ct_p50_us"] for r in base),
+              m(r["sizes"][i]["ct_p99_us"] for r in rs) / m(r["sizes"][i]["ct_p99_us"] for r in base)))
+PY
+}
+
 case $part in
 adaptive) adaptive ;;
 spreading) spreading ;;
-all) adaptive; spreading ;;
+trim) trimming ;;
+all) adaptive; spreading; trimming ;;
 *) echo "unknown part $part" >&2; exit 2 ;;
 esac

@@ -35,6 +35,12 @@
 #      lossy lane would drop; the generator's receivers take each trimmed
 #      frame as a NACK and its sender retransmits it (and the recovery
 #      time is measured); without trimming the same overload only drops.
+#   8. Trimming vs drop-and-timeout: a 7 -> 1 incast (--engine incast)
+#      on lossy lanes with ECN and DCQCN senders that retransmit after a
+#      timeout (ibex-gen --rto). Dropping, every iteration completes
+#      because the timeouts recover the lost frames; trimming, the NACKs
+#      recover them, every trimmed frame is answered once, and no copy is
+#      counted twice.
 #
 #   test_fabric.sh IBEX_FABRIC IBEX_CTL CONF_DIR
 # Environment: FAB_FRAMES (300000) frames of each incast.
@@ -405,3 +411,63 @@ assert off["trim"]["trimmed_rx"] == 0 and off["sequence"]["lost"] > 0, off["sequ
 PY
 check_ok "UEC trimming: trimmed frames come back as NACKs and are retransmitted; without it they are lost"
 
+
+# ---- 8. trimming vs drop-and-timeout: every loss recovered ----
+# Ports shaped just below the link with a short TX ring, so the queue is
+# the lane's (where ECN and trimming act); DCQCN's times scaled to the
+# 100 Mb/s links (--dcqcn-scale 1000). The RTO (200 ms) is far above the
+# path's delay: a timeout is a loss, not a late frame.
+awk '/^  nodes:/ { print "  lanes:"; print "    vls: 4"; print "    pcp2sl: \"0-7:0,3:3\"";
+	print "    sl2vl: \"0-15:0,3:3\""; print "    vlarb: \"high 2:255 low 0:32,3:32 limit 8\"" }
+	{ print }' "$confdir/fabric/leaf2-spine2-8.yaml" |
+	sed -e 's/rate: 100G/rate: 100M/' \
+	    -e 's/\(leaf[0-9]*\): {kind: ibex, ports: 6}/\1: {kind: ibex, ports: 6, config: rto6.conf}/' \
+	    -e 's/\(spine[0-9]*\): {kind: ibex, ports: 2}/\1: {kind: ibex, ports: 2, config: rto2.conf}/' \
+	>"$tmp/rto.yaml"
+for m in drop trim; do
+	for n in 2 6; do
+		{
+			for ((k = 0; k < n; k++)); do
+				echo "port p$k tx-desc 64 vl-queue 16KB shape 98M"
+			done
+			for ((k = 0; k < n; k++)); do
+				echo "ecn p$k vl 3 kmin 4KB kmax 12KB pmax 0.2"
+				[ $m = trim ] && echo "trim p$k size 256 dscp 46 vl 2"
+			done
+		} >"$tmp/rto$n.conf"
+	done
+	dpdk_prefix prto "rto$m"
+	"$fab" "${eal[@]}" --file-prefix="$prto" -- "$tmp/rto.yaml" --fc none \
+		--json "$tmp/rto.$m.json" --gen "--engine incast --ranks 8 -b 256K \
+		-e 256K -n 3 -w 0 --qps 4 --vlan 1 --pcp 3 --dcqcn --dcqcn-scale 1000 \
+		--rto 200000 --timeout-ms 120000 --json $tmp/rto.$m.gen.json" \
+		>"$tmp/rto.$m.log" 2>&1 || true
+	[ -s "$tmp/rto.$m.gen.json" ] ||
+		{ show_log "$tmp/rto.$m.log"; fail "incast with --rto ($m) did not finish"; }
+done
+python3 - "$tmp" <<'PY' || { show_log "$tmp/rto.trim.log"; fail "trimming vs drop-and-timeout"; }
+import json, sys
+t = sys.argv[1]
+dr = json.load(open(f"{t}/rto.drop.gen.json"))
+tr = json.load(open(f"{t}/rto.trim.gen.json"))
+for name, g in (("drop", dr), ("trim", tr)):
+    s = g["sizes"][0]
+    print("fabric: incast, %s: completion p50 %.1f ms, p99 %.1f ms; %d timeouts "
+          "(%d recovered), %d trimmed, %d duplicates" % (name, s["ct_p50_us"] / 1e3,
+          s["ct_p99_us"] / 1e3, g["rto"]["rto_tx"], g["rto"]["rto_rx"],
+          g["trim"]["trimmed_rx"], g["rto"]["dup_rx"]))
+    # every iteration completed: each lost frame was sent again and its
+    # payload counted once (a duplicate counted twice would end an
+    # iteration early, never fail it; the sequence checker sees them)
+    assert s["iters"] == 3 and s["failed"] == 0, s
+    assert g["sequence"]["lost"] == 0, g["sequence"]
+# dropping: the timeouts did the recovery, and nothing was trimmed
+assert dr["trim"]["trimmed_rx"] == 0 and dr["rto"]["rto_rx"] > 0, dr["rto"]
+# trimming: every trimmed frame a NACK, each answered once (sent again,
+# refused by a full queue and left to its timeout, or already on its way)
+r = tr["trim"]
+assert r["trimmed_rx"] > 0 and r["retx_rx"] > 0, r
+assert r["retx_tx"] + r["nack_lost"] + r["retx_pending"] + tr["rto"]["nack_dup"] == \
+    r["trimmed_rx"], (r, tr["rto"])
+PY
+check_ok "trimming vs drop-and-timeout: timeouts recover the dropped frames, NACKs the trimmed ones; every iteration completes"
