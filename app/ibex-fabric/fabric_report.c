@@ -25,6 +25,7 @@ struct hop {
 	struct ibex_port_counters pc;
 	uint64_t queued, cut;           /* frames, all lanes */
 	uint64_t lane_drops;
+	uint64_t trimmed;               /* frames trimmed instead of dropped */
 	uint64_t res_p50, res_p99, res_max; /* ns, all lanes */
 	uint64_t pause_tx, pause_rx;    /* PFC frames */
 	uint64_t paused_us;             /* time our TX was paused, all prios */
@@ -55,6 +56,7 @@ hop_residence(const struct ibex_dp *dp, uint16_t p, struct hop *o,
 		o->queued += lc.queued;
 		o->cut += lc.cut_through;
 		o->lane_drops += lc.drops;
+		o->trimmed += lc.trimmed;
 		for (q = 0; q < 2; q++) {
 			ibex_hist_init(one);
 			if (ibex_dp_residence(dp, p, vl, q != 0, one) == 0)
@@ -262,9 +264,10 @@ json_hop(FILE *o, const struct fabric *f, unsigned int i, uint16_t p)
 		ibex_port_dropped(&h.pc), h.lane_drops, h.pause_tx,
 		h.pause_rx, h.paused_us, h.credit_tx, h.credit_rx,
 		h.violations);
-	fprintf(o, ", \"pfc_storms\": %" PRIu64 ", \"pfc_restored\": %" PRIu64
-		", \"rx_missed\": %" PRIu64 ", \"peer_rx_missed\": %" PRIu64,
-		h.storms, h.restored, here, there);
+	fprintf(o, ", \"trimmed\": %" PRIu64 ", \"pfc_storms\": %" PRIu64
+		", \"pfc_restored\": %" PRIu64 ", \"rx_missed\": %" PRIu64
+		", \"peer_rx_missed\": %" PRIu64, h.trimmed, h.storms, h.restored,
+		here, there);
 	json_drops(o, &h.pc);
 	fprintf(o, "}");
 }

@@ -408,6 +408,10 @@ assert tr["nack_lost"] <= tr["trimmed_rx"] // 100, tr
 assert tr["retx_tx"] >= 0.9 * tr["trimmed_rx"], tr
 assert tr["retx_rx"] > 0 and tr["recovery_max_ns"] > 0, tr
 assert off["trim"]["trimmed_rx"] == 0 and off["sequence"]["lost"] > 0, off["sequence"]
+# every NACK a receiver took was trimmed by a switch port, and counted there
+hops = json.load(open(f"{t}/trim.on.json"))
+sw = sum(p["trimmed"] for s in hops["switches"] for p in s["ports"])
+assert sw >= tr["trimmed_rx"], (sw, tr["trimmed_rx"])
 PY
 check_ok "UEC trimming: trimmed frames come back as NACKs and are retransmitted; without it they are lost"
 
@@ -469,5 +473,8 @@ r = tr["trim"]
 assert r["trimmed_rx"] > 0 and r["retx_rx"] > 0, r
 assert r["retx_tx"] + r["nack_lost"] + r["retx_pending"] + tr["rto"]["nack_dup"] == \
     r["trimmed_rx"], (r, tr["rto"])
+hops = json.load(open(f"{t}/rto.trim.json"))
+sw = sum(p["trimmed"] for s in hops["switches"] for p in s["ports"])
+assert sw >= r["trimmed_rx"], (sw, r["trimmed_rx"])
 PY
 check_ok "trimming vs drop-and-timeout: timeouts recover the dropped frames, NACKs the trimmed ones; every iteration completes"
