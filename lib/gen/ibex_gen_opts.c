@@ -336,9 +336,10 @@ static const struct gen_opt gen_opts[] = {
 	  .unit = "ms", .min = 1, .max = 3600000,
 	  .help = "an iteration slower than this fails (default 2000)" },
 	{ SEC("open loop (--engine rate: rank r sends to rank r+1, or the --flow list):"),
-	  .name = "flow", .arg = "S:D[:PPS],..", .parse = p_flows,
+	  .name = "flow", .arg = "S:D[:PPS][@C],..", .parse = p_flows,
 	  .help = "flows from rank S to rank D, each at PPS or an equal\n"
-		  "share of --rate (repeatable)" },
+		  "share of --rate, in class C (PCP, PFC priority and\n"
+		  "credit VL C; needs --vlan) or the run's (repeatable)" },
 	{ .name = "rate", .arg = "PPS", .parse = p_pps, OFF(rate_pps),
 	  .max = 1e10,
 	  .help = "total frames per second, e.g. 1M = 10^6 (default: as fast\n"
@@ -491,7 +492,7 @@ ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
 	const char *p = s;
 
 	while (*p != '\0') {
-		struct ibex_gen_rflow fl = { 0 };
+		struct ibex_gen_rflow fl = { .cls = -1 };
 		unsigned int src, dst, k;
 		int used = 0;
 
@@ -502,7 +503,7 @@ ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
 		p += used;
 		if (*p == ':') {
 			char word[32];
-			size_t n = strcspn(p + 1, ",");
+			size_t n = strcspn(p + 1, ",@");
 
 			if (n == 0 || n >= sizeof(word))
 				return bad("--flow", s);
@@ -512,6 +513,15 @@ ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
 			    !(fl.pps > 0 && fl.pps <= 1e10))
 				return bad("--flow", s);
 			p += 1 + n;
+		}
+		if (*p == '@') {
+			unsigned int c;
+
+			if (sscanf(p + 1, "%u%n", &c, &used) != 1 || c > 7 ||
+			    p[1] < '0' || p[1] > '9')
+				return bad("--flow (a class is 0..7)", s);
+			fl.cls = (int8_t)c;
+			p += 1 + used;
 		}
 		if (*p == ',')
 			p++;
@@ -630,6 +640,13 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 		if (o->rflow[i].src >= o->nranks || o->rflow[i].dst >= o->nranks) {
 			snprintf(err, len, "--flow %u:%u: only %u ranks",
 				 o->rflow[i].src, o->rflow[i].dst, o->nranks);
+			return -EINVAL;
+		}
+	for (i = 0; i < o->nrflows; i++)
+		if (o->rflow[i].cls >= 0 && o->frame.vlan < 0) {
+			snprintf(err, len, "--flow %u:%u@%d: a class needs "
+				 "--vlan (it is the frames' PCP)",
+				 o->rflow[i].src, o->rflow[i].dst, o->rflow[i].cls);
 			return -EINVAL;
 		}
 	if ((o->nrflows > 0 || o->search != IBEX_GEN_SEARCH_NONE ||

@@ -25,6 +25,8 @@ struct ibex_gen_rflow {
 	uint16_t src;      /**< sending rank */
 	uint16_t dst;      /**< receiving rank */
 	double pps;        /**< its rate; 0: an equal share of --rate */
+	int8_t cls;        /**< its class (@C): PCP, PFC priority and credit VL
+			        C; -1: the run's (--pcp, --prio, --vl) */
 };
 
 enum ibex_gen_search_kind {
@@ -33,7 +35,8 @@ enum ibex_gen_search_kind {
 	IBEX_GEN_SEARCH_BURST,  /**< RFC 8239: largest burst without loss */
 };
 
-/** Parse a --flow list "S:D[:PPS],..." into @p o. @return 0 or -EINVAL. */
+/** Parse a --flow list "S:D[:PPS][@C],..." into @p o. @return 0 or
+ * -EINVAL. */
 struct ibex_gen_opts;
 int ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s);
 

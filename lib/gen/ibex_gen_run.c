@@ -103,6 +103,7 @@ struct gen_port {
 	uint16_t pid;
 	uint8_t mac[6];
 	uint32_t mbps;           /**< its speed: PFC quanta, DCQCN line rate */
+	uint8_t prio_mask;       /**< PFC priorities of the frames it sends */
 	uint16_t nranks;
 	uint16_t next_rank;      /**< round-robin start among its ranks */
 	uint16_t rank[IBEX_GEN_MAX_RANKS];
@@ -181,6 +182,12 @@ struct ibex_gen_run {
 	unsigned int nrf;
 	int16_t rf_of[IBEX_GEN_MAX_FLOWS];   /**< flow id -> rf index, -1 */
 	uint8_t next_qp[IBEX_GEN_MAX_FLOWS]; /**< flow id -> its next QP */
+	/* classes (--flow S:D@C): per flow id the PFC priority and credit VL
+	 * of its frames, per PCP the credit VL frames arrive on */
+	uint8_t flow_prio[IBEX_GEN_MAX_FLOWS];
+	uint8_t flow_vl[IBEX_GEN_MAX_FLOWS];
+	uint8_t pcp_vl[8];
+	unsigned int nvls;       /**< credit VLs: the highest used + 1 */
 	uint32_t trial;          /**< open loop: current trial, in the tag */
 	uint32_t frame_len;      /**< open loop: frame bytes without FCS */
 	uint32_t full_min;       /**< smallest frame with the full trailer */
@@ -289,7 +296,7 @@ port_setup(struct ibex_gen_run *r, struct gen_port *p, char *err, size_t errlen)
 	ret = ibex_credit_params_set(&p->credit_par, CREDIT_MIN_NS,
 				     CREDIT_PERIOD_NS);
 	if (ret == 0)
-		ret = ibex_credit_port_init(&p->credit, r->opts.vl + 1u);
+		ret = ibex_credit_port_init(&p->credit, r->nvls);
 	if (ret < 0)
 		goto fail;
 	return 0;
@@ -333,6 +340,60 @@ rflows_setup(struct ibex_gen_run *r)
 	for (i = 0; i < r->nrf; i++)
 		r->rf[i].weight = all_given ? o->rflow[i].pps / sum :
 				  1.0 / r->nrf;
+}
+
+/*
+ * Classes: a --flow S:D@C flow's frames carry PCP C, obey PFC priority C
+ * and take credit VL C (the switch is to map PCP C to VL C); the others
+ * the run's --pcp, --prio and --vl. A received frame's credit blocks go
+ * to the VL of its PCP.
+ */
+static int
+classes_setup(struct ibex_gen_run *r, char *err, size_t errlen)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	unsigned int i;
+
+	memset(r->flow_prio, o->prio, sizeof(r->flow_prio));
+	memset(r->flow_vl, o->vl, sizeof(r->flow_vl));
+	memset(r->pcp_vl, o->vl, sizeof(r->pcp_vl));
+	r->nvls = o->vl + 1u;
+	for (i = 0; i < o->nrflows; i++) {
+		const struct ibex_gen_rflow *fl = &o->rflow[i];
+		uint32_t f = ibex_gen_flow(fl->src, fl->dst);
+		struct ibex_gen_frame_opts fo = o->frame;
+		uint8_t c = (uint8_t)fl->cls;
+
+		if (fl->cls < 0)
+			continue;
+		fo.pcp = c;
+		if (ibex_gen_tmpl_build(&r->tmpl[f], &r->rank[fl->src],
+					&r->rank[fl->dst], &fo) < 0) {
+			snprintf(err, errlen, "cannot build frame headers");
+			return -EINVAL;
+		}
+		r->flow_prio[f] = r->flow_vl[f] = r->pcp_vl[c] = c;
+		if (c + 1u > r->nvls)
+			r->nvls = c + 1u;
+	}
+	return 0;
+}
+
+/* The PFC priorities each port's frames use (it holds them all while one
+ * is paused, as one TX queue does). */
+static void
+classes_ports(struct ibex_gen_run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nports; i++)
+		r->port[i].prio_mask = r->nrf != 0 ? 0 :
+				       (uint8_t)(1u << r->opts.prio);
+	for (i = 0; i < r->nrf; i++) {
+		struct gen_port *p = &r->port[r->rank[r->rf[i].src].port];
+
+		p->prio_mask |= (uint8_t)(1u << r->flow_prio[r->rf[i].f]);
+	}
 }
 
 /* --rto: a record of the frames in flight per port. Frames too short for
@@ -452,6 +513,9 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 				return ret;
 			}
 		}
+	ret = classes_setup(r, err, errlen);
+	if (ret < 0)
+		return ret;
 	r->full_min = ibex_gen_frame_len(&r->tmpl[1], 0);
 	r->head_min = ibex_gen_frame_len(&r->tmpl[1], IBEX_GEN_HEAD_LEN);
 	r->frame_len = o->frame_size;
@@ -500,6 +564,7 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 
 		p->rfi[p->nrf++] = (uint16_t)i;
 	}
+	classes_ports(r);
 	return 0;
 nomem:
 	snprintf(err, errlen, "out of memory for the generator");
@@ -644,6 +709,13 @@ rx_head(struct ibex_gen_run *r, const uint8_t *d,
 	return true;
 }
 
+/* The credit VL a received frame came on: its PCP's. */
+static inline unsigned int
+rx_vl(const struct ibex_gen_run *r, const uint8_t *d, uint16_t et)
+{
+	return et == IBEX_ETHERTYPE_VLAN ? r->pcp_vl[d[14] >> 5] : r->opts.vl;
+}
+
 /* Per frame. @p open_loop is a constant in each caller, so the compiler
  * builds one copy per kind of engine and no frame asks which it is. */
 static __rte_always_inline void
@@ -679,7 +751,8 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 		return;
 	}
 	if (r->opts.fc == IBEX_GEN_FC_CREDIT)
-		ibex_credit_rx_data(&p->credit, r->opts.vl, ibex_blocks(len));
+		ibex_credit_rx_data(&p->credit, rx_vl(r, d, et),
+				    ibex_blocks(len));
 	if (ibex_unlikely(!ibex_gen_trailer_get(d, len, &t))) {
 		if (rx_trimmed(r, pi, d, len, now))
 			return;
@@ -778,18 +851,19 @@ rx_rate(struct ibex_gen_run *r, uint64_t now)
 
 /* ---- TX ---- */
 
-/* May this port send a frame of @p len bytes now (PFC, credits)? */
+/* May this port send a frame of @p len bytes of flow @p f now (PFC on
+ * its priority, credits on its VL)? */
 static inline bool
 fc_allows(struct ibex_gen_run *r, struct gen_port *p, uint32_t len,
-	  uint64_t now_ns)
+	  uint32_t f, uint64_t now_ns)
 {
 	switch (r->opts.fc) {
 	case IBEX_GEN_FC_PFC:
-		return ibex_pfc_rx_lane(&p->pfc_par, &p->pfc, r->opts.prio,
+		return ibex_pfc_rx_lane(&p->pfc_par, &p->pfc, r->flow_prio[f],
 					now_ns) !=
 		       IBEX_PFC_PAUSED;
 	case IBEX_GEN_FC_CREDIT:
-		if (ibex_credit_tx_ok(&p->credit, r->opts.vl, ibex_blocks(len)))
+		if (ibex_credit_tx_ok(&p->credit, r->flow_vl[f], ibex_blocks(len)))
 			return true;
 		r->rep.credit_stalls++;
 		return false;
@@ -874,10 +948,10 @@ frame_fill(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf *m,
 
 static inline void
 sent_frame(struct ibex_gen_run *r, struct gen_port *p, unsigned int src,
-	   uint32_t len, uint64_t now)
+	   uint32_t f, uint32_t len, uint64_t now)
 {
 	if (r->opts.fc == IBEX_GEN_FC_CREDIT)
-		ibex_credit_tx_sent(&p->credit, r->opts.vl, ibex_blocks(len));
+		ibex_credit_tx_sent(&p->credit, r->flow_vl[f], ibex_blocks(len));
 	if (r->opts.dcqcn) {
 		uint64_t base = r->rank_next[src] > now ? r->rank_next[src] : now;
 
@@ -886,14 +960,28 @@ sent_frame(struct ibex_gen_run *r, struct gen_port *p, unsigned int src,
 	}
 }
 
+/* Is one of the PFC priorities of the port's frames paused? */
+static inline bool
+port_paused(struct gen_port *p, uint64_t now_ns)
+{
+	unsigned int m = p->prio_mask, prio;
+
+	for (prio = 0; m != 0; prio++, m >>= 1)
+		if ((m & 1) && ibex_pfc_rx_lane(&p->pfc_par, &p->pfc, prio,
+						now_ns) == IBEX_PFC_PAUSED)
+			return true;
+	return false;
+}
+
 /*
  * Hand the port's queued frames to TX. With --tx-drop what the port does
  * not take is dropped (and, its sequence numbers used, counted lost at the
  * receiver), as a wire delivers into a full receive queue; otherwise it
- * stays queued. Under PFC the queue holds while its priority is paused, as
- * a NIC's per-priority TX queue does: the frames were built before the
- * pause came in and are not on the wire yet. @return true when none is
- * left.
+ * stays queued. Under PFC the queue holds while a priority of its frames
+ * is paused, as a NIC's per-priority TX queue does: the frames were built
+ * before the pause came in and are not on the wire yet (a port whose ranks
+ * send several classes holds them all: one queue). @return true when none
+ * is left.
  */
 static inline bool
 tx_flush(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
@@ -902,9 +990,7 @@ tx_flush(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
 
 	if (p->npend == 0)
 		return true;
-	if (r->opts.fc == IBEX_GEN_FC_PFC &&
-	    ibex_pfc_rx_lane(&p->pfc_par, &p->pfc, r->opts.prio, now_ns) ==
-	    IBEX_PFC_PAUSED)
+	if (r->opts.fc == IBEX_GEN_FC_PFC && port_paused(p, now_ns))
 		return false;
 	n = ibex_pdev_tx_burst(p->pid, 0, p->pend, p->npend);
 	if (n < p->npend) {
@@ -945,7 +1031,7 @@ tx_retx(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf **mb,
 		 * unpaced, a burst of timeouts would refill the queue that
 		 * dropped them */
 		if ((r->opts.dcqcn && r->rank_next[e->src] > now) ||
-		    !fc_allows(r, p, e->len, now_ns))
+		    !fc_allows(r, p, e->len, f, now_ns))
 			break;
 		ibex_gen_frame_write(d, &r->tmpl[f], e->len, e->opcode, e->psn,
 				     &t);
@@ -963,7 +1049,7 @@ tx_retx(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf **mb,
 			r->meas->rto_tx++;
 		else
 			r->meas->retx_tx++;
-		sent_frame(r, p, e->src, e->len, now);
+		sent_frame(r, p, e->src, f, e->len, now);
 		built++;
 		p->retx_head = (uint16_t)((p->retx_head + 1) % RETX_MAX);
 		p->retx_n--;
@@ -1044,8 +1130,9 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 
 		if (++ri == p->nranks)
 			ri = 0;
+		/* a collective's flows are all of the run's class: flow 0's */
 		if ((r->opts.dcqcn && r->rank_next[src] > now) ||
-		    !fc_allows(r, p, max_len, now_ns) || !window_open(r, p) ||
+		    !fc_allows(r, p, max_len, 0, now_ns) || !window_open(r, p) ||
 		    !ibex_coll_tx(r->coll, src, now, &k)) {
 			idle++;
 			continue;
@@ -1056,7 +1143,7 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		frame_fill(r, p, mb[built], src, k.dst, len, k.opcode,
 			   tagi | k.step, now);
 		r->meas->tx_payload += k.payload;
-		sent_frame(r, p, src, len, now);
+		sent_frame(r, p, src, ibex_gen_flow(src, k.dst), len, now);
 		built++;
 	}
 	p->next_rank = (uint16_t)ri;
@@ -1102,7 +1189,8 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 			want = ibex_pacer_due(&fl->pacer, now, want);
 		while (want > 0) {
 			if ((r->opts.dcqcn && r->rank_next[src] > now) ||
-			    !fc_allows(r, p, len, now_ns) || !window_open(r, p)) {
+			    !fc_allows(r, p, len, fl->f, now_ns) ||
+			    !window_open(r, p)) {
 				if (fl->paced)
 					ibex_pacer_unsend(&fl->pacer, want);
 				break;
@@ -1110,7 +1198,7 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 			frame_fill(r, p, mb[built], src, fl->dst, len,
 				   IBEX_GEN_OP_ONLY, tag, now);
 			r->meas->tx_payload += payload;
-			sent_frame(r, p, src, len, now);
+			sent_frame(r, p, src, fl->f, len, now);
 			r->rep.rflow_tx[k]++;
 			fl->left--;
 			built++;

@@ -185,6 +185,32 @@ test_rates(void **state)
 	assert_int_equal(o.timeout_ms, 250);
 }
 
+/* --flow S:D[:PPS][@C]: a class per flow, 0..7, and only with --vlan. */
+static void
+test_flow_classes(void **state)
+{
+	struct ibex_gen_opts o;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(parse2(&o, "--flow", "0:1:1M@4,1:0,2:3@0"), 0);
+	assert_int_equal(o.nrflows, 3);
+	assert_int_equal(o.rflow[0].cls, 4);
+	assert_true(o.rflow[0].pps == 1e6);
+	assert_int_equal(o.rflow[1].cls, -1);
+	assert_int_equal(o.rflow[2].cls, 0);
+	assert_int_not_equal(parse2(&o, "--flow", "0:1@8"), 0);
+	assert_int_not_equal(parse2(&o, "--flow", "0:1@"), 0);
+	assert_int_not_equal(parse2(&o, "--flow", "0:1@-1"), 0);
+	assert_int_not_equal(parse2(&o, "--flow", "0:1:@2"), 0);
+	assert_int_equal(parse2(&o, "--engine", "rate"), 0);
+	assert_int_equal(ibex_gen_flows_parse(&o, "0:1@4"), 0);
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--vlan"));
+	o.frame.vlan = 1;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+}
+
 /* --rto recovers losses, which a search measures: refused together. */
 static void
 test_rto_checks(void **state)
@@ -214,6 +240,7 @@ main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rto_checks),
+		cmocka_unit_test(test_flow_classes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
