@@ -26,7 +26,8 @@
 # the link) that shares no congested link with it, for SECONDS (5) each,
 # ROUNDS rounds of --fc pfc, --fc credit and ECN only (--fc none, RED/ECN
 # on the lane at 20-200 KB, the generator's ranks reacting DCQCN-style,
-# its times scaled by 100G/RATE):
+# its times scaled by 100G/RATE), and pfc-vl, credit-vl: the same with the
+# victim on a lossless lane of its own (VL 4, --flow ...@4):
 # the victim's latency p50/p99/max and the incast's delivery, medians over
 # the rounds.
 # PART trim: completion time of a 7 -> 1 incast (--engine incast, 8 ranks
@@ -51,7 +52,7 @@ while getopts "p:b:t:R:n:r:Q:G:s:d:T:h" o; do
 	R) rate=$OPTARG ;; n) iters=$OPTARG ;; r) rounds=$OPTARG ;;
 	Q) qps=$OPTARG ;; G) gap=$OPTARG ;; s) sizes=$OPTARG ;;
 	d) secs=$OPTARG ;; T) rto=$OPTARG ;;
-	*) sed -n '2,42p' "$0"; exit 2 ;;
+	*) sed -n '2,44p' "$0"; exit 2 ;;
 	esac
 done
 fab=$build/app/ibex-fabric/ibex-fabric
@@ -153,32 +154,56 @@ spreading() {
 	# frames of 1024 bytes (+ 24 on the wire): half the link per incast
 	# sender, 2% of it for the victim
 	lpps=$(( bps / (1048 * 8) / 2 )) vpps=$(( bps / (1048 * 8) / 50 ))
-	sed "s/rate: [0-9.]*[KMGT]/rate: $rate/" "$t8" >"$tmp/s8.yaml"
-	# ECN only: the same fabric with RED/ECN on the lane of every port.
-	sed -e 's/\(spine[0-9]*\): {kind: ibex, ports: 2}/\1: {kind: ibex, ports: 2, config: ecn2.conf}/' \
-	    -e 's/\(leaf[0-9]*\): {kind: ibex, ports: 6}/\1: {kind: ibex, ports: 6, config: ecn6.conf}/' \
-		"$tmp/s8.yaml" >"$tmp/s8ecn.yaml"
-	for n in 2 6; do
-		{
-			for ((k = 0; k < n; k++)); do echo "port p$k"; done
-			for ((k = 0; k < n; k++)); do
-				echo "ecn p$k vl 3 kmin 20KB kmax 200KB pmax 0.2"
-			done
-		} >"$tmp/ecn$n.conf"
+	# Every switch port shaped just below the link with a 64-frame TX
+	# ring, so frames wait in their lanes (a switch's scheduler feeds its
+	# wire at line rate), not in a TX FIFO all lanes share. ECN only adds
+	# RED/ECN on VL 3; the -vl runs make VL 4 lossless as well (PCP 4 ->
+	# VL 4 by the default tables) for the victim's frames (PCP 4, @4).
+	local shape
+	shape=$(python3 -c "print('%dK' % ($bps * 0.98 / 1e3))")
+	for mode in plain ecn vl; do
+		sed -e "s/rate: [0-9.]*[KMGT]/rate: $rate/" \
+		    -e "s/\\(spine[0-9]*\\): {kind: ibex, ports: 2}/\\1: {kind: ibex, ports: 2, config: sp.$mode.2.conf}/" \
+		    -e "s/\\(leaf[0-9]*\\): {kind: ibex, ports: 6}/\\1: {kind: ibex, ports: 6, config: sp.$mode.6.conf}/" \
+			"$t8" >"$tmp/s8$mode.yaml"
+		for n in 2 6; do
+			{
+				for ((k = 0; k < n; k++)); do
+					echo "port p$k tx-desc 64 shape $shape"
+				done
+				for ((k = 0; k < n; k++)); do
+					case $mode in
+					ecn) echo "ecn p$k vl 3 kmin 20KB kmax 200KB pmax 0.2" ;;
+					vl) echo "lane p$k vl 4 lossless" ;;
+					esac
+				done
+				# PFC headroom for two lossless lanes on every port
+				if [ $mode = vl ]; then echo "buffer total 32MB"; fi
+			} >"$tmp/sp.$mode.$n.conf"
+		done
 	done
 	echo "# congestion spreading: leaf2-spine2-8 at $rate, incast 4,5,6 -> 0 at" \
 		"$lpps frames/s each, victim 7 -> 1 at $vpps frames/s, $secs s," \
 		"$rounds rounds ($(date -u +%FT%TZ))"
 	for ((k = 1; k <= rounds; k++)); do
-		for mode in pfc credit ecn; do
-			local y=$tmp/s8.yaml fc=$mode genfc="" extra=()
-			[ $mode = credit ] && genfc="--fc credit --vl 3"
-			[ $mode = ecn ] && { y=$tmp/s8ecn.yaml fc=none
+		for mode in pfc credit ecn pfc-vl credit-vl pfc-alone credit-alone \
+			    ecn-alone; do
+			# MODE[-vl|-alone]: flow control, and the victim on its
+			# own lane or with no incast at all (its own latency)
+			local fc=${mode%%-*} kind=${mode#*-} y genfc="" extra=()
+			local flows="4:0:$lpps,5:0:$lpps,6:0:$lpps,7:1:$vpps"
+			[ "$kind" = "$mode" ] && kind=""
+			y=$tmp/s8plain.yaml
+			[ $fc = credit ] && genfc="--fc credit --vl 3"
+			[ $fc = ecn ] && { y=$tmp/s8ecn.yaml fc=none
 				genfc="--dcqcn --dcqcn-scale $(( 100000000000 / bps ))"; }
-			[ $mode = pfc ] && extra=(--pfc-reaction-us 20000 --pfc-watchdog alarm)
+			[ $fc = pfc ] &&
+				extra=(--pfc-reaction-us 20000 --pfc-watchdog alarm)
+			[ "$kind" = vl ] && { y=$tmp/s8vl.yaml flows="$flows@4"; }
+			[ "$kind" = alone ] && flows="7:1:$vpps"
 			"$fab" "${eal[@]}" -- "$y" --fc $fc "${extra[@]}" \
 				--json "$tmp/sp.$mode.$k.hops.json" --gen "--engine rate \
-				--ranks 8 --flow 4:0:$lpps,5:0:$lpps,6:0:$lpps,7:1:$vpps \
+				--ranks 8 --flow $flows \
 				--vlan 1 --pcp 3 --size 1024 $genfc --duration $secs \
 				--json $tmp/sp.$mode.$k.json" >"$tmp/sp.$mode.$k.log" 2>&1 || true
 		done
@@ -186,10 +211,11 @@ spreading() {
 	python3 - "$tmp" "$rounds" <<'PY'
 import json, statistics, sys
 t, rounds = sys.argv[1], int(sys.argv[2])
-print("%-7s %12s %12s %12s %14s %12s %10s" % ("mode", "victim p50", "victim p99",
+print("%-12s %12s %12s %12s %14s %12s %10s" % ("mode", "victim p50", "victim p99",
       "victim max", "incast rx/tx", "incast lost", "victim rx"))
-print("%-7s %12s %12s %12s %14s %12s %10s" % ("", "(us)", "(us)", "(us)", "", "(frames)", "(frames)"))
-for mode in ("pfc", "credit", "ecn"):
+print("%-12s %12s %12s %12s %14s %12s %10s" % ("", "(us)", "(us)", "(us)", "", "(frames)", "(frames)"))
+for mode in ("pfc", "credit", "ecn", "pfc-vl", "credit-vl", "pfc-alone",
+             "credit-alone", "ecn-alone"):
     rs = []
     for k in range(1, rounds + 1):
         try:
@@ -197,16 +223,20 @@ for mode in ("pfc", "credit", "ecn"):
         except (OSError, ValueError):
             pass
     if not rs:
-        print("%-7s (no run)" % mode)
+        print("%-12s (no run)" % mode)
         continue
     vic = [[f for f in r["flows"] if f["src"] == 7][0] for r in rs]
     inc = [[f for f in r["flows"] if f["src"] != 7] for r in rs]
     m = lambda v: statistics.median(v)
-    print("%-7s %12.1f %12.1f %12.1f %14.3f %12d %10d" % (mode,
+    if any(inc):
+        deliv = "%14.3f %12d" % (
+            m(sum(f["rx"] for f in i) / max(1, sum(f["tx"] for f in i)) for i in inc),
+            m(sum(f["tx"] - f["rx"] for f in i) for i in inc))
+    else:
+        deliv = "%14s %12s" % ("-", "-")
+    print("%-12s %12.1f %12.1f %12.1f %s %10d" % (mode,
           m(v["lat_p50_ns"] for v in vic) / 1e3, m(v["lat_p99_ns"] for v in vic) / 1e3,
-          m(v["lat_max_ns"] for v in vic) / 1e3,
-          m(sum(f["rx"] for f in i) / max(1, sum(f["tx"] for f in i)) for i in inc),
-          m(sum(f["tx"] - f["rx"] for f in i) for i in inc), m(v["rx"] for v in vic)))
+          m(v["lat_max_ns"] for v in vic) / 1e3, deliv, m(v["rx"] for v in vic)))
 PY
 }
 
