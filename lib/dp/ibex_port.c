@@ -25,6 +25,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "ibex_pdev.h"
+#include "ibex_unmap_guard.h"
 #include "ibex_conf.h"
 #include "ibex_dp_private.h"
 #include "ibex_fc.h"
@@ -526,7 +527,9 @@ qsbr_create(struct ibex_dp *dp)
 	for (i = 0; i < dp->nb_workers; i++)
 		if (rte_rcu_qsbr_thread_register(dp->qsbr, i) != 0)
 			return -EINVAL;
-	return 0;
+	/* The same quiescent states keep a memif peer's disconnect from
+	 * unmapping rings under a worker (ibex_unmap_guard.h). */
+	return ibex_unmap_guard_add(dp->qsbr);
 }
 
 static int
@@ -770,6 +773,8 @@ ibex_dp_destroy(struct ibex_dp *dp)
 			egress_free(dp->workers[i]->eg[p]);
 		rte_free(dp->workers[i]);
 	}
+	if (dp->qsbr != NULL)
+		ibex_unmap_guard_del(dp->qsbr);
 	rte_free(dp->qsbr);
 	rte_free(dp->conf);
 	ibex_dp_tables_free(atomic_load(&dp->tables));

@@ -25,6 +25,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
 
 #include "ibex_pdev.h"
 #include "ibex_credit.h"
@@ -41,6 +42,7 @@
 #include "ibex_gen_run.h"
 #include "ibex_gen_search.h"
 #include "ibex_pfc.h"
+#include "ibex_unmap_guard.h"
 
 RTE_LOG_REGISTER(ibex_gen_logtype, ibex.gen, INFO);
 #define GEN_LOG(level, ...) \
@@ -202,6 +204,10 @@ struct ibex_gen_run {
 	_Atomic bool stop;
 	const _Atomic bool *watch;
 	bool finished;
+	/* The run's lcore reports a quiescent state between bursts, so a
+	 * memif peer's disconnect waits before it unmaps the rings
+	 * (ibex_unmap_guard.h). */
+	struct rte_rcu_qsbr *qsbr;
 };
 
 static const struct gen_driver coll_driver, rate_driver;
@@ -428,6 +434,21 @@ rto_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* One reader, the run's lcore; registered with the unmap guard. */
+static int
+qsbr_create(struct ibex_gen_run *r)
+{
+	size_t sz = rte_rcu_qsbr_get_memsize(1);
+
+	r->qsbr = rte_zmalloc("ibex_gen_qsbr", sz, RTE_CACHE_LINE_SIZE);
+	if (r->qsbr == NULL)
+		return -ENOMEM;
+	if (rte_rcu_qsbr_init(r->qsbr, 1) != 0 ||
+	    rte_rcu_qsbr_thread_register(r->qsbr, 0) != 0)
+		return -EINVAL;
+	return ibex_unmap_guard_add(r->qsbr);
+}
+
 int
 ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 		    const uint16_t *port_ids, unsigned int nports, char *err,
@@ -462,6 +483,11 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 				(o->dcqcn_scale > 0 ? o->dcqcn_scale : 1));
 	r->tsc0 = rte_rdtsc();
 	r->nports = nports;
+	ret = qsbr_create(r);
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot create the RCU state");
+		return ret;
+	}
 	r->meas = rte_zmalloc("ibex_gen_meas", sizeof(*r->meas),
 			      RTE_CACHE_LINE_SIZE);
 	r->coll = rte_zmalloc("ibex_gen_coll", sizeof(*r->coll),
@@ -578,6 +604,9 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 
 	if (r == NULL)
 		return;
+	if (r->qsbr != NULL)
+		ibex_unmap_guard_del(r->qsbr);
+	rte_free(r->qsbr);
 	for (i = 0; i < r->nports; i++)
 		if (r->port[i].npend > 0)
 			rte_pktmbuf_free_bulk(r->port[i].pend, r->port[i].npend);
@@ -817,6 +846,8 @@ rx_burst(struct ibex_gen_run *r, uint64_t now, const bool open_loop)
 	unsigned int pi, total = 0;
 	uint16_t n, i;
 
+	/* Between bursts: see struct ibex_gen_run's qsbr. */
+	rte_rcu_qsbr_quiescent(r->qsbr, 0);
 	for (pi = 0; pi < r->nports; pi++) {
 		struct gen_port *p = &r->port[pi];
 
@@ -1850,6 +1881,7 @@ ibex_gen_run_main(void *arg)
 	uint64_t now = rte_rdtsc();
 	unsigned int i;
 
+	rte_rcu_qsbr_thread_online(r->qsbr, 0);
 	r->hk_last = now;
 	r->hk_ticks = r->hz / (1000000000 / HK_NS);
 	for (i = 0; i < r->opts.nranks; i++) {
@@ -1871,6 +1903,7 @@ ibex_gen_run_main(void *arg)
 		r->rep.tx_full += r->port[i].tx_full;
 	for (i = 0; i < r->opts.nranks; i++)
 		r->rep.dcqcn_cuts += r->dcq[i].cuts;
+	rte_rcu_qsbr_thread_offline(r->qsbr, 0);
 	r->finished = true;
 	return 0;
 }
