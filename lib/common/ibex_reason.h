@@ -8,12 +8,13 @@
  *
  * The list is an X-macro so the enum, the counter arrays, the telemetry
  * names and the help text can never disagree: adding a reason is one line
- * here. Each entry is X(NAME, "short-name", "what it means").
+ * here. Each entry is X(NAME, "short-name", "what it means"). The ones
+ * before SRC_MCAST are ibex_pkt_parse()'s verdicts (lib/pkt).
  */
 
 #define IBEX_REASONS(X) \
 	X(RUNT,         "runt",          "frame shorter than an Ethernet header") \
-	X(VLAN_TRUNC,   "vlan-trunc",    "802.1Q tag truncated") \
+	X(VLAN_TRUNC,   "vlan-trunc",    "802.1Q/802.1ad tag truncated") \
 	X(IP4_TRUNC,    "ip4-trunc",     "IPv4 header truncated") \
 	X(IP4_VERSION,  "ip4-version",   "IPv4 EtherType with version != 4") \
 	X(IP4_IHL,      "ip4-ihl",       "IPv4 header length < 20 or beyond the frame") \
@@ -24,6 +25,8 @@
 	X(UDP_TRUNC,    "udp-trunc",     "UDP header truncated") \
 	X(UDP_LEN,      "udp-len",       "UDP length < 8 or beyond the IP payload") \
 	X(BTH_TRUNC,    "bth-trunc",     "RoCEv2 BTH truncated") \
+	X(QINQ_CTL,     "qinq-ctl",      "flow-control (0x8808, 0x88B5) or management (RoCEv2 QP 0) frame behind two VLAN tags (never relayed)") \
+	X(VLAN_DEPTH,   "vlan-depth",    "more than two VLAN tags") \
 	X(SRC_MCAST,    "src-mcast",     "source MAC is multicast or broadcast") \
 	X(VLAN_INGRESS, "vlan-ingress",  "VLAN is not allowed on the ingress port") \
 	X(SAME_PORT,    "same-port",     "destination is on the ingress port (filtered)") \

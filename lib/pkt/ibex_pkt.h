@@ -19,8 +19,11 @@
  * Parse never reads beyond @p len. A frame that is too short or carries an
  * inconsistent header gets a named reason from ibex_reason.h; a frame that
  * is simply of a kind ibex does not look into (ARP, IPv6 extension headers,
- * non-first IPv4 fragments, stacked VLAN tags) is fine and just parsed less
- * deeply.
+ * non-first IPv4 fragments, what follows a second VLAN tag) is fine and
+ * just parsed less deeply. Two exceptions, frames that are well formed but
+ * must not be relayed: flow control or RoCEv2 to QP 0 behind a second tag
+ * (IBEX_R_QINQ_CTL) and a third tag (IBEX_R_VLAN_DEPTH), because a device
+ * that pops the outer tag would hand the next switch a frame it acts on.
  */
 
 #include <stdbool.h>

@@ -110,6 +110,70 @@ ibex_pp_ip6(const uint8_t *ip, uint32_t avail, uint32_t *paylen)
 	return IBEX_R_OK;
 }
 
+/* Where L3 would start behind two tags. */
+#define IBEX_PP_QINQ_L3 (IBEX_ETHER_HDR_LEN + 2 * IBEX_VLAN_HDR_LEN)
+
+/*
+ * A frame with a second tag: the EtherType after the first one is 0x8100
+ * or 0x88A8 (802.1ad S+C, or C+C). ibex forwards it by its outer tag and
+ * carries the rest as payload; but a device that pops the outer tag hands
+ * the next switch what lies behind it, so what must never be relayed is
+ * looked for there too:
+ *
+ *   - flow control (MAC control 0x8808, credit 0x88B5) and RoCEv2 to
+ *     QP 0 (management) behind the second tag: IBEX_R_QINQ_CTL;
+ *   - a third tag (nothing is looked into beyond it): IBEX_R_VLAN_DEPTH;
+ *   - the second tag cut short: IBEX_R_VLAN_TRUNC.
+ *
+ * IBEX_R_OK for anything else, inner IP that fails ibex's checks included
+ * (payload here; a switch checking it the same way after a pop drops it).
+ * Out of line and cold (unused where nothing parses): only doubly tagged
+ * frames come here, so the untagged and singly tagged paths pay two
+ * compares at most.
+ */
+static __attribute__((noinline, cold, unused)) enum ibex_reason
+ibex_pp_qinq(const uint8_t *p, uint32_t len)
+{
+	const uint32_t l3 = IBEX_PP_QINQ_L3;
+	const uint8_t *ip = p + l3;
+	uint32_t hlen, totlen = 0, paylen = 0, off, end, udp_max, bth;
+	uint16_t et, frag;
+
+	if (len < l3)
+		return IBEX_R_VLAN_TRUNC;
+	et = ibex_rd16(p + l3 - 2);
+	if (et == IBEX_ETHERTYPE_VLAN || et == IBEX_ETHERTYPE_QINQ)
+		return IBEX_R_VLAN_DEPTH;
+	if (et == IBEX_ETHERTYPE_MACCTL || et == IBEX_ETHERTYPE_IBEXFC)
+		return IBEX_R_QINQ_CTL;
+	if (et == IBEX_ETHERTYPE_IPV4) {
+		if (ibex_pp_ip4(ip, len - l3, &hlen, &totlen) != IBEX_R_OK)
+			return IBEX_R_OK;
+		frag = ibex_rd16(ip + 6);
+		if ((frag & IBEX_PP_IP4_FRAG_OFF) != 0 ||
+		    ip[9] != IBEX_PP_IPPROTO_UDP)
+			return IBEX_R_OK;
+		off = l3 + hlen;
+		end = l3 + totlen;
+		udp_max = (frag & IBEX_PP_IP4_MF) ? UINT16_MAX : totlen - hlen;
+	} else if (et == IBEX_ETHERTYPE_IPV6) {
+		if (ibex_pp_ip6(ip, len - l3, &paylen) != IBEX_R_OK ||
+		    ip[6] != IBEX_PP_IPPROTO_UDP)
+			return IBEX_R_OK;
+		off = l3 + IBEX_PP_IP6_HDR_LEN;
+		end = off + paylen;
+		udp_max = paylen;
+	} else {
+		return IBEX_R_OK;
+	}
+	if (ibex_pp_udp(p, off, end, udp_max, &bth) != IBEX_R_OK || bth == 0)
+		return IBEX_R_OK;
+	/* BTH bytes 5-7: the 24-bit destination QP. */
+	if ((p[bth + 5] | p[bth + 6] | p[bth + 7]) == 0)
+		return IBEX_R_QINQ_CTL;
+	return IBEX_R_OK;
+}
+
 static inline __attribute__((always_inline)) enum ibex_reason
 ibex_parse_udp(const uint8_t *p, uint32_t off, uint32_t end, uint32_t udp_max,
 	  struct ibex_pkt_info *info)
@@ -194,8 +258,9 @@ ibex_pkt_parse(const void *frame, uint32_t len, struct ibex_pkt_info *info)
 	info->l3_off = IBEX_ETHER_HDR_LEN;
 	et = ibex_rd16(p + 12);
 	/*
-	 * One tag: 802.1Q, or an 802.1ad outer tag. What follows a second
-	 * tag is not looked into (ether_type says which tag it was).
+	 * One tag: 802.1Q, or an 802.1ad outer tag. Behind a second tag only
+	 * ibex_pp_qinq() looks, for what must not be relayed; otherwise the
+	 * frame is the outer tag's payload (ether_type says which tag it was).
 	 */
 	if (et == IBEX_ETHERTYPE_VLAN || et == IBEX_ETHERTYPE_QINQ) {
 		if (ibex_unlikely(len < IBEX_ETHER_HDR_LEN + IBEX_VLAN_HDR_LEN))
@@ -206,6 +271,13 @@ ibex_pkt_parse(const void *frame, uint32_t len, struct ibex_pkt_info *info)
 		info->pcp = tci >> 13;
 		info->flags |= IBEX_PKT_F_VLAN;
 		info->l3_off += IBEX_VLAN_HDR_LEN;
+		if (ibex_unlikely(et == IBEX_ETHERTYPE_VLAN ||
+				  et == IBEX_ETHERTYPE_QINQ)) {
+			enum ibex_reason r = ibex_pp_qinq(p, len);
+
+			if (r != IBEX_R_OK)
+				return r;
+		}
 	}
 	info->ether_type = et;
 	if (ibex_likely(et == IBEX_ETHERTYPE_IPV4))
@@ -359,6 +431,12 @@ ibex_pkt_check_l2(const uint8_t *p, uint32_t len)
 			uint32_t r = ibex_pkt_check_roce4(p, len, l3, flags);
 
 			if (ibex_likely(r != UINT32_MAX))
+				return r;
+		} else if (ibex_unlikely(et == IBEX_ETHERTYPE_VLAN ||
+					 et == IBEX_ETHERTYPE_QINQ)) {
+			enum ibex_reason r = ibex_pp_qinq(p, len);
+
+			if (r != IBEX_R_OK)
 				return r;
 		}
 	}

@@ -13,7 +13,9 @@ so a copy that carries bytes of another frame cannot compare equal.
   frames.py count A.pcap             number of frames
 
 SPEC is KIND[:key=val]...; keys: n (repeat), size (frame length without
-FCS), dst, src, vid (802.1Q tag), seed.
+FCS), dst, src, vid (802.1Q tag), seed, qp (roce: BTH destination QP),
+outer (VID[.VID...]: tags in front of vid's, outermost first) and otpid
+(their TPID, 0x88a8 unless given: 802.1ad S+C; 0x8100 for C+C).
 """
 import random
 import struct
@@ -35,8 +37,10 @@ def csum(b):
     return s
 
 
-def eth(dst, src, etype, vid):
+def eth(dst, src, etype, vid, outer=(), otpid=0x88A8):
     h = mac(dst) + mac(src)
+    for o in outer:
+        h += struct.pack("!HH", otpid, o & 0xFFF)
     if vid is not None:
         h += struct.pack("!HH", 0x8100, vid & 0xFFF)
     return h + struct.pack("!H", etype)
@@ -81,37 +85,44 @@ def build(kind, o, rng):
     src = o.get("src", "02:00:00:00:0a:01")
     vid = int(o["vid"]) if "vid" in o else None
     size = int(o.get("size", 64))
-    hl = 14 + (4 if vid is not None else 0)
+    outer = [int(v) for v in o["outer"].split(".")] if "outer" in o else []
+    otpid = int(o.get("otpid", "0x88a8"), 16)
+    hl = 14 + (4 if vid is not None else 0) + 4 * len(outer)
+
+    def hdr(etype):
+        return eth(dst, src, etype, vid, outer, otpid)
+
     if kind == "raw":          # IEEE local experimental 2, random payload
-        f = eth(dst, src, 0x88B6, vid) + payload(rng, size - hl)
+        f = hdr(0x88B6) + payload(rng, size - hl)
     elif kind == "ip4udp":     # IPv4/UDP filling the frame
-        f = eth(dst, src, 0x0800, vid)
+        f = hdr(0x0800)
         f += ip4(udp4(1000, 9, payload(rng, size - hl - 28)))
     elif kind == "ip6udp":
-        f = eth(dst, src, 0x86DD, vid)
+        f = hdr(0x86DD)
         f += ip6_udp(1000, 9, payload(rng, size - hl - 48))
     elif kind == "roce":       # RoCEv2: UDP 4791, BTH, payload, ICRC
-        f = eth(dst, src, 0x0800, vid)
+        f = hdr(0x0800)
         n = size - hl - 20 - 8 - 12 - 4
-        f += ip4(udp4(49152, 4791, bth() + payload(rng, n) + b"\0" * 4))
+        qp = int(o.get("qp", "0x11"), 16)
+        f += ip4(udp4(49152, 4791, bth(qp) + payload(rng, n) + b"\0" * 4))
     elif kind == "pause":      # 802.3x PAUSE, quanta 0xffff
-        f = eth(dst, src, 0x8808, vid) + struct.pack("!HH", 0x0001, 0xFFFF)
+        f = hdr(0x8808) + struct.pack("!HH", 0x0001, 0xFFFF)
     elif kind == "pfc":        # 802.1Qbb: class-enable vector, 8 quanta
-        f = eth(dst, src, 0x8808, vid) + struct.pack("!HH", 0x0101, 0x01)
+        f = hdr(0x8808) + struct.pack("!HH", 0x0101, 0x01)
         f += struct.pack("!8H", 0xFFFF, *([0] * 7))
     elif kind == "pfc-bad":    # MAC control with an unknown opcode
-        f = eth(dst, src, 0x8808, vid) + struct.pack("!HH", 0x0777, 0)
+        f = hdr(0x8808) + struct.pack("!HH", 0x0777, 0)
     elif kind == "credit":     # ibex credit frame: one VL record
-        f = eth(dst, src, 0x88B5, vid) + bytes([0xFC, 1, 0, 1])
+        f = hdr(0x88B5) + bytes([0xFC, 1, 0, 1])
         f += struct.pack("!HBBHH", 7, 0, 0, 0, 64)
     elif kind == "credit-bad":  # wrong magic
-        f = eth(dst, src, 0x88B5, vid) + bytes([0xAB, 1, 0, 1])
+        f = hdr(0x88B5) + bytes([0xAB, 1, 0, 1])
         f += struct.pack("!HBBHH", 7, 0, 0, 0, 64)
     elif kind == "lldp":       # chassis id, port id, TTL, end TLVs
         tlv = (struct.pack("!HB", 1 << 9 | 7, 4) + mac(src) +
                struct.pack("!HB", 2 << 9 | 7, 3) + mac(src) +
                struct.pack("!HH", 3 << 9 | 2, 120) + b"\0\0")
-        f = eth(dst, src, 0x88CC, vid) + tlv
+        f = hdr(0x88CC) + tlv
     elif kind == "stp":        # 802.3 length + LLC 42 42 03 + config BPDU
         bpdu = struct.pack("!HBBB", 0, 0, 0, 0) + b"\x80\x00" + mac(src)
         bpdu += struct.pack("!I", 0) + b"\x80\x00" + mac(src)
@@ -120,9 +131,9 @@ def build(kind, o, rng):
         llc = b"\x42\x42\x03" + bpdu
         f = mac(dst) + mac(src) + struct.pack("!H", len(llc)) + llc
     elif kind == "lacp":       # slow protocols subtype 1, zero body
-        f = eth(dst, src, 0x8809, vid) + b"\x01\x01" + b"\0" * 108
+        f = hdr(0x8809) + b"\x01\x01" + b"\0" * 108
     elif kind == "eapol":
-        f = eth(dst, src, 0x888E, vid) + b"\x02\x01\x00\x00"
+        f = hdr(0x888E) + b"\x02\x01\x00\x00"
     else:
         raise SystemExit("frames.py: unknown kind " + kind)
     return f + b"\0" * (60 - len(f)) if len(f) < 60 else f

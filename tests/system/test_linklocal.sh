@@ -12,7 +12,8 @@
 # its port's flow control or counted under its reason (fc-ignored,
 # fc-frame-bad, link-local), so rx = forwarded + dropped + consumed holds
 # per port. A second run gives p0 `lldp-to p4 stp-to p4`: its LLDP and STP
-# frames, and nothing else, come out of p4 unchanged.
+# frames, and nothing else, come out of p4 unchanged. A third run sends
+# frames behind two and three VLAN tags (see there).
 #
 #   test_linklocal.sh IBEX_SWITCH IBEX_PCAPGEN
 set -euo pipefail
@@ -44,7 +45,8 @@ for i in 0 1 2; do
 done
 [ "$(python3 "$frames" count in0.pcap)" -eq 17 ] || fail "crafted 17 frames"
 
-run() { # name extra-conf-line
+run() { # name extra-conf-lines [input-prefix]
+	local in=${3:-in}
 	cat >"$1.conf" <<EOF
 port p0 dev net_pcap0 fc none
 port p1 dev net_pcap1 fc pfc
@@ -56,9 +58,9 @@ $2
 EOF
 	"$sw" -l 0-1 --no-huge -m 512 --no-pci --file-prefix="ibexll$$" \
 		--log-level='lib.*:notice' \
-		--vdev "net_pcap0,rx_pcap=in0.pcap,tx_pcap=$1-out0.pcap" \
-		--vdev "net_pcap1,rx_pcap=in1.pcap,tx_pcap=$1-out1.pcap" \
-		--vdev "net_pcap2,rx_pcap=in2.pcap,tx_pcap=$1-out2.pcap" \
+		--vdev "net_pcap0,rx_pcap=${in}0.pcap,tx_pcap=$1-out0.pcap" \
+		--vdev "net_pcap1,rx_pcap=${in}1.pcap,tx_pcap=$1-out1.pcap" \
+		--vdev "net_pcap2,rx_pcap=${in}2.pcap,tx_pcap=$1-out2.pcap" \
 		--vdev "net_pcap3,rx_pcap=empty.pcap,tx_pcap=$1-out3.pcap" \
 		--vdev "net_pcap4,rx_pcap=empty.pcap,tx_pcap=$1-out4.pcap" \
 		-- --config "$1.conf" --idle-stop 1 --json "$1.json" \
@@ -132,4 +134,66 @@ print("ok: p0's LLDP and STP frames out of p4, unchanged")
 PY
 n=$(tshark -r pass-out4.pcap -Y "lldp || stp" 2>/dev/null | wc -l)
 [ "$n" -eq 2 ] || fail "tshark: $n LLDP/STP frames out of p4, want 2"
+
+# Two tags (docs/design.md, "Two VLAN tags"): a device that pops the outer
+# tag would hand the next switch what lies behind it, so flow control and
+# RoCEv2 to QP 0 behind a second tag are dropped as qinq-ctl on every port
+# (p1 is trusted: not admitted as management either) and a third tag as
+# vlan-depth; data frames behind two tags go by the outer VID (10) as
+# before. Each of p0..p2 sends 209 frames to X: S+C and C+C PFC and credit
+# frames, 200 S+C RoCEv2 frames to QP 0 and a C+C one, a PFC frame behind
+# three tags, and three data frames (S+C IPv4/UDP, S+C RoCEv2 to QP 0x11,
+# C+C IPv4/UDP), which alone leave, on p3, unchanged.
+for i in 0 1 2; do
+	s=02:00:00:00:0a:0$i
+	q="dst=$X,src=$s,vid=20,outer=10"
+	python3 "$frames" write "qq$i.pcap" \
+		"ip4udp:size=200,$q,seed=3$i" \
+		"pfc:$q" "pfc:$q,otpid=0x8100" \
+		"credit:$q,otpid=0x8100" "credit:$q" \
+		"roce:size=128,$q,qp=0,n=200" "roce:size=128,$q,otpid=0x8100,qp=0" \
+		"roce:size=128,$q,qp=0x11,seed=5$i" \
+		"pfc:dst=$X,src=$s,vid=20,outer=10.30" \
+		"ip4udp:size=300,$q,otpid=0x8100,seed=4$i"
+done
+[ "$(python3 "$frames" count qq0.pcap)" -eq 209 ] || fail "crafted 209 frames"
+run qinq "port p0 vlans 1,10
+port p1 vlans 1,10 trusted on
+port p2 vlans 1,10
+port p3 vlans 1,10
+fdb static $X port p3 vlan 10" qq
+python3 - "$frames" qinq.json qinq-out3.pcap qq0.pcap qq1.pcap qq2.pcap \
+	<<'PY' || fail "qinq: accounting"
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("frames", sys.argv[1])
+frames = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(frames)
+ports = {p["name"]: p for p in json.load(open(sys.argv[2]))["ports"]}
+ok = True
+for name in ("p0", "p1", "p2"):
+    p = ports[name]
+    d = {k: v for k, v in p["drops"].items() if v}
+    exp = {"qinq-ctl": 205, "vlan-depth": 1}
+    if p["rx_frames"] != 209 or d != exp:
+        print(f"{name}: want rx 209 drops {exp}; got rx {p['rx_frames']} "
+              f"drops {d}")
+        ok = False
+    else:
+        print(f"ok: {name}: rx 209 drops {d}")
+out = frames.read(sys.argv[3])
+want = [f for path in sys.argv[4:] for k, f in enumerate(frames.read(path))
+        if k in (0, 206, 208)]
+if sorted(out) != sorted(want):
+    print(f"p3 sent {len(out)} frames, want the 9 data frames as sent")
+    ok = False
+else:
+    print("ok: p3 sent the 9 data frames behind two tags, unchanged")
+sys.exit(0 if ok else 1)
+PY
+n=$(tshark -r qinq-out3.pcap -Y "macc || vlan.etype == 0x8808 ||
+	vlan.etype == 0x88b5 || infiniband.bth.destqp == 0" 2>/dev/null | wc -l)
+[ "$n" -eq 0 ] || fail "tshark: $n control frames behind two tags relayed"
+n=$(tshark -r qinq-out3.pcap -Y "infiniband.bth.destqp == 0x11" \
+	2>/dev/null | wc -l)
+[ "$n" -eq 3 ] || fail "tshark: $n RoCEv2 data frames out of p3, want 3"
 echo "PASS"

@@ -235,6 +235,99 @@ test_parse_qinq(void **state)
 	assert_int_equal(i.l3, IBEX_L3_NONE);
 }
 
+/* Put a second tag (TPID @p tpid, VID @p vid) behind the first tag of the
+ * tagged frame @p f of @p n bytes (the first tag's TPID set to @p outer).
+ * @return the new length. */
+static uint32_t
+push_inner_tag(uint8_t *f, uint32_t n, uint16_t outer, uint16_t tpid,
+	       uint16_t vid)
+{
+	memmove(f + 20, f + 16, n - 16);
+	put16(f + 12, outer);
+	put16(f + 16, tpid);
+	put16(f + 18, vid);
+	return n + 4;
+}
+
+static enum ibex_reason parse_exact(const uint8_t *f, uint32_t n,
+				    struct ibex_pkt_info *i);
+
+/*
+ * Behind a second tag (802.1ad S+C and 802.1Q C+C alike) flow control
+ * (0x8808, 0x88B5) and RoCEv2 to QP 0 are refused as qinq-ctl, a third tag
+ * as vlan-depth; the same frames behind one tag, and other frames behind
+ * two, parse as before. ibex_pkt_check() agrees (parse_exact()).
+ */
+static void
+test_parse_qinq_ctl(void **state)
+{
+	static const uint16_t outer[] = { IBEX_ETHERTYPE_QINQ,
+					  IBEX_ETHERTYPE_VLAN };
+	static const uint16_t ctl[] = { IBEX_ETHERTYPE_MACCTL,
+					IBEX_ETHERTYPE_IBEXFC };
+	static const uint8_t l3s[] = { IBEX_L3_IPV4, IBEX_L3_IPV6 };
+	uint8_t f[BUF_LEN];
+	struct ibex_pkt_spec s;
+	struct ibex_pkt_info i;
+	unsigned int o, k;
+	uint32_t n, l;
+
+	(void)state;
+	for (o = 0; o < IBEX_ARRAY_SIZE(outer); o++) {
+		/* PFC and credit frames (raw EtherType, padded). */
+		for (k = 0; k < IBEX_ARRAY_SIZE(ctl); k++) {
+			s = spec_of(IBEX_L3_NONE, 10, false, false);
+			s.ether_type = ctl[k];
+			n = build(f, &s);
+			/* One tag: the data path's fc code takes it. */
+			assert_int_equal(parse_exact(f, n, &i), IBEX_R_OK);
+			assert_true(i.flags & IBEX_PKT_F_FC);
+			n = push_inner_tag(f, n, outer[o], IBEX_ETHERTYPE_VLAN,
+					   20);
+			assert_int_equal(parse_exact(f, n, &i),
+					 IBEX_R_QINQ_CTL);
+		}
+		/* RoCEv2 to QP 0, IPv4 and IPv6, and to QP 1 (data). */
+		for (k = 0; k < IBEX_ARRAY_SIZE(l3s); k++) {
+			s = spec_of(l3s[k], 10, true, true);
+			s.dest_qp = 0;
+			n = build(f, &s);
+			assert_int_equal(parse_exact(f, n, &i), IBEX_R_OK);
+			assert_true(i.flags & IBEX_PKT_F_ROCE);
+			n = push_inner_tag(f, n, outer[o], IBEX_ETHERTYPE_VLAN,
+					   20);
+			assert_int_equal(parse_exact(f, n, &i),
+					 IBEX_R_QINQ_CTL);
+			/* Any destination QP bit set: a data frame. */
+			s.dest_qp = 1;
+			n = build(f, &s);
+			n = push_inner_tag(f, n, outer[o], IBEX_ETHERTYPE_VLAN,
+					   20);
+			assert_int_equal(parse_exact(f, n, &i), IBEX_R_OK);
+			assert_int_equal(i.flags, IBEX_PKT_F_VLAN);
+			assert_int_equal(i.ether_type, IBEX_ETHERTYPE_VLAN);
+			s.dest_qp = 0x800000;
+			n = build(f, &s);
+			n = push_inner_tag(f, n, outer[o], IBEX_ETHERTYPE_VLAN,
+					   20);
+			assert_int_equal(parse_exact(f, n, &i), IBEX_R_OK);
+		}
+		/* A third tag, whatever follows it. */
+		s = spec_of(IBEX_L3_IPV4, 10, true, true);
+		n = build(f, &s);
+		n = push_inner_tag(f, n, outer[o], IBEX_ETHERTYPE_VLAN, 20);
+		n = push_inner_tag(f, n, outer[o], IBEX_ETHERTYPE_QINQ, 30);
+		assert_int_equal(parse_exact(f, n, &i), IBEX_R_VLAN_DEPTH);
+	}
+	/* A second tag cut short; one whole, followed by nothing. */
+	s = spec_of(IBEX_L3_NONE, 10, false, false);
+	n = build(f, &s);
+	n = push_inner_tag(f, n, IBEX_ETHERTYPE_QINQ, IBEX_ETHERTYPE_VLAN, 20);
+	for (l = 18; l < 22; l++)
+		assert_int_equal(parse_exact(f, l, &i), IBEX_R_VLAN_TRUNC);
+	assert_int_equal(parse_exact(f, 22, &i), IBEX_R_OK);
+}
+
 static void
 test_parse_ip4_plain(void **state)
 {
@@ -1091,6 +1184,7 @@ main(void)
 		cmocka_unit_test(test_parse_raw_untagged),
 		cmocka_unit_test(test_parse_raw_tagged_broadcast),
 		cmocka_unit_test(test_parse_qinq),
+		cmocka_unit_test(test_parse_qinq_ctl),
 		cmocka_unit_test(test_parse_ip4_plain),
 		cmocka_unit_test(test_parse_ip4_options_udp),
 		cmocka_unit_test(test_parse_ip4_padding),
