@@ -31,6 +31,7 @@
 #include "ibex_conf.h"
 #include "ibex_ctl.h"
 #include "ibex_gen_builtin.h"
+#include "ibex_memif_sock.h"
 #include "ibex_meta.h"
 #include "ibex_sock.h"
 #include "ibex_time.h"
@@ -518,6 +519,11 @@ main(int argc, char **argv)
 	cmdline = ibex_meta_cmdline(argc, argv);
 	if (ibex_ctl_block_signals() < 0)
 		fprintf(stderr, "ibex-fabric: cannot block signals\n");
+	/* memif: a socket file only this user may open (ibex_memif_sock.h). */
+	if (ibex_memif_fix_argv(argc, argv, "ibex-fabric") < 0) {
+		free(cmdline);
+		return 1;
+	}
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ibex-fabric: EAL init failed: %s\n",

@@ -26,6 +26,7 @@
 #include "ibex_gen_engine.h"
 #include "ibex_gen_opts.h"
 #include "ibex_gen_run.h"
+#include "ibex_memif_sock.h"
 #include "ibex_meta.h"
 #include "ibex_version.h"
 
@@ -105,6 +106,9 @@ main(int argc, char **argv)
 		return ret;
 	cmdline = ibex_meta_cmdline(argc, argv);
 	rte_set_application_usage_hook(app_usage_hook);
+	/* memif: a socket file only this user may open (ibex_memif_sock.h). */
+	if (ibex_memif_fix_argv(argc, argv, "ibex-gen") < 0)
+		return 1;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ibex-gen: EAL init failed: %s\n",

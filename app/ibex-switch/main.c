@@ -35,6 +35,7 @@
 #include "ibex_notify.h"
 #include "ibex_sock.h"
 #include "ibex_version.h"
+#include "ibex_memif_sock.h"
 #include "ibex_stale.h"
 #include "ibex_time.h"
 
@@ -545,6 +546,10 @@ main(int argc, char **argv)
 	 * reach the control loop's signalfd and nothing else. */
 	if (ibex_ctl_block_signals() < 0)
 		fprintf(stderr, "ibex-switch: cannot block signals\n");
+	/* memif ports listen on a socket file only this user may open,
+	 * not on DPDK's default abstract socket (docs/configuration.md). */
+	if (ibex_memif_fix_argv(argc, argv, "ibex-switch") < 0)
+		return 1;
 	if (clear_stale_vdev_sockets(argc, argv) < 0)
 		return 1;
 	ret = rte_eal_init(argc, argv);
