@@ -9,11 +9,16 @@
 # control socket /run/ibex/ibex-ctl.sock. Extra ibex-switch options: "$@".
 set -eu
 dir=${IBEX_RUN_DIR:-/run/ibex}
-mkdir -p "$dir"
+# Owner-only (docs/configuration.md, "memif sockets"): the peers run as
+# the same user (root) and reach it through the volume.
+mkdir -p -m 0700 "$dir"
 case ${IBEX_PORTS:-memif} in
 memif)
-	vdevs="--vdev net_memif0,role=server,socket=$dir/memif.sock,id=0
-	       --vdev net_memif1,role=server,socket=$dir/memif.sock,id=1" ;;
+	# Socket files (not DPDK's default abstract names, which any
+	# process in the network namespace could attach to): peers mount
+	# $dir and give socket=$dir/memif.sock,socket-abstract=no,id=N.
+	vdevs="--vdev net_memif0,role=server,socket=$dir/memif.sock,socket-abstract=no,id=0
+	       --vdev net_memif1,role=server,socket=$dir/memif.sock,socket-abstract=no,id=1" ;;
 pcap)
 	vdevs="--vdev net_pcap0,rx_pcap=$dir/in0.pcap,tx_pcap=$dir/out0.pcap
 	       --vdev net_pcap1,rx_pcap=$dir/in1.pcap,tx_pcap=$dir/out1.pcap" ;;

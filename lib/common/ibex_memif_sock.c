@@ -67,8 +67,9 @@ ibex_memif_devargs(const char *devargs, const char *dir, char *out,
 
 		if (dir == NULL)
 			return -ENOENT;
-		if (snprintf(path, sizeof(path), "%s/%s", dir,
-			     IBEX_MEMIF_SOCK_NAME) >= (int)sizeof(path))
+		if (snprintf(path, sizeof(path), "%s/%.*s.sock", dir,
+			     (int)strcspn(devargs, ","), devargs) >=
+		    (int)sizeof(path))
 			return -ENAMETOOLONG;
 		/* An empty socket= is DPDK's default too: replaced by ours
 		 * (a later key wins in DPDK's kvargs). */
@@ -203,9 +204,9 @@ ibex_memif_fix_argv(int argc, char **argv, const char *prog)
 		if (ret == IBEX_MEMIF_KEEP || ret == IBEX_MEMIF_ABSTRACT)
 			continue;
 		if (ret == IBEX_MEMIF_DEFAULT)
-			fprintf(stderr, "%s: %.*s: memif socket %s/%s\n", prog,
-				(int)strcspn(*slot + k, ","), *slot + k, dir,
-				IBEX_MEMIF_SOCK_NAME);
+			fprintf(stderr, "%s: %.*s: memif socket %s/%.*s.sock\n",
+				prog, (int)strcspn(*slot + k, ","), *slot + k,
+				dir, (int)strcspn(*slot + k, ","), *slot + k);
 		/* Keep the "--vdev=" form if it was given so. */
 		if (k > 0) {
 			char *s = malloc(k + strlen(out) + 1);

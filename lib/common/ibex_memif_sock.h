@@ -12,8 +12,10 @@
  * credits as the peer). ibex rewrites each net_memif --vdev before EAL
  * sees it (docs/configuration.md, "memif sockets"):
  *
- *   - no socket=: socket=DIR/memif.sock,socket-abstract=no, DIR a runtime
- *     directory only the switch's user may enter (ibex_memif_dir());
+ *   - no socket=: socket=DIR/NAME.sock,socket-abstract=no, NAME the
+ *     vdev's name (net_memif0), DIR a runtime directory only the switch's
+ *     user may enter (ibex_memif_dir()): a socket per port, so ports need
+ *     no distinct id= (two servers of id 0 on one socket are refused);
  *   - socket=PATH without socket-abstract=: socket-abstract=no added, a
  *     socket file at PATH (its directory says who may open it);
  *   - socket-abstract=yes given: left as it is, and a server is reported
@@ -34,9 +36,6 @@ enum ibex_memif_fix {
 	IBEX_MEMIF_ABSTRACT,   /**< a server with socket-abstract=yes: open
 				    to every local process (left as given) */
 };
-
-/** The default socket's name in the directory. */
-#define IBEX_MEMIF_SOCK_NAME "memif.sock"
 
 /**
  * Rewrite the --vdev argument @p devargs as above into @p out (@p len

@@ -6,7 +6,7 @@
 # users. ibex-switch runs as root; an unprivileged client (uid nobody)
 # tries DPDK's default abstract socket (the name /run/memif.sock, which
 # DPDK 22.11 used for such a port) and the socket file ibex now makes
-# (IBEX_MEMIF_DIR/memif.sock, in a directory of mode 0700): both must fail
+# (IBEX_MEMIF_DIR/net_memif0.sock, in a directory of mode 0700): both must fail
 # to connect, and the switch must have received no frame on the port. A
 # second memif server with socket-abstract=yes (an explicit opt-in) must
 # draw a WARNING. The test runs in a network namespace of its own, which
@@ -32,7 +32,7 @@ on_exit rm -rf "$WORK"
 # Others may enter WORK: only the memif directory's own mode keeps them out.
 chmod 755 "$WORK"
 export IBEX_MEMIF_DIR="$WORK/memif"
-SOCK="$IBEX_MEMIF_DIR/memif.sock"
+SOCK="$IBEX_MEMIF_DIR/net_memif0.sock"
 ABS_OPT="/ibex-mp-$$.sock"	# the explicitly abstract server's name
 
 cat >"$WORK/ibex.conf" <<CONF

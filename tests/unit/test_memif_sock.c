@@ -30,17 +30,17 @@ test_devargs(void **state)
 	} cases[] = {
 		/* The docs' form: the owner-only default. */
 		{ "net_memif0,role=server", IBEX_MEMIF_DEFAULT,
-		  "net_memif0,role=server,socket=/d/memif.sock,"
+		  "net_memif0,role=server,socket=/d/net_memif0.sock,"
 		  "socket-abstract=no" },
 		{ "net_memif1", IBEX_MEMIF_DEFAULT,
-		  "net_memif1,socket=/d/memif.sock,socket-abstract=no" },
+		  "net_memif1,socket=/d/net_memif1.sock,socket-abstract=no" },
 		{ "net_memif0,role=client,id=1", IBEX_MEMIF_DEFAULT,
-		  "net_memif0,role=client,id=1,socket=/d/memif.sock,"
+		  "net_memif0,role=client,id=1,socket=/d/net_memif0.sock,"
 		  "socket-abstract=no" },
 		{ "net_memif0,socket-abstract=no", IBEX_MEMIF_DEFAULT,
-		  "net_memif0,socket-abstract=no,socket=/d/memif.sock" },
+		  "net_memif0,socket-abstract=no,socket=/d/net_memif0.sock" },
 		{ "net_memif0,socket=,id=2", IBEX_MEMIF_DEFAULT,
-		  "net_memif0,socket=,id=2,socket=/d/memif.sock,"
+		  "net_memif0,socket=,id=2,socket=/d/net_memif0.sock,"
 		  "socket-abstract=no" },
 		/* A path without socket-abstract: a file, not a name. */
 		{ "net_memif0,role=server,socket=/run/x.sock",
@@ -63,7 +63,7 @@ test_devargs(void **state)
 		{ "net_vhost0,iface=/run/v.sock", IBEX_MEMIF_KEEP,
 		  "net_vhost0,iface=/run/v.sock" },
 		{ "net_memif0,xsocket=/x", IBEX_MEMIF_DEFAULT,
-		  "net_memif0,xsocket=/x,socket=/d/memif.sock,"
+		  "net_memif0,xsocket=/x,socket=/d/net_memif0.sock,"
 		  "socket-abstract=no" },
 	};
 	char out[256];
