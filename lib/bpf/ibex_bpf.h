@@ -81,6 +81,34 @@ int ibex_bpf_spec_split(const char *spec, char file[IBEX_BPF_PATH_LEN],
  */
 uint32_t ibex_bpf_ctx_use(const uint64_t *insns, uint32_t n);
 
+/** Most (path, instruction) pairs rte_bpf's verifier may have to walk
+ * (ibex_bpf_paths()): it walks every path, so its time doubles with each
+ * independent rule; this bounds a load to well under a second. */
+#define IBEX_BPF_MAX_WALK (UINT64_C(1) << 21)
+
+/**
+ * Count the paths through a program's control-flow graph (@p paths, from
+ * its entry to an exit) and the (path, instruction) pairs along them
+ * (@p walk): the work of rte_bpf's verifier without its pruning. Both
+ * saturate at UINT64_MAX. @return 0; -EINVAL for a jump out of the
+ * program, -ELOOP for a loop (both left for rte_bpf to refuse), -ENOMEM.
+ */
+int ibex_bpf_paths(const uint64_t *insns, uint32_t n, uint64_t *paths,
+		   uint64_t *walk);
+
+/** The verdict a guarded division by zero ends the program with:
+ * counted as bad, taken as IBEX_BPF_DEFAULT. */
+#define IBEX_BPF_VERDICT_DIV0 0x7fff0d10
+
+/**
+ * Put a test in front of each 64-bit division and modulo by a register
+ * that ends the program with IBEX_BPF_VERDICT_DIV0 when the divisor is 0,
+ * fixing the jumps around it. @return the number of guards (0: @p code
+ * unchanged), or -errno with a message (a 32-bit division by a register,
+ * which cannot be guarded without BPF_JMP32).
+ */
+int ibex_bpf_guard_div(struct ibex_bpf_code *code, char *err, size_t errlen);
+
 struct rte_bpf;
 
 /** A loaded classifier. */
@@ -99,7 +127,10 @@ struct ibex_bpf_prog {
 	/* For show and telemetry. */
 	char name[IBEX_BPF_SEC_LEN];  /**< the program's function */
 	char found[IBEX_BPF_SEC_LEN]; /**< its section */
-	uint32_t nb_insns;
+	uint32_t nb_insns;          /**< with the guards */
+	uint32_t nb_div_guards;     /**< divisions guarded against zero */
+	uint64_t paths;             /**< through its branches */
+	uint64_t walk;              /**< (path, instruction) pairs */
 	uint32_t ctx_use;           /**< IBEX_BPF_USE_*: what it reads */
 	bool btf;
 	uint64_t load_ns;           /**< time ibex_bpf_prog_load() took */

@@ -149,6 +149,43 @@ prog_rte(struct ibex_bpf_prog *p, const struct ibex_bpf_code *code,
 	return 0;
 }
 
+/*
+ * What rte_bpf cannot be trusted with: a division by a register gets its
+ * guard against zero (ibex_bpf_guard_div()), and a program whose paths
+ * are too many for the verifier to walk in reasonable time is refused
+ * before rte_bpf_load(), which cannot be interrupted (ibex_bpf_check.c).
+ */
+static int
+prog_check(struct ibex_bpf_prog *p, struct ibex_bpf_code *code, char *err,
+	   size_t errlen)
+{
+	uint64_t paths, walk;
+	char why[256];
+	int ret;
+
+	ret = ibex_bpf_guard_div(code, why, sizeof(why));
+	if (ret < 0) {
+		snprintf(err, errlen, "%s: %s", p->file, why);
+		return ret;
+	}
+	p->nb_div_guards = (uint32_t)ret;
+	/* A jump out of bounds or a loop: rte_bpf says which. */
+	if (ibex_bpf_paths(code->insns, code->nb_insns, &paths, &walk) != 0)
+		return 0;
+	p->paths = paths;
+	p->walk = walk;
+	if (walk <= IBEX_BPF_MAX_WALK)
+		return 0;
+	snprintf(err, errlen, "%s: %s: %s%" PRIu64 " paths through its "
+		 "branches, %s%" PRIu64 " instruction steps for rte_bpf's "
+		 "verifier, which checks every path: over ibex's limit of "
+		 "%" PRIu64 " steps (fewer rules that join again; rules that "
+		 "return at once add one path each)", p->file, code->section,
+		 paths == UINT64_MAX ? "over " : "", paths,
+		 walk == UINT64_MAX ? "over " : "", walk, IBEX_BPF_MAX_WALK);
+	return -E2BIG;
+}
+
 int
 ibex_bpf_prog_load(struct ibex_bpf_prog **pp, const char *file,
 		   const char *section, bool jit, char *err, size_t errlen)
@@ -177,7 +214,9 @@ ibex_bpf_prog_load(struct ibex_bpf_prog **pp, const char *file,
 	ret = ibex_bpf_obj_read(file, section, &code, err, errlen);
 	if (ret < 0)
 		goto fail;
-	ret = prog_rte(p, &code, jit, err, errlen);
+	ret = prog_check(p, &code, err, errlen);
+	if (ret == 0)
+		ret = prog_rte(p, &code, jit, err, errlen);
 	p->nb_insns = code.nb_insns;
 	p->btf = code.btf;
 	snprintf(p->name, sizeof(p->name), "%s", code.name);
@@ -188,11 +227,11 @@ ibex_bpf_prog_load(struct ibex_bpf_prog **pp, const char *file,
 	p->load_ns = (uint64_t)(mono_ns() - t0);
 	p->loaded_at = (int64_t)time(NULL);
 	p->refs = 1;
-	RTE_LOG(INFO, IBEX_BPF, "%s:%s: %u instructions, %s, loaded in "
-		"%" PRIu64 " us\n", file, p->found, p->nb_insns,
-		p->jit != NULL ? "JIT" : jit_state == 1 ?
+	RTE_LOG(INFO, IBEX_BPF, "%s:%s: %u instructions, %s, %" PRIu64
+		" paths, loaded in %" PRIu64 " us\n", file, p->found,
+		p->nb_insns, p->jit != NULL ? "JIT" : jit_state == 1 ?
 		"interpreted (JIT off)" : "interpreted (no JIT on this CPU)",
-		p->load_ns / 1000);
+		p->paths, p->load_ns / 1000);
 	*pp = p;
 	return 0;
 fail:

@@ -244,7 +244,7 @@ ibex_bpf_ctx_use(const uint64_t *insns, uint32_t n)
 	struct use_state *st;
 	uint32_t i;
 
-	if (n == 0 || n > IBEX_BPF_MAX_INSNS)
+	if (n == 0 || n > 2 * IBEX_BPF_MAX_INSNS + 2) /* with guards */
 		return use;
 	st = calloc(n, sizeof(*st));
 	if (st == NULL)

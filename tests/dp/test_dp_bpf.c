@@ -14,8 +14,14 @@
  *  - live replace under load: programs swapped many times while a flow
  *    runs on a lossless lane: every frame arrives, in order.
  *
+ *  - 32 rules that join again (2^33 paths for rte_bpf's verifier to walk)
+ *    are refused at once with the figure and the limit; the same rules
+ *    written first-match load in milliseconds;
+ *  - an interpreted division by zero: 10000 frames, each a bad verdict,
+ *    and no log line.
+ *
  * Arguments: qp_range.o dscp_cnp.o drop_udp.o oob.o global.o badret.o
- * and a file that is not ELF.
+ * rawtos.o, a file that is not ELF, branches.o rules.o div0.o.
  */
 
 #include <inttypes.h>
@@ -30,6 +36,7 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -44,7 +51,7 @@
 #define RING_SIZE 1024
 
 enum { A_QP, A_DSCP, A_DROP, A_OOB, A_GLOBAL, A_BADRET, A_RAW, A_NOTELF,
-       A_NB };
+       A_BRANCHES, A_RULES, A_DIV0, A_NB };
 
 static const char *obj[A_NB];
 static struct rte_ring *rxr[NB_PORTS], *txr[NB_PORTS];
@@ -67,6 +74,7 @@ struct fr {
 	uint8_t opcode;
 	uint32_t qp;
 	uint32_t psn;
+	uint8_t ecn;
 	uint32_t len;
 	uint32_t cut;        /* > 0: keep only this many bytes */
 };
@@ -77,7 +85,7 @@ fr_build(const struct fr *f)
 	struct ibex_pkt_spec s = {
 		.vlan = f->vlan, .pcp = f->pcp, .l3 = f->l3,
 		.ether_type = f->ether_type, .dscp = f->dscp,
-		.roce = f->roce, .udp = f->udp || f->roce, .sport = 49152,
+		.ecn = f->ecn, .roce = f->roce, .udp = f->udp || f->roce, .sport = 49152,
 		.dport = f->dport, .bth_opcode = f->opcode,
 		.dest_qp = f->qp, .psn = f->psn & 0xffffff,
 		.src_ip4 = 0x0a000001, .dst_ip4 = 0x0a000101,
@@ -426,6 +434,119 @@ test_refused(void **state)
 	assert_non_null(strstr(err, "duplicate key 'sl-from'"));
 }
 
+/* 32 rules that each join the next: refused before rte_bpf's verifier
+ * spends hours on them, in a moment, with the count and the limit. */
+static void
+test_paths(void **state)
+{
+	struct ibex_dp_bpf_view v0, v;
+	char keys[768], err[1024];
+	struct fr f = roce4;
+	uint64_t t0;
+	double s;
+
+	(void)state;
+	use_prog(A_QP, NULL, NULL);
+	snprintf(keys, sizeof(keys), "sl-from bpf %s", obj[A_BRANCHES]);
+	t0 = rte_get_timer_cycles();
+	assert_int_equal(set_port(keys, err, sizeof(err)), -1);
+	s = (double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz();
+	printf("32 joined rules refused in %.3f s\n", s);
+	assert_true(s < 10);
+	refused(A_BRANCHES, NULL, "8589934592 paths through its branches");
+	refused(A_BRANCHES, NULL, "over ibex's limit of 2097152 steps");
+	/* First-match: 33 paths, loads. */
+	t0 = rte_get_timer_cycles();
+	use_prog(A_RULES, NULL, NULL);
+	s = (double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz();
+	printf("32 first-match rules loaded in %.3f s\n", s);
+	assert_true(s < 10);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v0), 0);
+	assert_string_equal(v0.name, "rules");
+	send_one(&f);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	assert_int_equal(v.runs - v0.runs, 1);
+}
+
+/* Send @p n copies of @p f and wait until the program ran on all. */
+static void
+send_many(const struct fr *f, unsigned int n)
+{
+	struct ibex_dp_bpf_view v0, v;
+	struct rte_mbuf *m[64];
+	uint64_t deadline;
+	unsigned int i, k, sent = 0;
+
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v0), 0);
+	while (sent < n) {
+		k = RTE_MIN(64u, n - sent);
+		for (i = 0; i < k; i++)
+			m[i] = fr_build(f);
+		assert_int_equal(dp_harness_send(rxr[IN], m, k), k);
+		sent += k;
+		drain_tx();
+	}
+	deadline = dp_harness_deadline(DP_HARNESS_WAIT_S);
+	do {
+		drain_tx();
+		assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+		if (v.runs - v0.runs >= n)
+			return;
+	} while (!dp_harness_expired(deadline));
+	fail_msg("the program ran on %" PRIu64 " of %u frames",
+		 v.runs - v0.runs, n);
+}
+
+/* An interpreted division by ctx->ecn, on 10000 frames that are not
+ * ECN-capable: 10000 bad verdicts, fallback classification, no log. */
+static void
+test_div0(void **state)
+{
+	struct ibex_dp_bpf_view v0, v;
+	struct fr f = roce4;
+	FILE *prev = rte_log_get_stream(), *log;
+	char line[512];
+	unsigned int lines = 0;
+
+	(void)state;
+	use_prog(A_DIV0, NULL, "bpf-jit off bpf-fallback pcp");
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	assert_false(v.jit);
+	f.ecn = 1;
+	assert_int_equal(send_one(&f), 6);
+	f.ecn = 2;
+	assert_int_equal(send_one(&f), 3);
+	log = tmpfile();
+	assert_non_null(log);
+	rte_openlog_stream(log);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v0), 0);
+	f.ecn = 0;
+	f.vlan = 1;
+	f.pcp = 5;
+	send_many(&f, 10000);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	rte_openlog_stream(prev);
+	rewind(log);
+	while (fgets(line, sizeof(line), log) != NULL) {
+		if (lines++ < 3)
+			printf("log: %s", line);
+	}
+	fclose(log);
+	printf("10000 not-ECT frames: bad %" PRIu64 ", sl 0 %" PRIu64
+	       ", %u log lines\n", v.cnt.bad - v0.cnt.bad,
+	       v.cnt.sl[0] - v0.cnt.sl[0], lines);
+	assert_int_equal(v.cnt.bad - v0.cnt.bad, 10000);
+	assert_true(lines <= 2);
+	/* The fallback classified them: tagged PCP 5 -> SL 5. */
+	assert_int_equal(send_one(&f), 5);
+	/* JIT-ed, the same verdict. */
+	use_prog(A_DIV0, NULL, "bpf-jit on");
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v0), 0);
+	assert_int_equal(send_one(&f), 5);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	assert_int_equal(v.cnt.bad - v0.cnt.bad, 1);
+}
+
 /* Removing the program: back to the built-in classifier. */
 static void
 test_remove(void **state)
@@ -609,6 +730,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_drop_udp),
 		cmocka_unit_test(test_bad_verdict),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_div0),
 		cmocka_unit_test(test_remove),
 		cmocka_unit_test(test_live_swap),
 	};
@@ -616,7 +739,8 @@ main(int argc, char **argv)
 
 	if (argc != 1 + A_NB) {
 		fprintf(stderr, "usage: %s qp_range.o dscp_cnp.o drop_udp.o "
-			"oob.o global.o badret.o rawtos.o not-elf\n", argv[0]);
+			"oob.o global.o badret.o rawtos.o not-elf branches.o "
+			"rules.o div0.o\n", argv[0]);
 		return 2;
 	}
 	for (i = 0; i < A_NB; i++)
