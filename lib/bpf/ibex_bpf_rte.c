@@ -177,12 +177,11 @@ prog_check(struct ibex_bpf_prog *p, struct ibex_bpf_code *code, char *err,
 	if (walk <= IBEX_BPF_MAX_WALK)
 		return 0;
 	snprintf(err, errlen, "%s: %s: %s%" PRIu64 " paths through its "
-		 "branches, %s%" PRIu64 " instruction steps for rte_bpf's "
-		 "verifier, which checks every path: over ibex's limit of "
-		 "%" PRIu64 " steps (fewer rules that join again; rules that "
-		 "return at once add one path each)", p->file, code->section,
-		 paths == UINT64_MAX ? "over " : "", paths,
-		 walk == UINT64_MAX ? "over " : "", walk, IBEX_BPF_MAX_WALK);
+		 "branches, %s%" PRIu64 " steps for rte_bpf's verifier (it "
+		 "walks every path): over ibex's limit of %" PRIu64 " steps",
+		 p->file, code->section, paths == UINT64_MAX ? "over " : "",
+		 paths, walk == UINT64_MAX ? "over " : "", walk,
+		 IBEX_BPF_MAX_WALK);
 	return -E2BIG;
 }
 
