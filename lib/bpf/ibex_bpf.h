@@ -16,7 +16,10 @@
  * every access, and the program is JIT-compiled (rte_bpf_get_jit()) or,
  * where the JIT is unavailable or turned off, interpreted (rte_bpf_exec()).
  *
- * Loading runs on the control thread only. A loaded program is immutable
+ * Before rte_bpf sees a program, ibex guards its divisions by a register
+ * against zero and refuses it when its paths are too many for rte_bpf's
+ * verifier, which walks each (ibex_bpf_check.c), so that a load stays
+ * short. Loading runs on the control thread only. A loaded program is immutable
  * and shared by reference between table generations (refs, control
  * thread only); the last ibex_bpf_prog_put() after the RCU grace period
  * destroys it.
