@@ -456,6 +456,11 @@ wait_links(struct ibex_dp *dp, double wait_s, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * @return the exit status: 0, 1 on errors (the generator's too: it could
+ * not start or report), 3 when the --gen scenario lost or duplicated a
+ * frame or an iteration failed (as ibex-gen's).
+ */
 static int
 run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 {
@@ -465,7 +470,9 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 		.duration_ms = (uint32_t)(o->duration_s * 1000),
 		.idle_stop_ms = (uint32_t)(o->idle_stop_s * 1000),
 	};
+	bool gen_failed = false;
 	char err[256];
+	int status = 0;
 	double t0;
 	int ret;
 
@@ -473,21 +480,24 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 		ret = wait_links(dp, o->wait_links_s, err, sizeof(err));
 		if (ret < 0) {
 			fprintf(stderr, "ibex-switch: %s\n", err);
-			return ret;
+			return 1;
 		}
 	}
 	t0 = now_s();
 	if (ibex_dp_start(dp) < 0) {
 		fprintf(stderr, "ibex-switch: cannot launch the workers\n");
+		status = 1;
 		ibex_ctl_request_stop();
 	}
 	/* Built-in generator (--gen): its own lcore; stops the switch when
 	 * its scenario ends. */
 	if (gen != NULL && ibex_gen_builtin_start(gen, ibex_ctl_request_stop,
-						  &dp->stop) < 0)
+						  &dp->stop) < 0) {
+		gen_failed = true;
 		ibex_ctl_request_stop();
-	else if (gen != NULL)
+	} else if (gen != NULL) {
 		signal(SIGUSR1, on_usr1);
+	}
 	notify_ready(sock);
 	ibex_ctl_run(dp, &copts);
 	ibex_notify("STOPPING=1");
@@ -503,9 +513,14 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 				o->wait_peers_s);
 	}
 	ibex_ctl_print_summary(stdout, dp, now_s() - t0);
-	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0)
-		fprintf(stderr, "ibex-switch: --gen: run not clean (frames lost "
-			"or iterations failed)\n");
+	if (gen != NULL && !gen_failed) {
+		ret = ibex_gen_builtin_report(gen, stdout);
+		if (ret != 0) {
+			fprintf(stderr, "ibex-switch: --gen: run not clean "
+				"(frames lost or iterations failed)\n");
+			status = ret < 0 ? 1 : 3;
+		}
+	}
 	if (o->json != NULL) {
 		struct ibex_out extra;
 
@@ -519,10 +534,10 @@ run(struct ibex_dp *dp, const struct app_opts *o, struct ibex_sock *sock)
 		if (ret < 0) {
 			fprintf(stderr, "ibex-switch: %s: %s\n", o->json,
 				strerror(-ret));
-			return ret;
+			return 1;
 		}
 	}
-	return 0;
+	return gen_failed ? 1 : status;
 }
 
 int
@@ -613,7 +628,7 @@ main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	ret = run(dp, &opts, sock) < 0 ? 1 : 0;
+	ret = run(dp, &opts, sock);
 out:
 	ibex_sock_destroy(sock);
 	ibex_dp_destroy(dp);
