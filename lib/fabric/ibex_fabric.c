@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <yaml.h>
 
@@ -828,6 +829,7 @@ ibex_fabric_load(struct ibex_fabric *f, const char *path, char *err,
 {
 	FILE *fp = fopen(path, "r");
 	char *text = NULL;
+	struct stat st;
 	long len;
 	int ret;
 
@@ -837,6 +839,12 @@ ibex_fabric_load(struct ibex_fabric *f, const char *path, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
+	/* fopen() opens a directory for reading; its size is no file's. */
+	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+		snprintf(err, errlen, "%s: is a directory", path);
+		goto out;
+	}
 	if (fseek(fp, 0, SEEK_END) != 0 || (len = ftell(fp)) < 0 ||
 	    fseek(fp, 0, SEEK_SET) != 0) {
 		ret = -EIO;
@@ -844,9 +852,12 @@ ibex_fabric_load(struct ibex_fabric *f, const char *path, char *err,
 		goto out;
 	}
 	text = malloc((size_t)len + 1);
-	ret = -ENOMEM;
-	if (text == NULL)
+	if (text == NULL) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "%s: out of memory (%ld bytes)", path,
+			 len);
 		goto out;
+	}
 	if (fread(text, 1, (size_t)len, fp) != (size_t)len) {
 		ret = -EIO;
 		snprintf(err, errlen, "%s: cannot read", path);

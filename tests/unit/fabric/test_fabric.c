@@ -827,6 +827,20 @@ test_missing_file(void **state)
 	assert_non_null(strstr(err, "/nonexistent/x.yaml"));
 }
 
+/* A directory opens for reading: refused as one, not as an empty read. */
+static void
+test_directory(void **state)
+{
+	struct ibex_fabric f;
+	char want[600];
+
+	(void)state;
+	assert_int_equal(ibex_fabric_load(&f, FABRIC_CONF_DIR, err,
+					  sizeof(err)), -EISDIR);
+	snprintf(want, sizeof(want), "%s: is a directory", FABRIC_CONF_DIR);
+	assert_string_equal(err, want);
+}
+
 int
 main(void)
 {
@@ -839,6 +853,7 @@ main(void)
 		cmocka_unit_test(test_lanes_refused),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_directory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
