@@ -769,6 +769,59 @@ document(struct ctx *c, const yaml_node_t *root)
 	return topology(c, topo);
 }
 
+/*
+ * Refuse nesting deeper than IBEX_FABRIC_MAX_DEPTH before the document is
+ * built: libyaml has no bound of its own, and its scanner's cost per
+ * token grows with the depth (a 200 KB file of nested lists took over a
+ * minute). The events come as the scanner reads, so a deep file is
+ * refused after its first IBEX_FABRIC_MAX_DEPTH + 1 levels.
+ * @return 0 (a syntax error too: the loader then says it), -EINVAL with
+ * the message, or -ENOMEM.
+ */
+static int
+depth_check(const char *text, size_t len, const char *origin, char *err,
+	    size_t errlen)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	unsigned int depth = 0;
+	bool done = false;
+	int ret = 0;
+
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: out of memory", origin);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (!done && yaml_parser_parse(&parser, &ev)) {
+		switch (ev.type) {
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > IBEX_FABRIC_MAX_DEPTH) {
+				snprintf(err, errlen, "%s:%zu: nested more "
+					 "than %d levels deep", origin,
+					 ev.start_mark.line + 1,
+					 IBEX_FABRIC_MAX_DEPTH);
+				ret = -EINVAL;
+				done = true;
+			}
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return ret;
+}
+
 void
 ibex_fabric_free(struct ibex_fabric *f)
 {
@@ -797,6 +850,11 @@ ibex_fabric_parse(struct ibex_fabric *f, const char *text, size_t len,
 		ibex_fabric_free(f);
 		snprintf(err, errlen, "%s: out of memory", origin);
 		return -ENOMEM;
+	}
+	ret = depth_check(text, len, origin, err, errlen);
+	if (ret != 0) {
+		ibex_fabric_free(f);
+		return ret;
 	}
 	if (!yaml_parser_initialize(&parser)) {
 		ibex_fabric_free(f);

@@ -48,6 +48,9 @@
 #define IBEX_FABRIC_MAX_NODES  4096
 /** Most links. */
 #define IBEX_FABRIC_MAX_LINKS  16384
+/** Deepest nesting of lists and mappings a topology file may have (the
+ * format needs 5). */
+#define IBEX_FABRIC_MAX_DEPTH  64
 /** Most members of one ECMP group. */
 #define IBEX_FABRIC_MAX_ECMP   16
 /** Unreachable / none. */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "ibex_conf.h"
@@ -827,6 +828,76 @@ test_missing_file(void **state)
 	assert_non_null(strstr(err, "/nonexistent/x.yaml"));
 }
 
+/*
+ * 200 KB of nesting, three ways (flow lists on one line, block lists on
+ * a line of their own, block lists one level per line): each refused at its 65th
+ * level, with its line, in well under a second of CPU (the unbounded
+ * parse took over a minute). 64 levels are still parsed (and refused
+ * for what they are).
+ */
+static void
+test_deep_nesting(void **state)
+{
+	enum { SIZE = 200 * 1024 };
+	char *text = malloc(SIZE + 64);
+	struct ibex_fabric f;
+	struct timespec t0, t1;
+	size_t n, d;
+	double cpu;
+	int kind;
+
+	(void)state;
+	assert_non_null(text);
+	for (kind = 0; kind < 3; kind++) {
+		n = (size_t)sprintf(text, "topology:\n  nodes:\n    x:%s",
+				    kind == 1 ? "\n      " : " ");
+		for (d = 0; n < SIZE; d++) {
+			if (kind == 0) {
+				text[n++] = '[';
+			} else if (kind == 1) {
+				text[n++] = '-';
+				text[n++] = ' ';
+			} else {
+				/* "\n" + d spaces + "- " */
+				if (n + d + 3 >= SIZE)
+					break;
+				text[n++] = '\n';
+				memset(text + n, ' ', d + 4);
+				n += d + 4;
+				text[n++] = '-';
+				text[n++] = ' ';
+			}
+		}
+		memcpy(text + n, "x\n", 3);
+		n += 2;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+		assert_int_equal(ibex_fabric_parse(&f, text, n, "t.yaml", err,
+						   sizeof(err)), -EINVAL);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+		cpu = (double)(t1.tv_sec - t0.tv_sec) +
+		      (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		print_message("nesting kind %d: %zu bytes refused in %.3f s "
+			      "CPU: %s\n", kind, n, cpu, err);
+		assert_non_null(strstr(err, "nested more than 64 levels"));
+		/* the 65th level (the 62nd list: three mappings hold
+		 * them): on the line of the lists, or on its own */
+		assert_int_equal(strncmp(err, kind == 0 ? "t.yaml:3: " :
+					 kind == 1 ? "t.yaml:4: " :
+					 "t.yaml:65:", 10), 0);
+		assert_true(cpu < 0.5);
+	}
+	/* 64 levels: root, topology, nodes, then 61 lists */
+	n = (size_t)sprintf(text, "topology:\n  nodes:\n    x: ");
+	memset(text + n, '[', 61);
+	memset(text + n + 61, ']', 61);
+	n += 122;
+	text[n] = '\0';
+	assert_int_equal(parse(&f, text), -EINVAL);
+	assert_null(strstr(err, "nested"));
+	assert_non_null(strstr(err, "node x: expected a mapping"));
+	free(text);
+}
+
 /* A directory opens for reading: refused as one, not as an empty read. */
 static void
 test_directory(void **state)
@@ -854,6 +925,7 @@ main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_directory),
+		cmocka_unit_test(test_deep_nesting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
