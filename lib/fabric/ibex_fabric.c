@@ -822,6 +822,104 @@ depth_check(const char *text, size_t len, const char *origin, char *err,
 	return ret;
 }
 
+struct key_at {
+	const yaml_node_t *key;
+	size_t pos;             /* its place in the mapping */
+};
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	const struct key_at *x = a, *y = b;
+	size_t lx = x->key->data.scalar.length, ly = y->key->data.scalar.length;
+	int c = memcmp(x->key->data.scalar.value, y->key->data.scalar.value,
+		       lx < ly ? lx : ly);
+
+	if (c != 0)
+		return c;
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * A mapping key given twice: YAML forbids it, libyaml keeps both pairs,
+ * and a reader that takes the last one would drop the first without a
+ * word. Every mapping of the document is checked (its scalar keys sorted,
+ * so a big mapping costs n log n); the first repeat in the file is named.
+ */
+static int
+dup_check(struct ctx *c)
+{
+	const yaml_node_t *dup = NULL, *first = NULL, *n;
+	struct key_at *keys = NULL;
+	size_t cap = 0, nk, i;
+
+	for (n = c->doc->nodes.start; n < c->doc->nodes.top; n++) {
+		yaml_node_pair_t *pr;
+
+		if (n->type != YAML_MAPPING_NODE)
+			continue;
+		nk = (size_t)(n->data.mapping.pairs.top -
+			      n->data.mapping.pairs.start);
+		if (nk < 2)
+			continue;
+		if (nk > cap) {
+			struct key_at *k = realloc(keys, nk * sizeof(*keys));
+
+			if (k == NULL) {
+				free(keys);
+				snprintf(c->err, c->errlen, "%s: out of memory",
+					 c->f->origin);
+				return -ENOMEM;
+			}
+			keys = k;
+			cap = nk;
+		}
+		nk = 0;
+		for (pr = n->data.mapping.pairs.start;
+		     pr < n->data.mapping.pairs.top; pr++) {
+			const yaml_node_t *k = get(c, pr->key);
+
+			if (k != NULL && k->type == YAML_SCALAR_NODE) {
+				keys[nk].key = k;
+				keys[nk].pos = nk;
+				nk++;
+			}
+		}
+		qsort(keys, nk, sizeof(*keys), key_cmp);
+		/* Sorted by key, then place: a run of equal keys starts with
+		 * the first and goes on with its first repeat. */
+		for (i = 0; i + 1 < nk; i++) {
+			const yaml_node_t *a = keys[i].key, *b = keys[i + 1].key;
+
+			if (a->data.scalar.length != b->data.scalar.length ||
+			    memcmp(a->data.scalar.value, b->data.scalar.value,
+				   a->data.scalar.length) != 0)
+				continue;
+			if (dup == NULL ||
+			    b->start_mark.index < dup->start_mark.index) {
+				dup = b;
+				first = a;
+			}
+			while (i + 1 < nk &&
+			       keys[i + 1].key->data.scalar.length ==
+			       a->data.scalar.length &&
+			       memcmp(keys[i + 1].key->data.scalar.value,
+				      a->data.scalar.value,
+				      a->data.scalar.length) == 0)
+				i++;
+		}
+	}
+	free(keys);
+	if (dup == NULL)
+		return 0;
+	return fail(c, dup, "duplicate key '%.*s' (first at line %d)",
+		    (int)(dup->data.scalar.length > 64 ? 64 :
+			  dup->data.scalar.length),
+		    (const char *)dup->data.scalar.value, line_of(first));
+}
+
 void
 ibex_fabric_free(struct ibex_fabric *f)
 {
@@ -873,7 +971,9 @@ ibex_fabric_parse(struct ibex_fabric *f, const char *text, size_t len,
 		return -EINVAL;
 	}
 	c.doc = &doc;
-	ret = document(&c, yaml_document_get_root_node(&doc));
+	ret = dup_check(&c);
+	if (ret == 0)
+		ret = document(&c, yaml_document_get_root_node(&doc));
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	if (ret != 0)

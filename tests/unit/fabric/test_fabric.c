@@ -725,7 +725,30 @@ test_refused(void **state)
 		  "  nodes:\n"
 		  "    l1: {kind: ibex}\n"
 		  "    l1: {kind: rank}\n",
-		  "t.yaml:4: node l1 declared twice (line 3)" },
+		  "t.yaml:4: duplicate key 'l1' (first at line 3)" },
+		/* a key twice in one mapping: refused, never last-wins */
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex, ports: 2, kind: rank}\n",
+		  "t.yaml:3: duplicate key 'kind' (first at line 3)" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    a: {kind: rank}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"a:e\", \"l1:p0\"]\n"
+		  "      rate: 100G\n"
+		  "      delay: 1us\n"
+		  "      \"rate\": 10G\n",
+		  "t.yaml:9: duplicate key 'rate' (first at line 7)" },
+		{ "name: one\n"
+		  "topology:\n"
+		  "  defaults: {rate: 10G}\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "  defaults: {rate: 40G}\n"
+		  "name: two\n",
+		  "t.yaml:6: duplicate key 'defaults' (first at line 3)" },
 		{ "topology:\n"
 		  "  nodes:\n"
 		  "    l1: {kind: linux}\n",
