@@ -676,6 +676,55 @@ lanes(struct ctx *c, const yaml_node_t *v)
 }
 
 static int
+rank_mac_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ibex_fabric_node *nodes = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int r = memcmp(nodes[x].mac, nodes[y].mac, 6);
+
+	return r != 0 ? r : (x > y) - (x < y);
+}
+
+/*
+ * Two ranks with one MAC: each switch would learn and route it to one of
+ * them, so refuse it here, naming both (the later one's line). A default
+ * MAC (by position) can meet a given one.
+ */
+static int
+rank_macs_unique(struct ctx *c)
+{
+	struct ibex_fabric *f = c->f;
+	uint32_t *idx, n = 0, i, a = 0, b = IBEX_FABRIC_NONE;
+	char mac[24];
+
+	idx = malloc(f->n_nodes * sizeof(*idx) + 1);
+	if (idx == NULL) {
+		snprintf(c->err, c->errlen, "%s: out of memory", f->origin);
+		return -ENOMEM;
+	}
+	for (i = 0; i < f->n_nodes; i++)
+		if (f->nodes[i].kind == IBEX_FABRIC_RANK)
+			idx[n++] = i;
+	qsort_r(idx, n, sizeof(*idx), rank_mac_cmp, f->nodes);
+	/* Sorted by MAC, then declaration: the earliest second holder. */
+	for (i = 1; i < n; i++)
+		if (memcmp(f->nodes[idx[i - 1]].mac, f->nodes[idx[i]].mac,
+			   6) == 0 && (b == IBEX_FABRIC_NONE || idx[i] < b)) {
+			a = idx[i - 1];
+			b = idx[i];
+		}
+	free(idx);
+	if (b == IBEX_FABRIC_NONE)
+		return 0;
+	ibex_mac_format(f->nodes[b].mac, mac, sizeof(mac));
+	snprintf(c->err, c->errlen, "%s:%d: ranks %s and %s have the same MAC "
+		 "%s (%s at line %d)", f->origin, f->nodes[b].line,
+		 f->nodes[a].name, f->nodes[b].name, mac, f->nodes[a].name,
+		 f->nodes[a].line);
+	return -EINVAL;
+}
+
+static int
 topology(struct ctx *c, const yaml_node_t *v)
 {
 	const yaml_node_t *nodes = NULL, *links = NULL;
@@ -718,6 +767,9 @@ topology(struct ctx *c, const yaml_node_t *v)
 		if (ret != 0)
 			return ret;
 	}
+	ret = rank_macs_unique(c);
+	if (ret != 0)
+		return ret;
 	if (links == NULL)
 		return 0;
 	if (links->type != YAML_SEQUENCE_NODE)

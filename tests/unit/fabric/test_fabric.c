@@ -749,6 +749,27 @@ test_refused(void **state)
 		  "  defaults: {rate: 40G}\n"
 		  "name: two\n",
 		  "t.yaml:6: duplicate key 'defaults' (first at line 3)" },
+		/* two ranks, one MAC: given twice, or given as another's
+		 * default (02:00:00:00:00:02, the 2nd node's) */
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    a: {kind: rank, mac: \"02:aa:00:00:00:01\"}\n"
+		  "    b: {kind: rank}\n"
+		  "    c: {kind: rank, mac: \"02:AA:00:00:00:01\"}\n"
+		  "  links:\n"
+		  "    - endpoints: [\"a:e\", \"l1:p0\"]\n"
+		  "    - endpoints: [\"b:e\", \"l1:p1\"]\n"
+		  "    - endpoints: [\"c:e\", \"l1:p2\"]\n",
+		  "t.yaml:6: ranks a and c have the same MAC 02:aa:00:00:00:01 "
+		  "(a at line 4)" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    l1: {kind: ibex}\n"
+		  "    a: {kind: rank}\n"
+		  "    b: {kind: rank, mac: \"02:00:00:00:00:02\"}\n",
+		  "t.yaml:5: ranks a and b have the same MAC 02:00:00:00:00:02 "
+		  "(a at line 4)" },
 		{ "topology:\n"
 		  "  nodes:\n"
 		  "    l1: {kind: linux}\n",
