@@ -522,6 +522,7 @@ ecmp_member(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	/* The headers are in the first segment (IBEX_PKT_HDR_MAX of it, or
 	 * the whole frame), as for the check. */
 	h = ibex_ecmp_hash(eth, m->data_len, t->ecmp_seed);
+	w->ecmp_h = h;
 	i = t->ecmp[g].mode == IBEX_ECMP_HASH ?
 	    ibex_ecmp_pick(&t->ecmp[g], h, up) :
 	    ecmp_adaptive(w, &t->ecmp[g], g, h, vl, up);
@@ -531,6 +532,57 @@ ecmp_member(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	}
 	IBEX_CNT_ADD(w->ecmp_cnt[g].member[i], 1);
 	return t->ecmp[g].port[i];
+}
+
+/*
+ * ecmp_member() chose the port its frame came in on (@p in_port) from
+ * group @p egress (any other answer: returned as is), by flow hash
+ * w->ecmp_h. The ingress port is
+ * never a member for its own frames, as a subnet manager never routes a
+ * frame back out of the port it came in on: choose again with it counted
+ * as down, so the flows its buckets hold spread over the other members
+ * (the others' flows keep theirs). Such a group's answers always carry
+ * IBEX_FLOW_CHECK (ecmp_flow_answer()), so only the check pays for this,
+ * never a cached flow. @return the member, or @p in_port when it is the
+ * only member up (dropped as same-port).
+ */
+static __rte_noinline uint16_t
+ecmp_not_ingress(struct ibex_worker *w, const struct ibex_dp_tables *t,
+		 uint16_t egress, unsigned int vl, uint16_t in_port)
+{
+	uint64_t up, load[IBEX_ECMP_MAX_MEMBERS];
+	const struct ibex_ecmp_group *grp;
+	unsigned int g = egress & 0xff, k;
+	uint32_t h;
+	int i;
+
+	if (!ibex_egress_is_ecmp(egress) || g >= t->nb_ecmp)
+		return in_port;
+	grp = &t->ecmp[g];
+	up = t->tx_enabled & ~t->detached &
+	     ~__atomic_load_n(&w->dp->links_down, __ATOMIC_RELAXED) &
+	     ~(UINT64_C(1) << in_port);
+	h = w->ecmp_h;
+	if (grp->mode == IBEX_ECMP_HASH) {
+		i = ibex_ecmp_pick(grp, h, up);
+	} else {
+		for (k = 0; k < grp->n; k++)
+			load[k] = ar_load(w, grp->port[k], vl, w->rx_tsc);
+		i = ibex_ecmp_pick_least(grp, h, up, load);
+		/* the flowlet goes on on this member (not a move: the
+		 * ingress port never carried it) */
+		if (grp->mode == IBEX_ECMP_FLOWLET && i >= 0)
+			ibex_flowlet_note(ibex_flowlet_slot(w->flowlet, h, g),
+					  h, g, (unsigned int)i, w->rx_tsc);
+	}
+	if (i < 0)
+		return in_port;
+	/* ecmp_member() counted the frame for the ingress port's member */
+	for (k = 0; k < grp->n; k++)
+		if (grp->port[k] == in_port)
+			IBEX_CNT_SUB(w->ecmp_cnt[g].member[k], 1);
+	IBEX_CNT_ADD(w->ecmp_cnt[g].member[i], 1);
+	return grp->port[i];
 }
 
 /*
@@ -1656,6 +1708,9 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		}
 	}
 	if (ans & IBEX_FLOW_CHECK) {
+		if (out == in_port)
+			out = ecmp_not_ingress(w, t, IBEX_FLOW_OUT(ans),
+					       IBEX_FLOW_VL(ans), in_port);
 		if (out == in_port) {
 			drop(c, m, IBEX_R_SAME_PORT);
 			return;

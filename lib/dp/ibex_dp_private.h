@@ -252,6 +252,10 @@ struct ibex_worker {
 	struct ibex_bpf_ctx bpf_ctx __rte_cache_aligned;
 	struct ibex_bpf_counters bpf_cnt[IBEX_MAX_PORTS];
 	struct ibex_ecmp_counters ecmp_cnt[IBEX_MAX_ECMP_GROUPS];
+	/** The flow hash of the last frame ecmp_member() chose for, so that
+	 * a choice of the ingress port is made again on it
+	 * (ecmp_not_ingress()) without a second hash function. */
+	uint32_t ecmp_h;
 	/** Adaptive routing, per egress port of an adaptive group: when the
 	 * wire would have sent what this worker gave it (TSC), were it
 	 * running at the port's rate. With the lane queue, the load a choice

@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -457,10 +458,21 @@ struct ecmp_seen {
 	unsigned int split, reordered, foreign;
 };
 
+static void ecmp_send_on(unsigned int in, const uint8_t *src,
+			 unsigned int per, uint32_t psn0);
+
 /* @p per frames of each of the 64 flows from A to F, interleaved, PSNs
  * from @p psn0. */
 static void
 ecmp_send(unsigned int per, uint32_t psn0)
+{
+	ecmp_send_on(0, mac_a, per, psn0);
+}
+
+/* The same from @p src into port @p in. */
+static void
+ecmp_send_on(unsigned int in, const uint8_t *src, unsigned int per,
+	     uint32_t psn0)
 {
 	struct ibex_pkt_spec s;
 	unsigned int k, q;
@@ -469,12 +481,12 @@ ecmp_send(unsigned int per, uint32_t psn0)
 		for (q = 0; q < ECMP_FLOWS; q++) {
 			struct rte_mbuf *m;
 
-			spec(&s, mac_f, mac_a, -1, 128);
+			spec(&s, mac_f, src, -1, 128);
 			s.sport = (uint16_t)(49152 + q);
 			s.psn = psn0 + k;
 			m = dp_harness_frame(test_pool, &s);
 			assert_non_null(m);
-			assert_int_equal(dp_harness_send(rxr[0], &m, 1), 1);
+			assert_int_equal(dp_harness_send(rxr[in], &m, 1), 1);
 		}
 	}
 }
@@ -594,6 +606,51 @@ test_ecmp_member_down(void **state)
 	ecmp_collect(&e);
 	for (q = 0; q < ECMP_FLOWS; q++)
 		assert_int_equal(e.port[q], first.port[q]);
+}
+
+/*
+ * Frames to F coming in on r1, a member of F's group: none goes back out
+ * of r1 or is dropped as same-port (the buckets naming r1 pass their
+ * flows to r2), each flow on one member, in order. With r2 down, r1 is
+ * the only member left: every frame is dropped as same-port, counted.
+ */
+static void
+test_ecmp_excludes_ingress(void **state)
+{
+	static const uint8_t mac_h[6] = { 0x02, 0, 0, 0, 0x0e, 0x03 };
+	unsigned int total = ECMP_FLOWS * ECMP_PER_FLOW;
+	struct dp_harness_snap before;
+	struct ibex_port_counters d;
+	struct ecmp_seen e;
+
+	(void)state;
+	ecmp_seen_init(&e);
+	dp_harness_snap(dp, &before);
+	ecmp_send_on(1, mac_h, ECMP_PER_FLOW, 1000);
+	run_switch(1, total);
+	ecmp_collect(&e);
+	dp_harness_port_delta(&before, 1, &d);
+	print_message("ecmp from r1: r1 %u r2 %u frames of %u, same-port "
+		      "drops %" PRIu64 "\n", e.frames[1], e.frames[2], total,
+		      d.drop[IBEX_R_SAME_PORT]);
+	assert_int_equal(d.drop[IBEX_R_SAME_PORT], 0);
+	assert_int_equal(e.frames[1], 0);
+	assert_int_equal(e.frames[2], total);
+	assert_int_equal(e.split + e.reordered + e.foreign, 0);
+
+	ibex_dp_links_poll(dp);
+	assert_int_equal(rte_eth_dev_set_link_down(dp->port_id[2]), 0);
+	ibex_dp_links_poll(dp);
+	ecmp_seen_init(&e);
+	dp_harness_snap(dp, &before);
+	ecmp_send_on(1, mac_h, 4, 2000);
+	run_switch(1, ECMP_FLOWS * 4);
+	ecmp_collect(&e);
+	dp_harness_port_delta(&before, 1, &d);
+	assert_int_equal(d.drop[IBEX_R_SAME_PORT], ECMP_FLOWS * 4);
+	assert_int_equal(e.frames[1] + e.frames[2], 0);
+	assert_int_equal(rte_eth_dev_set_link_up(dp->port_id[2]), 0);
+	ibex_dp_links_poll(dp);
 }
 
 static void
@@ -758,6 +815,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_link_down_flushes),
 		cmocka_unit_test(test_ecmp_spread),
 		cmocka_unit_test(test_ecmp_member_down),
+		cmocka_unit_test(test_ecmp_excludes_ingress),
 		cmocka_unit_test(test_same_port_filtered),
 		cmocka_unit_test(test_vlan_domain),
 		cmocka_unit_test(test_malformed_counted),
