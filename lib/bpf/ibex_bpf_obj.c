@@ -11,8 +11,10 @@
  * reason, instead of being rejected later with a less telling message.
  */
 
+#include <elf.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +180,66 @@ obj_copy(struct bpf_object *obj, struct bpf_program *prog, const char *path,
 	return 0;
 }
 
+/*
+ * The first section of the ELF object at @p path that holds global data
+ * or maps: .data*, .rodata*, .bss*, .maps or maps, allocated and not
+ * empty. libbpf refuses some of them itself, with less telling codes: a
+ * small static const table goes to a mergeable-constant section such as
+ * .rodata.cst16, which libbpf takes for no map, so the relocation
+ * against it fails as ENOENT. @return true with the name in @p name.
+ */
+static bool
+obj_data_section(const char *path, char *name, size_t len)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh = NULL;
+	char *names = NULL;
+	bool found = false;
+	FILE *f = fopen(path, "rb");
+	unsigned int i;
+
+	if (f == NULL)
+		return false;
+	if (fread(&eh, sizeof(eh), 1, f) != 1 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 ||
+	    eh.e_shstrndx >= eh.e_shnum)
+		goto out;
+	sh = calloc(eh.e_shnum, sizeof(*sh));
+	if (sh == NULL || fseek(f, (long)eh.e_shoff, SEEK_SET) != 0 ||
+	    fread(sh, sizeof(*sh), eh.e_shnum, f) != eh.e_shnum)
+		goto out;
+	if (sh[eh.e_shstrndx].sh_size == 0 ||
+	    sh[eh.e_shstrndx].sh_size > (1u << 20))
+		goto out;
+	names = calloc(1, sh[eh.e_shstrndx].sh_size + 1);
+	if (names == NULL ||
+	    fseek(f, (long)sh[eh.e_shstrndx].sh_offset, SEEK_SET) != 0 ||
+	    fread(names, sh[eh.e_shstrndx].sh_size, 1, f) != 1)
+		goto out;
+	for (i = 0; i < eh.e_shnum && !found; i++) {
+		const char *n;
+
+		if (sh[i].sh_name >= sh[eh.e_shstrndx].sh_size ||
+		    !(sh[i].sh_flags & SHF_ALLOC) || sh[i].sh_size == 0)
+			continue;
+		n = names + sh[i].sh_name;
+		if (strncmp(n, ".data", 5) == 0 ||
+		    strncmp(n, ".rodata", 7) == 0 ||
+		    strncmp(n, ".bss", 4) == 0 || strcmp(n, ".maps") == 0 ||
+		    strcmp(n, "maps") == 0) {
+			snprintf(name, len, "%s", n);
+			found = true;
+		}
+	}
+out:
+	free(names);
+	free(sh);
+	fclose(f);
+	return found;
+}
+
 int
 ibex_bpf_obj_read(const char *path, const char *section,
 		  struct ibex_bpf_code *code, char *err, size_t errlen)
@@ -200,6 +262,12 @@ ibex_bpf_obj_read(const char *path, const char *section,
 
 		if (ret == 0)
 			ret = -EINVAL;
+		if (obj_data_section(path, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: has map or global data "
+				 "'%s': rte_bpf programs have none (use "
+				 "constants, no static tables)", path, why);
+			return -ENOTSUP;
+		}
 		libbpf_strerror(ret, why, sizeof(why));
 		if (strncmp(msg, "libbpf: ", 8) == 0)
 			msg += 8;
