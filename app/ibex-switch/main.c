@@ -26,6 +26,7 @@
 #include <rte_pdump.h>
 #include <rte_version.h>
 
+#include "ibex_bpf.h"
 #include "ibex_conf.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
@@ -315,6 +316,38 @@ is_help(const char *a)
 	return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0;
 }
 
+/*
+ * --check-config: each classifier the configuration names is loaded as
+ * the switch would load it (libbpf reads the object, rte_bpf verifies
+ * and JITs it; neither needs EAL), then let go, so a missing or broken
+ * object fails the check with the line of its sl-from.
+ */
+static int
+check_classifiers(const struct ibex_conf *conf)
+{
+	char msg[768];
+	uint16_t p;
+	int ret;
+
+	for (p = 0; p < conf->nb_ports; p++) {
+		const struct ibex_conf_port *cp = &conf->ports[p];
+		struct ibex_bpf_prog *prog;
+
+		if (cp->bpf_file[0] == '\0')
+			continue;
+		ret = ibex_bpf_prog_load(&prog, cp->bpf_file, cp->bpf_section,
+					 cp->bpf_jit, msg, sizeof(msg));
+		if (ret < 0) {
+			fprintf(stderr, "ibex-switch: %s:%d: port %s: sl-from "
+				"bpf: %s\n", conf->origin, cp->class_line,
+				cp->name, msg);
+			return ret;
+		}
+		ibex_bpf_prog_put(prog);
+	}
+	return 0;
+}
+
 /* --check-config: the app's options alone, no EAL, no hugepages. */
 static int
 check_config(int argc, char **argv)
@@ -326,7 +359,8 @@ check_config(int argc, char **argv)
 	if (conf == NULL)
 		return 1;
 	if (ibex_gen_builtin_parse(&argc, argv, &gen) == 0 &&
-	    parse_args(argc, argv, &opts) == 0 && conf_load(conf, &opts) == 0) {
+	    parse_args(argc, argv, &opts) == 0 && conf_load(conf, &opts) == 0 &&
+	    check_classifiers(conf) == 0) {
 		printf("%s: configuration OK (%u ports)\n", conf->origin,
 		       conf->nb_ports);
 		ret = 0;
@@ -602,9 +636,10 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (opts.check_only) {
-		printf("%s: configuration OK (%u ports)\n", conf->origin,
-		       conf->nb_ports);
-		ret = 0;
+		ret = check_classifiers(conf) < 0 ? 1 : 0;
+		if (ret == 0)
+			printf("%s: configuration OK (%u ports)\n",
+			       conf->origin, conf->nb_ports);
 		goto out;
 	}
 	ret = ibex_dp_create(&dp, conf, err, sizeof(err));
