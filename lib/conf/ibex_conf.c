@@ -1290,12 +1290,33 @@ conf_missing(struct conf_ctx *x, const struct conf_key *keys, size_t n)
 			conf_key_list(keys, n, list, sizeof(list)));
 }
 
+_Static_assert(IBEX_ARRAY_SIZE(conf_switch_keys) <= IBEX_CONF_GLOBAL_KEYS &&
+	       IBEX_ARRAY_SIZE(conf_fdb_keys) <= IBEX_CONF_GLOBAL_KEYS,
+	       "switch_key_line[], fdb_key_line[] too short");
+
+/* Note @p line for each key of @p seen in @p lines. */
+static void
+key_lines(int *lines, uint64_t seen, int line)
+{
+	unsigned int i;
+
+	for (i = 0; i < IBEX_CONF_GLOBAL_KEYS; i++)
+		if (seen & (UINT64_C(1) << i))
+			lines[i] = line;
+}
+
 static int
 stmt_switch(struct conf_ctx *x, char **tok, int ntok)
 {
+	uint64_t seen;
+	int ret;
+
 	if (ntok == 0)
 		return conf_missing(x, KEYS(conf_switch_keys));
-	return conf_keys(x, KEYS(conf_switch_keys), x->c, tok, ntok, NULL);
+	ret = conf_keys(x, KEYS(conf_switch_keys), x->c, tok, ntok, &seen);
+	if (ret == 0)
+		key_lines(x->c->switch_key_line, seen, x->lineno);
+	return ret;
 }
 
 /*
@@ -1996,6 +2017,8 @@ static int
 stmt_fdb(struct conf_ctx *x, char **tok, int ntok)
 {
 	char list[256];
+	uint64_t seen;
+	int ret;
 
 	if (ntok > 0 && strcmp(tok[0], "static") == 0)
 		return stmt_fdb_static(x, tok + 1, ntok - 1);
@@ -2008,7 +2031,10 @@ stmt_fdb(struct conf_ctx *x, char **tok, int ntok)
 	if (conf_key_find(KEYS(conf_fdb_keys), tok[0]) == NULL)
 		return conf_err(x, "unknown key '%s' (expected one of: "
 				"static, del, %s)", tok[0], list);
-	return conf_keys(x, KEYS(conf_fdb_keys), x->c, tok, ntok, NULL);
+	ret = conf_keys(x, KEYS(conf_fdb_keys), x->c, tok, ntok, &seen);
+	if (ret == 0)
+		key_lines(x->c->fdb_key_line, seen, x->lineno);
+	return ret;
 }
 
 struct conf_stmt {
@@ -2820,9 +2846,24 @@ static void diff_note(char *buf, size_t len, unsigned int *n,
 /* Append the CK_RESTART keys of a table whose fields differ between
  * @p a and @p b to @p buf, each as "<prefix> <key>". */
 static void
+restart_keys_at(const struct conf_key *keys, size_t nkeys, const void *a,
+		const void *b, const char *prefix, char *buf, size_t len,
+		unsigned int *n, const int *lines, int *line);
+
+static void
 restart_keys(const struct conf_key *keys, size_t nkeys, const void *a,
 	     const void *b, const char *prefix, char *buf, size_t len,
 	     unsigned int *n)
+{
+	restart_keys_at(keys, nkeys, a, b, prefix, buf, len, n, NULL, NULL);
+}
+
+/* The same, and the first of @p lines (per key, in @p b; 0: not set
+ * there) of a key that differs into *@p line when it holds none yet. */
+static void
+restart_keys_at(const struct conf_key *keys, size_t nkeys, const void *a,
+		const void *b, const char *prefix, char *buf, size_t len,
+		unsigned int *n, const int *lines, int *line)
 {
 	const char *pa = a, *pb = b;
 	size_t i, j;
@@ -2841,6 +2882,8 @@ restart_keys(const struct conf_key *keys, size_t nkeys, const void *a,
 		    (conf_load(a, k) == 0 || conf_load(b, k) == 0))
 			continue;
 		diff_note(buf, len, n, prefix, k->name);
+		if (lines != NULL && *line <= 0)
+			*line = lines[i];
 	}
 }
 
@@ -2882,7 +2925,8 @@ ibex_conf_restart_check(const struct ibex_conf *a, const struct ibex_conf *b,
 			char *err, size_t errlen)
 {
 	char what[256];
-	unsigned int n = 0;
+	unsigned int n = 0, m;
+	int line = 0;
 	uint16_t p;
 
 	if (b->nb_ports != a->nb_ports) {
@@ -2910,14 +2954,24 @@ ibex_conf_restart_check(const struct ibex_conf *a, const struct ibex_conf *b,
 		return -ENOTSUP;
 	}
 	what[0] = '\0';
-	restart_keys(KEYS(conf_switch_keys), a, b, "switch", what,
-		     sizeof(what), &n);
-	restart_keys(KEYS(conf_fdb_keys), a, b, "fdb", what, sizeof(what), &n);
+	restart_keys_at(KEYS(conf_switch_keys), a, b, "switch", what,
+			sizeof(what), &n, b->switch_key_line, &line);
+	restart_keys_at(KEYS(conf_fdb_keys), a, b, "fdb", what, sizeof(what),
+			&n, b->fdb_key_line, &line);
+	m = n;
 	restart_keys(KEYS(conf_buffer_keys), a, b, "buffer", what,
 		     sizeof(what), &n);
+	if (n > m && line <= 0)
+		line = b->buffer_line;
 	if (n == 0)
 		return 0;
-	snprintf(err, errlen, "%s need a restart", what);
+	/* The line of the first that differs; none when no line of the
+	 * new config sets it (a live statement, or left out). */
+	if (line > 0)
+		snprintf(err, errlen, "%s:%d: %s need a restart", b->origin,
+			 line, what);
+	else
+		snprintf(err, errlen, "%s need a restart", what);
 	return -ENOTSUP;
 }
 

@@ -201,6 +201,9 @@ struct ibex_conf_ecmp {
 /** Flowlet gap of `adaptive flowlet` without one, microseconds. */
 #define IBEX_CONF_FLOWLET_US 20
 
+/** Most keys of the `switch` and `fdb` statements (their lines are kept). */
+#define IBEX_CONF_GLOBAL_KEYS 24
+
 struct ibex_conf {
 	/* switch */
 	uint16_t nb_workers;       /**< 0 = one per worker lcore given to EAL */
@@ -230,6 +233,10 @@ struct ibex_conf {
 	/* where it came from */
 	char origin[256];
 	int buffer_line;           /**< last buffer statement */
+	/** The line that last set each `switch` and `fdb` key (index: the
+	 * grammar's key tables), for a restart-only one's message. */
+	int switch_key_line[IBEX_CONF_GLOBAL_KEYS];
+	int fdb_key_line[IBEX_CONF_GLOBAL_KEYS];
 	/** ibex_conf_finish() completed and validated it, and no parse has
 	 * changed it since (a change by code must finish it again): what the
 	 * data path takes. */

@@ -2408,6 +2408,48 @@ test_port_frame_keys(void **state)
 		    "x.conf:1: port p0: stp-to names the port itself");
 }
 
+/* @p b against running @p a: refused with exactly @p want. */
+static void
+expect_restart(const char *a, const char *b, const char *want)
+{
+	struct ibex_conf *ca = malloc(sizeof(*ca)), *cb = malloc(sizeof(*cb));
+	char err[IBEX_CONF_ERR_LEN] = "";
+
+	assert_non_null(ca);
+	assert_non_null(cb);
+	ibex_conf_init(ca);
+	ibex_conf_init(cb);
+	assert_int_equal(ibex_conf_parse_string(ca, a, "run.conf", err,
+						sizeof(err)), 0);
+	assert_int_equal(ibex_conf_finish(ca, err, sizeof(err)), 0);
+	assert_int_equal(parse(cb, b, err), 0);
+	assert_int_equal(ibex_conf_finish(cb, err, sizeof(err)), 0);
+	assert_int_equal(ibex_conf_restart_check(ca, cb, err, sizeof(err)),
+			 -ENOTSUP);
+	assert_string_equal(err, want);
+	free(ca);
+	free(cb);
+}
+
+/* A restart-only global setting in a reload is refused with the line
+ * that sets it (the first such, when several differ). */
+static void
+test_restart_only_line(void **state)
+{
+	(void)state;
+	expect_restart("port p0\nswitch workers 1\n",
+		       "port p0\n# more workers\nswitch burst 32\n"
+		       "switch workers 2\n",
+		       "x.conf:4: switch workers need a restart");
+	expect_restart("port p0\nfdb max-entries 1000\n",
+		       "port p0\n\nfdb max-entries 2000\n",
+		       "x.conf:3: fdb max-entries need a restart");
+	expect_restart("port p0\nswitch workers 1\nfdb max-entries 1000\n",
+		       "port p0\nfdb max-entries 2000\nswitch workers 2\n",
+		       "x.conf:3: switch workers, fdb max-entries need a "
+		       "restart");
+}
+
 int
 main(void)
 {
@@ -2427,6 +2469,7 @@ main(void)
 		T(test_ecmp_adaptive),
 		T(test_trim),
 		cmocka_unit_test(test_ecmp_errors),
+		cmocka_unit_test(test_restart_only_line),
 		T(test_docs_example),
 		T(test_rate_valid),
 		T(test_rate_invalid),
