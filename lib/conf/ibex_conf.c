@@ -2945,15 +2945,17 @@ ibex_conf_restart_check(const struct ibex_conf *a, const struct ibex_conf *b,
 				 pb->name);
 			return -ENOTSUP;
 		}
-		if (restart_port(pa, pb, what, sizeof(what)) == 0)
+		n = restart_port(pa, pb, what, sizeof(what));
+		if (n == 0)
 			continue;
-		snprintf(err, errlen, "%s:%d: port %s: %s need a restart (live: "
+		snprintf(err, errlen, "%s:%d: port %s: %s %s a restart (live: "
 			 "credit timers, pfc quanta and watchdog, lanes' "
 			 "queues, classes and ECN)", b->origin, pb->line,
-			 pb->name, what);
+			 pb->name, what, n == 1 ? "needs" : "need");
 		return -ENOTSUP;
 	}
 	what[0] = '\0';
+	n = 0;
 	restart_keys_at(KEYS(conf_switch_keys), a, b, "switch", what,
 			sizeof(what), &n, b->switch_key_line, &line);
 	restart_keys_at(KEYS(conf_fdb_keys), a, b, "fdb", what, sizeof(what),
@@ -2968,10 +2970,11 @@ ibex_conf_restart_check(const struct ibex_conf *a, const struct ibex_conf *b,
 	/* The line of the first that differs; none when no line of the
 	 * new config sets it (a live statement, or left out). */
 	if (line > 0)
-		snprintf(err, errlen, "%s:%d: %s need a restart", b->origin,
-			 line, what);
+		snprintf(err, errlen, "%s:%d: %s %s a restart", b->origin,
+			 line, what, n == 1 ? "needs" : "need");
 	else
-		snprintf(err, errlen, "%s need a restart", what);
+		snprintf(err, errlen, "%s %s a restart", what,
+			 n == 1 ? "needs" : "need");
 	return -ENOTSUP;
 }
 

@@ -68,7 +68,7 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 		}
 	}
 	if (conf->nb_workers != 0 && conf->nb_workers != dp->nb_workers) {
-		snprintf(err, errlen, "switch workers need a restart (%u "
+		snprintf(err, errlen, "switch workers needs a restart (%u "
 			 "running)", dp->nb_workers);
 		return -ENOTSUP;
 	}

@@ -2432,7 +2432,8 @@ expect_restart(const char *a, const char *b, const char *want)
 }
 
 /* A restart-only global setting in a reload is refused with the line
- * that sets it (the first such, when several differ). */
+ * that sets it (the first such, when several differ); one setting
+ * "needs" a restart, several "need" one. */
 static void
 test_restart_only_line(void **state)
 {
@@ -2440,14 +2441,23 @@ test_restart_only_line(void **state)
 	expect_restart("port p0\nswitch workers 1\n",
 		       "port p0\n# more workers\nswitch burst 32\n"
 		       "switch workers 2\n",
-		       "x.conf:4: switch workers need a restart");
+		       "x.conf:4: switch workers needs a restart");
 	expect_restart("port p0\nfdb max-entries 1000\n",
 		       "port p0\n\nfdb max-entries 2000\n",
-		       "x.conf:3: fdb max-entries need a restart");
+		       "x.conf:3: fdb max-entries needs a restart");
 	expect_restart("port p0\nswitch workers 1\nfdb max-entries 1000\n",
 		       "port p0\nfdb max-entries 2000\nswitch workers 2\n",
 		       "x.conf:3: switch workers, fdb max-entries need a "
 		       "restart");
+	/* one setting of a port: needs; two: need */
+	expect_restart("port p0\n", "port p0 rx-desc 512\n",
+		       "x.conf:1: port p0: rx-desc needs a restart (live: "
+		       "credit timers, pfc quanta and watchdog, lanes' "
+		       "queues, classes and ECN)");
+	expect_restart("port p0\n", "port p0 rx-desc 512 tx-desc 512\n",
+		       "x.conf:1: port p0: rx-desc, tx-desc need a restart "
+		       "(live: credit timers, pfc quanta and watchdog, "
+		       "lanes' queues, classes and ECN)");
 }
 
 int

@@ -132,7 +132,7 @@ bad "frobnicate p0" "set: unknown statement 'frobnicate'"
 bad "show lanes p9" "show: no port 'p9'"
 bad "show colours" "show: unknown topic 'colours'"
 bad "set port p0 dev net_null9" "ports cannot be renamed or moved live"
-bad "set switch mbufs 65536" "need a restart"
+bad "set switch mbufs 65536" "switch mbufs needs a restart"
 
 # The same refusals pipelined through one connection: one error each.
 printf '%s\n' "set port p0 pvid 0" "show ports" "set port p0 speed fast" \
