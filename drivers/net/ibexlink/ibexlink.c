@@ -1073,6 +1073,7 @@ static const struct eth_dev_ops ops = {
 struct args {
 	struct ibexlink_port *pt;
 	char bad[32];
+	const char *why;  /* what the key takes, for the message */
 };
 
 static int
@@ -1082,34 +1083,43 @@ arg_one(const char *key, const char *val, void *opaque)
 	struct ibexlink_port *pt = a->pt;
 	int ret = -EINVAL;
 
+	a->why = NULL;
 	if (strcmp(key, IBEXLINK_ARG_PEER) == 0) {
+		a->why = "another net_ibexlink device's name";
 		if (strlen(val) >= sizeof(pt->peer_name) || val[0] == '\0')
 			goto bad;
+		if (strcmp(val, pt->name) == 0) {
+			a->why = "another net_ibexlink device, not this one";
+			goto bad;
+		}
 		snprintf(pt->peer_name, sizeof(pt->peer_name), "%s", val);
 		return 0;
 	} else if (strcmp(key, IBEXLINK_ARG_RATE) == 0) {
+		a->why = "a rate such as 100G, 25G, 400M";
 		ret = ibexlink_parse_rate(val, &pt->p.rate_bps);
 		pt->gave |= GAVE_RATE;
 	} else if (strcmp(key, IBEXLINK_ARG_DELAY) == 0) {
+		a->why = "a decimal time such as 500ns, 1.5us, 2ms (bare: ns)";
 		ret = ibexlink_parse_time(val, &pt->p.delay_ps);
 		pt->gave |= GAVE_DELAY;
 	} else if (strcmp(key, IBEXLINK_ARG_JITTER) == 0) {
+		a->why = "a decimal time such as 500ns, 1.5us, 2ms (bare: ns)";
 		ret = ibexlink_parse_time(val, &pt->p.jitter_ps);
 		pt->gave |= GAVE_JITTER;
 	} else if (strcmp(key, IBEXLINK_ARG_LOSS) == 0) {
+		a->why = "a probability such as 0.001, 1e-4, 0.5%";
 		ret = ibexlink_parse_prob(val, &pt->p.loss_thr);
 		pt->gave |= GAVE_LOSS;
 	} else if (strcmp(key, IBEXLINK_ARG_CORRUPT) == 0) {
+		a->why = "a probability such as 0.001, 1e-4, 0.5%";
 		ret = ibexlink_parse_prob(val, &pt->p.corrupt_thr);
 		pt->gave |= GAVE_CORRUPT;
 	} else if (strcmp(key, IBEXLINK_ARG_SEED) == 0) {
-		char *end;
-
-		errno = 0;
-		pt->p.seed = strtoull(val, &end, 0);
-		ret = errno != 0 || end == val || *end != '\0' ? -EINVAL : 0;
+		a->why = "a decimal integer 0..18446744073709551615";
+		ret = ibexlink_parse_seed(val, &pt->p.seed);
 		pt->gave |= GAVE_SEED;
 	} else if (strcmp(key, IBEXLINK_ARG_PFC) == 0) {
+		a->why = "on or off";
 		ret = 0;
 		if (strcmp(val, "on") == 0 || strcmp(val, "1") == 0)
 			pt->pfc = true;
@@ -1119,6 +1129,7 @@ arg_one(const char *key, const char *val, void *opaque)
 			ret = -EINVAL;
 		pt->gave |= GAVE_PFC;
 	} else if (strcmp(key, IBEXLINK_ARG_PFC_WINDOW) == 0) {
+		a->why = "a decimal time such as 500ns, 1.5us, 2ms (bare: ns)";
 		ret = ibexlink_parse_time(val, &pt->window_ps);
 		pt->gave |= GAVE_WINDOW;
 	}
@@ -1147,8 +1158,9 @@ args_parse(struct ibexlink_port *pt, const char *params)
 	ret = rte_kvargs_process(kv, NULL, arg_one, &a);
 	rte_kvargs_free(kv);
 	if (ret != 0) {
-		LINK_LOG(ERR, "%s: bad value for '%s' in '%s'", pt->name,
-			 a.bad, params);
+		LINK_LOG(ERR, "%s: bad value for '%s' in '%s'%s%s", pt->name,
+			 a.bad, params, a.why != NULL ? ": expected " : "",
+			 a.why != NULL ? a.why : "");
 		return -EINVAL;
 	}
 	return 0;

@@ -3,6 +3,7 @@
  * The ibexlink wire model's out-of-line parts: parameter checks, the clock,
  * pause updates and the devargs value parsers. No DPDK here.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -106,7 +107,10 @@ parse_scaled_value(const char *s, const struct unit *units, double *out)
 	double v;
 	unsigned int i;
 
-	if (s == NULL || *s == '\0' || *s == '-' || *s == '+')
+	/* Decimal only: strtod() would also take "0x10" (hex), "inf",
+	 * leading blanks and signs. */
+	if (s == NULL || !(isdigit((unsigned char)s[0]) || s[0] == '.') ||
+	    (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
@@ -156,6 +160,23 @@ ibexlink_parse_time(const char *s, uint64_t *ps)
 	};
 
 	return parse_scaled(s, u, (double)IBEXLINK_DELAY_MAX, ps);
+}
+
+int
+ibexlink_parse_seed(const char *s, uint64_t *seed)
+{
+	char *end;
+	uint64_t v;
+
+	/* strtoull() would take "-1" as 2^64 - 1, and blanks and signs. */
+	if (s == NULL || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -EINVAL;
+	*seed = v;
+	return 0;
 }
 
 int

@@ -343,6 +343,9 @@ unsigned int ibexlink_ring_drain(struct ibexlink_ring *r, void **objs,
 int ibexlink_parse_rate(const char *s, uint64_t *bps);
 /** "500ns", "1.5us", "2ms", "0", "1s", "250ps": 0 or -EINVAL. */
 int ibexlink_parse_time(const char *s, uint64_t *ps);
+/** A fault seed: a plain decimal integer 0..2^64-1 (no sign, no hex).
+ * @return 0 or -EINVAL. */
+int ibexlink_parse_seed(const char *s, uint64_t *seed);
 /** "0.001", "1e-4", "0.5%": probability to x 2^64, 0 or -EINVAL. */
 int ibexlink_parse_prob(const char *s, uint64_t *thr);
 /** Format a rate as "100G", "2.5G", "400M" into @p buf. */

@@ -247,6 +247,14 @@ test_devargs(void **state)
 	assert_int_not_equal(rte_vdev_init("net_ibexlink903", "loss=2"), 0);
 	assert_int_not_equal(rte_vdev_init("net_ibexlink904", "speed=1G"), 0);
 	assert_int_not_equal(rte_vdev_init("net_ibexlink905", "pfc=maybe"), 0);
+	/* a peer that is the device itself; a hex delay; a negative seed */
+	assert_int_not_equal(rte_vdev_init("net_ibexlink908",
+					   "peer=net_ibexlink908"), 0);
+	assert_int_not_equal(rte_eth_dev_get_port_by_name("net_ibexlink908",
+							  &pid), 0);
+	assert_int_not_equal(rte_vdev_init("net_ibexlink909", "delay=0x10"), 0);
+	assert_int_not_equal(rte_vdev_init("net_ibexlink910", "seed=-1"), 0);
+	assert_int_not_equal(rte_vdev_init("net_ibexlink911", "seed= 1"), 0);
 	/* 1 s at 1.6T is far more than the wire ring holds */
 	assert_int_equal(rte_vdev_init("net_ibexlink906", "rate=1.6T,delay=1s"),
 			 0);

@@ -394,6 +394,26 @@ test_parse(void **state)
 	assert_int_equal(ibexlink_parse_time("5 ns", &v), -EINVAL);
 	assert_int_equal(ibexlink_parse_time("5min", &v), -EINVAL);
 	assert_int_equal(ibexlink_parse_time("nan", &v), -EINVAL);
+	/* decimal only: no hex, no blanks, no sign */
+	assert_int_equal(ibexlink_parse_time("0x10", &v), -EINVAL);
+	assert_int_equal(ibexlink_parse_time("0X10ns", &v), -EINVAL);
+	assert_int_equal(ibexlink_parse_time(" 5ns", &v), -EINVAL);
+	assert_int_equal(ibexlink_parse_time("-0", &v), -EINVAL);
+	assert_int_equal(ibexlink_parse_time(".5us", &v), 0);
+	assert_true(v == 500000);
+	assert_int_equal(ibexlink_parse_prob("0x1p-4", &v), -EINVAL);
+
+	assert_int_equal(ibexlink_parse_seed("0", &v), 0);
+	assert_true(v == 0);
+	assert_int_equal(ibexlink_parse_seed("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(ibexlink_parse_seed("18446744073709551616", &v),
+			 -EINVAL);
+	assert_int_equal(ibexlink_parse_seed("-1", &v), -EINVAL);
+	assert_int_equal(ibexlink_parse_seed("+1", &v), -EINVAL);
+	assert_int_equal(ibexlink_parse_seed(" 1", &v), -EINVAL);
+	assert_int_equal(ibexlink_parse_seed("1x", &v), -EINVAL);
+	assert_int_equal(ibexlink_parse_seed("", &v), -EINVAL);
 
 	assert_int_equal(ibexlink_parse_prob("0.5", &v), 0);
 	assert_true(v == UINT64_C(1) << 63);
