@@ -259,6 +259,60 @@ clear_stale_vdev_sockets(int argc, char **argv)
 	return 0;
 }
 
+/* The ethdev vdevs (net_*, eth_*) --vdev names, before EAL sees argv. */
+#define MAX_VDEVS 64
+static char vdev_names[MAX_VDEVS][RTE_DEV_NAME_MAX_LEN];
+static unsigned int nb_vdev_names;
+
+static void
+vdev_names_collect(int argc, char **argv)
+{
+	const char *a;
+	size_t n;
+	int i;
+
+	for (i = 1; i < argc && nb_vdev_names < MAX_VDEVS; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--vdev") == 0 && i + 1 < argc)
+			a = argv[++i];
+		else if (strncmp(argv[i], "--vdev=", 7) == 0)
+			a = argv[i] + 7;
+		else
+			continue;
+		if (strncmp(a, "net_", 4) != 0 && strncmp(a, "eth_", 4) != 0)
+			continue; /* not an ethdev: not a port */
+		n = strcspn(a, ",");
+		if (n >= RTE_DEV_NAME_MAX_LEN)
+			n = RTE_DEV_NAME_MAX_LEN - 1;
+		memcpy(vdev_names[nb_vdev_names], a, n);
+		vdev_names[nb_vdev_names++][n] = '\0';
+	}
+}
+
+/*
+ * EAL goes on when a vdev's driver refuses it (a missing pcap file, a
+ * bad devarg): the switch would then run without that port and exit 0.
+ * Every ethdev --vdev must have become an ethdev.
+ * @return 0, or -ENODEV with the first missing one named.
+ */
+static int
+vdev_names_check(void)
+{
+	unsigned int i;
+	uint16_t pid;
+
+	for (i = 0; i < nb_vdev_names; i++) {
+		if (rte_eth_dev_get_port_by_name(vdev_names[i], &pid) == 0)
+			continue;
+		fprintf(stderr, "ibex-switch: --vdev %s did not become a port "
+			"(its driver refused it: see EAL's message above)\n",
+			vdev_names[i]);
+		return -ENODEV;
+	}
+	return 0;
+}
+
 /*
  * After rte_eal_cleanup(): the files EAL made in the runtime directory
  * (config, fbarray_*, the telemetry socket) and the directory itself, so a clean stop leaves
@@ -601,6 +655,7 @@ main(int argc, char **argv)
 		return 1;
 	if (clear_stale_vdev_sockets(argc, argv) < 0)
 		return 1;
+	vdev_names_collect(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ibex-switch: EAL init failed: %s\n",
@@ -608,6 +663,11 @@ main(int argc, char **argv)
 		return 1;
 	}
 	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
+	if (vdev_names_check() < 0) {
+		rte_eal_cleanup();
+		remove_runtime_dir(rundir);
+		return 1;
+	}
 	argc -= ret;
 	argv += ret;
 	/* dpdk-dumpcap (a secondary process) asks us to copy frames. */

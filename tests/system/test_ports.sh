@@ -8,7 +8,9 @@
 #      polling nothing;
 #   3. `pfc PORT hw on` on devices without hardware PFC (net_null,
 #      net_ring, af_packet, memif): the switch does not start and names the
-#      port and the PMD.
+#      port and the PMD;
+#   4. a --vdev its driver refuses (a missing pcap file): the switch does
+#      not start without it (exit 1, the device named).
 #
 #   test_ports.sh IBEX_SWITCH IBEX_PCAPGEN
 set -euo pipefail
@@ -105,3 +107,16 @@ fi
 grep -Eq "port a: rx-queues 64, but its device \(net_ring\) offers [0-9]+" "$tmp/rxq.log" ||
 	{ show_log "$tmp/rxq.log"; fail "rx-queues: no clear error"; }
 check_ok "rx-queues beyond what the device offers: refused"
+
+# ---- a vdev its driver refuses: no start without it ----
+# (--duration only caps the run should the switch start without it)
+st=0
+run_sw "$tmp/badvdev.log" --vdev net_null0 \
+	--vdev "net_pcap1,rx_pcap=$tmp/none.pcap,tx_pcap=$tmp/out.pcap" -- \
+	--duration 5 || st=$?
+[ "$st" -eq 1 ] || { show_log "$tmp/badvdev.log"; fail "a vdev that failed to probe: exit $st, want 1"; }
+grep -q "ibex-switch: --vdev net_pcap1 did not become a port" "$tmp/badvdev.log" ||
+	{ show_log "$tmp/badvdev.log"; fail "the refused vdev is not named"; }
+! grep -q "summary after" "$tmp/badvdev.log" ||
+	{ show_log "$tmp/badvdev.log"; fail "the switch ran without the vdev"; }
+check_ok "a --vdev its driver refused: the switch does not start, exit 1, the device named"
