@@ -248,6 +248,17 @@ nb_switch_workers(void)
 	return (uint16_t)(gen != NULL ? n - 1 : n);
 }
 
+/* --fc credit gives the ranks' links credits: the ranks must speak them
+ * on the lossless lane, or they never get any and nothing moves. */
+static int
+ranks_flow_control(const struct fabric *f, char *err, size_t errlen)
+{
+	if (gen == NULL || f->fc == NULL)
+		return 0; /* the switches' own files: theirs to match */
+	return ibex_gen_builtin_credit_links(gen, strcmp(f->fc, "credit") == 0,
+					     f->fc_vl, err, errlen);
+}
+
 /* --check: everything that needs no EAL. */
 static int
 check_only(int argc, char **argv)
@@ -267,7 +278,8 @@ check_only(int argc, char **argv)
 		f->pfc_watchdog = o.pfc_watchdog;
 		f->ecmp = o.ecmp;
 		f->routing = o.routing;
-		if (fabric_load(f, o.topology, 1, err, sizeof(err)) < 0) {
+		if (fabric_load(f, o.topology, 1, err, sizeof(err)) < 0 ||
+		    ranks_flow_control(f, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ibex-fabric: %s\n", err);
 		} else {
 			printf("%s: fabric %s OK: %u switches, %u ranks, %u "
@@ -475,6 +487,9 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 			 f->routes.n_ranks, f->routes.n_ranks);
 		return -EINVAL;
 	}
+	ret = ranks_flow_control(f, err, errlen);
+	if (ret < 0)
+		return ret;
 	ret = fabric_links_create(f, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -513,6 +528,9 @@ main(int argc, char **argv)
 	char *cmdline, *meta = NULL, err[1024];
 	int ret;
 
+	/* A line at a time: under systemd stdout is a pipe to the journal,
+	 * block-buffered by default, so start-up lines would show at exit. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = pre_eal(argc, argv);
 	if (ret >= 0)
 		return ret;

@@ -254,6 +254,35 @@ ibex_gen_builtin_ranks(const struct ibex_gen_builtin *g)
 	return g->opts.nranks;
 }
 
+int
+ibex_gen_builtin_credit_links(struct ibex_gen_builtin *g, bool credit,
+			      unsigned int vl, char *err, size_t errlen)
+{
+	struct ibex_gen_opts *o = &g->opts;
+
+	if (!credit) {
+		if (o->fc != IBEX_GEN_FC_CREDIT)
+			return 0;
+		snprintf(err, errlen, "--gen has --fc credit, but the ranks' "
+			 "links give no credits: leave --fc out of --gen, or "
+			 "give the fabric --fc credit");
+		return -EINVAL;
+	}
+	if (o->fc == IBEX_GEN_FC_PFC) {
+		snprintf(err, errlen, "--gen has --fc pfc, but the ranks' links "
+			 "speak credits (--fc credit): leave --fc out of --gen");
+		return -EINVAL;
+	}
+	if (o->fc == IBEX_GEN_FC_CREDIT && o->vl != vl) {
+		snprintf(err, errlen, "--gen has --vl %u, but the fabric's "
+			 "lossless lane is %u (--lossless-vl)", o->vl, vl);
+		return -EINVAL;
+	}
+	o->fc = IBEX_GEN_FC_CREDIT;
+	o->vl = (uint8_t)vl;
+	return 0;
+}
+
 static int
 builtin_main(void *arg)
 {

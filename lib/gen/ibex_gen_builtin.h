@@ -57,6 +57,17 @@ int ibex_gen_builtin_use_ports(struct ibex_gen_builtin *g,
 void ibex_gen_builtin_set_drain(struct ibex_gen_builtin *g, uint32_t quiet_ms,
 				uint32_t max_ms);
 
+/**
+ * Make the ranks' flow control the links' (ibex-fabric --fc): with
+ * @p credit the ranks' ports speak ibex credits on VL @p vl, as if the
+ * scenario said "--fc credit --vl VL"; a scenario that says otherwise
+ * (--fc pfc, another --vl) is refused, and so is --fc credit on links
+ * that give no credits. Call before the run is created.
+ * @return 0, or -EINVAL with the reason in @p err.
+ */
+int ibex_gen_builtin_credit_links(struct ibex_gen_builtin *g, bool credit,
+				  unsigned int vl, char *err, size_t errlen);
+
 /** The scenario's rank count (--ranks). */
 unsigned int ibex_gen_builtin_ranks(const struct ibex_gen_builtin *g);
 
