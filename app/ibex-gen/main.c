@@ -101,6 +101,9 @@ main(int argc, char **argv)
 	char err[512];
 	int ret;
 
+	/* A line at a time: under systemd stdout is a pipe to the journal,
+	 * block-buffered by default, so start-up lines would show at exit. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = pre_eal(argc, argv);
 	if (ret >= 0)
 		return ret;
