@@ -1866,6 +1866,27 @@ frame_check(struct rte_mbuf *m)
 	return ibex_pkt_check_l2(rte_pktmbuf_mtod(m, uint8_t *), m->pkt_len);
 }
 
+/*
+ * ibex_pkt_parse() of any frame, as frame_check() has the check: against
+ * data_len, and for a chained frame that fails so, again against pkt_len
+ * with its headers moved into the first segment. The first segment's
+ * start does not move: a pointer to it stays good.
+ */
+static inline enum ibex_reason
+frame_parse(struct rte_mbuf *m, struct ibex_pkt_info *info)
+{
+	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	enum ibex_reason r = ibex_pkt_parse(eth, m->data_len, info);
+
+	if (likely(r == IBEX_R_OK || m->nb_segs == 1))
+		return r;
+	if (m->data_len < RTE_MIN(m->pkt_len, (uint32_t)IBEX_PKT_HDR_MAX) &&
+	    frame_pull_headers(m, RTE_MIN(m->pkt_len,
+					  (uint32_t)IBEX_PKT_HDR_MAX)) < 0)
+		return IBEX_R_SEG_HDR;
+	return ibex_pkt_parse(eth, m->pkt_len, info);
+}
+
 /* Any frame but the untagged RoCEv2 one: the general checks, then the
  * same forwarding, out of the loop. Malformed frames are counted and
  * dropped. */
@@ -2057,7 +2078,7 @@ forward_bpf(struct ibex_worker *w, struct rx_burst *b,
 				bpf_verdict(b, bb, v, eth, false));
 		return;
 	}
-	r = ibex_pkt_parse(eth, m->data_len, &info);
+	r = frame_parse(m, &info);
 	if (unlikely(r != IBEX_R_OK)) {
 		drop(b->cnt, m, r);
 		return;

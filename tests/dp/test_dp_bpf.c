@@ -12,7 +12,10 @@
  *    with global data are refused with the loader's reason; each time the
  *    running program keeps classifying;
  *  - live replace under load: programs swapped many times while a flow
- *    runs on a lossless lane: every frame arrives, in order.
+ *    runs on a lossless lane: every frame arrives, in order;
+ *  - valid jumbo frames (9000-byte IPv4/UDP, RoCEv2 with a 4096-byte
+ *    payload, 8062-byte IPv6/UDP) as chains of 2048-byte segments through
+ *    a port with mtu 9000 and a classifier: forwarded, none dropped.
  *
  *  - 32 rules that join again (2^33 paths for rte_bpf's verifier to walk)
  *    are refused at once with the figure and the limit; the same rules
@@ -21,7 +24,7 @@
  *    and no log line.
  *
  * Arguments: qp_range.o dscp_cnp.o drop_udp.o oob.o global.o badret.o
- * rawtos.o, a file that is not ELF, branches.o rules.o div0.o.
+ * rawtos.o sl0.o, a file that is not ELF, branches.o rules.o div0.o.
  */
 
 #include <inttypes.h>
@@ -50,8 +53,8 @@
 #define OUT 1
 #define RING_SIZE 1024
 
-enum { A_QP, A_DSCP, A_DROP, A_OOB, A_GLOBAL, A_BADRET, A_RAW, A_NOTELF,
-       A_BRANCHES, A_RULES, A_DIV0, A_NB };
+enum { A_QP, A_DSCP, A_DROP, A_OOB, A_GLOBAL, A_BADRET, A_RAW, A_SL0,
+       A_NOTELF, A_BRANCHES, A_RULES, A_DIV0, A_NB };
 
 static const char *obj[A_NB];
 static struct rte_ring *rxr[NB_PORTS], *txr[NB_PORTS];
@@ -122,12 +125,11 @@ drain_tx(void)
  * dropped. @return its lane, or -reason when dropped.
  */
 static int
-send_one(const struct fr *f)
+send_mbuf(struct rte_mbuf *m)
 {
 	static struct dp_harness_snap b;
 	struct ibex_lane_counters lc;
 	struct ibex_port_counters pc;
-	struct rte_mbuf *m = fr_build(f);
 	uint64_t deadline;
 	unsigned int v, r;
 
@@ -150,6 +152,12 @@ send_one(const struct fr *f)
 	}
 	fail_msg("frame neither sent nor dropped in %d s", DP_HARNESS_WAIT_S);
 	return 0;
+}
+
+static int
+send_one(const struct fr *f)
+{
+	return send_mbuf(fr_build(f));
 }
 
 /* Apply "port r0 <keys>" to a copy of the base config, live. */
@@ -673,6 +681,73 @@ test_live_swap(void **state)
 		assert_int_equal(pc.drop[r], 0);
 }
 
+/* The frame of @p s, @p len bytes, as a chain of 2048-byte segments (as
+ * net_pcap and NICs with scatter RX deliver a jumbo frame). */
+static struct rte_mbuf *
+chain_build(struct ibex_pkt_spec *s, uint32_t len)
+{
+	static uint8_t buf[9216];
+	struct rte_mbuf *head = NULL;
+	uint32_t off = 0;
+
+	s->frame_len = len;
+	assert_int_equal(ibex_pkt_build(buf, sizeof(buf), s), (int)len);
+	while (off < len) {
+		uint32_t n = RTE_MIN(2048u, len - off);
+		struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+		char *p;
+
+		assert_non_null(m);
+		p = rte_pktmbuf_append(m, (uint16_t)n);
+		assert_non_null(p);
+		memcpy(p, buf + off, n);
+		off += n;
+		if (head == NULL)
+			head = m;
+		else
+			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
+	}
+	assert_true(head->nb_segs > 1);
+	return head;
+}
+
+/*
+ * Valid jumbo frames through a classifier port: each leaves on lane 0 (the
+ * program's SL 0), none is dropped. The classifier's parse once read only
+ * the first segment and dropped them as ip4-totlen / ip6-paylen.
+ */
+static void
+test_jumbo_chained(void **state)
+{
+	struct ibex_pkt_spec s = {
+		.vlan = -1, .udp = true, .sport = 49152, .dport = 9,
+		.src_ip4 = 0x0a000001, .dst_ip4 = 0x0a000101,
+		.bth_opcode = 0x04, .dest_qp = 0x999,
+	};
+	struct ibex_dp_bpf_view v0, v;
+
+	(void)state;
+	use_prog(A_SL0, NULL, NULL);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v0), 0);
+	memcpy(s.dst, mac_dst, 6);
+	s.src[0] = 0x02;
+	s.src[5] = 0x01;
+	s.src_ip6[15] = 1;
+	s.dst_ip6[15] = 2;
+	s.l3 = IBEX_L3_IPV4;
+	assert_int_equal(send_mbuf(chain_build(&s, 9000)), 0);
+	s.roce = true;
+	s.dport = IBEX_UDP_PORT_ROCEV2;
+	assert_int_equal(send_mbuf(chain_build(&s, 14 + 20 + 8 + 12 + 4096 +
+						  4)), 0);
+	s.roce = false;
+	s.dport = 9;
+	s.l3 = IBEX_L3_IPV6;
+	assert_int_equal(send_mbuf(chain_build(&s, 8062)), 0);
+	assert_int_equal(ibex_dp_bpf_view(dp, IN, &v), 0);
+	assert_int_equal(v.cnt.sl[0] - v0.cnt.sl[0], 3);
+}
+
 static int
 group_setup(void **state)
 {
@@ -685,8 +760,8 @@ group_setup(void **state)
 	if (test_pool == NULL)
 		return -1;
 	ret = ibex_conf_parse_string(&base,
-		"port r0 vls 15 fc pfc\n"
-		"port r1 vls 15 fc pfc\n"
+		"port r0 vls 15 fc pfc mtu 9000\n"
+		"port r1 vls 15 fc pfc mtu 9000\n"
 		"lane r0 vl 2 lossless\n"
 		"lane r1 vl 2 lossless\n"
 		"fdb static 02:00:00:00:0d:01 port r1 vlan 1\n"
@@ -734,13 +809,14 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_div0),
 		cmocka_unit_test(test_remove),
 		cmocka_unit_test(test_live_swap),
+		cmocka_unit_test(test_jumbo_chained),
 	};
 	int i;
 
 	if (argc != 1 + A_NB) {
 		fprintf(stderr, "usage: %s qp_range.o dscp_cnp.o drop_udp.o "
-			"oob.o global.o badret.o rawtos.o not-elf branches.o "
-			"rules.o div0.o\n", argv[0]);
+			"oob.o global.o badret.o rawtos.o sl0.o not-elf "
+			"branches.o rules.o div0.o\n", argv[0]);
 		return 2;
 	}
 	for (i = 0; i < A_NB; i++)
