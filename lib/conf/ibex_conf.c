@@ -1171,6 +1171,21 @@ ibex_conf_port_headroom_blocks(const struct ibex_conf_port *p)
 					ibex_conf_port_frame_bytes(p));
 }
 
+uint64_t
+ibex_conf_port_lossless_blocks(const struct ibex_conf_port *p)
+{
+	unsigned int v, n = p->nb_vls != 0 ? p->nb_vls : IBEX_BUF_MAX_VLS;
+	uint64_t sum = 0;
+
+	if (p->fc_mode == IBEX_FC_NONE)
+		return 0;
+	for (v = 0; v < n && v < IBEX_BUF_MAX_VLS && v < IBEX_VL_COUNT; v++)
+		if (p->lossless_mask >> v & 1)
+			sum += (uint64_t)p->reserved_blocks[v] +
+			       ibex_conf_port_headroom_blocks(p);
+	return sum;
+}
+
 int
 ibex_conf_buf_conf(const struct ibex_conf *c, struct ibex_buf_conf *b)
 {
@@ -1309,13 +1324,17 @@ static int
 stmt_switch(struct conf_ctx *x, char **tok, int ntok)
 {
 	uint64_t seen;
-	int ret;
+	int ret, i;
 
 	if (ntok == 0)
 		return conf_missing(x, KEYS(conf_switch_keys));
 	ret = conf_keys(x, KEYS(conf_switch_keys), x->c, tok, ntok, &seen);
 	if (ret == 0)
 		key_lines(x->c->switch_key_line, seen, x->lineno);
+	/* A pool size given is a promise to check, not one to size. */
+	for (i = 0; ret == 0 && i < ntok; i++)
+		if (strcmp(tok[i], "mbufs") == 0)
+			x->c->mbufs_line = x->lineno;
 	return ret;
 }
 

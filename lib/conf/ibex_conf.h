@@ -210,6 +210,8 @@ struct ibex_conf {
 	uint16_t burst;            /**< RX/TX burst, 1..256 (default 32) */
 	uint32_t tx_drain_us;      /**< 0 = flush TX every iteration */
 	uint32_t mbufs;            /**< mbuf pool size (default 16384) */
+	int mbufs_line;            /**< `switch mbufs` given there; 0: sized
+					from the config (docs/configuration.md) */
 	uint32_t mbuf_size;        /**< data room of an mbuf, bytes (2048) */
 	uint32_t vl15_rate_pps;    /**< management frames per ingress port (1000) */
 	/* shared buffer (docs/flow-control.md) */
@@ -392,6 +394,15 @@ uint32_t ibex_conf_port_frame_max(const struct ibex_conf_port *p);
  * ibex_conf_port_frame_bytes(). 0 unless the port runs fc pfc.
  */
 uint32_t ibex_conf_port_headroom_blocks(const struct ibex_conf_port *p);
+
+/**
+ * Blocks one buffer slice may hold on the lossless lanes of a port, which
+ * no frame may be dropped from: each lossless lane below its VL count its
+ * reserved share plus its headroom (ibex_conf_port_headroom_blocks()). A
+ * frame costs at least one block, so it is also the most frames, and
+ * mbufs, those lanes may hold. 0 unless the port has flow control.
+ */
+uint64_t ibex_conf_port_lossless_blocks(const struct ibex_conf_port *p);
 
 /**
  * The buffer layout of a configuration: total and alpha from `buffer`,

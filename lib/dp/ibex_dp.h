@@ -118,6 +118,9 @@ struct ibex_dp {
 	 * alone. Set by the caller after ibex_dp_create(). */
 	char name[IBEX_NAME_LEN];
 	struct rte_mempool *pool;
+	/** Free mbufs below which data frames are refused as pool-low, so
+	 * RX can still take flow-control frames (ibex_dp_pool_floor()). */
+	uint32_t pool_floor;
 	struct rte_ring *learn_ring;
 	struct ibex_fdb *fdb;
 	_Atomic(struct ibex_dp_tables *) tables;

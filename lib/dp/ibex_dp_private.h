@@ -279,6 +279,22 @@ int ibex_dp_worker_main(void *arg);
 const char *ibex_dp_obj_name(const struct ibex_dp *dp, char *buf, size_t len,
 			     const char *base);
 
+/**
+ * Mbufs of the pool kept for flow-control frames: below this many free,
+ * workers refuse data frames (IBEX_R_POOL_LOW) so the PMDs can still
+ * receive the credit and PFC frames that drain the buffer.
+ */
+uint32_t ibex_dp_pool_floor(const struct ibex_conf *conf,
+			    uint16_t nb_workers);
+
+/**
+ * Whether the running pool can back the lossless lanes of @p conf (their
+ * reserved shares and headroom, one mbuf per block, beside rings, caches
+ * and the floor). @return 0, or -ENOSPC with "file:line: ..." in @p err.
+ */
+int ibex_dp_pool_check(const struct ibex_dp *dp, const struct ibex_conf *conf,
+		       char *err, size_t errlen);
+
 /** Build tables of generation @p gen. @return 0 or -errno with @p err. */
 int ibex_dp_tables_make(struct ibex_dp_tables **tp,
 			const struct ibex_conf *conf, uint32_t gen,

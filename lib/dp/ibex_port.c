@@ -39,18 +39,72 @@ RTE_LOG_REGISTER(ibex_port_logtype, ibex.port, INFO);
 #define MEMPOOL_CACHE 256
 /* Most mbufs the pool gets for frames waiting in lane queues. */
 #define IBEX_QUEUE_MBUFS_MAX 16384
+/* Most mbufs a pool sized from the config gets (`switch mbufs`' bound). */
+#define IBEX_POOL_MBUFS_MAX 4194304u
 
+/* Mbufs in RX and TX rings, TX buffers and per-lcore caches: never free
+ * for a frame the buffer admits. */
 static uint32_t
-mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
+mbufs_rings(const struct ibex_conf *conf, uint16_t nb_workers)
 {
 	uint32_t n = 0;
-	uint64_t q;
 	uint16_t p;
 
 	for (p = 0; p < conf->nb_ports; p++)
 		n += (conf->ports[p].rx_desc + conf->ports[p].tx_desc) *
 		     nb_workers;
 	n += nb_workers * conf->nb_ports * IBEX_TXBUF_LEN / 4;
+	n += (nb_workers + 1) * (MEMPOOL_CACHE + IBEX_BURST_MAX);
+	return n;
+}
+
+uint32_t
+ibex_dp_pool_floor(const struct ibex_conf *conf, uint16_t nb_workers)
+{
+	/* Two RX bursts of every port per worker: what the workers may take
+	 * between two looks at the pool (ibex_fc_housekeeping()). */
+	return 2u * IBEX_BURST_MAX * conf->nb_ports * nb_workers;
+}
+
+/* Lossless frames the buffer may hold: every slice's lossless blocks
+ * (ibex_conf_port_lossless_blocks()), one frame per block at most. When
+ * @p line is not NULL, the line of the lossless lane where rings +
+ * floor + the lanes so far first exceed @p pool (or the last lane's). */
+static uint64_t
+mbufs_lossless(const struct ibex_conf *conf, uint16_t nb_workers,
+	       uint64_t fixed, uint64_t pool, int *line, const char **port)
+{
+	uint64_t sum = 0;
+	uint16_t p;
+	unsigned int v;
+	bool over = false;
+
+	for (p = 0; p < conf->nb_ports; p++) {
+		const struct ibex_conf_port *cp = &conf->ports[p];
+		uint64_t b = ibex_conf_port_lossless_blocks(cp);
+
+		if (b == 0)
+			continue;
+		sum += b * nb_workers;
+		if (line == NULL || over)
+			continue;
+		*port = cp->name;
+		*line = cp->line;
+		for (v = 0; v < IBEX_VL_COUNT; v++)
+			if ((cp->lossless_mask >> v & 1) && cp->lane_line[v] > 0)
+				*line = cp->lane_line[v];
+		over = fixed + sum > pool;
+	}
+	return sum;
+}
+
+static uint32_t
+mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
+{
+	uint32_t n = mbufs_rings(conf, nb_workers);
+	uint64_t q;
+	uint16_t p;
+
 	/* Frames waiting in lane queues: the queues' bound (a frame is at
 	 * least one block), at most the shared buffer, and at most
 	 * IBEX_QUEUE_MBUFS_MAX: deep buffers of small frames need `switch
@@ -63,8 +117,85 @@ mbufs_needed(const struct ibex_conf *conf, uint16_t nb_workers)
 	 * (docs/flow-control.md, "Many workers"). */
 	q = RTE_MIN(q, (uint64_t)conf->buffer_blocks * nb_workers);
 	n += (uint32_t)RTE_MIN(q, (uint64_t)IBEX_QUEUE_MBUFS_MAX);
-	n += (nb_workers + 1) * (MEMPOOL_CACHE + IBEX_BURST_MAX);
 	return n;
+}
+
+/*
+ * The pool's size (docs/configuration.md, "The mbuf pool"). A lossless
+ * lane's promise needs an mbuf for every frame its reserved share and
+ * headroom may hold: with fewer, the pool runs dry before the buffer
+ * does, the PMDs cannot receive the credit or PFC frames that would
+ * drain it, and the switch stops. Without `switch mbufs` the pool is
+ * sized to the promise; a `switch mbufs` that cannot keep it is refused.
+ */
+static int
+pool_size(const struct ibex_conf *conf, uint16_t nb_workers, uint32_t *size,
+	  char *err, size_t errlen)
+{
+	uint64_t rings = mbufs_rings(conf, nb_workers);
+	uint64_t floor = ibex_dp_pool_floor(conf, nb_workers);
+	uint64_t need = mbufs_needed(conf, nb_workers);
+	const char *port = NULL;
+	int line = 0;
+	uint64_t ll = mbufs_lossless(conf, nb_workers, rings + floor,
+				     conf->mbufs, &line, &port);
+
+	if (ll == 0) {
+		*size = (uint32_t)RTE_MAX((uint64_t)conf->mbufs, need);
+		return 0;
+	}
+	if (conf->mbufs_line == 0) {
+		/* the default, or what the promise and the queues need */
+		need = RTE_MAX((uint64_t)conf->mbufs, need + ll + floor);
+		if (need > IBEX_POOL_MBUFS_MAX) {
+			snprintf(err, errlen, "%s:%d: port %s: the lossless "
+				 "lanes need a pool of %" PRIu64 " mbufs (%"
+				 PRIu64 " frames of reserved and headroom, "
+				 "%" PRIu64 " for rings and caches, %" PRIu64
+				 " kept for flow-control frames), above the "
+				 "%u a pool may have: lower `reserved`",
+				 conf->origin, line, port, need, ll, rings,
+				 floor, IBEX_POOL_MBUFS_MAX);
+			return -ENOSPC;
+		}
+		*size = (uint32_t)need;
+		return 0;
+	}
+	if (rings + ll + floor > conf->mbufs) {
+		snprintf(err, errlen, "%s:%d: switch mbufs %u cannot back the "
+			 "lossless lanes: they need %" PRIu64 " mbufs (%" PRIu64
+			 " frames of reserved and headroom, one per 64-byte "
+			 "block, %" PRIu64 " for rings and caches, %" PRIu64
+			 " kept for flow-control frames); raise it or leave it "
+			 "out to size the pool from the config",
+			 conf->origin, conf->mbufs_line, conf->mbufs,
+			 rings + ll + floor, ll, rings, floor);
+		return -ENOSPC;
+	}
+	*size = (uint32_t)RTE_MAX((uint64_t)conf->mbufs, need);
+	return 0;
+}
+
+int
+ibex_dp_pool_check(const struct ibex_dp *dp, const struct ibex_conf *conf,
+		   char *err, size_t errlen)
+{
+	uint64_t rings = mbufs_rings(conf, dp->nb_workers);
+	uint64_t floor = ibex_dp_pool_floor(conf, dp->nb_workers);
+	const char *port = NULL;
+	int line = 0;
+	uint64_t ll = mbufs_lossless(conf, dp->nb_workers, rings + floor,
+				     dp->pool->size, &line, &port);
+
+	if (ll == 0 || rings + ll + floor <= dp->pool->size)
+		return 0;
+	snprintf(err, errlen, "%s:%d: port %s: the lossless lanes would "
+		 "need %" PRIu64 " mbufs (%" PRIu64 " frames of reserved and "
+		 "headroom, %" PRIu64 " for rings and caches, %" PRIu64
+		 " kept for flow-control frames), the running pool has %u "
+		 "(its size needs a restart)", conf->origin, line, port,
+		 rings + ll + floor, ll, rings, floor, dp->pool->size);
+	return -ENOSPC;
 }
 
 /*
@@ -408,14 +539,18 @@ static uint32_t
 lossless_slots(const struct ibex_conf *conf, uint16_t nb_workers,
 	       uint16_t *vls)
 {
+	uint32_t pool = conf->mbufs;
+	char err[8];
 	uint16_t p;
 
 	*vls = 0;
 	for (p = 0; p < conf->nb_ports; p++)
 		if (conf->ports[p].fc_mode != IBEX_FC_NONE)
 			*vls |= conf->ports[p].lossless_mask;
-	return ibex_vlq_slots(RTE_MIN(conf->buffer_blocks,
-		RTE_MAX(conf->mbufs, mbufs_needed(conf, nb_workers))));
+	/* A size the pool cannot have is refused when it is made. */
+	if (pool_size(conf, nb_workers, &pool, err, sizeof(err)) < 0)
+		pool = conf->mbufs;
+	return ibex_vlq_slots(RTE_MIN(conf->buffer_blocks, pool));
 }
 
 /* Residence histograms exist for the lanes a port can run (data lanes
@@ -596,8 +731,14 @@ static int
 pool_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 	    size_t errlen)
 {
-	uint32_t n = RTE_MAX(conf->mbufs, mbufs_needed(conf, dp->nb_workers));
 	char name[RTE_MEMPOOL_NAMESIZE];
+	uint32_t n;
+	int ret;
+
+	ret = pool_size(conf, dp->nb_workers, &n, err, errlen);
+	if (ret < 0)
+		return ret;
+	dp->pool_floor = ibex_dp_pool_floor(conf, dp->nb_workers);
 
 	/* switch mbuf-size: the data room; frames longer are chained. */
 	dp->pool = rte_pktmbuf_pool_create(

@@ -72,7 +72,9 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 			 "running)", dp->nb_workers);
 		return -ENOTSUP;
 	}
-	return 0;
+	/* A lossless promise the running pool cannot keep (live keys such
+	 * as speed move an auto headroom). */
+	return ibex_dp_pool_check(dp, conf, err, errlen);
 }
 
 static bool
