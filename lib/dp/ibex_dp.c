@@ -2382,6 +2382,31 @@ capture_rx(struct ibex_worker *w, const struct ibex_rxq *rq,
 	ibex_capture_commit(w->cap, w->index, n);
 }
 
+/*
+ * The pool is nearly empty (below dp->pool_floor): keep the flow-control
+ * frames of a burst (ibex credits, PAUSE and PFC) and refuse the rest as
+ * pool-low, their mbufs back to the pool at once, so the PMDs can still
+ * receive the frames that drain the buffer. @return the frames kept.
+ */
+static __rte_noinline uint16_t
+pool_low_filter(struct ibex_worker *w, uint16_t port, struct rte_mbuf **pkts,
+		uint16_t n)
+{
+	uint16_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint16_t et = m->data_len >= IBEX_ETHER_HDR_LEN ?
+			ibex_rd16(rte_pktmbuf_mtod(m, uint8_t *) + 12) : 0;
+
+		if (et == IBEX_ETHERTYPE_IBEXFC || et == IBEX_ETHERTYPE_MACCTL)
+			pkts[k++] = m;
+		else
+			drop(&w->cnt[port], m, IBEX_R_POOL_LOW);
+	}
+	return k;
+}
+
 /* Several workers: the lanes paused since the gates were copied, before
  * frames are forwarded or sent (ibex_fc_pause_check()). */
 static inline __rte_always_inline void
@@ -2447,6 +2472,11 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 		worker_pause_check(w);
 		if (unlikely(w->cap != NULL))
 			capture_rx(w, rq, pkts, n);
+		if (unlikely(w->pool_low)) {
+			n = pool_low_filter(w, rq->port, pkts, n);
+			if (n == 0)
+				continue;
+		}
 		rx_burst_process(w, t, rq->port, pkts, n, now_ms);
 	}
 	now = 0;

@@ -220,6 +220,9 @@ struct ibex_worker {
 	 * one test RX bursts and TX flushes make). */
 	struct ibex_capture *cap;
 	uint64_t detached;       /**< the tables' (worker_apply_tables()) */
+	/** Free mbufs of the pool below dp->pool_floor at the last flow-
+	 * control housekeeping: RX keeps flow-control frames alone. */
+	bool pool_low;
 	uint64_t tx_drain_tsc;   /**< the tables' (worker_apply_tables()) */
 	uint64_t busy_tsc;       /**< TSC spent on iterations that moved frames */
 	uint64_t iterations;

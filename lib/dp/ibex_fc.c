@@ -13,6 +13,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 #include <rte_ring.h>
 
 #include "ibex_pdev.h"
@@ -1086,6 +1087,12 @@ ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc)
 		return;
 	fc->last_hk_tsc = tsc;
 	now_ns = ibex_fc_ns(fc, tsc);
+	/* The common pool's count (the lcores' caches not counted: a little
+	 * low, never high), a few loads a microsecond; what
+	 * rte_mempool_ops_get_count() does, which 22.11 does not export. */
+	if (w->dp->pool != NULL)
+		w->pool_low = rte_mempool_get_ops(w->dp->pool->ops_index)->
+			      get_count(w->dp->pool) < w->dp->pool_floor;
 	if (fc->multi)
 		fc_worker_sync(w, now_ns);
 
