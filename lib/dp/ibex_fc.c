@@ -1088,9 +1088,10 @@ ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc)
 	fc->last_hk_tsc = tsc;
 	now_ns = ibex_fc_ns(fc, tsc);
 	/* The common pool's count (the lcores' caches not counted: a little
-	 * low, never high), a few loads a microsecond; what
+	 * low, never high), every IBEX_FC_POOL_HK housekeepings; what
 	 * rte_mempool_ops_get_count() does, which 22.11 does not export. */
-	if (w->dp->pool != NULL)
+	if (w->dp->pool_floor != 0 &&
+	    (++fc->pool_hk & (IBEX_FC_POOL_HK - 1)) == 0)
 		w->pool_low = rte_mempool_get_ops(w->dp->pool->ops_index)->
 			      get_count(w->dp->pool) < w->dp->pool_floor;
 	if (fc->multi)

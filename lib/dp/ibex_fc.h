@@ -121,6 +121,9 @@ struct ibex_fc_port {
 
 /** Flow-control housekeeping period, ns. */
 #define IBEX_FC_HK_NS 1000
+/* Housekeepings between two looks at the pool's free count (a power of
+ * two): 8 us, while the floor holds two bursts per port and worker. */
+#define IBEX_FC_POOL_HK 8
 
 /** Blocks a slice's published lane or pool use may lag its real use by
  * (struct ibex_fc_slice_pub): 4 KiB, a burst of 32 frames of 128 bytes. */
@@ -256,6 +259,7 @@ struct ibex_fc {
 	uint32_t xon_seen[IBEX_MAX_PORTS][IBEX_PFC_PRIOS];
 	uint32_t pause_gen;      /**< sh->pause_gen as last copied */
 	uint64_t last_hk_tsc;    /**< last housekeeping */
+	uint32_t pool_hk;            /* housekeepings, for IBEX_FC_POOL_HK */
 	uint64_t hk_tsc;         /**< IBEX_FC_HK_NS in TSC ticks */
 	uint64_t fc_ports;       /**< ports with fc credit or pfc */
 	uint64_t credit_ports;

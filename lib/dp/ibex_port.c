@@ -738,7 +738,10 @@ pool_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 	ret = pool_size(conf, dp->nb_workers, &n, err, errlen);
 	if (ret < 0)
 		return ret;
-	dp->pool_floor = ibex_dp_pool_floor(conf, dp->nb_workers);
+	/* The floor matters where flow-control frames must get through. */
+	dp->pool_floor = mbufs_lossless(conf, dp->nb_workers, 0, 0, NULL,
+					NULL) != 0 ?
+			 ibex_dp_pool_floor(conf, dp->nb_workers) : 0;
 
 	/* switch mbuf-size: the data room; frames longer are chained. */
 	dp->pool = rte_pktmbuf_pool_create(
