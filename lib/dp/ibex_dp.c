@@ -2315,6 +2315,7 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 		ibex_fc_update(w->fc, t);
 	w->tx_drain_tsc = t->tx_drain_tsc;
 	w->detached = t->detached;
+	w->rx_slow = w->detached | (w->pool_low ? ~UINT64_C(0) : 0);
 	w->ar_ports = t->ar_ports;
 	memcpy(w->ar_tpb_q16, t->ar_tpb_q16, sizeof(w->ar_tpb_q16));
 	/* Cached answers hold lanes and port state of the old tables. */
@@ -2416,6 +2417,27 @@ worker_pause_check(struct ibex_worker *w)
 		ibex_fc_pause_check(w, w->fc);
 }
 
+/* A queue's RX while the pool is low: pool_low_filter() between RX and
+ * the forwarding. @return the frames received. */
+static __rte_noinline uint16_t
+rx_pool_low(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	    const struct ibex_rxq *rq, struct rte_mbuf **pkts, uint32_t now_ms)
+{
+	uint16_t n, k;
+
+	n = ibex_pdev_rx_burst(w->dp->port_id[rq->port], rq->queue, pkts,
+			       w->dp->burst);
+	if (n == 0)
+		return 0;
+	worker_pause_check(w);
+	if (w->cap != NULL)
+		capture_rx(w, rq, pkts, n);
+	k = pool_low_filter(w, rq->port, pkts, n);
+	if (k != 0)
+		rx_burst_process(w, t, rq->port, pkts, k, now_ms);
+	return n;
+}
+
 /* One pass of the poll loop: RX, forward, arbitrate, TX, housekeeping. */
 static inline __rte_always_inline void
 worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
@@ -2462,8 +2484,13 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 
 		if (++q == w->nb_rxq)
 			q = 0;
-		if (unlikely((w->detached >> rq->port) & 1))
+		/* Detached ports, and every port while the pool is low: one
+		 * test for both (rx_slow). */
+		if (unlikely((w->rx_slow >> rq->port) & 1)) {
+			if (!((w->detached >> rq->port) & 1))
+				moved += rx_pool_low(w, t, rq, pkts, now_ms);
 			continue;
+		}
 		n = ibex_pdev_rx_burst(dp->port_id[rq->port], rq->queue, pkts,
 				     burst);
 		if (n == 0)
@@ -2472,11 +2499,6 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 		worker_pause_check(w);
 		if (unlikely(w->cap != NULL))
 			capture_rx(w, rq, pkts, n);
-		if (unlikely(w->pool_low)) {
-			n = pool_low_filter(w, rq->port, pkts, n);
-			if (n == 0)
-				continue;
-		}
 		rx_burst_process(w, t, rq->port, pkts, n, now_ms);
 	}
 	now = 0;

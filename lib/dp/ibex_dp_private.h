@@ -223,6 +223,9 @@ struct ibex_worker {
 	/** Free mbufs of the pool below dp->pool_floor at the last flow-
 	 * control housekeeping: RX keeps flow-control frames alone. */
 	bool pool_low;
+	/** detached, and every port while pool_low: the ports whose RX
+	 * takes the slow way (one test per RX burst for both). */
+	uint64_t rx_slow;
 	uint64_t tx_drain_tsc;   /**< the tables' (worker_apply_tables()) */
 	uint64_t busy_tsc;       /**< TSC spent on iterations that moved frames */
 	uint64_t iterations;

@@ -1092,8 +1092,12 @@ ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc)
 	 * rte_mempool_ops_get_count() does, which 22.11 does not export. */
 	if (w->dp->pool_floor != 0 &&
 	    (++fc->pool_hk & (IBEX_FC_POOL_HK - 1)) == 0)
+	{
 		w->pool_low = rte_mempool_get_ops(w->dp->pool->ops_index)->
 			      get_count(w->dp->pool) < w->dp->pool_floor;
+		w->rx_slow = w->detached |
+			     (w->pool_low ? ~UINT64_C(0) : 0);
+	}
 	if (fc->multi)
 		fc_worker_sync(w, now_ns);
 
