@@ -83,6 +83,21 @@ fi
 "$fab" --check "$confdir/fabric/leaf2-spine1.yaml" --fc pfc \
 	--pfc-watchdog "alarm detect-ms 500" >"$tmp/check.log" 2>&1 ||
 	{ show_log "$tmp/check.log"; fail "--pfc-watchdog 'alarm detect-ms 500'"; }
+# The ranks' flow control follows the links': a --gen that disagrees is
+# refused before anything runs (with --fc credit ibex-fabric itself gives
+# the ranks "--fc credit --vl 3", as the README's command needs).
+y8=$confdir/fabric/leaf2-spine2-8.yaml
+for bad in "credit|--fc pfc|but the ranks' links speak credits" \
+	"credit|--fc credit --vl 2|--gen has --vl 2, but the fabric's lossless lane is 3" \
+	"pfc|--fc credit --vl 3|--gen has --fc credit, but the ranks' links give no credits"; do
+	IFS='|' read -r m g want <<<"$bad"
+	if "$fab" --check "$y8" --fc "$m" --gen "--engine ring --ranks 8 $g" \
+		>"$tmp/check.log" 2>&1 || ! grep -qF -e "$want" "$tmp/check.log"; then
+		show_log "$tmp/check.log"; fail "--fc $m with --gen '$g': no clear refusal"
+	fi
+done
+"$fab" --check "$y8" --fc credit --gen "--engine ring --ranks 8 --fc credit --vl 3" \
+	>"$tmp/check.log" 2>&1 || { show_log "$tmp/check.log"; fail "--fc credit with a matching --gen refused"; }
 sed 's/"leaf2:p2", "spine1:p1"/"leaf2:p9", "spine1:p1"/' \
 	"$confdir/fabric/leaf2-spine1.yaml" >"$tmp/bad.yaml"
 if "$fab" --check "$tmp/bad.yaml" >"$tmp/bad.log" 2>&1; then
@@ -90,7 +105,7 @@ if "$fab" --check "$tmp/bad.yaml" >"$tmp/bad.log" 2>&1; then
 fi
 grep -q "bad.yaml:[0-9]*:.*p9" "$tmp/bad.log" ||
 	{ show_log "$tmp/bad.log"; fail "no file:line for the bad port"; }
-check_ok "topologies load and route; a bad port refused with file:line"
+check_ok "topologies load and route; a bad port refused with file:line; --gen's flow control checked against the links'"
 
 # The 4 x 2 leaf-spine with 64 ranks: 160 link ends, five times what
 # DPDK's ethdev table holds (RTE_MAX_ETHPORTS 32), on in-process links.
@@ -348,8 +363,17 @@ for r in ("shortest", "updown"):
     log = open(f"{t}/dl.{r}.log").read()
     lines = re.findall(r"switch (s\d): port (p\d+) priority (\d): PFC storm "
                        r"\(paused ([0-9.]+) ms\)", log)
-    print("fabric: --routes %s: sent %d received %d lost %d; storms %s"
-          % (r, fr["tx"], fr["rx"], q["lost"], storms))
+    # The cycle closes only when each ring link (two flows) is offered
+    # more than it carries: each flow above half a link (100 Mb/s,
+    # 1,024-byte frames + 24 bytes of preamble, FCS and gap). Measured, so
+    # a host too busy to load it is told apart from a switch that missed
+    # a storm.
+    secs = g["rate"]["elapsed_s"]
+    half_link = 100e6 / ((1024 + 24) * 8) / 2
+    flow_fps = fr["tx"] / 5 / secs if secs > 0 else 0
+    print("fabric: --routes %s: sent %d received %d lost %d; storms %s; "
+          "each flow offered %.0f frames/s (the cycle closes above %.0f)"
+          % (r, fr["tx"], fr["rx"], q["lost"], storms, flow_fps, half_link))
     if r == "updown":
         assert not storms and not lines, (storms, lines)
         assert fr["tx"] >= 300000 and fr["tx"] == fr["rx"] and q["lost"] == 0, (fr, q)
@@ -357,6 +381,10 @@ for r in ("shortest", "updown"):
     # Deadlocked: every switch's clockwise ring port (p1) stormed, each
     # found within its detection time (200 ms; the check runs every few
     # ms), logged with its switch, port and priority, and restored.
+    assert storms or flow_fps > half_link, \
+        "no storm, but each flow was offered only %.0f frames/s, below the " \
+        "%.0f that close the cycle: the host was too busy to load it (the " \
+        "generator's pacing error is in its report)" % (flow_fps, half_link)
     assert len(storms) >= 3 and all(p == "p1" for _, p in storms), storms
     assert lines and all(pr == "3" and float(ms) < 300 for _, _, pr, ms in lines), lines
     for sw, port, pr, ms in lines[:5]:
