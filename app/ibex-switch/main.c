@@ -223,6 +223,18 @@ conf_load(struct ibex_conf *conf, const struct app_opts *o)
 	return 0;
 }
 
+/* The device of EAL's "--vdev DEV" or "--vdev=DEV" at argv[*i] (past its
+ * argument then), or NULL. */
+static const char *
+vdev_arg(int argc, char **argv, int *i)
+{
+	if (strcmp(argv[*i], "--vdev") == 0 && *i + 1 < argc)
+		return argv[++*i];
+	if (strncmp(argv[*i], "--vdev=", 7) == 0)
+		return argv[*i] + 7;
+	return NULL;
+}
+
 /*
  * memif and vhost-user server sockets a killed switch left behind: their
  * bind would fail on them ("Address already in use"), so clear them
@@ -239,11 +251,8 @@ clear_stale_vdev_sockets(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)
 			break;
-		if (strcmp(argv[i], "--vdev") == 0 && i + 1 < argc)
-			a = argv[++i];
-		else if (strncmp(argv[i], "--vdev=", 7) == 0)
-			a = argv[i] + 7;
-		else
+		a = vdev_arg(argc, argv, &i);
+		if (a == NULL)
 			continue;
 		if (ibex_vdev_server_socket(a, path, sizeof(path)) <= 0)
 			continue;
@@ -274,11 +283,8 @@ vdev_names_collect(int argc, char **argv)
 	for (i = 1; i < argc && nb_vdev_names < MAX_VDEVS; i++) {
 		if (strcmp(argv[i], "--") == 0)
 			break;
-		if (strcmp(argv[i], "--vdev") == 0 && i + 1 < argc)
-			a = argv[++i];
-		else if (strncmp(argv[i], "--vdev=", 7) == 0)
-			a = argv[i] + 7;
-		else
+		a = vdev_arg(argc, argv, &i);
+		if (a == NULL)
 			continue;
 		if (strncmp(a, "net_", 4) != 0 && strncmp(a, "eth_", 4) != 0)
 			continue; /* not an ethdev: not a port */
