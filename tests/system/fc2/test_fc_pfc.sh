@@ -60,10 +60,12 @@ on_exit rm -rf "$tmp"
 # well): a pause lasts 33.5 ms, ibex refreshes it once less than 33 ms is
 # left (every ~0.55 ms), and the 2 MB headroom per sender holds four rings:
 # the one behind the XOFF and three pauses run out before the lane drains.
-# The pool must hold every frame the buffer may admit (12 MB of 128-byte
-# frames is 98304 mbufs).
+# The pool must hold every frame the lossless lanes may admit: ibex sizes
+# it from the config (reserved and headroom of each lane, one frame per
+# 64-byte block, per worker: about 146K mbufs with one worker, 291K with
+# two, hence -m 2048).
 {
-	echo "switch workers $workers mbufs 131072"
+	echo "switch workers $workers"
 	echo "buffer total 12MB"
 	echo "port gen0 vls 2 fc pfc shape 1G"
 	for p in 1 2 3 4; do
@@ -74,7 +76,7 @@ on_exit rm -rf "$tmp"
 } >"$tmp/incast.conf"
 
 dpdk_prefix prefix incast
-"$sw" --lcores "$lcores" --no-huge -m 1024 --no-pci \
+"$sw" --lcores "$lcores" --no-huge -m 2048 --no-pci \
 	--log-level='lib.*:notice' --file-prefix="$prefix" -- \
 	--config "$tmp/incast.conf" --json "$tmp/incast.sw.json" \
 	--gen "--engine rate --ranks 5 --flow 1:0,2:0,3:0,4:0 \
