@@ -1334,10 +1334,13 @@ test_pfc_pause_obeyed(void **state)
 	 * flowed. A shared VM has descheduled a thread for tens of ms: 50
 	 * ms of slack, still far from a pause obeyed twice (204.8 ms), plus
 	 * what a stall of this loop adds (it dates the first frame after
-	 * the pause late). Below, 10 ms of slack plus what a stall of this
-	 * loop can hide; ibex's own count of the time the lane was paused is
-	 * checked too. */
-	assert_true(tsc_ns(max_gap + stall) >= PAUSE_NS - 10000000);
+	 * the pause late). Below, 20 ms of slack plus what a stall of this
+	 * loop can hide (the longest stall is measured, not the sum of the
+	 * two at the silence's ends: beside a CPU hog a run saw 83.7 ms of
+	 * silence with an 8.3 ms stall, 10.4 ms short); a pause not obeyed
+	 * leaves no silence at all, and ibex's own count of the time the
+	 * lane was paused is checked too. */
+	assert_true(tsc_ns(max_gap + stall) >= PAUSE_NS - 20000000);
 	assert_true(tsc_ns(max_gap) <= PAUSE_NS + 50000000 + tsc_ns(stall));
 	assert_true(lossy_in_gap > 10);
 	assert_int_equal(ibex_dp_fc_view(dp, OUT, &v), 0);
