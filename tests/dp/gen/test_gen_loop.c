@@ -167,13 +167,15 @@ test_loopback_flows_short(void **state)
 	assert_int_equal(rep->tx_dropped, 0);
 	/* Each flow's rate over the time its pacer was not stalled: a busy
 	 * host may hold the generator off for more than the pacer's 10 ms
-	 * lag, and those frames are skipped, not sent late in a burst. */
+	 * lag, and those frames are skipped, not sent late in a burst.
+	 * Within 10%: stalls shorter than the lag still cost a 0.2 s run
+	 * their length (beside a CPU hog, under ASan, 0>1 made 94.6 kpps). */
 	for (i = 0; i < 3; i++) {
 		double pps = rep->rflow_tx[i] /
 			     (rep->elapsed_s - rep->pacer_lost_s);
 
 		assert_int_equal(rep->rflow_rx[i], rep->rflow_tx[i]);
-		assert_true(fabs(pps - want[i]) < want[i] * 0.05);
+		assert_true(fabs(pps - want[i]) < want[i] * 0.10);
 	}
 	/* ... and the run is mostly not stalled, or it says nothing */
 	assert_true(rep->pacer_lost_s < rep->elapsed_s / 2);
