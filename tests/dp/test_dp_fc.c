@@ -1369,10 +1369,12 @@ test_pfc_pause_obeyed(void **state)
 	assert_int_equal(v.pfc_ignored, 1);
 	assert_int_equal(v.xoff_rx, 1);
 	assert_true(sink.per_pcp[PCP_LL] - ll_before > 20);
-	/* 65535 quanta would be 335 ms: far from it (the slack is for a
-	 * descheduled thread, as above; a stall of this loop lengthens the
-	 * silence it sees by up to that stall). */
-	assert_true(tsc_ns(max_gap) < 60000000 + tsc_ns(stall));
+	/* 65535 quanta would be 335 ms: the silence must stay under half
+	 * of that (a 2x margin both ways). A worker that shares its CPU
+	 * with three others and a CPU hog has been off it for 67 ms here,
+	 * so a tighter bound judges the scheduler, not the pause; a stall
+	 * of this loop lengthens the silence it sees by up to that stall. */
+	assert_true(tsc_ns(max_gap) < 167000000 + tsc_ns(stall));
 
 	/* Nothing was lost: wait (up to 10 s) for the last frames to come
 	 * out, as a loaded machine may hold the worker off for a while. */
