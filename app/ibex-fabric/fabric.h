@@ -58,6 +58,9 @@ struct fabric {
 	const char *ecmp;
 	/** --routes: enum ibex_fabric_routing (up/down unless told). */
 	unsigned int routing;
+	/** --kind-map: containerlab's kinds as ibex or rank ("linux=rank,
+	 * nokia_srlinux=ibex"), over the file's; NULL: the file's. */
+	const char *kind_map;
 };
 
 /** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */

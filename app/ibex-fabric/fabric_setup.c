@@ -265,14 +265,25 @@ switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
 	return ibex_conf_finish(s->conf, err, errlen);
 }
 
+/* A warning about the topology (containerlab's keys it ignores). */
+static void
+topo_warn(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "ibex-fabric: %s\n", msg);
+}
+
 int
 fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 	    char *err, size_t errlen)
 {
+	const struct ibex_fabric_opts topts = {
+		.kind_map = f->kind_map, .warn = topo_warn,
+	};
 	unsigned int i;
 	int ret;
 
-	ret = ibex_fabric_load(&f->topo, path, err, errlen);
+	ret = ibex_fabric_load_opts(&f->topo, path, &topts, err, errlen);
 	if (ret < 0)
 		return ret;
 	f->topo.routing = (uint8_t)f->routing;

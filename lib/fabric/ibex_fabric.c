@@ -21,6 +21,23 @@
 
 #define DEF_RATE UINT64_C(100000000000)
 
+/* A kind and what it is in ibex. */
+struct kind_role {
+	char kind[IBEX_FABRIC_NAME_LEN];
+	uint8_t role;            /* enum ibex_fabric_kind */
+};
+
+/* A containerlab key ibex-fabric does not use: one warning per key and
+ * place, at its first line, with how often it came. */
+struct clab_warn {
+	const char *where;       /* "node", "link", ... */
+	char key[IBEX_NAME_LEN];
+	size_t line;
+	unsigned int count;
+};
+
+#define CLAB_WARN_MAX 64
+
 struct ctx {
 	struct ibex_fabric *f;
 	yaml_document_t *doc;
@@ -28,6 +45,16 @@ struct ctx {
 	size_t errlen;
 	uint64_t def_rate, def_delay;
 	uint32_t nodes_cap, links_cap;
+	const struct ibex_fabric_opts *opts;
+	/* the kind maps: the command line's (wins), the file's */
+	struct kind_role cli[IBEX_FABRIC_KIND_MAP_MAX];
+	struct kind_role file[IBEX_FABRIC_KIND_MAP_MAX];
+	unsigned int n_cli, n_file;
+	const yaml_node_t *def_kind; /* topology: defaults: kind: */
+	const yaml_node_t *groups;   /* topology: groups: */
+	struct clab_warn warn[CLAB_WARN_MAX];
+	unsigned int n_warn;
+	unsigned int warn_more;      /* keys past CLAB_WARN_MAX */
 };
 
 static int __attribute__((format(printf, 3, 4)))
@@ -146,6 +173,213 @@ delay_of(struct ctx *c, const yaml_node_t *n, uint64_t *ps)
 	return 0;
 }
 
+/* ---- containerlab's keys ---- */
+
+/*
+ * A node's keys in containerlab's files that mean nothing to ibex-fabric
+ * (containers, images, management network). `kind`, `config`, `ports`
+ * are handled where they are read.
+ */
+static const char *const clab_node_keys[] = {
+	"image", "image-pull-policy", "restart-policy", "type", "group",
+	"license", "startup-config", "startup-delay", "enforce-startup-config",
+	"suppress-startup-config", "auto-remove", "exec", "binds", "env",
+	"env-files", "user", "entrypoint", "cmd", "publish", "labels",
+	"runtime", "mgmt-ipv4", "mgmt-ipv6", "mgmt_ipv4", "mgmt_ipv6",
+	"network-mode", "cpu", "memory", "cpu-set", "sandbox", "kernel",
+	"extras", "wait-for", "dns", "certificate", "healthcheck", "aliases",
+	"devices", "cap-add", "shm-size", "stages", "components", "SANs",
+	"sysctls", NULL
+};
+
+static const char *const clab_link_keys[] = {
+	"mtu", "vars", "labels", NULL
+};
+
+static const char *const clab_endpoint_keys[] = {
+	"mac", "vars", NULL
+};
+
+static const char *const clab_top_keys[] = {
+	"prefix", "mgmt", "settings", "debug", NULL
+};
+
+static bool
+in_list(const char *const *list, const char *s)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
+
+/* Remember a containerlab key that is ignored, for the warnings. */
+static void
+clab_ignored(struct ctx *c, const char *where, const yaml_node_t *key,
+	     const char *ks)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_warn; i++)
+		if (c->warn[i].where == where &&
+		    strcmp(c->warn[i].key, ks) == 0) {
+			c->warn[i].count++;
+			return;
+		}
+	if (c->n_warn == CLAB_WARN_MAX) {
+		c->warn_more++;
+		return;
+	}
+	c->warn[c->n_warn].where = where;
+	snprintf(c->warn[c->n_warn].key, sizeof(c->warn[c->n_warn].key), "%s",
+		 ks);
+	c->warn[c->n_warn].line = key->start_mark.line + 1;
+	c->warn[c->n_warn].count = 1;
+	c->n_warn++;
+}
+
+static void
+warn_out(struct ctx *c, const char *msg)
+{
+	if (c->opts != NULL && c->opts->warn != NULL)
+		c->opts->warn(c->opts->warn_arg, msg);
+	else
+		fprintf(stderr, "%s\n", msg);
+}
+
+/* The warnings, in the order their keys first came. */
+static void
+clab_warnings(struct ctx *c)
+{
+	char msg[512], more[48];
+	unsigned int i;
+
+	for (i = 0; i < c->n_warn; i++) {
+		const struct clab_warn *w = &c->warn[i];
+
+		more[0] = '\0';
+		if (w->count > 1)
+			snprintf(more, sizeof(more), " (and %u more times)",
+				 w->count - 1);
+		snprintf(msg, sizeof(msg), "%s:%zu: warning: containerlab's %s "
+			 "key '%s' ignored%s", c->f->origin, w->line, w->where,
+			 w->key, more);
+		warn_out(c, msg);
+	}
+	if (c->warn_more > 0) {
+		snprintf(msg, sizeof(msg), "%s: warning: %u more of "
+			 "containerlab's keys ignored", c->f->origin,
+			 c->warn_more);
+		warn_out(c, msg);
+	}
+}
+
+/* ---- kind maps ---- */
+
+static const struct kind_role *
+kind_find(const struct kind_role *m, unsigned int n, const char *kind)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(m[i].kind, kind) == 0)
+			return &m[i];
+	return NULL;
+}
+
+/* One entry KIND -> ROLE, or -EINVAL with the reason in @p msg. */
+static int
+kind_add(struct kind_role *m, unsigned int *n, const char *kind,
+	 const char *role, char *msg, size_t len)
+{
+	uint8_t r;
+
+	if (kind[0] == '\0' || strlen(kind) >= IBEX_FABRIC_NAME_LEN) {
+		snprintf(msg, len, "kind '%s': 1 to %d characters", kind,
+			 IBEX_FABRIC_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	if (strcmp(kind, "ibex") == 0 || strcmp(kind, "rank") == 0) {
+		snprintf(msg, len, "kind '%s' is ibex's own: it needs no "
+			 "mapping", kind);
+		return -EINVAL;
+	}
+	if (strcmp(role, "ibex") == 0) {
+		r = IBEX_FABRIC_SWITCH;
+	} else if (strcmp(role, "rank") == 0) {
+		r = IBEX_FABRIC_RANK;
+	} else {
+		snprintf(msg, len, "kind '%s': '%s' is neither ibex (a switch) "
+			 "nor rank (a traffic endpoint)", kind, role);
+		return -EINVAL;
+	}
+	if (kind_find(m, *n, kind) != NULL) {
+		snprintf(msg, len, "kind '%s' mapped twice", kind);
+		return -EINVAL;
+	}
+	if (*n >= IBEX_FABRIC_KIND_MAP_MAX) {
+		snprintf(msg, len, "more than %d kinds",
+			 IBEX_FABRIC_KIND_MAP_MAX);
+		return -EINVAL;
+	}
+	snprintf(m[*n].kind, sizeof(m[*n].kind), "%s", kind);
+	m[*n].role = r;
+	(*n)++;
+	return 0;
+}
+
+/* "KIND=ROLE,KIND=ROLE" into @p m. */
+static int
+kind_map_parse(const char *spec, struct kind_role *m, unsigned int *n,
+	       char *err, size_t errlen)
+{
+	char buf[1024], msg[256], *tok, *save = NULL, *eq;
+
+	*n = 0;
+	if (strlen(spec) >= sizeof(buf)) {
+		snprintf(err, errlen, "--kind-map: over %zu characters",
+			 sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		eq = strchr(tok, '=');
+		if (eq == NULL) {
+			snprintf(err, errlen, "--kind-map: '%s': expected "
+				 "KIND=ibex or KIND=rank", tok);
+			return -EINVAL;
+		}
+		*eq = '\0';
+		if (kind_add(m, n, tok, eq + 1, msg, sizeof(msg)) != 0) {
+			snprintf(err, errlen, "--kind-map: %s", msg);
+			return -EINVAL;
+		}
+	}
+	if (*n == 0) {
+		snprintf(err, errlen, "--kind-map: expected KIND=ibex or "
+			 "KIND=rank, comma-separated");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+ibex_fabric_kind_map_check(const char *spec, char *err, size_t errlen)
+{
+	struct kind_role *m = malloc(IBEX_FABRIC_KIND_MAP_MAX * sizeof(*m));
+	unsigned int n;
+	int ret;
+
+	if (m == NULL) {
+		snprintf(err, errlen, "--kind-map: out of memory");
+		return -ENOMEM;
+	}
+	ret = kind_map_parse(spec, m, &n, err, errlen);
+	free(m);
+	return ret;
+}
+
 uint32_t
 ibex_fabric_node_find(const struct ibex_fabric *f, const char *name)
 {
@@ -198,6 +432,25 @@ port_add(struct ctx *c, const yaml_node_t *at, struct ibex_fabric_node *n,
 	return n->n_ports++;
 }
 
+/*
+ * An interface name as ibex names the port: containerlab's names
+ * (eth1, e1-1, Ethernet1, ethernet-1/1, GigabitEthernet0/0/0/0) with each
+ * '/' as '_', since ibex's port names are letters, digits, '_', '.' and
+ * '-'. Anything else is left for port_add to refuse.
+ */
+static void
+port_name_of(const char *ifname, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; ifname[i] != '\0' && i + 1 < len; i++)
+		out[i] = ifname[i] == '/' ? '_' : ifname[i];
+	out[i] = '\0'; /* cut at len - 1: longer than port_add allows */
+}
+
+/* Room for a name port_add refuses as too long. */
+#define PORT_NAME_BUF 128
+
 /* ports: [p0, p1] or ports: 18 (p0..p17). */
 static int
 node_ports(struct ctx *c, struct ibex_fabric_node *n, const yaml_node_t *v)
@@ -230,13 +483,118 @@ node_ports(struct ctx *c, struct ibex_fabric_node *n, const yaml_node_t *v)
 	     it < v->data.sequence.items.top; it++) {
 		yaml_node_t *p = get(c, *it);
 
+		char pn[PORT_NAME_BUF];
+
 		ret = want_scalar(c, p, "ports", &s);
-		if (ret == 0)
-			ret = port_add(c, p, n, s);
+		if (ret == 0) {
+			port_name_of(s, pn, sizeof(pn));
+			ret = port_add(c, p, n, pn);
+		}
 		if (ret < 0)
 			return ret;
 	}
 	return 0;
+}
+
+/* A value with nothing in it: containerlab's `node1:` takes all it has
+ * from the defaults and its group. */
+static bool
+is_null(const yaml_node_t *v)
+{
+	const char *s = scalar(v);
+
+	return s != NULL && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       (s[0] == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0);
+}
+
+/* The value of key @p name in mapping @p m, or NULL. */
+static const yaml_node_t *
+map_get(struct ctx *c, const yaml_node_t *m, const char *name)
+{
+	yaml_node_pair_t *pr;
+
+	if (m == NULL || m->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
+		const char *ks = scalar(get(c, pr->key));
+
+		if (ks != NULL && strcmp(ks, name) == 0)
+			return get(c, pr->value);
+	}
+	return NULL;
+}
+
+/*
+ * A node's kind as containerlab resolves it: its own `kind`, else its
+ * group's (`group: G` and topology: groups: G: kind:), else topology:
+ * defaults: kind:. @p from says which ("" for its own).
+ */
+static const yaml_node_t *
+node_kind(struct ctx *c, const yaml_node_t *v, const char **from)
+{
+	const yaml_node_t *k = map_get(c, v, "kind"), *g;
+
+	*from = "";
+	if (k != NULL)
+		return k;
+	g = map_get(c, v, "group");
+	if (g != NULL && scalar(g) != NULL) {
+		k = map_get(c, map_get(c, c->groups, scalar(g)), "kind");
+		*from = "its group's";
+		if (k != NULL)
+			return k;
+	}
+	*from = "the defaults'";
+	return c->def_kind;
+}
+
+/*
+ * What the node is in ibex: kind ibex or rank (@p native), or a kind the
+ * command line's kind map or else the file's maps to one of them.
+ */
+static int
+node_role(struct ctx *c, const char *name, const yaml_node_t *at,
+	  const yaml_node_t *v, struct ibex_fabric_node *n, bool *native)
+{
+	const struct kind_role *m;
+	const yaml_node_t *k;
+	const char *from, *s;
+	int ret;
+
+	k = node_kind(c, v, &from);
+	if (k == NULL)
+		return fail(c, at, "node %s: kind is required (ibex or rank, or "
+			    "a kind the kind map maps)", name);
+	ret = want_scalar(c, k, "kind", &s);
+	if (ret != 0)
+		return ret;
+	*native = true;
+	if (strcmp(s, "ibex") == 0) {
+		n->kind = IBEX_FABRIC_SWITCH;
+		return 0;
+	}
+	if (strcmp(s, "rank") == 0) {
+		n->kind = IBEX_FABRIC_RANK;
+		return 0;
+	}
+	*native = false;
+	m = kind_find(c->cli, c->n_cli, s);
+	if (m == NULL)
+		m = kind_find(c->file, c->n_file, s);
+	if (m != NULL) {
+		n->kind = m->role;
+		return 0;
+	}
+	if (from[0] == '\0')
+		return fail(c, k, "node %s: unknown kind '%s': map it to ibex "
+			    "(a switch) or rank (a traffic endpoint): "
+			    "--kind-map %s=ibex|rank, or in the file ibex: "
+			    "{kind-map: {%s: ibex|rank}}", name, s, s, s);
+	return fail(c, at, "node %s: unknown kind '%s' (%s kind, line %d): "
+		    "map it to ibex (a switch) or rank (a traffic endpoint): "
+		    "--kind-map %s=ibex|rank, or in the file ibex: {kind-map: "
+		    "{%s: ibex|rank}}", name, s, from, line_of(k), s, s);
 }
 
 static int
@@ -247,7 +605,7 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 	yaml_node_pair_t *pr;
 	const char *name = scalar(key), *s;
 	const yaml_node_t *mac = NULL;
-	bool kind_seen = false;
+	bool native;
 	int ret;
 
 	if (name == NULL)
@@ -258,7 +616,7 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 	if (f->n_nodes >= IBEX_FABRIC_MAX_NODES)
 		return fail(c, key, "more than %d nodes",
 			    IBEX_FABRIC_MAX_NODES);
-	if (v->type != YAML_MAPPING_NODE)
+	if (v->type != YAML_MAPPING_NODE && !is_null(v))
 		return fail(c, v, "node %s: expected a mapping such as "
 			    "{kind: ibex}", name);
 	n = &f->nodes[f->n_nodes];
@@ -269,7 +627,11 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 	if (ret != 0)
 		return ret;
 	n->line = line_of(key);
-	for (pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top;
+	ret = node_role(c, name, key, v, n, &native);
+	if (ret != 0)
+		return ret;
+	for (pr = v->data.mapping.pairs.start;
+	     v->type == YAML_MAPPING_NODE && pr < v->data.mapping.pairs.top;
 	     pr++) {
 		yaml_node_t *k = get(c, pr->key), *val = get(c, pr->value);
 		const char *ks = scalar(k);
@@ -277,17 +639,10 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 		if (ks == NULL)
 			return fail(c, k, "node %s: keys are plain words", name);
 		if (strcmp(ks, "kind") == 0) {
-			ret = want_scalar(c, val, "kind", &s);
-			if (ret != 0)
-				return ret;
-			if (strcmp(s, "ibex") == 0)
-				n->kind = IBEX_FABRIC_SWITCH;
-			else if (strcmp(s, "rank") == 0)
-				n->kind = IBEX_FABRIC_RANK;
-			else
-				return fail(c, val, "node %s: unknown kind '%s' "
-					    "(expected ibex or rank)", name, s);
-			kind_seen = true;
+			continue; /* node_role's */
+		} else if (strcmp(ks, "config") == 0 && !native &&
+			   val->type == YAML_MAPPING_NODE) {
+			clab_ignored(c, "node", k, ks); /* its config: vars: */
 		} else if (strcmp(ks, "config") == 0) {
 			ret = want_scalar(c, val, "config", &s);
 			if (ret == 0)
@@ -297,18 +652,21 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 				return ret;
 		} else if (strcmp(ks, "mac") == 0) {
 			mac = val;
+		} else if (strcmp(ks, "ports") == 0 && !native) {
+			/* containerlab's: published container ports */
+			clab_ignored(c, "node", k, ks);
 		} else if (strcmp(ks, "ports") == 0) {
 			ret = node_ports(c, n, val);
 			if (ret != 0)
 				return ret;
+		} else if (in_list(clab_node_keys, ks)) {
+			clab_ignored(c, "node", k, ks);
 		} else {
 			return fail(c, k, "node %s: unknown key '%s' (expected "
-				    "kind, config, mac, ports)", name, ks);
+				    "kind, config, mac, ports, or one of "
+				    "containerlab's node keys)", name, ks);
 		}
 	}
-	if (!kind_seen)
-		return fail(c, v, "node %s: kind is required (ibex or rank)",
-			    name);
 	if (n->kind == IBEX_FABRIC_SWITCH && mac != NULL)
 		return fail(c, mac, "node %s: mac is for ranks (a switch's "
 			    "ports have their own)", name);
@@ -335,18 +693,84 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 	return 0;
 }
 
-/* "node:port": the node must exist; the port must be declared if the node
- * declares its ports, else it is declared here. */
+/* NODE and its interface IFNAME (as written, for messages @p what): the
+ * node must exist; the port must be declared if the node declares its
+ * ports, else it is declared here. */
+static int
+endpoint_at(struct ctx *c, const yaml_node_t *v, const char *what,
+	    const char *node, const char *ifname, struct ibex_fabric_end *e)
+{
+	struct ibex_fabric *f = c->f;
+	struct ibex_fabric_node *n;
+	char pn[PORT_NAME_BUF];
+	int p;
+
+	e->node = ibex_fabric_node_find(f, node);
+	if (e->node == IBEX_FABRIC_NONE)
+		return fail(c, v, "endpoint '%s': unknown node '%s'", what,
+			    node);
+	n = &f->nodes[e->node];
+	port_name_of(ifname, pn, sizeof(pn));
+	p = port_find(n, pn);
+	if (p < 0 && n->ports_declared)
+		return fail(c, v, "endpoint '%s': node %s has no port '%s'",
+			    what, n->name, pn);
+	if (p < 0) {
+		p = port_add(c, v, n, pn);
+		if (p < 0)
+			return p;
+	}
+	e->port = (uint16_t)p;
+	return 0;
+}
+
+/* containerlab's endpoint mapping: {node: NODE, interface: IFNAME}. */
+static int
+endpoint_map(struct ctx *c, const yaml_node_t *v, struct ibex_fabric_end *e)
+{
+	const char *node = NULL, *ifname = NULL;
+	char what[IBEX_FABRIC_NAME_LEN + PORT_NAME_BUF + 2];
+	yaml_node_pair_t *pr;
+	int ret;
+
+	for (pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *key = get(c, pr->key), *val = get(c, pr->value);
+		const char *ks = scalar(key);
+
+		if (ks != NULL && strcmp(ks, "node") == 0)
+			ret = want_scalar(c, val, "endpoint: node", &node);
+		else if (ks != NULL && strcmp(ks, "interface") == 0)
+			ret = want_scalar(c, val, "endpoint: interface",
+					  &ifname);
+		else if (ks != NULL && in_list(clab_endpoint_keys, ks))
+			clab_ignored(c, "endpoint", key, ks), ret = 0;
+		else
+			return fail(c, key, "endpoint: unknown key '%s' "
+				    "(expected node, interface)",
+				    ks != NULL ? ks : "?");
+		if (ret != 0)
+			return ret;
+	}
+	if (node == NULL || ifname == NULL)
+		return fail(c, v, "endpoint: both node and interface are "
+			    "required, as {node: leaf1, interface: e1-1}");
+	snprintf(what, sizeof(what), "%s:%s", node, ifname);
+	return endpoint_at(c, v, what, node, ifname, e);
+}
+
+/* "node:port" (a port name may hold ':' after the first) or a mapping. */
 static int
 endpoint(struct ctx *c, const yaml_node_t *v, struct ibex_fabric_end *e)
 {
-	struct ibex_fabric *f = c->f;
-	char buf[IBEX_FABRIC_NAME_LEN + IBEX_NAME_LEN + 2];
+	char buf[IBEX_FABRIC_NAME_LEN + PORT_NAME_BUF + 2];
 	const char *s;
 	char *colon;
-	struct ibex_fabric_node *n;
-	int ret = want_scalar(c, v, "endpoint", &s), p;
+	int ret;
 
+	if (v->type == YAML_MAPPING_NODE)
+		return endpoint_map(c, v, e);
+	ret = want_scalar(c, v, "endpoint", &s);
 	if (ret != 0)
 		return ret;
 	if (strlen(s) >= sizeof(buf))
@@ -356,21 +780,7 @@ endpoint(struct ctx *c, const yaml_node_t *v, struct ibex_fabric_end *e)
 	if (colon == NULL || colon == buf || colon[1] == '\0')
 		return fail(c, v, "endpoint '%s': expected NODE:PORT", s);
 	*colon = '\0';
-	e->node = ibex_fabric_node_find(f, buf);
-	if (e->node == IBEX_FABRIC_NONE)
-		return fail(c, v, "endpoint '%s': unknown node '%s'", s, buf);
-	n = &f->nodes[e->node];
-	p = port_find(n, colon + 1);
-	if (p < 0 && n->ports_declared)
-		return fail(c, v, "endpoint '%s': node %s has no port '%s'", s,
-			    n->name, colon + 1);
-	if (p < 0) {
-		p = port_add(c, v, n, colon + 1);
-		if (p < 0)
-			return p;
-	}
-	e->port = (uint16_t)p;
-	return 0;
+	return endpoint_at(c, v, s, buf, colon + 1, e);
 }
 
 static const char *
@@ -380,6 +790,39 @@ end_str(const struct ibex_fabric *f, struct ibex_fabric_end e, char *buf,
 	snprintf(buf, len, "%s:%s", f->nodes[e.node].name,
 		 f->nodes[e.node].port[e.port].name);
 	return buf;
+}
+
+/*
+ * containerlab's link `type:`: veth (a wire between two nodes' ports) is
+ * what every ibex link is; its others join a node to the host or to a
+ * network outside the lab, which a fabric in one process has not.
+ */
+static int
+link_type(struct ctx *c, const yaml_node_t *v)
+{
+	static const char *const other[] = {
+		"host", "mgmt-net", "macvlan", "vxlan", "vxlan-stitch",
+		"dummy", NULL
+	};
+	const yaml_node_t *t = map_get(c, v, "type");
+	const char *s;
+	int ret;
+
+	if (t == NULL)
+		return 0;
+	ret = want_scalar(c, t, "link: type", &s);
+	if (ret != 0)
+		return ret;
+	if (strcmp(s, "veth") == 0)
+		return 0;
+	if (in_list(other, s))
+		return fail(c, t, "link: type %s joins a node to something "
+			    "outside the lab (the host, a network): "
+			    "ibex-fabric reads veth links only, between two "
+			    "nodes of the topology", s);
+	return fail(c, t, "link: unknown type '%s' (containerlab's are veth, "
+		    "host, mgmt-net, macvlan, vxlan, vxlan-stitch, dummy; "
+		    "ibex-fabric reads veth)", s);
 }
 
 static int
@@ -403,6 +846,9 @@ link_one(struct ctx *c, const yaml_node_t *v)
 	l->rate_bps = c->def_rate;
 	l->delay_ps = c->def_delay;
 	l->line = line_of(v);
+	ret = link_type(c, v);
+	if (ret != 0)
+		return ret;
 	for (pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top;
 	     pr++) {
 		yaml_node_t *key = get(c, pr->key), *val = get(c, pr->value);
@@ -414,9 +860,14 @@ link_one(struct ctx *c, const yaml_node_t *v)
 			ret = rate_of(c, val, &l->rate_bps);
 		else if (ks != NULL && strcmp(ks, "delay") == 0)
 			ret = delay_of(c, val, &l->delay_ps);
+		else if (ks != NULL && strcmp(ks, "type") == 0)
+			ret = 0; /* veth: link_type's */
+		else if (ks != NULL && in_list(clab_link_keys, ks))
+			clab_ignored(c, "link", key, ks);
 		else
 			return fail(c, key, "link: unknown key '%s' (expected "
-				    "endpoints, rate, delay)",
+				    "endpoints, rate, delay, or containerlab's "
+				    "type, mtu, vars, labels)",
 				    ks != NULL ? ks : "?");
 		if (eps != val && ret != 0)
 			return ret;
@@ -424,7 +875,8 @@ link_one(struct ctx *c, const yaml_node_t *v)
 	if (eps == NULL || eps->type != YAML_SEQUENCE_NODE ||
 	    eps->data.sequence.items.top - eps->data.sequence.items.start != 2)
 		return fail(c, eps != NULL ? eps : v, "link: endpoints must be "
-			    "a list of two NODE:PORT");
+			    "a list of two NODE:PORT or {node: NODE, "
+			    "interface: PORT}");
 	for (k = 0; k < 2; k++) {
 		ret = endpoint(c, get(c, eps->data.sequence.items.start[k]),
 			       &l->end[k]);
@@ -489,17 +941,73 @@ defaults(struct ctx *c, const yaml_node_t *v)
 		yaml_node_t *key = get(c, pr->key), *val = get(c, pr->value);
 		const char *ks = scalar(key);
 
-		if (ks != NULL && strcmp(ks, "rate") == 0)
+		if (ks != NULL && strcmp(ks, "rate") == 0) {
 			ret = rate_of(c, val, &c->def_rate);
-		else if (ks != NULL && strcmp(ks, "delay") == 0)
+		} else if (ks != NULL && strcmp(ks, "delay") == 0) {
 			ret = delay_of(c, val, &c->def_delay);
-		else
+		} else if (ks != NULL && strcmp(ks, "kind") == 0) {
+			/* containerlab's: the kind of nodes that give none */
+			ret = want_scalar(c, val, "defaults: kind", &ks);
+			c->def_kind = val;
+		} else if (ks != NULL && in_list(clab_node_keys, ks)) {
+			clab_ignored(c, "defaults", key, ks);
+			ret = 0;
+		} else {
 			return fail(c, key, "defaults: unknown key '%s' "
-				    "(expected rate, delay)",
+				    "(expected rate, delay, kind, or one of "
+				    "containerlab's node keys)",
 				    ks != NULL ? ks : "?");
+		}
 		if (ret != 0)
 			return ret;
 	}
+	return 0;
+}
+
+/*
+ * topology: kinds: or groups: (@p what), containerlab's settings of nodes
+ * by kind or by group: NAME: {node keys} each. A group's kind is read
+ * (node_kind); the rest is ignored, with one warning for the section.
+ */
+static int
+clab_settings(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v,
+	      const char *what)
+{
+	yaml_node_pair_t *pr, *q;
+
+	if (is_null(v))
+		return 0;
+	if (v->type != YAML_MAPPING_NODE)
+		return fail(c, v, "%s: expected a mapping of names to node "
+			    "settings", what);
+	for (pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top;
+	     pr++) {
+		const yaml_node_t *k = get(c, pr->key), *val = get(c, pr->value);
+		const char *name = scalar(k);
+
+		if (name == NULL)
+			return fail(c, k, "%s: names are plain words", what);
+		if (is_null(val))
+			continue;
+		if (val->type != YAML_MAPPING_NODE)
+			return fail(c, val, "%s: %s: expected a mapping of node "
+				    "settings", what, name);
+		for (q = val->data.mapping.pairs.start;
+		     q < val->data.mapping.pairs.top; q++) {
+			const yaml_node_t *ik = get(c, q->key);
+			const char *is = scalar(ik);
+
+			if (is != NULL && (strcmp(is, "kind") == 0 ||
+					   strcmp(is, "config") == 0 ||
+					   strcmp(is, "ports") == 0 ||
+					   in_list(clab_node_keys, is)))
+				continue;
+			return fail(c, ik, "%s: %s: unknown key '%s' (not one "
+				    "of containerlab's node keys)", what, name,
+				    is != NULL ? is : "?");
+		}
+	}
+	clab_ignored(c, "topology", key, what);
 	return 0;
 }
 
@@ -752,9 +1260,17 @@ topology(struct ctx *c, const yaml_node_t *v)
 			ret = lanes(c, val);
 			if (ret != 0)
 				return ret;
+		} else if (ks != NULL && (strcmp(ks, "kinds") == 0 ||
+					  strcmp(ks, "groups") == 0)) {
+			ret = clab_settings(c, key, val, ks);
+			if (ret != 0)
+				return ret;
+			if (strcmp(ks, "groups") == 0)
+				c->groups = val;
 		} else {
 			return fail(c, key, "topology: unknown key '%s' "
-				    "(expected defaults, lanes, nodes, links)",
+				    "(expected defaults, lanes, nodes, links, "
+				    "or containerlab's kinds, groups)",
 				    ks != NULL ? ks : "?");
 		}
 	}
@@ -779,6 +1295,44 @@ topology(struct ctx *c, const yaml_node_t *v)
 		ret = link_one(c, get(c, *it));
 		if (ret != 0)
 			return ret;
+	}
+	return 0;
+}
+
+/* ibex: {kind-map: {KIND: ibex|rank, ...}}: ibex's own settings in a
+ * containerlab-shaped file. */
+static int
+ibex_section(struct ctx *c, const yaml_node_t *v)
+{
+	yaml_node_pair_t *pr, *q;
+	char msg[256];
+
+	if (v->type != YAML_MAPPING_NODE)
+		return fail(c, v, "ibex: expected a mapping such as {kind-map: "
+			    "{linux: rank}}");
+	for (pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top;
+	     pr++) {
+		const yaml_node_t *key = get(c, pr->key), *val = get(c, pr->value);
+		const char *ks = scalar(key);
+
+		if (ks == NULL || strcmp(ks, "kind-map") != 0)
+			return fail(c, key, "ibex: unknown key '%s' (expected "
+				    "kind-map)", ks != NULL ? ks : "?");
+		if (val->type != YAML_MAPPING_NODE)
+			return fail(c, val, "ibex: kind-map: expected a mapping "
+				    "such as {linux: rank, nokia_srlinux: ibex}");
+		for (q = val->data.mapping.pairs.start;
+		     q < val->data.mapping.pairs.top; q++) {
+			const yaml_node_t *k = get(c, q->key);
+			const yaml_node_t *r = get(c, q->value);
+
+			if (scalar(k) == NULL || scalar(r) == NULL)
+				return fail(c, k, "ibex: kind-map: KIND: ibex "
+					    "or KIND: rank");
+			if (kind_add(c->file, &c->n_file, scalar(k), scalar(r),
+				     msg, sizeof(msg)) != 0)
+				return fail(c, k, "ibex: kind-map: %s", msg);
+		}
 	}
 	return 0;
 }
@@ -808,12 +1362,16 @@ document(struct ctx *c, const yaml_node_t *root)
 				return ret;
 		} else if (ks != NULL && strcmp(ks, "topology") == 0) {
 			topo = val;
-		} else if (ks != NULL && (strcmp(ks, "prefix") == 0 ||
-					  strcmp(ks, "mgmt") == 0)) {
-			continue; /* containerlab's, meaningless here */
+		} else if (ks != NULL && strcmp(ks, "ibex") == 0) {
+			ret = ibex_section(c, val);
+			if (ret != 0)
+				return ret;
+		} else if (ks != NULL && in_list(clab_top_keys, ks)) {
+			clab_ignored(c, "top-level", key, ks);
 		} else {
 			return fail(c, key, "unknown key '%s' (expected name, "
-				    "topology)", ks != NULL ? ks : "?");
+				    "topology, ibex, or containerlab's prefix, "
+				    "mgmt, settings)", ks != NULL ? ks : "?");
 		}
 	}
 	if (topo == NULL)
@@ -982,60 +1540,100 @@ ibex_fabric_free(struct ibex_fabric *f)
 	f->n_nodes = f->n_links = 0;
 }
 
-int
-ibex_fabric_parse(struct ibex_fabric *f, const char *text, size_t len,
-		  const char *origin, char *err, size_t errlen)
+/* Parse into c->f, whose origin is set; c is filled but for the doc. */
+static int
+parse_ctx(struct ctx *c, const char *text, size_t len)
 {
-	struct ctx c = { .f = f, .err = err, .errlen = errlen,
-			 .def_rate = DEF_RATE, .def_delay = 0 };
+	struct ibex_fabric *f = c->f;
+	const char *origin = f->origin;
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	int ret;
 
-	memset(f, 0, sizeof(*f));
-	snprintf(f->origin, sizeof(f->origin), "%s", origin);
 	f->nodes = calloc(IBEX_FABRIC_MAX_NODES, sizeof(*f->nodes));
 	f->links = calloc(IBEX_FABRIC_MAX_LINKS, sizeof(*f->links));
 	if (f->nodes == NULL || f->links == NULL) {
-		ibex_fabric_free(f);
-		snprintf(err, errlen, "%s: out of memory", origin);
+		snprintf(c->err, c->errlen, "%s: out of memory", origin);
 		return -ENOMEM;
 	}
-	ret = depth_check(text, len, origin, err, errlen);
-	if (ret != 0) {
-		ibex_fabric_free(f);
+	ret = depth_check(text, len, origin, c->err, c->errlen);
+	if (ret != 0)
 		return ret;
-	}
 	if (!yaml_parser_initialize(&parser)) {
-		ibex_fabric_free(f);
-		snprintf(err, errlen, "%s: out of memory", origin);
+		snprintf(c->err, c->errlen, "%s: out of memory", origin);
 		return -ENOMEM;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		snprintf(err, errlen, "%s:%zu: %s%s%s", origin,
+		snprintf(c->err, c->errlen, "%s:%zu: %s%s%s", origin,
 			 parser.problem_mark.line + 1,
 			 parser.problem != NULL ? parser.problem : "bad YAML",
 			 parser.context != NULL ? " " : "",
 			 parser.context != NULL ? parser.context : "");
 		yaml_parser_delete(&parser);
-		ibex_fabric_free(f);
 		return -EINVAL;
 	}
-	c.doc = &doc;
-	ret = dup_check(&c);
+	c->doc = &doc;
+	ret = dup_check(c);
 	if (ret == 0)
-		ret = document(&c, yaml_document_get_root_node(&doc));
+		ret = document(c, yaml_document_get_root_node(&doc));
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	if (ret != 0)
+	return ret;
+}
+
+int
+ibex_fabric_parse(struct ibex_fabric *f, const char *text, size_t len,
+		  const char *origin, char *err, size_t errlen)
+{
+	return ibex_fabric_parse_opts(f, text, len, origin, NULL, err, errlen);
+}
+
+int
+ibex_fabric_parse_opts(struct ibex_fabric *f, const char *text, size_t len,
+		       const char *origin, const struct ibex_fabric_opts *o,
+		       char *err, size_t errlen)
+{
+	/* on the heap: the kind maps and the warnings are a few KB */
+	struct ctx *c = calloc(1, sizeof(*c));
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->origin, sizeof(f->origin), "%s", origin);
+	if (c == NULL) {
+		snprintf(err, errlen, "%s: out of memory", origin);
+		return -ENOMEM;
+	}
+	c->f = f;
+	c->err = err;
+	c->errlen = errlen;
+	c->def_rate = DEF_RATE;
+	c->opts = o;
+	ret = 0;
+	if (o != NULL && o->kind_map != NULL)
+		ret = kind_map_parse(o->kind_map, c->cli, &c->n_cli, err,
+				     errlen);
+	if (ret == 0)
+		ret = parse_ctx(c, text, len);
+	if (ret == 0)
+		clab_warnings(c);
+	else
 		ibex_fabric_free(f);
+	free(c);
 	return ret;
 }
 
 int
 ibex_fabric_load(struct ibex_fabric *f, const char *path, char *err,
 		 size_t errlen)
+{
+	return ibex_fabric_load_opts(f, path, NULL, err, errlen);
+}
+
+int
+ibex_fabric_load_opts(struct ibex_fabric *f, const char *path,
+		      const struct ibex_fabric_opts *o, char *err,
+		      size_t errlen)
 {
 	FILE *fp = fopen(path, "r");
 	char *text = NULL;
@@ -1074,7 +1672,8 @@ ibex_fabric_load(struct ibex_fabric *f, const char *path, char *err,
 		goto out;
 	}
 	text[len] = '\0';
-	ret = ibex_fabric_parse(f, text, (size_t)len, path, err, errlen);
+	ret = ibex_fabric_parse_opts(f, text, (size_t)len, path, o, err,
+				     errlen);
 out:
 	free(text);
 	fclose(fp);

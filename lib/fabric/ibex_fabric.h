@@ -8,7 +8,9 @@
  * fabric manager computes for it, as an InfiniBand subnet manager computes
  * linear forwarding tables. Pure: no DPDK, no EAL.
  *
- * The topology file has containerlab's shape (docs/fabric.md):
+ * The topology file has containerlab's shape (docs/fabric.md), and
+ * containerlab's own files load too: its keys are accepted with a
+ * warning, its kinds mapped to ibex's by a kind map:
  *
  *     name: leaf2-spine1
  *     topology:
@@ -128,17 +130,56 @@ struct ibex_fabric {
 	struct ibex_fabric_lanes lanes;
 };
 
+/** Most entries of one kind map (the command line's, the file's). */
+#define IBEX_FABRIC_KIND_MAP_MAX 32
+
+/**
+ * How a topology is read: what containerlab's kinds are in ibex, and
+ * where the warnings about containerlab's keys go (docs/fabric.md,
+ * "containerlab's files").
+ */
+struct ibex_fabric_opts {
+	/** "KIND=ROLE,..." with ROLE ibex (a switch) or rank (a traffic
+	 * endpoint), as ibex-fabric --kind-map; wins over the file's
+	 * `ibex: {kind-map: ...}`. NULL: none. */
+	const char *kind_map;
+	/** Called with each warning, "origin:line: warning: ..."; NULL:
+	 * written to stderr. */
+	void (*warn)(void *arg, const char *msg);
+	void *warn_arg;
+};
+
 /**
  * Parse a topology text. On error writes "origin:line: message" into
  * @p err and returns -EINVAL (-ENOMEM on allocation failure); @p f is then
- * empty. Free a parsed fabric with ibex_fabric_free.
+ * empty. Free a parsed fabric with ibex_fabric_free. Warnings go to
+ * stderr; ibex_fabric_parse_opts says where.
  */
 int ibex_fabric_parse(struct ibex_fabric *f, const char *text, size_t len,
 		      const char *origin, char *err, size_t errlen);
 
+/** ibex_fabric_parse with @p o (NULL: as ibex_fabric_parse). A bad
+ * o->kind_map is refused as "--kind-map: message". */
+int ibex_fabric_parse_opts(struct ibex_fabric *f, const char *text,
+			   size_t len, const char *origin,
+			   const struct ibex_fabric_opts *o, char *err,
+			   size_t errlen);
+
 /** Read and parse a file; -errno (with a message) when it cannot be read. */
 int ibex_fabric_load(struct ibex_fabric *f, const char *path,
 		     char *err, size_t errlen);
+
+/** ibex_fabric_load with @p o (NULL: as ibex_fabric_load). */
+int ibex_fabric_load_opts(struct ibex_fabric *f, const char *path,
+			  const struct ibex_fabric_opts *o, char *err,
+			  size_t errlen);
+
+/**
+ * Check a kind map "KIND=ROLE,..." (ROLE ibex or rank), as
+ * ibex_fabric_opts.kind_map. @return 0, or -EINVAL with the reason in
+ * @p err.
+ */
+int ibex_fabric_kind_map_check(const char *spec, char *err, size_t errlen);
 
 void ibex_fabric_free(struct ibex_fabric *f);
 

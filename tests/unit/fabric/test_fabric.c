@@ -776,8 +776,9 @@ test_refused(void **state)
 		  "t.yaml:3: node l1: unknown kind 'linux'" },
 		{ "topology:\n"
 		  "  nodes:\n"
-		  "    l1: {kind: ibex, image: foo}\n",
-		  "t.yaml:3: node l1: unknown key 'image'" },
+		  "    l1: {kind: ibex, colour: blue}\n",
+		  "t.yaml:3: node l1: unknown key 'colour' (expected kind, "
+		  "config, mac, ports, or one of containerlab's node keys)" },
 		{ "topology:\n"
 		  "  nodes:\n"
 		  "    l1: {kind: ibex}\n"
@@ -859,6 +860,300 @@ test_refused(void **state)
 			fail_msg("case %u: got '%s', want '%s...'", i, err,
 				 bad[i].want);
 	}
+}
+
+/* ---- containerlab's own files ---- */
+
+static char warns[4096];
+
+static void
+warn_collect(void *arg, const char *msg)
+{
+	size_t n = strlen(warns);
+
+	(*(unsigned int *)arg)++;
+	snprintf(warns + n, sizeof(warns) - n, "%s\n", msg);
+}
+
+static int
+parse_clab(struct ibex_fabric *f, const char *text, const char *kind_map,
+	   unsigned int *n_warn)
+{
+	struct ibex_fabric_opts o = { .kind_map = kind_map,
+				      .warn = warn_collect, .warn_arg = n_warn };
+
+	warns[0] = '\0';
+	*n_warn = 0;
+	return ibex_fabric_parse_opts(f, text, strlen(text), "t.clab.yml", &o,
+				      err, sizeof(err));
+}
+
+/* A clos in containerlab's shape: kinds with images, a node's kind from
+ * its group and from the defaults, both endpoint forms, type: veth, and
+ * containerlab's interface names. */
+static const char *const clab_clos =
+	"name: clos\n"                                           /* 1 */
+	"prefix: lab\n"
+	"mgmt: {network: m, ipv4-subnet: 172.20.20.0/24}\n"
+	"topology:\n"
+	"  defaults: {kind: linux, rate: 25G}\n"                 /* 5 */
+	"  kinds:\n"
+	"    nokia_srlinux: {image: ghcr.io/nokia/srlinux, type: ixrd3}\n"
+	"    linux: {image: alpine}\n"
+	"  groups:\n"
+	"    spines: {kind: arista_ceos, image: ceos}\n"         /* 10 */
+	"  nodes:\n"
+	"    leaf1: {kind: nokia_srlinux, type: ixrd2, mgmt-ipv4: 172.20.20.2}\n"
+	"    leaf2: {kind: nokia_srlinux, startup-config: l2.cfg, labels: {a: b}}\n"
+	"    spine1: {group: spines}\n"
+	"    h1:\n"                                              /* 15 */
+	"    h2: {binds: [\"a:/a\"], env: {X: 1}, cmd: sh, ports: [\"80:8080\"]}\n"
+	"  links:\n"
+	"    - endpoints: [\"h1:eth1\", \"leaf1:ethernet-1/1\"]\n"
+	"    - type: veth\n"
+	"      mtu: 9000\n"                                      /* 20 */
+	"      endpoints:\n"
+	"        - {node: h2, interface: eth1, mac: \"02:00:00:00:00:99\"}\n"
+	"        - {node: leaf2, interface: e1-1}\n"
+	"    - endpoints: [\"leaf1:ethernet-1/49\", \"spine1:Ethernet1\"]\n"
+	"      vars: {x: 1}\n"                                   /* 25 */
+	"    - type: veth\n"
+	"      endpoints: [{node: leaf2, interface: e1-49}, \"spine1:Ethernet2\"]\n";
+
+static void
+test_clab_clos(void **state)
+{
+	static const char *const want_warns =
+		"t.clab.yml:2: warning: containerlab's top-level key 'prefix' ignored\n"
+		"t.clab.yml:3: warning: containerlab's top-level key 'mgmt' ignored\n"
+		"t.clab.yml:6: warning: containerlab's topology key 'kinds' ignored\n"
+		"t.clab.yml:9: warning: containerlab's topology key 'groups' ignored\n"
+		"t.clab.yml:12: warning: containerlab's node key 'type' ignored\n"
+		"t.clab.yml:12: warning: containerlab's node key 'mgmt-ipv4' ignored\n"
+		"t.clab.yml:13: warning: containerlab's node key 'startup-config' ignored\n"
+		"t.clab.yml:13: warning: containerlab's node key 'labels' ignored\n"
+		"t.clab.yml:14: warning: containerlab's node key 'group' ignored\n"
+		"t.clab.yml:16: warning: containerlab's node key 'binds' ignored\n"
+		"t.clab.yml:16: warning: containerlab's node key 'env' ignored\n"
+		"t.clab.yml:16: warning: containerlab's node key 'cmd' ignored\n"
+		"t.clab.yml:16: warning: containerlab's node key 'ports' ignored\n"
+		"t.clab.yml:20: warning: containerlab's link key 'mtu' ignored\n"
+		"t.clab.yml:22: warning: containerlab's endpoint key 'mac' ignored\n"
+		"t.clab.yml:25: warning: containerlab's link key 'vars' ignored\n";
+	struct ibex_fabric f;
+	struct ibex_fabric_routes r;
+	unsigned int nw;
+	uint32_t n;
+
+	(void)state;
+	if (parse_clab(&f, clab_clos, "nokia_srlinux=ibex,linux=rank,"
+		       "arista_ceos=ibex", &nw) != 0)
+		fail_msg("%s", err);
+	assert_string_equal(warns, want_warns);
+	assert_int_equal(nw, 16);
+	assert_string_equal(f.name, "clos");
+	assert_int_equal(f.n_nodes, 5);
+	assert_int_equal(f.n_links, 4);
+	assert_int_equal(f.nodes[node(&f, "leaf1")].kind, IBEX_FABRIC_SWITCH);
+	assert_int_equal(f.nodes[node(&f, "leaf2")].kind, IBEX_FABRIC_SWITCH);
+	/* kind from its group */
+	assert_int_equal(f.nodes[node(&f, "spine1")].kind, IBEX_FABRIC_SWITCH);
+	/* kind from the defaults, with and without keys of its own */
+	assert_int_equal(f.nodes[node(&f, "h1")].kind, IBEX_FABRIC_RANK);
+	assert_int_equal(f.nodes[node(&f, "h2")].kind, IBEX_FABRIC_RANK);
+	/* each interface a port, in the order the links first name them;
+	 * '/' as '_' */
+	n = node(&f, "leaf1");
+	assert_int_equal(f.nodes[n].n_ports, 2);
+	assert_string_equal(port_name(&f, n, 0), "ethernet-1_1");
+	assert_string_equal(port_name(&f, n, 1), "ethernet-1_49");
+	n = node(&f, "spine1");
+	assert_int_equal(f.nodes[n].n_ports, 2);
+	assert_string_equal(port_name(&f, n, 0), "Ethernet1");
+	assert_string_equal(port_name(&f, n, 1), "Ethernet2");
+	n = node(&f, "leaf2");
+	assert_string_equal(port_name(&f, n, 0), "e1-1");
+	assert_string_equal(port_name(&f, n, 1), "e1-49");
+	assert_string_equal(port_name(&f, node(&f, "h2"), 0), "eth1");
+	/* the defaults' rate for every link */
+	assert_true(f.links[1].rate_bps == UINT64_C(25000000000));
+	/* it routes, and the rendering is ibex's grammar */
+	assert_int_equal(ibex_fabric_route(&f, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.n_switches, 3);
+	assert_int_equal(r.n_ranks, 2);
+	assert_true(ibex_fabric_routes_legal(&f, &r));
+	for (n = 0; n < r.n_switches; n++)
+		assert_renders(&f, &r, r.sw[n], r.n_ranks);
+	ibex_fabric_routes_free(&r);
+	ibex_fabric_free(&f);
+}
+
+/* The file's ibex: kind-map:, and the command line's over it. */
+static void
+test_clab_kind_map(void **state)
+{
+	static const char *const text =
+		"ibex:\n"
+		"  kind-map: {nokia_srlinux: ibex, linux: ibex}\n"
+		"topology:\n"
+		"  nodes:\n"
+		"    leaf1: {kind: nokia_srlinux}\n"
+		"    h1: {kind: linux}\n"
+		"  links:\n"
+		"    - endpoints: [\"h1:eth1\", \"leaf1:e1-1\"]\n";
+	struct ibex_fabric f;
+	unsigned int nw;
+
+	(void)state;
+	if (parse_clab(&f, text, NULL, &nw) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(nw, 0);
+	assert_int_equal(f.nodes[node(&f, "h1")].kind, IBEX_FABRIC_SWITCH);
+	ibex_fabric_free(&f);
+	if (parse_clab(&f, text, "linux=rank", &nw) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(f.nodes[node(&f, "h1")].kind, IBEX_FABRIC_RANK);
+	assert_int_equal(f.nodes[node(&f, "leaf1")].kind, IBEX_FABRIC_SWITCH);
+	ibex_fabric_free(&f);
+
+	assert_int_equal(ibex_fabric_kind_map_check("linux=rank,srl=ibex", err,
+						    sizeof(err)), 0);
+	assert_int_equal(ibex_fabric_kind_map_check("linux", err,
+						    sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--kind-map: 'linux': expected KIND=ibex or "
+			    "KIND=rank");
+	assert_int_equal(ibex_fabric_kind_map_check("linux=host", err,
+						    sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--kind-map: kind 'linux': 'host' is neither "
+			    "ibex (a switch) nor rank (a traffic endpoint)");
+	assert_int_equal(ibex_fabric_kind_map_check("a=rank,a=ibex", err,
+						    sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--kind-map: kind 'a' mapped twice");
+	assert_int_equal(ibex_fabric_kind_map_check("ibex=rank", err,
+						    sizeof(err)), -EINVAL);
+	assert_int_equal(ibex_fabric_kind_map_check("", err, sizeof(err)),
+			 -EINVAL);
+	/* a bad map given to the parser: refused before the file */
+	assert_int_equal(parse_clab(&f, text, "linux=", &nw), -EINVAL);
+	assert_string_equal(err, "--kind-map: kind 'linux': '' is neither ibex "
+			    "(a switch) nor rank (a traffic endpoint)");
+}
+
+/* What containerlab's files may hold that ibex-fabric refuses, each
+ * with its line. */
+static void
+test_clab_refused(void **state)
+{
+#define CLAB_HEAD "topology:\n" \
+		  "  nodes:\n" \
+		  "    leaf1: {kind: nokia_srlinux}\n" \
+		  "    h1: {kind: linux}\n" \
+		  "  links:\n"
+	static const struct bad bad[] = {
+		{ CLAB_HEAD
+		  "    - type: host\n"
+		  "      endpoint: {node: h1, interface: eth1}\n"
+		  "      host-interface: h1-eth1\n",
+		  "t.clab.yml:6: link: type host joins a node to something "
+		  "outside the lab (the host, a network): ibex-fabric reads "
+		  "veth links only, between two nodes of the topology" },
+		{ CLAB_HEAD
+		  "    - endpoints: [\"h1:eth1\", \"leaf1:e1-1\"]\n"
+		  "      type: mgmt-net\n",
+		  "t.clab.yml:7: link: type mgmt-net joins" },
+		{ CLAB_HEAD "    - {type: macvlan, endpoint: {node: h1}}\n",
+		  "t.clab.yml:6: link: type macvlan joins" },
+		{ CLAB_HEAD "    - {type: vxlan, endpoint: {node: h1}}\n",
+		  "t.clab.yml:6: link: type vxlan joins" },
+		{ CLAB_HEAD "    - {type: dummy, endpoint: {node: h1}}\n",
+		  "t.clab.yml:6: link: type dummy joins" },
+		{ CLAB_HEAD "    - {type: wire, endpoints: [\"h1:e\", \"leaf1:e\"]}\n",
+		  "t.clab.yml:6: link: unknown type 'wire' (containerlab's are "
+		  "veth," },
+		{ CLAB_HEAD
+		  "    - endpoints: [{node: h1, interface: eth1}, {node: leaf1}]\n",
+		  "t.clab.yml:6: endpoint: both node and interface are "
+		  "required" },
+		{ CLAB_HEAD
+		  "    - endpoints: [{node: h1, iface: eth1}, \"leaf1:e1\"]\n",
+		  "t.clab.yml:6: endpoint: unknown key 'iface' (expected node, "
+		  "interface)" },
+		{ CLAB_HEAD
+		  "    - endpoints: [{node: h9, interface: eth1}, \"leaf1:e1\"]\n",
+		  "t.clab.yml:6: endpoint 'h9:eth1': unknown node 'h9'" },
+		{ CLAB_HEAD
+		  "    - endpoints: [\"h1:eth1\", \"leaf1:e1\"]\n"
+		  "      speed: 10G\n",
+		  "t.clab.yml:7: link: unknown key 'speed' (expected endpoints, "
+		  "rate, delay, or containerlab's type, mtu, vars, labels)" },
+		/* an interface name ibex cannot take */
+		{ CLAB_HEAD "    - endpoints: [\"h1:eth 1\", \"leaf1:e1\"]\n",
+		  "t.clab.yml:6: node h1: port name 'eth 1'" },
+		/* a kind nothing maps: direct, from the defaults, from a group */
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    leaf1: {kind: nokia_srlinux}\n"
+		  "    r1: {kind: juniper_crpd}\n",
+		  "t.clab.yml:4: node r1: unknown kind 'juniper_crpd': map it to "
+		  "ibex (a switch) or rank (a traffic endpoint): --kind-map "
+		  "juniper_crpd=ibex|rank, or in the file ibex: {kind-map: "
+		  "{juniper_crpd: ibex|rank}}" },
+		{ "topology:\n"
+		  "  defaults: {kind: sonic-vs}\n"
+		  "  nodes:\n"
+		  "    leaf1: {kind: nokia_srlinux}\n"
+		  "    s1:\n",
+		  "t.clab.yml:5: node s1: unknown kind 'sonic-vs' (the defaults' "
+		  "kind, line 2): map it" },
+		{ "topology:\n"
+		  "  groups: {g: {kind: cisco_xrd}}\n"
+		  "  nodes:\n"
+		  "    s1: {group: g}\n",
+		  "t.clab.yml:4: node s1: unknown kind 'cisco_xrd' (its group's "
+		  "kind, line 2)" },
+		{ "topology:\n"
+		  "  nodes:\n"
+		  "    s1: {image: foo}\n",
+		  "t.clab.yml:3: node s1: kind is required" },
+		/* keys neither ibex's nor containerlab's, where containerlab's
+		 * are accepted */
+		{ "name: x\nlabs: 3\n",
+		  "t.clab.yml:2: unknown key 'labs' (expected name, topology, "
+		  "ibex, or containerlab's prefix, mgmt, settings)" },
+		{ "topology:\n  kinds: {linux: {image: a, colour: red}}\n",
+		  "t.clab.yml:2: kinds: linux: unknown key 'colour' (not one of "
+		  "containerlab's node keys)" },
+		{ "topology:\n  groups: [a, b]\n",
+		  "t.clab.yml:2: groups: expected a mapping" },
+		{ "topology:\n  defaults: {kind: linux, colour: red}\n",
+		  "t.clab.yml:2: defaults: unknown key 'colour'" },
+		{ "topology:\n  nets: {}\n",
+		  "t.clab.yml:2: topology: unknown key 'nets'" },
+		{ "ibex: {kindmap: {linux: rank}}\n",
+		  "t.clab.yml:1: ibex: unknown key 'kindmap' (expected "
+		  "kind-map)" },
+		{ "ibex:\n  kind-map: {linux: host}\n",
+		  "t.clab.yml:2: ibex: kind-map: kind 'linux': 'host' is neither "
+		  "ibex (a switch) nor rank" },
+		{ "ibex:\n  kind-map: [linux]\n",
+		  "t.clab.yml:2: ibex: kind-map: expected a mapping" },
+	};
+	unsigned int i, nw;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ibex_fabric f;
+		int ret = parse_clab(&f, bad[i].text, "nokia_srlinux=ibex,"
+				     "linux=rank", &nw);
+
+		assert_int_equal(ret, -EINVAL);
+		if (strncmp(err, bad[i].want, strlen(bad[i].want)) != 0)
+			fail_msg("case %u: got '%s', want '%s...'", i, err,
+				 bad[i].want);
+		/* a refused file says no warnings */
+		assert_int_equal(nw, 0);
+	}
+#undef CLAB_HEAD
 }
 
 static void
@@ -967,6 +1262,9 @@ main(void)
 		cmocka_unit_test(test_lanes_fabric_wins),
 		cmocka_unit_test(test_lanes_refused),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_clab_clos),
+		cmocka_unit_test(test_clab_kind_map),
+		cmocka_unit_test(test_clab_refused),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_deep_nesting),
