@@ -55,6 +55,7 @@ struct app_opts {
 	const char *pfc_watchdog; /* --pfc-watchdog, NULL: the default */
 	const char *ecmp;        /* --ecmp, NULL: the flow hash */
 	unsigned int routing;    /* --routes */
+	const char *kind_map;    /* --kind-map, NULL: the file's */
 };
 
 static void
@@ -89,6 +90,10 @@ usage(const char *prog)
 	       "                       of buffer dependencies on any topology) or\n"
 	       "                       shortest paths over every link (on a cycle of\n"
 	       "                       switches lossless lanes can deadlock)\n"
+	       "  --kind-map KIND=ROLE,...  what containerlab's kinds are: ibex (a\n"
+	       "                       switch) or rank (a traffic endpoint), e.g.\n"
+	       "                       linux=rank,nokia_srlinux=ibex; over the file's\n"
+	       "                       ibex: {kind-map: ...}\n"
 	       "  --duration SEC       stop after SEC seconds\n"
 	       "  --idle-stop SEC      stop once no switch received a frame for SEC s\n"
 	       "  --stats-period SEC   a throughput line (all switches) every SEC s\n"
@@ -148,6 +153,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "pfc-watchdog", required_argument, NULL, 'W' },
 		{ "ecmp", required_argument, NULL, 'E' },
 		{ "routes", required_argument, NULL, 'R' },
+		{ "kind-map", required_argument, NULL, 'K' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "idle-stop", required_argument, NULL, 'i' },
 		{ "stats-period", required_argument, NULL, 's' },
@@ -203,6 +209,16 @@ parse_args(int argc, char **argv, struct app_opts *o)
 				return -EINVAL;
 			}
 			break;
+		case 'K': {
+			char msg[256];
+
+			ret = ibex_fabric_kind_map_check(optarg, msg,
+							 sizeof(msg));
+			if (ret < 0)
+				fprintf(stderr, "ibex-fabric: %s\n", msg);
+			o->kind_map = optarg;
+			break;
+		}
 		case 'E':
 			if (strlen(optarg) > 64) {
 				fprintf(stderr, "ibex-fabric: --ecmp: over 64 "
@@ -278,6 +294,7 @@ check_only(int argc, char **argv)
 		f->pfc_watchdog = o.pfc_watchdog;
 		f->ecmp = o.ecmp;
 		f->routing = o.routing;
+		f->kind_map = o.kind_map;
 		if (fabric_load(f, o.topology, 1, err, sizeof(err)) < 0 ||
 		    ranks_flow_control(f, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ibex-fabric: %s\n", err);
@@ -478,6 +495,7 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	f->pfc_watchdog = o->pfc_watchdog;
 	f->ecmp = o->ecmp;
 	f->routing = o->routing;
+	f->kind_map = o->kind_map;
 	ret = fabric_load(f, o->topology, nb_switch_workers(), err, errlen);
 	if (ret < 0)
 		return ret;
