@@ -1232,6 +1232,91 @@ rank_macs_unique(struct ctx *c)
 	return -EINVAL;
 }
 
+/* Interface names in their natural order: runs of digits compare as
+ * numbers (e1-2 before e1-10, eth9 before eth10), then byte by byte. */
+static int
+natural_cmp(const char *a, const char *b)
+{
+	const char *x = a, *y = b;
+
+	while (*x != '\0' && *y != '\0') {
+		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
+			const char *xe, *ye;
+			size_t xl, yl;
+			int r;
+
+			while (*x == '0' && isdigit((unsigned char)x[1]))
+				x++;
+			while (*y == '0' && isdigit((unsigned char)y[1]))
+				y++;
+			for (xe = x; isdigit((unsigned char)*xe); xe++)
+				;
+			for (ye = y; isdigit((unsigned char)*ye); ye++)
+				;
+			xl = (size_t)(xe - x);
+			yl = (size_t)(ye - y);
+			if (xl != yl)
+				return xl < yl ? -1 : 1;
+			r = memcmp(x, y, xl);
+			if (r != 0)
+				return r;
+			x = xe;
+			y = ye;
+			continue;
+		}
+		if (*x != *y)
+			return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+		x++;
+		y++;
+	}
+	if (*x != *y)
+		return *x == '\0' ? -1 : 1;
+	return strcmp(a, b); /* eth01 and eth1: still an order */
+}
+
+static int
+port_natural_cmp(const void *a, const void *b)
+{
+	const struct ibex_fabric_port *x = a, *y = b;
+
+	return natural_cmp(x->name, y->name);
+}
+
+/*
+ * The ports a node's links declared (it has no ports:), in their natural
+ * order rather than the order the links came in: leaf1's e1-1, e1-2,
+ * e1-49, e1-50 however the file lists its links. The links' ends follow
+ * their ports.
+ */
+static void
+ports_natural_order(struct ibex_fabric *f)
+{
+	struct ibex_fabric_port sorted[IBEX_MAX_PORTS];
+	uint32_t i, l;
+	uint16_t p;
+	unsigned int k;
+
+	for (i = 0; i < f->n_nodes; i++) {
+		struct ibex_fabric_node *n = &f->nodes[i];
+
+		if (n->ports_declared || n->n_ports < 2)
+			continue;
+		memcpy(sorted, n->port, n->n_ports * sizeof(sorted[0]));
+		qsort(sorted, n->n_ports, sizeof(sorted[0]), port_natural_cmp);
+		for (p = 0; p < n->n_ports; p++) {
+			l = sorted[p].link;
+			if (l == IBEX_FABRIC_NONE)
+				continue;
+			for (k = 0; k < 2; k++)
+				if (f->links[l].end[k].node == i &&
+				    strcmp(n->port[f->links[l].end[k].port].name,
+					   sorted[p].name) == 0)
+					f->links[l].end[k].port = p;
+		}
+		memcpy(n->port, sorted, n->n_ports * sizeof(sorted[0]));
+	}
+}
+
 static int
 topology(struct ctx *c, const yaml_node_t *v)
 {
@@ -1296,6 +1381,7 @@ topology(struct ctx *c, const yaml_node_t *v)
 		if (ret != 0)
 			return ret;
 	}
+	ports_natural_order(c->f);
 	return 0;
 }
 

@@ -74,7 +74,8 @@ struct ibex_fabric_node {
 	uint8_t kind;            /**< enum ibex_fabric_kind */
 	char config[IBEX_FABRIC_PATH_LEN]; /**< switch: its ibex config, or "" */
 	uint8_t mac[6];          /**< rank: its address */
-	bool ports_declared;     /**< ports: given, endpoints must name them */
+	bool ports_declared;     /**< ports: given, endpoints must name them;
+				  * else the links' ports, natural order */
 	int line;                /**< where the node is declared */
 	uint16_t n_ports;
 	struct ibex_fabric_port port[IBEX_MAX_PORTS];

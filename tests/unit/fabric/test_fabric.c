@@ -961,8 +961,7 @@ test_clab_clos(void **state)
 	/* kind from the defaults, with and without keys of its own */
 	assert_int_equal(f.nodes[node(&f, "h1")].kind, IBEX_FABRIC_RANK);
 	assert_int_equal(f.nodes[node(&f, "h2")].kind, IBEX_FABRIC_RANK);
-	/* each interface a port, in the order the links first name them;
-	 * '/' as '_' */
+	/* each interface a port, in natural order; '/' as '_' */
 	n = node(&f, "leaf1");
 	assert_int_equal(f.nodes[n].n_ports, 2);
 	assert_string_equal(port_name(&f, n, 0), "ethernet-1_1");
@@ -984,6 +983,55 @@ test_clab_clos(void **state)
 	assert_true(ibex_fabric_routes_legal(&f, &r));
 	for (n = 0; n < r.n_switches; n++)
 		assert_renders(&f, &r, r.sw[n], r.n_ranks);
+	ibex_fabric_routes_free(&r);
+	ibex_fabric_free(&f);
+}
+
+/* A node's interfaces are its ports in their natural order, whatever
+ * order the links come in, and each link's ends follow their ports. */
+static void
+test_clab_port_order(void **state)
+{
+	static const char *const text =
+		"topology:\n"
+		"  nodes:\n"
+		"    leaf1: {kind: nokia_srlinux}\n"
+		"    spine1: {kind: nokia_srlinux}\n"
+		"    h1: {kind: linux}\n"
+		"    h2: {kind: linux}\n"
+		"    h3: {kind: linux}\n"
+		"  links:\n"
+		"    - endpoints: [\"leaf1:ethernet-1/49\", \"spine1:e1-1\"]\n"
+		"    - endpoints: [\"h3:eth1\", \"leaf1:ethernet-1/10\"]\n"
+		"    - endpoints: [\"h2:eth1\", \"leaf1:ethernet-1/2\"]\n"
+		"    - endpoints: [\"h1:eth1\", \"leaf1:ethernet-1/1\"]\n";
+	static const char *const want[] = {
+		"ethernet-1_1", "ethernet-1_2", "ethernet-1_10", "ethernet-1_49"
+	};
+	static const char *const peer[] = { "h1", "h2", "h3", "spine1" };
+	struct ibex_fabric f;
+	struct ibex_fabric_routes r;
+	struct ibex_fabric_end e, o;
+	unsigned int nw;
+	uint16_t p;
+
+	(void)state;
+	if (parse_clab(&f, text, "nokia_srlinux=ibex,linux=rank", &nw) != 0)
+		fail_msg("%s", err);
+	e.node = node(&f, "leaf1");
+	assert_int_equal(f.nodes[e.node].n_ports, 4);
+	for (p = 0; p < 4; p++) {
+		assert_string_equal(port_name(&f, e.node, p), want[p]);
+		e.port = p;
+		o = ibex_fabric_peer(&f, f.nodes[e.node].port[p].link, e);
+		assert_string_equal(f.nodes[o.node].name, peer[p]);
+		/* and the link's other end names this port */
+		o = ibex_fabric_peer(&f, f.nodes[e.node].port[p].link, o);
+		assert_int_equal(o.node, e.node);
+		assert_int_equal(o.port, p);
+	}
+	assert_int_equal(ibex_fabric_route(&f, &r, err, sizeof(err)), 0);
+	assert_true(ibex_fabric_routes_legal(&f, &r));
 	ibex_fabric_routes_free(&r);
 	ibex_fabric_free(&f);
 }
@@ -1263,6 +1311,7 @@ main(void)
 		cmocka_unit_test(test_lanes_refused),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_clab_clos),
+		cmocka_unit_test(test_clab_port_order),
 		cmocka_unit_test(test_clab_kind_map),
 		cmocka_unit_test(test_clab_refused),
 		cmocka_unit_test(test_missing_file),
