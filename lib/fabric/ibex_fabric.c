@@ -201,7 +201,7 @@ static const char *const clab_endpoint_keys[] = {
 };
 
 static const char *const clab_top_keys[] = {
-	"prefix", "mgmt", "settings", "debug", NULL
+	"prefix", "mgmt", "settings", NULL
 };
 
 static bool

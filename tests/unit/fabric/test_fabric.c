@@ -3,8 +3,10 @@
  * 4x2 with 16 and 64 ranks), up/down legality, a cycle-free channel
  * dependency graph, balanced ECMP, the flooding tree (rendered as flood
  * off on the ports off it, a spanning tree of the switches), routes
- * rendered into ibex's grammar and accepted by lib/conf, and broken
- * topologies refused with file:line. */
+ * rendered into ibex's grammar and accepted by lib/conf, broken
+ * topologies refused with file:line, and containerlab's own files: its
+ * keys warned about once each, its endpoint forms and interface names,
+ * the kind map, its link types and unknown keys refused. */
 
 #include <errno.h>
 #include <setjmp.h>
