@@ -34,7 +34,7 @@ TEST_NAME=container_deps
 
 src=$5 build=$6
 cf=${IBEX_CONTAINERFILE:-$src/contrib/container/Containerfile}
-require_cmds apt-get dpkg-deb readelf meson tshark
+require_cmds apt-get dpkg-deb readelf meson tshark flock python3
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -r "$keyring" ] || skip "no $keyring (debian-archive-keyring)"
 tmp=$(mktemp -d /tmp/ibex-container-deps.XXXXXX)
@@ -77,7 +77,11 @@ apt_opts=(-o "Dir::Etc::SourceList=$cache/sources.list"
 	-o "Dir::Cache::Archives=$cache/archives"
 	-o Debug::NoLocking=1 -o APT::Sandbox::User=root
 	-o "APT::Architecture=$(dpkg --print-architecture)"
-	-o APT::Architectures::=)
+	-o "APT::Architectures=$(dpkg --print-architecture)")
+# One run at a time updates and fills the cache (apt's own locks are off:
+# the cache is not the system's).
+exec 9>"$cache/lock"
+flock -w 300 9 || fail "$cache/lock: still held after 300 s"
 # Lists older than a day are fetched again (security updates).
 if [ -z "$(find "$cache/lists" -name '*_Packages*' -mmin -1440 2>/dev/null | head -1)" ]; then
 	info "apt-get update of Debian 12's lists into $cache"
