@@ -103,7 +103,7 @@ after=$(c show ports --json | jq '[.ports[].rx_frames] | add')
 	fail "clear counters: $before -> $after frames"
 check_ok "clear counters: show ports counts from zero ($before -> $after)"
 
-c version | grep -Eq '^ibex-switch [0-9.]+ \(git ' || fail "version"
+c version | grep -E '^ibex-switch [0-9.]+ \(git ' >/dev/null || fail "version"
 c version --json | jq -e '.git and .dpdk and .schema == 1' >/dev/null ||
 	fail "version --json"
 check_ok "version"
