@@ -663,7 +663,8 @@ qsbr_create(struct ibex_dp *dp)
 		if (rte_rcu_qsbr_thread_register(dp->qsbr, i) != 0)
 			return -EINVAL;
 	/* The same quiescent states keep a memif peer's disconnect from
-	 * unmapping rings under a worker (ibex_unmap_guard.h). */
+	 * unmapping rings under a worker, and a capture's end from freeing
+	 * its pool under one (ibex_unmap_guard.h). */
 	return ibex_unmap_guard_add(dp->qsbr);
 }
 

@@ -16,11 +16,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_interrupts.h>
 #include <rte_log.h>
 #include <rte_rcu_qsbr.h>
@@ -137,9 +139,9 @@ guard_wait(void)
 			atomic_fetch_add_explicit(&guard_timed_out, 1,
 						  memory_order_relaxed);
 			rte_log(RTE_LOG_WARNING, ibex_unmap_guard_logtype,
-				"IBEX_PDEV: a port's peer left, and a poller "
-				"passed no quiescent state in %u ms: its "
-				"shared memory is unmapped anyway\n",
+				"IBEX_PDEV: a port's peer or a capture left, "
+				"and a poller passed no quiescent state in %u "
+				"ms: its shared memory is released anyway\n",
 				IBEX_UNMAP_GUARD_WAIT_MS);
 			break;
 		}
@@ -161,4 +163,37 @@ munmap(void *addr, size_t len)
 	if (rte_thread_is_intr())
 		guard_wait();
 	return next_munmap(addr, len);
+}
+
+typedef int (*mp_reply_fn)(struct rte_mp_msg *, const char *);
+static mp_reply_fn real_mp_reply;
+
+/*
+ * A capture's end has the same race as a peer's exit. dpdk-dumpcap, a
+ * secondary process, asks the switch (over EAL's multi-process channel)
+ * to stop capturing; rte_pdump removes its RX/TX callbacks, which copy
+ * frames into dumpcap's mbuf pool and ring, and replies at once, without
+ * waiting for a worker inside one. dumpcap then frees the pool and ring,
+ * and EAL's allocator zeroes freed memory, so a worker preempted in the
+ * copy resumes on a zeroed pool and takes an mbuf whose buffer is NULL
+ * (SIGSEGV in rte_pktmbuf_copy()). Every reply of rte_pdump's ("mp_pdump",
+ * the name DPDK 22.11's rte_pdump.c gives its channel) comes through here
+ * and waits for a grace period first: once dumpcap reads it, no worker
+ * is in a removed callback. (Enable replies wait too, harmlessly.)
+ */
+int
+rte_mp_reply(struct rte_mp_msg *msg, const char *peer)
+{
+	mp_reply_fn f = __atomic_load_n(&real_mp_reply, __ATOMIC_ACQUIRE);
+
+	if (f == NULL) {
+		f = (mp_reply_fn)(uintptr_t)dlsym(RTLD_NEXT, "rte_mp_reply");
+		if (f == NULL)
+			return -ENOSYS;
+		__atomic_store_n(&real_mp_reply, f, __ATOMIC_RELEASE);
+	}
+	if (msg != NULL && strncmp(msg->name, "mp_pdump",
+				   sizeof(msg->name)) == 0)
+		guard_wait();
+	return f(msg, peer);
 }

@@ -23,6 +23,13 @@
  * from the interrupt thread in a program with no domain registered, goes
  * straight to the C library.
  *
+ * A capture ends the same way: rte_pdump removes its RX/TX callbacks,
+ * which copy frames into a secondary process's (dpdk-dumpcap's) mbuf pool
+ * and ring, without waiting for a running one, and replies; dumpcap then
+ * frees the pool and ring, which EAL zeroes. So each program also defines
+ * rte_mp_reply() (exported, so librte_pdump binds to it), and a reply on
+ * rte_pdump's channel waits for the same grace period before it goes.
+ *
  * The wait sleeps between looks (never spins on a shared CPU) and gives up
  * after IBEX_UNMAP_GUARD_WAIT_MS with a warning, so a poller stuck
  * elsewhere cannot hang the interrupt thread for good. It runs once per

@@ -80,6 +80,20 @@ m=$(tshark -r "$tmp/p1.pcapng" -Y 'eth.dst == 02:00:00:00:0b:00 && udp' 2>/dev/n
 [ "$m" -eq "$n" ] || fail "$m of $n captured frames are the forwarded UDP frames"
 check_ok "dpdk-dumpcap captured $n frames of p1; tshark reads them all as UDP to B"
 
+# Captures that come and go while the port forwards at full speed: each
+# dumpcap that leaves frees its ring and pool under the workers' pdump
+# callbacks (docs/design.md, "A capture that leaves"). The switch must
+# outlive them all. CAPTURES (12) of them, half on p1's TX, half on p0's RX.
+for i in $(seq 1 "${CAPTURES:-12}"); do
+	is_alive "$swpid" || { show_log "$tmp/switch.log"; fail "switch died after $((i - 1)) more captures"; }
+	iface=net_null0; [ $((i % 2)) = 0 ] && iface=net_pcap0
+	timeout 60 dpdk-dumpcap --file-prefix="$prefix" -i $iface -c 20 \
+		-w "$tmp/churn.pcapng" -q 2>"$tmp/dumpcap.err" ||
+		{ cat "$tmp/dumpcap.err"; show_log "$tmp/switch.log"; fail "capture $i failed"; }
+done
+c show ports >/dev/null || { show_log "$tmp/switch.log"; fail "switch does not answer after the captures"; }
+check_ok "${CAPTURES:-12} more captures came and went; the switch forwards on"
+
 stop_pid "$swpid" INT
 [ "$WAIT_RC" -eq 0 ] || { show_log "$tmp/switch.log"; fail "switch exit status $WAIT_RC"; }
 echo PASS

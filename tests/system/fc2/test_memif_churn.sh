@@ -116,6 +116,6 @@ jq -e "$sums | \$rx == \$tx + \$d and \$rx > 0" "$tmp/sw.json" >/dev/null ||
 	{ jq -c '.ports[] | {name, rx_frames, tx_frames, drops: (.drops | with_entries(select(.value > 0)))}' "$tmp/sw.json" >&2
 	  fail "accounting: rx != tx + drops"; }
 info "$(jq -r "$sums"' | "rx \($rx), tx \($tx), drops \($d)"' "$tmp/sw.json")"
-grep -q "unmapped anyway" "$tmp/sw.log" &&
-	info "warning: an unmap did not wait for the workers ($(grep -c "unmapped anyway" "$tmp/sw.log") times)"
+grep -q "released anyway" "$tmp/sw.log" &&
+	info "warning: an unmap did not wait for the workers ($(grep -c "released anyway" "$tmp/sw.log") times)"
 check_ok "the switch stopped with exit 0 and accounted for every frame"
