@@ -48,10 +48,19 @@ ibex_gen_opts_default(struct ibex_gen_opts *o)
 	o->retries = 1;
 }
 
+/* What --flow takes, said with every refusal of it. */
+#define FLOW_ALLOWED "S:D[:PPS][@C],..: ranks below " \
+	STR(IBEX_GEN_MAX_RANKS) ", S != D, PPS up to 10G, class C 0..7, up to " \
+	STR(IBEX_GEN_MAX_RFLOWS) " flows, a rank pair once"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* A refused value, with what would have been taken. */
 static int
-bad(const char *opt, const char *val)
+bad(const char *opt, const char *val, const char *allowed)
 {
-	fprintf(stderr, "ibex-gen: %s: bad value '%s'\n", opt, val);
+	fprintf(stderr, "ibex-gen: %s: bad value '%s' (%s)\n", opt, val,
+		allowed);
 	return -EINVAL;
 }
 
@@ -77,14 +86,73 @@ struct gen_opt {
 	size_t size;           /* its width, bytes (integers) */
 	double min, max;       /* range, in the field's unit */
 	const char *unit;      /* time options: ibex_parse_time's unit */
+	const char *allowed;   /* what a refusal says is taken (NULL: the
+				  range, from min and max) */
 	const char *help;
 };
 
-/* A bad value of a table option, named as a user types it. */
+static int p_size(struct ibex_gen_opts *o, const struct gen_opt *d,
+		  const char *val);
+static int p_pps(struct ibex_gen_opts *o, const struct gen_opt *d,
+		 const char *val);
+
+/* A number as the option's syntax writes it: @p k is 1024 for sizes
+ * (4K = 4096), 1000 for rates (1M = 10^6), 0 for plain numbers. */
+static void
+fmt_num(char *buf, size_t len, double v, unsigned int k)
+{
+	static const char sfx[] = "KMGT";
+	unsigned int i = 0;
+
+	if (k != 0 && v >= (double)k * k)
+		while (i < 4 && v >= k && v / k == (double)(uint64_t)(v / k)) {
+			v /= k;
+			i++;
+		}
+	if (v == (double)(uint64_t)v && v < 1e15)
+		snprintf(buf, len, "%" PRIu64 "%.*s", (uint64_t)v, i != 0,
+			 &sfx[i != 0 ? i - 1 : 0]);
+	else
+		snprintf(buf, len, "%g%.*s", v, i != 0, &sfx[i != 0 ? i - 1 : 0]);
+}
+
+/*
+ * What option @p d takes, for its error message: the table's words, or
+ * the range from min and max in the option's own syntax.
+ */
+static void
+allowed_text(const struct gen_opt *d, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	unsigned int k = d->parse == p_size ? 1024 :
+			 d->parse == p_pps ? 1000 : 0;
+
+	if (d->allowed != NULL) {
+		snprintf(buf, len, "%s", d->allowed);
+		return;
+	}
+	fmt_num(lo, sizeof(lo), d->min, k);
+	fmt_num(hi, sizeof(hi), d->max, k);
+	if (d->max >= 1.8e19)
+		snprintf(buf, len, "a whole number, %s or more", lo);
+	else
+		snprintf(buf, len, "%s..%s%s%s", lo, hi,
+			 d->parse == p_size ? " bytes (4K = 4096)" :
+			 d->parse == p_pps ? " frames/s (1M = 10^6)" :
+			 d->unit != NULL ? " " : "",
+			 d->unit != NULL ? d->unit : "");
+}
+
+/* A bad value of a table option, named as a user types it, with what
+ * the option takes. */
 static int
 bad_opt(const struct gen_opt *d, const char *val)
 {
-	fprintf(stderr, "ibex-gen: --%s: bad value '%s'\n", d->name, val);
+	char allowed[200];
+
+	allowed_text(d, allowed, sizeof(allowed));
+	fprintf(stderr, "ibex-gen: --%s: bad value '%s' (%s)\n", d->name, val,
+		allowed);
 	return -EINVAL;
 }
 
@@ -169,7 +237,11 @@ p_time(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 
 	if (ibex_parse_time(val, d->unit, d->min, d->max, &v, err,
 			    sizeof(err)) < 0) {
-		fprintf(stderr, "ibex-gen: --%s: %s\n", d->name, err);
+		char allowed[200];
+
+		allowed_text(d, allowed, sizeof(allowed));
+		fprintf(stderr, "ibex-gen: --%s: %s (%s)\n", d->name, err,
+			allowed);
 		return -EINVAL;
 	}
 	if (d->size == sizeof(double))
@@ -197,8 +269,20 @@ p_str(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 static int
 p_engine(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 {
-	o->engine = ibex_gen_engine_find(val);
-	return o->engine != NULL ? 0 : bad(d->name, val);
+	const struct ibex_gen_engine *e = ibex_gen_engine_find(val);
+	char names[160] = "";
+	unsigned int i;
+
+	if (e != NULL) {
+		o->engine = e;
+		return 0;
+	}
+	for (i = 0; ibex_gen_engines[i] != NULL; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s", i != 0 ? "|" : "", ibex_gen_engines[i]->name);
+	fprintf(stderr, "ibex-gen: --%s: bad value '%s' (%s)\n", d->name, val,
+		names);
+	return -EINVAL;
 }
 
 static int
@@ -294,12 +378,10 @@ p_sizes(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 		if (*p == ',' && *++p == '\0')
 			return bad_opt(d, val);
 	}
-	return o->nsizes > 0 ? 0 : bad(d->name, val);
+	return o->nsizes > 0 ? 0 : bad_opt(d, val);
 }
 
 #define SEC(s) .section = s
-#define STR_(x) #x
-#define STR(x) STR_(x)
 static const struct gen_opt gen_opts[] = {
 	{ SEC("collectives (dependency-driven; message size sweep like nccl-tests):"),
 	  .name = "engine", .arg = "E", .parse = p_engine,
@@ -327,6 +409,8 @@ static const struct gen_opt gen_opts[] = {
 	  OFF(warmup), .max = 1000000,
 	  .help = "warm-up iterations per size (default 5)" },
 	{ .name = "straggler", .arg = "R:D:P", .parse = p_straggler,
+	  .allowed = "R:D:P: rank R below " STR(IBEX_GEN_MAX_RANKS)
+		     ", delay D 0..10000000 us, probability P 0..1",
 	  .help = "rank R starts each step D microseconds late with\n"
 		  "probability P (0..1)" },
 	{ .name = "seed", .arg = "N", .parse = p_uint, OFF(seed),
@@ -337,6 +421,7 @@ static const struct gen_opt gen_opts[] = {
 	  .help = "an iteration slower than this fails (default 2000)" },
 	{ SEC("open loop (--engine rate: rank r sends to rank r+1, or the --flow list):"),
 	  .name = "flow", .arg = "S:D[:PPS][@C],..", .parse = p_flows,
+	  .allowed = FLOW_ALLOWED,
 	  .help = "flows from rank S to rank D, each at PPS or an equal\n"
 		  "share of --rate, in class C (PCP, PFC priority and\n"
 		  "credit VL C; needs --vlan) or the run's (repeatable)" },
@@ -364,11 +449,13 @@ static const struct gen_opt gen_opts[] = {
 		  "(a wire into a full queue; implied by --search)" },
 	{ SEC("benchmark searches (--engine rate):"),
 	  .name = "search", .arg = "rate|burst", .parse = p_search,
+	  .allowed = "rate|burst",
 	  .help = "rate: RFC 2544 throughput, NDR and PDR per frame size;\n"
 		  "burst: RFC 8239 microburst, largest burst per flow\n"
 		  "without loss" },
 	{ .name = "sizes", .arg = "L", .parse = p_sizes, .min = 64,
-	  .max = 16388,
+	  .max = 16388, .allowed = "a comma list of up to "
+	  STR(IBEX_GEN_MAX_SEARCH_SIZES) " sizes, each 64..16388 bytes",
 	  .help = "frame sizes with FCS, e.g. 64,128,256,512,1024,1280,1518\n"
 		  "(default --size + 4)" },
 	{ .name = "trial", .arg = "SEC", .parse = p_time, OFF(trial_s),
@@ -404,8 +491,10 @@ static const struct gen_opt gen_opts[] = {
 	{ .name = "dscp", .arg = "D", .parse = p_uint, OFF(frame.dscp),
 	  .max = 63, .help = "DSCP (default 0)" },
 	{ .name = "ecn", .arg = "E", .parse = p_ecn, OFF(frame.ecn),
+	  .allowed = "not-ect|ect0|ect1",
 	  .help = "not-ect|ect0|ect1 (default ect0)" },
 	{ .name = "fc", .arg = "MODE", .parse = p_fc, OFF(fc),
+	  .allowed = "none|pfc|credit",
 	  .help = "none|pfc|credit: obey the port's flow control (default none)" },
 	{ .name = "prio", .arg = "P", .parse = p_uint, OFF(prio), .max = 7,
 	  .help = "PFC priority of the traffic (default 0)" },
@@ -499,19 +588,19 @@ ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
 		if (sscanf(p, "%u:%u%n", &src, &dst, &used) != 2 ||
 		    src >= IBEX_GEN_MAX_RANKS || dst >= IBEX_GEN_MAX_RANKS ||
 		    src == dst)
-			return bad("--flow", s);
+			return bad("--flow", s, FLOW_ALLOWED);
 		p += used;
 		if (*p == ':') {
 			char word[32];
 			size_t n = strcspn(p + 1, ",@");
 
 			if (n == 0 || n >= sizeof(word))
-				return bad("--flow", s);
+				return bad("--flow", s, FLOW_ALLOWED);
 			memcpy(word, p + 1, n);
 			word[n] = '\0';
 			if (ibex_parse_pps(word, &fl.pps) != 0 ||
 			    !(fl.pps > 0 && fl.pps <= 1e10))
-				return bad("--flow", s);
+				return bad("--flow", s, FLOW_ALLOWED);
 			p += 1 + n;
 		}
 		if (*p == '@') {
@@ -519,25 +608,27 @@ ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
 
 			if (sscanf(p + 1, "%u%n", &c, &used) != 1 || c > 7 ||
 			    p[1] < '0' || p[1] > '9')
-				return bad("--flow (a class is 0..7)", s);
+				return bad("--flow", s, "a class @C is 0..7");
 			fl.cls = (int8_t)c;
 			p += 1 + used;
 		}
 		if (*p == ',')
 			p++;
 		else if (*p != '\0')
-			return bad("--flow", s);
+			return bad("--flow", s, FLOW_ALLOWED);
 		fl.src = (uint16_t)src;
 		fl.dst = (uint16_t)dst;
 		/* one sequence space per rank pair: a pair only once */
 		for (k = 0; k < o->nrflows; k++)
 			if (o->rflow[k].src == fl.src && o->rflow[k].dst == fl.dst)
-				return bad("--flow (a rank pair twice)", s);
+				return bad("--flow", s, "a rank pair twice: one flow "
+					   "per pair");
 		if (o->nrflows == IBEX_GEN_MAX_RFLOWS)
-			return bad("--flow (too many flows)", s);
+			return bad("--flow", s, "more than "
+				   STR(IBEX_GEN_MAX_RFLOWS) " flows");
 		o->rflow[o->nrflows++] = fl;
 	}
-	return o->nrflows > 0 ? 0 : bad("--flow", s);
+	return o->nrflows > 0 ? 0 : bad("--flow", s, FLOW_ALLOWED);
 }
 
 /* getopt_long's table from gen_opts (val: the index + 256). */

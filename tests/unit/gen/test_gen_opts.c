@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -56,6 +57,110 @@ sample_of(const char *name)
 		if (strcmp(samples[i].name, name) == 0)
 			return (int)i;
 	return -1;
+}
+
+/* What ibex_gen_opts_parse says on stderr when "--NAME VAL" is given;
+ * @return the parser's result. */
+static int
+parse_err(const char *name, const char *val, char *msg, size_t len)
+{
+	struct ibex_gen_opts o;
+	char opt[64];
+	FILE *tmp = tmpfile();
+	int saved, ret;
+	size_t n;
+
+	assert_non_null(tmp);
+	snprintf(opt, sizeof(opt), "--%s", name);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(tmp), 2) >= 0);
+	ret = parse2(&o, opt, val);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(msg, 1, len - 1, tmp);
+	msg[n] = '\0';
+	fclose(tmp);
+	return ret;
+}
+
+/* A refused value is named with what the option takes: its range in its
+ * own syntax, or its words. */
+static void
+test_errors_say_what_is_allowed(void **state)
+{
+	static const struct {
+		const char *name, *val, *says;
+	} cases[] = {
+		{ "ranks", "100", "--ranks: bad value '100' (2..64)" },
+		{ "ranks", "x", "(2..64)" },
+		{ "root", "64", "(0..63)" },
+		{ "stepfactor", "1", "(2..1024)" },
+		{ "iters", "0", "(1..100000)" },
+		{ "warmup", "-1", "(0..1000000)" },
+		{ "burst", "5000", "(1..4096)" },
+		{ "retries", "101", "(0..100)" },
+		{ "qps", "9", "(1..8)" },
+		{ "vlan", "4096", "(0..4095)" },
+		{ "pcp", "8", "(0..7)" },
+		{ "dscp", "64", "(0..63)" },
+		{ "prio", "8", "(0..7)" },
+		{ "vl", "15", "(0..14)" },
+		{ "link-mbps", "0", "(1..10000000)" },
+		{ "burst-max", "1", "(2..1048576)" },
+		{ "seed", "x", "(a whole number, 0 or more)" },
+		{ "frames", "0", "(a whole number, 1 or more)" },
+		{ "size", "59", "(60..16384 bytes (4K = 4096))" },
+		{ "mtu", "100", "(128..16384 bytes" },
+		{ "minbytes", "0", "(1..1T bytes" },
+		{ "maxbytes", "2T", "(1..1T bytes" },
+		{ "rate", "20G", "(0..10G frames/s (1M = 10^6))" },
+		{ "max-rate", "0", "(1..10G frames/s" },
+		{ "resolution", "0.9", "(1e-06..0.5)" },
+		{ "pdr-loss", "0.9", "(1e-09..0.5)" },
+		{ "dcqcn-scale", "0.5", "(1..1000000)" },
+		{ "duration", "2000000", "(0.001..1000000 seconds)" },
+		{ "trial", "x", "(0.001..3600 seconds)" },
+		{ "timeout-ms", "0", "(1..3600000 ms)" },
+		{ "rto", "0", "(1..100000000 us)" },
+		{ "engine", "ringg", "(ring|hd|incast|alltoall|rate)" },
+		{ "ecn", "ce", "(not-ect|ect0|ect1)" },
+		{ "fc", "xon", "(none|pfc|credit)" },
+		{ "search", "ndr", "(rate|burst)" },
+		{ "sizes", "64,20000", "each 64..16388 bytes" },
+		{ "straggler", "99:1:0.5", "rank R below 64" },
+		{ "flow", "0:0", "ranks below 64, S != D" },
+		{ "flow", "0:1@9", "a class @C is 0..7" },
+		{ "flow", "0:1,0:1", "a rank pair twice" },
+	};
+	char msg[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (parse_err(cases[i].name, cases[i].val, msg, sizeof(msg)) !=
+		    -EINVAL)
+			fail_msg("--%s %s: taken", cases[i].name, cases[i].val);
+		if (strstr(msg, cases[i].says) == NULL)
+			fail_msg("--%s %s: says \"%s\", not \"%s\"",
+				 cases[i].name, cases[i].val, msg, cases[i].says);
+	}
+	/* every option with a value: a refusal says what it takes */
+	for (i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		if (samples[i].val == NULL || strcmp(samples[i].name, "json") == 0 ||
+		    strcmp(samples[i].name, "csv") == 0 ||
+		    strcmp(samples[i].name, "plot") == 0)
+			continue; /* flags and file names take anything */
+		assert_int_equal(parse_err(samples[i].name, "?", msg,
+					   sizeof(msg)), -EINVAL);
+		if (strstr(msg, " (") == NULL || strlen(msg) < 2 ||
+		    strcmp(msg + strlen(msg) - 2, ")\n") != 0)
+			fail_msg("--%s ?: \"%s\" does not say what it takes",
+				 samples[i].name, msg);
+	}
 }
 
 /* Every option the usage prints is parsed, and nothing else is. */
@@ -241,6 +346,7 @@ main(void)
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rto_checks),
 		cmocka_unit_test(test_flow_classes),
+		cmocka_unit_test(test_errors_say_what_is_allowed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
