@@ -11,9 +11,10 @@
  * "OK" or "ERR <command>: <reason>"; output lines that could be read as a
  * status line arrive with one extra leading "." that is removed here. So
  * the client never needs to know what a command prints, and may send the
- * next commands before the replies are in. Exit status: 0 when every
- * command succeeded, 1 when one was refused, 2 when the switch could not
- * be reached or stopped answering.
+ * next commands before the replies are in. Exit status, as every ibex
+ * program's: 0 when every command succeeded, 1 when one was refused or
+ * the switch could not be reached or stopped answering, 2 on a usage
+ * error (a bad option or value, an unknown command word).
  */
 
 #include <errno.h>
@@ -33,6 +34,7 @@
 #include <editline/readline.h>
 
 #include "ibex_common.h"
+#include "ibex_conf.h"
 #include "ibex_version.h"
 #include "ibex_time.h"
 
@@ -65,6 +67,66 @@ struct client {
 	struct buf *capture;     /* set: output lines go here, not stdout */
 };
 
+/* Exit statuses (docs/control.md, man ibex-ctl(1)). */
+#define EXIT_FAIL 1   /* a command refused, the switch unreachable */
+#define EXIT_USAGE 2  /* a bad option or value, an unknown command */
+
+/*
+ * The first words a command may start with besides a configuration
+ * statement's (ibex_conf_statement_name): the switch's 'help'
+ * (ibex_cmd_help) lists them. A COMMAND starting with another word is a
+ * usage error, told before connecting.
+ */
+static const char *const ctl_verbs[] = {
+	"show", "set", "add", "del", "reload", "clear", "capture", "version",
+	"help", NULL,
+};
+
+static bool
+known_command(const char *w)
+{
+	unsigned int i;
+	const char *s;
+
+	for (i = 0; ctl_verbs[i] != NULL; i++)
+		if (strcmp(w, ctl_verbs[i]) == 0)
+			return true;
+	for (i = 0; (s = ibex_conf_statement_name(i)) != NULL; i++)
+		if (strcmp(w, s) == 0)
+			return true;
+	return false;
+}
+
+/* The command words, one a line (the hidden --dump-commands: the drift
+ * test holds the man page and the completion to them). */
+static void
+dump_commands(void)
+{
+	unsigned int i;
+	const char *s;
+
+	for (i = 0; ctl_verbs[i] != NULL; i++)
+		printf("verb %s\n", ctl_verbs[i]);
+	for (i = 0; (s = ibex_conf_statement_name(i)) != NULL; i++)
+		printf("statement %s\n", s);
+}
+
+static void
+unknown_command(const char *w)
+{
+	unsigned int i;
+	const char *s;
+
+	fprintf(stderr, "ibex-ctl: unknown command '%s' (one of:", w);
+	for (i = 0; ctl_verbs[i] != NULL; i++)
+		fprintf(stderr, " %s", ctl_verbs[i]);
+	fprintf(stderr, "; or a configuration statement:");
+	for (i = 0; (s = ibex_conf_statement_name(i)) != NULL; i++)
+		fprintf(stderr, " %s", s);
+	fprintf(stderr, ")\nTry 'ibex-ctl help' with a switch running, or "
+		"'ibex-ctl --help'.\n");
+}
+
 static void
 usage(const char *prog)
 {
@@ -85,7 +147,10 @@ usage(const char *prog)
 	       "  -V, --version           ibex-ctl's version ('%s version': the\n"
 	       "                          switch's)\n"
 	       "Without COMMAND, commands are read from stdin, one per line.\n"
-	       "Run '%s help' for the commands; docs/control.md has them all.\n",
+	       "Run '%s help' for the commands; docs/control.md has them all.\n"
+	       "Exit status: 0 every command succeeded, 1 one was refused or the\n"
+	       "switch could not be reached, 2 a usage error (bad option or value,\n"
+	       "unknown command).\n",
 	       prog, prog, prog);
 }
 
@@ -306,7 +371,7 @@ stdin_line(struct client *c, const char *l)
 {
 	if (queue_cmd(c, l, strlen(l)) < 0) {
 		fprintf(stderr, "ibex-ctl: out of memory\n");
-		exit(2);
+		exit(EXIT_FAIL);
 	}
 }
 
@@ -641,6 +706,7 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
+		{ "dump-commands", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double interval = 0;
@@ -650,7 +716,10 @@ main(int argc, char **argv)
 	const char *prefix = "rte", *sw = NULL;
 	char dflt[256], err[160];
 	long server_uid = -1;
+	const char *prog = strrchr(argv[0], '/') != NULL ?
+			   strrchr(argv[0], '/') + 1 : argv[0];
 	double timeout_s;
+	char *end;
 	int opt, i, ret;
 
 	/* '+': stop at the first command word, so "show ports --json" and
@@ -665,8 +734,9 @@ main(int argc, char **argv)
 		case 't':
 			if (ibex_parse_time(optarg, "seconds", 0.001, 86400,
 					    &timeout_s, err, sizeof(err)) < 0) {
-				fprintf(stderr, "ibex-ctl: --timeout: %s\n", err);
-				return 2;
+				fprintf(stderr, "ibex-ctl: --timeout: %s (0.001.."
+					"86400 seconds)\n", err);
+				return EXIT_USAGE;
 			}
 			c.timeout_ms = (int)(timeout_s * 1000);
 			c.timeout_set = true;
@@ -675,24 +745,27 @@ main(int argc, char **argv)
 			server_uid = parse_uid(optarg);
 			if (server_uid < 0) {
 				fprintf(stderr, "ibex-ctl: --server-uid: no user "
-					"'%s'\n", optarg);
-				return 2;
+					"'%s' (a user name or a uid)\n", optarg);
+				return EXIT_USAGE;
 			}
 			break;
-		case 'h': usage(argv[0]); return 0;
+		case 'h': usage(prog); return 0;
+		case 'D': dump_commands(); return 0;
 		case 'i':
-			interval = atof(optarg);
-			if (interval < 0.1 || interval > 86400) {
-				fprintf(stderr, "ibex-ctl: --interval: 0.1..86400 "
-					"seconds\n");
-				return 2;
+			if (ibex_parse_time(optarg, "seconds", 0.1, 86400,
+					    &interval, err, sizeof(err)) < 0 ||
+			    interval < 0.1) {
+				fprintf(stderr, "ibex-ctl: --interval: bad value "
+					"'%s' (0.1..86400 seconds)\n", optarg);
+				return EXIT_USAGE;
 			}
 			break;
 		case 'n':
-			count = atol(optarg);
-			if (count < 1) {
-				fprintf(stderr, "ibex-ctl: --count: 1 or more\n");
-				return 2;
+			count = strtol(optarg, &end, 10);
+			if (end == optarg || *end != '\0' || count < 1) {
+				fprintf(stderr, "ibex-ctl: --count: bad value '%s' "
+					"(a whole number, 1 or more)\n", optarg);
+				return EXIT_USAGE;
 			}
 			break;
 		case 'V':
@@ -700,7 +773,9 @@ main(int argc, char **argv)
 			       "headers\n", IBEX_VERSION, IBEX_GIT,
 			       IBEX_DPDK_BUILT);
 			return 0;
-		default: usage(argv[0]); return 2;
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", prog);
+			return EXIT_USAGE;
 		}
 	}
 	if (c.timeout_ms <= 0)
@@ -709,24 +784,28 @@ main(int argc, char **argv)
 		if (default_path(prefix, sw, dflt, sizeof(dflt)) < 0) {
 			fprintf(stderr, "ibex-ctl: file prefix or switch name "
 				"too long\n");
-			return 2;
+			return EXIT_USAGE;
 		}
 		path = dflt;
 	}
-	c.fd = ctl_connect(path, server_uid);
-	if (c.fd < 0)
-		return 2;
 	if (interval > 0 && optind >= argc) {
 		fprintf(stderr, "ibex-ctl: --interval needs a COMMAND\n");
-		return 2;
+		return EXIT_USAGE;
 	}
+	if (optind < argc && !known_command(argv[optind])) {
+		unknown_command(argv[optind]);
+		return EXIT_USAGE;
+	}
+	c.fd = ctl_connect(path, server_uid);
+	if (c.fd < 0)
+		return EXIT_FAIL;
 	if (optind < argc) {
 		struct buf line = { 0 };
 
 		for (i = optind; i < argc; i++)
 			if (buf_add(&line, " ", i > optind) < 0 ||
 			    buf_add(&line, argv[i], strlen(argv[i])) < 0)
-				return 2;
+				return EXIT_FAIL;
 		c.stdin_eof = true;
 		if (interval > 0)
 			ret = repeat(&c, line.p, line.len, interval, count);
@@ -747,6 +826,6 @@ main(int argc, char **argv)
 	free(c.tx.p);
 	free(c.rx.p);
 	if (ret < 0)
-		return 2;
-	return c.errors != 0 ? 1 : 0;
+		return EXIT_FAIL;
+	return c.errors != 0 ? EXIT_FAIL : 0;
 }

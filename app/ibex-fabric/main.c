@@ -108,6 +108,8 @@ usage(const char *prog)
 	       "Example (2 CPUs: control and generator share CPU 0, one worker):\n"
 	       "  %s --lcores 0@0,1@1,2@0 --no-huge -m 2048 --no-pci -- \\\n"
 	       "    conf/fabric/leaf2-spine1.yaml --gen '--engine ring --ranks 4'\n"
+	       "Exit status: 0 clean, 1 a failure (topology, EAL, a link, --gen not\n"
+	       "  clean), 2 a usage error (bad option or value).\n"
 	       "man ibex-fabric(1); docs/fabric.md.\n", prog, prog, prog);
 }
 
@@ -286,8 +288,10 @@ check_only(int argc, char **argv)
 
 	if (f == NULL)
 		return 1;
-	if (ibex_gen_builtin_parse(&argc, argv, &gen) == 0 &&
-	    parse_args(argc, argv, &o) == 0) {
+	if (ibex_gen_builtin_parse(&argc, argv, &gen) != 0 ||
+	    parse_args(argc, argv, &o) != 0) {
+		ret = 2; /* a usage error */
+	} else {
 		f->fc = o.fc;
 		f->fc_vl = o.fc_vl;
 		f->pfc_reaction_us = o.pfc_reaction_us;
@@ -570,9 +574,13 @@ main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	f = calloc(1, sizeof(*f));
-	if (f == NULL || ibex_gen_builtin_parse(&argc, argv, &gen) != 0 ||
-	    parse_args(argc, argv, &opts) < 0) {
+	if (f == NULL) {
 		ret = 1;
+		goto out;
+	}
+	if (ibex_gen_builtin_parse(&argc, argv, &gen) != 0 ||
+	    parse_args(argc, argv, &opts) < 0) {
+		ret = 2; /* a usage error */
 		goto out;
 	}
 	ret = setup(f, &opts, err, sizeof(err));

@@ -7,8 +7,10 @@
  *
  * Every ethdev EAL probed is a generator port; ranks are spread over them
  * (rank i on port i mod ports). The scenario runs on the main lcore.
- * Exit status: 0 clean run, 3 when frames were lost or duplicated or an
- * iteration failed, 1 on errors, 2 on bad options.
+ * Exit status, as every ibex program's: 0 clean run, 1 a runtime failure
+ * (EAL, the ports), 2 a usage error (a bad option or value, options that
+ * do not go together), 3 when frames were lost or duplicated or an
+ * iteration failed.
  */
 
 #include <errno.h>
@@ -123,6 +125,10 @@ main(int argc, char **argv)
 	argv[0] = (char *)"ibex-gen";
 	ibex_gen_opts_default(&opts);
 	ret = ibex_gen_opts_parse(&opts, argc, argv);
+	if (ret == 0 && ibex_gen_opts_check(&opts, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ibex-gen: %s\n", err);
+		ret = -EINVAL;
+	}
 	if (ret != 0) {
 		rte_eal_cleanup();
 		return ret > 0 ? 0 : 2;

@@ -6,6 +6,9 @@
  *
  * The main lcore is the control thread; every other EAL lcore given with
  * -l runs a worker (or the first N with "switch workers N").
+ * Exit status, as every ibex program's: 0 a clean run, 1 a runtime
+ * failure (a bad configuration, EAL, a port), 2 a usage error (a bad
+ * option or value), 3 the --gen scenario lost frames.
  */
 
 #include <dirent.h>
@@ -89,6 +92,8 @@ usage(const char *prog)
 	       "Example: %s -l 0-1 --no-huge -m 1024 --no-pci \\\n"
 	       "  --vdev net_memif0,role=server --vdev net_memif1,role=server \\\n"
 	       "  -- --config conf/lanes.conf\n"
+	       "Exit status: 0 clean, 1 a failure (bad configuration, EAL, a port),\n"
+	       "  2 a usage error (bad option or value), 3 --gen lost frames.\n"
 	       "man ibex-switch(1); docs/ in the source tree.\n",
 	       prog, prog, prog, prog);
 }
@@ -418,9 +423,10 @@ check_config(int argc, char **argv)
 
 	if (conf == NULL)
 		return 1;
-	if (ibex_gen_builtin_parse(&argc, argv, &gen) == 0 &&
-	    parse_args(argc, argv, &opts) == 0 && conf_load(conf, &opts) == 0 &&
-	    check_classifiers(conf) == 0) {
+	if (ibex_gen_builtin_parse(&argc, argv, &gen) != 0 ||
+	    parse_args(argc, argv, &opts) != 0)
+		ret = 2;
+	else if (conf_load(conf, &opts) == 0 && check_classifiers(conf) == 0) {
 		printf("%s: configuration OK (%u ports)\n", conf->origin,
 		       conf->nb_ports);
 		ret = 0;
@@ -447,6 +453,12 @@ pre_eal(int argc, char **argv)
 	for (i = dd + 1; i < argc; i++) {
 		if (is_help(argv[i])) {
 			usage("ibex-switch");
+			return 0;
+		}
+		if (strcmp(argv[i], "--help-commands") == 0) {
+			/* hidden: the control commands, for the drift test
+			 * of the man pages and the completion */
+			fputs(ibex_cmd_help(), stdout);
 			return 0;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
@@ -684,9 +696,12 @@ main(int argc, char **argv)
 		fprintf(stderr, "ibex-switch: packet capture unavailable: %s\n",
 			rte_strerror(rte_errno));
 	conf = calloc(1, sizeof(*conf));
-	if (conf == NULL || ibex_gen_builtin_parse(&argc, argv, &gen) != 0 ||
-	    parse_args(argc, argv, &opts) < 0 ||
-	    conf_load(conf, &opts) < 0) {
+	if (conf != NULL && (ibex_gen_builtin_parse(&argc, argv, &gen) != 0 ||
+			     parse_args(argc, argv, &opts) < 0)) {
+		ret = 2; /* a usage error */
+		goto out;
+	}
+	if (conf == NULL || conf_load(conf, &opts) < 0) {
 		ret = 1;
 		goto out;
 	}

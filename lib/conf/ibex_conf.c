@@ -2099,6 +2099,12 @@ conf_tokens(char *buf, char **tok)
 	return n;
 }
 
+const char *
+ibex_conf_statement_name(unsigned int i)
+{
+	return i < IBEX_ARRAY_SIZE(conf_stmts) ? conf_stmts[i].name : NULL;
+}
+
 static int
 conf_dispatch(struct conf_ctx *x, char **tok, int ntok)
 {

@@ -261,6 +261,13 @@ int ibex_conf_parse_line(struct ibex_conf *c, const char *line,
 int ibex_conf_parse_string(struct ibex_conf *c, const char *text,
 			   const char *origin, char *err, size_t errlen);
 
+/**
+ * The first word of statement @p i of the grammar (0, 1, ...), in the
+ * order of docs/configuration.md; NULL past the last. ibex-ctl knows its
+ * commands by them.
+ */
+const char *ibex_conf_statement_name(unsigned int i);
+
 /** Read and parse a file; origin is its path. -errno on I/O errors too. */
 int ibex_conf_parse_file(struct ibex_conf *c, const char *path,
 			 char *err, size_t errlen);

@@ -572,7 +572,9 @@ ibex_gen_usage(FILE *f, const char *prog)
 	}
 	fprintf(f, "Sizes and rates: docs/configuration.md (4K = 4KB = 4KiB = "
 		"4096 bytes; 1M\nframes/s = 10^6). --help and --version need no "
-		"EAL args and no hugepages.\n");
+		"EAL args and no hugepages.\nExit status: 0 clean, 1 a failure "
+		"(EAL, the ports), 2 a usage error (bad\noption or value), 3 "
+		"frames lost or duplicated or an iteration failed.\n");
 }
 
 int
