@@ -35,6 +35,9 @@ want=(bin/ibex-switch bin/ibex-ctl bin/ibex-gen bin/ibex-pcapgen
       share/man/man5/ibex.conf.5
       share/bash-completion/completions/ibex-ctl
       share/bash-completion/completions/ibex-switch
+      share/bash-completion/completions/ibex-gen
+      share/bash-completion/completions/ibex-fabric
+      share/bash-completion/completions/ibex-pcapgen
       share/ibex/conf/lanes.conf share/ibex/conf/lossless.conf
       share/ibex/wireshark/ibexfc.lua share/ibex/wireshark/ibexprobe.lua
       lib/systemd/system/ibex-switch.service share/ibex/ibex-switch.default
