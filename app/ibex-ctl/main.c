@@ -82,17 +82,23 @@ static const char *const ctl_verbs[] = {
 	"help", NULL,
 };
 
+/* The first word of @p arg (a COMMAND argument may hold the whole line:
+ * "ibex-ctl 'show ports'") is a command, or there is none. */
 static bool
-known_command(const char *w)
+known_command(const char *arg)
 {
+	const char *w = arg + strspn(arg, " \t");
+	size_t n = strcspn(w, " \t");
 	unsigned int i;
 	const char *s;
 
+	if (n == 0 || w[0] == '#')
+		return true; /* nothing to run, or a comment: the switch says */
 	for (i = 0; ctl_verbs[i] != NULL; i++)
-		if (strcmp(w, ctl_verbs[i]) == 0)
+		if (strlen(ctl_verbs[i]) == n && strncmp(w, ctl_verbs[i], n) == 0)
 			return true;
 	for (i = 0; (s = ibex_conf_statement_name(i)) != NULL; i++)
-		if (strcmp(w, s) == 0)
+		if (strlen(s) == n && strncmp(w, s, n) == 0)
 			return true;
 	return false;
 }
@@ -112,12 +118,14 @@ dump_commands(void)
 }
 
 static void
-unknown_command(const char *w)
+unknown_command(const char *arg)
 {
+	const char *w = arg + strspn(arg, " \t");
 	unsigned int i;
 	const char *s;
 
-	fprintf(stderr, "ibex-ctl: unknown command '%s' (one of:", w);
+	fprintf(stderr, "ibex-ctl: unknown command '%.*s' (one of:",
+		(int)strcspn(w, " \t"), w);
 	for (i = 0; ctl_verbs[i] != NULL; i++)
 		fprintf(stderr, " %s", ctl_verbs[i]);
 	fprintf(stderr, "; or a configuration statement:");

@@ -128,7 +128,18 @@ bad "set port p0 trusted maybe" "set: port p0: trusted"
 bad "set fdb ageing soon" "set: fdb: ageing"
 bad "add fdb 02:00:00:00:0e:01 port p7" "add: fdb static: unknown port 'p7'"
 bad "set port p1 pvid 20" "not a member of vlan 1"
-bad "frobnicate p0" "set: unknown statement 'frobnicate'"
+# An unknown first word on the command line is a usage error, told by
+# ibex-ctl before it connects (exit 2); read from stdin, it reaches the
+# switch, which refuses it (exit 1).
+rc=0
+out=$(c "frobnicate p0" 2>&1) || rc=$?
+[ "$rc" -eq 2 ] && [[ $out == *"unknown command 'frobnicate' (one of: show"* ]] ||
+	fail "'frobnicate p0': exit $rc, want 2 ($out)"
+rc=0
+out=$(echo "frobnicate p0" | c 2>&1) || rc=$?
+[ "$rc" -eq 1 ] && [[ $out == *"set: unknown statement 'frobnicate'"* ]] ||
+	fail "'frobnicate p0' from stdin: exit $rc, want 1 ($out)"
+check_ok "unknown command: exit 2 from ibex-ctl, exit 1 from the switch (stdin)"
 bad "show lanes p9" "show: no port 'p9'"
 bad "show colours" "show: unknown topic 'colours'"
 bad "set port p0 dev net_null9" "ports cannot be renamed or moved live"

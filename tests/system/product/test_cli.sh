@@ -219,11 +219,17 @@ status_is 2 "ibex-ctl: bad value" "$ctl" -n 0 -i 1 show ports
 status_is 2 "ibex-ctl: unknown command" "$ctl" -s "$tmp/none.sock" frobnicate
 grep -q "unknown command 'frobnicate' (one of: show set" "$tmp/out" ||
 	{ cat "$tmp/out"; fail "ibex-ctl: unknown command not named"; }
+status_is 2 "ibex-ctl: unknown command, one word" "$ctl" -s "$tmp/none.sock" \
+	" frob x y"
+grep -q "unknown command 'frob' " "$tmp/out" ||
+	{ cat "$tmp/out"; fail "ibex-ctl: unknown command in one word not named"; }
 # runtime failures: 1
 status_is 1 "ibex-switch: bad configuration" "$sw" --check-config "$tmp/bad.conf"
 status_is 1 "ibex-fabric: missing topology" "$fabric" -- --check "$tmp/none.yaml"
 status_is 1 "ibex-pcapgen: unwritable output" "$pcapgen" -o "$tmp/no/dir/x.pcap"
 status_is 1 "ibex-ctl: no switch" "$ctl" -s "$tmp/none.sock" show ports
+status_is 1 "ibex-ctl: no switch, one word" "$ctl" -s "$tmp/none.sock" \
+	"set port p0 admin down"
 # success: 0
 status_is 0 "ibex-switch --check-config" "$sw" --check-config "$conf"
 status_is 0 "ibex-fabric --check" "$fabric" -- --check "$topo"
