@@ -61,6 +61,11 @@ pre_eal(int argc, char **argv)
 			ibex_gen_usage(stdout, "ibex-gen");
 			return 0;
 		}
+		if (strcmp(argv[i], "--help-man") == 0) {
+			/* hidden: the man page's OPTIONS (docs/man) */
+			ibex_gen_usage_man(stdout);
+			return 0;
+		}
 	}
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--version") == 0) {

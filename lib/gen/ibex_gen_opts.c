@@ -529,7 +529,8 @@ static const struct gen_opt gen_opts[] = {
 	  .help = "a line on stderr as each size, search trial and\n"
 		  "frame size finishes (default: when stdout is a\n"
 		  "terminal)" },
-	{ .name = "help", .short_name = 'h', .help = "this text" },
+	{ .name = "help", .short_name = 'h',
+	  .help = "this usage (needs no EAL args and no hugepages)" },
 	{ .name = "version", .help = "ibex and DPDK versions (ibex-gen)" },
 };
 
@@ -575,6 +576,62 @@ ibex_gen_usage(FILE *f, const char *prog)
 		"EAL args and no hugepages.\nExit status: 0 clean, 1 a failure "
 		"(EAL, the ports), 2 a usage error (bad\noption or value), 3 "
 		"frames lost or duplicated or an iteration failed.\n");
+}
+
+/* @p s as man page markdown text (go-md2man): its markup characters
+ * escaped, a '\n' of the usage's layout a space. */
+static void
+md_text(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '\n')
+			fputc(' ', f);
+		else if (strchr("\\`*_[]<>#", *s) != NULL)
+			fprintf(f, "\\%c", *s);
+		else
+			fputc(*s, f);
+	}
+}
+
+void
+ibex_gen_usage_man(FILE *f)
+{
+	const struct gen_opt *d;
+	char allowed[200];
+	size_t i;
+
+	for (i = 0; i < GEN_NOPTS; i++) {
+		d = &gen_opts[i];
+		if (d->section != NULL) {
+			size_t n = strlen(d->section);
+
+			/* "reports:" -> "## Reports" */
+			fprintf(f, "## %c", d->section[0] - 'a' + 'A');
+			fprintf(f, "%.*s", (int)(n - 2), d->section + 1);
+			md_text(f, n > 1 && d->section[n - 1] == ':' ? "" :
+				d->section + n - 1);
+			fprintf(f, "\n\n");
+		}
+		if (d->short_name != 0)
+			fprintf(f, "**-%c**, ", d->short_name);
+		fprintf(f, "**--%s**", d->name);
+		if (d->arg != NULL) {
+			fprintf(f, " *");
+			md_text(f, d->arg);
+			fprintf(f, "*");
+		}
+		fprintf(f, "\n: ");
+		md_text(f, d->help);
+		if (d->parse != NULL && d->arg != NULL && d->parse != p_str &&
+		    d->parse != p_flows) {
+			allowed_text(d, allowed, sizeof(allowed));
+			if (d->parse != p_engine || d->allowed != NULL) {
+				fprintf(f, ". Allowed: ");
+				md_text(f, allowed);
+			}
+		}
+		fprintf(f, "\n\n");
+	}
 }
 
 int

@@ -128,6 +128,9 @@ void ibex_gen_opts_default(struct ibex_gen_opts *o);
 int ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv);
 /** Print the option list. */
 void ibex_gen_usage(FILE *f, const char *prog);
+/** The same options as man page markdown (go-md2man): the OPTIONS of
+ * ibex-gen(1), made at build time by 'ibex-gen --help-man'. */
+void ibex_gen_usage_man(FILE *f);
 /** Whole-run checks (ranks vs engine etc.). @return 0 or -EINVAL + message. */
 int ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len);
 

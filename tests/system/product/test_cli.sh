@@ -5,7 +5,8 @@
 # no hugepages, no switch):
 #  - drift: each option the program's getopt_long table takes is in its
 #    --help; each option of --help is in its man page's OPTIONS
-#    (docs/man/PROG.1.md) and is offered by its bash completion
+#    (docs/man/PROG.1.md; ibex-gen's is made from its option table by
+#    ibex-gen --help-man) and is offered by its bash completion
 #    (contrib/bash-completion/ibex-ctl); each command word and show topic
 #    of the switch's 'help' is known to ibex-ctl, its completion and its
 #    man page. A failure says what to add where.
@@ -55,10 +56,16 @@ table_opts() {
 		grep -vxE -- '--(dump-commands|help-commands)' | sort -u
 }
 
-# The man page's OPTIONS section (up to the next "# " heading).
+# The man page's OPTIONS section (up to the next "# " heading); a
+# "<!-- OPTIONS: PROG --help-man -->" line in it is what the build puts
+# there (docs/man/meson.build): PROG's own --help-man.
 man_options() {
 	awk '/^# OPTIONS/ { on = 1; next } /^# / { on = 0 } on' \
-		"$src/docs/man/$1.1.md"
+		"$src/docs/man/$1.1.md" >"$tmp/$1.mansrc"
+	if grep -q "^<!-- OPTIONS: $1 --help-man -->" "$tmp/$1.mansrc"; then
+		"$1" --help-man || fail "$1 --help-man"
+	fi
+	cat "$tmp/$1.mansrc"
 }
 
 # What bash completion offers for the words "$@" (the last one is being
