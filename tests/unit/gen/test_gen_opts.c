@@ -163,6 +163,31 @@ test_errors_say_what_is_allowed(void **state)
 	}
 }
 
+/* The man page's OPTIONS (ibex-gen --help-man) hold every option of the
+ * table, in go-md2man markup with its brackets escaped. */
+static void
+test_man_is_the_table(void **state)
+{
+	char *text = NULL, want[80];
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	ibex_gen_usage_man(f);
+	fclose(f);
+	for (i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		snprintf(want, sizeof(want), "**--%s**", samples[i].name);
+		if (strstr(text, want) == NULL)
+			fail_msg("the man page's OPTIONS lack %s", want);
+	}
+	assert_non_null(strstr(text, "**-b**, **--minbytes** *S*\n: "));
+	assert_non_null(strstr(text, "*S:D\\[:PPS\\]\\[@C\\],..*"));
+	assert_non_null(strstr(text, "## Reports\n"));
+	assert_non_null(strstr(text, "Allowed: 2..64"));
+	free(text);
+}
+
 /* Every option the usage prints is parsed, and nothing else is. */
 static void
 test_usage_is_the_parser(void **state)
@@ -347,6 +372,7 @@ main(void)
 		cmocka_unit_test(test_rto_checks),
 		cmocka_unit_test(test_flow_classes),
 		cmocka_unit_test(test_errors_say_what_is_allowed),
+		cmocka_unit_test(test_man_is_the_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
