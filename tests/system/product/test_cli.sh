@@ -192,7 +192,7 @@ for s in $statements; do
 			"_ibex_ctl() in $comp"
 done
 [ "$errors" -ne 0 ] ||
-	check_ok "ibex-ctl: $(echo $verbs | wc -w) commands, $(echo $topics | wc -w) show topics, $(echo $statements | wc -w) statements in ibex-ctl, its man page and completion"
+	check_ok "ibex-ctl: $(wc -w <<<"$verbs") commands, $(wc -w <<<"$topics") show topics, $(wc -w <<<"$statements") statements in ibex-ctl, its man page and completion"
 [ "$errors" -eq 0 ] || fail "$errors drift(s) between --help, the man pages and the completion (DRIFT lines above)"
 
 # ---- exit status: 0 success, 1 runtime failure, 2 usage error ----
