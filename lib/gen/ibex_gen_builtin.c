@@ -82,9 +82,13 @@ ibex_gen_builtin_parse(int *argc, char **argv, struct ibex_gen_builtin **gp)
 		} else if (strncmp(argv[i], "--gen=", 6) == 0) {
 			spec = argv[i] + 6;
 		} else if (strcmp(argv[i], "--gen-ports") == 0 && i + 1 < *argc) {
-			nports = strtol(argv[++i], NULL, 10);
-			if (nports < 1 || nports > IBEX_GEN_MAX_PORTS) {
-				fprintf(stderr, "ibex-switch: --gen-ports: 1..%u\n",
+			char *end;
+
+			nports = strtol(argv[++i], &end, 10);
+			if (end == argv[i] || *end != '\0' || nports < 1 ||
+			    nports > IBEX_GEN_MAX_PORTS) {
+				fprintf(stderr, "ibex-switch: --gen-ports: bad value "
+					"'%s' (1..%u)\n", argv[i],
 					IBEX_GEN_MAX_PORTS);
 				return -EINVAL;
 			}
@@ -107,6 +111,14 @@ ibex_gen_builtin_parse(int *argc, char **argv, struct ibex_gen_builtin **gp)
 	}
 	ibex_gen_opts_default(&g->opts);
 	ret = ibex_gen_opts_parse(&g->opts, n, g->words);
+	if (ret == 0) {
+		char err[256];
+
+		/* options that do not go together: a usage error too */
+		ret = ibex_gen_opts_check(&g->opts, err, sizeof(err));
+		if (ret < 0)
+			fprintf(stderr, "ibex-switch: --gen: %s\n", err);
+	}
 	if (ret != 0) {
 		ibex_gen_builtin_free(g);
 		return ret;

@@ -215,6 +215,13 @@ done
 status_is 2 "ibex-switch: bad option" "$sw" --check-config "$conf" --bogus
 status_is 2 "ibex-switch: bad value" "$sw" --check-config "$conf" --duration x
 status_is 2 "ibex-switch: option before --" "$sw" --config "$conf"
+status_is 2 "ibex-switch: --gen options that do not go together" "$sw" \
+	--check-config "$conf" --gen "--engine hd --ranks 6"
+grep -q "power-of-two" "$tmp/out" || { cat "$tmp/out"; fail "--gen hd 6: why"; }
+status_is 2 "ibex-switch: bad --gen value" "$sw" --check-config "$conf" \
+	--gen "--ranks 100"
+grep -q -- "--ranks: bad value '100' (2..64)" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "--gen --ranks 100: no range"; }
 status_is 2 "ibex-gen: option before --" "$gen" --ranks 4 --
 status_is 2 "ibex-fabric: bad option" "$fabric" -- --check "$topo" --bogus
 status_is 2 "ibex-fabric: bad value" "$fabric" -- --check "$topo" --fc x
