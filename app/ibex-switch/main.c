@@ -424,9 +424,10 @@ check_config(int argc, char **argv)
 	if (conf == NULL)
 		return 1;
 	if (ibex_gen_builtin_parse(&argc, argv, &gen) != 0 ||
-	    parse_args(argc, argv, &opts) != 0)
-		ret = 2;
-	else if (conf_load(conf, &opts) == 0 && check_classifiers(conf) == 0) {
+	    parse_args(argc, argv, &opts) != 0) {
+		ret = 2; /* a usage error */
+	} else if (conf_load(conf, &opts) == 0 &&
+		   check_classifiers(conf) == 0) {
 		printf("%s: configuration OK (%u ports)\n", conf->origin,
 		       conf->nb_ports);
 		ret = 0;
