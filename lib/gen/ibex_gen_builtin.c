@@ -353,6 +353,14 @@ ibex_gen_builtin_report(struct ibex_gen_builtin *g, FILE *f)
 	return ibex_gen_run_report(g->run, f);
 }
 
+const struct ibex_gen_report *
+ibex_gen_builtin_rep(const struct ibex_gen_builtin *g)
+{
+	if (g == NULL || g->run == NULL || !g->launched)
+		return NULL;
+	return ibex_gen_run_rep(g->run);
+}
+
 void
 ibex_gen_builtin_free(struct ibex_gen_builtin *g)
 {

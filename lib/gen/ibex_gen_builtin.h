@@ -92,6 +92,13 @@ void ibex_gen_builtin_end(struct ibex_gen_builtin *g);
  * returned). @return as ibex_gen_run_report(). */
 int ibex_gen_builtin_report(struct ibex_gen_builtin *g, FILE *f);
 
+struct ibex_gen_report;
+
+/** The generator's results (ibex_gen_report.h), after
+ * ibex_gen_builtin_report(); NULL when it never ran. */
+const struct ibex_gen_report *
+ibex_gen_builtin_rep(const struct ibex_gen_builtin *g);
+
 /** Free the generator and close its ports. NULL is fine. */
 void ibex_gen_builtin_free(struct ibex_gen_builtin *g);
 

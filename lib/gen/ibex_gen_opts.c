@@ -41,6 +41,7 @@ ibex_gen_opts_default(struct ibex_gen_opts *o)
 	o->link_mbps = 100000;
 	o->dcqcn_scale = 1;
 	o->timeout_ms = 2000;
+	o->fail_stop = 3;
 	o->trial_s = 0.25;
 	o->resolution = 0.01;
 	o->pdr_loss = 0.001;
@@ -419,6 +420,11 @@ static const struct gen_opt gen_opts[] = {
 	{ .name = "timeout-ms", .arg = "MS", .parse = p_time, OFF(timeout_ms),
 	  .unit = "ms", .min = 1, .max = 3600000,
 	  .help = "an iteration slower than this fails (default 2000)" },
+	{ .name = "fail-stop", .arg = "N", .parse = p_uint, OFF(fail_stop),
+	  .max = 1000000,
+	  .help = "stop the sweep, saying why, after N failed iterations\n"
+		  "in a row that received no frame, or once every\n"
+		  "iteration of a size failed (default 3; 0: never)" },
 	{ SEC("open loop (--engine rate: rank r sends to rank r+1, or the --flow list):"),
 	  .name = "flow", .arg = "S:D[:PPS][@C],..", .parse = p_flows,
 	  .allowed = FLOW_ALLOWED,

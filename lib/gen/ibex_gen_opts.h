@@ -84,6 +84,10 @@ struct ibex_gen_opts {
 				      after it was sent is sent again (0: off,
 				      a loss stays lost) */
 	uint32_t timeout_ms;     /**< an iteration that takes longer fails */
+	uint32_t fail_stop;      /**< a sweep stops after this many failed
+				      iterations in a row with no frame
+				      received, or a size whose every
+				      iteration failed (3; 0: never) */
 	const char *json;
 	const char *csv;
 	const char *plot_dir;

@@ -424,6 +424,53 @@ failed_sizes(const struct ibex_gen_report *rep)
 	return n;
 }
 
+/* A size without a measured iteration: never started, every iteration
+ * it started failed, or the run was told to stop in its warm-up. */
+static const char *
+size_state(const struct ibex_gen_size_res *s)
+{
+	if (s->tried == 0)
+		return "not run";
+	return s->failed + s->warm_failed != 0 ? "failed" : "stopped";
+}
+
+/* The fail column: measured iterations that failed, "-" when none ran. */
+static const char *
+fail_cell(const struct ibex_gen_size_res *s)
+{
+	static char buf[16];
+
+	if (s->tried == 0)
+		return "-";
+	snprintf(buf, sizeof(buf), "%u", s->failed + s->warm_failed);
+	return buf;
+}
+
+/* Under the table: why sizes have no figures, and where the sweep
+ * stopped early, so that no row of dashes is left unexplained. */
+static void
+print_not_measured(FILE *f, const struct ibex_gen_report *rep)
+{
+	unsigned int i, not_run = 0, all_failed = 0;
+
+	for (i = 0; i < rep->nsizes; i++) {
+		if (rep->size[i].tried == 0)
+			not_run++;
+		else if (rep->size[i].iters == 0)
+			all_failed++;
+	}
+	if (all_failed != 0)
+		fprintf(f, "# no figures: %u size(s) started without one "
+			"completed measured iteration (their fail column counts "
+			"warm-up iterations too)\n", all_failed);
+	if (not_run != 0)
+		fprintf(f, "# not run: %u of %u sizes never started%s\n",
+			not_run, rep->nsizes, rep->stop_reason[0] != '\0' ?
+			" (the sweep stopped early)" : "");
+	if (rep->stop_reason[0] != '\0')
+		fprintf(f, "# STOPPED EARLY: %s\n", rep->stop_reason);
+}
+
 /* nccl-tests' closing line: the mean bus bandwidth over the sizes. */
 static void
 print_avg_busbw(FILE *f, const struct ibex_gen_report *rep, double factor)
@@ -460,6 +507,13 @@ print_size_latency(FILE *f, const struct ibex_gen_report *rep)
 		struct lat_summary l;
 
 		size_lat_summary(rep, i, &l);
+		if (l.n == 0) {
+			fprintf(f, "  %10" PRIu64 " %10s %10s %10s %10s %10s "
+				"%10s %10s\n", rep->size[i].bytes,
+				rep->size[i].tried == 0 ? "not run" : "0", "-",
+				"-", "-", "-", "-", "-");
+			continue;
+		}
 		fprintf(f, "  %10" PRIu64 " %10" PRIu64 " %10.2f %10.2f %10.2f "
 			"%10.2f %10.2f %10.2f\n", rep->size[i].bytes, l.n,
 			l.min / 1e3, l.p50 / 1e3, l.p99 / 1e3, l.p999 / 1e3,
@@ -495,6 +549,15 @@ print_sweep(FILE *f, const struct ibex_gen_report *rep)
 		double t = ct_mean(s), algbw = t > 0 ?
 			   (double)s->bytes / t : 0; /* B/ns = GB/s */
 
+		if (s->iters == 0) {
+			/* nothing measured: no figure, not a zero that reads
+			 * as instant */
+			fprintf(f, "  %10" PRIu64 " %10" PRIu64 " %6s %10s "
+				"%11s %11s %10s %10s %10s %10s %5s\n", s->bytes,
+				s->bytes / 4, "float", size_state(s), "-", "-",
+				"-", "-", "-", "-", fail_cell(s));
+			continue;
+		}
 		fprintf(f, "  %10" PRIu64 " %10" PRIu64 " %6s %10.2f "
 			"%11.3f %11.3f %10.2f %10.2f %10.2f %10.2f %5u\n",
 			s->bytes, s->bytes / 4, "float", t / 1e3, algbw,
@@ -507,6 +570,7 @@ print_sweep(FILE *f, const struct ibex_gen_report *rep)
 	}
 	fprintf(f, "# busbw = algbw x %.4f; time = mean completion; "
 		"idle = mean idle rank time per iteration\n", factor);
+	print_not_measured(f, rep);
 	print_avg_busbw(f, rep, factor);
 	print_size_latency(f, rep);
 }
@@ -545,6 +609,7 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 {
 	const struct ibex_gen_opts *o = rep->opts;
 	const struct ibex_gen_meas *m = rep->meas;
+	struct ibex_gen_emulation emu;
 	struct ibex_seq_counters sc;
 	struct lat_summary l;
 
@@ -596,6 +661,99 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 		fprintf(f, "# open loop: refused by the port (dropped) %" PRIu64
 			", frames of an earlier trial %" PRIu64 "\n",
 			rep->tx_dropped, rep->stale_rx);
+	ibex_gen_emulation_get(rep, &emu);
+	ibex_gen_emulation_print(f, "# ", &emu);
+}
+
+void
+ibex_gen_emulation_get(const struct ibex_gen_report *rep,
+		       struct ibex_gen_emulation *e)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	bool trial = !rep->kind->sized && o->search == IBEX_GEN_SEARCH_NONE;
+
+	memset(e, 0, sizeof(*e));
+	/* an open-loop trial's rate is over its sending window; anything
+	 * else's over the whole scenario */
+	e->open_loop = trial;
+	e->secs = trial ? rep->elapsed_s : rep->run_s;
+	e->offered_pps = trial ? rep->offered_pps : 0;
+	e->achieved_pps = e->secs > 0 ? (double)rep->meas->tx_frames /
+					e->secs : 0;
+	e->resyncs = rep->pacer_resync;
+	e->resync_skipped_us = rep->pacer_lost_s * 1e6;
+	e->stalls = rep->stalls;
+	e->stall_max_us = rep->hz != 0 ? to_ns(rep, rep->stall_max) / 1e3 : 0;
+}
+
+void
+ibex_gen_emulation_print(FILE *f, const char *prefix,
+			 const struct ibex_gen_emulation *e)
+{
+	fprintf(f, "%semulation: ", prefix);
+	if (e->offered_pps > 0)
+		fprintf(f, "offered %.0f fps, achieved %.0f fps (%.1f%%)",
+			e->offered_pps, e->achieved_pps,
+			100.0 * e->achieved_pps / e->offered_pps);
+	else
+		fprintf(f, "%s, achieved %.0f fps",
+			e->open_loop ? "offered as fast as possible" :
+			"closed loop (no offered rate)", e->achieved_pps);
+	fprintf(f, " over %.3f s, %" PRIu64 " pacer resyncs", e->secs,
+		e->resyncs);
+	if (e->resyncs != 0)
+		fprintf(f, " (a flow skipped up to %.0f us in all)",
+			e->resync_skipped_us);
+	fprintf(f, ", %" PRIu64 " generator stalls >= %u us, max stall %.0f "
+		"us\n", e->stalls, IBEX_GEN_STALL_US, e->stall_max_us);
+}
+
+void
+ibex_gen_emulation_json(FILE *f, const struct ibex_gen_emulation *e)
+{
+	fprintf(f, "{\"offered_fps\": ");
+	if (e->offered_pps > 0)
+		fprintf(f, "%.1f", e->offered_pps);
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"achieved_fps\": %.1f, \"achieved_ratio\": ",
+		e->achieved_pps);
+	if (e->offered_pps > 0)
+		fprintf(f, "%.6f", e->achieved_pps / e->offered_pps);
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"seconds\": %.6f, \"pacer_resyncs\": %" PRIu64
+		", \"pacer_skipped_us\": %.1f, \"stalls\": %" PRIu64
+		", \"stall_min_us\": %u, \"stall_max_us\": %.1f}", e->secs,
+		e->resyncs, e->resync_skipped_us, e->stalls, IBEX_GEN_STALL_US,
+		e->stall_max_us);
+}
+
+/* A figure of a size, or null when it has no measured iteration. */
+static void
+json_fig(FILE *f, const char *key, const struct ibex_gen_size_res *s,
+	 double v)
+{
+	if (s->iters == 0)
+		fprintf(f, ", \"%s\": null", key);
+	else
+		fprintf(f, ", \"%s\": %.6f", key, v);
+}
+
+/* @p s as a JSON string. */
+static void
+json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
 }
 
 /* One latency object, ns: the whole run's "latency_ns" and each size's
@@ -615,6 +773,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 	const struct ibex_gen_opts *o = rep->opts;
 	const struct ibex_gen_meas *m = rep->meas;
 	double factor = ibex_gen_busbw_factor(o->engine, o->nranks);
+	struct ibex_gen_emulation emu;
 	struct ibex_seq_counters sc;
 	struct lat_summary l, sl;
 	unsigned int i, k, nsteps;
@@ -643,18 +802,22 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		nsteps = ibex_coll_nsteps(&cfg);
 		size_lat_summary(rep, i, &sl);
 		fprintf(f, "%s\n    {\"bytes\": %" PRIu64 ", \"count\": %" PRIu64
-			", \"iters\": %u, \"failed\": %u, \"time_us\": %.3f, "
-			"\"algbw_gbs\": %.6f, \"busbw_gbs\": %.6f, "
-			"\"ct_p50_us\": %.3f, \"ct_p99_us\": %.3f, "
-			"\"ct_max_us\": %.3f, \"idle_us\": %.3f, "
-			"\"tx_bytes_rank0\": %" PRIu64 ", \"late_steps\": %" PRIu64
-			", \"ct_us\": [", i ? "," : "", s->bytes, s->bytes / 4,
-			s->iters, s->failed, t / 1e3, algbw, algbw * factor,
-			ibex_gen_ct_quantile(s, 0.5) / 1e3,
-			ibex_gen_ct_quantile(s, 0.99) / 1e3,
-			ibex_gen_ct_quantile(s, 1.0) / 1e3,
-			s->iters ? (double)s->idle_ns / s->iters / 1e3 : 0,
-			s->tx_bytes_rank, s->late);
+			", \"ran\": %s, \"attempted\": %u, \"iters\": %u, "
+			"\"failed\": %u, \"warmup_failed\": %u", i ? "," : "",
+			s->bytes, s->bytes / 4, s->tried ? "true" : "false",
+			s->tried, s->iters, s->failed, s->warm_failed);
+		/* no measured iteration: null, not a 0 that reads as
+		 * instant */
+		json_fig(f, "time_us", s, t / 1e3);
+		json_fig(f, "algbw_gbs", s, algbw);
+		json_fig(f, "busbw_gbs", s, algbw * factor);
+		json_fig(f, "ct_p50_us", s, ibex_gen_ct_quantile(s, 0.5) / 1e3);
+		json_fig(f, "ct_p99_us", s, ibex_gen_ct_quantile(s, 0.99) / 1e3);
+		json_fig(f, "ct_max_us", s, ibex_gen_ct_quantile(s, 1.0) / 1e3);
+		json_fig(f, "idle_us", s, s->iters ? (double)s->idle_ns /
+			 s->iters / 1e3 : 0);
+		fprintf(f, ", \"tx_bytes_rank0\": %" PRIu64 ", \"late_steps\": %"
+			PRIu64 ", \"ct_us\": [", s->tx_bytes_rank, s->late);
 		for (k = 0; k < s->iters; k++)
 			fprintf(f, "%s%.3f", k ? "," : "", s->ct[k] / 1e3);
 		fprintf(f, "], \"step_us\": [");
@@ -669,7 +832,15 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		lat_json(f, &sl);
 		fprintf(f, "}");
 	}
-	fprintf(f, "\n  ],\n  \"latency_ns\": ");
+	fprintf(f, "\n  ],\n  \"stopped_early\": ");
+	if (rep->stop_reason[0] != '\0')
+		json_string(f, rep->stop_reason);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n  \"emulation\": ");
+	ibex_gen_emulation_get(rep, &emu);
+	ibex_gen_emulation_json(f, &emu);
+	fprintf(f, ",\n  \"latency_ns\": ");
 	lat_json(f, &l);
 	fprintf(f, ",\n"
 		"  \"jitter_ns\": {\"rfc3550_mean\": %.2f, \"rfc3550_max\": %.2f, "
@@ -839,16 +1010,19 @@ csv_sweep(FILE *f, const struct ibex_gen_report *rep)
 		struct lat_summary l;
 
 		size_lat_summary(rep, i, &l);
-		fprintf(f, "%s,%u,%" PRIu64 ",%" PRIu64 ",%u,%u,%.3f,%.6f,%.6f,"
-			"%.3f,%.3f,%.3f,%.3f,%" PRIu64 ",%.1f,%.1f,%.1f,%.1f,"
-			"%.1f\n", o->engine->name,
-			o->nranks, s->bytes, s->bytes / 4, s->iters, s->failed,
-			t / 1e3, algbw, algbw * factor,
-			ibex_gen_ct_quantile(s, 0.5) / 1e3,
-			ibex_gen_ct_quantile(s, 0.99) / 1e3,
-			ibex_gen_ct_quantile(s, 1.0) / 1e3,
-			s->iters ? (double)s->idle_ns / s->iters / 1e3 : 0,
-			l.n, l.min, l.p50, l.p99, l.p999, l.max);
+		fprintf(f, "%s,%u,%" PRIu64 ",%" PRIu64 ",%u,%u,", o->engine->name,
+			o->nranks, s->bytes, s->bytes / 4, s->iters, s->failed);
+		if (s->iters == 0) /* no measured iteration: empty, not 0 */
+			fprintf(f, ",,,,,,,");
+		else
+			fprintf(f, "%.3f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,",
+				t / 1e3, algbw, algbw * factor,
+				ibex_gen_ct_quantile(s, 0.5) / 1e3,
+				ibex_gen_ct_quantile(s, 0.99) / 1e3,
+				ibex_gen_ct_quantile(s, 1.0) / 1e3,
+				(double)s->idle_ns / s->iters / 1e3);
+		fprintf(f, "%" PRIu64 ",%.1f,%.1f,%.1f,%.1f,%.1f\n", l.n, l.min,
+			l.p50, l.p99, l.p999, l.max);
 	}
 }
 

@@ -43,7 +43,11 @@ struct ibex_gen_search_res {
 struct ibex_gen_size_res {
 	uint64_t bytes;          /**< S as moved (rounded up to n) */
 	uint32_t iters;          /**< measured iterations completed */
-	uint32_t failed;         /**< iterations past the timeout */
+	uint32_t failed;         /**< measured iterations past the timeout */
+	uint32_t tried;          /**< iterations started, warm-up included:
+				      0 when the size never ran (the sweep
+				      stopped before it) */
+	uint32_t warm_failed;    /**< warm-up iterations past the timeout */
 	uint64_t *ct;            /**< completion time per iteration, ns */
 	uint64_t idle_ns;        /**< idle rank time, summed over iterations */
 	uint64_t tx_bytes_rank;  /**< rank 0 application bytes per iteration */
@@ -65,11 +69,22 @@ struct ibex_gen_report {
 	unsigned int nsizes;
 	unsigned int nsteps_max;
 	struct ibex_gen_size_res size[IBEX_GEN_MAX_SIZES];
+	/** Why the sweep stopped before its end (--fail-stop), in words;
+	 * "" when it ran to its end or was told to stop. */
+	char stop_reason[256];
 	/* rate engine */
 	double elapsed_s;
+	double offered_pps;      /**< what the paced flows were asked for
+				      together, last trial (0: none paced) */
 	uint64_t pacer_resync;
 	double pacer_lost_s;     /**< the longest time a flow's pacer skipped
 				      (the generator stalled), last trial */
+	/* how well the generator kept up with the clock (every engine) */
+	double run_s;            /**< the whole scenario, wall clock */
+	uint64_t stall_max;      /**< the longest its loop was away between
+				      two housekeeping passes, ticks */
+	uint64_t stalls;         /**< times it was away IBEX_GEN_STALL_US or
+				      longer */
 	/* flow control seen by the senders */
 	uint64_t pfc_rx;
 	uint64_t pfc_paused_ticks;
@@ -94,6 +109,38 @@ struct ibex_gen_report {
 	unsigned int nsearch;
 	struct ibex_gen_search_res search[IBEX_GEN_MAX_SEARCH_SIZES];
 };
+
+/** A gap in the generator's loop this long (us) or longer is a stall. */
+#define IBEX_GEN_STALL_US 1000
+
+/**
+ * How far an emulation under the real clock fell behind the wire: the
+ * rate the senders were asked for against the rate they sent at, and how
+ * often and how long the generator was kept from running (a shared CPU).
+ */
+struct ibex_gen_emulation {
+	bool open_loop;          /**< a paced trial: offered_pps means it */
+	double offered_pps;      /**< frames/s asked for (0: no fixed rate:
+				      closed loop, flat out or a search) */
+	double achieved_pps;     /**< frames/s sent */
+	double secs;             /**< over this time */
+	uint64_t resyncs;        /**< pacer resyncs (a flow fell 10 ms
+				      behind and skipped ahead) */
+	double resync_skipped_us; /**< the most one flow's pacer skipped in
+				       all its resyncs */
+	uint64_t stalls;         /**< loop gaps >= IBEX_GEN_STALL_US */
+	double stall_max_us;     /**< the longest loop gap */
+};
+
+/** The emulation figures of a finished run. */
+void ibex_gen_emulation_get(const struct ibex_gen_report *rep,
+			    struct ibex_gen_emulation *e);
+/** One line, "emulation: offered X fps, achieved Y fps (Z%), ...", after
+ * @p prefix ("# " in ibex-gen's report, "" in ibex-fabric's). */
+void ibex_gen_emulation_print(FILE *f, const char *prefix,
+			      const struct ibex_gen_emulation *e);
+/** The same as one JSON object (no key, no newline). */
+void ibex_gen_emulation_json(FILE *f, const struct ibex_gen_emulation *e);
 
 /**
  * Prepare @p rep for a run (allocates the per-size iteration arrays).

@@ -199,6 +199,7 @@ struct ibex_gen_run {
 	uint64_t rank_next[IBEX_GEN_MAX_RANKS];
 	uint64_t hk_last;        /**< tick of the previous housekeeping */
 	uint64_t hk_ticks;       /**< HK_NS in TSC ticks */
+	uint64_t stall_ticks;    /**< IBEX_GEN_STALL_US in TSC ticks */
 	struct rte_mempool *pool;
 	bool rto;                /**< --rto: loss recovery by timeout */
 	_Atomic bool stop;
@@ -1294,6 +1295,12 @@ housekeeping(struct ibex_gen_run *r, uint64_t now, uint64_t now_ns)
 					     &r->port[pi].pfc, r->opts.prio,
 					     now_ns) == IBEX_PFC_PAUSED)
 				r->rep.pfc_paused_ticks += now - r->hk_last;
+	/* how long the loop was away since the last pass: on a shared CPU
+	 * the emulation falls behind the wire by that much */
+	if (now - r->hk_last > r->rep.stall_max)
+		r->rep.stall_max = now - r->hk_last;
+	if (now - r->hk_last >= r->stall_ticks)
+		r->rep.stalls++;
 	r->hk_last = now;
 	if (r->opts.dcqcn)
 		for (i = 0; i < r->opts.nranks; i++) {
@@ -1443,13 +1450,63 @@ progress_size(const struct ibex_gen_run *r, unsigned int si)
 		t > 0 ? (double)s->bytes / t * factor : 0, s->failed);
 }
 
+/*
+ * After a failed iteration: should the sweep go on? Not when --fail-stop
+ * N iterations in a row received no frame at all (nothing gets through:
+ * a dead link, a lane that drops, flow control that never lets a sender
+ * go; waiting out every timeout of the sweep only hides it), nor when
+ * every iteration of a size failed (its frames arrive but some never do:
+ * the next, larger, sizes fare no better). @p dry counts the failed
+ * iterations in a row without a frame. @return true to stop, with the
+ * reason in the report.
+ */
+static bool
+coll_fail_stop(struct ibex_gen_run *r, unsigned int si, uint32_t it,
+	       uint32_t dry)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	const struct ibex_gen_size_res *sr = &r->rep.size[si];
+	const struct ibex_gen_meas *m = r->meas;
+	uint32_t n = o->warmup + o->iters;
+	char *why = r->rep.stop_reason;
+	size_t len = sizeof(r->rep.stop_reason);
+
+	if (sr->failed + sr->warm_failed == 1 && si == 0)
+		/* say it at once: a sweep with timeouts runs for minutes */
+		fprintf(stderr, "ibex-gen: %" PRIu64 " B: iteration %u did not "
+			"complete within --timeout-ms %u (so far: tx %" PRIu64
+			" rx %" PRIu64 " frames)%s\n", sr->bytes, it + 1,
+			o->timeout_ms, m->tx_frames, m->rx_frames,
+			o->fail_stop != 0 ? "" : "; --fail-stop 0: the sweep "
+			"goes on whatever fails");
+	if (o->fail_stop == 0)
+		return false;
+	if (dry >= o->fail_stop)
+		snprintf(why, len, "%u iterations in a row failed (--timeout-ms "
+			 "%u) without a single frame received, at %" PRIu64
+			 " B, iteration %u of %u; the generator sent %" PRIu64
+			 " frames and received %" PRIu64 " in all", dry,
+			 o->timeout_ms, sr->bytes, it + 1, n, m->tx_frames,
+			 m->rx_frames);
+	else if (it + 1 == n && sr->failed + sr->warm_failed == n)
+		snprintf(why, len, "every iteration of %" PRIu64 " B failed "
+			 "(%u of %u past --timeout-ms %u; frames arrive, but "
+			 "not all of them); the generator sent %" PRIu64
+			 " frames and received %" PRIu64 " in all", sr->bytes, n,
+			 n, o->timeout_ms, m->tx_frames, m->rx_frames);
+	else
+		return false;
+	fprintf(stderr, "ibex-gen: stopping early: %s\n", why);
+	return true;
+}
+
 static void
 run_coll(struct ibex_gen_run *r)
 {
 	const struct ibex_gen_opts *o = &r->opts;
 	uint64_t timeout = r->hz * o->timeout_ms / 1000;
 	unsigned int si;
-	uint32_t it;
+	uint32_t it, dry = 0;
 	bool reset_done = false;
 
 	for (si = 0; si < r->rep.nsizes && !should_stop(r); si++) {
@@ -1471,7 +1528,7 @@ run_coll(struct ibex_gen_run *r)
 		/* this size's frames into this size's histogram */
 		ibex_gen_meas_size_select(r->meas, si);
 		for (it = 0; it < o->warmup + o->iters && !should_stop(r); it++) {
-			uint64_t start;
+			uint64_t start, rx0 = r->meas->rx_frames;
 
 			if (it == o->warmup) {
 				/* latency of measured traffic only: every
@@ -1482,6 +1539,7 @@ run_coll(struct ibex_gen_run *r)
 				reset_done = true;
 			}
 			start = rte_rdtsc();
+			sr->tried++;
 			ibex_coll_start(r->coll, start);
 			while (!ibex_coll_done(r->coll) && !should_stop(r)) {
 				poll_once(r);
@@ -1489,15 +1547,28 @@ run_coll(struct ibex_gen_run *r)
 					break;
 			}
 			if (!ibex_coll_done(r->coll)) {
+				/* told to stop: not a failure of the network */
+				if (should_stop(r))
+					break;
 				if (it >= o->warmup)
 					sr->failed++;
+				else
+					sr->warm_failed++;
 				/* let what is in flight come in and be
 				 * counted as stale, not as the next one's */
 				drain(r, DRAIN_MS);
 				if (r->rto)
 					rto_flush(r);
+				dry = r->meas->rx_frames == rx0 ? dry + 1 : 0;
+				if (coll_fail_stop(r, si, it, dry)) {
+					sr->late = r->coll->rank[o->straggler.rank >= 0 ?
+						o->straggler.rank : 0].late;
+					progress_size(r, si);
+					return;
+				}
 				continue;
 			}
+			dry = 0;
 			if (it >= o->warmup)
 				ibex_gen_report_iter(&r->rep, si, r->coll);
 		}
@@ -1592,6 +1663,7 @@ trial(struct ibex_gen_run *r, double total_pps, double secs, uint64_t frames,
 	const struct ibex_gen_opts *o = &r->opts;
 	uint64_t start = rte_rdtsc(), now = start, end, left, lost = 0;
 	const struct ibex_hist *h = &r->meas->lat;
+	double offered = 0;
 	unsigned int i;
 
 	r->trial++;
@@ -1613,7 +1685,9 @@ trial(struct ibex_gen_run *r, double total_pps, double secs, uint64_t frames,
 		fl->paced = pps > 0 &&
 			    ibex_pacer_init(&fl->pacer, r->hz, pps, o->burst,
 					    o->poisson, o->seed + i, start) == 0;
+		offered += fl->paced ? pps : 0;
 	}
+	r->rep.offered_pps = offered;
 	end = start + (uint64_t)(secs * (double)r->hz);
 	while (!should_stop(r)) {
 		poll_once(r);
@@ -1884,6 +1958,7 @@ ibex_gen_run_main(void *arg)
 	rte_rcu_qsbr_thread_online(r->qsbr, 0);
 	r->hk_last = now;
 	r->hk_ticks = r->hz / (1000000000 / HK_NS);
+	r->stall_ticks = r->hz / 1000000 * IBEX_GEN_STALL_US;
 	for (i = 0; i < r->opts.nranks; i++) {
 		/* each rank's line rate is its port's */
 		dcqcn_params(r, r->port[r->rank[i].port].mbps, &dp);
@@ -1896,6 +1971,7 @@ ibex_gen_run_main(void *arg)
 	}
 	announce(r);
 	r->drv->run(r);
+	r->rep.run_s = (double)(rte_rdtsc() - now) / (double)r->hz;
 	drain(r, DRAIN_MS);
 	/* every frame is in: the whole run is the sum of the sizes */
 	ibex_gen_meas_sizes_fold(r->meas);

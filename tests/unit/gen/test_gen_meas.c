@@ -3,7 +3,10 @@
  * Latency per message size: a frame's delay lands in the histogram of the
  * size that runs, a size's warm-up is left out, the whole run is the sum
  * of the sizes, and the report writes each size's figures (text table,
- * JSON sizes[i].latency, CSV columns) from its own histogram.
+ * JSON sizes[i].latency, CSV columns) from its own histogram. A size
+ * without a measured iteration shows no figure (never a 0 that reads as
+ * instant), a sweep that stopped early says why, and every report says
+ * how far the emulation fell behind the clock.
  */
 
 #include <errno.h>
@@ -228,6 +231,157 @@ test_report_per_size(void **state)
 	free(m);
 }
 
+/* A sweep stopped early: measured, all failed and never started sizes
+ * each look like what they are, in the table, the JSON and the CSV. */
+static void
+test_report_not_run(void **state)
+{
+	char *argv[] = { (char *)"ibex-gen", (char *)"--engine", (char *)"ring",
+			 (char *)"--ranks", (char *)"2", (char *)"-b",
+			 (char *)"4K", (char *)"-e", (char *)"64K", (char *)"-f",
+			 (char *)"4", (char *)"-n", (char *)"2", (char *)"-w",
+			 (char *)"1", NULL };
+	struct ibex_gen_meas *m = meas_new();
+	struct ibex_gen_report *rep = calloc(1, sizeof(*rep));
+	char dir[] = "/tmp/ibex_test_gen_meas.XXXXXX", path[128], *txt;
+	struct ibex_gen_opts o;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(rep);
+	assert_non_null(mkdtemp(dir));
+	ibex_gen_opts_default(&o);
+	assert_int_equal(ibex_gen_opts_parse(&o, 15, argv), 0);
+	assert_int_equal(ibex_gen_report_init(rep, &o, 1000000000, m), 0);
+	assert_int_equal(rep->nsizes, 3);
+	/* 4K: two measured iterations, 1 and 3 us */
+	rep->size[0].tried = 3;
+	rep->size[0].iters = 2;
+	rep->size[0].ct[0] = 1000;
+	rep->size[0].ct[1] = 3000;
+	/* 16K: every iteration past the timeout; 64K: never started */
+	rep->size[1].tried = 3;
+	rep->size[1].failed = 2;
+	rep->size[1].warm_failed = 1;
+	snprintf(rep->stop_reason, sizeof(rep->stop_reason),
+		 "every iteration of 16384 B failed");
+	/* 1000 frames in 2 s, the loop away twice, 5 ms at most */
+	m->tx_frames = 1000;
+	rep->run_s = 2.0;
+	rep->stalls = 2;
+	rep->stall_max = 5000000;
+
+	snprintf(path, sizeof(path), "%s/r.txt", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	ibex_gen_report_print(f, rep);
+	fclose(f);
+	txt = slurp(path);
+	assert_non_null(strstr(txt, "        4096       1024  float       2.00"));
+	assert_non_null(strstr(txt, "       16384       4096  float     failed "
+			       "          -           -          -          - "
+			       "         -          -     3\n"));
+	assert_non_null(strstr(txt, "       65536      16384  float    not run "
+			       "          -           -          -          - "
+			       "         -          -     -\n"));
+	assert_non_null(strstr(txt, "# not run: 1 of 3 sizes never started "
+			       "(the sweep stopped early)\n"));
+	assert_non_null(strstr(txt, "# STOPPED EARLY: every iteration of "
+			       "16384 B failed\n"));
+	assert_non_null(strstr(txt, "# emulation: closed loop (no offered "
+			       "rate), achieved 500 fps over 2.000 s, 0 pacer "
+			       "resyncs, 2 generator stalls >= 1000 us, max "
+			       "stall 5000 us\n"));
+	/* the mean bus bandwidth is over the measured size alone */
+	assert_non_null(strstr(txt, "# Out of bounds values : 1 FAILED\n"));
+	free(txt);
+	unlink(path);
+
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	assert_int_equal(ibex_gen_report_json(rep, path), 0);
+	txt = slurp(path);
+	assert_non_null(strstr(txt, "{\"bytes\": 4096, \"count\": 1024, "
+			       "\"ran\": true, \"attempted\": 3, \"iters\": 2, "
+			       "\"failed\": 0, \"warmup_failed\": 0, "
+			       "\"time_us\": 2.000000,"));
+	assert_non_null(strstr(txt, "{\"bytes\": 16384, \"count\": 4096, "
+			       "\"ran\": true, \"attempted\": 3, \"iters\": 0, "
+			       "\"failed\": 2, \"warmup_failed\": 1, "
+			       "\"time_us\": null, \"algbw_gbs\": null, "
+			       "\"busbw_gbs\": null, \"ct_p50_us\": null, "
+			       "\"ct_p99_us\": null, \"ct_max_us\": null, "
+			       "\"idle_us\": null,"));
+	assert_non_null(strstr(txt, "{\"bytes\": 65536, \"count\": 16384, "
+			       "\"ran\": false, \"attempted\": 0, "
+			       "\"iters\": 0, \"failed\": 0, "
+			       "\"warmup_failed\": 0, \"time_us\": null,"));
+	assert_non_null(strstr(txt, "\"stopped_early\": \"every iteration of "
+			       "16384 B failed\""));
+	assert_non_null(strstr(txt, "\"emulation\": {\"offered_fps\": null, "
+			       "\"achieved_fps\": 500.0, \"achieved_ratio\": "
+			       "null, \"seconds\": 2.000000, \"pacer_resyncs\": "
+			       "0, \"pacer_skipped_us\": 0.0, \"stalls\": 2, "
+			       "\"stall_min_us\": 1000, \"stall_max_us\": "
+			       "5000.0}"));
+	free(txt);
+	unlink(path);
+
+	snprintf(path, sizeof(path), "%s/r.csv", dir);
+	assert_int_equal(ibex_gen_report_csv(rep, path), 0);
+	txt = slurp(path);
+	assert_non_null(strstr(txt, "ring,2,65536,16384,0,0,,,,,,,,0,"));
+	free(txt);
+	unlink(path);
+	rmdir(dir);
+	ibex_gen_report_free(rep);
+	free(rep);
+	free(m);
+}
+
+/* An open-loop trial: the rate asked for against the rate sent. */
+static void
+test_emulation_open_loop(void **state)
+{
+	char *argv[] = { (char *)"ibex-gen", (char *)"--engine", (char *)"rate",
+			 (char *)"--rate", (char *)"1000", NULL };
+	struct ibex_gen_meas *m = meas_new();
+	struct ibex_gen_report *rep = calloc(1, sizeof(*rep));
+	struct ibex_gen_emulation e;
+	struct ibex_gen_opts o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(rep);
+	ibex_gen_opts_default(&o);
+	assert_int_equal(ibex_gen_opts_parse(&o, 5, argv), 0);
+	assert_int_equal(ibex_gen_report_init(rep, &o, 1000000000, m), 0);
+	m->tx_frames = 1500;
+	rep->elapsed_s = 2.0;
+	rep->run_s = 2.5;
+	rep->offered_pps = 1000;
+	rep->pacer_resync = 4;
+	rep->pacer_lost_s = 0.012;
+	rep->stall_max = 12500000;
+	rep->stalls = 9;
+	ibex_gen_emulation_get(rep, &e);
+	assert_true(e.open_loop);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	ibex_gen_emulation_print(f, "", &e);
+	fclose(f);
+	assert_string_equal(buf, "emulation: offered 1000 fps, achieved 750 "
+			    "fps (75.0%) over 2.000 s, 4 pacer resyncs (a flow "
+			    "skipped up to 12000 us in all), 9 generator "
+			    "stalls >= 1000 "
+			    "us, max stall 12500 us\n");
+	free(buf);
+	ibex_gen_report_free(rep);
+	free(rep);
+	free(m);
+}
+
 int
 main(void)
 {
@@ -235,6 +389,8 @@ main(void)
 		cmocka_unit_test(test_sizes_bookkeeping),
 		cmocka_unit_test(test_fold_without_sizes),
 		cmocka_unit_test(test_report_per_size),
+		cmocka_unit_test(test_report_not_run),
+		cmocka_unit_test(test_emulation_open_loop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
