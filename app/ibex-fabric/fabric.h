@@ -16,9 +16,11 @@
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_fabric.h"
+#include "ibex_fabric_report.h"
 #include "ibex_gen_limits.h"
 
 struct ibex_conf;
+struct ibex_gen_report;
 
 /** One switch of the fabric. */
 struct fabric_switch {
@@ -96,12 +98,28 @@ int fabric_switches_create(struct fabric *f, const char *sock_dir, char *err,
  * and free the topology. */
 void fabric_free(struct fabric *f);
 
-/** Print, per switch and port, where frames went, queued and waited,
- * and the flow control seen (the per-hop table). */
-void fabric_report(FILE *out, const struct fabric *f, double elapsed_s);
+/**
+ * Read, once after the run (the workers stopped), every switch port's
+ * figures into @p t (lib/fabric/ibex_fabric_report.h): the one source of
+ * the table and the JSON. @return 0 or -ENOMEM; fabric_hops_free() after.
+ */
+int fabric_hops_read(const struct fabric *f, double elapsed_s,
+		     struct ibex_fabric_hops *t);
+void fabric_hops_free(struct ibex_fabric_hops *t);
+
+/**
+ * Print the per-hop table (per switch and port: where frames went,
+ * queued and waited, the flow control seen); when @p gen_failed, why the
+ * generator's run failed (its own words from @p gen) and where frames
+ * were lost; and with a generator (@p gen not NULL), how far the
+ * emulation fell behind the wire.
+ */
+void fabric_report(FILE *out, const struct ibex_fabric_hops *t,
+		   const struct ibex_gen_report *gen, bool gen_failed);
 
 /** The same as JSON into @p path. @return 0 or -errno. */
 int fabric_report_json(const char *path, const struct fabric *f,
-		       double elapsed_s, const char *meta);
+		       const struct ibex_fabric_hops *t, const char *meta,
+		       const struct ibex_gen_report *gen, bool gen_failed);
 
 #endif /* IBEX_FABRIC_APP_H */

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ibex-fabric's per-hop report: for every switch port (a hop's egress),
- * what it sent, how many frames waited in a lane queue and how long they
- * stayed in the switch (RX to TX, queued and cut through together), what
- * it dropped, and the flow control on its link (pauses sent and received,
- * time paused, credit frames). One table, and the same as JSON.
+ * what it received and sent, how many frames waited in a lane queue and
+ * how long they stayed in the switch (RX to TX, queued and cut through
+ * together), what it dropped, and the flow control on its link (pauses
+ * sent and received, time paused, credit frames). This file reads the
+ * figures from the data paths and links, once, into struct
+ * ibex_fabric_hop; lib/fabric/ibex_fabric_report.c prints them, as a
+ * table and as JSON, and says where a failed run lost its frames.
  */
 
 #include <errno.h>
@@ -17,22 +20,9 @@
 
 #include "fabric.h"
 #include "ibex_conf.h"
+#include "ibex_gen_report.h"
 #include "ibex_hist.h"
 #include "ibex_pdev.h"
-
-/* One egress port's figures. */
-struct hop {
-	struct ibex_port_counters pc;
-	uint64_t queued, cut;           /* frames, all lanes */
-	uint64_t lane_drops;
-	uint64_t trimmed;               /* frames trimmed instead of dropped */
-	uint64_t res_p50, res_p99, res_max; /* ns, all lanes */
-	uint64_t pause_tx, pause_rx;    /* PFC frames */
-	uint64_t paused_us;             /* time our TX was paused, all prios */
-	uint64_t credit_tx, credit_rx;  /* credit frames */
-	uint64_t violations;
-	uint64_t storms, restored;      /* PFC watchdog */
-};
 
 static uint64_t
 tsc_ns(uint64_t t)
@@ -40,10 +30,11 @@ tsc_ns(uint64_t t)
 	return (uint64_t)((double)t * 1e9 / (double)rte_get_tsc_hz());
 }
 
-/* @p h (caller's, any content) ends as the port's residence over all its
+/* @p all and @p one (caller's, any content): scratch histograms; @p o
+ * ends with the port's lane figures and its residence over all its
  * lanes and both paths. */
 static void
-hop_residence(const struct ibex_dp *dp, uint16_t p, struct hop *o,
+hop_residence(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o,
 	      struct ibex_hist *all, struct ibex_hist *one)
 {
 	unsigned int vl, q;
@@ -63,28 +54,33 @@ hop_residence(const struct ibex_dp *dp, uint16_t p, struct hop *o,
 				ibex_hist_merge(all, one);
 		}
 	}
-	o->res_p50 = tsc_ns(ibex_hist_quantile(all, 0.5));
-	o->res_p99 = tsc_ns(ibex_hist_quantile(all, 0.99));
-	o->res_max = tsc_ns(ibex_hist_max(all));
+	o->res_p50_ns = tsc_ns(ibex_hist_quantile(all, 0.5));
+	o->res_p99_ns = tsc_ns(ibex_hist_quantile(all, 0.99));
+	o->res_max_ns = tsc_ns(ibex_hist_max(all));
 }
 
+/* Switch port @p p's counters, lanes and flow control into @p o (its
+ * names and link ends are the caller's). */
 static int
-hop_read(const struct ibex_dp *dp, uint16_t p, struct hop *o)
+hop_read(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o)
 {
 	struct ibex_hist *h = malloc(2 * sizeof(*h));
+	struct ibex_port_counters pc;
 	struct ibex_dp_fc_view v;
 	unsigned int i;
 
 	if (h == NULL)
 		return -ENOMEM;
-	memset(o, 0, sizeof(*o));
-	ibex_dp_port_totals(dp, p, &o->pc);
+	ibex_dp_port_totals(dp, p, &pc);
+	memcpy(o->drop, pc.drop, sizeof(o->drop));
+	ibex_fabric_hop_rx(o, pc.rx_pkts, pc.consumed);
+	o->tx = pc.tx_pkts;
 	hop_residence(dp, p, o, &h[0], &h[1]);
 	free(h);
 	if (ibex_dp_fc_view(dp, p, &v) != 0)
 		return 0;
-	o->pause_tx = v.pfc_tx;
-	o->pause_rx = v.pfc_rx;
+	o->pfc_tx = v.pfc_tx;
+	o->pfc_rx = v.pfc_rx;
 	o->storms = v.storms;
 	o->restored = v.restored;
 	for (i = 0; i < 8; i++)
@@ -93,6 +89,7 @@ hop_read(const struct ibex_dp *dp, uint16_t p, struct hop *o)
 		o->credit_tx = v.fc_tx;
 		o->credit_rx = v.fc_rx;
 	}
+	o->fc_tx = o->pfc_tx + o->credit_tx;
 	for (i = 0; i < IBEX_VL_COUNT; i++)
 		o->violations += v.violations[i];
 	return 0;
@@ -151,134 +148,90 @@ hop_peer(const struct fabric *f, const struct fabric_switch *s, uint16_t p,
 		 f->topo.nodes[o.node].port[o.port].name);
 }
 
-void
-fabric_report(FILE *out, const struct fabric *f, double elapsed_s)
+int
+fabric_hops_read(const struct fabric *f, double elapsed_s,
+		 struct ibex_fabric_hops *t)
 {
-	uint64_t missed_sw = 0, missed_rank = 0;
-	unsigned int i;
+	unsigned int i, n = 0;
 	uint16_t p;
 
-	fprintf(out, "\nfabric %s: %u switches, %u ranks, %u links, %.2f s\n"
-		"per hop (each switch port's egress; residence = RX to TX in "
-		"the switch, ns):\n", f->topo.name, f->n_sw, f->routes.n_ranks,
-		f->topo.n_links, elapsed_s);
-	fprintf(out, "%-8s %-5s %-14s %12s %12s %7s %9s %9s %10s %8s %8s "
-		"%10s %9s %9s\n", "switch", "port", "to", "rx", "tx",
-		"queued%", "res-p50", "res-p99", "res-max", "dropped",
-		"pause-tx", "pause-rx", "paused-us", "credit-tx");
+	memset(t, 0, sizeof(*t));
+	t->fabric = f->topo.name;
+	t->n_sw = f->n_sw;
+	t->n_ranks = f->routes.n_ranks;
+	t->n_links = f->topo.n_links;
+	t->elapsed_s = elapsed_s;
+	for (i = 0; i < f->n_sw; i++)
+		n += f->ctl[i].dp->nb_ports;
+	t->hop = calloc(n != 0 ? n : 1, sizeof(*t->hop));
+	if (t->hop == NULL)
+		return -ENOMEM;
 	for (i = 0; i < f->n_sw; i++) {
 		const struct ibex_dp *dp = f->ctl[i].dp;
 
 		for (p = 0; p < dp->nb_ports; p++) {
-			char peer[2 * IBEX_FABRIC_NAME_LEN];
-			struct hop h;
-			uint64_t sent;
+			struct ibex_fabric_hop *h = &t->hop[t->n++];
 
-			uint64_t here, there;
-
-			if (hop_read(dp, p, &h) < 0)
-				continue;
-			hop_peer(f, &f->sw[i], p, peer, sizeof(peer));
-			hop_missed(f, &f->sw[i], dp, p, &here, &there);
-			missed_sw += here;
-			if (peer_is_rank(f, &f->sw[i], p))
-				missed_rank += there;
-			sent = h.queued + h.cut;
-			fprintf(out, "%-8s %-5s %-14s %12" PRIu64 " %12" PRIu64
-				" %7.2f %9" PRIu64 " %9" PRIu64 " %10" PRIu64
-				" %8" PRIu64 " %8" PRIu64 " %10" PRIu64 " %9"
-				PRIu64 " %9" PRIu64 "\n", f->sw[i].name,
-				dp->port_name[p], peer, h.pc.rx_pkts,
-				h.pc.tx_pkts, sent != 0 ? 100.0 *
-				(double)h.queued / (double)sent : 0.0,
-				h.res_p50, h.res_p99, h.res_max,
-				ibex_port_dropped(&h.pc) + h.lane_drops,
-				h.pause_tx, h.pause_rx, h.paused_us,
-				h.credit_tx);
+			h->sw = f->sw[i].name;
+			h->port = dp->port_name[p];
+			hop_peer(f, &f->sw[i], p, h->to, sizeof(h->to));
+			h->to_rank = peer_is_rank(f, &f->sw[i], p);
+			/* unreadable: its row stays, with zeros */
+			if (hop_read(dp, p, h) < 0)
+				fprintf(stderr, "ibex-fabric: switch %s port %s: "
+					"no memory for its figures\n", h->sw,
+					h->port);
+			hop_missed(f, &f->sw[i], dp, p, &h->rx_missed,
+				   &h->peer_rx_missed);
 		}
 	}
-	fprintf(out, "links: %" PRIu64 " frames missed at a full RX ring of a "
-		"switch port, %" PRIu64 " at a rank's (a poller away longer "
-		"than its ring lasts)\n", missed_sw, missed_rank);
+	return 0;
 }
 
-/* @p s as a JSON string: names come from the topology file. */
-static void
-json_str(FILE *o, const char *s)
+void
+fabric_hops_free(struct ibex_fabric_hops *t)
 {
-	fputc('"', o);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(o, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(o, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, o);
+	free(t->hop);
+	t->hop = NULL;
+	t->n = 0;
+}
+
+/* Why the run failed, in words, or NULL when it did not. */
+static const char *
+failure(const struct ibex_gen_report *gen, bool gen_failed)
+{
+	if (!gen_failed)
+		return NULL;
+	if (gen != NULL && gen->stop_reason[0] != '\0')
+		return gen->stop_reason;
+	return "the generator's run was not clean (frames lost, iterations "
+	       "failed, or it did not finish; its report above says which)";
+}
+
+void
+fabric_report(FILE *out, const struct ibex_fabric_hops *t,
+	      const struct ibex_gen_report *gen, bool gen_failed)
+{
+	const char *why = failure(gen, gen_failed);
+	struct ibex_gen_emulation e;
+
+	ibex_fabric_hops_print(out, t);
+	if (why != NULL)
+		ibex_fabric_diagnose_print(out, t, why);
+	if (gen != NULL) {
+		ibex_gen_emulation_get(gen, &e);
+		ibex_gen_emulation_print(out, "", &e);
 	}
-	fputc('"', o);
-}
-
-/* The port's drops by reason, those that are not 0. */
-static void
-json_drops(FILE *o, const struct ibex_port_counters *pc)
-{
-	unsigned int r;
-	bool first = true;
-
-	fprintf(o, ", \"drops\": {");
-	for (r = 1; r < IBEX_R_MAX; r++) {
-		if (pc->drop[r] == 0)
-			continue;
-		fprintf(o, "%s\"%s\": %" PRIu64, first ? "" : ", ",
-			ibex_reason_name(r), pc->drop[r]);
-		first = false;
-	}
-	fprintf(o, "}");
-}
-
-static void
-json_hop(FILE *o, const struct fabric *f, unsigned int i, uint16_t p)
-{
-	const struct ibex_dp *dp = f->ctl[i].dp;
-	char peer[2 * IBEX_FABRIC_NAME_LEN];
-	struct hop h;
-
-	uint64_t here, there;
-
-	if (hop_read(dp, p, &h) < 0)
-		memset(&h, 0, sizeof(h));
-	hop_peer(f, &f->sw[i], p, peer, sizeof(peer));
-	hop_missed(f, &f->sw[i], dp, p, &here, &there);
-	fprintf(o, "{\"port\": \"%s\", \"to\": ", dp->port_name[p]);
-	json_str(o, peer);
-	fprintf(o, ", \"rx_frames\": %" PRIu64
-		", \"tx_frames\": %" PRIu64 ", \"queued\": %" PRIu64
-		", \"cut_through\": %" PRIu64 ", \"residence_p50_ns\": %" PRIu64
-		", \"residence_p99_ns\": %" PRIu64 ", \"residence_max_ns\": %"
-		PRIu64 ", \"dropped\": %" PRIu64 ", \"lane_drops\": %" PRIu64
-		", \"pfc_tx\": %" PRIu64 ", \"pfc_rx\": %" PRIu64
-		", \"paused_us\": %" PRIu64 ", \"credit_tx\": %" PRIu64
-		", \"credit_rx\": %" PRIu64 ", \"violations\": %" PRIu64,
-		h.pc.rx_pkts, h.pc.tx_pkts, h.queued,
-		h.cut, h.res_p50, h.res_p99, h.res_max,
-		ibex_port_dropped(&h.pc), h.lane_drops, h.pause_tx,
-		h.pause_rx, h.paused_us, h.credit_tx, h.credit_rx,
-		h.violations);
-	fprintf(o, ", \"trimmed\": %" PRIu64 ", \"pfc_storms\": %" PRIu64
-		", \"pfc_restored\": %" PRIu64 ", \"rx_missed\": %" PRIu64
-		", \"peer_rx_missed\": %" PRIu64, h.trimmed, h.storms, h.restored,
-		here, there);
-	json_drops(o, &h.pc);
-	fprintf(o, "}");
 }
 
 int
 fabric_report_json(const char *path, const struct fabric *f,
-		   double elapsed_s, const char *meta)
+		   const struct ibex_fabric_hops *t, const char *meta,
+		   const struct ibex_gen_report *gen, bool gen_failed)
 {
+	const char *why = failure(gen, gen_failed);
 	FILE *o = fopen(path, "w");
-	unsigned int i;
-	uint16_t p;
+	struct ibex_gen_emulation e;
 
 	if (o == NULL)
 		return -errno;
@@ -286,22 +239,25 @@ fabric_report_json(const char *path, const struct fabric *f,
 	if (meta != NULL)
 		fprintf(o, "\"meta\": %s, ", meta);
 	fprintf(o, "\"fabric\": ");
-	json_str(o, f->topo.name);
+	ibex_fabric_json_str(o, f->topo.name);
 	fprintf(o, ", \"topology\": ");
-	json_str(o, f->topo.origin);
-	fprintf(o, ", \"elapsed_s\": %.6f, \"ranks\": %u, \"links\": %u, "
-		"\"switches\": [", elapsed_s, f->routes.n_ranks,
-		f->topo.n_links);
-	for (i = 0; i < f->n_sw; i++) {
-		fprintf(o, "%s{\"name\": \"%s\", \"ports\": [", i ? ", " : "",
-			f->sw[i].name);
-		for (p = 0; p < f->ctl[i].dp->nb_ports; p++) {
-			if (p != 0)
-				fprintf(o, ", ");
-			json_hop(o, f, i, p);
-		}
-		fprintf(o, "]}");
+	ibex_fabric_json_str(o, f->topo.origin);
+	fprintf(o, ", ");
+	ibex_fabric_hops_json(o, t);
+	/* the run as a whole: failed (and where frames were lost), and
+	 * how far the emulation fell behind the wire */
+	fprintf(o, ", \"failed\": ");
+	if (why != NULL)
+		ibex_fabric_diagnose_json(o, t, why);
+	else
+		fprintf(o, "null");
+	fprintf(o, ", \"emulation\": ");
+	if (gen != NULL) {
+		ibex_gen_emulation_get(gen, &e);
+		ibex_gen_emulation_json(o, &e);
+	} else {
+		fprintf(o, "null");
 	}
-	fprintf(o, "]}\n");
+	fprintf(o, "}\n");
 	return fclose(o) == 0 ? 0 : -EIO;
 }

@@ -31,6 +31,7 @@
 #include "ibex_conf.h"
 #include "ibex_ctl.h"
 #include "ibex_gen_builtin.h"
+#include "ibex_gen_report.h"
 #include "ibex_memif_sock.h"
 #include "ibex_meta.h"
 #include "ibex_sock.h"
@@ -402,10 +403,13 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 		.idle_stop_ms = (uint32_t)(o->idle_stop_s * 1000),
 	};
 	struct ibex_dp *dps[IBEX_DP_LCORE_MAX];
+	const struct ibex_gen_report *grep = NULL;
+	struct ibex_fabric_hops hops;
 	struct ibex_dp_lcore *lcs;
+	bool gen_failed = false;
 	unsigned int i;
 	double t0;
-	int ret = 0;
+	int ret = 0, jret = 0;
 
 	for (i = 0; i < f->n_sw; i++)
 		dps[i] = f->ctl[i].dp;
@@ -431,21 +435,32 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 	free(lcs);
 	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0) {
 		fprintf(stderr, "ibex-fabric: --gen: run not clean (frames lost "
-			"or iterations failed)\n");
+			"or iterations failed): where, below the per-hop table\n");
+		gen_failed = true;
 		ret = 1;
 	}
+	if (gen != NULL)
+		grep = ibex_gen_builtin_rep(gen);
 	if (o->summary)
 		for (i = 0; i < f->n_sw; i++) {
 			printf("\n=== switch %s ===\n", f->sw[i].name);
 			ibex_ctl_print_summary(stdout, dps[i], now_s() - t0);
 		}
-	fabric_report(stdout, f, now_s() - t0);
-	if (o->json != NULL && fabric_report_json(o->json, f, now_s() - t0,
-						  meta) < 0) {
+	/* read once: the table and the JSON show the same figures */
+	if (fabric_hops_read(f, now_s() - t0, &hops) < 0) {
+		fprintf(stderr, "ibex-fabric: no memory for the report\n");
+		return 1;
+	}
+	fabric_report(stdout, &hops, grep, gen_failed);
+	if (o->json != NULL)
+		jret = fabric_report_json(o->json, f, &hops, meta, grep,
+					  gen_failed);
+	if (jret < 0) {
 		fprintf(stderr, "ibex-fabric: %s: %s\n", o->json,
-			strerror(errno));
+			strerror(-jret));
 		ret = 1;
 	}
+	fabric_hops_free(&hops);
 	return ret;
 }
 
