@@ -115,7 +115,8 @@ fr, q = g["frames"], g["sequence"]
 # The ranks' hello broadcasts end off the flooding tree: not losses.
 flood = ("flood-off", "no-egress")
 ports = [p for s in h["switches"] for p in s["ports"]]
-drops = sum(p["lane_drops"] + sum(n for r, n in p["drops"].items() if r not in flood)
+# (a lane's drops are counted under their reason too: lane_drops is a part)
+drops = sum(sum(n for r, n in p["drops"].items() if r not in flood)
             for p in ports)
 hellos = sum(n for p in ports for r, n in p["drops"].items() if r in flood)
 pauses = sum(p["pfc_tx"] for s in h["switches"] for p in s["ports"])

@@ -42,6 +42,13 @@
 #      recover them, every trimmed frame is answered once, and no copy is
 #      counted twice.
 #
+#   9. A run bound to fail (every lane maps the ranks' class to drop)
+#      stops early, well before its sweep would end, exits non-zero, says
+#      which switch port dropped the frames and why, and marks the sizes
+#      it never ran; the per-hop table and its JSON show the same drops
+#      (there and in the incasts of part 3, whose lossy run drops at the
+#      lanes), and the report says how far the emulation fell behind.
+#
 #   test_fabric.sh IBEX_FABRIC IBEX_CTL CONF_DIR
 # Environment: FAB_FRAMES (300000) frames of each incast.
 set -euo pipefail
@@ -61,6 +68,36 @@ tmp=$(mktemp -d /tmp/ibex-fabric.XXXXXX)
 on_exit rm -rf "$tmp"
 on_exit kill_started
 eal=(--lcores 0@0,1@1,2@0 --no-huge -m 2048 --no-pci --log-level='lib.*:notice')
+
+# The per-hop table in LOG and the JSON report show the same figures:
+# dropped, rx (data frames) and tx, for every switch port.
+hops_agree() { # LOG JSON
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+log, js = sys.argv[1:3]
+rows, head = {}, None
+for line in open(log):
+    w = line.split()
+    if w[:3] == ["switch", "port", "to"]:
+        head = w
+    elif head and w and w[0] == "links:":
+        break
+    elif head and len(w) == len(head):
+        rows[(w[0], w[1])] = dict(zip(head, w))
+f = json.load(open(js))
+hops = [(s["name"], p) for s in f["switches"] for p in s["ports"]]
+assert len(hops) == len(rows) and hops, (len(hops), len(rows))
+for name, p in hops:
+    r = rows[(name, p["port"])]
+    # lane_drops are a part of the drops by reason, never added to them
+    assert int(r["dropped"]) == p["dropped"] == sum(p["drops"].values()), \
+        ("dropped", name, p["port"], r["dropped"], p["dropped"], p["lane_drops"])
+for name, p in hops:
+    r = rows[(name, p["port"])]
+    assert int(r["rx"]) == p["rx_frames"] and int(r["tx"]) == p["tx_frames"], (r, p)
+    assert int(r["fc-rx"]) == p["fc_rx_frames"], (r, p)
+PY
+}
 
 # ---- 1. loading, routing, refusals ----
 for y in "$confdir"/fabric/*.yaml; do
@@ -238,8 +275,9 @@ hops = [(s["name"], p) for s in f["switches"] for p in s["ports"]]
 # flooding tree (flood-off), or at a spine whose only other port is off
 # it (no-egress), they end, as they must: one per rank at most.
 flood = ("flood-off", "no-egress")
-drops = sum(p["lane_drops"] + sum(n for r, n in p["drops"].items()
-                                  if r not in flood) for _, p in hops)
+# (a lane's drops are counted under their reason too: not added again)
+drops = sum(sum(n for r, n in p["drops"].items() if r not in flood)
+            for _, p in hops)
 assert all(n <= 8 for _, p in hops for r, n in p["drops"].items()
            if r in flood), hops
 up = {p["port"]: p["tx_frames"] for s in f["switches"] if s["name"] == "leaf2"
@@ -265,10 +303,27 @@ else:
     assert q["lost"] > 0 or drops > 0, (q, drops)
 PY
 }
+# The closing line and JSON: the offered 120K frames/s against the
+# rate the generator achieved.
+emulation() { # MODE
+	grep -q "^emulation: offered 120000 fps, achieved [0-9]* fps" "$tmp/inc.$1.log" &&
+	python3 - "$tmp/inc.$1.json" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))["emulation"]
+assert e["offered_fps"] == 120000 and e["achieved_fps"] > 0, e
+assert abs(e["achieved_ratio"] - e["achieved_fps"] / 120000) < 1e-3, e
+print("fabric: emulation: offered %d fps, achieved %d (%.1f%%), %d pacer resyncs, "
+      "max stall %.0f us" % (e["offered_fps"], e["achieved_fps"], 100 * e["achieved_ratio"],
+      e["pacer_resyncs"], e["stall_max_us"]))
+PY
+}
 for m in pfc credit; do
 	incast "$m"
 	judge "$m" lossless || { show_log "$tmp/inc.$m.log"; fail "incast --fc $m lost frames"; }
+	hops_agree "$tmp/inc.$m.log" "$tmp/inc.$m.json" ||
+		{ show_log "$tmp/inc.$m.log"; fail "incast --fc $m: per-hop text and JSON disagree"; }
 done
+emulation pfc || { show_log "$tmp/inc.pfc.log"; fail "no emulation line"; }
 # Without flow control the incast must lose frames, judged on a run whose
 # measured offered load overloaded the sink's link (up to three runs).
 for try in 1 2 3; do
@@ -282,6 +337,10 @@ case $rc in
 3) info "incast --fc none: not judged, the host never offered 1.5x the link (see docs/testing.md)" ;;
 *) show_log "$tmp/inc.none.log"; fail "incast without flow control lost nothing: the test cannot fail" ;;
 esac
+# Its drops are lane drops (lossy-full), which the data path counts
+# under their reason too: the table once added them twice.
+hops_agree "$tmp/inc.none.log" "$tmp/inc.none.json" ||
+	{ show_log "$tmp/inc.none.log"; fail "incast --fc none: per-hop text and JSON disagree on drops"; }
 check_ok "7 -> 1 incast across leaf-spine-leaf: lossless with PFC and with credits, lossy without"
 
 # ---- 4. ECMP: 64 flows over the 2 spines ----
@@ -529,3 +588,51 @@ sw = sum(p["trimmed"] for s in hops["switches"] for p in s["ports"])
 assert sw >= r["trimmed_rx"], (sw, r["trimmed_rx"])
 PY
 check_ok "trimming vs drop-and-timeout: timeouts recover the dropped frames, NACKs the trimmed ones; every iteration completes"
+
+# ---- 9. a run bound to fail stops early and says where ----
+# Every port maps PCP 3 (the ranks' class) to SL 3 and SL 3 to drop (VL 3
+# stays reachable from PCP 4): nothing the ranks send arrives. The sweep
+# (9 sizes x 25 iterations, 2 s each to time out) would take 450 s.
+sed -e 's/sl2vl: "0-15:0,3:3"/sl2vl: "0-15:0,3:drop,4:3"/' \
+    -e 's/pcp2sl: "0-7:0,3:3"/pcp2sl: "0-7:0,3:3,4:4"/' \
+	"$confdir/fabric/leaf2-spine1.yaml" >"$tmp/drop.yaml"
+cp "$confdir"/fabric/*.conf "$tmp/"
+grep -q '3:drop' "$tmp/drop.yaml" || fail "drop.yaml: no drop in its lanes"
+dpdk_prefix pdrop drop
+t0=$(date +%s)
+rc=0
+"$fab" "${eal[@]}" --file-prefix="$pdrop" -- "$tmp/drop.yaml" --json "$tmp/drop.json" \
+	--gen "--engine ring --ranks 4 -b 4K -e 1M -n 20 -w 5 --pcp 3 --vlan 1 \
+	--json $tmp/drop.gen.json" >"$tmp/drop.log" 2>&1 || rc=$?
+secs=$(($(date +%s) - t0))
+# Three timeouts (6 s) and the start: a third of the sweep is a margin
+# for a busy machine, and still far from its 450 s.
+[ "$rc" != 0 ] || { show_log "$tmp/drop.log"; fail "a run that lost every frame exited 0"; }
+[ "$secs" -lt 150 ] || { show_log "$tmp/drop.log"; fail "a run that lost every frame took $secs s"; }
+grep -q "^# STOPPED EARLY: 3 iterations in a row failed" "$tmp/drop.log" &&
+	grep -Eq "^  leaf[12] p[01] \(link to rank[0-3]:eth0\): [0-9]+ sl-drop: SL maps to VL15" "$tmp/drop.log" &&
+	grep -Eq "^ +1048576 +262144 +float +not run " "$tmp/drop.log" ||
+	{ show_log "$tmp/drop.log"; fail "the early stop does not say why, where, or what did not run"; }
+python3 - "$tmp" "$secs" <<'PY' || { show_log "$tmp/drop.log"; fail "early stop: JSON"; }
+import json, sys
+t, secs = sys.argv[1], sys.argv[2]
+g = json.load(open(f"{t}/drop.gen.json"))
+f = json.load(open(f"{t}/drop.json"))
+assert g["stopped_early"] and g["frames"]["rx"] == 0, (g["stopped_early"], g["frames"])
+s0, rest = g["sizes"][0], g["sizes"][1:]
+assert s0["ran"] and s0["attempted"] == 3 and s0["iters"] == 0 and s0["time_us"] is None, s0
+assert rest and all(not s["ran"] and s["attempted"] == 0 and s["time_us"] is None
+                    and s["busbw_gbs"] is None for s in rest), rest
+fl = f["failed"]
+assert fl and fl["reason"] == g["stopped_early"], fl
+top = fl["losses"][0]
+assert top["reason"] == "sl-drop" and top["switch"].startswith("leaf") and \
+    top["to"].startswith("rank"), fl["losses"]
+assert f["emulation"]["offered_fps"] is None and "stall_max_us" in f["emulation"], f["emulation"]
+print("fabric: a run bound to fail stopped after %s s: %s; first loss: %s %s %s x%d"
+      % (secs, g["stopped_early"], top["switch"], top["port"], top["reason"], top["frames"]))
+PY
+hops_agree "$tmp/drop.log" "$tmp/drop.json" ||
+	{ show_log "$tmp/drop.log"; fail "early stop: per-hop text and JSON disagree"; }
+check_ok "a run bound to fail stops early (non-zero exit), names the port that dropped and why, marks the sizes it never ran"
+
