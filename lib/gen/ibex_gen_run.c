@@ -205,6 +205,7 @@ struct ibex_gen_run {
 	_Atomic bool stop;
 	const _Atomic bool *watch;
 	bool finished;
+	bool said_fail;          /**< the first failed iteration was said */
 	/* The run's lcore reports a quiescent state between bursts, so a
 	 * memif peer's disconnect waits before it unmaps the rings
 	 * (ibex_unmap_guard.h). */
@@ -1471,14 +1472,16 @@ coll_fail_stop(struct ibex_gen_run *r, unsigned int si, uint32_t it,
 	char *why = r->rep.stop_reason;
 	size_t len = sizeof(r->rep.stop_reason);
 
-	if (sr->failed + sr->warm_failed == 1 && si == 0)
+	if (!r->said_fail) {
 		/* say it at once: a sweep with timeouts runs for minutes */
+		r->said_fail = true;
 		fprintf(stderr, "ibex-gen: %" PRIu64 " B: iteration %u did not "
 			"complete within --timeout-ms %u (so far: tx %" PRIu64
 			" rx %" PRIu64 " frames)%s\n", sr->bytes, it + 1,
 			o->timeout_ms, m->tx_frames, m->rx_frames,
 			o->fail_stop != 0 ? "" : "; --fail-stop 0: the sweep "
 			"goes on whatever fails");
+	}
 	if (o->fail_stop == 0)
 		return false;
 	if (dry >= o->fail_stop)
