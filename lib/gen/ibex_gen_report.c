@@ -676,6 +676,7 @@ ibex_gen_emulation_get(const struct ibex_gen_report *rep,
 	/* an open-loop trial's rate is over its sending window; anything
 	 * else's over the whole scenario */
 	e->open_loop = trial;
+	e->search = !rep->kind->sized && o->search != IBEX_GEN_SEARCH_NONE;
 	e->secs = trial ? rep->elapsed_s : rep->run_s;
 	e->offered_pps = trial ? rep->offered_pps : 0;
 	e->achieved_pps = e->secs > 0 ? (double)rep->meas->tx_frames /
@@ -698,6 +699,7 @@ ibex_gen_emulation_print(FILE *f, const char *prefix,
 	else
 		fprintf(f, "%s, achieved %.0f fps",
 			e->open_loop ? "offered as fast as possible" :
+			e->search ? "a search (its trials' rates vary)" :
 			"closed loop (no offered rate)", e->achieved_pps);
 	fprintf(f, " over %.3f s, %" PRIu64 " pacer resyncs", e->secs,
 		e->resyncs);

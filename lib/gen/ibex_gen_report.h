@@ -120,6 +120,7 @@ struct ibex_gen_report {
  */
 struct ibex_gen_emulation {
 	bool open_loop;          /**< a paced trial: offered_pps means it */
+	bool search;             /**< a search: its trials' rates vary */
 	double offered_pps;      /**< frames/s asked for (0: no fixed rate:
 				      closed loop, flat out or a search) */
 	double achieved_pps;     /**< frames/s sent */
