@@ -403,7 +403,7 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 		.idle_stop_ms = (uint32_t)(o->idle_stop_s * 1000),
 	};
 	struct ibex_dp *dps[IBEX_DP_LCORE_MAX];
-	const struct ibex_gen_report *grep = NULL;
+	const struct ibex_gen_report *gen_rep = NULL;
 	struct ibex_fabric_hops hops;
 	struct ibex_dp_lcore *lcs;
 	bool gen_failed = false;
@@ -440,7 +440,7 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 		ret = 1;
 	}
 	if (gen != NULL)
-		grep = ibex_gen_builtin_rep(gen);
+		gen_rep = ibex_gen_builtin_rep(gen);
 	if (o->summary)
 		for (i = 0; i < f->n_sw; i++) {
 			printf("\n=== switch %s ===\n", f->sw[i].name);
@@ -451,9 +451,9 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 		fprintf(stderr, "ibex-fabric: no memory for the report\n");
 		return 1;
 	}
-	fabric_report(stdout, &hops, grep, gen_failed);
+	fabric_report(stdout, &hops, gen_rep, gen_failed);
 	if (o->json != NULL)
-		jret = fabric_report_json(o->json, f, &hops, meta, grep,
+		jret = fabric_report_json(o->json, f, &hops, meta, gen_rep,
 					  gen_failed);
 	if (jret < 0) {
 		fprintf(stderr, "ibex-fabric: %s: %s\n", o->json,
