@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Every command a user would copy from README.md and docs/*.md runs.
+
+    test_doc_commands.py SOURCE_ROOT BUILD_ROOT [DOC[:LINE]...]
+
+Every fenced code block of README.md and docs/*.md that holds an ibex
+command (ibex-switch, ibex-gen, ibex-fabric, ibex-ctl, ibex-pcapgen, a
+script under tests/ or app/, meson, ninja) carries a marker on the line
+just before its opening fence (see MARK_HELP below): "run" it, or "skip" it
+with a reason. A block with neither fails the test, so a new command in the
+docs cannot go untested without a stated reason.
+
+A block marked run is run as one bash script (set -e, pipefail):
+  - in a fresh directory whose entries link to the source tree's top
+    level (conf/, tests/, ...), so the docs' relative paths resolve and the
+    files a command writes land in the scratch directory;
+  - with the build tree's programs first on PATH under their installed
+    names; ibex-switch, ibex-gen and ibex-fabric get --file-prefix=UNIQUE
+    as their first argument unless they name one, ibex-ctl gets
+    --file-prefix UNIQUE unless it names a socket or a prefix, so runs
+    never collide with each other or with anything else on the machine;
+  - with "/tmp/" in the text mapped into the scratch directory;
+  - in a transcript (lines "$ command" followed by its output), only the
+    "$ " lines are commands.
+It fails on a non-zero exit, on a generator report of loss (sequence
+"lost N" with N > 0, fewer frames received than sent, failed iterations
+or out-of-bounds sizes) and on error lines (see ERROR_RES).
+
+DOC_CMD_VERBOSE=1 prints every block's output.
+Arguments after the two roots run only the named blocks (docs/x.md runs
+every block of that file, docs/x.md:42 the block whose fence is on line 42).
+"""
+
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+MARK_HELP = """\
+Mark it on the line just before its opening ``` with one of:
+  <!-- test: run -->                    run it as written
+  <!-- test: run OPTIONS -->            run a short form of it; OPTIONS:
+      sub='OLD=>NEW'   replace the text OLD (which must occur) by NEW
+                       (repeatable), e.g. sub='-n 50=>-n 2'
+      append='ARGS'    append ARGS to each ibex-switch, ibex-gen and
+                       ibex-fabric command, e.g. append='--duration 1'
+      bg               run the first command in the background, the
+                       others once its control socket listens, then wait
+                       for it to end (for "while it runs" examples)
+      stop             with bg: end the first command with SIGTERM once
+                       the others are done
+  <!-- test: skip REASON -->            not run; say why (needs a NIC,
+                                        hugepages, root, minutes, ...)
+The marks are read by tests/system/docs/test_doc_commands.py
+(meson test -C build doc_commands); run one block with
+  tests/system/docs/test_doc_commands.py . build FILE.md:LINE"""
+
+# A line holds an ibex command when, after a "$ " prompt, "(", "&&", ";"
+# or "|" and any VAR=value assignments, one of these starts a word.
+CMD_RE = re.compile(
+    r'(?:^|[;&|(]\s*)(?:\$\s+)?(?:[A-Za-z_][A-Za-z_0-9]*=\S*\s+)*'
+    r'(?:ibex-(?:switch|gen|fabric|ctl|pcapgen)(?=\s|$)|tests/\S+|app/\S+'
+    r'|meson(?=\s)|ninja(?=\s)|build[^/\s]*/\S+)')
+MARK_RE = re.compile(r'^\s*<!--\s*test:\s*(.*?)\s*-->\s*$')
+FENCE_RE = re.compile(r'^\s*```')
+SWITCHES = ('ibex-switch', 'ibex-gen', 'ibex-fabric')
+
+# Error lines in any output, besides the checks of the generator's report.
+ERROR_RES = [
+    re.compile(r'^EAL: (?:Error|FATAL|Cannot)', re.M),
+    re.compile(r'^ibex-\w+: .*\b(?:error|cannot|failed|refus\w*|invalid)\b',
+               re.M | re.I),
+    re.compile(r'\b(?:Segmentation fault|Aborted|AddressSanitizer|'
+               r'runtime error:)'),
+    re.compile(r'^(?:bash: )?.*: (?:command not found|No such file or '
+               r'directory)$', re.M),
+    re.compile(r'\bFAIL(?:ED)?\b(?!.*\b0 FAILED)'),
+]
+TIMEOUT = float(os.environ.get('DOC_CMD_TIMEOUT', '150'))
+
+
+class Block:
+    def __init__(self, doc, line, text, mark):
+        self.doc, self.line, self.text, self.mark = doc, line, text, mark
+
+    def where(self):
+        return '%s:%d' % (self.doc, self.line)
+
+
+def blocks(root, doc):
+    """Every fenced block of doc holding an ibex command."""
+    lines = open(os.path.join(root, doc), encoding='utf-8').read().split('\n')
+    out, i = [], 0
+    while i < len(lines):
+        if not FENCE_RE.match(lines[i]):
+            i += 1
+            continue
+        start = i
+        j = start - 1
+        while j >= 0 and lines[j].strip() == '':
+            j -= 1
+        m = MARK_RE.match(lines[j]) if j >= 0 else None
+        i += 1
+        body = []
+        while i < len(lines) and not FENCE_RE.match(lines[i]):
+            body.append(lines[i])
+            i += 1
+        i += 1
+        text = '\n'.join(body)
+        if any(CMD_RE.search(l) for l in body):
+            out.append(Block(doc, start + 1, text, m.group(1) if m else None))
+    return out
+
+
+def parse_mark(b):
+    """(kind, options) of a block's mark, or an error string."""
+    if b.mark is None:
+        return 'unmarked', None
+    try:
+        words = shlex.split(b.mark)
+    except ValueError as e:
+        return 'bad', 'mark does not parse: %s' % e
+    if not words or words[0] not in ('run', 'skip'):
+        return 'bad', 'mark must start with run or skip'
+    if words[0] == 'skip':
+        if len(words) < 3:
+            return 'bad', 'skip needs a reason of a few words'
+        return 'skip', ' '.join(words[1:])
+    opts = {'sub': [], 'append': [], 'bg': False, 'stop': False}
+    for w in words[1:]:
+        if w in ('bg', 'stop'):
+            opts[w] = True
+        elif w.startswith('sub=') and '=>' in w:
+            opts['sub'].append(tuple(w[4:].split('=>', 1)))
+        elif w.startswith('append='):
+            opts['append'].append(w[7:])
+        else:
+            return 'bad', 'unknown option %r' % w
+    return 'run', opts
+
+
+def split_comment(line):
+    """(command, trailing comment) of one shell line, quotes respected."""
+    q = None
+    for k, c in enumerate(line):
+        if q:
+            if c == q:
+                q = None
+            elif c == '\\' and q == '"':
+                continue
+        elif c in '\'"':
+            q = c
+        elif c == '#' and (k == 0 or line[k - 1] in ' \t'):
+            return line[:k].rstrip(), line[k:]
+    return line.rstrip(), ''
+
+
+def commands(text):
+    """The block's commands, continuation lines joined."""
+    lines = text.split('\n')
+    transcript = any(l.startswith('$ ') for l in lines)
+    cmds, cur = [], None
+    for l in lines:
+        if cur is not None:
+            cur += '\n' + l
+        elif transcript:
+            if not l.startswith('$ '):
+                continue
+            cur = l[2:]
+        else:
+            cur = l
+        if cur.endswith('\\'):
+            continue
+        c, _ = split_comment(cur)
+        if c.strip():
+            cmds.append(c)
+        cur = None
+    if cur is not None:
+        cmds.append(cur.rstrip('\\'))
+    return cmds
+
+
+def short_form(b, opts, tmp):
+    text = b.text
+    for old, new in opts['sub']:
+        if old not in text:
+            raise ValueError("sub='%s=>%s': %r is no longer in the block; "
+                             "update the mark" % (old, new, old))
+        text = text.replace(old, new)
+    text = text.replace('/tmp/', tmp + '/')
+    cmds = commands(text)
+    for a in opts['append']:
+        n = 0
+        for k, c in enumerate(cmds):
+            if re.match(r'\s*(?:%s)\s' % '|'.join(SWITCHES), c):
+                bg = c.endswith('&')
+                cmds[k] = (c[:-1].rstrip() if bg else c) + ' ' + a + \
+                    (' &' if bg else '')
+                n += 1
+        if n == 0:
+            raise ValueError("append='%s': no ibex-switch, ibex-gen or "
+                             "ibex-fabric command in the block" % a)
+    return cmds
+
+
+WRAP = r'''#!/usr/bin/env bash
+# %(name)s of the build tree, with this run's file prefix
+bin=%(bin)s
+for a in "$@"; do
+	case $a in %(own)s) exec "$bin" "$@";; esac
+done
+%(body)s
+'''
+
+
+def make_bin(build, bindir):
+    os.makedirs(bindir)
+    progs = {n: os.path.join(build, 'app', n, n) for n in
+             ('ibex-switch', 'ibex-gen', 'ibex-fabric', 'ibex-ctl',
+              'ibex-pcapgen')}
+    for n, path in progs.items():
+        if not os.access(path, os.X_OK):
+            raise SystemExit('doc_commands: %s not built' % path)
+        if n in SWITCHES:
+            own = '--file-prefix*|--help|-h|--version|-V'
+            body = 'exec "$bin" --file-prefix="$IBEX_DOC_PREFIX" "$@"'
+        elif n == 'ibex-ctl':
+            own = '-s|--socket*|-f|--file-prefix*|--help|-h|--version|-V'
+            body = 'exec "$bin" --file-prefix "$IBEX_DOC_PREFIX" "$@"'
+        else:
+            own = '*'
+            body = ''
+        with open(os.path.join(bindir, n), 'w') as f:
+            f.write(WRAP % {'name': n, 'bin': shlex.quote(path), 'own': own,
+                            'body': body})
+        os.chmod(os.path.join(bindir, n), 0o755)
+
+
+def check_output(out):
+    """Problems the output reports: loss, failed iterations, errors."""
+    bad = []
+    for m in re.finditer(r'\blost (\d+)', out):
+        if int(m.group(1)) > 0:
+            bad.append('loss: ' + line_of(out, m.start()))
+    for m in re.finditer(r'frames: tx (\d+) rx (\d+)', out):
+        if int(m.group(2)) < int(m.group(1)):
+            bad.append('fewer frames received than sent: ' +
+                       line_of(out, m.start()))
+    for m in re.finditer(r'Out of bounds values : (\d+) FAILED', out):
+        if int(m.group(1)) > 0:
+            bad.append('failed sizes: ' + line_of(out, m.start()))
+    for r in ERROR_RES:
+        for m in r.finditer(out):
+            l = line_of(out, m.start())
+            if ' 0 FAILED' not in l:
+                bad.append('error line: ' + l)
+    return bad
+
+
+def line_of(s, pos):
+    a = s.rfind('\n', 0, pos) + 1
+    b = s.find('\n', pos)
+    return s[a:b if b >= 0 else len(s)].strip()
+
+
+BG_SCRIPT = r'''
+( %(first)s ) >"$IBEX_DOC_WORK/bg.log" 2>&1 &
+bg=$!
+trap 'kill -TERM $bg 2>/dev/null && { wait $bg; cat "$IBEX_DOC_WORK/bg.log"; }' EXIT
+for ((i = 0; i < 1200; i++)); do
+	grep -q 'listening on' "$IBEX_DOC_WORK/bg.log" && break
+	kill -0 $bg 2>/dev/null || break
+	sleep 0.1
+done
+grep -q 'listening on' "$IBEX_DOC_WORK/bg.log" || {
+	echo "doc_commands: the first command never listened"; cat "$IBEX_DOC_WORK/bg.log"; exit 1; }
+%(rest)s
+%(stop)s
+rc=0; wait $bg || rc=$?
+cat "$IBEX_DOC_WORK/bg.log"
+exit $rc
+'''
+
+
+def run_block(b, opts, src, build, n):
+    work = tempfile.mkdtemp(prefix='ibex-doc.')
+    try:
+        tmp = os.path.join(work, 'tmp')
+        os.makedirs(tmp)
+        for e in os.listdir(src):
+            if e.startswith('.') or e.startswith('build'):
+                continue
+            os.symlink(os.path.join(src, e), os.path.join(work, e))
+        os.symlink(build, os.path.join(work, 'build'))
+        make_bin(build, os.path.join(work, '.bin'))
+        try:
+            cmds = short_form(b, opts, tmp)
+        except ValueError as e:
+            return ['%s' % e], ''
+        if opts['bg']:
+            first = cmds[0][:-1].rstrip() if cmds[0].endswith('&') \
+                else cmds[0]
+            script = BG_SCRIPT % {'first': 'exec ' + first,
+                                  'rest': '\n'.join(cmds[1:]),
+                                  'stop': 'kill -TERM $bg' if opts['stop']
+                                  else ''}
+        else:
+            script = '\n'.join(cmds) + '\n'
+        script = 'set -eo pipefail\n' + script
+        env = dict(os.environ)
+        env['PATH'] = os.path.join(work, '.bin') + ':' + env['PATH']
+        env['IBEX_DOC_PREFIX'] = 'ibexdoc%d_%d' % (os.getpid(), n)
+        env['IBEX_DOC_WORK'] = work
+        print('--- %s: %s' % (b.where(), 'bg; ' if opts['bg'] else ''))
+        print('\n'.join('  $ ' + c for c in cmds), flush=True)
+        t0 = time.monotonic()
+        p = subprocess.Popen(['bash', '-c', script], cwd=work, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, start_new_session=True)
+        try:
+            out, _ = p.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGTERM)
+            try:
+                out, _ = p.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                out, _ = p.communicate()
+            return ['still running after %.0f s' % TIMEOUT], out
+        dt = time.monotonic() - t0
+        try:    # anything the block left running
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        bad = check_output(out)
+        if p.returncode != 0:
+            bad.insert(0, 'exit status %d' % p.returncode)
+        if os.environ.get('DOC_CMD_VERBOSE'):
+            print(out)
+        print('    %.1f s, exit %d' % (dt, p.returncode), flush=True)
+        return bad, out
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    src = os.path.realpath(sys.argv[1])
+    build = os.path.realpath(sys.argv[2])
+    only = sys.argv[3:]
+    docs = ['README.md'] + sorted('docs/' + f for f in
+                                  os.listdir(os.path.join(src, 'docs'))
+                                  if f.endswith('.md'))
+    failures, ran, skipped = [], 0, 0
+    n = 0
+    for doc in docs:
+        for b in blocks(src, doc):
+            if only and doc not in only and b.where() not in only:
+                continue
+            n += 1
+            kind, opts = parse_mark(b)
+            if kind == 'unmarked':
+                failures.append('%s: a code block with an ibex command has '
+                                'no test mark.\n%s' % (b.where(), MARK_HELP))
+                continue
+            if kind == 'bad':
+                failures.append('%s: %s\n%s' % (b.where(), opts, MARK_HELP))
+                continue
+            if kind == 'skip':
+                skipped += 1
+                print('--- %s: skipped: %s' % (b.where(), opts))
+                continue
+            ran += 1
+            bad, out = run_block(b, opts, src, build, n)
+            if bad:
+                failures.append('%s:\n  %s\n----- output -----\n%s'
+                                '----- end -----' % (b.where(),
+                                                     '\n  '.join(bad),
+                                                     out[-6000:]))
+    if n == 0:
+        failures.append('no code block with an ibex command found')
+    print('doc_commands: %d blocks run, %d skipped with a reason, %d '
+          'failed' % (ran, skipped, len(failures)))
+    for f in failures:
+        print('FAIL: ' + f, file=sys.stderr)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == '__main__':
+    main()
