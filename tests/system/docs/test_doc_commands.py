@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Every command a user would copy from README.md and docs/*.md runs.
+"""Every command a user would copy from README.md and docs/ runs.
 
     test_doc_commands.py SOURCE_ROOT BUILD_ROOT [DOC[:LINE]...]
 
-Every fenced code block of README.md and docs/*.md that holds an ibex
-command (ibex-switch, ibex-gen, ibex-fabric, ibex-ctl, ibex-pcapgen, a
-script under tests/ or app/, meson, ninja) carries a marker on the line
-just before its opening fence (see MARK_HELP below): "run" it, or "skip" it
-with a reason. A block with neither fails the test, so a new command in the
-docs cannot go untested without a stated reason.
+Every fenced code block of README.md and docs/*.md, and every indented one
+of docs/man/*.md, that holds an ibex command (ibex-switch, ibex-gen,
+ibex-fabric, ibex-ctl, ibex-pcapgen, a script under tests/ or app/, meson,
+ninja) carries a mark: on the line just before its opening fence, or for
+a man page a line of MAN_MARKS (MARK_HELP below says how). The mark runs
+the block, as written or in a short form, or skips it with a reason. A
+block without one fails the test, so a new command in the docs cannot go
+untested without a stated reason.
 
 A block marked run is run as one bash script (set -e, pipefail):
   - in a fresh directory whose entries link to the source tree's top
@@ -43,7 +45,8 @@ import tempfile
 import time
 
 MARK_HELP = """\
-Mark it on the line just before its opening ``` with one of:
+Mark each code block that holds an ibex command on the line just before
+its opening ``` with one of:
   <!-- test: run -->                    run it as written
   <!-- test: run OPTIONS -->            run a short form of it; OPTIONS:
       sub='OLD=>NEW'   replace the text OLD (which must occur) by NEW
@@ -57,6 +60,9 @@ Mark it on the line just before its opening ``` with one of:
                        the others are done
   <!-- test: skip REASON -->            not run; say why (needs a NIC,
                                         hugepages, root, minutes, ...)
+A man page's markdown (docs/man/*.md; go-md2man would print the comment)
+has its marks in tests/system/docs/man_marks.txt instead, one line a block:
+  docs/man/PAGE.md | TEXT ONLY THAT BLOCK HOLDS | run OPTIONS or skip REASON
 The marks are read by tests/system/docs/test_doc_commands.py
 (meson test -C build doc_commands); run one block with
   tests/system/docs/test_doc_commands.py . build FILE.md:LINE"""
@@ -67,6 +73,7 @@ CMD_RE = re.compile(
     r'(?:^|[;&|(]\s*)(?:\$\s+)?(?:[A-Za-z_][A-Za-z_0-9]*=\S*\s+)*'
     r'(?:ibex-(?:switch|gen|fabric|ctl|pcapgen)(?=\s|$)|tests/\S+|app/\S+'
     r'|meson(?=\s)|ninja(?=\s)|build[^/\s]*/\S+)')
+MAN_MARKS = 'tests/system/docs/man_marks.txt'
 MARK_RE = re.compile(r'^\s*<!--\s*test:\s*(.*?)\s*-->\s*$')
 FENCE_RE = re.compile(r'^\s*```')
 SWITCHES = ('ibex-switch', 'ibex-gen', 'ibex-fabric')
@@ -91,6 +98,52 @@ class Block:
 
     def where(self):
         return '%s:%d' % (self.doc, self.line)
+
+
+def man_blocks(root, doc, marks):
+    """Every indented block of a man page's markdown holding an ibex
+    command; its mark is the line of MAN_MARKS naming a text of it."""
+    lines = open(os.path.join(root, doc), encoding='utf-8').read().split('\n')
+    out, i = [], 0
+    while i < len(lines):
+        if not (lines[i].startswith('    ') and
+                (i == 0 or lines[i - 1].strip() == '' or
+                 lines[i - 1].startswith('#'))):
+            i += 1
+            continue
+        start, body = i, []
+        while i < len(lines) and (lines[i].startswith('    ') or
+                                  (lines[i].strip() == '' and i + 1 <
+                                   len(lines) and
+                                   lines[i + 1].startswith('    '))):
+            body.append(lines[i][4:])
+            i += 1
+        text = '\n'.join(body)
+        if any(CMD_RE.search(l) for l in body):
+            mine = [m for d, key, m in marks if d == doc and key in text]
+            b = Block(doc, start + 1, text, mine[0] if len(mine) == 1
+                      else None)
+            if len(mine) > 1:
+                b.mark = 'ambiguous: %d lines of %s name it' % (
+                    len(mine), MAN_MARKS)
+            out.append(b)
+    return out
+
+
+def read_man_marks(root):
+    """(doc, text, mark) of each line "DOC | TEXT | MARK" of MAN_MARKS."""
+    out = []
+    path = os.path.join(root, MAN_MARKS)
+    if not os.path.exists(path):
+        return out
+    for k, l in enumerate(open(path, encoding='utf-8'), 1):
+        if l.strip() == '' or l.startswith('#'):
+            continue
+        f = [x.strip() for x in l.split(' | ', 2)]
+        if len(f) != 3:
+            raise SystemExit('%s:%d: not "DOC | TEXT | MARK"' % (MAN_MARKS, k))
+        out.append(tuple(f))
+    return out
 
 
 def blocks(root, doc):
@@ -122,16 +175,19 @@ def parse_mark(b):
     """(kind, options) of a block's mark, or an error string."""
     if b.mark is None:
         return 'unmarked', None
+    if b.mark.startswith('ambiguous:'):
+        return 'bad', b.mark
+    if b.mark.split()[:1] == ['skip']:
+        reason = b.mark[4:].strip()
+        if len(reason.split()) < 2:
+            return 'bad', 'skip needs a reason of a few words'
+        return 'skip', reason
     try:
         words = shlex.split(b.mark)
     except ValueError as e:
         return 'bad', 'mark does not parse: %s' % e
     if not words or words[0] not in ('run', 'skip'):
         return 'bad', 'mark must start with run or skip'
-    if words[0] == 'skip':
-        if len(words) < 3:
-            return 'bad', 'skip needs a reason of a few words'
-        return 'skip', ' '.join(words[1:])
     opts = {'sub': [], 'append': [], 'bg': False, 'stop': False}
     for w in words[1:]:
         if w in ('bg', 'stop'):
@@ -359,19 +415,28 @@ def main():
                                   os.listdir(os.path.join(src, 'docs'))
                                   if f.endswith('.md'))
     failures, ran, skipped = [], 0, 0
+    need_help = False
     n = 0
-    for doc in docs:
-        for b in blocks(src, doc):
+    mans = sorted('docs/man/' + f for f in
+                  os.listdir(os.path.join(src, 'docs', 'man'))
+                  if f.endswith('.md'))
+    marks = read_man_marks(src)
+    for doc in docs + mans:
+        found = blocks(src, doc) if doc in docs else \
+            man_blocks(src, doc, marks)
+        for b in found:
             if only and doc not in only and b.where() not in only:
                 continue
             n += 1
             kind, opts = parse_mark(b)
             if kind == 'unmarked':
                 failures.append('%s: a code block with an ibex command has '
-                                'no test mark.\n%s' % (b.where(), MARK_HELP))
+                                'no test mark (see below)' % b.where())
+                need_help = True
                 continue
             if kind == 'bad':
-                failures.append('%s: %s\n%s' % (b.where(), opts, MARK_HELP))
+                failures.append('%s: %s (see below)' % (b.where(), opts))
+                need_help = True
                 continue
             if kind == 'skip':
                 skipped += 1
@@ -390,6 +455,8 @@ def main():
           'failed' % (ran, skipped, len(failures)))
     for f in failures:
         print('FAIL: ' + f, file=sys.stderr)
+    if need_help:
+        print(MARK_HELP, file=sys.stderr)
     sys.exit(1 if failures else 0)
 
 
