@@ -1234,6 +1234,28 @@ latency_plot(FILE *f, const struct ibex_gen_report *rep)
 		n ? "all sizes" : "every frame", n);
 }
 
+/* mkdir -p @p dir (mode 0755): 0 or -errno. */
+static int
+make_dirs(const char *dir)
+{
+	char path[4096];
+	size_t n = strlen(dir), i;
+
+	if (n == 0 || n >= sizeof(path))
+		return -EINVAL;
+	memcpy(path, dir, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		if (i < n)
+			path[i] = '/';
+	}
+	return 0;
+}
+
 int
 ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir)
 {
@@ -1247,8 +1269,9 @@ ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir)
 	FILE *f;
 	int ret;
 
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
+	ret = make_dirs(dir);
+	if (ret < 0)
+		return ret;
 	ret = write_plot_data(rep, dir);
 	if (ret < 0)
 		return ret;
@@ -1291,7 +1314,7 @@ ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir)
 	if (ret == -1)
 		return -errno;
 	if (WIFEXITED(ret) && WEXITSTATUS(ret) == 127)
-		return -ENOENT;
+		return IBEX_GEN_PLOT_NO_GNUPLOT;
 	return WIFEXITED(ret) && WEXITSTATUS(ret) == 0 ? 0 : -EIO;
 }
 

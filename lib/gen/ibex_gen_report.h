@@ -164,10 +164,14 @@ void ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep);
 /** Write JSON / CSV. @return 0 or -errno. */
 int ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path);
 int ibex_gen_report_csv(const struct ibex_gen_report *rep, const char *path);
+/** ibex_gen_report_plot(): data and script written, gnuplot not installed. */
+#define IBEX_GEN_PLOT_NO_GNUPLOT 1
 /**
- * Write the plot data and gnuplot script into @p dir and run gnuplot
- * (PNG and SVG: latency CDF, completion-time CDF per size).
- * @return 0, -ENOENT when gnuplot is not installed, or -errno.
+ * Write the plot data and gnuplot script into @p dir, made with its
+ * parents if missing, and run gnuplot (PNG and SVG: latency CDF,
+ * completion-time CDF per size).
+ * @return 0, IBEX_GEN_PLOT_NO_GNUPLOT, or -errno (a directory or file
+ * that cannot be written, gnuplot failing: -EIO).
  */
 int ibex_gen_report_plot(const struct ibex_gen_report *rep, const char *dir);
 

@@ -2012,7 +2012,7 @@ ibex_gen_run_report(struct ibex_gen_run *r, FILE *f)
 	}
 	if (o->plot_dir != NULL) {
 		ret = ibex_gen_report_plot(&r->rep, o->plot_dir);
-		if (ret == -ENOENT)
+		if (ret == IBEX_GEN_PLOT_NO_GNUPLOT)
 			fprintf(stderr, "ibex-gen: gnuplot not found: data and "
 				"script only in %s\n", o->plot_dir);
 		else if (ret < 0)

@@ -311,6 +311,9 @@ def check_output(out):
     for m in re.finditer(r'Out of bounds values : (\d+) FAILED', out):
         if int(m.group(1)) > 0:
             bad.append('failed sizes: ' + line_of(out, m.start()))
+    if shutil.which('gnuplot'):
+        for m in re.finditer(r'gnuplot not found', out):
+            bad.append('gnuplot is installed: ' + line_of(out, m.start()))
     for r in ERROR_RES:
         for m in r.finditer(out):
             l = line_of(out, m.start())
