@@ -67,10 +67,12 @@ The marks are read by tests/system/docs/test_doc_commands.py
 (meson test -C build doc_commands); run one block with
   tests/system/docs/test_doc_commands.py . build FILE.md:LINE"""
 
-# A line holds an ibex command when, after a "$ " prompt, "(", "&&", ";"
-# or "|" and any VAR=value assignments, one of these starts a word.
+# A line holds an ibex command when, at its start or after "(", "&&", ";"
+# or "|", then a "$ " prompt, sudo and VAR=value assignments, one of these
+# starts a word.
 CMD_RE = re.compile(
-    r'(?:^|[;&|(]\s*)(?:\$\s+)?(?:[A-Za-z_][A-Za-z_0-9]*=\S*\s+)*'
+    r'(?:^\s*|[;&|(]\s*)(?:\$\s+)?(?:sudo\s+)?'
+    r'(?:[A-Za-z_][A-Za-z_0-9]*=\S*\s+)*'
     r'(?:ibex-(?:switch|gen|fabric|ctl|pcapgen)(?=\s|$)|tests/\S+|app/\S+'
     r'|meson(?=\s)|ninja(?=\s)|build[^/\s]*/\S+)')
 MAN_MARKS = 'tests/system/docs/man_marks.txt'
@@ -455,7 +457,7 @@ def main():
     if n == 0:
         failures.append('no code block with an ibex command found')
     print('doc_commands: %d blocks run, %d skipped with a reason, %d '
-          'failed' % (ran, skipped, len(failures)))
+          'failed' % (ran, skipped, len(failures)), flush=True)
     for f in failures:
         print('FAIL: ' + f, file=sys.stderr)
     if need_help:
