@@ -17,9 +17,17 @@
 #  2. five seconds of 64-byte RoCEv2 frames at full speed between two
 #     ports replaying pcaps in a loop: the forwarding rate, once a second.
 #
-#   app/ibex-demo.sh [BUILD_DIR]      (IBEX_DEMO_OUT=DIR for the plots)
+#   app/ibex-demo.sh [--quick] [BUILD_DIR]   (IBEX_DEMO_OUT=DIR for the plots)
+#
+# --quick runs the same steps short (sizes up to 64 KiB, 2 iterations,
+# 1 s at full speed), as the doc_commands test does (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=0
+if [ "${1:-}" = --quick ]; then
+	quick=1
+	shift
+fi
 build=${1:-build}
 
 tests/deps.sh
@@ -45,6 +53,11 @@ mkdir -p "$out"
 gen_eal=(--lcores 0@0,1@1,2@0 --no-huge -m 1024 --no-pci
 	 --log-level='lib.*:notice' --file-prefix="ibexdemo$$")
 coll="--engine ring --ranks 8 -b 4K -e 1M -f 4 -n 50 -w 5"
+fullspeed=5
+if [ $quick = 1 ]; then
+	coll="--engine ring --ranks 8 -b 4K -e 64K -f 4 -n 2 -w 1"
+	fullspeed=1
+fi
 for run in plain straggler; do
 	extra=""
 	if [ $run = straggler ]; then
@@ -106,11 +119,11 @@ for p in 0 1 2 3; do
 done
 
 echo
-echo "== 2. 64-byte RoCEv2 at full speed, 2 ports, 5 s (one worker core)"
+echo "== 2. 64-byte RoCEv2 at full speed, 2 ports, $fullspeed s (one worker core)"
 "$gen" -o "$tmp/b0.pcap" -n 256 -p 8 >/dev/null
 "$gen" -o "$tmp/b1.pcap" -n 256 -p 8 --reverse >/dev/null
 "$sw" "${eal[@]}" \
 	--vdev "net_pcap0,rx_pcap=$tmp/b0.pcap,infinite_rx=1" \
 	--vdev "net_pcap1,rx_pcap=$tmp/b1.pcap,infinite_rx=1" \
-	-- --config conf/bench.conf --duration 5 --stats-period 1 2>&1 |
+	-- --config conf/bench.conf --duration $fullspeed --stats-period 1 2>&1 |
 	grep -v -E '^(EAL|TELEMETRY|IBEX_WORKER):'

@@ -15,6 +15,11 @@ for p in "${pkgs[@]}"; do
 	fi
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
+# IBEX_DEPS_NO_INSTALL=1 (the doc_commands test): say what is missing, fail.
+if [ "${IBEX_DEPS_NO_INSTALL:-0}" = 1 ]; then
+	echo "ibex: missing ${missing[*]} (not installed: IBEX_DEPS_NO_INSTALL=1)" >&2
+	exit 1
+fi
 
 echo "ibex: installing ${missing[*]}" >&2
 sudo=""

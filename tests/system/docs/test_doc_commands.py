@@ -22,7 +22,9 @@ A block marked run is run as one bash script (set -e, pipefail):
     as their first argument unless they name one, ibex-ctl gets
     --file-prefix UNIQUE unless it names a socket or a prefix, so runs
     never collide with each other or with anything else on the machine;
-  - with "/tmp/" in the text mapped into the scratch directory;
+  - with "/tmp/" in the text mapped into the scratch directory, and so
+    IBEX_DEMO_OUT, and IBEX_DEPS_NO_INSTALL=1 (tests/deps.sh never runs
+    apt-get here);
   - in a transcript (lines "$ command" followed by its output), only the
     "$ " lines are commands.
 It fails on a non-zero exit, on a generator report of loss (sequence
@@ -53,6 +55,9 @@ its opening ``` with one of:
                        (repeatable), e.g. sub='-n 50=>-n 2'
       append='ARGS'    append ARGS to each ibex-switch, ibex-gen and
                        ibex-fabric command, e.g. append='--duration 1'
+      omit='TEXT=>REASON'  leave out the commands holding TEXT, for the
+                       REASON given (e.g. omit='tests/run-all.sh=>what
+                       CI runs')
       bg               run the first command in the background, the
                        others once its control socket listens, then wait
                        for it to end (for "while it runs" examples)
@@ -190,12 +195,15 @@ def parse_mark(b):
         return 'bad', 'mark does not parse: %s' % e
     if not words or words[0] not in ('run', 'skip'):
         return 'bad', 'mark must start with run or skip'
-    opts = {'sub': [], 'append': [], 'bg': False, 'stop': False}
+    opts = {'sub': [], 'append': [], 'omit': [], 'bg': False, 'stop': False}
     for w in words[1:]:
         if w in ('bg', 'stop'):
             opts[w] = True
         elif w.startswith('sub=') and '=>' in w:
             opts['sub'].append(tuple(w[4:].split('=>', 1)))
+        elif w.startswith('omit=') and '=>' in w and \
+                len(w.split('=>', 1)[1].split()) >= 2:
+            opts['omit'].append(w[5:].split('=>', 1)[0])
         elif w.startswith('append='):
             opts['append'].append(w[7:])
         else:
@@ -253,6 +261,12 @@ def short_form(b, opts, tmp):
         text = text.replace(old, new)
     text = text.replace('/tmp/', tmp + '/')
     cmds = commands(text)
+    for o in opts['omit']:
+        n = len(cmds)
+        cmds = [c for c in cmds if o not in c]
+        if len(cmds) == n:
+            raise ValueError("omit='%s=>...': no command holds %r; update "
+                             "the mark" % (o, o))
     for a in opts['append']:
         n = 0
         for k, c in enumerate(cmds):
@@ -378,6 +392,8 @@ def run_block(b, opts, src, build, n):
         env['PATH'] = os.path.join(work, '.bin') + ':' + env['PATH']
         env['IBEX_DOC_PREFIX'] = 'ibexdoc%d_%d' % (os.getpid(), n)
         env['IBEX_DOC_WORK'] = work
+        env['IBEX_DEPS_NO_INSTALL'] = '1'   # tests/deps.sh: never apt-get
+        env['IBEX_DEMO_OUT'] = os.path.join(tmp, 'ibex-demo')  # not /tmp's
         print('--- %s: %s' % (b.where(), 'bg; ' if opts['bg'] else ''))
         print('\n'.join('  $ ' + c for c in cmds), flush=True)
         t0 = time.monotonic()
