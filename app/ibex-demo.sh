@@ -19,7 +19,7 @@
 #
 #   app/ibex-demo.sh [--quick] [BUILD_DIR]   (IBEX_DEMO_OUT=DIR for the plots)
 #
-# --quick runs the same steps short (sizes up to 64 KiB, 2 iterations,
+# --quick runs the same steps short (sizes up to 16 KiB, 2 iterations,
 # 1 s at full speed), as the doc_commands test does (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,7 +55,7 @@ gen_eal=(--lcores 0@0,1@1,2@0 --no-huge -m 1024 --no-pci
 coll="--engine ring --ranks 8 -b 4K -e 1M -f 4 -n 50 -w 5"
 fullspeed=5
 if [ $quick = 1 ]; then
-	coll="--engine ring --ranks 8 -b 4K -e 64K -f 4 -n 2 -w 1"
+	coll="--engine ring --ranks 8 -b 4K -e 16K -f 4 -n 2 -w 1"
 	fullspeed=1
 fi
 for run in plain straggler; do

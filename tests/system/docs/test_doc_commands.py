@@ -348,12 +348,15 @@ BG_SCRIPT = r'''
 ( %(first)s ) >"$IBEX_DOC_WORK/bg.log" 2>&1 &
 bg=$!
 trap 'kill -TERM $bg 2>/dev/null && { wait $bg; cat "$IBEX_DOC_WORK/bg.log"; }' EXIT
+# Ready: a line after the last "listening on" (a fabric's switches open
+# their sockets in one burst, then it goes on), polled up to 120 s.
+ready() { awk '/listening on/ { l = NR } END { exit !(l && NR > l) }' "$IBEX_DOC_WORK/bg.log"; }
 for ((i = 0; i < 1200; i++)); do
-	grep -q 'listening on' "$IBEX_DOC_WORK/bg.log" && break
+	ready && break
 	kill -0 $bg 2>/dev/null || break
 	sleep 0.1
 done
-grep -q 'listening on' "$IBEX_DOC_WORK/bg.log" || {
+ready || {
 	echo "doc_commands: the first command never listened"; cat "$IBEX_DOC_WORK/bg.log"; exit 1; }
 %(rest)s
 %(stop)s
