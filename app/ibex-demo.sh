@@ -37,7 +37,7 @@ ninja -C "$build" >/dev/null
 sw=$build/app/ibex-switch/ibex-switch
 gen=$build/app/ibex-pcapgen/ibex-pcapgen
 tmp=$(mktemp -d /tmp/ibex-demo.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "/var/run/dpdk/ibexdemo$$" "${XDG_RUNTIME_DIR:-/nonexistent}/dpdk/ibexdemo$$"' EXIT
 eal=(-l 0-1 --no-huge -m 1024 --no-pci --log-level='lib.*:notice'
      --file-prefix="ibexdemo$$")
 

@@ -368,6 +368,7 @@ exit $rc
 
 def run_block(b, opts, src, build, n):
     work = tempfile.mkdtemp(prefix='ibex-doc.')
+    prefix = 'ibexdoc%d_%d' % (os.getpid(), n)
     try:
         tmp = os.path.join(work, 'tmp')
         os.makedirs(tmp)
@@ -393,7 +394,7 @@ def run_block(b, opts, src, build, n):
         script = 'set -eo pipefail\n' + script
         env = dict(os.environ)
         env['PATH'] = os.path.join(work, '.bin') + ':' + env['PATH']
-        env['IBEX_DOC_PREFIX'] = 'ibexdoc%d_%d' % (os.getpid(), n)
+        env['IBEX_DOC_PREFIX'] = prefix
         env['IBEX_DOC_WORK'] = work
         env['IBEX_DEPS_NO_INSTALL'] = '1'   # tests/deps.sh: never apt-get
         env['IBEX_DEMO_OUT'] = os.path.join(tmp, 'ibex-demo')  # not /tmp's
@@ -427,6 +428,10 @@ def run_block(b, opts, src, build, n):
         return bad, out
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        # EAL's run directory of this block's prefix, for root or not
+        for d in ('/var/run/dpdk', os.path.join(
+                os.environ.get('XDG_RUNTIME_DIR', '/nonexistent'), 'dpdk')):
+            shutil.rmtree(os.path.join(d, prefix), ignore_errors=True)
 
 
 def main():
