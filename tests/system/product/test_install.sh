@@ -6,8 +6,11 @@
 # section), bash completion for ibex-ctl and ibex-switch (and it completes
 # "show r" to "show rates" when bash-completion is there), the example
 # configs, both Wireshark dissectors, the systemd unit (Type=notify,
-# ExecReload SIGHUP, ExecStart at the installed binary) and the container
-# recipe. The installed switch then signals readiness on NOTIFY_SOCKET
+# ExecReload SIGHUP, ExecStart at the installed binary) and the two files
+# it reads in SYSCONFDIR (ibex/ibex.conf, which --check-config accepts,
+# and default/ibex-switch), the eBPF header and its pkg-config file, the
+# README and docs/ in share/doc/ibex, the BPF example sources once, and
+# the container recipe. The installed switch then signals readiness on NOTIFY_SOCKET
 # the way systemd expects (READY=1 once its control socket answers,
 # STOPPING=1 at the end).
 #
@@ -25,9 +28,14 @@ dest=$tmp/root
 
 meson install -C "$build" --no-rebuild --quiet --destdir "$dest" \
 	>"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "meson install"; }
-prefix=$(meson introspect "$build" --buildoptions |
-	python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"][0])')
+opt() { # name -> the build's value of that option
+	meson introspect "$build" --buildoptions | python3 -c 'import json,sys
+print([o["value"] for o in json.load(sys.stdin) if o["name"]==sys.argv[1]][0])' "$1"
+}
+prefix=$(opt prefix)
 root=$dest$prefix
+sysconf=$(opt sysconfdir)
+case $sysconf in /*) etc=$dest$sysconf ;; *) etc=$root/$sysconf ;; esac
 (cd "$dest" && find . \( -type f -o -type l \) | sort) >"$tmp/files"
 want=(bin/ibex-switch bin/ibex-ctl bin/ibex-gen bin/ibex-pcapgen
       share/man/man1/ibex-switch.1 share/man/man1/ibex-ctl.1
@@ -40,13 +48,21 @@ want=(bin/ibex-switch bin/ibex-ctl bin/ibex-gen bin/ibex-pcapgen
       share/bash-completion/completions/ibex-pcapgen
       share/ibex/conf/lanes.conf share/ibex/conf/lossless.conf
       share/ibex/wireshark/ibexfc.lua share/ibex/wireshark/ibexprobe.lua
-      lib/systemd/system/ibex-switch.service share/ibex/ibex-switch.default
+      lib/systemd/system/ibex-switch.service
+      share/pkgconfig/ibex.pc include/ibex/ibex_bpf_ctx.h
+      share/doc/ibex/README.md share/doc/ibex/docs/configuration.md
       share/ibex/container/Containerfile share/ibex/container/build.sh
       share/ibex/container/run.sh)
 for f in "${want[@]}"; do
 	[ -e "$root/$f" ] || { cat "$tmp/files"; fail "not installed: $f"; }
 done
-check_ok "installed: ${#want[@]} files (binaries, man, completion, configs, dissectors, unit, container)"
+check_ok "installed: ${#want[@]} files (binaries, man, completion, configs, dissectors, unit, pkg-config, docs, container)"
+for f in ibex/ibex.conf default/ibex-switch; do
+	[ -f "$etc/$f" ] || { cat "$tmp/files"; fail "not installed: $etc/$f"; }
+done
+"$root/bin/ibex-switch" --check-config "$etc/ibex/ibex.conf" >"$tmp/check.log" 2>&1 ||
+	{ cat "$tmp/check.log"; fail "the installed ibex.conf is refused"; }
+check_ok "the unit's files in $etc: ibex/ibex.conf (check-config passes), default/ibex-switch"
 for c in "$(dirname "$0")"/../../../conf/*.conf; do
 	[ -f "$root/share/ibex/conf/$(basename "$c")" ] ||
 		fail "config $(basename "$c") not installed"
@@ -64,10 +80,18 @@ grep -q "lossless" "$tmp/page" || fail "ibex.conf.5 lacks the reference"
 check_ok "man -l renders every page"
 
 unit=$root/lib/systemd/system/ibex-switch.service
+etc_abs=${etc#"$dest"}
 grep -q "^Type=notify" "$unit" && grep -q '^ExecReload=.*-HUP' "$unit" &&
-	grep -q "^ExecStart=$prefix/bin/ibex-switch " "$unit" ||
+	grep -q "^ExecStart=$prefix/bin/ibex-switch .* --config $etc_abs/ibex/ibex.conf " "$unit" &&
+	grep -qx "ExecStartPre=$prefix/bin/ibex-switch --check-config $etc_abs/ibex/ibex.conf" "$unit" &&
+	grep -qx "EnvironmentFile=-$etc_abs/default/ibex-switch" "$unit" ||
 	{ cat "$unit"; fail "the unit"; }
-check_ok "unit: Type=notify, ExecReload SIGHUP, ExecStart at $prefix/bin"
+check_ok "unit: Type=notify, ExecReload SIGHUP, ExecStart at $prefix/bin, files in $etc_abs"
+
+# The BPF examples once, in share/ibex/bpf (not again under share/ibex/conf).
+[ "$(grep -c '/qp_range\.c$' "$tmp/files")" -eq 1 ] ||
+	{ grep 'bpf/' "$tmp/files"; fail "BPF sources installed twice"; }
+check_ok "BPF example sources installed once"
 
 comp=$root/share/bash-completion/completions/ibex-ctl
 bash -n "$comp" || fail "completion: syntax"
