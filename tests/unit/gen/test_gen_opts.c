@@ -215,7 +215,7 @@ test_usage_is_the_parser(void **state)
 			fail_msg("usage lists --%s, the test does not know it", opt);
 		snprintf(opt, sizeof(opt), "--%s", samples[k].name);
 		if (strcmp(samples[k].name, "help") == 0) {
-			freopen("/dev/null", "w", stdout);
+			assert_non_null(freopen("/dev/null", "w", stdout));
 			assert_int_equal(parse2(&o, opt, NULL), 1);
 		} else if (strcmp(samples[k].name, "version") == 0) {
 			assert_int_equal(parse2(&o, opt, NULL), -EINVAL);
