@@ -38,8 +38,10 @@ sysconf=$(opt sysconfdir)
 case $sysconf in /*) etc=$dest$sysconf ;; *) etc=$root/$sysconf ;; esac
 (cd "$dest" && find . \( -type f -o -type l \) | sort) >"$tmp/files"
 want=(bin/ibex-switch bin/ibex-ctl bin/ibex-gen bin/ibex-pcapgen
+      bin/ibex-fabric
       share/man/man1/ibex-switch.1 share/man/man1/ibex-ctl.1
       share/man/man1/ibex-gen.1 share/man/man1/ibex-pcapgen.1
+      share/man/man1/ibex-fabric.1
       share/man/man5/ibex.conf.5
       share/bash-completion/completions/ibex-ctl
       share/bash-completion/completions/ibex-switch
