@@ -298,7 +298,7 @@ else:
     # Exit 3 says "not judged"; the caller runs it again.
     wire = (g["rate"]["achieved_pps"] * (128 + 20) * 8) / 100e6
     print("fabric: incast --fc %s offered %.2fx rank 0's link" % (mode, wire))
-    if wire < 1.5 and q["lost"] == 0 and drops == 0:
+    if wire < 1.15 and q["lost"] == 0 and drops == 0:
         sys.exit(3)
     assert q["lost"] > 0 or drops > 0, (q, drops)
 PY
@@ -334,7 +334,7 @@ for try in 1 2 3; do
 done
 case $rc in
 0) ;;
-3) info "incast --fc none: not judged, the host never offered 1.5x the link (see docs/testing.md)" ;;
+3) info "incast --fc none: not judged, the host never offered 1.15x the link (see docs/testing.md)" ;;
 *) show_log "$tmp/inc.none.log"; fail "incast without flow control lost nothing: the test cannot fail" ;;
 esac
 # Its drops are lane drops (lossy-full), which the data path counts
@@ -421,61 +421,83 @@ cp "$confdir/fabric/leaf.conf" "$tmp/"
 # CPU for 50 ms (beside a CPU hog, 20 ms lost 5,320 frames of the up/down
 # run to fc-violation); the larger headroom needs a larger pool, -m 4096.
 eal6=(--lcores 0@0,1@1,2@0 --no-huge -m 4096 --no-pci --log-level='lib.*:notice')
-for r in shortest updown; do
-	dpdk_prefix pdl "dl$r"
+dl_run() { # ROUTES
+	local pdl
+	dpdk_prefix pdl "dl$1"
 	"$fab" "${eal6[@]}" --file-prefix="$pdl" -- "$tmp/ring5.yaml" --fc pfc \
-		--routes $r --pfc-reaction-us 50000 \
+		--routes "$1" --pfc-reaction-us 50000 \
 		--pfc-watchdog 'drop detect-ms 200 recover-ms 200' \
-		--json "$tmp/dl.$r.json" --gen "--engine rate --ranks 5 \
+		--json "$tmp/dl.$1.json" --gen "--engine rate --ranks 5 \
 		--flow 0:2,1:3,2:4,3:0,4:1 --pcp 3 --vlan 1 --size 1024 --rate 60K \
-		--frames 300000 --duration 600 --json $tmp/dl.$r.gen.json" \
-		>"$tmp/dl.$r.log" 2>&1 || true
-	[ -s "$tmp/dl.$r.gen.json" ] && [ -s "$tmp/dl.$r.json" ] ||
-		{ show_log "$tmp/dl.$r.log"; fail "deadlock run (--routes $r) did not finish"; }
-done
-python3 - "$tmp" <<'PY' || { show_log "$tmp/dl.shortest.log"; fail "PFC deadlock"; }
+		--frames 300000 --duration 600 --json $tmp/dl.$1.gen.json" \
+		>"$tmp/dl.$1.log" 2>&1 || true
+	[ -s "$tmp/dl.$1.gen.json" ] && [ -s "$tmp/dl.$1.json" ] ||
+		{ show_log "$tmp/dl.$1.log"; fail "deadlock run (--routes $1) did not finish"; }
+}
+# ROUTES -> 0 as asserted, 3 not judged: the host could not load the cycle
+dl_judge() {
+	python3 - "$tmp" "$1" <<'PY'
 import json, re, sys
-t = sys.argv[1]
-for r in ("shortest", "updown"):
-    g = json.load(open(f"{t}/dl.{r}.gen.json"))
-    h = json.load(open(f"{t}/dl.{r}.json"))
-    fr, q = g["frames"], g["sequence"]
-    storms = {(s["name"], p["port"]): p["pfc_storms"] for s in h["switches"]
-              for p in s["ports"] if p["pfc_storms"]}
-    log = open(f"{t}/dl.{r}.log").read()
-    lines = re.findall(r"switch (s\d): port (p\d+) priority (\d): PFC storm "
-                       r"\(paused ([0-9.]+) ms\)", log)
-    # The cycle closes only when each ring link (two flows) is offered
-    # more than it carries: each flow above half a link (100 Mb/s,
-    # 1,024-byte frames + 24 bytes of preamble, FCS and gap). Measured, so
-    # a host too busy to load it is told apart from a switch that missed
-    # a storm.
-    secs = g["rate"]["elapsed_s"]
-    half_link = 100e6 / ((1024 + 24) * 8) / 2
-    flow_fps = fr["tx"] / 5 / secs if secs > 0 else 0
-    print("fabric: --routes %s: sent %d received %d lost %d; storms %s; "
-          "each flow offered %.0f frames/s (the cycle closes above %.0f)"
-          % (r, fr["tx"], fr["rx"], q["lost"], storms, flow_fps, half_link))
-    if r == "updown":
-        assert not storms and not lines, (storms, lines)
-        assert fr["tx"] >= 300000 and fr["tx"] == fr["rx"] and q["lost"] == 0, (fr, q)
-        continue
-    # Deadlocked: every switch's clockwise ring port (p1) stormed, each
-    # found within its detection time (200 ms; the check runs every few
-    # ms), logged with its switch, port and priority, and restored.
-    assert storms or flow_fps > half_link, \
-        "no storm, but each flow was offered only %.0f frames/s, below the " \
-        "%.0f that close the cycle: the host was too busy to load it (the " \
-        "generator's pacing error is in its report)" % (flow_fps, half_link)
-    assert len(storms) >= 3 and all(p == "p1" for _, p in storms), storms
-    assert lines and all(pr == "3" and float(ms) < 300 for _, _, pr, ms in lines), lines
-    for sw, port, pr, ms in lines[:5]:
-        print("fabric: deadlock: switch %s port %s priority %s paused %s ms: drained"
-              % (sw, port, pr, ms))
-    assert "storm over, lane restored" in log
-    # broken and recovered: traffic flowed again after each break
-    assert fr["tx"] >= 300000 and fr["rx"] > 0.3 * fr["tx"], fr
+t, r = sys.argv[1:3]
+g = json.load(open(f"{t}/dl.{r}.gen.json"))
+h = json.load(open(f"{t}/dl.{r}.json"))
+fr, q = g["frames"], g["sequence"]
+storms = {(s["name"], p["port"]): p["pfc_storms"] for s in h["switches"]
+          for p in s["ports"] if p["pfc_storms"]}
+log = open(f"{t}/dl.{r}.log").read()
+lines = re.findall(r"switch (s\d): port (p\d+) priority (\d): PFC storm "
+                   r"\(paused ([0-9.]+) ms\)", log)
+# The cycle closes only when each ring link (two flows) is offered
+# more than it carries: each flow above half a link (100 Mb/s,
+# 1,024-byte frames + 24 bytes of preamble, FCS and gap). Measured, so
+# a host too busy to load it is told apart from a switch that missed
+# a storm.
+secs = g["rate"]["elapsed_s"]
+half_link = 100e6 / ((1024 + 24) * 8) / 2
+flow_fps = fr["tx"] / 5 / secs if secs > 0 else 0
+print("fabric: --routes %s: sent %d received %d lost %d; storms %s; "
+      "each flow offered %.0f frames/s (the cycle closes above %.0f)"
+      % (r, fr["tx"], fr["rx"], q["lost"], storms, flow_fps, half_link))
+if r == "updown":
+    assert not storms and not lines, (storms, lines)
+    assert fr["tx"] >= 300000 and fr["tx"] == fr["rx"] and q["lost"] == 0, (fr, q)
+    sys.exit(0)
+# Deadlocked: every switch's clockwise ring port (p1) stormed, each
+# found within its detection time (200 ms; the check runs every few
+# ms), logged with its switch, port and priority, and restored.
+if not storms and flow_fps <= half_link:
+    print("fabric: no storm, but each flow was offered only %.0f frames/s, "
+          "below the %.0f that close the cycle: the host was too busy to "
+          "load it (the generator's emulation line says how far)"
+          % (flow_fps, half_link))
+    sys.exit(3)
+assert len(storms) >= 3 and all(p == "p1" for _, p in storms), storms
+assert lines and all(pr == "3" and float(ms) < 300 for _, _, pr, ms in lines), lines
+for sw, port, pr, ms in lines[:5]:
+    print("fabric: deadlock: switch %s port %s priority %s paused %s ms: drained"
+          % (sw, port, pr, ms))
+assert "storm over, lane restored" in log
+# broken and recovered: traffic flowed again after each break
+assert fr["tx"] >= 300000 and fr["rx"] > 0.3 * fr["tx"], fr
 PY
+}
+# The storm needs an offered load the host may not reach beside other
+# work (measured: 3,831 frames/s a flow, under the 5,964 that close the
+# cycle): judged on a run that reached it, up to three runs, else "not
+# judged" (docs/testing.md).
+for try in 1 2 3; do
+	dl_run shortest
+	rc=0; dl_judge shortest || rc=$?
+	[ $rc = 3 ] || break
+	info "PFC deadlock: the host could not load the cycle (run $try of 3)"
+done
+case $rc in
+0) ;;
+3) info "PFC deadlock: not judged, the host never offered the load that closes the cycle" ;;
+*) show_log "$tmp/dl.shortest.log"; fail "PFC deadlock" ;;
+esac
+dl_run updown
+dl_judge updown || { show_log "$tmp/dl.updown.log"; fail "PFC deadlock: up/down routes stormed or lost"; }
 check_ok "PFC deadlock on a routing cycle: detected, logged, broken, recovered; none with up/down"
 
 # ---- 7. UEC trimming: NACKs and retransmissions ----
