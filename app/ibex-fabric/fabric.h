@@ -122,4 +122,32 @@ int fabric_report_json(const char *path, const struct fabric *f,
 		       const struct ibex_fabric_hops *t, const char *meta,
 		       const struct ibex_gen_report *gen, bool gen_failed);
 
+/* ---- --clock virtual: the discrete-event executive (fabric_sim.c) ---- */
+
+/** Executive state: the switches' workers it steps and its figures. */
+struct fabric_sim {
+	struct ibex_dp_lcore lc;
+	/** Longest jump without an event, ticks: the housekeeping period. */
+	uint64_t quantum;
+	uint64_t act_round;   /**< link activity when the last step began */
+	uint64_t steps;       /**< steps run */
+	uint64_t advances;    /**< times time moved */
+	uint64_t t0, t_end;   /**< virtual start and end, ticks */
+};
+
+/** Run the switches @p dps under the virtual clock, stepped by the
+ * generator's polls (ibex_clock_poll()). @return 0 or -EINVAL. */
+int fabric_sim_start(struct fabric_sim *s, struct ibex_dp *const *dps,
+		     unsigned int n);
+
+/** After the generator's lcore returned: detach the workers. */
+void fabric_sim_stop(struct fabric_sim *s);
+
+/** Simulated seconds from the start to the stop (or to now). */
+double fabric_sim_elapsed_s(const struct fabric_sim *s);
+
+/** The run's speed: simulated time, wall time, frame-hops, steps, peak
+ * memory. */
+void fabric_sim_report(FILE *out, const struct fabric_sim *s, double wall_s);
+
 #endif /* IBEX_FABRIC_APP_H */

@@ -18,6 +18,7 @@
 
 #include <rte_cycles.h>
 
+#include "ibex_clock.h"
 #include "fabric.h"
 #include "ibex_conf.h"
 #include "ibex_gen_report.h"
@@ -27,7 +28,7 @@
 static uint64_t
 tsc_ns(uint64_t t)
 {
-	return (uint64_t)((double)t * 1e9 / (double)rte_get_tsc_hz());
+	return (uint64_t)((double)t * 1e9 / (double)ibex_clock_hz());
 }
 
 /* @p all and @p one (caller's, any content): scratch histograms; @p o

@@ -28,6 +28,7 @@
 #include <rte_version.h>
 
 #include "fabric.h"
+#include "ibex_clock.h"
 #include "ibex_conf.h"
 #include "ibex_ctl.h"
 #include "ibex_gen_builtin.h"
@@ -39,6 +40,11 @@
 #include "ibex_version.h"
 
 static struct ibex_gen_builtin *gen;
+
+/* --clock virtual: the longest jump of the simulated clock without an
+ * event, the period of the data path's and the generator's housekeeping
+ * (IBEX_FC_HK_NS, the generator's HK_NS): their timers fall due on it. */
+#define SIM_QUANTUM_US 1
 
 struct app_opts {
 	const char *topology;
@@ -57,6 +63,7 @@ struct app_opts {
 	const char *ecmp;        /* --ecmp, NULL: the flow hash */
 	unsigned int routing;    /* --routes */
 	const char *kind_map;    /* --kind-map, NULL: the file's */
+	bool virtual_clock;      /* --clock virtual */
 };
 
 static void
@@ -95,6 +102,10 @@ usage(const char *prog)
 	       "                       switch) or rank (a traffic endpoint), e.g.\n"
 	       "                       linux=rank,nokia_srlinux=ibex; over the file's\n"
 	       "                       ibex: {kind-map: ...}\n"
+	       "  --clock real|virtual  real: the switches and the generator run\n"
+	       "                       against the wall clock (the default);\n"
+	       "                       virtual: on a simulated clock, one lcore,\n"
+	       "                       deterministic (needs --gen; docs/simulation.md)\n"
 	       "  --duration SEC       stop after SEC seconds\n"
 	       "  --idle-stop SEC      stop once no switch received a frame for SEC s\n"
 	       "  --stats-period SEC   a throughput line (all switches) every SEC s\n"
@@ -157,6 +168,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "ecmp", required_argument, NULL, 'E' },
 		{ "routes", required_argument, NULL, 'R' },
 		{ "kind-map", required_argument, NULL, 'K' },
+		{ "clock", required_argument, NULL, 'C' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "idle-stop", required_argument, NULL, 'i' },
 		{ "stats-period", required_argument, NULL, 's' },
@@ -229,6 +241,15 @@ parse_args(int argc, char **argv, struct app_opts *o)
 				return -EINVAL;
 			}
 			o->ecmp = optarg;
+			break;
+		case 'C':
+			if (strcmp(optarg, "real") != 0 &&
+			    strcmp(optarg, "virtual") != 0) {
+				fprintf(stderr, "ibex-fabric: --clock: real or "
+					"virtual, not '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->virtual_clock = strcmp(optarg, "virtual") == 0;
 			break;
 		case 'v':
 			ret = parse_uint("lossless-vl", optarg, 0, 14,
@@ -406,9 +427,10 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 	const struct ibex_gen_report *gen_rep = NULL;
 	struct ibex_fabric_hops hops;
 	struct ibex_dp_lcore *lcs;
+	struct fabric_sim *sim = NULL;
 	bool gen_failed = false;
 	unsigned int i;
-	double t0;
+	double t0, elapsed;
 	int ret = 0, jret = 0;
 
 	for (i = 0; i < f->n_sw; i++)
@@ -416,14 +438,27 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 	if (wait_links(f, o->wait_links_s) < 0)
 		return -ETIMEDOUT;
 	lcs = calloc(dps[0]->nb_workers, sizeof(*lcs));
-	if (lcs == NULL)
+	sim = o->virtual_clock ? calloc(1, sizeof(*sim)) : NULL;
+	if (lcs == NULL || (o->virtual_clock && sim == NULL)) {
+		free(lcs);
 		return -ENOMEM;
+	}
 	t0 = now_s();
-	if (ibex_dp_start_many(dps, f->n_sw, lcs) < 0) {
+	if (sim != NULL) {
+		/* the switches run on the generator's lcore, stepped */
+		sim->quantum = IBEX_CLOCK_VIRTUAL_HZ / 1000000 *
+			       SIM_QUANTUM_US;
+		ret = fabric_sim_start(sim, dps, f->n_sw);
+	} else {
+		ret = ibex_dp_start_many(dps, f->n_sw, lcs);
+	}
+	if (ret < 0) {
 		fprintf(stderr, "ibex-fabric: cannot launch the workers\n");
 		free(lcs);
+		free(sim);
 		return -EINVAL;
 	}
+	ret = 0;
 	if (gen != NULL && ibex_gen_builtin_start(gen, ibex_ctl_request_stop,
 						  &dps[0]->stop) < 0)
 		ibex_ctl_request_stop();
@@ -433,6 +468,14 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 	ibex_dp_stop_many(dps, f->n_sw);
 	ibex_ctl_wait_lcores();
 	free(lcs);
+	elapsed = now_s() - t0;
+	if (sim != NULL) {
+		fabric_sim_stop(sim);
+		fabric_sim_report(stdout, sim, elapsed);
+		/* the figures are per simulated second */
+		elapsed = fabric_sim_elapsed_s(sim);
+		free(sim);
+	}
 	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0) {
 		fprintf(stderr, "ibex-fabric: --gen: run not clean (frames lost "
 			"or iterations failed): where, below the per-hop table\n");
@@ -444,10 +487,10 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 	if (o->summary)
 		for (i = 0; i < f->n_sw; i++) {
 			printf("\n=== switch %s ===\n", f->sw[i].name);
-			ibex_ctl_print_summary(stdout, dps[i], now_s() - t0);
+			ibex_ctl_print_summary(stdout, dps[i], elapsed);
 		}
 	/* read once: the table and the JSON show the same figures */
-	if (fabric_hops_read(f, now_s() - t0, &hops) < 0) {
+	if (fabric_hops_read(f, elapsed, &hops) < 0) {
 		fprintf(stderr, "ibex-fabric: no memory for the report\n");
 		return 1;
 	}
@@ -598,6 +641,14 @@ main(int argc, char **argv)
 		ret = 2; /* a usage error */
 		goto out;
 	}
+	if (opts.virtual_clock && gen == NULL) {
+		fprintf(stderr, "ibex-fabric: --clock virtual: give --gen (the "
+			"generator's turns move the simulated clock)\n");
+		ret = 2;
+		goto out;
+	}
+	if (opts.virtual_clock)
+		ibex_clock_use_virtual(IBEX_CLOCK_VIRTUAL_HZ);
 	ret = setup(f, &opts, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "ibex-fabric: %s\n", err);

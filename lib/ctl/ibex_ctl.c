@@ -37,6 +37,7 @@
 #include <rte_log.h>
 #include <rte_ring.h>
 
+#include "ibex_clock.h"
 #include "ibex_counters.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
@@ -139,7 +140,7 @@ static void
 learn_apply(struct ibex_dp *dp)
 {
 	struct ibex_learn_req req[LEARN_BATCH];
-	uint32_t now_ms = ibex_dp_clock_ms(dp, rte_get_tsc_cycles());
+	uint32_t now_ms = ibex_dp_clock_ms(dp, ibex_clock_now());
 	unsigned int n, i;
 
 	do {
@@ -200,8 +201,8 @@ rx_total_all(const struct ctl_loop *l)
 static void
 stats_line(struct ctl_loop *l)
 {
-	uint64_t rx = rx_total_all(l), tsc = rte_get_tsc_cycles();
-	double dt = (double)(tsc - l->last_tsc) / (double)rte_get_tsc_hz();
+	uint64_t rx = rx_total_all(l), tsc = ibex_clock_now();
+	double dt = (double)(tsc - l->last_tsc) / (double)ibex_clock_hz();
 
 	RTE_LOG(INFO, IBEX_CTL, "rx %" PRIu64 " frames, %.2f Mpps%s\n",
 		rx, dt > 0 ? (double)(rx - l->last_rx) / dt / 1e6 : 0.0,
@@ -350,7 +351,7 @@ loop_jobs(struct ctl_loop *l, uint64_t now)
 			struct ibex_dp *dp = l->sw[i].dp;
 
 			ibex_fdb_age(dp->fdb,
-				     ibex_dp_clock_ms(dp, rte_get_tsc_cycles()));
+				     ibex_dp_clock_ms(dp, ibex_clock_now()));
 		}
 		l->next_age = now + CTL_AGE_MS;
 	}
@@ -458,7 +459,7 @@ loop_start(struct ctl_loop *l)
 			l->start + opts->stats_period_ms : 0;
 	l->next_idle = opts->idle_stop_ms != 0 ? l->start : 0;
 	l->last_rx_change = l->start;
-	l->last_tsc = rte_get_tsc_cycles();
+	l->last_tsc = ibex_clock_now();
 }
 
 void

@@ -36,6 +36,7 @@
 #include <rte_telemetry.h>
 #include <rte_version.h>
 
+#include "ibex_clock.h"
 #include "ibex_cmd.h"
 #include "ibex_conf.h"
 #include "ibex_counters.h"
@@ -720,7 +721,7 @@ show_ecn(struct ibex_sock *s, const struct ibex_cmd_req *req,
 static uint64_t
 tsc_to_ns(uint64_t t)
 {
-	return (uint64_t)((double)t * 1e9 / (double)rte_get_tsc_hz());
+	return (uint64_t)((double)t * 1e9 / (double)ibex_clock_hz());
 }
 
 /* Residence time of one lane's frames (queued or cut through), in ns. */

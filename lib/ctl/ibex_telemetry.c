@@ -28,6 +28,7 @@
 #include <rte_telemetry.h>
 #include <rte_version.h>
 
+#include "ibex_clock.h"
 #include "ibex_buf.h"
 #include "ibex_capture.h"
 #include "ibex_counters.h"
@@ -263,7 +264,7 @@ tel_fdb(const char *cmd __rte_unused, const char *params,
 
 	if (fdb_page_params(params, &pg) < 0)
 		return -EINVAL;
-	pg.now_ms = ibex_dp_clock_ms(tel_dp, rte_get_tsc_cycles());
+	pg.now_ms = ibex_dp_clock_ms(tel_dp, ibex_clock_now());
 	ibex_fdb_get_stats(tel_dp->fdb, &st);
 	rte_tel_data_start_dict(d);
 	ibex_fdb_cnt_tel(d, &st);

@@ -38,6 +38,7 @@
 #include <rte_ring.h>
 #include <rte_version.h>
 
+#include "ibex_clock.h"
 #include "ibex_pdev.h"
 #include "ibex_capture.h"
 #include "ibex_conf.h"
@@ -473,8 +474,8 @@ ibex_capture_start(struct ibex_dp *dp, const struct ibex_capture_params *p,
 		close(fd);
 		goto fail;
 	}
-	cap->tsc_hz = rte_get_tsc_hz();
-	cap->tsc0 = rte_get_tsc_cycles();
+	cap->tsc_hz = ibex_clock_hz();
+	cap->tsc0 = ibex_clock_now();
 	cap->ns0 = realtime_ns();
 	capture_clock_init(cap, dp);
 	if (p->dir & IBEX_CAPTURE_RX)

@@ -33,6 +33,7 @@
 
 #include <rte_rcu_qsbr.h>
 
+#include "ibex_clock.h"
 #include "ibex_pdev.h"
 #include "ibex_bpf.h"
 #include "ibex_dp_private.h"
@@ -269,7 +270,7 @@ txbuf_append(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t port,
 		w->pending_tx |= UINT64_C(1) << port;
 		tb->ct_tsc = w->rx_tsc;
 		if (w->tx_drain_tsc != 0)
-			tb->first_tsc = rte_rdtsc();
+			tb->first_tsc = ibex_clock_now();
 	}
 	tb->pkts[i] = m;
 	tb->charge[i] = charge;
@@ -2291,7 +2292,7 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 		/* Several workers shape a port together, from one clock. */
 		if (ec->shape_bps != e->shaper.rate_bps) {
 			ibex_shaper_init(&e->shaper, ec->shape_bps,
-					 w->dp->tsc_hz, rte_rdtsc());
+					 w->dp->tsc_hz, ibex_clock_now());
 			if (w->dp->nb_workers > 1)
 				ibex_shaper_share(&e->shaper,
 						  &w->dp->shape_clock[p]);
@@ -2353,7 +2354,7 @@ worker_release_all(struct ibex_worker *w)
 		struct ibex_vlq_ent ent;
 
 		if (tb->count != 0 && ibex_dp_port_link_up(w->dp, port))
-			txbuf_flush(w, port, rte_rdtsc());
+			txbuf_flush(w, port, ibex_clock_now());
 		if (tb->count != 0) {
 			IBEX_CNT_ADD(w->cnt[port].drop[IBEX_R_TX_FULL],
 				     tb->count);
@@ -2446,7 +2447,7 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 	const uint16_t burst = dp->burst;
 	const struct ibex_dp_tables *t =
 		atomic_load_explicit(&dp->tables, memory_order_acquire);
-	uint64_t start = rte_rdtsc(), now;
+	uint64_t start = ibex_clock_now(), now;
 	uint32_t moved = 0, now_ms;
 	unsigned int q, k;
 
@@ -2503,7 +2504,7 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 	}
 	now = 0;
 	if (w->pending_tx != 0) {
-		now = rte_rdtsc();
+		now = ibex_clock_now();
 		worker_pause_check(w);
 		tx_drain(w, t, now);
 	}
@@ -2515,7 +2516,7 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 	IBEX_CNT_ADD(w->iterations, 1);
 	if (moved != 0) {
 		IBEX_CNT_ADD(w->busy_iterations, 1);
-		IBEX_CNT_ADD(w->busy_tsc, rte_rdtsc() - start);
+		IBEX_CNT_ADD(w->busy_tsc, ibex_clock_now() - start);
 	}
 }
 
@@ -2547,8 +2548,8 @@ worker_done(struct ibex_worker *w, uint64_t *drain_until)
 	if (likely(!atomic_load_explicit(&dp->stop, memory_order_relaxed)))
 		return false;
 	if (*drain_until == 0)
-		*drain_until = rte_rdtsc() + dp->tsc_hz / 1000 * IBEX_DRAIN_MS;
-	return w->pending_tx == 0 || rte_rdtsc() >= *drain_until ||
+		*drain_until = ibex_clock_now() + dp->tsc_hz / 1000 * IBEX_DRAIN_MS;
+	return w->pending_tx == 0 || ibex_clock_now() >= *drain_until ||
 	       pending_port_down(w);
 }
 
@@ -2646,6 +2647,51 @@ ibex_dp_start_many(struct ibex_dp *const *dps, unsigned int n,
 		}
 	}
 	return 0;
+}
+
+int
+ibex_dp_virtual_attach(struct ibex_dp *const *dps, unsigned int n,
+		       struct ibex_dp_lcore *lc)
+{
+	unsigned int s, i;
+
+	lc->n = 0;
+	for (s = 0; s < n; s++) {
+		atomic_store_explicit(&dps[s]->stop, false,
+				      memory_order_relaxed);
+		for (i = 0; i < dps[s]->nb_workers; i++) {
+			if (lc->n == IBEX_DP_LCORE_MAX)
+				return -EINVAL;
+			lc->w[lc->n++] = dps[s]->workers[i];
+		}
+	}
+	for (i = 0; i < lc->n; i++)
+		worker_online(lc->w[i]);
+	return 0;
+}
+
+bool
+ibex_dp_virtual_step(struct ibex_dp_lcore *lc)
+{
+	struct rte_mbuf *pkts[IBEX_BURST_MAX + PREFETCH_AHEAD];
+	bool pending = false;
+	unsigned int i;
+
+	for (i = 0; i < lc->n; i++) {
+		worker_iteration(lc->w[i], pkts);
+		pending |= lc->w[i]->pending_tx != 0;
+	}
+	return pending;
+}
+
+void
+ibex_dp_virtual_detach(struct ibex_dp_lcore *lc)
+{
+	unsigned int i;
+
+	for (i = 0; i < lc->n; i++)
+		worker_offline(lc->w[i]);
+	lc->n = 0;
 }
 
 void

@@ -16,6 +16,7 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
+#include "ibex_clock.h"
 #include "ibex_conf.h"
 #include "ibex_dp_private.h"
 #include "ibex_fc.h"
@@ -132,7 +133,7 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 	     uint32_t gen, char *err, size_t errlen)
 {
 	struct ibex_dp_tables *t;
-	uint64_t hz = rte_get_tsc_hz();
+	uint64_t hz = ibex_clock_hz();
 	uint16_t p;
 	uint32_t vid, i;
 	int ret;

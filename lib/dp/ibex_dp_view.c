@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ibex_clock.h"
 #include "ibex_dp_private.h"
 #include "ibex_hist.h"
 
@@ -142,8 +143,8 @@ ibex_dp_ecmp_note(struct ibex_dp *dp, const struct ibex_dp_tables *t)
 		memcpy(v->port, t->ecmp[g].port, sizeof(v->port));
 		v->mode = t->ecmp[g].mode;
 		v->flowlet_us = (uint32_t)((t->ecmp[g].flowlet_tsc * 1000000 +
-					    rte_get_tsc_hz() / 2) /
-					   rte_get_tsc_hz());
+					    ibex_clock_hz() / 2) /
+					   ibex_clock_hz());
 	}
 	dp->nb_ecmp = t->nb_ecmp;
 	pthread_mutex_unlock(&dp->ecmp_lock);

@@ -16,6 +16,7 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
+#include "ibex_clock.h"
 #include "ibex_pdev.h"
 #include "ibex_conf.h"
 #include "ibex_dp_private.h"
@@ -133,9 +134,9 @@ fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
 		return -ENOMEM;
 	}
 	fc->ns_mult = (uint64_t)(((unsigned __int128)1000000000 << 32) /
-				 rte_get_tsc_hz());
+				 ibex_clock_hz());
 	fc->par = atomic_load_explicit(&dp->tables, memory_order_relaxed)->fc;
-	fc->hk_tsc = rte_get_tsc_hz() / (1000000000 / IBEX_FC_HK_NS);
+	fc->hk_tsc = ibex_clock_hz() / (1000000000 / IBEX_FC_HK_NS);
 	for (p = 0; p < conf->nb_ports; p++) {
 		const struct ibex_conf_port *cp = &conf->ports[p];
 
@@ -307,7 +308,7 @@ fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 	/* A TX capture shows the flow-control frames we send too. */
 	if (unlikely(w->cap != NULL))
 		ibex_capture_copy(w->cap, w->index, port, w->tx[port].txq, &m,
-				  1, IBEX_CAPTURE_TX, rte_rdtsc());
+				  1, IBEX_CAPTURE_TX, ibex_clock_now());
 	sent = ibex_pdev_tx_burst(w->dp->port_id[port], w->tx[port].txq, &m, 1);
 	if (unlikely(w->cap != NULL))
 		ibex_capture_commit(w->cap, w->index, sent);

@@ -38,6 +38,7 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 
+#include "ibex_clock.h"
 #include "ibex_pdev.h"
 #include "ibex_dp_private.h"
 #include "ibex_fdb.h"
@@ -81,7 +82,7 @@ ibex_port_redials(uint16_t port_id)
 static uint64_t
 now_ms(void)
 {
-	return rte_get_tsc_cycles() / (rte_get_tsc_hz() / 1000);
+	return ibex_clock_now() / (ibex_clock_hz() / 1000);
 }
 
 bool

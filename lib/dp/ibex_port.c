@@ -24,6 +24,7 @@
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 
+#include "ibex_clock.h"
 #include "ibex_pdev.h"
 #include "ibex_unmap_guard.h"
 #include "ibex_conf.h"
@@ -839,7 +840,7 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	ret = ports_resolve(dp, conf, err, errlen);
 	if (ret < 0)
 		return ret;
-	dp->tsc_hz = rte_get_tsc_hz();
+	dp->tsc_hz = ibex_clock_hz();
 	dp->conf = rte_malloc("ibex_conf", sizeof(*conf), 0);
 	if (dp->conf == NULL) {
 		snprintf(err, errlen, "out of memory");

@@ -27,6 +27,7 @@
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 
+#include "ibex_clock.h"
 #include "ibex_pdev.h"
 #include "ibex_credit.h"
 #include "ibex_fcframe.h"
@@ -481,11 +482,11 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	r->opts = *o;
 	if (r->opts.qps == 0)   /* options not from ibex_gen_opts_default() */
 		r->opts.qps = 1;
-	r->hz = rte_get_tsc_hz();
+	r->hz = ibex_clock_hz();
 	r->ns_per_tick = 1e9 / (double)r->hz;
 	r->cnp_gap = (uint64_t)((double)r->hz * IBEX_GEN_CNP_INTERVAL_NS / 1e9 *
 				(o->dcqcn_scale > 0 ? o->dcqcn_scale : 1));
-	r->tsc0 = rte_rdtsc();
+	r->tsc0 = ibex_clock_now();
 	r->nports = nports;
 	ret = qsbr_create(r);
 	if (ret < 0) {
@@ -860,7 +861,7 @@ rx_burst(struct ibex_gen_run *r, uint64_t now, const bool open_loop)
 			continue;
 		/* The loop's clock was read before the poll: an lcore held
 		 * off its CPU in between would stamp these frames early. */
-		now = rte_rdtsc();
+		now = ibex_clock_now();
 		for (i = 0; i < n; i++) {
 			if (i + 1 < n)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
@@ -1319,7 +1320,7 @@ housekeeping(struct ibex_gen_run *r, uint64_t now, uint64_t now_ns)
 static inline void
 poll_once(struct ibex_gen_run *r)
 {
-	uint64_t now = rte_rdtsc(), now_ns = tick_ns(r, now);
+	uint64_t now = ibex_clock_poll(), now_ns = tick_ns(r, now);
 	unsigned int pi;
 
 	r->drv->rx(r, now);
@@ -1364,11 +1365,11 @@ retx_drain(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 static void
 drain(struct ibex_gen_run *r, unsigned int ms)
 {
-	uint64_t end = rte_rdtsc() + r->hz * ms / 1000;
+	uint64_t end = ibex_clock_now() + r->hz * ms / 1000, now;
 	unsigned int pi;
 
-	while (rte_rdtsc() < end) {
-		uint64_t now = rte_rdtsc(), now_ns = tick_ns(r, now);
+	while ((now = ibex_clock_poll()) < end) {
+		uint64_t now_ns = tick_ns(r, now);
 
 		r->drv->rx(r, now);
 		for (pi = 0; pi < r->nports; pi++) {
@@ -1543,12 +1544,12 @@ run_coll(struct ibex_gen_run *r)
 					ibex_gen_meas_reset_latency(r->meas);
 				reset_done = true;
 			}
-			start = rte_rdtsc();
+			start = ibex_clock_now();
 			sr->tried++;
 			ibex_coll_start(r->coll, start);
 			while (!ibex_coll_done(r->coll) && !should_stop(r)) {
 				poll_once(r);
-				if (ibex_unlikely(rte_rdtsc() - start > timeout))
+				if (ibex_unlikely(ibex_clock_now() - start > timeout))
 					break;
 			}
 			if (!ibex_coll_done(r->coll)) {
@@ -1606,7 +1607,7 @@ static void
 drain_quiet(struct ibex_gen_run *r)
 {
 	bool fc = r->opts.fc != IBEX_GEN_FC_NONE;
-	uint64_t t0 = rte_rdtsc(), last = t0, now = t0, now_ns;
+	uint64_t t0 = ibex_clock_now(), last = t0, now = t0, now_ns;
 	uint64_t quiet = r->hz * (r->opts.drain_quiet_ms != 0 ?
 				  r->opts.drain_quiet_ms : fc ? DRAIN_QUIET_FC_MS :
 				  DRAIN_QUIET_MS) / 1000,
@@ -1630,10 +1631,11 @@ drain_quiet(struct ibex_gen_run *r)
 				last = now;
 		if (now - r->hk_last >= r->hk_ticks)
 			housekeeping(r, now, now_ns);
-		now = rte_rdtsc();
+		now = ibex_clock_poll();
 		/* a pass that took over a ms: this lcore was off its CPU and
-		 * could not listen meanwhile, so that time was not quiet */
-		if (now - prev > r->hz / 1000)
+		 * could not listen meanwhile, so that time was not quiet (a
+		 * virtual clock jumps over quiet time instead) */
+		if (now - prev > r->hz / 1000 && !ibex_clock_is_virtual())
 			last += now - prev;
 	}
 }
@@ -1672,7 +1674,7 @@ trial(struct ibex_gen_run *r, double total_pps, double secs, uint64_t frames,
       uint64_t budget, struct trial_res *res)
 {
 	const struct ibex_gen_opts *o = &r->opts;
-	uint64_t start = rte_rdtsc(), now = start, end, left, lost = 0;
+	uint64_t start = ibex_clock_now(), now = start, end, left, lost = 0;
 	const struct ibex_hist *h = &r->meas->lat;
 	double offered = 0;
 	unsigned int i;
@@ -1702,7 +1704,7 @@ trial(struct ibex_gen_run *r, double total_pps, double secs, uint64_t frames,
 	end = start + (uint64_t)(secs * (double)r->hz);
 	while (!should_stop(r)) {
 		poll_once(r);
-		now = rte_rdtsc();
+		now = ibex_clock_now();
 		if (frames > 0) {
 			for (i = 0, left = 0; i < r->nrf; i++)
 				left += r->rf[i].left;
@@ -1963,7 +1965,7 @@ ibex_gen_run_main(void *arg)
 {
 	struct ibex_gen_run *r = arg;
 	struct ibex_dcqcn_params dp;
-	uint64_t now = rte_rdtsc();
+	uint64_t now = ibex_clock_now();
 	unsigned int i;
 
 	rte_rcu_qsbr_thread_online(r->qsbr, 0);
@@ -1982,7 +1984,7 @@ ibex_gen_run_main(void *arg)
 	}
 	announce(r);
 	r->drv->run(r);
-	r->rep.run_s = (double)(rte_rdtsc() - now) / (double)r->hz;
+	r->rep.run_s = (double)(ibex_clock_now() - now) / (double)r->hz;
 	drain(r, DRAIN_MS);
 	/* every frame is in: the whole run is the sum of the sizes */
 	ibex_gen_meas_sizes_fold(r->meas);

@@ -17,6 +17,7 @@
 #include <rte_ethdev.h>
 #include <rte_version.h>
 
+#include "ibex_clock.h"
 #include "ibex_meta.h"
 #include "ibex_version.h"
 
@@ -83,7 +84,7 @@ ibex_meta_json(const char *tool, const char *cmdline, time_t start)
 	fprintf(f, ", \"start_time\": \"%s\", \"start_unix\": %lld, "
 		"\"host\": ", when, (long long)start);
 	json_str(f, host);
-	fprintf(f, ", \"tsc_hz\": %" PRIu64 ", \"ports\": [", rte_get_tsc_hz());
+	fprintf(f, ", \"tsc_hz\": %" PRIu64 ", \"ports\": [", ibex_clock_hz());
 	RTE_ETH_FOREACH_DEV(pid) {
 		char name[RTE_ETH_NAME_MAX_LEN] = "";
 

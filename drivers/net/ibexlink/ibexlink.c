@@ -45,6 +45,7 @@
 #include <rte_mbuf_dyn.h>
 #include <rte_ring.h>
 
+#include "ibex_clock.h"
 #include "ibex_pdev.h"
 #include "ibexlink_sdk.h"
 #include "ibexlink_model.h"
@@ -154,7 +155,23 @@ static bool link_clock_set;
 static inline uint64_t
 now_ps(void)
 {
-	return ibexlink_clock_ps(&link_clock, rte_rdtsc());
+	return ibexlink_clock_ps(&link_clock, ibex_clock_now());
+}
+
+/* Under the virtual clock: what the executive asks (ibexlink.h). One
+ * lcore runs every port then, so plain counters do. */
+static uint64_t virt_commits, virt_takes;
+
+uint64_t
+ibexlink_activity(void)
+{
+	return virt_commits + virt_takes;
+}
+
+uint64_t
+ibexlink_frame_hops(void)
+{
+	return virt_commits;
 }
 
 /* ---- frames ---- */
@@ -245,6 +262,8 @@ mac_commit(struct ibexlink_port *pt, struct ibexlink_dir *d,
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 
 	ibexlink_wire_send(&d->wire, t, len, &tx);
+	if (unlikely(ibex_clock_is_virtual()))
+		virt_commits++;
 	d->started[d->next] = tx.start_ps;
 	d->next = d->next + 1 == d->desc ? 0 : d->next + 1;
 	count_add(&d->st.frames, 1);
@@ -533,6 +552,8 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 		if (k < want)
 			break;
 	}
+	if (unlikely(ibex_clock_is_virtual()))
+		virt_takes += got + pfc;
 	if (pfc != 0) {
 		count_add(&rq->pfc_frames, pfc);
 		/* A pause may have ended or begun: let the MAC look again. */
@@ -541,6 +562,50 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	count_add(&rq->frames, got);
 	count_add(&rq->bytes, bytes);
 	return got;
+}
+
+/* ---- the virtual clock's next event ---- */
+
+/* The first instant after @p now_ps at which port @p pt's sending side
+ * has work, UINT64_MAX if none. */
+static uint64_t
+port_next_event(const struct ibexlink_port *pt, uint64_t now_ps)
+{
+	const struct ibexlink_dir *d = pt->tx;
+	uint64_t next = ibexlink_ring_next_after(d->ring, now_ps);
+	unsigned int prio;
+
+	/* A full TX ring: a descriptor frees once its frame started. */
+	if (!pt->pfc && d->desc != 0 && d->started[d->next] >= now_ps)
+		next = RTE_MIN(next, d->started[d->next] + 1);
+	if (!atomic_load_explicit(&pt->staged, memory_order_relaxed))
+		return next;
+	/* Frames wait in the staging rings: for the wire to come within
+	 * the PFC window, or for a pause to end. */
+	if (pt->pfc && d->wire.free_ps > now_ps + pt->window_ps)
+		next = RTE_MIN(next, d->wire.free_ps - pt->window_ps);
+	for (prio = 0; pt->pfc && prio < IBEXLINK_PRIOS; prio++) {
+		uint64_t until = ibexlink_pause_until(&d->pause, prio);
+
+		if (until > now_ps)
+			next = RTE_MIN(next, until);
+	}
+	return next;
+}
+
+uint64_t
+ibexlink_next_event(uint64_t now)
+{
+	const struct ibexlink_port *pt;
+	uint64_t now_p = ibexlink_clock_ps(&link_clock, now), next = UINT64_MAX;
+
+	TAILQ_FOREACH(pt, &ports, next) {
+		if (pt->tx != NULL && pt->tx->ring != NULL &&
+		    pt->tx->started != NULL)
+			next = RTE_MIN(next, port_next_event(pt, now_p));
+	}
+	return next == UINT64_MAX ? UINT64_MAX :
+	       ibexlink_clock_cycles(&link_clock, next);
 }
 
 /* ---- counters ---- */
@@ -1299,7 +1364,7 @@ static void
 clock_once(void)
 {
 	if (!link_clock_set) {
-		ibexlink_clock_init(&link_clock, rte_get_tsc_hz(), rte_rdtsc());
+		ibexlink_clock_init(&link_clock, ibex_clock_hz(), ibex_clock_now());
 		link_clock_set = true;
 	}
 }

@@ -63,4 +63,26 @@ int ibexlink_pair_create(const char *name_a, const char *args_a,
 			 const char *name_b, const char *args_b,
 			 uint16_t ids[2]);
 
+/*
+ * Under the virtual clock (ibex_clock.h) the discrete-event executive asks
+ * the links when something next happens on any of them, and whether
+ * anything happened at all. The process's links, on the executive's lcore.
+ */
+
+/**
+ * The first instant after @p now (ticks of ibex_clock_hz()) at which a
+ * wire has work: a frame's last bit arriving, a TX descriptor freeing, a
+ * pause ending or the PFC window reaching frames that wait. UINT64_MAX:
+ * nothing in flight anywhere.
+ */
+uint64_t ibexlink_next_event(uint64_t now);
+
+/** Frames committed to a wire and frames taken by a receiver, all links,
+ * since the start (counted under the virtual clock only). */
+uint64_t ibexlink_activity(void);
+
+/** Frames committed to a wire, all links (the frame-hops), virtual clock
+ * only. */
+uint64_t ibexlink_frame_hops(void);
+
 #endif /* IBEXLINK_H */

@@ -332,6 +332,30 @@ ibexlink_ring_count(struct ibexlink_ring *r)
 	       atomic_load_explicit(&r->tail, memory_order_acquire);
 }
 
+/**
+ * The arrival of the first frame in the ring that arrives after @p now_ps
+ * (UINT64_MAX: none): the ring's next event for a discrete-event
+ * executive. Arrivals are in order, so a binary search finds it.
+ */
+static inline uint64_t
+ibexlink_ring_next_after(struct ibexlink_ring *r, uint64_t now_ps)
+{
+	uint32_t lo = atomic_load_explicit(&r->tail, memory_order_acquire);
+	uint32_t hi = atomic_load_explicit(&r->head, memory_order_acquire);
+
+	/* invariant: slots before lo arrive by now_ps, hi is past the end */
+	while (lo != hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (r->slot[mid & r->mask].arrival_ps <= now_ps)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo != atomic_load_explicit(&r->head, memory_order_relaxed) ?
+	       r->slot[lo & r->mask].arrival_ps : UINT64_MAX;
+}
+
 /** Consumer: take everything regardless of time (teardown). */
 unsigned int ibexlink_ring_drain(struct ibexlink_ring *r, void **objs,
 				 unsigned int n);
