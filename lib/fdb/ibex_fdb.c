@@ -450,6 +450,14 @@ ibex_fdb_free(struct ibex_fdb *fdb)
 	free(fdb);
 }
 
+static bool
+fdb_static_ok(const uint8_t *mac, uint16_t vid, uint16_t port)
+{
+	return mac != NULL && vid < IBEX_VLAN_COUNT &&
+	       (port < IBEX_MAX_PORTS || (ibex_egress_is_ecmp(port) &&
+					  (port & 0xff) < IBEX_MAX_ECMP_GROUPS));
+}
+
 int
 ibex_fdb_add_static(struct ibex_fdb *fdb, const uint8_t *mac, uint16_t vid,
 		    uint16_t port)
@@ -457,9 +465,7 @@ ibex_fdb_add_static(struct ibex_fdb *fdb, const uint8_t *mac, uint16_t vid,
 	uint64_t key, v;
 	uint32_t i, ins;
 
-	if (fdb == NULL || mac == NULL || vid >= IBEX_VLAN_COUNT ||
-	    (port >= IBEX_MAX_PORTS && !(ibex_egress_is_ecmp(port) &&
-	     (port & 0xff) < IBEX_MAX_ECMP_GROUPS)))
+	if (fdb == NULL || !fdb_static_ok(mac, vid, port))
 		return -EINVAL;
 	key = fdb_key(mac, vid);
 	v = fdb_value(port, true, 0);
@@ -478,6 +484,105 @@ ibex_fdb_add_static(struct ibex_fdb *fdb, const uint8_t *mac, uint16_t vid,
 		return -ENOSPC;
 	fdb_insert(fdb, ins, key, v);
 	return 0;
+}
+
+/* Whether one of the first @p n entries of @p s has the key @p key. */
+static bool
+fdb_key_in(const struct ibex_fdb_static *s, uint32_t n, uint64_t key)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i].vid < IBEX_VLAN_COUNT &&
+		    fdb_key(s[i].mac, s[i].vid) == key)
+			return true;
+	return false;
+}
+
+/* Slot of the static entry @p prev[i] that @p next drops, or UINT32_MAX
+ * (kept by @p next, named earlier in @p prev, absent, or not static). */
+static uint32_t
+fdb_dropped(const struct ibex_fdb *fdb, const struct ibex_fdb_static *prev,
+	    uint32_t i, const struct ibex_fdb_static *next, uint32_t nb_next)
+{
+	uint32_t slot, ins;
+	uint64_t key;
+
+	if (prev[i].vid >= IBEX_VLAN_COUNT)
+		return UINT32_MAX;
+	key = fdb_key(prev[i].mac, prev[i].vid);
+	if (fdb_key_in(prev, i, key) || fdb_key_in(next, nb_next, key))
+		return UINT32_MAX;
+	slot = fdb_wfind(fdb, key, &ins);
+	if (slot == UINT32_MAX || (fdb_wval(fdb, slot) & FDB_V_STATIC) == 0)
+		return UINT32_MAX;
+	return slot;
+}
+
+/*
+ * Check first, write after: n x m key comparisons (at most 1024 static
+ * entries each side, once per change, on the control thread) buy a
+ * change that never needs undoing while workers read.
+ */
+int
+ibex_fdb_set_statics(struct ibex_fdb *fdb, const struct ibex_fdb_static *prev,
+		     uint32_t nb_prev, const struct ibex_fdb_static *next,
+		     uint32_t nb_next, struct ibex_fdb_refusal *why)
+{
+	struct ibex_fdb_refusal r = { .index = UINT32_MAX };
+	uint32_t i, slot, ins, room;
+	uint64_t key;
+	int ret;
+
+	if (fdb == NULL || (prev == NULL && nb_prev != 0) ||
+	    (next == NULL && nb_next != 0))
+		return -EINVAL;
+	for (i = 0; i < nb_next; i++) {
+		if (!fdb_static_ok(next[i].mac, next[i].vid, next[i].port)) {
+			r.index = i;
+			ret = -EINVAL;
+			goto refused;
+		}
+		key = fdb_key(next[i].mac, next[i].vid);
+		if (fdb_key_in(next, i, key) ||
+		    fdb_wfind(fdb, key, &ins) != UINT32_MAX)
+			continue;
+		if (r.need++ == 0)
+			r.index = i;
+	}
+	for (i = 0; i < nb_prev; i++)
+		if (fdb_dropped(fdb, prev, i, next, nb_next) != UINT32_MAX)
+			r.removes++;
+	room = fdb->max_entries - fdb->st.entries + r.removes;
+	if (r.need > room) {
+		ret = -ENOSPC;
+		goto refused;
+	}
+
+	/* Nothing below can fail: the removals first, then the rest. */
+	for (i = 0; i < nb_prev; i++) {
+		slot = fdb_dropped(fdb, prev, i, next, nb_next);
+		if (slot == UINT32_MAX)
+			continue;
+		fdb_remove(fdb, slot);
+		fdb_maybe_compact(fdb);
+	}
+	for (i = 0; i < nb_next; i++) {
+		ret = ibex_fdb_add_static(fdb, next[i].mac, next[i].vid,
+					  next[i].port);
+		if (ret < 0)
+			return ret; /* not reached: checked above */
+	}
+	return 0;
+
+refused:
+	r.room = fdb->max_entries - fdb->st.entries + r.removes;
+	r.max_entries = fdb->max_entries;
+	r.static_entries = fdb->st.static_entries;
+	r.learned = fdb->st.entries - fdb->st.static_entries;
+	if (why != NULL)
+		*why = r;
+	return ret;
 }
 
 enum ibex_fdb_learn_result

@@ -108,6 +108,50 @@ uint32_t ibex_fdb_version(const struct ibex_fdb *fdb);
 int ibex_fdb_add_static(struct ibex_fdb *fdb, const uint8_t *mac,
 			uint16_t vid, uint16_t port);
 
+/** A static entry as ibex_fdb_set_statics() takes it. */
+struct ibex_fdb_static {
+	uint8_t mac[6];
+	uint16_t vid;
+	uint16_t port;          /**< a port or IBEX_EGRESS_ECMP | group */
+};
+
+/** Why ibex_fdb_set_statics() refused a change (nothing changed). */
+struct ibex_fdb_refusal {
+	uint32_t index;         /**< entry of @p next: the bad one (-EINVAL),
+				     the first that needs room (-ENOSPC) */
+	uint32_t need;          /**< entries the change adds (new keys) */
+	uint32_t room;          /**< free entries, with those it removes */
+	uint32_t removes;       /**< static entries the change removes */
+	uint32_t max_entries;
+	uint32_t static_entries; /**< now */
+	uint32_t learned;       /**< now */
+};
+
+/**
+ * Replace the static entries @p prev (those the table was given) with
+ * @p next, whole or not at all. A key (MAC, VLAN) of @p prev that @p next
+ * does not name is removed; every entry of @p next is added, or replaces
+ * the entry of its key in place (a learned station, a static entry on
+ * another port): it needs no room and readers never miss it. A key named
+ * by both is never removed, not even for a moment.
+ *
+ * Everything is checked before anything is written: each entry of
+ * @p next as ibex_fdb_add_static() would, and that the new keys fit in
+ * the free entries plus those the change removes. Learned entries are
+ * never evicted for a static one. The check and the writes are one call
+ * of the one writer, and learning runs on that thread too, so nothing
+ * takes the room in between; readers see each entry old or new, and the
+ * removals before the additions (the room they leave is what the
+ * additions use).
+ *
+ * @return 0; -EINVAL (a bad entry) or -ENOSPC (no room), with @p why
+ * filled (may be NULL) and the table untouched.
+ */
+int ibex_fdb_set_statics(struct ibex_fdb *fdb,
+			 const struct ibex_fdb_static *prev, uint32_t nb_prev,
+			 const struct ibex_fdb_static *next, uint32_t nb_next,
+			 struct ibex_fdb_refusal *why);
+
 /** Record that @p mac was seen as a source on @p port at @p now_ms. */
 enum ibex_fdb_learn_result ibex_fdb_learn(struct ibex_fdb *fdb,
 					  const uint8_t *mac, uint16_t vid,

@@ -775,6 +775,360 @@ test_concurrent_reader(void **state)
 	ibex_fdb_free(c.fdb);
 }
 
+/* ---- ibex_fdb_set_statics(): a change of the static set, whole or not
+ * at all ---- */
+
+static struct ibex_fdb_static
+st_of(const uint8_t *mac, uint16_t vid, uint16_t port)
+{
+	struct ibex_fdb_static s = { .vid = vid, .port = port };
+
+	memcpy(s.mac, mac, 6);
+	return s;
+}
+
+#define DUMP_MAX 64
+
+/* The whole table in slot order, times included. */
+struct dump {
+	uint32_t n;
+	struct ibex_fdb_entry e[DUMP_MAX];
+};
+
+static int
+dump_cb(const struct ibex_fdb_entry *e, void *arg)
+{
+	struct dump *d = arg;
+
+	if (d->n == DUMP_MAX)
+		return -1;
+	d->e[d->n++] = *e;
+	return 0;
+}
+
+static void
+dump(const struct ibex_fdb *fdb, struct dump *d)
+{
+	memset(d, 0, sizeof(*d));
+	assert_int_equal(ibex_fdb_foreach(fdb, dump_cb, d), 0);
+}
+
+/* Entry by entry, field by field (not the padding). */
+static void
+assert_same_dump(const struct dump *a, const struct dump *b)
+{
+	uint32_t i;
+
+	assert_int_equal(a->n, b->n);
+	for (i = 0; i < a->n; i++) {
+		assert_memory_equal(a->e[i].mac, b->e[i].mac, 6);
+		assert_int_equal(a->e[i].vid, b->e[i].vid);
+		assert_int_equal(a->e[i].port, b->e[i].port);
+		assert_int_equal(a->e[i].is_static, b->e[i].is_static);
+		assert_int_equal(a->e[i].last_seen_ms, b->e[i].last_seen_ms);
+	}
+}
+
+/* max 8: statics A, B on port 1 (the running set), six stations learned
+ * on port 2 (MACs 0..5): full. */
+static struct ibex_fdb *
+mk_full(struct ibex_fdb_static *prev)
+{
+	struct ibex_fdb *fdb = mk(8, 0);
+	uint8_t mac[6];
+	uint32_t i;
+
+	prev[0] = st_of(mac_a, 1, 1);
+	prev[1] = st_of(mac_b, 1, 1);
+	assert_int_equal(ibex_fdb_set_statics(fdb, NULL, 0, prev, 2, NULL),
+			 0);
+	for (i = 0; i < 6; i++) {
+		mac_of(i, mac);
+		assert_int_equal(ibex_fdb_learn(fdb, mac, 1, 2, 100),
+				 IBEX_FDB_NEW);
+	}
+	mac_of(6, mac);
+	assert_int_equal(ibex_fdb_learn(fdb, mac, 1, 2, 100), IBEX_FDB_FULL);
+	return fdb;
+}
+
+/* Drop A, bring C and D: one more than fits. Refused with the numbers,
+ * the table exactly as it was (not a slot, port or time changed), and
+ * no reader's cache told to forget anything. */
+static void
+test_statics_refused_whole(void **state)
+{
+	struct ibex_fdb_static prev[2], next[3];
+	struct ibex_fdb_refusal why;
+	struct dump before, after;
+	struct ibex_fdb *fdb;
+	uint32_t version;
+
+	(void)state;
+	fdb = mk_full(prev);
+	dump(fdb, &before);
+	version = ibex_fdb_version(fdb);
+	next[0] = prev[1];
+	next[1] = st_of(mac_c, 1, 1);
+	next[2] = st_of(mac_c, 2, 3);
+	memset(&why, 0xff, sizeof(why));
+	assert_int_equal(ibex_fdb_set_statics(fdb, prev, 2, next, 3, &why),
+			 -ENOSPC);
+	assert_int_equal(why.index, 1);
+	assert_int_equal(why.need, 2);
+	assert_int_equal(why.room, 1);
+	assert_int_equal(why.removes, 1);
+	assert_int_equal(why.max_entries, 8);
+	assert_int_equal(why.static_entries, 2);
+	assert_int_equal(why.learned, 6);
+	dump(fdb, &after);
+	assert_int_equal(after.n, 8);
+	assert_same_dump(&before, &after);
+	assert_int_equal(ibex_fdb_version(fdb), version);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_a, 1), 1);
+
+	/* The same change without D fits in the room A leaves. */
+	assert_int_equal(ibex_fdb_set_statics(fdb, prev, 2, next, 2, NULL), 0);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_a, 1), IBEX_PORT_NONE);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_b, 1), 1);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_c, 1), 1);
+	assert_int_not_equal(ibex_fdb_version(fdb), version);
+	ibex_fdb_free(fdb);
+}
+
+/* A bad entry anywhere in the change: refused before the removals the
+ * entries before it would make. */
+static void
+test_statics_invalid(void **state)
+{
+	struct ibex_fdb_static prev[2], next[2];
+	struct ibex_fdb_refusal why;
+	struct dump before, after;
+	struct ibex_fdb *fdb;
+
+	(void)state;
+	fdb = mk_full(prev);
+	dump(fdb, &before);
+	next[0] = st_of(mac_c, 1, 1);
+	next[1] = st_of(mac_c, IBEX_VLAN_COUNT, 1);
+	assert_int_equal(ibex_fdb_set_statics(fdb, prev, 2, next, 2, &why),
+			 -EINVAL);
+	assert_int_equal(why.index, 1);
+	next[1] = st_of(mac_c, 2, IBEX_MAX_PORTS);
+	assert_int_equal(ibex_fdb_set_statics(fdb, prev, 2, next, 2, &why),
+			 -EINVAL);
+	assert_int_equal(why.index, 1);
+	dump(fdb, &after);
+	assert_same_dump(&before, &after);
+	ibex_fdb_free(fdb);
+}
+
+/* What needs no room on a full table: the same set again (nothing
+ * written), a static entry over a learned station (in place, it becomes
+ * static), a static entry on another port (in place), a key named twice
+ * (counted once). */
+static void
+test_statics_no_room_needed(void **state)
+{
+	struct ibex_fdb_static prev[2], next[4];
+	struct ibex_fdb_entry e;
+	struct ibex_fdb_stats st;
+	struct dump before, after;
+	struct ibex_fdb *fdb;
+	uint32_t version;
+	uint8_t l0[6];
+
+	(void)state;
+	fdb = mk_full(prev);
+	dump(fdb, &before);
+	version = ibex_fdb_version(fdb);
+	assert_int_equal(ibex_fdb_set_statics(fdb, prev, 2, prev, 2, NULL), 0);
+	dump(fdb, &after);
+	assert_same_dump(&before, &after);
+	assert_int_equal(ibex_fdb_version(fdb), version);
+
+	mac_of(0, l0);
+	next[0] = st_of(mac_a, 1, 1);
+	next[1] = st_of(mac_b, 1, 3);   /* moved */
+	next[2] = st_of(l0, 1, 4);      /* over a learned station */
+	next[3] = st_of(l0, 1, 4);      /* named twice */
+	assert_int_equal(ibex_fdb_set_statics(fdb, prev, 2, next, 4, NULL), 0);
+	assert_true(ibex_fdb_get(fdb, l0, 1, &e));
+	assert_true(e.is_static);
+	assert_int_equal(e.port, 4);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_b, 1), 3);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_a, 1), 1);
+	ibex_fdb_get_stats(fdb, &st);
+	assert_int_equal(st.entries, 8);
+	assert_int_equal(st.static_entries, 3);
+	assert_int_not_equal(ibex_fdb_version(fdb), version);
+
+	/* Dropped again: the station's entry goes (it is static now), and
+	 * a learned entry the old set never had is left alone. */
+	assert_int_equal(ibex_fdb_set_statics(fdb, next, 4, prev, 2, NULL), 0);
+	assert_int_equal(ibex_fdb_lookup(fdb, l0, 1), IBEX_PORT_NONE);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_b, 1), 1);
+	mac_of(1, l0);
+	next[0] = st_of(l0, 1, 5);
+	assert_int_equal(ibex_fdb_set_statics(fdb, next, 1, prev, 2, NULL), 0);
+	assert_int_equal(ibex_fdb_lookup(fdb, l0, 1), 2);
+	ibex_fdb_get_stats(fdb, &st);
+	assert_int_equal(st.entries, 7);
+	assert_int_equal(st.static_entries, 2);
+	ibex_fdb_free(fdb);
+}
+
+/*
+ * Changes against learning, with a reader: one writer (as the control
+ * thread is) learns new stations until the table is full and ages them,
+ * and between those swaps set 0 (A, B on port 1, two entries of its own)
+ * and set 1 (A, B on port 2, four of its own) in and out: going to set 1
+ * needs two entries more, so on a full table it is refused. The writer
+ * checks after each change that it was taken whole (the table holds
+ * exactly the new set) or refused whole (the old set, no entry count
+ * changed). The reader checks that A (in both sets) and B (moved
+ * between ports by every change taken) are always found, on a port a set
+ * gives them: no change removes them, not even for a moment.
+ */
+#define STC_MAX      64
+#define STC_OWN      4
+
+struct stc {
+	struct ibex_fdb *fdb;
+	struct ibex_fdb_static sets[2][2 + STC_OWN];
+	uint32_t nb[2];
+	atomic_bool stop;
+	atomic_uint_fast64_t changes, refused, bad;
+};
+
+/* Whether the table holds exactly set @p cur's entries of @p sets. */
+static bool
+stc_holds(struct ibex_fdb *fdb, struct ibex_fdb_static sets[2][2 + STC_OWN],
+	  const uint32_t *nb, uint32_t cur)
+{
+	struct ibex_fdb_stats st;
+	uint32_t i;
+
+	for (i = 0; i < nb[cur]; i++)
+		if (ibex_fdb_lookup(fdb, sets[cur][i].mac, 1) !=
+		    sets[cur][i].port)
+			return false;
+	for (i = 2; i < nb[cur ^ 1]; i++)
+		if (ibex_fdb_lookup(fdb, sets[cur ^ 1][i].mac, 1) !=
+		    IBEX_PORT_NONE)
+			return false;
+	ibex_fdb_get_stats(fdb, &st);
+	return st.static_entries == nb[cur];
+}
+
+static void *
+stc_writer(void *arg)
+{
+	struct stc *c = arg;
+	struct ibex_fdb_static (*sets)[2 + STC_OWN] = c->sets;
+	const uint32_t *nb = c->nb;
+	uint64_t seed = 0x0123456789abcdefull, r;
+	uint32_t now = 0, cur = 0, nxt, i, before;
+	struct ibex_fdb_refusal why;
+	struct ibex_fdb_stats st;
+	uint8_t mac[6];
+	int ret;
+
+	while (!atomic_load_explicit(&c->stop, memory_order_relaxed)) {
+		r = rnd(&seed);
+		now += 10;
+		for (i = 0; i < 8; i++) {
+			mac_of((uint32_t)((r >> (i * 8)) & 0xff), mac);
+			(void)ibex_fdb_learn(c->fdb, mac, 1, 3, now);
+		}
+		if ((r & 0x3f) == 0)
+			(void)ibex_fdb_age(c->fdb, now);
+		nxt = cur ^ 1;
+		ibex_fdb_get_stats(c->fdb, &st);
+		before = st.entries;
+		ret = ibex_fdb_set_statics(c->fdb, sets[cur], nb[cur],
+					   sets[nxt], nb[nxt], &why);
+		ibex_fdb_get_stats(c->fdb, &st);
+		if (ret == 0) {
+			cur = nxt;
+			atomic_fetch_add(&c->changes, 1);
+		} else if (ret == -ENOSPC && st.entries == before &&
+			   why.need == STC_OWN && why.removes == STC_OWN / 2 &&
+			   why.room < why.need) {
+			atomic_fetch_add(&c->refused, 1);
+		} else {
+			atomic_fetch_add(&c->bad, 1);
+		}
+		if (!stc_holds(c->fdb, sets, nb, cur))
+			atomic_fetch_add(&c->bad, 1);
+	}
+	return NULL;
+}
+
+static void
+test_statics_against_learning(void **state)
+{
+	struct stc c = { 0 };
+	uint64_t reads = 0, wrong = 0, a_miss = 0, b_miss = 0;
+	uint8_t mac[6];
+	pthread_t th;
+	uint32_t i, m;
+	uint16_t p;
+	double end;
+
+	(void)state;
+	c.fdb = mk(STC_MAX, 500);
+	atomic_init(&c.stop, false);
+	c.nb[0] = 2 + STC_OWN / 2;
+	c.nb[1] = 2 + STC_OWN;
+	for (i = 0; i < 2; i++) {
+		c.sets[i][0] = st_of(mac_a, 1, 7);
+		c.sets[i][1] = st_of(mac_b, 1, (uint16_t)(1 + i));
+		for (m = 0; m < STC_OWN; m++) {
+			mac_of(0x20000u + i * 16 + m, mac);
+			c.sets[i][2 + m] = st_of(mac, 1, 9);
+		}
+	}
+	/* Set 0 is in before the reader looks. */
+	assert_int_equal(ibex_fdb_set_statics(c.fdb, NULL, 0, c.sets[0],
+					      c.nb[0], NULL), 0);
+	assert_int_equal(pthread_create(&th, NULL, stc_writer, &c), 0);
+	/* At least a second, and until both outcomes were seen 100 times
+	 * (at most 60 s on a slow machine). */
+	end = now_s() + 1.0;
+	while (now_s() < end ||
+	       (now_s() < end + 60.0 &&
+		(atomic_load(&c.changes) < 100 ||
+		 atomic_load(&c.refused) < 100))) {
+		p = ibex_fdb_lookup(c.fdb, mac_a, 1);
+		if (p == IBEX_PORT_NONE)
+			a_miss++;
+		else if (p != 7)
+			wrong++;
+		p = ibex_fdb_lookup(c.fdb, mac_b, 1);
+		if (p == IBEX_PORT_NONE)
+			b_miss++;
+		else if (p != 1 && p != 2)
+			wrong++;
+		reads++;
+	}
+	atomic_store(&c.stop, true);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	print_message("  %llu reads (A missed %llu, B %llu), %llu changes "
+		      "taken, %llu refused\n", (unsigned long long)reads,
+		      (unsigned long long)a_miss, (unsigned long long)b_miss,
+		      (unsigned long long)atomic_load(&c.changes),
+		      (unsigned long long)atomic_load(&c.refused));
+	assert_int_equal(atomic_load(&c.bad), 0);
+	assert_int_equal(wrong, 0);
+	assert_int_equal(a_miss, 0);
+	assert_int_equal(b_miss, 0);
+	/* Both outcomes happened: the test tells them apart. */
+	assert_true(atomic_load(&c.changes) >= 100);
+	assert_true(atomic_load(&c.refused) >= 100);
+	ibex_fdb_free(c.fdb);
+}
+
 int
 main(void)
 {
@@ -795,6 +1149,10 @@ main(void)
 		cmocka_unit_test(test_flood_mask),
 		cmocka_unit_test(test_foreach),
 		cmocka_unit_test(test_concurrent_reader),
+		cmocka_unit_test(test_statics_refused_whole),
+		cmocka_unit_test(test_statics_invalid),
+		cmocka_unit_test(test_statics_no_room_needed),
+		cmocka_unit_test(test_statics_against_learning),
 	};
 
 	return cmocka_run_group_tests_name("fdb", tests, NULL, NULL);
