@@ -21,11 +21,14 @@
  *     store (rte_rcu_qsbr_synchronize(); workers report at the end of each
  *     iteration, holding no table pointer) and frees the old set.
  * FDB static entries change through the FDB's own single-writer protocol,
- * before the tables are swapped.
+ * before the tables are swapped, whole or not at all (reconf_fdb()): a
+ * change refused there leaves the FDB, the tables and the running config
+ * as they were.
  */
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -77,44 +80,69 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 	return ibex_dp_pool_check(dp, conf, err, errlen);
 }
 
-static bool
-static_in(const struct ibex_conf *c, const struct ibex_conf_fdb_static *s)
+static void
+statics_of(const struct ibex_conf *c, struct ibex_fdb_static *s)
 {
 	uint16_t i;
 
-	for (i = 0; i < c->nb_static; i++)
-		if (memcmp(c->statics[i].mac, s->mac, 6) == 0 &&
-		    c->statics[i].vid == s->vid &&
-		    c->statics[i].port == s->port)
-			return true;
-	return false;
+	for (i = 0; i < c->nb_static; i++) {
+		memcpy(s[i].mac, c->statics[i].mac, 6);
+		s[i].vid = c->statics[i].vid;
+		s[i].port = c->statics[i].port;
+	}
 }
 
-/* Remove the static entries the new config drops, add the ones it brings. */
+/*
+ * Make the FDB's static entries those of @p conf, whole or not at all
+ * (ibex_fdb_set_statics()): a change whose new entries do not fit is
+ * refused before any entry is removed, so the switch keeps the old
+ * static set and the running config still describes it. Checking first
+ * rather than undoing: workers read the FDB without locks, and an undo
+ * would show them the half-applied state (an old station flooded, a new
+ * one forwarded) before taking it back.
+ */
 static int
 reconf_fdb(struct ibex_dp *dp, const struct ibex_conf *old,
 	   const struct ibex_conf *conf, char *err, size_t errlen)
 {
-	uint16_t i;
+	struct ibex_fdb_static *prev, *next;
+	struct ibex_fdb_refusal why;
+	const struct ibex_conf_fdb_static *s;
 	int ret;
 
-	for (i = 0; i < old->nb_static; i++)
-		if (!static_in(conf, &old->statics[i]))
-			ibex_fdb_del(dp->fdb, old->statics[i].mac,
-				     old->statics[i].vid);
-	for (i = 0; i < conf->nb_static; i++) {
-		const struct ibex_conf_fdb_static *s = &conf->statics[i];
-
-		if (static_in(old, s))
-			continue;
-		ret = ibex_fdb_add_static(dp->fdb, s->mac, s->vid, s->port);
-		if (ret < 0) {
-			snprintf(err, errlen, "%s:%d: fdb static: %s",
-				 conf->origin, s->line, strerror(-ret));
-			return ret;
-		}
+	prev = malloc(sizeof(*prev) * (old->nb_static + 1u));
+	next = malloc(sizeof(*next) * (conf->nb_static + 1u));
+	if (prev == NULL || next == NULL) {
+		snprintf(err, errlen, "fdb static: out of memory");
+		ret = -ENOMEM;
+		goto out;
 	}
-	return 0;
+	statics_of(old, prev);
+	statics_of(conf, next);
+	ret = ibex_fdb_set_statics(dp->fdb, prev, old->nb_static, next,
+				   conf->nb_static, &why);
+	if (ret == 0)
+		goto out;
+	if (why.index >= conf->nb_static) {
+		snprintf(err, errlen, "fdb static: %s", strerror(-ret));
+		goto out;
+	}
+	s = &conf->statics[why.index];
+	if (ret == -ENOSPC)
+		snprintf(err, errlen, "%s:%d: fdb static: the change adds %u "
+			 "new entr%s, the table has room for %u (fdb "
+			 "max-entries %u: %u static, %u learned; the change "
+			 "removes %u); nothing changed", conf->origin, s->line,
+			 why.need, why.need == 1 ? "y" : "ies", why.room,
+			 why.max_entries, why.static_entries, why.learned,
+			 why.removes);
+	else
+		snprintf(err, errlen, "%s:%d: fdb static: %s; nothing changed",
+			 conf->origin, s->line, strerror(-ret));
+out:
+	free(prev);
+	free(next);
+	return ret;
 }
 
 /*
