@@ -334,7 +334,8 @@ test_refused_whole(void **state)
 	/* The running config is the old one. */
 	assert_memory_equal(dp->conf, &running, sizeof(running));
 	/* The reason: where, what, the numbers, and that nothing changed. */
-	assert_non_null(strstr(err, "live:2: fdb static"));
+	assert_non_null(strstr(err, "live:2: fdb static 02:00:00:00:0a:03 "
+				    "vlan 1: the change adds"));
 	assert_non_null(strstr(err, "2 new entries"));
 	assert_non_null(strstr(err, "room for 1"));
 	assert_non_null(strstr(err, "max-entries 8"));
