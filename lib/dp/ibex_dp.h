@@ -328,10 +328,13 @@ int ibex_dp_fc_view(const struct ibex_dp *dp, uint16_t port,
  * builds new immutable tables (VLAN, SL/VL, arbiter, shaper, ECN, flow
  * control parameters, admin state), publishes them with an atomic pointer
  * swap, waits for every worker to pass a quiescent state (rte_rcu_qsbr)
- * and frees the old ones. FDB static entries are added/removed to match.
- * Ports, workers, queues and pool sizes cannot change live: a config that
- * changes them is refused with -ENOTSUP and a message. On any error
- * nothing changes. @return 0 or -errno.
+ * and frees the old ones. FDB static entries are added/removed to match,
+ * whole or not at all: new entries that do not fit in the FDB's free room
+ * plus the entries the change removes are refused with -ENOSPC and the
+ * numbers (learned entries are not evicted). Ports, workers, queues and
+ * pool sizes cannot change live: a config that changes them is refused
+ * with -ENOTSUP and a message. On any error nothing changes.
+ * @return 0 or -errno.
  */
 int ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 			char *err, size_t errlen);
