@@ -108,8 +108,8 @@ reconf_fdb(struct ibex_dp *dp, const struct ibex_conf *old,
 	struct ibex_fdb_static *prev, *next;
 	struct ibex_fdb_refusal why;
 	const struct ibex_conf_fdb_static *s;
-	char where[IBEX_CONF_ERR_LEN];
-	int ret, n;
+	char line[16] = "", what[48];
+	int ret;
 
 	prev = malloc(sizeof(*prev) * (old->nb_static + 1u));
 	next = malloc(sizeof(*next) * (conf->nb_static + 1u));
@@ -131,20 +131,22 @@ reconf_fdb(struct ibex_dp *dp, const struct ibex_conf *old,
 	s = &conf->statics[why.index];
 	/* As lib/conf names an entry: FILE:LINE: fdb static MAC vlan VID
 	 * (a statement given live has no line). */
-	n = s->line > 0 ? snprintf(where, sizeof(where), "%s:%d: ",
-				   conf->origin, s->line) : 0;
-	snprintf(where + n, sizeof(where) - (size_t)n, "fdb static "
-		 "%02x:%02x:%02x:%02x:%02x:%02x vlan %u", s->mac[0], s->mac[1],
-		 s->mac[2], s->mac[3], s->mac[4], s->mac[5], s->vid);
+	if (s->line > 0)
+		snprintf(line, sizeof(line), ":%d: ", s->line);
+	snprintf(what, sizeof(what), "fdb static %02x:%02x:%02x:%02x:%02x:%02x "
+		 "vlan %u", s->mac[0], s->mac[1], s->mac[2], s->mac[3],
+		 s->mac[4], s->mac[5], s->vid);
 	if (ret == -ENOSPC)
-		snprintf(err, errlen, "%s: the change adds %u new entr%s, the "
-			 "table has room for %u (fdb max-entries %u: %u static, "
-			 "%u learned; the change removes %u); nothing changed",
-			 where, why.need, why.need == 1 ? "y" : "ies",
-			 why.room, why.max_entries, why.static_entries,
-			 why.learned, why.removes);
+		snprintf(err, errlen, "%s%s%s: the change adds %u new entr%s, "
+			 "the table has room for %u (fdb max-entries %u: %u "
+			 "static, %u learned; the change removes %u); nothing "
+			 "changed", s->line > 0 ? conf->origin : "", line, what,
+			 why.need, why.need == 1 ? "y" : "ies", why.room,
+			 why.max_entries, why.static_entries, why.learned,
+			 why.removes);
 	else
-		snprintf(err, errlen, "%s: %s; nothing changed", where,
+		snprintf(err, errlen, "%s%s%s: %s; nothing changed",
+			 s->line > 0 ? conf->origin : "", line, what,
 			 strerror(-ret));
 out:
 	free(prev);
