@@ -63,6 +63,12 @@ struct fabric {
 	/** --kind-map: containerlab's kinds as ibex or rank ("linux=rank,
 	 * nokia_srlinux=ibex"), over the file's; NULL: the file's. */
 	const char *kind_map;
+	/** --clock virtual: the switches' egress MACs take a frame only
+	 * when the wire is free (net_ibexlink tx_window=0). */
+	bool virtual_clock;
+	/** --switch-latency: added to the delay of every wire a switch
+	 * sends on, picoseconds (0: none). */
+	uint64_t switch_latency_ps;
 };
 
 /** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */

@@ -361,18 +361,21 @@ link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
 	unsigned int e;
 	int ret;
 
-	for (e = 0; e < 2; e++)
-		fabric_link_dev(l, e, dev[e], sizeof(dev[e]));
-	snprintf(args[0], sizeof(args[0]), "rate=%" PRIu64 ",delay=%" PRIu64
-		 "ps", lk->rate_bps, lk->delay_ps);
-	snprintf(args[1], sizeof(args[1]), "rate=%" PRIu64 ",delay=%" PRIu64
-		 "ps", lk->rate_bps, lk->delay_ps);
 	for (e = 0; e < 2; e++) {
-		bool pfc = rank_of(f, lk->end[e].node) >= 0 &&
-			   end_runs_pfc(f, lk->end[1 - e]);
+		bool rank = rank_of(f, lk->end[e].node) >= 0;
+		bool pfc = rank && end_runs_pfc(f, lk->end[1 - e]);
 
-		strncat(args[e], pfc ? ",pfc=on" : ",pfc=off",
-			sizeof(args[e]) - strlen(args[e]) - 1);
+		fabric_link_dev(l, e, dev[e], sizeof(dev[e]));
+		/* A switch's processing time is its egress wire's extra
+		 * delay (--switch-latency); under the virtual clock its
+		 * egress takes a frame only when the wire is free, as a
+		 * switch's scheduler does, so its frames wait in its lanes
+		 * where flow control and arbitration reach them. */
+		snprintf(args[e], sizeof(args[e]), "rate=%" PRIu64 ",delay=%"
+			 PRIu64 "ps,pfc=%s%s", lk->rate_bps,
+			 lk->delay_ps + (rank ? 0 : f->switch_latency_ps),
+			 pfc ? "on" : "off",
+			 !rank && f->virtual_clock ? ",tx_window=0" : "");
 	}
 	/* In-process devices, not ethdevs: a fabric has more link ends than
 	 * DPDK's RTE_MAX_ETHPORTS. */

@@ -38,6 +38,7 @@
 #include "ibex_sock.h"
 #include "ibex_time.h"
 #include "ibex_version.h"
+#include "ibexlink_model.h"
 
 static struct ibex_gen_builtin *gen;
 
@@ -64,6 +65,7 @@ struct app_opts {
 	unsigned int routing;    /* --routes */
 	const char *kind_map;    /* --kind-map, NULL: the file's */
 	bool virtual_clock;      /* --clock virtual */
+	uint64_t switch_latency_ps; /* --switch-latency */
 };
 
 static void
@@ -106,6 +108,9 @@ usage(const char *prog)
 	       "                       against the wall clock (the default);\n"
 	       "                       virtual: on a simulated clock, one lcore,\n"
 	       "                       deterministic (needs --gen; docs/simulation.md)\n"
+	       "  --switch-latency T   a switch's processing time, added to every\n"
+	       "                       wire it sends on: 600ns, 1us (default 0;\n"
+	       "                       the real clock adds the host's own)\n"
 	       "  --duration SEC       stop after SEC seconds\n"
 	       "  --idle-stop SEC      stop once no switch received a frame for SEC s\n"
 	       "  --stats-period SEC   a throughput line (all switches) every SEC s\n"
@@ -169,6 +174,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "routes", required_argument, NULL, 'R' },
 		{ "kind-map", required_argument, NULL, 'K' },
 		{ "clock", required_argument, NULL, 'C' },
+		{ "switch-latency", required_argument, NULL, 'L' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "idle-stop", required_argument, NULL, 'i' },
 		{ "stats-period", required_argument, NULL, 's' },
@@ -250,6 +256,15 @@ parse_args(int argc, char **argv, struct app_opts *o)
 				return -EINVAL;
 			}
 			o->virtual_clock = strcmp(optarg, "virtual") == 0;
+			break;
+		case 'L':
+			if (ibexlink_parse_time(optarg, &o->switch_latency_ps) <
+			    0) {
+				fprintf(stderr, "ibex-fabric: --switch-latency: "
+					"a time such as 600ns or 1us, up to 1s, "
+					"not '%s'\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'v':
 			ret = parse_uint("lossless-vl", optarg, 0, 14,
@@ -558,6 +573,8 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	f->ecmp = o->ecmp;
 	f->routing = o->routing;
 	f->kind_map = o->kind_map;
+	f->virtual_clock = o->virtual_clock;
+	f->switch_latency_ps = o->switch_latency_ps;
 	ret = fabric_load(f, o->topology, nb_switch_workers(), err, errlen);
 	if (ret < 0)
 		return ret;

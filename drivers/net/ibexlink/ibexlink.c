@@ -74,14 +74,15 @@ RTE_LOG_REGISTER(ibexlink_logtype, pmd.net.ibexlink, INFO);
 static const char *const valid_args[] = {
 	IBEXLINK_ARG_PEER, IBEXLINK_ARG_RATE, IBEXLINK_ARG_DELAY,
 	IBEXLINK_ARG_JITTER, IBEXLINK_ARG_LOSS, IBEXLINK_ARG_CORRUPT,
-	IBEXLINK_ARG_SEED, IBEXLINK_ARG_PFC, IBEXLINK_ARG_PFC_WINDOW, NULL,
+	IBEXLINK_ARG_SEED, IBEXLINK_ARG_PFC, IBEXLINK_ARG_PFC_WINDOW,
+	IBEXLINK_ARG_TX_WINDOW, NULL,
 };
 
 /* Which parameters a device's devargs gave (the rest come from its peer). */
 enum {
 	GAVE_RATE = 1 << 0, GAVE_DELAY = 1 << 1, GAVE_JITTER = 1 << 2,
 	GAVE_LOSS = 1 << 3, GAVE_CORRUPT = 1 << 4, GAVE_SEED = 1 << 5,
-	GAVE_PFC = 1 << 6, GAVE_WINDOW = 1 << 7,
+	GAVE_PFC = 1 << 6, GAVE_WINDOW = 1 << 7, GAVE_TX_WINDOW = 1 << 8,
 };
 
 struct ibexlink_port;
@@ -104,6 +105,8 @@ struct ibexlink_dir {
 	uint64_t *started;        /* start times of the last `desc` frames */
 	uint32_t desc, next;      /* TX descriptors; next history slot */
 	uint32_t rr;              /* round-robin position over staging rings */
+	bool tx_windowed;         /* tx_window given: commit only near the wire */
+	uint64_t tx_window_ps;
 	struct ibexlink_pause pause; /* written by the sender's own RX */
 	struct ibexlink_dir_stats st;
 } __rte_cache_aligned;
@@ -132,6 +135,7 @@ struct ibexlink_port {
 	struct ibexlink_params p;
 	bool pfc;
 	uint64_t window_ps;
+	uint64_t tx_window_ps;    /* tx_window: this end's own, not its peer's */
 	struct rte_eth_dev *eth;  /* NULL for an in-process device */
 	uint16_t port_id;         /* ethdev id, or ibex_pdev id */
 	struct ibexlink_port *peer;
@@ -245,11 +249,41 @@ count_add(_Atomic uint64_t *c, uint64_t v)
 }
 
 /* Room for one more frame in the TX ring (no PFC): fewer than `desc`
- * committed frames have not started. */
+ * committed frames have not started; with tx_window, also the wire frees
+ * within the window (a switch's egress, whose frames wait in its own
+ * queues, not in a FIFO after the scheduler). */
 static inline bool
 window_open(const struct ibexlink_dir *d, uint64_t now)
 {
-	return d->started[d->next] < now;
+	return d->started[d->next] < now &&
+	       (!d->tx_windowed || d->wire.free_ps <= now + d->tx_window_ps);
+}
+
+/* Link-level flow control: MAC control (PFC, 0x8808) or ibex's credit
+ * frames (0x88B5), which a link sends ahead of its data. */
+static inline bool
+frame_link_ctrl(const struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eh;
+
+	if (rte_pktmbuf_data_len(m) < sizeof(*eh))
+		return false;
+	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	return eh->ether_type == RTE_BE16(0x8808) ||
+	       eh->ether_type == RTE_BE16(0x88B5);
+}
+
+/* Whether the MAC takes frame @p m now (no PFC): flow-control frames go
+ * in the next gap whatever tx_window says, as a link sends them ahead of
+ * the data (a switch's PFC, credit updates). */
+static inline bool
+mac_takes(const struct ibexlink_dir *d, const struct rte_mbuf *m,
+	  uint64_t now)
+{
+	if (likely(!d->tx_windowed))
+		return d->started[d->next] < now;
+	return window_open(d, now) ||
+	       (d->started[d->next] < now && frame_link_ctrl(m));
 }
 
 /* Put one frame on the wire at @p t (or when the wire frees). */
@@ -301,6 +335,7 @@ mac_drain_plain(struct ibexlink_port *pt, struct ibexlink_dir *d, uint64_t now)
 
 		if (q == NULL)
 			continue;
+		/* (a parked control frame waits for the window too) */
 		while (window_open(d, now) &&
 		       rte_ring_sc_dequeue(q->stage[0], &m) == 0)
 			mac_commit(pt, d, m, q->qid, now);
@@ -462,7 +497,7 @@ eth_tx_plain(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	if (!mac_drain_plain(pt, d, now))
 		staged_clear(pt);
 	if (rte_ring_empty(q->stage[0])) {
-		while (k < n && window_open(d, now)) {
+		while (k < n && mac_takes(d, bufs[k], now)) {
 			mac_commit(pt, d, bufs[k], q->qid, now);
 			k++;
 		}
@@ -575,9 +610,13 @@ port_next_event(const struct ibexlink_port *pt, uint64_t now_ps)
 	uint64_t next = ibexlink_ring_next_after(d->ring, now_ps);
 	unsigned int prio;
 
-	/* A full TX ring: a descriptor frees once its frame started. */
+	/* A full TX ring: a descriptor frees once its frame started; with
+	 * tx_window, the wire comes within the window. */
 	if (!pt->pfc && d->desc != 0 && d->started[d->next] >= now_ps)
 		next = RTE_MIN(next, d->started[d->next] + 1);
+	if (!pt->pfc && d->tx_windowed &&
+	    d->wire.free_ps > now_ps + d->tx_window_ps)
+		next = RTE_MIN(next, d->wire.free_ps - d->tx_window_ps);
 	if (!atomic_load_explicit(&pt->staged, memory_order_relaxed))
 		return next;
 	/* Frames wait in the staging rings: for the wire to come within
@@ -1197,6 +1236,10 @@ arg_one(const char *key, const char *val, void *opaque)
 		a->why = "a decimal time such as 500ns, 1.5us, 2ms (bare: ns)";
 		ret = ibexlink_parse_time(val, &pt->window_ps);
 		pt->gave |= GAVE_WINDOW;
+	} else if (strcmp(key, IBEXLINK_ARG_TX_WINDOW) == 0) {
+		a->why = "a decimal time such as 0, 100ns, 1us (bare: ns)";
+		ret = ibexlink_parse_time(val, &pt->tx_window_ps);
+		pt->gave |= GAVE_TX_WINDOW;
 	}
 	if (ret == 0)
 		return 0;
@@ -1288,6 +1331,8 @@ dir_setup(struct ibexlink_port *pt)
 		return -ENOMEM;
 	ibexlink_ring_init(pt->tx->ring, cap);
 	ibexlink_wire_init(&pt->tx->wire, &pt->p);
+	pt->tx->tx_windowed = (pt->gave & GAVE_TX_WINDOW) != 0;
+	pt->tx->tx_window_ps = pt->tx_window_ps;
 	LINK_LOG(INFO, "%s -> %s: %s, delay %" PRIu64 " ps, jitter %" PRIu64
 		 " ps%s%s, %u slots", pt->name, pt->peer->name,
 		 ibexlink_format_rate(pt->p.rate_bps, rate, sizeof(rate)),

@@ -35,13 +35,19 @@
 #define IBEXLINK_ARG_PFC        "pfc"
 /** How far ahead a PFC-obeying MAC commits frames (default 2us). */
 #define IBEXLINK_ARG_PFC_WINDOW "pfc_window"
+/** Without PFC: the MAC takes a frame only while the wire frees within
+ * this time of the present (and a TX descriptor is free): a switch's
+ * egress, whose frames wait in the switch's own lanes, not in a NIC ring
+ * that no pause reaches. Not given: the TX descriptors alone, as a NIC.
+ * This end's own (not taken from the peer). */
+#define IBEXLINK_ARG_TX_WINDOW  "tx_window"
 
 #define IBEXLINK_PARAMS \
 	IBEXLINK_ARG_PEER "=<name> " IBEXLINK_ARG_RATE "=<bits/s> " \
 	IBEXLINK_ARG_DELAY "=<time> " IBEXLINK_ARG_JITTER "=<time> " \
 	IBEXLINK_ARG_LOSS "=<prob> " IBEXLINK_ARG_CORRUPT "=<prob> " \
 	IBEXLINK_ARG_SEED "=<int> " IBEXLINK_ARG_PFC "=on|off " \
-	IBEXLINK_ARG_PFC_WINDOW "=<time>"
+	IBEXLINK_ARG_PFC_WINDOW "=<time> " IBEXLINK_ARG_TX_WINDOW "=<time>"
 
 #define IBEXLINK_DEF_RATE       UINT64_C(100000000000)
 #define IBEXLINK_DEF_WINDOW_PS  UINT64_C(2000000)
