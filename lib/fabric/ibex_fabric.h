@@ -46,10 +46,15 @@
 
 #define IBEX_FABRIC_NAME_LEN   64
 #define IBEX_FABRIC_PATH_LEN   256
-/** Most nodes (switches and ranks) in one fabric. */
-#define IBEX_FABRIC_MAX_NODES  4096
+/** Most nodes (switches and ranks) in one fabric: room for the largest
+ * fat tree of 32-port switches (ibex-topo fattree 32: 9,472 nodes,
+ * 24,576 links). The arrays are allocated at these sizes but only the
+ * pages used are touched; routing such a fabric costs n_switches x
+ * n_ranks routes (fattree 32: 380 MB, docs/fabric.md, "Generated
+ * topologies"). */
+#define IBEX_FABRIC_MAX_NODES  16384
 /** Most links. */
-#define IBEX_FABRIC_MAX_LINKS  16384
+#define IBEX_FABRIC_MAX_LINKS  65536
 /** Deepest nesting of lists and mappings a topology file may have (the
  * format needs 5). */
 #define IBEX_FABRIC_MAX_DEPTH  64
