@@ -6,8 +6,8 @@
 
 Every fenced code block of README.md and docs/*.md, and every indented one
 of docs/man/*.md, that holds an ibex command (ibex-switch, ibex-gen,
-ibex-fabric, ibex-ctl, ibex-pcapgen, a script under tests/ or app/, meson,
-ninja) carries a mark: on the line just before its opening fence, or for
+ibex-fabric, ibex-ctl, ibex-pcapgen, ibex-topo, a script under tests/ or
+app/, meson, ninja) carries a mark: on the line just before its opening fence, or for
 a man page a line of MAN_MARKS (MARK_HELP below says how). The mark runs
 the block, as written or in a short form, or skips it with a reason. A
 block without one fails the test, so a new command in the docs cannot go
@@ -19,7 +19,8 @@ A block marked run is run as one bash script (set -e, pipefail):
     files a command writes land in the scratch directory;
   - with the build tree's programs first on PATH under their installed
     names; ibex-switch, ibex-gen and ibex-fabric get --file-prefix=UNIQUE
-    as their first argument unless they name one, ibex-ctl gets
+    as their first argument unless they name one (or, ibex-fabric, run
+    --check, which takes no EAL arguments), ibex-ctl gets
     --file-prefix UNIQUE unless it names a socket or a prefix, so runs
     never collide with each other or with anything else on the machine;
   - with "/tmp/" in the text mapped into the scratch directory, and so
@@ -78,7 +79,7 @@ The marks are read by tests/system/docs/test_doc_commands.py
 CMD_RE = re.compile(
     r'(?:^\s*|[;&|(]\s*)(?:\$\s+)?(?:sudo\s+)?'
     r'(?:[A-Za-z_][A-Za-z_0-9]*=\S*\s+)*'
-    r'(?:ibex-(?:switch|gen|fabric|ctl|pcapgen)(?=\s|$)|tests/\S+|app/\S+'
+    r'(?:ibex-(?:switch|gen|fabric|ctl|pcapgen|topo)(?=\s|$)|tests/\S+|app/\S+'
     r'|meson(?=\s)|ninja(?=\s)|build[^/\s]*/\S+)')
 MAN_MARKS = 'tests/system/docs/man_marks.txt'
 MARK_RE = re.compile(r'^\s*<!--\s*test:\s*(.*?)\s*-->\s*$')
@@ -295,12 +296,14 @@ def make_bin(build, bindir):
     os.makedirs(bindir)
     progs = {n: os.path.join(build, 'app', n, n) for n in
              ('ibex-switch', 'ibex-gen', 'ibex-fabric', 'ibex-ctl',
-              'ibex-pcapgen')}
+              'ibex-pcapgen', 'ibex-topo')}
     for n, path in progs.items():
         if not os.access(path, os.X_OK):
             raise SystemExit('doc_commands: %s not built' % path)
         if n in SWITCHES:
-            own = '--file-prefix*|--help|-h|--version|-V'
+            # ibex-fabric --check runs no EAL and takes no EAL arguments
+            own = '--file-prefix*|--help|-h|--version|-V' + \
+                ('|--check' if n == 'ibex-fabric' else '')
             body = 'exec "$bin" --file-prefix="$IBEX_DOC_PREFIX" "$@"'
         elif n == 'ibex-ctl':
             own = '-s|--socket*|-f|--file-prefix*|--help|-h|--version|-V'

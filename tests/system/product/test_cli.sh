@@ -14,20 +14,20 @@
 #    option or value, unknown command), in every program.
 #  - ibex-ctl --help names the program, not the path it was run by.
 #
-#   test_cli.sh IBEX_SWITCH IBEX_PCAPGEN IBEX_CTL IBEX_GEN IBEX_FABRIC
+#   test_cli.sh IBEX_SWITCH IBEX_PCAPGEN IBEX_CTL IBEX_GEN IBEX_FABRIC IBEX_TOPO
 set -euo pipefail
 TEST_NAME=cli
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-sw=$1 pcapgen=$2 ctl=$3 gen=$4 fabric=$5
+sw=$1 pcapgen=$2 ctl=$3 gen=$4 fabric=$5 topoprog=$6
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 comp=$src/contrib/bash-completion/ibex-ctl
 tmp=$(mktemp -d /tmp/ibex-cli.XXXXXX)
 on_exit rm -rf "$tmp"
 # The programs by name, as a user runs them (completion is by name).
 mkdir "$tmp/bin"
-for p in "$sw" "$pcapgen" "$ctl" "$gen" "$fabric"; do
+for p in "$sw" "$pcapgen" "$ctl" "$gen" "$fabric" "$topoprog"; do
 	ln -s "$p" "$tmp/bin/$(basename "$p")"
 done
 export PATH=$tmp/bin:$PATH
@@ -143,6 +143,7 @@ check_prog ibex-switch -- ibex-switch
 check_prog ibex-gen -- ""
 check_prog ibex-fabric -- ibex-fabric
 check_prog ibex-pcapgen "" ibex-pcapgen
+check_prog ibex-topo "" ibex-topo
 check_prog ibex-ctl "" ibex-ctl
 
 # ---- ibex-ctl's commands: the switch's 'help' is the reference ----
@@ -208,7 +209,7 @@ status_is() {
 conf=$src/conf/lanes.conf
 topo=$src/conf/fabric/leaf2-spine1.yaml
 printf 'port p0 dev net_null0\nport p1 dev net_null1 speed fast\n' >"$tmp/bad.conf"
-for p in ibex-switch ibex-gen ibex-fabric ibex-pcapgen ibex-ctl; do
+for p in ibex-switch ibex-gen ibex-fabric ibex-pcapgen ibex-ctl ibex-topo; do
 	status_is 0 "$p --help" "$p" --help
 done
 # usage errors: 2
@@ -228,6 +229,12 @@ status_is 2 "ibex-fabric: bad value" "$fabric" -- --check "$topo" --fc x
 status_is 2 "ibex-fabric: no topology" "$fabric" -- --check
 status_is 2 "ibex-pcapgen: bad option" "$pcapgen" -o "$tmp/x.pcap" --bogus
 status_is 2 "ibex-pcapgen: bad value" "$pcapgen" -o "$tmp/x.pcap" -s 10
+status_is 2 "ibex-topo: bad option" "$topoprog" fattree 4 --bogus
+status_is 2 "ibex-topo: bad value" "$topoprog" fattree 5
+status_is 2 "ibex-topo: unknown shape" "$topoprog" torus --leaves 2
+status_is 2 "ibex-topo: a size beyond a switch's ports" "$topoprog" leaf-spine \
+	--leaves 4 --spines 2 --ranks-per-leaf 31
+grep -q "IBEX_MAX_PORTS" "$tmp/out" || { cat "$tmp/out"; fail "ibex-topo: limit not named"; }
 status_is 2 "ibex-ctl: bad option" "$ctl" --bogus
 status_is 2 "ibex-ctl: bad value" "$ctl" -n 0 -i 1 show ports
 status_is 2 "ibex-ctl: unknown command" "$ctl" -s "$tmp/none.sock" frobnicate
@@ -241,6 +248,7 @@ grep -q "unknown command 'frob' " "$tmp/out" ||
 status_is 1 "ibex-switch: bad configuration" "$sw" --check-config "$tmp/bad.conf"
 status_is 1 "ibex-fabric: missing topology" "$fabric" -- --check "$tmp/none.yaml"
 status_is 1 "ibex-pcapgen: unwritable output" "$pcapgen" -o "$tmp/no/dir/x.pcap"
+status_is 1 "ibex-topo: unwritable output" "$topoprog" fattree 4 -o "$tmp/no/dir/x.yaml"
 status_is 1 "ibex-ctl: no switch" "$ctl" -s "$tmp/none.sock" show ports
 status_is 1 "ibex-ctl: no switch, one word" "$ctl" -s "$tmp/none.sock" \
 	"set port p0 admin down"
@@ -248,6 +256,7 @@ status_is 1 "ibex-ctl: no switch, one word" "$ctl" -s "$tmp/none.sock" \
 status_is 0 "ibex-switch --check-config" "$sw" --check-config "$conf"
 status_is 0 "ibex-fabric --check" "$fabric" -- --check "$topo"
 status_is 0 "ibex-pcapgen" "$pcapgen" -o "$tmp/x.pcap" -n 4
+status_is 0 "ibex-topo" "$topoprog" fattree 4 -o "$tmp/x.yaml"
 check_ok "exit status: 0 success, 1 a runtime failure, 2 a usage error, in every program"
 
 # ---- ibex-ctl --help names the program ----

@@ -6,7 +6,7 @@
 # and the .deb holds:
 #   - every file meson installed (the build's install log), man pages and
 #     .md docs as dh leaves them; so whatever meson installs is packaged;
-#   - the five binaries, the unit in /lib/systemd/system with its
+#   - the six binaries, the unit in /lib/systemd/system with its
 #     ExecStartPre/ExecStart at /usr/bin and /etc/ibex/ibex.conf; the
 #     maintainer scripts do not enable it, nor stop or restart it on an
 #     upgrade, and stop it on removal;
@@ -82,7 +82,7 @@ done <"$log"
 check_ok "all $n files meson installed are in the package"
 
 want=(/usr/bin/ibex-switch /usr/bin/ibex-ctl /usr/bin/ibex-gen
-      /usr/bin/ibex-pcapgen /usr/bin/ibex-fabric
+      /usr/bin/ibex-pcapgen /usr/bin/ibex-fabric /usr/bin/ibex-topo
       /lib/systemd/system/ibex-switch.service
       /etc/ibex/ibex.conf /etc/default/ibex-switch
       /usr/share/man/man1/ibex-switch.1.gz /usr/share/man/man5/ibex.conf.5.gz

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# `meson install --destdir` of this build puts in place: the four
-# binaries, five man pages (each rendered by `man -l` with a NAME
+# `meson install --destdir` of this build puts in place: the six
+# binaries, seven man pages (each rendered by `man -l` with a NAME
 # section), bash completion for ibex-ctl and ibex-switch (and it completes
 # "show r" to "show rates" when bash-completion is there), the example
 # configs, both Wireshark dissectors, the systemd unit (Type=notify,
@@ -38,16 +38,17 @@ sysconf=$(opt sysconfdir)
 case $sysconf in /*) etc=$dest$sysconf ;; *) etc=$root/$sysconf ;; esac
 (cd "$dest" && find . \( -type f -o -type l \) | sort) >"$tmp/files"
 want=(bin/ibex-switch bin/ibex-ctl bin/ibex-gen bin/ibex-pcapgen
-      bin/ibex-fabric
+      bin/ibex-fabric bin/ibex-topo
       share/man/man1/ibex-switch.1 share/man/man1/ibex-ctl.1
       share/man/man1/ibex-gen.1 share/man/man1/ibex-pcapgen.1
-      share/man/man1/ibex-fabric.1
+      share/man/man1/ibex-fabric.1 share/man/man1/ibex-topo.1
       share/man/man5/ibex.conf.5
       share/bash-completion/completions/ibex-ctl
       share/bash-completion/completions/ibex-switch
       share/bash-completion/completions/ibex-gen
       share/bash-completion/completions/ibex-fabric
       share/bash-completion/completions/ibex-pcapgen
+      share/bash-completion/completions/ibex-topo
       share/ibex/conf/lanes.conf share/ibex/conf/lossless.conf
       share/ibex/wireshark/ibexfc.lua share/ibex/wireshark/ibexprobe.lua
       lib/systemd/system/ibex-switch.service
