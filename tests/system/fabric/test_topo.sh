@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# ibex-topo's files load in ibex-fabric (no EAL: --check parses the file,
+# routes it and renders every switch's configuration):
+#
+#   1. leaf-spine 4 x 2 x 4, fattree 4 and rail (4 rails, 2 groups of 4
+#      servers, 2 spines) with 400G/800G links and lanes: ibex-fabric
+#      --check accepts each (the lossless lane with --fc pfc), with the
+#      switch, rank and link counts of the shape.
+#   2. The same arguments write the same bytes.
+#   3. fattree 16 (1,024 ranks, 320 switches) is read and routed: ibex-topo
+#      --check accepts it, and ibex-fabric --check gets past reading and
+#      routing it to its one-process limit (64 switches, 64 ranks).
+#   4. Sizes beyond a switch's ports are refused (exit 2), the limit named,
+#      nothing written.
+#
+#   test_topo.sh IBEX_TOPO IBEX_FABRIC
+set -euo pipefail
+TEST_NAME=fabric_topo
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+topo=${1:?usage: test_topo.sh IBEX_TOPO IBEX_FABRIC}
+fab=${2:?usage: test_topo.sh IBEX_TOPO IBEX_FABRIC}
+[ -x "$topo" ] || skip "no ibex-topo at $topo"
+[ -x "$fab" ] || skip "no ibex-fabric at $fab"
+
+tmp=$(mktemp -d /tmp/ibex-topo.XXXXXX)
+on_exit rm -rf "$tmp"
+
+# $1 file, $2 the "N switches, N ranks, N links" ibex-fabric must find,
+# then ibex-topo's arguments; ibex-fabric's own in $fab_args.
+fab_args=()
+accepted() {
+	local f=$tmp/$1 want=$2
+	shift 2
+	"$topo" "$@" -o "$f" || fail "ibex-topo $*"
+	"$fab" --check "$f" "${fab_args[@]}" >"$tmp/out" 2>&1 ||
+		{ cat "$tmp/out"; fail "ibex-fabric --check refuses ibex-topo $*"; }
+	grep -q "OK: $want\$" "$tmp/out" ||
+		{ cat "$tmp/out"; fail "ibex-topo $*: not $want"; }
+}
+accepted ls.yaml "6 switches, 16 ranks, 24 links" leaf-spine --leaves 4 \
+	--spines 2 --ranks-per-leaf 4 --rate 400G --fabric-rate 800G
+accepted ft4.yaml "20 switches, 16 ranks, 48 links" fattree 4 \
+	--delay 250ns --fabric-delay 1us
+# a lossless lane needs flow control on every port
+fab_args=(--fc pfc)
+accepted rail.yaml "10 switches, 32 ranks, 48 links" rail --rails 4 \
+	--groups 2 --servers-per-group 4 --spines 2 --lanes vls=4 \
+	--lanes lossless=3
+check_ok "leaf-spine 4x2x4, fattree 4 and rail 2x4x4 pass ibex-fabric --check"
+
+"$topo" rail --rails 4 --groups 2 --servers-per-group 4 --spines 2 \
+	--lanes lossless=3 --lanes vls=4 >"$tmp/rail2.yaml"
+cmp "$tmp/rail.yaml" "$tmp/rail2.yaml" || fail "same arguments, other bytes"
+check_ok "same arguments, same bytes"
+
+"$topo" fattree 16 --check -o "$tmp/ft16.yaml" 2>"$tmp/out" ||
+	{ cat "$tmp/out"; fail "ibex-topo fattree 16 --check"; }
+grep -q "OK: 320 switches, 1024 ranks, 3072 links" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "fattree 16: counts"; }
+info "$(cat "$tmp/out")"
+rc=0
+"$fab" --check "$tmp/ft16.yaml" >"$tmp/out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -q "320 switches and 1024 ranks: one process runs at most" \
+	"$tmp/out" || { cat "$tmp/out"; fail "ibex-fabric --check fattree 16"; }
+check_ok "fattree 16 (1,024 ranks) reads and routes; ibex-fabric stops at its one-process limit"
+
+rc=0
+"$topo" fattree 34 -o "$tmp/ft34.yaml" 2>"$tmp/out" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "IBEX_MAX_PORTS" "$tmp/out" &&
+	[ ! -e "$tmp/ft34.yaml" ] ||
+	{ cat "$tmp/out"; fail "fattree 34: exit $rc, want 2 naming IBEX_MAX_PORTS, no file"; }
+check_ok "fattree 34 refused: $(cat "$tmp/out")"
