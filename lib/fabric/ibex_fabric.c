@@ -44,7 +44,7 @@ struct ctx {
 	char *err;
 	size_t errlen;
 	uint64_t def_rate, def_delay;
-	uint32_t nodes_cap, links_cap;
+	uint32_t nodes_cap, links_cap; /* f->nodes, f->links allocated */
 	const struct ibex_fabric_opts *opts;
 	/* the kind maps: the command line's (wins), the file's */
 	struct kind_role cli[IBEX_FABRIC_KIND_MAP_MAX];
@@ -597,6 +597,31 @@ node_role(struct ctx *c, const char *name, const yaml_node_t *at,
 		    "{%s: ibex|rank}}", name, s, from, line_of(k), s, s);
 }
 
+/* Room in an array of @p cap elements of @p size bytes, @p n used, for
+ * one more: doubled, the new part zeroed. The arrays grow with the file,
+ * so a small fabric costs little and a large one (ibex-topo fattree 32:
+ * 9,472 nodes) only what it holds. */
+static int
+grow(struct ctx *c, void **arr, uint32_t *cap, uint32_t n, size_t size)
+{
+	uint32_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap < 64 ? 64 : *cap * 2;
+	p = realloc(*arr, (size_t)ncap * size);
+	if (p == NULL) {
+		snprintf(c->err, c->errlen, "%s: out of memory", c->f->origin);
+		return -ENOMEM;
+	}
+	memset((char *)p + (size_t)*cap * size, 0,
+	       (size_t)(ncap - *cap) * size);
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
 static int
 node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 {
@@ -606,6 +631,7 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 	const char *name = scalar(key), *s;
 	const yaml_node_t *mac = NULL;
 	bool native;
+	void *arr;
 	int ret;
 
 	if (name == NULL)
@@ -619,6 +645,11 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 	if (v->type != YAML_MAPPING_NODE && !is_null(v))
 		return fail(c, v, "node %s: expected a mapping such as "
 			    "{kind: ibex}", name);
+	arr = f->nodes;
+	ret = grow(c, &arr, &c->nodes_cap, f->n_nodes, sizeof(*f->nodes));
+	f->nodes = arr;
+	if (ret != 0)
+		return ret;
 	n = &f->nodes[f->n_nodes];
 	memset(n, 0, sizeof(*n));
 	if (strchr(name, ':') != NULL)
@@ -831,6 +862,7 @@ link_one(struct ctx *c, const yaml_node_t *v)
 	struct ibex_fabric *f = c->f;
 	struct ibex_fabric_link *l;
 	const yaml_node_t *eps = NULL;
+	void *arr;
 	yaml_node_pair_t *pr;
 	char a[128], b[128];
 	uint32_t i, k;
@@ -841,6 +873,11 @@ link_one(struct ctx *c, const yaml_node_t *v)
 	if (v->type != YAML_MAPPING_NODE)
 		return fail(c, v, "a link is a mapping: {endpoints: [\"a:p0\", "
 			    "\"b:p0\"]}");
+	arr = f->links;
+	ret = grow(c, &arr, &c->links_cap, f->n_links, sizeof(*f->links));
+	f->links = arr;
+	if (ret != 0)
+		return ret;
 	l = &f->links[f->n_links];
 	memset(l, 0, sizeof(*l));
 	l->rate_bps = c->def_rate;
@@ -1636,8 +1673,9 @@ parse_ctx(struct ctx *c, const char *text, size_t len)
 	yaml_document_t doc;
 	int ret;
 
-	f->nodes = calloc(IBEX_FABRIC_MAX_NODES, sizeof(*f->nodes));
-	f->links = calloc(IBEX_FABRIC_MAX_LINKS, sizeof(*f->links));
+	c->nodes_cap = c->links_cap = 64; /* grown by grow() */
+	f->nodes = calloc(c->nodes_cap, sizeof(*f->nodes));
+	f->links = calloc(c->links_cap, sizeof(*f->links));
 	if (f->nodes == NULL || f->links == NULL) {
 		snprintf(c->err, c->errlen, "%s: out of memory", origin);
 		return -ENOMEM;

@@ -48,10 +48,9 @@
 #define IBEX_FABRIC_PATH_LEN   256
 /** Most nodes (switches and ranks) in one fabric: room for the largest
  * fat tree of 32-port switches (ibex-topo fattree 32: 9,472 nodes,
- * 24,576 links). The arrays are allocated at these sizes but only the
- * pages used are touched; routing such a fabric costs n_switches x
- * n_ranks routes (fattree 32: 380 MB, docs/fabric.md, "Generated
- * topologies"). */
+ * 24,576 links). The node and link arrays grow with the file; routing
+ * such a fabric costs n_switches x n_ranks routes (fattree 32: 380 MB,
+ * docs/fabric.md, "Generated topologies"). */
 #define IBEX_FABRIC_MAX_NODES  16384
 /** Most links. */
 #define IBEX_FABRIC_MAX_LINKS  65536

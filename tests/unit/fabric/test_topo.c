@@ -497,6 +497,38 @@ test_large(void **state)
 	ibex_fabric_free(&f);
 }
 
+/* A bad link after the arrays have grown (fattree 8: 208 nodes, 384
+ * links, past the first 64 of each): refused with its line, the fabric
+ * left empty (and nothing leaked, under ASan). */
+static void
+test_refused_after_growth(void **state)
+{
+	struct ibex_topo t;
+	struct ibex_fabric f;
+	size_t len, lines = 0, i;
+	char *buf, *bad;
+	char where[32];
+
+	(void)state;
+	fattree(&t, 8);
+	buf = text_of(&t, &len);
+	for (i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	bad = malloc(len + 128);
+	assert_non_null(bad);
+	len = (size_t)sprintf(bad, "%s    - endpoints: [\"rank000:eth0\", "
+			      "\"nosuch:p0\"]\n", buf);
+	assert_int_equal(ibex_fabric_parse(&f, bad, len, "big", err,
+					   sizeof(err)), -EINVAL);
+	snprintf(where, sizeof(where), "big:%zu:", lines + 1);
+	if (strstr(err, where) == NULL || strstr(err, "nosuch") == NULL)
+		fail_msg("'%s': not at %s", err, where);
+	assert_int_equal(f.n_nodes, 0);
+	assert_null(f.nodes);
+	free(bad);
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -510,6 +542,7 @@ main(void)
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_refused_after_growth),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
