@@ -643,16 +643,16 @@ describe(const struct ibex_topo *t, const struct ibex_topo_size *sz,
 		break;
 	default:
 		fprintf(out, "# rail-optimized: %" PRIu32 " groups of %" PRIu32
-			" servers with %" PRIu32 " GPUs (ranks) each; GPU i of "
-			"every server of a group on the group's rail switch i;"
-			"\n# every rail switch joined to each of %" PRIu32
+			" servers with %" PRIu32 " GPUs (ranks) each;\n# GPU i "
+			"of every server of a group on the group's rail switch "
+			"i;\n# every rail switch joined to each of %" PRIu32
 			" spines by %" PRIu32 " link%s.\n", t->groups,
 			t->servers, t->rails, t->spines, U, U > 1 ? "s" : "");
 		break;
 	}
 	fprintf(out, "# %" PRIu32 " switches (at most %" PRIu32 " ports), %"
-		PRIu32 " ranks, %" PRIu32 " links. Written by ibex-topo "
-		"(docs/fabric.md,\n# \"Generated topologies\").\n",
+		PRIu32 " ranks, %" PRIu32 " links.\n# Written by ibex-topo "
+		"(docs/fabric.md, \"Generated topologies\").\n",
 		sz->n_switches, sz->max_ports, sz->n_ranks, sz->n_links);
 }
 
