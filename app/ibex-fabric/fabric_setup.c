@@ -375,7 +375,7 @@ link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
 			 PRIu64 "ps,pfc=%s%s", lk->rate_bps,
 			 lk->delay_ps + (rank ? 0 : f->switch_latency_ps),
 			 pfc ? "on" : "off",
-			 !rank && f->virtual_clock ? ",tx_window=0" : "");
+			 !rank && f->virtual_clock ? ",tx_window=1ns" : "");
 	}
 	/* In-process devices, not ethdevs: a fabric has more link ends than
 	 * DPDK's RTE_MAX_ETHPORTS. */
