@@ -130,24 +130,51 @@ int fabric_report_json(const char *path, const struct fabric *f,
 
 /* ---- --clock virtual: the discrete-event executive (fabric_sim.c) ---- */
 
-/** Executive state: the switches' workers it steps and its figures. */
+struct ibexlink_port;
+
+/** An entry of the executive's calendar. */
+struct fabric_sim_event {
+	uint64_t t;           /**< when, ticks of the virtual clock */
+	uint32_t owner;       /**< switch index, or n_sw: the generator */
+};
+
+/** Executive state: the switches it steps, its calendar, its figures. */
 struct fabric_sim {
-	struct ibex_dp_lcore lc;
+	struct ibex_dp_lcore lc;   /**< every switch's workers, in order */
+	unsigned int n_sw;
+	unsigned int sw_workers;   /**< workers of each switch */
 	/** Longest jump without an event, ticks: the housekeeping period. */
 	uint64_t quantum;
+	uint64_t *due;             /**< bitmap: switches due now */
+	uint64_t *tick;            /**< per switch: its housekeeping wake */
+	unsigned int due_words;
+	/** Switch s's ports: port[port_first[s] .. port_first[s + 1]). */
+	unsigned int *port_first;
+	struct ibexlink_port **port;
+	struct fabric_sim_event *heap;
+	size_t heap_n, heap_cap;
 	uint64_t act_round;   /**< link activity when the last step began */
 	uint64_t steps;       /**< steps run */
 	uint64_t advances;    /**< times time moved */
+	uint64_t switch_runs; /**< switch iterations run */
+	uint64_t lost_events; /**< calendar entries refused (no memory) */
 	uint64_t t0, t_end;   /**< virtual start and end, ticks */
+	/* the progress line of a long run */
+	double start_wall, progress_wall;
+	uint64_t progress_hops, progress_steps;
 };
 
-/** Run the switches @p dps under the virtual clock, stepped by the
- * generator's polls (ibex_clock_poll()). @return 0 or -EINVAL. */
-int fabric_sim_start(struct fabric_sim *s, struct ibex_dp *const *dps,
-		     unsigned int n);
+/** Run the switches of @p f (data paths @p dps) under the virtual clock,
+ * stepped by the generator's polls (ibex_clock_poll()); the ranks' ports
+ * are the generator's. @return 0, -ENOMEM or -EINVAL. */
+int fabric_sim_start(struct fabric_sim *s, struct fabric *f,
+		     struct ibex_dp **dps);
 
 /** After the generator's lcore returned: detach the workers. */
 void fabric_sim_stop(struct fabric_sim *s);
+
+/** Free @p s (calloc'ed by the caller) and what it holds. */
+void fabric_sim_free(struct fabric_sim *s);
 
 /** Simulated seconds from the start to the stop (or to now). */
 double fabric_sim_elapsed_s(const struct fabric_sim *s);

@@ -4,58 +4,267 @@
  * (docs/simulation.md).
  *
  * One lcore runs everything: the generator's loops call ibex_clock_poll()
- * once a turn, and each call is one step here. A step runs one iteration
- * of every switch's worker at the present instant; the generator's turn
- * follows. When a whole round (the previous step's switches and the
+ * once a turn, and each call is one step here. The links tell a calendar
+ * (a binary heap of (time, owner)) when a switch, or the generator, has
+ * work: a frame's last bit arriving at one of its ports, its sending side
+ * able to take frames it had to keep. A step runs, at the present
+ * instant, the switches that are due, in topology order; the generator's
+ * turn follows. When a whole round (the previous step's switches and the
  * generator's turn since) moved no frame on any wire, the present is
- * done, and time jumps to the next event: the first frame to arrive or
- * descriptor to free on any link (ibexlink_next_event()), or one quantum
- * later (the housekeeping period of the data path and the generator,
- * whose timers the executive does not see), whichever is first.
+ * done and time jumps to the calendar's next event, or one quantum later
+ * (the housekeeping period of the data path and of the generator, whose
+ * timers the calendar does not hear of), whichever is first. A switch
+ * with frames it could not send, or with flow control, is due again a
+ * quantum later; one whose ports still hold frames that arrived is due
+ * again at once.
  *
- * Ties: at one instant the switches run in topology order, then the
- * generator; frames that arrive at the same instant are taken in the
- * order of the switches' RX polls. Nothing depends on the host: the same
- * topology, options and seed give the same run.
+ * Ties: at one instant the due switches run in topology order, then the
+ * generator; nothing depends on the order events were scheduled in, nor
+ * on the host: the same topology, options and seed give the same run.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "fabric.h"
 #include "ibex_clock.h"
 #include "ibexlink.h"
 
+/* ---- the calendar: a binary min-heap of (time, owner) ---- */
+
+static int
+heap_push(struct fabric_sim *s, uint64_t t, uint32_t owner)
+{
+	size_t i;
+
+	if (s->heap_n == s->heap_cap) {
+		size_t cap = s->heap_cap != 0 ? 2 * s->heap_cap : 4096;
+		struct fabric_sim_event *h = realloc(s->heap, cap * sizeof(*h));
+
+		if (h == NULL)
+			return -ENOMEM;
+		s->heap = h;
+		s->heap_cap = cap;
+	}
+	i = s->heap_n++;
+	while (i > 0 && s->heap[(i - 1) / 2].t > t) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i].t = t;
+	s->heap[i].owner = owner;
+	return 0;
+}
+
+static struct fabric_sim_event
+heap_pop(struct fabric_sim *s)
+{
+	struct fabric_sim_event top = s->heap[0], last = s->heap[--s->heap_n];
+	size_t i = 0, c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= s->heap_n)
+			break;
+		if (c + 1 < s->heap_n && s->heap[c + 1].t < s->heap[c].t)
+			c++;
+		if (s->heap[c].t >= last.t)
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (s->heap_n != 0)
+		s->heap[i] = last;
+	return top;
+}
+
+static inline void
+due_set(struct fabric_sim *s, uint32_t sw)
+{
+	s->due[sw / 64] |= UINT64_C(1) << (sw % 64);
+}
+
+/* The links' calendar hook (ibex_clock_wake()). */
+static void
+sim_wake(void *arg, uint32_t owner, uint64_t t)
+{
+	struct fabric_sim *s = arg;
+
+	if (owner < s->n_sw && t <= ibex_clock_now()) {
+		due_set(s, owner);
+		return;
+	}
+	if (heap_push(s, t, owner) < 0)
+		s->lost_events++;
+}
+
+/* ---- a step ---- */
+
+/* The next tick of the quantum's grid after @p now: the housekeeping
+ * wakes of all switches and the generator's fall on the same instants,
+ * so they cost one step a quantum, not one per switch and event. */
+static inline uint64_t
+next_tick(const struct fabric_sim *s, uint64_t now)
+{
+	return (now / s->quantum + 1) * s->quantum;
+}
+
+/* Run switch @p sw's workers once; then it is due again at once if a
+ * frame that arrived still waits at one of its ports, or at the next tick
+ * if it needs time. */
+static void
+switch_run(struct fabric_sim *s, uint32_t sw, uint64_t now)
+{
+	uint64_t tick;
+	bool needs = false;
+	unsigned int i;
+
+	for (i = 0; i < s->sw_workers; i++)
+		needs |= ibex_dp_virtual_run(s->lc.w[sw * s->sw_workers + i]);
+	s->switch_runs++;
+	for (i = s->port_first[sw]; i < s->port_first[sw + 1]; i++)
+		if (ibexlink_port_rx_head(s->port[i]) <= now) {
+			due_set(s, sw);
+			break;
+		}
+	tick = next_tick(s, now);
+	if (needs && s->tick[sw] != tick) {
+		s->tick[sw] = tick;
+		if (heap_push(s, tick, sw) < 0)
+			s->lost_events++;
+	}
+}
+
+/* Wall seconds between two progress lines of a long run. */
+#define PROGRESS_S 10
+/* Steps between two looks at the wall clock (a clock_gettime() costs
+ * about what a step does). */
+#define PROGRESS_STEPS 65536
+
+static double
+wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A long run says how far it got, on stderr, every PROGRESS_S. */
+static void
+progress(struct fabric_sim *s)
+{
+	double w = wall_s(), dt = w - s->progress_wall;
+	uint64_t hops = ibexlink_frame_hops();
+
+	if (dt < PROGRESS_S)
+		return;
+	fprintf(stderr, "virtual clock: progress: %.6f s simulated after %.0f s; "
+		"%.3g frame-hops per wall s, %.3g steps per wall s\n",
+		fabric_sim_elapsed_s(s), w - s->start_wall,
+		(double)(hops - s->progress_hops) / dt,
+		(double)(s->steps - s->progress_steps) / dt);
+	s->progress_wall = w;
+	s->progress_hops = hops;
+	s->progress_steps = s->steps;
+}
+
 static void
 sim_step(void *arg)
 {
 	struct fabric_sim *s = arg;
-	uint64_t act = ibexlink_activity();
+	uint64_t act = ibexlink_activity(), now = ibex_clock_now();
+	unsigned int w;
 
 	if (act == s->act_round) {
-		uint64_t now = ibex_clock_now();
-		uint64_t next = ibexlink_next_event(now);
+		/* a whole round did nothing: the next event, or the
+		 * generator's next tick */
+		uint64_t next = next_tick(s, now);
 
-		if (next > now + s->quantum)
-			next = now + s->quantum;
+		if (s->heap_n != 0 && s->heap[0].t < next)
+			next = s->heap[0].t;
 		ibex_clock_set(next);
+		now = next;
 		s->advances++;
 	}
+	while (s->heap_n != 0 && s->heap[0].t <= now) {
+		struct fabric_sim_event e = heap_pop(s);
+
+		if (e.owner < s->n_sw)
+			due_set(s, e.owner);
+	}
 	s->act_round = act;
-	ibex_dp_virtual_step(&s->lc);
-	s->steps++;
+	for (w = 0; w < s->due_words; w++) {
+		uint64_t bits = s->due[w];
+
+		/* what a run sets again waits for the next step */
+		s->due[w] = 0;
+		while (bits != 0) {
+			unsigned int b = (unsigned int)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			switch_run(s, w * 64 + b, now);
+		}
+	}
+	if (++s->steps % PROGRESS_STEPS == 0)
+		progress(s);
 }
 
-int
-fabric_sim_start(struct fabric_sim *s, struct ibex_dp *const *dps,
-		 unsigned int n)
-{
-	int ret = ibex_dp_virtual_attach(dps, n, &s->lc);
+/* ---- start, stop, figures ---- */
 
+int
+fabric_sim_start(struct fabric_sim *s, struct fabric *f, struct ibex_dp **dps)
+{
+	unsigned int i, n = 0;
+	uint16_t p;
+	int ret;
+
+	s->n_sw = f->n_sw;
+	s->sw_workers = dps[0]->nb_workers;
+	s->due_words = (s->n_sw + 63) / 64;
+	s->due = calloc(s->due_words, sizeof(*s->due));
+	s->tick = calloc(s->n_sw, sizeof(*s->tick));
+	s->port_first = calloc(s->n_sw + 1, sizeof(*s->port_first));
+	for (i = 0; i < s->n_sw; i++)
+		n += dps[i]->nb_ports;
+	s->port = calloc(n != 0 ? n : 1, sizeof(*s->port));
+	if (s->due == NULL || s->tick == NULL || s->port_first == NULL ||
+	    s->port == NULL)
+		return -ENOMEM;
+	/* every switch's ports are its own; the ranks' the generator's */
+	for (i = 0, n = 0; i < s->n_sw; i++) {
+		s->port_first[i] = n;
+		for (p = 0; p < dps[i]->nb_ports; p++) {
+			struct ibexlink_port *pt =
+				ibexlink_port_of(dps[i]->port_id[p]);
+
+			if (pt == NULL)
+				return -EINVAL; /* not a link of the fabric */
+			ibexlink_port_set_owner(pt, i);
+			s->port[n++] = pt;
+		}
+	}
+	s->port_first[s->n_sw] = n;
+	for (i = 0; i < f->routes.n_ranks; i++) {
+		struct ibexlink_port *pt = ibexlink_port_of(f->rank_port[i]);
+
+		if (pt != NULL)
+			ibexlink_port_set_owner(pt, s->n_sw);
+	}
+	ret = ibex_dp_virtual_attach(dps, f->n_sw, &s->lc);
 	if (ret < 0)
 		return ret;
+	/* every switch runs first thing */
+	for (i = 0; i < s->n_sw; i++)
+		due_set(s, i);
 	s->t0 = ibex_clock_now();
+	s->start_wall = s->progress_wall = wall_s();
 	s->act_round = UINT64_MAX;
+	ibex_clock_set_wake(sim_wake, s);
 	ibex_clock_set_step(sim_step, s);
 	return 0;
 }
@@ -64,8 +273,20 @@ void
 fabric_sim_stop(struct fabric_sim *s)
 {
 	ibex_clock_set_step(NULL, NULL);
+	ibex_clock_set_wake(NULL, NULL);
 	ibex_dp_virtual_detach(&s->lc);
 	s->t_end = ibex_clock_now();
+}
+
+void
+fabric_sim_free(struct fabric_sim *s)
+{
+	free(s->heap);
+	free(s->due);
+	free(s->tick);
+	free(s->port_first);
+	free(s->port);
+	free(s);
 }
 
 double
@@ -87,8 +308,12 @@ fabric_sim_report(FILE *out, const struct fabric_sim *s, double wall_s)
 	fprintf(out, "virtual clock: %.6f s simulated in %.2f s of wall time "
 		"(%.3g simulated s per wall s); %" PRIu64 " frame-hops "
 		"(%.3g per wall s), %" PRIu64 " steps, %" PRIu64 " time "
-		"advances; peak RSS %.0f MiB\n", sim_s, wall_s,
-		wall_s > 0 ? sim_s / wall_s : 0, hops,
+		"advances, %" PRIu64 " switch runs; peak RSS %.0f MiB\n",
+		sim_s, wall_s, wall_s > 0 ? sim_s / wall_s : 0, hops,
 		wall_s > 0 ? (double)hops / wall_s : 0, s->steps, s->advances,
-		(double)ru.ru_maxrss / 1024);
+		s->switch_runs, (double)ru.ru_maxrss / 1024);
+	if (s->lost_events != 0)
+		fprintf(out, "virtual clock: %" PRIu64 " events lost (no "
+			"memory for the calendar): the run is not exact\n",
+			s->lost_events);
 }

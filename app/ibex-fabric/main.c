@@ -463,14 +463,15 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 		/* the switches run on the generator's lcore, stepped */
 		sim->quantum = IBEX_CLOCK_VIRTUAL_HZ / 1000000 *
 			       SIM_QUANTUM_US;
-		ret = fabric_sim_start(sim, dps, f->n_sw);
+		ret = fabric_sim_start(sim, f, dps);
 	} else {
 		ret = ibex_dp_start_many(dps, f->n_sw, lcs);
 	}
 	if (ret < 0) {
 		fprintf(stderr, "ibex-fabric: cannot launch the workers\n");
 		free(lcs);
-		free(sim);
+		if (sim != NULL)
+			fabric_sim_free(sim);
 		return -EINVAL;
 	}
 	ret = 0;
@@ -489,7 +490,7 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 		fabric_sim_report(stdout, sim, elapsed);
 		/* the figures are per simulated second */
 		elapsed = fabric_sim_elapsed_s(sim);
-		free(sim);
+		fabric_sim_free(sim);
 	}
 	if (gen != NULL && ibex_gen_builtin_report(gen, stdout) != 0) {
 		fprintf(stderr, "ibex-fabric: --gen: run not clean (frames lost "

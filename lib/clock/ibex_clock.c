@@ -20,3 +20,10 @@ ibex_clock_set_step(ibex_clock_step_fn fn, void *arg)
 	ibex_clock_g.step_arg = arg;
 	ibex_clock_g.step = fn;
 }
+
+void
+ibex_clock_set_wake(ibex_clock_wake_fn fn, void *arg)
+{
+	ibex_clock_g.wake_arg = arg;
+	ibex_clock_g.wake = fn;
+}

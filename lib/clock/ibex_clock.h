@@ -37,14 +37,23 @@
 /** Ticks per second of the virtual clock: nanoseconds. */
 #define IBEX_CLOCK_VIRTUAL_HZ UINT64_C(1000000000)
 
-/** One step of the executive: run every component once at the present
- * instant, then perhaps move time (ibex_clock_set()). */
+/** One step of the executive: run the components that have work at the
+ * present instant, then perhaps move time (ibex_clock_set()). */
 typedef void (*ibex_clock_step_fn)(void *arg);
+
+/** An event for the executive: component @p owner has work at time @p t
+ * (ticks), e.g. a frame's last bit arriving at one of its ports. */
+typedef void (*ibex_clock_wake_fn)(void *arg, uint32_t owner, uint64_t t);
+
+/** No component: an event nobody is told of. */
+#define IBEX_CLOCK_NO_OWNER UINT32_MAX
 
 struct ibex_clock {
 	bool virt;                  /**< the virtual clock runs */
 	ibex_clock_step_fn step;    /**< the executive, or NULL */
 	void *step_arg;
+	ibex_clock_wake_fn wake;    /**< the executive's calendar, or NULL */
+	void *wake_arg;
 	/** Virtual time, ticks; written by the executive only. */
 	alignas(RTE_CACHE_LINE_SIZE) _Atomic uint64_t now;
 };
@@ -101,6 +110,19 @@ void ibex_clock_use_virtual(uint64_t start);
 
 /** The executive that ibex_clock_poll() steps (NULL: none, time stands). */
 void ibex_clock_set_step(ibex_clock_step_fn fn, void *arg);
+
+/** The executive's calendar (NULL: none), which the emulated links tell
+ * of the events they schedule. */
+void ibex_clock_set_wake(ibex_clock_wake_fn fn, void *arg);
+
+/** Tell the executive that @p owner has work at @p t (ticks); nothing
+ * without an executive or an owner. */
+static inline void
+ibex_clock_wake(uint32_t owner, uint64_t t)
+{
+	if (ibex_clock_g.wake != NULL && owner != IBEX_CLOCK_NO_OWNER)
+		ibex_clock_g.wake(ibex_clock_g.wake_arg, owner, t);
+}
 
 /** Move virtual time to @p t (never backwards: an earlier @p t is ignored).
  * The executive's only. */

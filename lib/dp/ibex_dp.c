@@ -2671,17 +2671,12 @@ ibex_dp_virtual_attach(struct ibex_dp *const *dps, unsigned int n,
 }
 
 bool
-ibex_dp_virtual_step(struct ibex_dp_lcore *lc)
+ibex_dp_virtual_run(struct ibex_worker *w)
 {
 	struct rte_mbuf *pkts[IBEX_BURST_MAX + PREFETCH_AHEAD];
-	bool pending = false;
-	unsigned int i;
 
-	for (i = 0; i < lc->n; i++) {
-		worker_iteration(lc->w[i], pkts);
-		pending |= lc->w[i]->pending_tx != 0;
-	}
-	return pending;
+	worker_iteration(w, pkts);
+	return w->pending_tx != 0 || w->fc != NULL;
 }
 
 void

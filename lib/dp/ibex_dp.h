@@ -231,7 +231,7 @@ void ibex_dp_stop_many(struct ibex_dp *const *dps, unsigned int n);
 /**
  * Under the virtual clock (ibex_clock.h): the workers of @p n switches
  * run on the caller's lcore, not their own, one iteration each per
- * ibex_dp_virtual_step(), which the discrete-event executive calls. Every
+ * ibex_dp_virtual_run(), which the discrete-event executive calls. Every
  * worker of every switch goes into @p lc (the caller's, kept until
  * ibex_dp_virtual_detach()). @return 0, or -EINVAL when they are more
  * than IBEX_DP_LCORE_MAX workers.
@@ -239,10 +239,12 @@ void ibex_dp_stop_many(struct ibex_dp *const *dps, unsigned int n);
 int ibex_dp_virtual_attach(struct ibex_dp *const *dps, unsigned int n,
 			   struct ibex_dp_lcore *lc);
 
-/** One iteration of every worker of @p lc, in their order (the order of
- * the switches, then of their workers). @return true while a worker
- * holds frames it could not send yet. */
-bool ibex_dp_virtual_step(struct ibex_dp_lcore *lc);
+/** One iteration of worker @p w (one of @p lc's, ibex_dp_virtual_attach())
+ * at the present instant. @return true while it needs to run again as
+ * time passes without an event of its ports: it holds frames it could not
+ * send yet, or runs flow control (whose timers the executive does not
+ * see). */
+bool ibex_dp_virtual_run(struct ibex_worker *w);
 
 /** After the run (the executive's lcore returned): what
  * ibex_dp_stop_many() does at a worker's exit, for every worker of @p lc. */

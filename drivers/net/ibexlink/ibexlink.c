@@ -136,6 +136,7 @@ struct ibexlink_port {
 	bool pfc;
 	uint64_t window_ps;
 	uint64_t tx_window_ps;    /* tx_window: this end's own, not its peer's */
+	uint32_t owner;           /* virtual clock: who polls it (ibex_clock_wake) */
 	struct rte_eth_dev *eth;  /* NULL for an in-process device */
 	uint16_t port_id;         /* ethdev id, or ibex_pdev id */
 	struct ibexlink_port *peer;
@@ -318,7 +319,12 @@ mac_commit(struct ibexlink_port *pt, struct ibexlink_dir *d,
 	    !ibexlink_ring_put(d->ring, m, tx.arrival_ps)) {
 		count_add(&d->st.overflow, 1);
 		rte_pktmbuf_free(m);
+		return;
 	}
+	/* The receiver has work when the last bit is in. */
+	if (unlikely(ibex_clock_is_virtual()))
+		ibex_clock_wake(peer->owner, ibexlink_clock_cycles(&link_clock,
+							  tx.arrival_ps));
 }
 
 /* Without PFC: drain the staging rings (frames parked while another queue
@@ -454,6 +460,51 @@ mac_run(struct ibexlink_port *pt, uint64_t now)
 	return true;
 }
 
+/* ---- the virtual clock's events ---- */
+
+/* The first instant after @p now_ps at which port @p pt's sending side
+ * can take more: a TX descriptor frees, the wire comes within tx_window,
+ * a pause ends or the PFC window reaches frames that wait. UINT64_MAX:
+ * none. */
+static uint64_t
+tx_next_event(const struct ibexlink_port *pt, uint64_t now_ps)
+{
+	const struct ibexlink_dir *d = pt->tx;
+	uint64_t next = UINT64_MAX;
+	unsigned int prio;
+
+	if (d->started == NULL)
+		return next;
+	if (!pt->pfc) {
+		if (d->started[d->next] >= now_ps)
+			next = d->started[d->next] + 1;
+		if (d->tx_windowed && d->wire.free_ps > now_ps + d->tx_window_ps)
+			next = RTE_MAX(next == UINT64_MAX ? 0 : next,
+				       d->wire.free_ps - d->tx_window_ps);
+		return next;
+	}
+	if (d->wire.free_ps > now_ps + pt->window_ps)
+		next = d->wire.free_ps - pt->window_ps;
+	for (prio = 0; prio < IBEXLINK_PRIOS; prio++) {
+		uint64_t until = ibexlink_pause_until(&d->pause, prio);
+
+		if (until > now_ps)
+			next = RTE_MIN(next, until);
+	}
+	return next;
+}
+
+/* Under the virtual clock, frames wait at @p pt's sending side: tell its
+ * owner when it can take more. */
+static void
+tx_wake(const struct ibexlink_port *pt, uint64_t now_ps)
+{
+	uint64_t t = tx_next_event(pt, now_ps);
+
+	if (t != UINT64_MAX)
+		ibex_clock_wake(pt->owner, ibexlink_clock_cycles(&link_clock, t));
+}
+
 /* ---- burst functions ---- */
 
 static uint16_t
@@ -502,6 +553,8 @@ eth_tx_plain(void *queue, struct rte_mbuf **bufs, uint16_t n)
 			k++;
 		}
 	}
+	if (unlikely(k < n && ibex_clock_is_virtual()))
+		tx_wake(pt, now);
 	atomic_flag_clear_explicit(&d->mac_busy, memory_order_release);
 	return k;
 }
@@ -522,6 +575,9 @@ eth_tx_pfc(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	}
 	staged_set(pt);
 	mac_run(pt, now_ps());
+	if (unlikely(ibex_clock_is_virtual()) &&
+	    atomic_load_explicit(&pt->staged, memory_order_relaxed))
+		tx_wake(pt, now_ps());
 	return k;
 }
 
@@ -594,57 +650,49 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 		/* A pause may have ended or begun: let the MAC look again. */
 		mac_run(pt, now);
 	}
+	if (unlikely(ibex_clock_is_virtual()) &&
+	    atomic_load_explicit(&pt->staged, memory_order_relaxed))
+		tx_wake(pt, now);
 	count_add(&rq->frames, got);
 	count_add(&rq->bytes, bytes);
 	return got;
 }
 
-/* ---- the virtual clock's next event ---- */
+/* ---- the virtual clock's executive: ports and their owners ---- */
 
-/* The first instant after @p now_ps at which port @p pt's sending side
- * has work, UINT64_MAX if none. */
-static uint64_t
-port_next_event(const struct ibexlink_port *pt, uint64_t now_ps)
+struct ibexlink_port *
+ibexlink_port_of(uint16_t port_id)
 {
-	const struct ibexlink_dir *d = pt->tx;
-	uint64_t next = ibexlink_ring_next_after(d->ring, now_ps);
-	unsigned int prio;
+	struct ibexlink_port *pt;
 
-	/* A full TX ring: a descriptor frees once its frame started; with
-	 * tx_window, the wire comes within the window. */
-	if (!pt->pfc && d->desc != 0 && d->started[d->next] >= now_ps)
-		next = RTE_MIN(next, d->started[d->next] + 1);
-	if (!pt->pfc && d->tx_windowed &&
-	    d->wire.free_ps > now_ps + d->tx_window_ps)
-		next = RTE_MIN(next, d->wire.free_ps - d->tx_window_ps);
-	if (!atomic_load_explicit(&pt->staged, memory_order_relaxed))
-		return next;
-	/* Frames wait in the staging rings: for the wire to come within
-	 * the PFC window, or for a pause to end. */
-	if (pt->pfc && d->wire.free_ps > now_ps + pt->window_ps)
-		next = RTE_MIN(next, d->wire.free_ps - pt->window_ps);
-	for (prio = 0; pt->pfc && prio < IBEXLINK_PRIOS; prio++) {
-		uint64_t until = ibexlink_pause_until(&d->pause, prio);
+	TAILQ_FOREACH(pt, &ports, next)
+		if (pt->port_id == port_id && (pt->eth != NULL ||
+					       pt->tx != NULL))
+			return pt;
+	return NULL;
+}
 
-		if (until > now_ps)
-			next = RTE_MIN(next, until);
-	}
-	return next;
+void
+ibexlink_port_set_owner(struct ibexlink_port *pt, uint32_t owner)
+{
+	pt->owner = owner;
 }
 
 uint64_t
-ibexlink_next_event(uint64_t now)
+ibexlink_port_rx_head(const struct ibexlink_port *pt)
 {
-	const struct ibexlink_port *pt;
-	uint64_t now_p = ibexlink_clock_ps(&link_clock, now), next = UINT64_MAX;
+	const struct ibexlink_ring *r;
+	uint32_t tail;
 
-	TAILQ_FOREACH(pt, &ports, next) {
-		if (pt->tx != NULL && pt->tx->ring != NULL &&
-		    pt->tx->started != NULL)
-			next = RTE_MIN(next, port_next_event(pt, now_p));
-	}
-	return next == UINT64_MAX ? UINT64_MAX :
-	       ibexlink_clock_cycles(&link_clock, next);
+	if (pt->peer == NULL || pt->peer->tx == NULL ||
+	    pt->peer->tx->ring == NULL)
+		return UINT64_MAX;
+	r = pt->peer->tx->ring;
+	tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	if (tail == atomic_load_explicit(&r->head, memory_order_acquire))
+		return UINT64_MAX;
+	return ibexlink_clock_cycles(&link_clock,
+				     r->slot[tail & r->mask].arrival_ps);
 }
 
 /* ---- counters ---- */
@@ -1421,6 +1469,7 @@ port_init(struct ibexlink_port *pt, const char *name, const char *args)
 	int ret;
 
 	snprintf(pt->name, sizeof(pt->name), "%s", name);
+	pt->owner = IBEX_CLOCK_NO_OWNER;
 	pt->tx = rte_zmalloc("ibexlink_dir", sizeof(*pt->tx),
 			     RTE_CACHE_LINE_SIZE);
 	pt->base = rte_zmalloc("ibexlink_base", sizeof(uint64_t) * C_COUNT, 0);

@@ -70,18 +70,24 @@ int ibexlink_pair_create(const char *name_a, const char *args_a,
 			 uint16_t ids[2]);
 
 /*
- * Under the virtual clock (ibex_clock.h) the discrete-event executive asks
- * the links when something next happens on any of them, and whether
- * anything happened at all. The process's links, on the executive's lcore.
+ * Under the virtual clock (ibex_clock.h) the discrete-event executive
+ * learns from the links when a component has work: every port has an
+ * owner (a switch, the generator), and the link tells the owner's
+ * calendar (ibex_clock_wake()) when a frame's last bit will arrive at the
+ * port, and when the port's sending side, having refused frames, can take
+ * more. The process's links, on the executive's lcore.
  */
+struct ibexlink_port;
 
-/**
- * The first instant after @p now (ticks of ibex_clock_hz()) at which a
- * wire has work: a frame's last bit arriving, a TX descriptor freeing, a
- * pause ending or the PFC window reaching frames that wait. UINT64_MAX:
- * nothing in flight anywhere.
- */
-uint64_t ibexlink_next_event(uint64_t now);
+/** The ibexlink port with ethdev or port-device id @p port_id, or NULL. */
+struct ibexlink_port *ibexlink_port_of(uint16_t port_id);
+
+/** Who polls @p pt (IBEX_CLOCK_NO_OWNER: nobody is told). */
+void ibexlink_port_set_owner(struct ibexlink_port *pt, uint32_t owner);
+
+/** When the first frame waiting at @p pt (arrived or on its way) arrives,
+ * in ticks of ibex_clock_hz(); UINT64_MAX: none. */
+uint64_t ibexlink_port_rx_head(const struct ibexlink_port *pt);
 
 /** Frames committed to a wire and frames taken by a receiver, all links,
  * since the start (counted under the virtual clock only). */
