@@ -14,13 +14,15 @@
 #include "ibex_pdev.h"
 
 struct ibex_pdev ibex_pdevs[IBEX_PDEV_MAX];
+unsigned int ibex_pdev_used;
 
 static struct ibex_pdev *
 pdev_of(uint16_t id)
 {
 	struct ibex_pdev *d;
 
-	if (ibex_pdev_is_ethdev(id) || id - IBEX_PDEV_BASE >= IBEX_PDEV_MAX)
+	if (ibex_pdev_is_ethdev(id) ||
+	    (unsigned int)(id - IBEX_PDEV_BASE) >= ibex_pdev_used)
 		return NULL;
 	d = &ibex_pdevs[id - IBEX_PDEV_BASE];
 	return d->name[0] != '\0' ? d : NULL;
@@ -39,9 +41,11 @@ ibex_pdev_register(const char *name, const struct ibex_pdev_ops *ops,
 		return -EINVAL;
 	if (ibex_pdev_get_by_name(name, &id) == 0)
 		return -EEXIST;
-	for (i = 0; i < IBEX_PDEV_MAX && free_id == UINT16_MAX; i++)
+	for (i = 0; i < ibex_pdev_used && free_id == UINT16_MAX; i++)
 		if (ibex_pdevs[i].name[0] == '\0')
 			free_id = (uint16_t)i;
+	if (free_id == UINT16_MAX && ibex_pdev_used < IBEX_PDEV_MAX)
+		free_id = (uint16_t)ibex_pdev_used++;
 	if (free_id == UINT16_MAX)
 		return -ENOSPC;
 	memset(&ibex_pdevs[free_id], 0, sizeof(ibex_pdevs[free_id]));
@@ -58,7 +62,7 @@ ibex_pdev_get_by_name(const char *name, uint16_t *id)
 {
 	unsigned int i;
 
-	for (i = 0; i < IBEX_PDEV_MAX; i++)
+	for (i = 0; i < ibex_pdev_used; i++)
 		if (ibex_pdevs[i].name[0] != '\0' &&
 		    strcmp(ibex_pdevs[i].name, name) == 0) {
 			*id = (uint16_t)(IBEX_PDEV_BASE + i);
@@ -92,7 +96,7 @@ ibex_pdev_count(void)
 {
 	unsigned int i, n = rte_eth_dev_count_total();
 
-	for (i = 0; i < IBEX_PDEV_MAX; i++)
+	for (i = 0; i < ibex_pdev_used; i++)
 		n += ibex_pdevs[i].name[0] != '\0';
 	return n;
 }

@@ -31,8 +31,12 @@
 
 /** First id of an in-process device; ethdev ids are below it. */
 #define IBEX_PDEV_BASE     RTE_MAX_ETHPORTS
-/** In-process devices one process holds. */
-#define IBEX_PDEV_MAX      512
+/** In-process devices one process holds: every id above the ethdevs'
+ * that a uint16_t holds, UINT16_MAX left as "no device" (65,503 with
+ * RTE_MAX_ETHPORTS 32). A slot costs sizeof(struct ibex_pdev), 384
+ * bytes; the table is zero until used and every scan stops at the
+ * highest slot used, so memory and time follow the devices made. */
+#define IBEX_PDEV_MAX      (UINT16_MAX - IBEX_PDEV_BASE)
 /** Queues per direction of an in-process device. */
 #define IBEX_PDEV_MAX_QUEUES 16
 #define IBEX_PDEV_NAME_LEN RTE_ETH_NAME_MAX_LEN
@@ -74,6 +78,8 @@ struct ibex_pdev {
 
 /** Every in-process device, by id - IBEX_PDEV_BASE; name[0] 0 if free. */
 extern struct ibex_pdev ibex_pdevs[IBEX_PDEV_MAX];
+/** Slots of ibex_pdevs ever used: the ones at and past it are free. */
+extern unsigned int ibex_pdev_used;
 
 /** True if @p id is an ethdev id (then every rte_eth_* call takes it). */
 static inline bool
