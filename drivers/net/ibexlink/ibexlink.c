@@ -75,7 +75,7 @@ static const char *const valid_args[] = {
 	IBEXLINK_ARG_PEER, IBEXLINK_ARG_RATE, IBEXLINK_ARG_DELAY,
 	IBEXLINK_ARG_JITTER, IBEXLINK_ARG_LOSS, IBEXLINK_ARG_CORRUPT,
 	IBEXLINK_ARG_SEED, IBEXLINK_ARG_PFC, IBEXLINK_ARG_PFC_WINDOW,
-	IBEXLINK_ARG_TX_WINDOW, NULL,
+	IBEXLINK_ARG_TX_WINDOW, IBEXLINK_ARG_RING_SLACK, NULL,
 };
 
 /* Which parameters a device's devargs gave (the rest come from its peer). */
@@ -137,6 +137,7 @@ struct ibexlink_port {
 	uint64_t window_ps;
 	uint64_t tx_window_ps;    /* tx_window: this end's own, not its peer's */
 	uint32_t owner;           /* virtual clock: who polls it (ibex_clock_wake) */
+	uint32_t ring_slack;      /* ring_slack: this end's own; 0: default */
 	struct rte_eth_dev *eth;  /* NULL for an in-process device */
 	uint16_t port_id;         /* ethdev id, or ibex_pdev id */
 	struct ibexlink_port *peer;
@@ -1288,6 +1289,18 @@ arg_one(const char *key, const char *val, void *opaque)
 		a->why = "a decimal time such as 0, 100ns, 1us (bare: ns)";
 		ret = ibexlink_parse_time(val, &pt->tx_window_ps);
 		pt->gave |= GAVE_TX_WINDOW;
+	} else if (strcmp(key, IBEXLINK_ARG_RING_SLACK) == 0) {
+		char *end;
+		unsigned long v;
+
+		a->why = "a count of frames, 32 to 4194304";
+		errno = 0;
+		v = strtoul(val, &end, 10);
+		if (errno != 0 || end == val || *end != '\0' || val[0] == '-' ||
+		    v < IBEXLINK_BURST || v > IBEXLINK_RING_MAX)
+			goto bad;
+		pt->ring_slack = (uint32_t)v;
+		ret = 0;
 	}
 	if (ret == 0)
 		return 0;
@@ -1355,7 +1368,7 @@ ring_cap(const struct ibexlink_port *pt)
 	uint64_t min_frame_ps = (uint64_t)ibexlink_wire_bytes(0) * 8 *
 				IBEXLINK_PS_PER_S / pt->p.rate_bps;
 	uint64_t n = t / RTE_MAX(min_frame_ps, UINT64_C(1)) + 1 +
-		     IBEXLINK_RING_SLACK;
+		     (pt->ring_slack != 0 ? pt->ring_slack : IBEXLINK_RING_SLACK);
 
 	return n > IBEXLINK_RING_MAX ? 0 : rte_align32pow2((uint32_t)n);
 }

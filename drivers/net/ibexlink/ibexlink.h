@@ -41,13 +41,24 @@
  * that no pause reaches. Not given: the TX descriptors alone, as a NIC.
  * This end's own (not taken from the peer). */
 #define IBEXLINK_ARG_TX_WINDOW  "tx_window"
+/** Frames this end's sending ring holds beyond those the wire has in
+ * flight: committed frames not yet started and arrived frames the peer
+ * has not polled yet; past them a frame is the peer's rx_overflow
+ * (imissed). Default 8192 (twice the most TX descriptors), 16 bytes a
+ * slot, the ring a power of two: a 100G wire of 500ns holds 16,384 slots
+ * (256 KB). Many in-process links whose sender keeps its frames in its
+ * own queues (tx_window=0) and whose receiver is polled in step (the
+ * virtual clock) need far fewer. This end's own (not taken from the
+ * peer); 32 to 4194304. */
+#define IBEXLINK_ARG_RING_SLACK "ring_slack"
 
 #define IBEXLINK_PARAMS \
 	IBEXLINK_ARG_PEER "=<name> " IBEXLINK_ARG_RATE "=<bits/s> " \
 	IBEXLINK_ARG_DELAY "=<time> " IBEXLINK_ARG_JITTER "=<time> " \
 	IBEXLINK_ARG_LOSS "=<prob> " IBEXLINK_ARG_CORRUPT "=<prob> " \
 	IBEXLINK_ARG_SEED "=<int> " IBEXLINK_ARG_PFC "=on|off " \
-	IBEXLINK_ARG_PFC_WINDOW "=<time> " IBEXLINK_ARG_TX_WINDOW "=<time>"
+	IBEXLINK_ARG_PFC_WINDOW "=<time> " IBEXLINK_ARG_TX_WINDOW "=<time> " \
+	IBEXLINK_ARG_RING_SLACK "=<frames>"
 
 #define IBEXLINK_DEF_RATE       UINT64_C(100000000000)
 #define IBEXLINK_DEF_WINDOW_PS  UINT64_C(2000000)

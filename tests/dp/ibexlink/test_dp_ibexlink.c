@@ -334,6 +334,51 @@ test_tx_full(void **state)
 	pair_close(&p);
 }
 
+/* ring_slack: the sending ring holds that many frames beyond those in
+ * flight. 100 frames committed at once on a 1G wire (one frame in flight
+ * over 1us): a ring of 32 slack frames (64 slots) takes 64 of them, the
+ * rest are the receiver's rx_overflow; the default slack takes them all.
+ * A slack below a burst, or not a number, is refused. */
+static void
+test_ring_slack(void **state)
+{
+	enum { N = 100 };
+	static const char *const args[] = { "rate=1G,delay=1us,ring_slack=32",
+					    "rate=1G,delay=1us" };
+	struct rte_mbuf *tx[N], *rx[N];
+	unsigned int c, got;
+	uint16_t k, i;
+
+	(void)state;
+	for (c = 0; c < RTE_DIM(args); c++) {
+		struct pair p;
+
+		pair_open(&p, args[c], "", 1, 512);
+		for (i = 0; i < N; i++)
+			tx[i] = frame(64, -1, i);
+		k = rte_eth_tx_burst(p.pa, 0, tx, N);
+		assert_int_equal(k, N);
+		got = recv_n(p.pb, p.pa, rx, N, c == 0 ? 1 : 10);
+		print_message("%s: %u of %u frames, %" PRIu64 " overflow\n",
+			      args[c], got, N, xstat(p.pb, "rx_overflow"));
+		if (c == 0) {
+			assert_int_equal(got, 64);
+			assert_int_equal(xstat(p.pb, "rx_overflow"), N - 64);
+		} else {
+			assert_int_equal(got, N);
+			assert_int_equal(xstat(p.pb, "rx_overflow"), 0);
+		}
+		for (i = 0; i < got; i++)
+			assert_int_equal(probe_of(rx[i])->seq, i);
+		rte_pktmbuf_free_bulk(rx, got);
+		pair_close(&p);
+	}
+	assert_int_not_equal(rte_vdev_init("net_ibexlink912", "ring_slack=8"),
+			     0);
+	assert_int_not_equal(rte_vdev_init("net_ibexlink913", "ring_slack=many"),
+			     0);
+}
+
 /* Delay at low load. On the timestamps the frame's last bit arrives one
  * delay after it left: the commit time lies between two clock reads around
  * tx_burst, so the delay is bracketed exactly, to 100 ns. On the wall clock
@@ -894,6 +939,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_devargs),
 		cmocka_unit_test(test_rate_timestamps),
 		cmocka_unit_test(test_tx_full),
+		cmocka_unit_test(test_ring_slack),
 		cmocka_unit_test(test_delay),
 		cmocka_unit_test(test_rate_wall),
 		cmocka_unit_test(test_faults),
