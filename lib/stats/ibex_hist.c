@@ -47,6 +47,12 @@ ibex_hist_init(struct ibex_hist *h)
 }
 
 void
+ibex_hist_init_zeroed(struct ibex_hist *h)
+{
+	h->min = UINT64_MAX;
+}
+
+void
 ibex_hist_reset(struct ibex_hist *h)
 {
 	ibex_hist_init(h);

@@ -80,6 +80,12 @@ uint64_t ibex_hist_bucket_hi(unsigned int idx);
 /** Empty the histogram (min = UINT64_MAX, everything else 0). Writer only. */
 void ibex_hist_init(struct ibex_hist *h);
 
+/** ibex_hist_init() of a histogram whose memory is zero already (from
+ * calloc() or rte_zmalloc()): writes min alone, so the buckets' pages
+ * stay untouched, out of the resident set, until samples land in them
+ * (a switch has two per lane and port, 59 KB each, most never used). */
+void ibex_hist_init_zeroed(struct ibex_hist *h);
+
 /** Same as ibex_hist_init(): start a new measurement. Writer only. */
 void ibex_hist_reset(struct ibex_hist *h);
 

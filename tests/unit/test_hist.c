@@ -193,6 +193,32 @@ test_empty(void **state)
 	assert_false(ibex_hist_iter_next(h, &it));
 }
 
+/* ibex_hist_init_zeroed() on zeroed memory is ibex_hist_init(): the same
+ * bytes empty, and the same figures after the same samples. */
+static void
+test_init_zeroed(void **state)
+{
+	struct ibex_hist *a = malloc(sizeof(*a)), *b = calloc(1, sizeof(*b));
+	uint64_t v;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	memset(a, 0xa5, sizeof(*a));
+	ibex_hist_init(a);
+	ibex_hist_init_zeroed(b);
+	assert_memory_equal(a, b, sizeof(*a));
+	for (v = 1; v < 5000000; v = v * 3 + 7) {
+		ibex_hist_record(a, v);
+		ibex_hist_record(b, v);
+	}
+	assert_int_equal(ibex_hist_min(b), ibex_hist_min(a));
+	assert_int_equal(ibex_hist_quantile(b, 0.5), ibex_hist_quantile(a, 0.5));
+	assert_memory_equal(a, b, sizeof(*a));
+	free(a);
+	free(b);
+}
+
 /* Uniform 1..1e6, each once: the k-th smallest value is k. */
 static void
 test_uniform(void **state)
@@ -417,6 +443,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_error_sweep, setup_hist, teardown_hist),
 		cmocka_unit_test_setup_teardown(test_min_max_exact, setup_hist, teardown_hist),
 		cmocka_unit_test_setup_teardown(test_empty, setup_hist, teardown_hist),
+		cmocka_unit_test(test_init_zeroed),
 		cmocka_unit_test_setup_teardown(test_uniform, setup_hist, teardown_hist),
 		cmocka_unit_test_setup_teardown(test_rank_rule, setup_hist, teardown_hist),
 		cmocka_unit_test_setup_teardown(test_merge, setup_hist, teardown_hist),
