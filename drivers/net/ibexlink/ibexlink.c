@@ -1041,8 +1041,41 @@ txq_free(struct ibexlink_txq *q)
 	/* Without PFC the priority rings all alias stage[0]. */
 	for (prio = 0; prio < IBEXLINK_STAGES; prio++)
 		if (prio == 0 || q->stage[prio] != q->stage[0])
-			rte_ring_free(q->stage[prio]);
+			rte_free(q->stage[prio]);
 	rte_free(q);
+}
+
+/*
+ * A staging ring on the heap, not in a memzone as rte_ring_create() puts
+ * it: EAL has RTE_MAX_MEMZONE (2,560) of them for the whole process, and
+ * a fabric has a TX queue per link end (6,144 in a K=16 fat tree).
+ */
+static struct rte_ring *
+stage_ring(const char *name, unsigned int count, int socket)
+{
+	/* RING_F_EXACT_SZ: count usable slots in the next power of two
+	 * above it, as rte_ring_create() sizes them */
+	ssize_t sz = rte_ring_get_memsize_elem(sizeof(void *),
+					       rte_align32pow2(count + 1));
+	struct rte_ring *r;
+
+	if (sz < 0) {
+		rte_errno = (int)-sz;
+		return NULL;
+	}
+	r = rte_zmalloc_socket("ibexlink_stage", (size_t)sz,
+			       RTE_CACHE_LINE_SIZE, socket);
+	if (r == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	if (rte_ring_init(r, name, count, RING_F_SP_ENQ | RING_F_SC_DEQ |
+			  RING_F_EXACT_SZ) != 0) {
+		rte_free(r);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return r;
 }
 
 static int
@@ -1077,13 +1110,11 @@ port_txq_setup(struct ibexlink_port *pt, uint16_t qid, uint16_t nb_desc,
 		}
 		snprintf(name, sizeof(name), "ibxl%u_%u_%u",
 			 pt->port_id, qid, prio);
-		q->stage[prio] = rte_ring_create(name, nb_desc, socket,
-						 RING_F_SP_ENQ | RING_F_SC_DEQ |
-						 RING_F_EXACT_SZ);
+		q->stage[prio] = stage_ring(name, nb_desc, socket);
 		if (q->stage[prio] == NULL) {
 			q->stage[prio] = NULL;
 			while (prio-- > 0)
-				rte_ring_free(q->stage[prio]);
+				rte_free(q->stage[prio]);
 			rte_free(q);
 			return -rte_errno;
 		}
