@@ -21,6 +21,7 @@
 
 struct ibex_conf;
 struct ibex_gen_report;
+struct rte_mempool;
 
 /** One switch of the fabric. */
 struct fabric_switch {
@@ -36,14 +37,18 @@ struct fabric {
 	struct ibex_fabric topo;
 	struct ibex_fabric_routes routes;
 	unsigned int n_sw;
-	struct fabric_switch sw[IBEX_DP_LCORE_MAX];
+	/** n_sw of them (fabric_load() allocates, fabric_free() frees). */
+	struct fabric_switch *sw;
 	/** What the control loop serves: dp and socket of each switch. */
-	struct ibex_ctl_switch ctl[IBEX_DP_LCORE_MAX];
+	struct ibex_ctl_switch *ctl;
 	/** Per rank (in the topology's order): the ethdev at its end of
 	 * its link, and its MAC. */
 	uint16_t rank_port[IBEX_GEN_MAX_RANKS];
 	uint8_t rank_mac[IBEX_GEN_MAX_RANKS][6];
 	bool links_made;
+	/** The pools every switch shares (ibex_dp_shared_pools_set()):
+	 * frames, flow-control frames. */
+	struct rte_mempool *pool, *fc_pool;
 	/** --fc: NULL (each switch's own configuration), "none", "pfc" or
 	 * "credit" (credits between switches, PFC towards the ranks), on
 	 * every port, with lane fc_vl lossless unless "none". */

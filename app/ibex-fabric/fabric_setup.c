@@ -15,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
 
 #include "fabric.h"
 #include "ibex_conf.h"
@@ -232,6 +235,20 @@ switch_name_check(const struct ibex_fabric *t, const struct ibex_fabric_node *n,
 	return -EINVAL;
 }
 
+/* A switch's sending ring under the virtual clock: it commits a frame
+ * only when the wire is free (tx_window=0), and its receiver is stepped
+ * with it, so the ring holds what is in flight and what arrived since
+ * the receiver's last poll, not the 8,192 frames a NIC's descriptors may
+ * commit (net_ibexlink ring_slack): 2,048 slots (32 KB) on a 100G 500ns
+ * link instead of 16,384 (256 KB). An overflow would show in the per-hop
+ * report's "frames missed at a full RX ring". */
+#define FABRIC_RING_SLACK 1024
+
+/* ibex_conf_init()'s `fdb max-entries`, and the fewest a fabric switch
+ * gets (docs/fabric.md, "How big a fabric one machine holds"). */
+#define FABRIC_FDB_DEFAULT 65536u
+#define FABRIC_FDB_MIN 1024u
+
 static int
 switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
 	    size_t errlen)
@@ -261,6 +278,13 @@ switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
 		ret = switch_conf_ecmp(f, s, err, errlen);
 	if (ret < 0)
 		return ret;
+	/* A fabric switch learns at most the ranks' MACs (the routes made
+	 * them static entries): an FDB for them, not the 65,536 entries
+	 * (2 MB, every slot written at creation) a switch gets by default,
+	 * unless the switch's own file chose a size. */
+	if (s->conf->fdb_max_entries == FABRIC_FDB_DEFAULT)
+		s->conf->fdb_max_entries = RTE_MAX(FABRIC_FDB_MIN,
+						   4 * f->routes.n_ranks);
 	s->conf->nb_workers = nb_workers;
 	return ibex_conf_finish(s->conf, err, errlen);
 }
@@ -290,16 +314,22 @@ fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 	ret = ibex_fabric_route(&f->topo, &f->routes, err, errlen);
 	if (ret < 0)
 		return ret;
-	if (f->routes.n_switches > IBEX_DP_LCORE_MAX ||
-	    f->routes.n_ranks > IBEX_GEN_MAX_RANKS) {
-		snprintf(err, errlen, "%s: %u switches and %u ranks: one "
-			 "process runs at most %u switches and %u ranks",
-			 path, f->routes.n_switches, f->routes.n_ranks,
-			 IBEX_DP_LCORE_MAX, IBEX_GEN_MAX_RANKS);
+	if (f->routes.n_ranks > IBEX_GEN_MAX_RANKS) {
+		snprintf(err, errlen, "%s: %u ranks: one process runs at most "
+			 "%u ranks", path, f->routes.n_ranks,
+			 IBEX_GEN_MAX_RANKS);
 		return -E2BIG;
 	}
 	for (i = 0; i < f->routes.n_ranks; i++)
 		memcpy(f->rank_mac[i], f->topo.nodes[f->routes.rk[i]].mac, 6);
+	/* as many switches as the topology has */
+	f->sw = calloc(f->routes.n_switches + 1, sizeof(*f->sw));
+	f->ctl = calloc(f->routes.n_switches + 1, sizeof(*f->ctl));
+	if (f->sw == NULL || f->ctl == NULL) {
+		snprintf(err, errlen, "%s: no memory for %u switches", path,
+			 f->routes.n_switches);
+		return -ENOMEM;
+	}
 	f->n_sw = f->routes.n_switches;
 	for (i = 0; i < f->n_sw; i++) {
 		ret = switch_conf(f, i, nb_workers, err, errlen);
@@ -375,7 +405,8 @@ link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
 			 PRIu64 "ps,pfc=%s%s", lk->rate_bps,
 			 lk->delay_ps + (rank ? 0 : f->switch_latency_ps),
 			 pfc ? "on" : "off",
-			 !rank && f->virtual_clock ? ",tx_window=1ns" : "");
+			 !rank && f->virtual_clock ? ",tx_window=1ns,ring_slack="
+			 RTE_STR(FABRIC_RING_SLACK) : "");
 	}
 	/* In-process devices, not ethdevs: a fabric has more link ends than
 	 * DPDK's RTE_MAX_ETHPORTS. */
@@ -423,6 +454,51 @@ fabric_links_create(struct fabric *f, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * One frame pool and one flow-control pool for all the switches: their
+ * frames are the generator's mbufs, forwarded without a copy over the
+ * in-process links, under either clock, so a pool of each switch's own
+ * (>= 16,384 mbufs, tens of MB) would sit unused. Sized for the switch
+ * that needs most (ibex_dp_shared_pool_min()); flow-control frames: the
+ * 1,023 one switch has, plus FC_POOL_PER_PORT per switch port.
+ */
+#define FC_POOL_PER_PORT 8
+#define FC_POOL_BASE 1023
+
+static int
+shared_pools_create(struct fabric *f, char *err, size_t errlen)
+{
+	uint32_t n = 0, room = 0, ports = 0;
+	unsigned int i;
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	for (i = 0; i < f->n_sw; i++) {
+		const struct ibex_conf *c = f->sw[i].conf;
+
+		n = RTE_MAX(n, ibex_dp_shared_pool_min(c, c->nb_workers));
+		room = RTE_MAX(room, c->mbuf_size);
+		ports += c->nb_ports;
+	}
+	snprintf(name, sizeof(name), "fabric_mbufs");
+	f->pool = rte_pktmbuf_pool_create(name, n, 256, 0,
+					  (uint16_t)(room + RTE_PKTMBUF_HEADROOM),
+					  (int)rte_socket_id());
+	snprintf(name, sizeof(name), "fabric_fc");
+	f->fc_pool = f->pool == NULL ? NULL :
+		     rte_pktmbuf_pool_create(name, FC_POOL_BASE +
+					     FC_POOL_PER_PORT * ports, 32, 0,
+					     RTE_PKTMBUF_HEADROOM + 128,
+					     (int)rte_socket_id());
+	if (f->fc_pool == NULL) {
+		snprintf(err, errlen, "cannot create the switches' pool of %u "
+			 "mbufs: %s (give EAL more memory with -m)", n,
+			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	ibex_dp_shared_pools_set(f->pool, f->fc_pool);
+	return 0;
+}
+
 int
 fabric_switches_create(struct fabric *f, const char *sock_dir, char *err,
 		       size_t errlen)
@@ -431,6 +507,9 @@ fabric_switches_create(struct fabric *f, const char *sock_dir, char *err,
 	unsigned int i;
 	int ret;
 
+	ret = shared_pools_create(f, err, errlen);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < f->n_sw; i++) {
 		struct ibex_ctl_switch *c = &f->ctl[i];
 
@@ -477,6 +556,15 @@ fabric_free(struct fabric *f)
 				ibex_pdev_close(pid);
 		}
 	}
+	ibex_dp_shared_pools_set(NULL, NULL);
+	rte_mempool_free(f->fc_pool);
+	rte_mempool_free(f->pool);
+	f->pool = f->fc_pool = NULL;
+	free(f->sw);
+	free(f->ctl);
+	f->sw = NULL;
+	f->ctl = NULL;
+	f->n_sw = 0;
 	ibex_fabric_routes_free(&f->routes);
 	ibex_fabric_free(&f->topo);
 }

@@ -438,7 +438,7 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 		.duration_ms = (uint32_t)(o->duration_s * 1000),
 		.idle_stop_ms = (uint32_t)(o->idle_stop_s * 1000),
 	};
-	struct ibex_dp *dps[IBEX_DP_LCORE_MAX];
+	struct ibex_dp **dps;
 	const struct ibex_gen_report *gen_rep = NULL;
 	struct ibex_fabric_hops hops;
 	struct ibex_dp_lcore *lcs;
@@ -448,16 +448,19 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 	double t0, elapsed;
 	int ret = 0, jret = 0;
 
-	for (i = 0; i < f->n_sw; i++)
-		dps[i] = f->ctl[i].dp;
 	if (wait_links(f, o->wait_links_s) < 0)
 		return -ETIMEDOUT;
-	lcs = calloc(dps[0]->nb_workers, sizeof(*lcs));
+	dps = calloc(f->n_sw, sizeof(*dps));
+	lcs = calloc(f->ctl[0].dp->nb_workers, sizeof(*lcs));
 	sim = o->virtual_clock ? calloc(1, sizeof(*sim)) : NULL;
-	if (lcs == NULL || (o->virtual_clock && sim == NULL)) {
+	if (dps == NULL || lcs == NULL || (o->virtual_clock && sim == NULL)) {
+		free(dps);
 		free(lcs);
+		free(sim);
 		return -ENOMEM;
 	}
+	for (i = 0; i < f->n_sw; i++)
+		dps[i] = f->ctl[i].dp;
 	t0 = now_s();
 	if (sim != NULL) {
 		/* the switches run on the generator's lcore, stepped */
@@ -469,6 +472,7 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 	}
 	if (ret < 0) {
 		fprintf(stderr, "ibex-fabric: cannot launch the workers\n");
+		free(dps);
 		free(lcs);
 		if (sim != NULL)
 			fabric_sim_free(sim);
@@ -505,6 +509,7 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 			printf("\n=== switch %s ===\n", f->sw[i].name);
 			ibex_ctl_print_summary(stdout, dps[i], elapsed);
 		}
+	free(dps);
 	/* read once: the table and the JSON show the same figures */
 	if (fabric_hops_read(f, elapsed, &hops) < 0) {
 		fprintf(stderr, "ibex-fabric: no memory for the report\n");
@@ -535,7 +540,8 @@ fabric_min_rate(const struct fabric *f)
 	return r;
 }
 
-/* /ibex/NAME/... for every switch, /ibex/... for the first. */
+/* /ibex/NAME/... for every switch (the first IBEX_TELEMETRY_SWITCHES_MAX
+ * of a bigger fabric), /ibex/... for the first. */
 static void
 register_telemetry(const struct fabric *f)
 {
@@ -544,7 +550,11 @@ register_telemetry(const struct fabric *f)
 
 	for (i = 0; i < f->n_sw && ret == 0; i++)
 		ret = ibex_telemetry_register_switch(f->ctl[i].dp, f->sw[i].name);
-	if (ret < 0)
+	if (ret == -ENOSPC)
+		fprintf(stderr, "ibex-fabric: telemetry: /ibex/NAME/ for the "
+			"first %u of the %u switches only (the others through "
+			"their control sockets)\n", i - 1, f->n_sw);
+	else if (ret < 0)
 		fprintf(stderr, "ibex-fabric: telemetry unavailable: %s\n",
 			strerror(-ret));
 }

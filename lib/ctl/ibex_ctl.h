@@ -86,9 +86,15 @@ int ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 /** Register the /ibex/ telemetry commands. @return 0 or -errno. */
 int ibex_telemetry_register(struct ibex_dp *dp);
 
+/** Most switches of one process with telemetry commands of their own:
+ * DPDK keeps every command in one sorted array, each insertion moves
+ * the ones after it, and each command costs ~200 bytes. */
+#define IBEX_TELEMETRY_SWITCHES_MAX 64
+
 /** Register them again as /ibex/NAME/... for switch @p name of an
  * ibex-fabric process (ibex_telemetry_register() gives the first switch
- * the plain names). @return 0 or -errno. */
+ * the plain names). @return 0, -ENOSPC past IBEX_TELEMETRY_SWITCHES_MAX
+ * switches, or -errno. */
 int ibex_telemetry_register_switch(struct ibex_dp *dp, const char *name);
 
 #endif /* IBEX_CTL_H */

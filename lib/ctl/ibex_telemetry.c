@@ -473,7 +473,7 @@ const char *help;
 static struct {
 	char name[IBEX_NAME_LEN];
 	struct ibex_dp *dp;
-} tel_switch[IBEX_DP_LCORE_MAX];
+} tel_switch[IBEX_TELEMETRY_SWITCHES_MAX];
 static unsigned int tel_nb_switches;
 static struct ibex_dp *tel_first;
 

@@ -2580,6 +2580,15 @@ ibex_dp_worker_main(void *arg)
 	return 0;
 }
 
+/* Free what ibex_dp_start_many() or ibex_dp_virtual_attach() allocated. */
+static void
+dp_lcore_release(struct ibex_dp_lcore *lc)
+{
+	free(lc->w);
+	lc->w = NULL;
+	lc->n = 0;
+}
+
 /*
  * Several switches on one lcore (ibex-fabric): one iteration of each
  * switch's worker in turn, as OVS's PMD thread polls the queues of all
@@ -2591,10 +2600,19 @@ dp_lcore_main(void *arg)
 {
 	struct ibex_dp_lcore *lc = arg;
 	struct rte_mbuf *pkts[IBEX_BURST_MAX + PREFETCH_AHEAD];
-	uint64_t drain_until[IBEX_DP_LCORE_MAX] = { 0 };
-	bool done[IBEX_DP_LCORE_MAX] = { false };
+	/* one allocation at the lcore's start, none in the loop */
+	uint64_t *drain_until = calloc(lc->n, sizeof(*drain_until));
+	bool *done = calloc(lc->n, sizeof(*done));
 	unsigned int i, left = lc->n;
 
+	if (drain_until == NULL || done == NULL) {
+		RTE_LOG(ERR, IBEX_WORKER, "lcore %u: no memory for %u switches\n",
+			rte_lcore_id(), lc->n);
+		free(drain_until);
+		free(done);
+		dp_lcore_release(lc);
+		return -ENOMEM;
+	}
 	for (i = 0; i < lc->n; i++)
 		worker_online(lc->w[i]);
 	while (left != 0) {
@@ -2610,6 +2628,9 @@ dp_lcore_main(void *arg)
 			worker_iteration(lc->w[i], pkts);
 		}
 	}
+	free(drain_until);
+	free(done);
+	dp_lcore_release(lc);
 	return 0;
 }
 
@@ -2617,11 +2638,11 @@ int
 ibex_dp_start_many(struct ibex_dp *const *dps, unsigned int n,
 		   struct ibex_dp_lcore *lcs)
 {
-	uint16_t nb_workers = n != 0 ? dps[0]->nb_workers : 0, i;
+	uint16_t nb_workers = n != 0 ? dps[0]->nb_workers : 0, i, j;
 	unsigned int s;
 	int ret;
 
-	if (n == 0 || n > IBEX_DP_LCORE_MAX)
+	if (n == 0)
 		return -EINVAL;
 	for (s = 0; s < n; s++) {
 		if (dps[s]->nb_workers != nb_workers)
@@ -2630,18 +2651,30 @@ ibex_dp_start_many(struct ibex_dp *const *dps, unsigned int n,
 			if (dps[s]->workers[i]->lcore_id !=
 			    dps[0]->workers[i]->lcore_id)
 				return -EINVAL;
-		atomic_store_explicit(&dps[s]->stop, false,
-				      memory_order_relaxed);
 	}
 	for (i = 0; i < nb_workers; i++) {
+		lcs[i].w = calloc(n, sizeof(*lcs[i].w));
+		if (lcs[i].w == NULL) {
+			for (j = 0; j < i; j++)
+				dp_lcore_release(&lcs[j]);
+			return -ENOMEM;
+		}
 		lcs[i].n = n;
 		for (s = 0; s < n; s++)
 			lcs[i].w[s] = dps[s]->workers[i];
+	}
+	for (s = 0; s < n; s++)
+		atomic_store_explicit(&dps[s]->stop, false,
+				      memory_order_relaxed);
+	for (i = 0; i < nb_workers; i++) {
 		ret = rte_eal_remote_launch(dp_lcore_main, &lcs[i],
 					    dps[0]->workers[i]->lcore_id);
 		if (ret < 0) {
 			RTE_LOG(ERR, IBEX_WORKER, "cannot launch lcore %u: %s\n",
 				dps[0]->workers[i]->lcore_id, strerror(-ret));
+			/* the launched ones free theirs as they return */
+			for (j = i; j < nb_workers; j++)
+				dp_lcore_release(&lcs[j]);
 			ibex_dp_stop_many(dps, n);
 			return ret;
 		}
@@ -2653,17 +2686,19 @@ int
 ibex_dp_virtual_attach(struct ibex_dp *const *dps, unsigned int n,
 		       struct ibex_dp_lcore *lc)
 {
-	unsigned int s, i;
+	unsigned int s, i, nw = 0;
 
 	lc->n = 0;
+	for (s = 0; s < n; s++)
+		nw += dps[s]->nb_workers;
+	lc->w = calloc(nw != 0 ? nw : 1, sizeof(*lc->w));
+	if (lc->w == NULL)
+		return -ENOMEM;
 	for (s = 0; s < n; s++) {
 		atomic_store_explicit(&dps[s]->stop, false,
 				      memory_order_relaxed);
-		for (i = 0; i < dps[s]->nb_workers; i++) {
-			if (lc->n == IBEX_DP_LCORE_MAX)
-				return -EINVAL;
+		for (i = 0; i < dps[s]->nb_workers; i++)
 			lc->w[lc->n++] = dps[s]->workers[i];
-		}
 	}
 	for (i = 0; i < lc->n; i++)
 		worker_online(lc->w[i]);
@@ -2686,7 +2721,7 @@ ibex_dp_virtual_detach(struct ibex_dp_lcore *lc)
 
 	for (i = 0; i < lc->n; i++)
 		worker_offline(lc->w[i]);
-	lc->n = 0;
+	dp_lcore_release(lc);
 }
 
 void

@@ -118,6 +118,9 @@ struct ibex_dp {
 	 * alone. Set by the caller after ibex_dp_create(). */
 	char name[IBEX_NAME_LEN];
 	struct rte_mempool *pool;
+	/** pool is the process's shared pool (ibex_dp_shared_pools_set()):
+	 * not this switch's to size, check or free. */
+	bool pool_shared;
 	/** Free mbufs below which data frames are refused as pool-low, so
 	 * RX can still take flow-control frames (ibex_dp_pool_floor()). */
 	uint32_t pool_floor;
@@ -204,22 +207,44 @@ int ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf,
 /** Stop and close the ports, free everything. Workers must have returned. */
 void ibex_dp_destroy(struct ibex_dp *dp);
 
-/** Most switches whose workers one lcore runs (ibex-fabric). */
-#define IBEX_DP_LCORE_MAX 64
+/**
+ * Process-wide: the switches ibex_dp_create() makes from now on take
+ * their frames' pool @p mbufs and their flow-control frames' pool @p fc
+ * (either NULL: a pool of their own, the default) instead of making
+ * them. For a process of many switches whose frames are another's mbufs
+ * forwarded (ibex-fabric: the generator's, through in-process links): a
+ * pool of its own costs a switch tens of MB it barely uses. The caller
+ * sizes them and frees them after the last ibex_dp_destroy(); a switch
+ * refuses a shared pool whose data room is below its `switch
+ * mbuf-size` or that is not twice its pool floor (ibex_dp_pool_floor()),
+ * and its lossless lanes' promise is then the frames' own pool's to keep.
+ * Main thread, before ibex_dp_create().
+ */
+void ibex_dp_shared_pools_set(struct rte_mempool *mbufs,
+			      struct rte_mempool *fc);
+
+/** The fewest mbufs a shared pool needs for a switch of @p conf with
+ * @p nb_workers workers: twice its pool floor when it has lossless
+ * lanes, else one burst per port and worker. */
+uint32_t ibex_dp_shared_pool_min(const struct ibex_conf *conf,
+				 uint16_t nb_workers);
 
 /** What one worker lcore runs when several switches share the lcores:
- * worker i of each switch, one iteration of each in turn. */
+ * worker i of each switch, one iteration of each in turn. w has n
+ * entries, allocated by ibex_dp_start_many() (freed by the lcore when it
+ * returns) or ibex_dp_virtual_attach() (freed by ibex_dp_virtual_detach()):
+ * as many switches as the process has memory for. */
 struct ibex_dp_lcore {
 	unsigned int n;
-	struct ibex_worker *w[IBEX_DP_LCORE_MAX];
+	struct ibex_worker **w;
 };
 
 /**
  * Start @p n switches on the same worker lcores (each created with the
  * same number of workers, hence the same lcores): lcore i runs worker i of
  * every switch. @p lcs (one per worker, the caller's, kept until the stop)
- * holds what each lcore runs. @return 0, -EINVAL (more than
- * IBEX_DP_LCORE_MAX switches, or different worker lcores) or -errno.
+ * holds what each lcore runs. @return 0, -EINVAL (no switch, or
+ * different worker lcores), -ENOMEM or -errno.
  */
 int ibex_dp_start_many(struct ibex_dp *const *dps, unsigned int n,
 		       struct ibex_dp_lcore *lcs);
@@ -233,8 +258,7 @@ void ibex_dp_stop_many(struct ibex_dp *const *dps, unsigned int n);
  * run on the caller's lcore, not their own, one iteration each per
  * ibex_dp_virtual_run(), which the discrete-event executive calls. Every
  * worker of every switch goes into @p lc (the caller's, kept until
- * ibex_dp_virtual_detach()). @return 0, or -EINVAL when they are more
- * than IBEX_DP_LCORE_MAX workers.
+ * ibex_dp_virtual_detach()). @return 0 or -ENOMEM.
  */
 int ibex_dp_virtual_attach(struct ibex_dp *const *dps, unsigned int n,
 			   struct ibex_dp_lcore *lc);

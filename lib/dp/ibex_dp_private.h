@@ -290,6 +290,9 @@ const char *ibex_dp_obj_name(const struct ibex_dp *dp, char *buf, size_t len,
  * workers refuse data frames (IBEX_R_POOL_LOW) so the PMDs can still
  * receive the credit and PFC frames that drain the buffer.
  */
+/** ibex_dp_shared_pools_set()'s flow-control pool, or NULL. */
+extern struct rte_mempool *ibex_dp_shared_fc_pool;
+
 uint32_t ibex_dp_pool_floor(const struct ibex_conf *conf,
 			    uint16_t nb_workers);
 

@@ -123,8 +123,18 @@ fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
 	 * pool, each would be a cold mbuf (the peer frees them on another
 	 * lcore), a cache miss or a page fault per credit frame. */
 	fc->index = index;
+	if (ibex_dp_shared_fc_pool != NULL &&
+	    rte_pktmbuf_data_room_size(ibex_dp_shared_fc_pool) <
+	    RTE_PKTMBUF_HEADROOM + 128) {
+		snprintf(err, errlen, "the shared flow-control pool's mbufs "
+			 "hold less than 128 bytes");
+		rte_free(fc);
+		return -EINVAL;
+	}
 	snprintf(base, sizeof(base), "ibex_fc_pool%u", index);
-	fc->pool = rte_pktmbuf_pool_create(
+	fc->pool_shared = ibex_dp_shared_fc_pool != NULL;
+	fc->pool = fc->pool_shared ? ibex_dp_shared_fc_pool :
+		   rte_pktmbuf_pool_create(
 		ibex_dp_obj_name(dp, name, sizeof(name), base), IBEX_FC_POOL, 32, 0,
 					   RTE_PKTMBUF_HEADROOM + 128,
 					   (int)rte_socket_id());
@@ -142,7 +152,8 @@ fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
 
 		ret = port_init(&fc->port[p], cp, dp->port_id[p], err, errlen);
 		if (ret < 0) {
-			rte_mempool_free(fc->pool);
+			if (!fc->pool_shared)
+				rte_mempool_free(fc->pool);
 			rte_free(fc);
 			return ret;
 		}
@@ -259,7 +270,8 @@ ibex_fc_free(struct ibex_dp *dp)
 		fc = dp->workers[i]->fc;
 		if (fc->sh != NULL)
 			sh = fc->sh;
-		rte_mempool_free(fc->pool);
+		if (!fc->pool_shared)
+			rte_mempool_free(fc->pool);
 		rte_free(fc);
 		dp->workers[i]->fc = NULL;
 	}

@@ -236,6 +236,7 @@ struct ibex_fc_shared {
 struct rte_mempool;
 struct ibex_fc {
 	struct rte_mempool *pool; /**< FC frames (small, stays in cache) */
+	bool pool_shared;         /**< the process's (ibex_dp_shared_pools_set()) */
 	bool multi;              /**< several workers: sh is set */
 	uint16_t index;          /**< the worker's */
 	struct ibex_fc_shared *sh;

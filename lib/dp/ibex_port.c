@@ -188,7 +188,8 @@ ibex_dp_pool_check(const struct ibex_dp *dp, const struct ibex_conf *conf,
 	uint64_t ll = mbufs_lossless(conf, dp->nb_workers, rings + floor,
 				     dp->pool->size, &line, &port);
 
-	if (ll == 0 || rings + ll + floor <= dp->pool->size)
+	/* a shared pool is its owner's to size */
+	if (dp->pool_shared || ll == 0 || rings + ll + floor <= dp->pool->size)
 		return 0;
 	snprintf(err, errlen, "%s:%d: port %s: the lossless lanes would "
 		 "need %" PRIu64 " mbufs (%" PRIu64 " frames of reserved and "
@@ -587,12 +588,14 @@ egress_alloc(struct ibex_egress **ep, const struct ibex_conf_port *cp,
 		if (v >= cp->nb_vls && v != IBEX_VL_MGMT)
 			continue;
 		for (k = 0; k < 2; k++) {
-			e->res[v][k] = rte_malloc_socket("ibex_res",
+			/* zeroed by the allocator: a lane that never
+			 * queues keeps its buckets out of memory */
+			e->res[v][k] = rte_zmalloc_socket("ibex_res",
 				sizeof(struct ibex_hist), RTE_CACHE_LINE_SIZE,
 				socket);
 			if (e->res[v][k] == NULL)
 				return -ENOMEM;
-			ibex_hist_init(e->res[v][k]);
+			ibex_hist_init_zeroed(e->res[v][k]);
 		}
 	}
 	return 0;
@@ -729,6 +732,48 @@ ibex_dp_obj_name(const struct ibex_dp *dp, char *buf, size_t len,
 	return buf;
 }
 
+/* ibex_dp_shared_pools_set()'s: NULL, each switch its own. */
+static struct rte_mempool *shared_mbufs;
+struct rte_mempool *ibex_dp_shared_fc_pool;
+
+void
+ibex_dp_shared_pools_set(struct rte_mempool *mbufs, struct rte_mempool *fc)
+{
+	shared_mbufs = mbufs;
+	ibex_dp_shared_fc_pool = fc;
+}
+
+uint32_t
+ibex_dp_shared_pool_min(const struct ibex_conf *conf, uint16_t nb_workers)
+{
+	uint16_t nw = RTE_MAX(nb_workers, (uint16_t)1);
+
+	if (mbufs_lossless(conf, nw, 0, 0, NULL, NULL) != 0)
+		return 2 * ibex_dp_pool_floor(conf, nw);
+	return (uint32_t)IBEX_BURST_MAX * RTE_MAX(conf->nb_ports, 1) * nw;
+}
+
+/* The process's shared pool, if it suits this switch. */
+static int
+pool_share(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
+	   size_t errlen)
+{
+	uint32_t room = rte_pktmbuf_data_room_size(shared_mbufs);
+	uint32_t need = ibex_dp_shared_pool_min(conf, dp->nb_workers);
+
+	if (room < (uint32_t)conf->mbuf_size + RTE_PKTMBUF_HEADROOM ||
+	    shared_mbufs->size < need) {
+		snprintf(err, errlen, "the shared pool (%u mbufs of %u bytes) "
+			 "is below this switch's mbuf-size %u or the %u mbufs "
+			 "it needs (twice its pool floor)", shared_mbufs->size,
+			 room - RTE_PKTMBUF_HEADROOM, conf->mbuf_size, need);
+		return -EINVAL;
+	}
+	dp->pool = shared_mbufs;
+	dp->pool_shared = true;
+	return 0;
+}
+
 static int
 pool_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 	    size_t errlen)
@@ -737,13 +782,16 @@ pool_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 	uint32_t n;
 	int ret;
 
-	ret = pool_size(conf, dp->nb_workers, &n, err, errlen);
-	if (ret < 0)
-		return ret;
-	/* The floor matters where flow-control frames must get through. */
+	/* The floor matters where flow-control frames must get through: in
+	 * a shared pool too, each switch keeps RX for them below its own. */
 	dp->pool_floor = mbufs_lossless(conf, dp->nb_workers, 0, 0, NULL,
 					NULL) != 0 ?
 			 ibex_dp_pool_floor(conf, dp->nb_workers) : 0;
+	if (shared_mbufs != NULL)
+		return pool_share(dp, conf, err, errlen);
+	ret = pool_size(conf, dp->nb_workers, &n, err, errlen);
+	if (ret < 0)
+		return ret;
 
 	/* switch mbuf-size: the data room; frames longer are chained. */
 	dp->pool = rte_pktmbuf_pool_create(
@@ -929,7 +977,8 @@ ibex_dp_destroy(struct ibex_dp *dp)
 	pthread_mutex_destroy(&dp->ecmp_lock);
 	ibex_fdb_free(dp->fdb);
 	rte_ring_free(dp->learn_ring);
-	rte_mempool_free(dp->pool);
+	if (!dp->pool_shared)
+		rte_mempool_free(dp->pool);
 	rte_free(dp);
 }
 
