@@ -155,6 +155,20 @@ bool ibex_coll_tx(struct ibex_coll *c, unsigned int r, uint64_t now,
 		  struct ibex_gen_pkt *p);
 
 /**
+ * Whether ibex_coll_tx() of rank @p r at @p now could return a frame:
+ * false means it would return false and change nothing, so a caller may
+ * skip it (and the mbuf it would need).
+ */
+static inline bool
+ibex_coll_may_tx(const struct ibex_coll *c, unsigned int r, uint64_t now)
+{
+	const struct ibex_coll_rank *k = &c->rank[r];
+
+	return k->state == IBEX_COLL_SEND ||
+	       (k->state == IBEX_COLL_DELAYED && now >= k->start_at);
+}
+
+/**
  * @p payload application bytes for rank @p dst in step @p step of
  * iteration @p iter (low 16 bits) arrived at @p now. Frames of another
  * iteration are counted as stale and ignored.

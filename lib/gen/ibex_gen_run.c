@@ -1144,6 +1144,31 @@ rto_flush(struct ibex_gen_run *r)
 	}
 }
 
+/*
+ * An mbuf for frame @p built of a burst: @p have of @p mb are allocated;
+ * when none is spare, allocate as many again (1, 1, 2, 4 ... up to BURST),
+ * so a turn with nothing due allocates nothing and one with one frame due
+ * one mbuf (under the virtual clock a turn comes per simulation step, and
+ * a whole BURST allocated and freed per port per turn was a sixth of the
+ * process). @return false: the pool is empty.
+ */
+static inline bool
+mb_more(struct ibex_gen_run *r, struct rte_mbuf **mb, unsigned int built,
+	unsigned int *have)
+{
+	unsigned int n;
+
+	if (built < *have)
+		return true;
+	n = *have == 0 ? 1 : *have;
+	if (n > BURST - *have)
+		n = BURST - *have;
+	if (rte_pktmbuf_alloc_bulk(r->pool, mb + *have, n) != 0)
+		return false;
+	*have += n;
+	return true;
+}
+
 /* Collective: the port's ranks, round robin, as much as they have. */
 static void
 tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
@@ -1151,15 +1176,17 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 {
 	struct rte_mbuf *mb[BURST];
 	struct ibex_gen_pkt k;
-	unsigned int built = 0, idle = 0, ri = p->next_rank;
+	unsigned int built = 0, have = 0, idle = 0, ri = p->next_rank;
 	uint32_t max_len = r->opts.mtu, tagi = (r->coll->iter & 0xffff) << 16;
 
 	if (!tx_flush(r, p, now_ns) || p->nranks == 0)
 		return;
-	if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
-		return;
-	if (ibex_unlikely(p->retx_n != 0))
+	if (ibex_unlikely(p->retx_n != 0)) {
+		if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
+			return;
+		have = BURST;
 		built = tx_retx(r, p, mb, BURST, now, now_ns);
+	}
 	while (built < BURST && idle < p->nranks) {
 		unsigned int src = p->rank[ri];
 		uint32_t len;
@@ -1169,7 +1196,13 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		/* a collective's flows are all of the run's class: flow 0's */
 		if ((r->opts.dcqcn && r->rank_next[src] > now) ||
 		    !fc_allows(r, p, max_len, 0, now_ns) || !window_open(r, p) ||
-		    !ibex_coll_tx(r->coll, src, now, &k)) {
+		    !ibex_coll_may_tx(r->coll, src, now)) {
+			idle++;
+			continue;
+		}
+		if (!mb_more(r, mb, built, &have))
+			break;
+		if (!ibex_coll_tx(r->coll, src, now, &k)) {
 			idle++;
 			continue;
 		}
@@ -1183,8 +1216,8 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		built++;
 	}
 	p->next_rank = (uint16_t)ri;
-	if (built < BURST)
-		rte_pktmbuf_free_bulk(mb + built, BURST - built);
+	if (built < have)
+		rte_pktmbuf_free_bulk(mb + built, have - built);
 	if (built == 0)
 		return;
 	memcpy(p->pend, mb, built * sizeof(mb[0]));
@@ -1202,18 +1235,21 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 	uint64_t now_ns)
 {
 	struct rte_mbuf *mb[BURST];
-	unsigned int built = 0, i, want;
+	unsigned int built = 0, have = 0, i, want;
+	bool no_mb = false;
 	uint32_t len = r->frame_len, tag = (r->trial & 0xffff) << 16,
 		 payload = len >= r->full_min ? len - r->tmpl[0].hdr_len -
 			   IBEX_GEN_TRAILER_LEN - IBEX_ICRC_LEN : 0;
 
 	if (!tx_flush(r, p, now_ns) || p->nrf == 0)
 		return;
-	if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
-		return;
-	if (ibex_unlikely(p->retx_n != 0))
+	if (ibex_unlikely(p->retx_n != 0)) {
+		if (rte_pktmbuf_alloc_bulk(r->pool, mb, BURST) != 0)
+			return;
+		have = BURST;
 		built = tx_retx(r, p, mb, BURST, now, now_ns);
-	for (i = 0; i < p->nrf && built < BURST; i++) {
+	}
+	for (i = 0; i < p->nrf && built < BURST && !no_mb; i++) {
 		unsigned int k = p->rfi[(p->next_rf + i) % p->nrf];
 		struct rflow_st *fl = &r->rf[k];
 		unsigned int src = fl->src;
@@ -1226,7 +1262,8 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		while (want > 0) {
 			if ((r->opts.dcqcn && r->rank_next[src] > now) ||
 			    !fc_allows(r, p, len, fl->f, now_ns) ||
-			    !window_open(r, p)) {
+			    !window_open(r, p) ||
+			    (no_mb = !mb_more(r, mb, built, &have))) {
 				if (fl->paced)
 					ibex_pacer_unsend(&fl->pacer, want);
 				break;
@@ -1242,8 +1279,8 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		}
 	}
 	p->next_rf = (uint16_t)((p->next_rf + 1) % p->nrf);
-	if (built < BURST)
-		rte_pktmbuf_free_bulk(mb + built, BURST - built);
+	if (built < have)
+		rte_pktmbuf_free_bulk(mb + built, have - built);
 	if (built == 0)
 		return;
 	memcpy(p->pend, mb, built * sizeof(mb[0]));
