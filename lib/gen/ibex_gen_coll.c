@@ -22,6 +22,7 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ibex_gen_coll.h"
@@ -48,11 +49,12 @@ ring_nsteps(unsigned int n)
 
 static unsigned int
 ring_sends(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
-	   uint64_t msg, uint16_t *peer, uint64_t *bytes)
+	   unsigned int i, uint64_t msg, uint16_t *peer, uint64_t *bytes)
 {
 	(void)s;
-	peer[0] = (uint16_t)((r + 1) % cfg->nranks);
-	bytes[0] = msg / cfg->nranks;
+	(void)i;
+	*peer = (uint16_t)((r + 1) % cfg->nranks);
+	*bytes = msg / cfg->nranks;
 	return 1;
 }
 
@@ -79,16 +81,17 @@ hd_nsteps(unsigned int n)
 
 static unsigned int
 hd_sends(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
-	 uint64_t msg, uint16_t *peer, uint64_t *bytes)
+	 unsigned int i, uint64_t msg, uint16_t *peer, uint64_t *bytes)
 {
 	unsigned int n = cfg->nranks, l = log2u(n);
 
+	(void)i;
 	if (s < l) {
-		peer[0] = (uint16_t)(r ^ (n >> (s + 1)));
-		bytes[0] = msg >> (s + 1);
+		*peer = (uint16_t)(r ^ (n >> (s + 1)));
+		*bytes = msg >> (s + 1);
 	} else {
-		peer[0] = (uint16_t)(r ^ (1u << (s - l)));
-		bytes[0] = (msg / n) << (s - l);
+		*peer = (uint16_t)(r ^ (1u << (s - l)));
+		*bytes = (msg / n) << (s - l);
 	}
 	return 1;
 }
@@ -112,13 +115,14 @@ one_step(unsigned int n)
 
 static unsigned int
 incast_sends(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
-	     uint64_t msg, uint16_t *peer, uint64_t *bytes)
+	     unsigned int i, uint64_t msg, uint16_t *peer, uint64_t *bytes)
 {
 	(void)s;
+	(void)i;
 	if (r == cfg->root)
 		return 0;
-	peer[0] = cfg->root;
-	bytes[0] = msg;
+	*peer = cfg->root;
+	*bytes = msg;
 	return 1;
 }
 
@@ -138,15 +142,13 @@ incast_busbw(unsigned int n)
 
 static unsigned int
 a2a_sends(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
-	  uint64_t msg, uint16_t *peer, uint64_t *bytes)
+	  unsigned int i, uint64_t msg, uint16_t *peer, uint64_t *bytes)
 {
-	unsigned int n = cfg->nranks, k;
+	unsigned int n = cfg->nranks;
 
 	(void)s;
-	for (k = 1; k < n; k++) {
-		peer[k - 1] = (uint16_t)((r + k) % n);
-		bytes[k - 1] = msg / n;
-	}
+	*peer = (uint16_t)((r + i + 1) % n);
+	*bytes = msg / n;
 	return n - 1;
 }
 
@@ -205,8 +207,26 @@ unsigned int
 ibex_coll_sends(const struct ibex_coll_cfg *cfg, unsigned int r,
 		unsigned int s, uint16_t *peer, uint64_t *bytes)
 {
-	return cfg->algo->sends(cfg, r, s, ibex_coll_msg_bytes(cfg), peer,
-				bytes);
+	uint64_t msg = ibex_coll_msg_bytes(cfg);
+	unsigned int n, i;
+	uint16_t p;
+	uint64_t b;
+
+	n = cfg->algo->sends(cfg, r, s, 0, msg, &p, &b);
+	for (i = 0; i < n; i++)
+		cfg->algo->sends(cfg, r, s, i, msg, &peer[i], &bytes[i]);
+	return n;
+}
+
+/* Transfer i of rank r in step s. @return how many the step has. */
+static unsigned int
+coll_send(const struct ibex_coll *c, unsigned int r, unsigned int s,
+	  unsigned int i, uint16_t *peer, uint64_t *bytes)
+{
+	*peer = 0;
+	*bytes = 0;
+	return c->cfg.algo->sends(&c->cfg, r, s, i,
+				  ibex_coll_msg_bytes(&c->cfg), peer, bytes);
 }
 
 uint64_t
@@ -227,18 +247,45 @@ ibex_coll_init(struct ibex_coll *c, const struct ibex_coll_cfg *cfg)
 {
 	unsigned int n = cfg->nranks;
 
-	if (n < 2 || n > IBEX_GEN_MAX_RANKS || cfg->payload_max == 0 ||
+	unsigned int nsteps;
+
+	if (n < 2 || n > IBEX_COLL_MAX_RANKS || cfg->payload_max == 0 ||
 	    cfg->algo == NULL || cfg->root >= n)
 		return -EINVAL;
 	if (cfg->algo->pow2 && (n & (n - 1)) != 0)
 		return -EINVAL;
 	if (cfg->straggler.rank >= (int)n)
 		return -EINVAL;
+	nsteps = ibex_coll_nsteps(cfg);
+	if ((uint64_t)n * nsteps > IBEX_COLL_MAX_CELLS)
+		return -E2BIG;
 	memset(c, 0, sizeof(*c));
 	c->cfg = *cfg;
-	c->nsteps = (uint16_t)ibex_coll_nsteps(cfg);
+	c->nsteps = (uint16_t)nsteps;
 	c->rng = cfg->seed;
+	c->rank = calloc(n, sizeof(*c->rank));
+	c->rx_got = calloc((size_t)n * nsteps, sizeof(*c->rx_got));
+	c->step_max = calloc(nsteps, sizeof(*c->step_max));
+	c->step_sum = calloc(nsteps, sizeof(*c->step_sum));
+	if (c->rank == NULL || c->rx_got == NULL || c->step_max == NULL ||
+	    c->step_sum == NULL) {
+		ibex_coll_fini(c);
+		return -ENOMEM;
+	}
 	return 0;
+}
+
+void
+ibex_coll_fini(struct ibex_coll *c)
+{
+	free(c->rank);
+	free(c->rx_got);
+	free(c->step_max);
+	free(c->step_sum);
+	c->rank = NULL;
+	c->rx_got = NULL;
+	c->step_max = NULL;
+	c->step_sum = NULL;
 }
 
 /* Rank r becomes ready for step s at now: set up its transfers, or, when
@@ -249,8 +296,8 @@ step_begin(struct ibex_coll *c, unsigned int r, unsigned int s, uint64_t now,
 {
 	struct ibex_coll_rank *k = &c->rank[r];
 	const struct ibex_gen_straggler *st = &c->cfg.straggler;
-	uint16_t peer[IBEX_GEN_MAX_RANKS];
-	uint64_t bytes[IBEX_GEN_MAX_RANKS];
+	uint16_t peer;
+	uint64_t bytes;
 
 	k->step = (uint16_t)s;
 	if (draw && st->rank == (int)r && st->delay > 0 &&
@@ -260,11 +307,11 @@ step_begin(struct ibex_coll *c, unsigned int r, unsigned int s, uint64_t now,
 		k->late++;
 		return;
 	}
-	k->nsend = (uint16_t)ibex_coll_sends(&c->cfg, r, s, peer, bytes);
+	k->nsend = (uint16_t)coll_send(c, r, s, 0, &peer, &bytes);
 	k->send_idx = 0;
-	k->send_left = k->nsend > 0 ? bytes[0] : 0;
+	k->send_left = k->nsend > 0 ? bytes : 0;
 	k->xfer_bytes = k->send_left;
-	k->peer = peer[0];
+	k->peer = peer;
 	k->state = k->nsend > 0 ? IBEX_COLL_SEND : IBEX_COLL_WAIT;
 }
 
@@ -277,8 +324,11 @@ step_check(struct ibex_coll *c, unsigned int r, uint64_t now)
 	struct ibex_coll_rank *k = &c->rank[r];
 
 	while (k->state == IBEX_COLL_WAIT &&
-	       c->rx_got[r][k->step] >= ibex_coll_recv_bytes(&c->cfg, r, k->step)) {
-		c->step_done[r][k->step] = now;
+	       ibex_coll_rx_got(c, r, k->step) >=
+	       ibex_coll_recv_bytes(&c->cfg, r, k->step)) {
+		if (now > c->step_max[k->step])
+			c->step_max[k->step] = now;
+		c->step_sum[k->step] += now;
 		if (k->step + 1u == c->nsteps) {
 			k->state = IBEX_COLL_DONE;
 			k->done_at = now;
@@ -297,8 +347,10 @@ ibex_coll_start(struct ibex_coll *c, uint64_t now)
 	c->iter++;
 	c->t0 = now;
 	c->ndone = 0;
-	memset(c->rx_got, 0, sizeof(c->rx_got));
-	memset(c->step_done, 0, sizeof(c->step_done));
+	memset(c->rx_got, 0, (size_t)c->cfg.nranks * c->nsteps *
+	       sizeof(*c->rx_got));
+	memset(c->step_max, 0, c->nsteps * sizeof(*c->step_max));
+	memset(c->step_sum, 0, c->nsteps * sizeof(*c->step_sum));
 	for (r = 0; r < c->cfg.nranks; r++) {
 		c->rank[r].tx_bytes = 0;
 		c->rank[r].rx_bytes = 0;
@@ -314,8 +366,8 @@ ibex_coll_tx(struct ibex_coll *c, unsigned int r, uint64_t now,
 	     struct ibex_gen_pkt *p)
 {
 	struct ibex_coll_rank *k = &c->rank[r];
-	uint16_t peer[IBEX_GEN_MAX_RANKS];
-	uint64_t bytes[IBEX_GEN_MAX_RANKS];
+	uint16_t peer;
+	uint64_t bytes;
 	uint32_t pay;
 	bool first;
 
@@ -344,10 +396,10 @@ ibex_coll_tx(struct ibex_coll *c, unsigned int r, uint64_t now,
 		k->send_idx++;
 		if (k->send_idx < k->nsend) {
 			/* Off the per-frame path: once per transfer. */
-			ibex_coll_sends(&c->cfg, r, k->step, peer, bytes);
-			k->send_left = bytes[k->send_idx];
+			coll_send(c, r, k->step, k->send_idx, &peer, &bytes);
+			k->send_left = bytes;
 			k->xfer_bytes = k->send_left;
-			k->peer = peer[k->send_idx];
+			k->peer = peer;
 		} else {
 			k->state = IBEX_COLL_WAIT;
 			step_check(c, r, now);
@@ -365,7 +417,7 @@ ibex_coll_rx(struct ibex_coll *c, unsigned int dst, unsigned int step,
 		c->stale_rx++;
 		return;
 	}
-	c->rx_got[dst][step] += payload;
+	c->rx_got[(size_t)dst * c->nsteps + step] += payload;
 	c->rank[dst].rx_bytes += payload;
 	if (c->rank[dst].step == step)
 		step_check(c, dst, now);
@@ -386,16 +438,12 @@ ibex_coll_elapsed(const struct ibex_coll *c)
 uint64_t
 ibex_coll_idle(const struct ibex_coll *c)
 {
-	uint64_t idle = 0, slowest;
-	unsigned int r, s;
+	uint64_t idle = 0;
+	unsigned int s;
 
-	for (s = 0; s < c->nsteps; s++) {
-		slowest = 0;
-		for (r = 0; r < c->cfg.nranks; r++)
-			if (c->step_done[r][s] > slowest)
-				slowest = c->step_done[r][s];
-		for (r = 0; r < c->cfg.nranks; r++)
-			idle += slowest - c->step_done[r][s];
-	}
+	/* sum over ranks of (slowest - done) = n x slowest - sum of done */
+	for (s = 0; s < c->nsteps; s++)
+		idle += (uint64_t)c->cfg.nranks * c->step_max[s] -
+			c->step_sum[s];
 	return idle;
 }

@@ -26,11 +26,12 @@ struct ibex_coll_algo {
 	const char *name;
 	/** Steps for @p n ranks. */
 	unsigned int (*nsteps)(unsigned int n);
-	/** Transfers of rank @p r in step @p s: peers and bytes (room for
-	 * IBEX_GEN_MAX_RANKS). @return how many. */
+	/** Transfers of rank @p r in step @p s. @return how many; transfer
+	 * @p i (when below that) in @p peer and @p bytes. One transfer at a
+	 * time: an all-to-all rank has n - 1 of them. */
 	unsigned int (*sends)(const struct ibex_coll_cfg *cfg, unsigned int r,
-			      unsigned int s, uint64_t msg, uint16_t *peer,
-			      uint64_t *bytes);
+			      unsigned int s, unsigned int i, uint64_t msg,
+			      uint16_t *peer, uint64_t *bytes);
 	/** Input bytes rank @p r needs in step @p s of a @p msg message. */
 	uint64_t (*recv_bytes)(const struct ibex_coll_cfg *cfg, unsigned int r,
 			       unsigned int s, uint64_t msg);
@@ -60,7 +61,9 @@ struct ibex_gen_straggler {
 /** Configuration of one collective (one message size). */
 struct ibex_coll_cfg {
 	const struct ibex_coll_algo *algo; /**< ibex_coll_ring, ... */
-	uint16_t nranks;             /**< 2..IBEX_GEN_MAX_RANKS (HD: power of 2) */
+	uint16_t nranks;             /**< 2..IBEX_COLL_MAX_RANKS (HD: power
+					  of 2; ranks x steps at most
+					  IBEX_COLL_MAX_CELLS) */
 	uint16_t root;               /**< INCAST destination */
 	uint64_t bytes;              /**< S, rounded up to a multiple of nranks */
 	uint32_t payload_max;        /**< application bytes per frame (>= 1) */
@@ -116,19 +119,31 @@ struct ibex_coll {
 	uint64_t t0;                      /**< start of the current iteration */
 	uint64_t rng;
 	uint64_t stale_rx;                /**< frames of another iteration */
-	struct ibex_coll_rank rank[IBEX_GEN_MAX_RANKS];
-	/** input bytes received per (rank, step) this iteration */
-	uint64_t rx_got[IBEX_GEN_MAX_RANKS][IBEX_GEN_MAX_STEPS];
-	/** tick each (rank, step) completed this iteration */
-	uint64_t step_done[IBEX_GEN_MAX_RANKS][IBEX_GEN_MAX_STEPS];
+	/* Allocated by ibex_coll_init() for cfg.nranks and nsteps. */
+	struct ibex_coll_rank *rank;      /**< [nranks] */
+	/** input bytes received per (rank, step) this iteration:
+	 * [rank * nsteps + step] (ibex_coll_rx_got()) */
+	uint64_t *rx_got;
+	/** per step, this iteration: the tick its slowest rank completed
+	 * it, and the sum over ranks of the ticks they did (mod 2^64: only
+	 * differences are used), for the idle rank time */
+	uint64_t *step_max;
+	uint64_t *step_sum;
 };
+
+/** Input bytes rank @p r received for step @p s this iteration. */
+static inline uint64_t
+ibex_coll_rx_got(const struct ibex_coll *c, unsigned int r, unsigned int s)
+{
+	return c->rx_got[(size_t)r * c->nsteps + s];
+}
 
 /** Steps of a collective (ring 2(n-1), hd 2 log2 n, incast/alltoall 1). */
 unsigned int ibex_coll_nsteps(const struct ibex_coll_cfg *cfg);
 
 /**
  * Transfers rank @p r sends in step @p s: peers in @p peer, bytes in
- * @p bytes (room for IBEX_GEN_MAX_RANKS). @return how many.
+ * @p bytes (room for nranks - 1). @return how many.
  */
 unsigned int ibex_coll_sends(const struct ibex_coll_cfg *cfg, unsigned int r,
 			     unsigned int s, uint16_t *peer, uint64_t *bytes);
@@ -140,8 +155,19 @@ uint64_t ibex_coll_recv_bytes(const struct ibex_coll_cfg *cfg, unsigned int r,
 /** Message size actually moved for @p bytes (rounded up to n). */
 uint64_t ibex_coll_msg_bytes(const struct ibex_coll_cfg *cfg);
 
-/** Check and set up. @return 0 or -EINVAL (bad rank count, hd not 2^k). */
+/**
+ * Check and set up @p c (zeroed, or emptied by ibex_coll_fini()): its
+ * per-rank and per-(rank, step) arrays are allocated for cfg->nranks and
+ * the algorithm's step count.
+ * @return 0, -EINVAL (bad rank count, hd not 2^k, root or straggler out
+ *   of range), -E2BIG (nranks x steps above IBEX_COLL_MAX_CELLS: a ring
+ *   beyond 4,096 ranks) or -ENOMEM.
+ */
 int ibex_coll_init(struct ibex_coll *c, const struct ibex_coll_cfg *cfg);
+
+/** Free what ibex_coll_init() allocated; @p c may be initialised again.
+ * A zeroed @p c is fine. */
+void ibex_coll_fini(struct ibex_coll *c);
 
 /** Start the next iteration at @p now: every rank begins step 0. */
 void ibex_coll_start(struct ibex_coll *c, uint64_t now);

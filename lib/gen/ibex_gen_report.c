@@ -143,6 +143,17 @@ ibex_gen_report_init(struct ibex_gen_report *rep, const struct ibex_gen_opts *o,
 		rep->size[i].bytes = ibex_coll_msg_bytes(&cfg);
 		rep->nsteps_max = ibex_coll_nsteps(&cfg);
 	}
+	/* per step and per rank: as many as the run has */
+	for (i = 0; i < rep->nsizes; i++) {
+		struct ibex_gen_size_res *s = &rep->size[i];
+
+		s->step_ns = calloc(rep->nsteps_max, sizeof(*s->step_ns));
+		s->rank_ns = calloc(o->nranks, sizeof(*s->rank_ns));
+		if (s->step_ns == NULL || s->rank_ns == NULL) {
+			ibex_gen_report_free(rep);
+			return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -153,7 +164,11 @@ ibex_gen_report_free(struct ibex_gen_report *rep)
 
 	for (i = 0; i < rep->nsizes; i++) {
 		free(rep->size[i].ct);
+		free(rep->size[i].step_ns);
+		free(rep->size[i].rank_ns);
 		rep->size[i].ct = NULL;
+		rep->size[i].step_ns = NULL;
+		rep->size[i].rank_ns = NULL;
 	}
 }
 
@@ -169,15 +184,9 @@ ibex_gen_report_iter(struct ibex_gen_report *rep, unsigned int si,
 	s->ct[s->iters++] = (uint64_t)to_ns(rep, ibex_coll_elapsed(c));
 	s->idle_ns += (uint64_t)to_ns(rep, ibex_coll_idle(c));
 	s->tx_bytes_rank = c->rank[0].tx_bytes;
-	for (st = 0; st < c->nsteps; st++) {
-		uint64_t slowest = 0;
-
-		for (r = 0; r < c->cfg.nranks; r++)
-			if (c->step_done[r][st] > slowest)
-				slowest = c->step_done[r][st];
-		s->step_ns[st] += to_ns(rep, slowest - c->t0);
-	}
-	for (r = 0; r < c->cfg.nranks; r++)
+	for (st = 0; st < c->nsteps && st < rep->nsteps_max; st++)
+		s->step_ns[st] += to_ns(rep, c->step_max[st] - c->t0);
+	for (r = 0; r < c->cfg.nranks && r < rep->opts->nranks; r++)
 		s->rank_ns[r] += to_ns(rep, c->rank[r].done_at - c->t0);
 }
 

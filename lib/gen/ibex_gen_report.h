@@ -51,9 +51,11 @@ struct ibex_gen_size_res {
 	uint64_t *ct;            /**< completion time per iteration, ns */
 	uint64_t idle_ns;        /**< idle rank time, summed over iterations */
 	uint64_t tx_bytes_rank;  /**< rank 0 application bytes per iteration */
-	double step_ns[IBEX_GEN_MAX_STEPS]; /**< mean completion of each step
-					        (slowest rank), since start */
-	double rank_ns[IBEX_GEN_MAX_RANKS]; /**< mean finish time per rank */
+	double *step_ns;         /**< [nsteps_max]: completion of each step
+				      (slowest rank) since start, summed
+				      over iterations */
+	double *rank_ns;         /**< [nranks]: finish time per rank,
+				      summed over iterations */
 	uint64_t late;           /**< straggler delays applied */
 };
 

@@ -622,6 +622,8 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 	ibex_gen_report_free(&r->rep);
 	rte_mempool_free(r->pool);
 	rte_free(r->tmpl);
+	if (r->coll != NULL)
+		ibex_coll_fini(r->coll);
 	rte_free(r->coll);
 	rte_free(r->lat_size);
 	rte_free(r->rep.rflow_lat);
@@ -1564,6 +1566,7 @@ run_coll(struct ibex_gen_run *r)
 
 		cfg.straggler.delay = (uint64_t)(o->straggler_us * (double)r->hz /
 						 1e6);
+		ibex_coll_fini(r->coll);
 		if (ibex_coll_init(r->coll, &cfg) < 0) {
 			GEN_LOG(ERR, "bad collective configuration\n");
 			return;

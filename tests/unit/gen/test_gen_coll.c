@@ -31,15 +31,21 @@ struct inflight {
 	uint32_t iter;
 };
 
+/* Ranks up to which the simulation keeps a bytes-sent matrix. */
+#define SENT_MAX_RANKS 4096
+
 struct sim {
 	struct ibex_coll c;
 	struct inflight *q;
 	size_t head, tail;
 	uint64_t now;
-	uint64_t sent[IBEX_GEN_MAX_RANKS][IBEX_GEN_MAX_RANKS]; /* bytes */
+	uint64_t delay;     /* ticks a frame takes */
+	uint64_t *sent;     /* bytes [src * n + dst]; NULL: not kept */
 	uint64_t frames;
 	uint64_t order_violations;
 };
+
+#define SENT(s, r, d) ((s)->sent[(size_t)(r) * (s)->c.cfg.nranks + (d)])
 
 static struct sim *
 sim_new(const struct ibex_coll_cfg *cfg)
@@ -49,13 +55,21 @@ sim_new(const struct ibex_coll_cfg *cfg)
 	assert_non_null(s);
 	s->q = calloc(QLEN, sizeof(*s->q));
 	assert_non_null(s->q);
+	s->delay = DELAY;
 	assert_int_equal(ibex_coll_init(&s->c, cfg), 0);
+	if (cfg->nranks <= SENT_MAX_RANKS) {
+		s->sent = calloc((size_t)cfg->nranks * cfg->nranks,
+				 sizeof(*s->sent));
+		assert_non_null(s->sent);
+	}
 	return s;
 }
 
 static void
 sim_free(struct sim *s)
 {
+	ibex_coll_fini(&s->c);
+	free(s->sent);
 	free(s->q);
 	free(s);
 }
@@ -76,13 +90,15 @@ sim_iter(struct sim *s)
 			/* Dependency: a frame of step k > 0 leaves only once
 			 * the sender's input of step k-1 is complete. */
 			if (p.step > 0 &&
-			    s->c.rx_got[r][p.step - 1] <
+			    ibex_coll_rx_got(&s->c, r, p.step - 1) <
 			    ibex_coll_recv_bytes(&s->c.cfg, r, p.step - 1))
 				s->order_violations++;
-			s->sent[p.src][p.dst] += p.payload;
+			if (s->sent != NULL)
+				SENT(s, p.src, p.dst) += p.payload;
 			s->frames++;
+			assert_true(s->tail - s->head < QLEN);
 			s->q[s->tail % QLEN] = (struct inflight){
-				.at = s->now + DELAY, .p = p,
+				.at = s->now + s->delay, .p = p,
 				.iter = s->c.iter & 0xffff };
 			s->tail++;
 		}
@@ -132,15 +148,13 @@ test_ring_accounting(void **state)
 		/* ring: only to the right neighbour */
 		for (r = 0; r < n; r++)
 			for (d = 0; d < n; d++)
-				assert_int_equal(s->sent[r][d],
+				assert_int_equal(SENT(s, r, d),
 						 d == (r + 1) % n ?
 						 2 * (n - 1) * S / n : 0);
 		assert_int_equal(s->order_violations, 0);
-		/* every step of every rank completed, in order */
-		for (r = 0; r < n; r++)
-			for (d = 1; d < s->c.nsteps; d++)
-				assert_true(s->c.step_done[r][d] >=
-					    s->c.step_done[r][d - 1]);
+		/* the steps completed in order */
+		for (d = 1; d < s->c.nsteps; d++)
+			assert_true(s->c.step_max[d] >= s->c.step_max[d - 1]);
 		/* frames: ceil(S/n / 1000) per step per rank */
 		assert_int_equal(s->frames, (uint64_t)n * 2 * (n - 1) *
 				 ((S / n + 999) / 1000));
@@ -196,7 +210,7 @@ test_hd_accounting(void **state)
 		assert_int_equal(s->order_violations, 0);
 		for (r = 0; r < n; r++)
 			for (k = 0; k < n; k++)
-				if (s->sent[r][k] != 0)
+				if (SENT(s, r, k) != 0)
 					assert_int_equal(__builtin_popcount(r ^ k), 1);
 		sim_free(s);
 	}
@@ -225,7 +239,7 @@ test_incast_alltoall(void **state)
 	for (r = 0; r < 8; r++) {
 		assert_int_equal(s->c.rank[r].tx_bytes, r == 2 ? 0 : 10000);
 		for (d = 0; d < 8; d++)
-			assert_int_equal(s->sent[r][d],
+			assert_int_equal(SENT(s, r, d),
 					 d == 2 && r != 2 ? 10000 : 0);
 	}
 	assert_int_equal(s->c.rank[2].rx_bytes, 7 * 10000);
@@ -241,7 +255,7 @@ test_incast_alltoall(void **state)
 		assert_int_equal(s->c.rank[r].tx_bytes, 7 * 1000);
 		assert_int_equal(s->c.rank[r].rx_bytes, 7 * 1000);
 		for (d = 0; d < 8; d++)
-			assert_int_equal(s->sent[r][d], d == r ? 0 : 1000);
+			assert_int_equal(SENT(s, r, d), d == r ? 0 : 1000);
 	}
 	sim_free(s);
 }
@@ -325,10 +339,108 @@ test_stale_iteration(void **state)
 	ibex_coll_start(&s->c, s->now);
 	ibex_coll_rx(&s->c, 1, 0, (s->c.iter - 1) & 0xffff, 1000, s->now);
 	assert_int_equal(s->c.stale_rx, 1);
-	assert_int_equal(s->c.rx_got[1][0], 0);
+	assert_int_equal(ibex_coll_rx_got(&s->c, 1, 0), 0);
 	ibex_coll_rx(&s->c, 1, 0, s->c.iter & 0xffff, 1000, s->now);
-	assert_int_equal(s->c.rx_got[1][0], 1000);
+	assert_int_equal(ibex_coll_rx_got(&s->c, 1, 0), 1000);
 	sim_free(s);
+}
+
+/*
+ * 1,024 ranks (a K=16 fat tree's hosts): ring, halving-doubling and
+ * all-to-all run an iteration to its end under the dependency rule, each
+ * rank moving what its formula says, and a second iteration does the same
+ * (the per-(rank, step) counters start again from zero).
+ */
+static void
+test_1024_ranks(void **state)
+{
+	const unsigned int n = 1024;
+	const struct ibex_coll_algo *algos[] = { &ibex_coll_ring, &ibex_coll_hd,
+						 &ibex_coll_alltoall };
+	unsigned int i, r, it;
+
+	(void)state;
+	for (i = 0; i < IBEX_ARRAY_SIZE(algos); i++) {
+		/* one frame per transfer: S/n = 64 bytes */
+		struct ibex_coll_cfg cfg = { .algo = algos[i], .nranks = n,
+			.bytes = 64 * n, .payload_max = 1 << 20,
+			.straggler.rank = -1 };
+		struct sim *s = sim_new(&cfg);
+		uint64_t S = ibex_coll_msg_bytes(&cfg);
+
+		s->delay = 2;
+		for (it = 0; it < 2; it++) {
+			sim_iter(s);
+			assert_int_equal(s->order_violations, 0);
+			if (algos[i] != &ibex_coll_alltoall) {
+				check_allreduce_bytes(s, S);
+				continue;
+			}
+			for (r = 0; r < n; r++) {
+				assert_int_equal(s->c.rank[r].tx_bytes,
+						 (n - 1) * 64);
+				assert_int_equal(s->c.rank[r].rx_bytes,
+						 (n - 1) * 64);
+				assert_int_equal(SENT(s, r, r), 0);
+				assert_int_equal(SENT(s, r, (r + 1) % n),
+						 (it + 1) * 64);
+			}
+		}
+		assert_int_equal(s->c.nsteps, algos[i] == &ibex_coll_ring ?
+				 2 * (n - 1) : algos[i] == &ibex_coll_hd ?
+				 20 : 1);
+		print_message("%s %u ranks: %lu ticks, %lu frames\n",
+			      algos[i]->name, n,
+			      (unsigned long)ibex_coll_elapsed(&s->c),
+			      (unsigned long)s->frames);
+		sim_free(s);
+	}
+}
+
+/*
+ * The limits: 16,384 ranks of halving-doubling and all-to-all are set up
+ * (halving-doubling even runs an iteration), a ring stops at 4,096 ranks
+ * (IBEX_COLL_MAX_CELLS counters), and more ranks than IBEX_COLL_MAX_RANKS
+ * are refused.
+ */
+static void
+test_rank_limits(void **state)
+{
+	struct ibex_coll_cfg cfg = { .algo = &ibex_coll_hd,
+		.nranks = IBEX_COLL_MAX_RANKS, .bytes = IBEX_COLL_MAX_RANKS,
+		.payload_max = 1 << 20, .straggler.rank = -1 };
+	struct ibex_coll c = { 0 };
+	struct sim *s;
+
+	(void)state;
+	assert_int_equal(IBEX_COLL_MAX_RANKS, 16384);
+	s = sim_new(&cfg);
+	s->delay = 1;
+	assert_int_equal(s->c.nsteps, 28);
+	sim_iter(s);
+	assert_int_equal(s->order_violations, 0);
+	check_allreduce_bytes(s, IBEX_COLL_MAX_RANKS);
+	sim_free(s);
+
+	cfg.algo = &ibex_coll_alltoall;
+	assert_int_equal(ibex_coll_init(&c, &cfg), 0);
+	assert_int_equal(c.nsteps, 1);
+	ibex_coll_fini(&c);
+	assert_null(c.rank);
+	ibex_coll_fini(&c); /* twice is fine */
+
+	cfg.algo = &ibex_coll_ring;
+	cfg.nranks = 4096;
+	assert_int_equal(ibex_coll_init(&c, &cfg), 0);
+	ibex_coll_fini(&c);
+	cfg.nranks = 4097;
+	assert_int_equal(ibex_coll_init(&c, &cfg), -E2BIG);
+	cfg.nranks = IBEX_COLL_MAX_RANKS;
+	assert_int_equal(ibex_coll_init(&c, &cfg), -E2BIG);
+
+	cfg.algo = &ibex_coll_alltoall;
+	cfg.nranks = IBEX_COLL_MAX_RANKS + 1;
+	assert_int_equal(ibex_coll_init(&c, &cfg), -EINVAL);
 }
 
 /* Multi-iteration report: completion quantiles are exact. */
@@ -361,6 +473,8 @@ main(void)
 		cmocka_unit_test(test_busbw_factor),
 		cmocka_unit_test(test_straggler),
 		cmocka_unit_test(test_stale_iteration),
+		cmocka_unit_test(test_1024_ranks),
+		cmocka_unit_test(test_rank_limits),
 		cmocka_unit_test(test_report_quantiles),
 	};
 
