@@ -111,7 +111,7 @@ struct gen_port {
 	uint8_t prio_mask;       /**< PFC priorities of the frames it sends */
 	uint16_t nranks;
 	uint16_t next_rank;      /**< round-robin start among its ranks */
-	uint16_t rank[IBEX_GEN_MAX_RANKS];
+	uint16_t *rank;          /**< [nranks], in ibex_gen_run's port_rank */
 	uint16_t npend;
 	struct rte_mbuf *pend[PEND_MAX];
 	struct ibex_pfc_rx pfc;
@@ -173,8 +173,11 @@ struct ibex_gen_run {
 	uint64_t cnp_gap;
 	unsigned int nports;
 	unsigned int nstarted;
-	struct gen_port port[IBEX_GEN_MAX_PORTS];
-	struct ibex_gen_rank rank[IBEX_GEN_MAX_RANKS];
+	/* Allocated at create for the run's ports and ranks. */
+	struct gen_port *port;           /**< [nports] */
+	struct ibex_gen_rank *rank;      /**< [nranks] */
+	uint16_t *port_rank;             /**< [nranks]: each port's ranks in
+					      turn (gen_port.rank) */
 	struct ibex_gen_tmpl *tmpl;      /**< [src * MAX_RANKS + dst] */
 	uint32_t payload_max;
 	struct ibex_gen_meas *meas;
@@ -197,9 +200,9 @@ struct ibex_gen_run {
 	uint32_t frame_len;      /**< open loop: frame bytes without FCS */
 	uint32_t full_min;       /**< smallest frame with the full trailer */
 	uint32_t head_min;       /**< smallest one with the head probe too */
-	struct ibex_dcqcn dcq[IBEX_GEN_MAX_RANKS];
-	double tick_per_byte[IBEX_GEN_MAX_RANKS];
-	uint64_t rank_next[IBEX_GEN_MAX_RANKS];
+	struct ibex_dcqcn *dcq;          /**< [nranks] */
+	double *tick_per_byte;           /**< [nranks] */
+	uint64_t *rank_next;             /**< [nranks] */
 	uint64_t hk_last;        /**< tick of the previous housekeeping */
 	uint64_t hk_ticks;       /**< HK_NS in TSC ticks */
 	uint64_t stall_ticks;    /**< IBEX_GEN_STALL_US in TSC ticks */
@@ -487,6 +490,21 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	r->cnp_gap = (uint64_t)((double)r->hz * IBEX_GEN_CNP_INTERVAL_NS / 1e9 *
 				(o->dcqcn_scale > 0 ? o->dcqcn_scale : 1));
 	r->tsc0 = ibex_clock_now();
+	r->port = rte_zmalloc("ibex_gen_port", sizeof(*r->port) * nports,
+			      RTE_CACHE_LINE_SIZE);
+	r->rank = rte_zmalloc("ibex_gen_rank", sizeof(*r->rank) * n,
+			      RTE_CACHE_LINE_SIZE);
+	r->port_rank = rte_zmalloc("ibex_gen_port_rank",
+				   sizeof(*r->port_rank) * n, 0);
+	r->dcq = rte_zmalloc("ibex_gen_dcq", sizeof(*r->dcq) * n,
+			     RTE_CACHE_LINE_SIZE);
+	r->tick_per_byte = rte_zmalloc("ibex_gen_tpb",
+				       sizeof(*r->tick_per_byte) * n, 0);
+	r->rank_next = rte_zmalloc("ibex_gen_rank_next",
+				   sizeof(*r->rank_next) * n, 0);
+	if (r->port == NULL || r->rank == NULL || r->port_rank == NULL ||
+	    r->dcq == NULL || r->tick_per_byte == NULL || r->rank_next == NULL)
+		goto nomem;
 	r->nports = nports;
 	ret = qsbr_create(r);
 	if (ret < 0) {
@@ -585,6 +603,11 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	ret = rto_setup(r, err, errlen);
 	if (ret < 0)
 		return ret;
+	/* each port's ranks, in one array: port 0's, port 1's ... */
+	for (i = 0, s = 0; i < nports; i++) {
+		r->port[i].rank = r->port_rank + s;
+		s += n / nports + (i < n % nports ? 1 : 0);
+	}
 	for (i = 0; i < n; i++) {
 		struct gen_port *p = &r->port[r->rank[i].port];
 
@@ -629,8 +652,15 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 	rte_free(r->rep.rflow_lat);
 	r->rep.rflow_lat = NULL;
 	rte_free(r->meas);
-	for (i = 0; i < IBEX_GEN_MAX_PORTS; i++)
-		free(r->port[i].infl_ent);
+	if (r->port != NULL)
+		for (i = 0; i < r->nports; i++)
+			free(r->port[i].infl_ent);
+	rte_free(r->port);
+	rte_free(r->rank);
+	rte_free(r->port_rank);
+	rte_free(r->dcq);
+	rte_free(r->tick_per_byte);
+	rte_free(r->rank_next);
 	rte_free(r);
 }
 
