@@ -16,6 +16,11 @@
 #     the per-port counters and the FDB are printed at the end.
 #  2. five seconds of 64-byte RoCEv2 frames at full speed between two
 #     ports replaying pcaps in a loop: the forwarding rate, once a second.
+#  3. a whole fabric on simulated time (ibex-fabric --clock virtual,
+#     docs/simulation.md): a 64-rank ring all-reduce on 4 leaves x 2
+#     spines at 100 Gb/s with 600 ns switches, plain and with rank 3 20 us
+#     late every step: what one straggler costs the other 63, at the
+#     fabric's own speed whatever this machine's, and how fast it ran.
 #
 #   app/ibex-demo.sh [--quick] [BUILD_DIR]   (IBEX_DEMO_OUT=DIR for the plots)
 #
@@ -58,6 +63,8 @@ if [ $quick = 1 ]; then
 	coll="--engine ring --ranks 8 -b 4K -e 16K -f 4 -n 2 -w 1"
 	fullspeed=1
 fi
+fabcoll="--engine ring --ranks 64 -b 64K -e 1M -f 4 -n 3 -w 1"
+[ $quick = 0 ] || fabcoll="--engine ring --ranks 64 -b 64K -e 64K -n 1 -w 0"
 for run in plain straggler; do
 	extra=""
 	if [ $run = straggler ]; then
@@ -127,3 +134,16 @@ echo "== 2. 64-byte RoCEv2 at full speed, 2 ports, $fullspeed s (one worker core
 	--vdev "net_pcap1,rx_pcap=$tmp/b1.pcap,infinite_rx=1" \
 	-- --config conf/bench.conf --duration $fullspeed --stats-period 1 2>&1 |
 	grep -v -E '^(EAL|TELEMETRY|IBEX_WORKER):'
+
+echo
+echo "== 3. the fabric on simulated time: 64 ranks, 4 leaves x 2 spines, 100 Gb/s"
+for run in plain straggler; do
+	extra=""
+	[ $run = plain ] || extra="--straggler 3:20:1"
+	[ $run = plain ] || echo "-- the same with rank 3 starting every step 20 us late"
+	"$build/app/ibex-fabric/ibex-fabric" "${gen_eal[@]}" -- \
+		conf/fabric/leaf4-spine2-64.yaml --clock virtual --ctl-dir none \
+		--switch-latency 600ns --gen "$fabcoll $extra" 2>&1 |
+		grep -E '^(#|virtual clock:| +[0-9]+ +[0-9]+ +float)' |
+		sed -n '/^# ibex-gen/,/^# Avg bus/p;/^virtual clock:/p'
+done
