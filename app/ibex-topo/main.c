@@ -74,36 +74,17 @@ print_version(void)
 	printf("ibex-topo %s (git %s)\n", IBEX_VERSION, IBEX_GIT);
 }
 
-/* "500ns", "1.5us", "2ms", "250ps", "0": as lib/fabric reads a delay
- * (whole picoseconds, at most a second). */
+/* "500ns", "1.5us", "2ms", "250ps", "0": a delay as lib/fabric reads
+ * one (ibex_parse_time_ps(), at most a second). */
 static int
 parse_time_ps(const char *s, uint64_t *ps)
 {
-	static const struct {
-		const char *u;
-		double scale;
-	} units[] = { { "", 1e3 }, { "ps", 1 }, { "ns", 1e3 }, { "us", 1e6 },
-		      { "ms", 1e9 }, { "s", 1e12 } };
-	char *end;
-	double v;
-	size_t i;
+	uint64_t v;
 
-	if (s[0] == '-' || s[0] == '+' || s[0] == '\0')
+	if (ibex_parse_time_ps(s, &v) != 0 || v > UINT64_C(1000000000000))
 		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || !(v >= 0))
-		return -EINVAL;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].u) == 0) {
-			v *= units[i].scale;
-			if (v > 1e12 || v != (double)(uint64_t)v)
-				return -EINVAL;
-			*ps = (uint64_t)v;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	*ps = v;
+	return 0;
 }
 
 static int

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ibex_units.h"
 
@@ -170,6 +171,33 @@ ibex_parse_size(const char *s, uint64_t *bytes)
 	if (ret == 0)
 		*bytes = v;
 	return ret;
+}
+
+int
+ibex_parse_time_ps(const char *s, uint64_t *ps)
+{
+	static const struct {
+		const char *unit;
+		uint64_t mult;
+	} units[] = {
+		{ "", UINT64_C(1000) }, { "ps", 1 }, { "ns", UINT64_C(1000) },
+		{ "us", UINT64_C(1000000) }, { "ms", UINT64_C(1000000000) },
+		{ "s", UINT64_C(1000000000000) },
+	};
+	const char *p = s;
+	struct dec d;
+	size_t i;
+	int ret;
+
+	if (s == NULL || ps == NULL)
+		return -EINVAL;
+	ret = dec_parse(&p, &d);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcasecmp(p, units[i].unit) == 0)
+			return dec_scale(&d, units[i].mult, ps);
+	return -EINVAL;
 }
 
 int

@@ -36,6 +36,10 @@ int ibex_parse_size(const char *s, uint64_t *bytes);
 /** A rate ("25G", "25Gbps", "400000000") in bit/s, whole. */
 int ibex_parse_rate(const char *s, uint64_t *bps);
 
+/** A time ("500ns", "1.5us", "2ms", "250ps", "1s"; a bare number is
+ * ns; units in either case) in picoseconds, whole. */
+int ibex_parse_time_ps(const char *s, uint64_t *ps);
+
 /** A frame rate ("1M", "1.5Mpps", "0.5") in frames/s. */
 int ibex_parse_pps(const char *s, double *pps);
 

@@ -18,6 +18,7 @@
 #include "ibex_conf.h"
 #include "ibex_fabric.h"
 #include "ibex_pkt.h"
+#include "ibex_units.h"
 
 #define DEF_RATE UINT64_C(100000000000)
 
@@ -114,35 +115,17 @@ copy_name(struct ctx *c, const yaml_node_t *at, char *dst, size_t len,
 	return 0;
 }
 
-/* "500ns", "1.5us", "2ms", "250ps", "0"; a bare number is ns. */
+/* A delay (ibex_parse_time_ps()), at most a second. */
 static int
 parse_time_ps(const char *s, uint64_t *ps)
 {
-	static const struct {
-		const char *u;
-		double scale;
-	} units[] = { { "", 1e3 }, { "ps", 1 }, { "ns", 1e3 }, { "us", 1e6 },
-		      { "ms", 1e9 }, { "s", 1e12 } };
-	char *end;
-	double v;
-	size_t i;
+	uint64_t v;
 
-	if (s[0] == '-' || s[0] == '+' || s[0] == '\0')
+	/* a second is already absurd */
+	if (ibex_parse_time_ps(s, &v) != 0 || v > UINT64_C(1000000000000))
 		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || !isfinite(v) || v < 0)
-		return -EINVAL;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(end, units[i].u) == 0) {
-			v *= units[i].scale;
-			if (v > 1e12) /* a second is already absurd */
-				return -EINVAL;
-			*ps = (uint64_t)llround(v);
-			return 0;
-		}
-	}
-	return -EINVAL;
+	*ps = v;
+	return 0;
 }
 
 static int

@@ -132,6 +132,30 @@ test_rate(void **state)
 		  sizeof(bad) / sizeof(bad[0]));
 }
 
+/* Times are picoseconds, whole; a bare number is nanoseconds. */
+static void
+test_time(void **state)
+{
+	static const struct ok_u64 ok[] = {
+		{ "0", 0 }, { "500", 500000 }, { "500ns", 500000 },
+		{ "500NS", 500000 }, { "250ps", 250 }, { "1.5us", 1500000 },
+		{ "2ms", UINT64_C(2000000000) }, { "1s", UINT64_C(1000000000000) },
+		{ "0.001ns", 1 }, { "1.25", 1250 },
+	};
+	static const struct bad bad[] = {
+		{ "", -EINVAL }, { "ns", -EINVAL }, { "-1ns", -EINVAL },
+		{ " 1ns", -EINVAL }, { "1 ns", -EINVAL }, { "1e3", -EINVAL },
+		{ "5furlongs", -EINVAL }, { "1m", -EINVAL }, { "1.ns", -EINVAL },
+		/* a fraction of a picosecond is refused, not rounded */
+		{ "0.0001ns", -EINVAL }, { "1.5ps", -EINVAL },
+		{ "18446744073709552s", -ERANGE },
+	};
+
+	(void)state;
+	check_u64(ibex_parse_time_ps, "time", ok, sizeof(ok) / sizeof(ok[0]),
+		  bad, sizeof(bad) / sizeof(bad[0]));
+}
+
 static void
 test_pps(void **state)
 {
@@ -248,6 +272,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_pps),
 		cmocka_unit_test(test_share),
 		cmocka_unit_test(test_uint),
