@@ -44,14 +44,54 @@ void ibex_gen_rank_addr(unsigned int idx, struct ibex_gen_rank *r);
  */
 struct ibex_gen_trailer {
 	uint32_t magic;
-	uint32_t flow;  /**< sub-flow: qp * IBEX_GEN_MAX_FLOWS + src_rank *
-			     IBEX_GEN_MAX_RANKS + dst_rank */
+	uint32_t flow;  /**< on the wire: qp << 28 | src << 14 | dst
+			     (ibex_gen_wire_flow()); inside the runner,
+			     once read, the sub-flow index */
 	uint32_t seq;   /**< per-flow sequence number */
 	uint32_t tag;   /**< (iteration & 0xffff) << 16 | step */
 	uint64_t tsc;   /**< transmit time, sender's ticks */
 };
 
-/** Flow id of a rank pair. */
+/** Bits of a rank in the wire's flow id: ranks 0 .. 16,383. */
+#define IBEX_GEN_FLOW_RANK_BITS 14
+#define IBEX_GEN_FLOW_RANK_MASK ((1u << IBEX_GEN_FLOW_RANK_BITS) - 1)
+
+/**
+ * The flow id frames carry (trailer, head probe, short probe): queue pair
+ * @p qp of pair (@p src, @p dst) as qp << 28 | src << 14 | dst, whatever
+ * the run's rank count; the runner's tables are indexed by its own
+ * sub-flow index instead (ibex_gen_subflow()).
+ */
+static inline uint32_t
+ibex_gen_wire_flow(unsigned int src, unsigned int dst, unsigned int qp)
+{
+	return (uint32_t)qp << (2 * IBEX_GEN_FLOW_RANK_BITS) |
+	       (uint32_t)(src & IBEX_GEN_FLOW_RANK_MASK) <<
+	       IBEX_GEN_FLOW_RANK_BITS | (dst & IBEX_GEN_FLOW_RANK_MASK);
+}
+
+/** Source rank of wire flow id @p w. */
+static inline unsigned int
+ibex_gen_wire_src(uint32_t w)
+{
+	return (w >> IBEX_GEN_FLOW_RANK_BITS) & IBEX_GEN_FLOW_RANK_MASK;
+}
+
+/** Destination rank of wire flow id @p w. */
+static inline unsigned int
+ibex_gen_wire_dst(uint32_t w)
+{
+	return w & IBEX_GEN_FLOW_RANK_MASK;
+}
+
+/** Queue pair of wire flow id @p w. */
+static inline unsigned int
+ibex_gen_wire_qp(uint32_t w)
+{
+	return w >> (2 * IBEX_GEN_FLOW_RANK_BITS);
+}
+
+/** Flow index of a rank pair (the runner's tables). */
 static inline uint32_t
 ibex_gen_flow(unsigned int src, unsigned int dst)
 {
@@ -257,9 +297,12 @@ ibex_gen_frame_ecn(const uint8_t *frame, uint16_t ip_off)
  * Short probe: frames too small for RoCEv2 headers and the full trailer
  * (RFC 2544's 64-byte frames are 60 bytes without FCS) are sent as plain
  * UDP to IBEX_GEN_SHORT_PORT, no BTH and no ICRC, ending in an 18-byte
- * trailer {magic16, flow16, seq32, tag16, tsc64}, little-endian; the tag
- * holds only the iteration (open-loop trial). Ethernet + IPv4 + UDP + 18
- * = 60 bytes, the smallest Ethernet frame.
+ * trailer {magic16, flow32, seq32, tag16, tsc48}, little-endian: the
+ * wire flow id of the full trailer; the tag holds only the iteration
+ * (open-loop trial); the transmit time's low 48 bits, completed by the
+ * receiver from its own clock (a frame is never 2^48 ticks, 26 hours
+ * at 3 GHz, in flight). Ethernet + IPv4 + UDP + 18 = 60 bytes, the
+ * smallest Ethernet frame.
  */
 /** UDP destination port of short probes (not 4791: they carry no BTH). */
 #define IBEX_GEN_SHORT_PORT 4790
@@ -290,7 +333,7 @@ ibex_gen_short_write(uint8_t *buf, const struct ibex_gen_tmpl *t, uint32_t len,
 	uint8_t *ip = buf + t->ip_off, *udp = buf + t->udp_off,
 		*tl = buf + len - IBEX_GEN_SHORT_LEN;
 	uint32_t iplen = len - t->ip_off, ulen = len - t->udp_off;
-	uint16_t c, magic = IBEX_GEN_SHORT_MAGIC, flow = (uint16_t)tr->flow,
+	uint16_t c, magic = IBEX_GEN_SHORT_MAGIC,
 		 tag = (uint16_t)(tr->tag >> 16);
 
 	memcpy(buf, t->hdr, t->bth_off);
@@ -307,22 +350,25 @@ ibex_gen_short_write(uint8_t *buf, const struct ibex_gen_tmpl *t, uint32_t len,
 	udp[4] = (uint8_t)(ulen >> 8);
 	udp[5] = (uint8_t)ulen;
 	memcpy(tl, &magic, 2);
-	memcpy(tl + 2, &flow, 2);
-	memcpy(tl + 4, &tr->seq, 4);
-	memcpy(tl + 8, &tag, 2);
-	memcpy(tl + 10, &tr->tsc, 8);
+	memcpy(tl + 2, &tr->flow, 4);
+	memcpy(tl + 6, &tr->seq, 4);
+	memcpy(tl + 10, &tag, 2);
+	memcpy(tl + 12, &tr->tsc, 6);   /* the low 48 bits (little-endian) */
 }
 
 /**
  * Read the short trailer of a frame of @p len bytes whose UDP header is at
- * @p udp_off. @return false: not a short probe.
+ * @p udp_off, received at @p now (the transmit time's upper bits are
+ * taken from it). @return false: not a short probe.
  */
 static inline bool
 ibex_gen_short_get(const uint8_t *frame, uint32_t len, uint16_t udp_off,
-		   struct ibex_gen_trailer *t)
+		   uint64_t now, struct ibex_gen_trailer *t)
 {
 	const uint8_t *tl = frame + len - IBEX_GEN_SHORT_LEN;
-	uint16_t magic, flow, tag;
+	const uint64_t mask = (UINT64_C(1) << 48) - 1;
+	uint64_t tsc = 0;
+	uint16_t magic, tag;
 
 	if (len < (uint32_t)udp_off + 8 + IBEX_GEN_SHORT_LEN ||
 	    frame[udp_off + 2] != (uint8_t)(IBEX_GEN_SHORT_PORT >> 8) ||
@@ -331,12 +377,12 @@ ibex_gen_short_get(const uint8_t *frame, uint32_t len, uint16_t udp_off,
 	memcpy(&magic, tl, 2);
 	if (magic != IBEX_GEN_SHORT_MAGIC)
 		return false;
-	memcpy(&flow, tl + 2, 2);
-	memcpy(&t->seq, tl + 4, 4);
-	memcpy(&tag, tl + 8, 2);
-	memcpy(&t->tsc, tl + 10, 8);
+	memcpy(&t->flow, tl + 2, 4);
+	memcpy(&t->seq, tl + 6, 4);
+	memcpy(&tag, tl + 10, 2);
+	memcpy(&tsc, tl + 12, 6);
 	t->magic = IBEX_GEN_MAGIC;
-	t->flow = flow;
+	t->tsc = now - ((now - tsc) & mask);
 	t->tag = (uint32_t)tag << 16;
 	return true;
 }

@@ -708,22 +708,22 @@ rx_trimmed(struct ibex_gen_run *r, unsigned int pi, const uint8_t *d,
 	struct ibex_gen_head h;
 	struct gen_port *sp;
 	struct retx_ent *e;
-	uint32_t f, src, dst;
+	uint32_t src, dst, qp, sf;
 
-	if (!ibex_gen_head_get(d, len, t0->bth_off, &h) || h.len <= len ||
-	    h.t.flow >= r->opts.qps * IBEX_GEN_MAX_FLOWS)
+	if (!ibex_gen_head_get(d, len, t0->bth_off, &h) || h.len <= len)
 		return false;
-	f = ibex_gen_subflow_flow(h.t.flow);
-	src = f / IBEX_GEN_MAX_RANKS;
-	dst = f % IBEX_GEN_MAX_RANKS;
-	if (src >= r->opts.nranks || dst >= r->opts.nranks ||
-	    r->rank[dst].port != pi)
+	src = ibex_gen_wire_src(h.t.flow);
+	dst = ibex_gen_wire_dst(h.t.flow);
+	qp = ibex_gen_wire_qp(h.t.flow);
+	if (qp >= r->opts.qps || src >= r->opts.nranks ||
+	    dst >= r->opts.nranks || r->rank[dst].port != pi)
 		return false;
+	sf = ibex_gen_subflow(ibex_gen_flow(src, dst), qp);
 	r->meas->trimmed_rx++;
 	sp = &r->port[r->rank[src].port];
 	/* With --rto, a NACK of a frame already queued again, or already
 	 * arrived (a copy of it), asks for nothing. */
-	if (r->rto && !ibex_inflight_nack(&sp->infl, h.slot, h.t.flow, h.t.seq)) {
+	if (r->rto && !ibex_inflight_nack(&sp->infl, h.slot, sf, h.t.seq)) {
 		r->meas->nack_dup++;
 		return true;
 	}
@@ -735,7 +735,7 @@ rx_trimmed(struct ibex_gen_run *r, unsigned int pi, const uint8_t *d,
 	}
 	r->meas->retx_pending++;
 	e = &sp->retx[(sp->retx_head + sp->retx_n++) % RETX_MAX];
-	*e = (struct retx_ent){ .sf = h.t.flow, .seq = h.t.seq,
+	*e = (struct retx_ent){ .sf = sf, .seq = h.t.seq,
 		.psn = (uint32_t)(d[t0->bth_off + 9] << 16 |
 				  d[t0->bth_off + 10] << 8 | d[t0->bth_off + 11]),
 		.tag = h.t.tag, .len = h.len, .opcode = h.opcode,
@@ -823,23 +823,25 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 		if (rx_trimmed(r, pi, d, len, now))
 			return;
 		if (!open_loop ||
-		    !ibex_gen_short_get(d, len, r->tmpl[0].udp_off, &t)) {
+		    !ibex_gen_short_get(d, len, r->tmpl[0].udp_off, now, &t)) {
 			r->meas->no_trailer++;
 			return;
 		}
 		short_probe = true;
 	}
-	f = ibex_gen_subflow_flow(t.flow);
-	src = f / IBEX_GEN_MAX_RANKS;
-	dst = f % IBEX_GEN_MAX_RANKS;
+	src = ibex_gen_wire_src(t.flow);
+	dst = ibex_gen_wire_dst(t.flow);
 	/* A flooded copy reaches ports whose ranks it is not for. */
-	if (ibex_unlikely(t.flow >= r->opts.qps * IBEX_GEN_MAX_FLOWS ||
+	if (ibex_unlikely(ibex_gen_wire_qp(t.flow) >= r->opts.qps ||
 			  src >= r->opts.nranks || dst >= r->opts.nranks ||
 			  r->rank[dst].port != pi ||
 			  memcmp(d, r->rank[dst].mac, 6) != 0)) {
 		r->meas->foreign++;
 		return;
 	}
+	/* from here on the sub-flow's index, as the tables take it */
+	f = ibex_gen_flow(src, dst);
+	t.flow = ibex_gen_subflow(f, ibex_gen_wire_qp(t.flow));
 	tp = &r->tmpl[f];
 	if (ibex_unlikely((r->rto || r->meas->retx_tx != 0) &&
 			  len >= r->head_min && !short_probe) &&
@@ -957,9 +959,9 @@ head_put(uint8_t *d, const struct ibex_gen_tmpl *tp,
 /* --rto: record a frame in its port's flight (the window has room). */
 static inline uint16_t
 inflight_note(struct gen_port *p, const struct ibex_gen_trailer *t,
-	      uint32_t psn, uint32_t len, uint8_t opcode)
+	      uint32_t sf, uint32_t psn, uint32_t len, uint8_t opcode)
 {
-	struct ibex_inflight_ent e = { .sf = t->flow, .seq = t->seq,
+	struct ibex_inflight_ent e = { .sf = sf, .seq = t->seq,
 		.psn = psn, .tag = t->tag, .len = (uint16_t)len,
 		.opcode = opcode, .first_tsc = t->tsc };
 
@@ -985,7 +987,8 @@ frame_fill(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf *m,
 	uint32_t f = ibex_gen_flow(src, dst), qp = r->next_qp[f],
 		 sf = ibex_gen_subflow(f, qp), psn = 0;
 	struct ibex_gen_trailer t = {
-		.magic = IBEX_GEN_MAGIC, .flow = sf, .seq = r->meas->tx_seq[sf]++,
+		.magic = IBEX_GEN_MAGIC, .flow = ibex_gen_wire_flow(src, dst, qp),
+		.seq = r->meas->tx_seq[sf]++,
 		.tag = tag, .tsc = now,
 	};
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
@@ -1005,7 +1008,7 @@ frame_fill(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf *m,
 		ibex_gen_frame_set_qp(d, &r->tmpl[f], qp, full);
 	if (len >= r->head_min) {
 		if (r->rto)
-			slot = inflight_note(p, &t, psn, len, opcode);
+			slot = inflight_note(p, &t, sf, psn, len, opcode);
 		head_put(d, &r->tmpl[f], &t, len, opcode, 0, slot, 0);
 	}
 	m->data_len = (uint16_t)len;
@@ -1091,7 +1094,8 @@ tx_retx(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf **mb,
 		uint32_t f = ibex_gen_subflow_flow(e->sf);
 		unsigned int qp = e->sf / IBEX_GEN_MAX_FLOWS;
 		struct ibex_gen_trailer t = { .magic = IBEX_GEN_MAGIC,
-			.flow = e->sf, .seq = e->seq, .tag = e->tag,
+			.flow = ibex_gen_wire_flow(e->src, e->dst, qp),
+			.seq = e->seq, .tag = e->tag,
 			.tsc = e->tsc };
 		uint8_t *d = rte_pktmbuf_mtod(mb[built], uint8_t *);
 

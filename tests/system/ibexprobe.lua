@@ -4,10 +4,11 @@
 -- (docs/generator.md, "Ranks and frames"), little-endian:
 --
 --   RoCEv2 frames (UDP 4791): the 24 bytes before the 4-byte ICRC:
---     magic 0x50584249 "IBXP" | flow (qp x 4096 + src_rank x 64 + dst_rank) u32 |
+--     magic 0x50584249 "IBXP" | flow (qp << 28 | src_rank << 14 | dst_rank) u32 |
 --     seq u32 | tag u32 ((iteration & 0xffff) << 16 | step) | TX TSC u64
 --   short probes (UDP 4790, frames under 82 bytes): the last 18 bytes:
---     magic 0x5349 "IS" | flow u16 | seq u32 | trial u16 | TX TSC u64
+--     magic 0x5349 "IS" | flow u32 (as above) | seq u32 | trial u16 |
+--     TX TSC, its low 48 bits
 --
 -- A post-dissector: it adds an "ibex probe" tree after whatever decoded
 -- the frame (RRoCE for 4791, VXLAN-GPE for 4790).
@@ -34,6 +35,13 @@ p.fields = { f.kind, f.magic, f.flow, f.src, f.dst, f.qp, f.seq, f.iter, f.step,
 
 local udp_dport = Field.new("udp.dstport")
 
+-- the flow id's ranks (14 bits each) and queue pair
+local function flow_fields(t, r, flow)
+	t:add(f.src, r, math.floor(flow / 16384) % 16384)
+	t:add(f.dst, r, flow % 16384)
+	t:add(f.qp, r, math.floor(flow / 268435456))
+end
+
 local function full(tvb, tree, off)
 	if tvb(off, 4):le_uint() ~= 0x50584249 then
 		return
@@ -44,9 +52,7 @@ local function full(tvb, tree, off)
 	t:add(f.kind, "full")
 	t:add_le(f.magic, tvb(off, 4))
 	t:add_le(f.flow, tvb(off + 4, 4))
-	t:add(f.src, tvb(off + 4, 4), math.floor(flow % 4096 / 64))
-	t:add(f.dst, tvb(off + 4, 4), flow % 64)
-	t:add(f.qp, tvb(off + 4, 4), math.floor(flow / 4096))
+	flow_fields(t, tvb(off + 4, 4), flow)
 	t:add_le(f.seq, tvb(off + 8, 4))
 	t:add(f.iter, tvb(off + 12, 4), math.floor(tag / 65536))
 	t:add(f.step, tvb(off + 12, 4), tag % 65536)
@@ -58,16 +64,14 @@ local function short(tvb, tree, off)
 		return
 	end
 	local t = tree:add(p, tvb(off, 18))
-	local flow = tvb(off + 2, 2):le_uint()
+	local flow = tvb(off + 2, 4):le_uint()
 	t:add(f.kind, "short")
 	t:add_le(f.magic, tvb(off, 2))
-	t:add_le(f.flow, tvb(off + 2, 2))
-	t:add(f.src, tvb(off + 2, 2), math.floor(flow % 4096 / 64))
-	t:add(f.dst, tvb(off + 2, 2), flow % 64)
-	t:add(f.qp, tvb(off + 2, 2), math.floor(flow / 4096))
-	t:add_le(f.seq, tvb(off + 4, 4))
-	t:add_le(f.iter, tvb(off + 8, 2))
-	t:add_le(f.tsc, tvb(off + 10, 8))
+	t:add_le(f.flow, tvb(off + 2, 4))
+	flow_fields(t, tvb(off + 2, 4), flow)
+	t:add_le(f.seq, tvb(off + 6, 4))
+	t:add_le(f.iter, tvb(off + 10, 2))
+	t:add(f.tsc, tvb(off + 12, 6), tvb(off + 12, 6):le_uint64())
 end
 
 function p.dissector(tvb, pinfo, tree)

@@ -94,6 +94,15 @@ check_frame(int vlan)
 	assert_int_equal(ibex_csum_fold(buf + t.ip_off, 20, 0), 0xffff);
 	assert_int_equal(ibex_gen_subflow_flow(ibex_gen_subflow(tr.flow, 3)),
 			 tr.flow);
+	/* the wire's flow id: 14-bit ranks and the QP, each read back */
+	assert_int_equal(ibex_gen_wire_flow(16383, 16382, 7),
+			 7u << 28 | 16383u << 14 | 16382u);
+	assert_int_equal(ibex_gen_wire_src(ibex_gen_wire_flow(1234, 4321, 5)),
+			 1234);
+	assert_int_equal(ibex_gen_wire_dst(ibex_gen_wire_flow(1234, 4321, 5)),
+			 4321);
+	assert_int_equal(ibex_gen_wire_qp(ibex_gen_wire_flow(1234, 4321, 5)),
+			 5);
 	/* a corrupted magic is not a probe */
 	buf[len - 4 - IBEX_GEN_TRAILER_LEN] ^= 1;
 	assert_false(ibex_gen_trailer_get(buf, len, &got));

@@ -164,8 +164,13 @@ short_probe(int vlan)
 {
 	struct ibex_gen_frame_opts fo = { .vlan = vlan, .ecn = IBEX_ECN_ECT0 };
 	struct ibex_gen_trailer tr = { .magic = IBEX_GEN_MAGIC,
-		.flow = ibex_gen_flow(3, 9), .seq = 0xdeadbeef, .tag = 0x4321 << 16,
-		.tsc = UINT64_C(0x0102030405060708) }, got;
+		/* the widest wire flow id: ranks of 14 bits, QP 7 */
+		.flow = ibex_gen_wire_flow(16383, 9, 7), .seq = 0xdeadbeef,
+		.tag = 0x4321 << 16, .tsc = UINT64_C(0x0102030405060708) }, got;
+	/* received 1,000 ticks later; the 48-bit time wraps in between */
+	const uint64_t now = tr.tsc + 1000,
+		       wtsc = UINT64_C(0x0005ffffffffff00),
+		       wnow = UINT64_C(0x0006000000000100);
 	struct ibex_gen_rank a, b;
 	struct ibex_gen_tmpl t;
 	struct ibex_pkt_info info;
@@ -195,22 +200,31 @@ short_probe(int vlan)
 		/* not mistaken for a full probe, read back as a short one */
 		assert_false(ibex_gen_trailer_get(buf, len, &got));
 		memset(&got, 0, sizeof(got));
-		assert_true(ibex_gen_short_get(buf, len, t.udp_off, &got));
+		assert_true(ibex_gen_short_get(buf, len, t.udp_off, now, &got));
 		assert_int_equal(got.flow, tr.flow);
+		assert_int_equal(ibex_gen_wire_src(got.flow), 16383);
+		assert_int_equal(ibex_gen_wire_dst(got.flow), 9);
+		assert_int_equal(ibex_gen_wire_qp(got.flow), 7);
 		assert_int_equal(got.seq, tr.seq);
 		assert_int_equal(got.tag, tr.tag);
 		assert_true(got.tsc == tr.tsc);
+		tr.tsc = wtsc;
+		ibex_gen_short_write(buf, &t, len, &tr);
+		assert_true(ibex_gen_short_get(buf, len, t.udp_off, wnow,
+					       &got));
+		assert_true(got.tsc == wtsc);
+		tr.tsc = now - 1000;
 		/* a corrupted magic or another UDP port is no short probe */
 		buf[len - IBEX_GEN_SHORT_LEN] ^= 1;
-		assert_false(ibex_gen_short_get(buf, len, t.udp_off, &got));
+		assert_false(ibex_gen_short_get(buf, len, t.udp_off, now, &got));
 		buf[len - IBEX_GEN_SHORT_LEN] ^= 1;
 		buf[t.udp_off + 3] ^= 1;
-		assert_false(ibex_gen_short_get(buf, len, t.udp_off, &got));
+		assert_false(ibex_gen_short_get(buf, len, t.udp_off, now, &got));
 	}
 	/* a full RoCEv2 probe is no short probe */
 	len = ibex_gen_frame_len(&t, 100);
 	ibex_gen_frame_write(buf, &t, len, IBEX_GEN_OP_ONLY, 1, &tr);
-	assert_false(ibex_gen_short_get(buf, len, t.udp_off, &got));
+	assert_false(ibex_gen_short_get(buf, len, t.udp_off, now, &got));
 }
 
 static void
