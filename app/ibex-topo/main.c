@@ -18,7 +18,6 @@
 
 #include "ibex_fabric.h"
 #include "ibex_topo.h"
-#include "ibex_units.h"
 #include "ibex_version.h"
 
 static void
@@ -72,19 +71,6 @@ static void
 print_version(void)
 {
 	printf("ibex-topo %s (git %s)\n", IBEX_VERSION, IBEX_GIT);
-}
-
-/* "500ns", "1.5us", "2ms", "250ps", "0": a delay as lib/fabric reads
- * one (ibex_parse_time_ps(), at most a second). */
-static int
-parse_time_ps(const char *s, uint64_t *ps)
-{
-	uint64_t v;
-
-	if (ibex_parse_time_ps(s, &v) != 0 || v > UINT64_C(1000000000000))
-		return -EINVAL;
-	*ps = v;
-	return 0;
 }
 
 static int
@@ -232,12 +218,12 @@ parse_args(int argc, char **argv, struct opts *o)
 					  "a rate such as 400G, 100G, 25G");
 			break;
 		case O_DELAY:
-			if (parse_time_ps(optarg, &o->t.delay_ps) != 0)
+			if (ibex_fabric_parse_delay(optarg, &o->t.delay_ps) != 0)
 				ret = bad("--delay", optarg, "a time such as "
 					  "500ns, 1.5us, 2ms, at most 1s");
 			break;
 		case O_FDELAY:
-			if (parse_time_ps(optarg, &o->t.fabric_delay_ps) != 0)
+			if (ibex_fabric_parse_delay(optarg, &o->t.fabric_delay_ps) != 0)
 				ret = bad("--fabric-delay", optarg, "a time "
 					  "such as 500ns, 1.5us, 2ms, at most "
 					  "1s");

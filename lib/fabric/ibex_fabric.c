@@ -115,9 +115,8 @@ copy_name(struct ctx *c, const yaml_node_t *at, char *dst, size_t len,
 	return 0;
 }
 
-/* A delay (ibex_parse_time_ps()), at most a second. */
-static int
-parse_time_ps(const char *s, uint64_t *ps)
+int
+ibex_fabric_parse_delay(const char *s, uint64_t *ps)
 {
 	uint64_t v;
 
@@ -150,7 +149,7 @@ delay_of(struct ctx *c, const yaml_node_t *n, uint64_t *ps)
 
 	if (ret != 0)
 		return ret;
-	if (parse_time_ps(s, ps) != 0)
+	if (ibex_fabric_parse_delay(s, ps) != 0)
 		return fail(c, n, "delay '%s': expected a time like 500ns, "
 			    "1.5us, 2ms (at most 1s)", s);
 	return 0;

@@ -188,6 +188,11 @@ int ibex_fabric_kind_map_check(const char *spec, char *err, size_t errlen);
 
 void ibex_fabric_free(struct ibex_fabric *f);
 
+/** A link's delay as a topology file gives it ("500ns", "1.5us", "250ps";
+ * a bare number is ns; ibex_parse_time_ps()), at most a second, in
+ * picoseconds. @return 0 or -EINVAL. */
+int ibex_fabric_parse_delay(const char *s, uint64_t *ps);
+
 /** Index of the node called @p name, or IBEX_FABRIC_NONE. */
 uint32_t ibex_fabric_node_find(const struct ibex_fabric *f, const char *name);
 
