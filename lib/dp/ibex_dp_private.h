@@ -195,8 +195,12 @@ struct ibex_egress {
 	struct ibex_lane_counters lane[IBEX_VL_COUNT];
 	struct ibex_trim trim;   /**< the tables' (worker_apply_tables()) */
 	struct ibex_hist *res[IBEX_VL_COUNT][2];
+	void *res_block;         /**< every res[][] */
 	uint32_t slots;          /**< slots of each lane queue */
 	struct ibex_vlq_ent *ring; /**< all lanes' slots */
+	/** Bytes of res_block and ring when mapped, 0 from DPDK's heap
+	 * (ibex_port.c, sparse_zalloc()). */
+	size_t res_mapped, ring_mapped;
 } __rte_cache_aligned;
 
 struct ibex_dp;
