@@ -49,6 +49,11 @@ hop_residence(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o,
 		o->cut += lc.cut_through;
 		o->lane_drops += lc.drops;
 		o->trimmed += lc.trimmed;
+		/* A lane that carried nothing has empty histograms: reading
+		 * them would only fault in their never-touched buckets
+		 * (60 KB a path and lane, gigabytes over a large fabric). */
+		if (lc.queued + lc.cut_through == 0)
+			continue;
 		for (q = 0; q < 2; q++) {
 			ibex_hist_init(one);
 			if (ibex_dp_residence(dp, p, vl, q != 0, one) == 0)
