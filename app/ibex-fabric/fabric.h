@@ -164,8 +164,9 @@ struct fabric_sim {
 	uint64_t switch_runs; /**< switch iterations run */
 	uint64_t lost_events; /**< calendar entries refused (no memory) */
 	uint64_t t0, t_end;   /**< virtual start and end, ticks */
-	/* the progress line of a long run */
-	double start_wall, progress_wall;
+	/* wall seconds: the executive's first step (the generator's set-up
+	 * done), its stop; the progress line of a long run */
+	double start_wall, stop_wall, progress_wall;
 	uint64_t progress_hops, progress_steps;
 };
 
@@ -184,8 +185,9 @@ void fabric_sim_free(struct fabric_sim *s);
 /** Simulated seconds from the start to the stop (or to now). */
 double fabric_sim_elapsed_s(const struct fabric_sim *s);
 
-/** The run's speed: simulated time, wall time, frame-hops, steps, peak
- * memory. */
+/** The run's speed: simulated time, the wall time of its steps (and
+ * @p wall_s, the run's with the start of the generator and the
+ * switches), frame-hops, steps, peak memory. */
 void fabric_sim_report(FILE *out, const struct fabric_sim *s, double wall_s);
 
 #endif /* IBEX_FABRIC_APP_H */

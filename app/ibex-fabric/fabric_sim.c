@@ -180,6 +180,9 @@ sim_step(void *arg)
 	uint64_t act = ibexlink_activity(), now = ibex_clock_now();
 	unsigned int w;
 
+	if (unlikely(s->steps == 0))
+		s->start_wall = s->progress_wall = wall_s();
+
 	if (act == s->act_round) {
 		/* a whole round did nothing: the next event, or the
 		 * generator's next tick */
@@ -262,7 +265,6 @@ fabric_sim_start(struct fabric_sim *s, struct fabric *f, struct ibex_dp **dps)
 	for (i = 0; i < s->n_sw; i++)
 		due_set(s, i);
 	s->t0 = ibex_clock_now();
-	s->start_wall = s->progress_wall = wall_s();
 	s->act_round = UINT64_MAX;
 	ibex_clock_set_wake(sim_wake, s);
 	ibex_clock_set_step(sim_step, s);
@@ -276,6 +278,7 @@ fabric_sim_stop(struct fabric_sim *s)
 	ibex_clock_set_wake(NULL, NULL);
 	ibex_dp_virtual_detach(&s->lc);
 	s->t_end = ibex_clock_now();
+	s->stop_wall = wall_s();
 }
 
 void
@@ -302,16 +305,19 @@ fabric_sim_report(FILE *out, const struct fabric_sim *s, double wall_s)
 {
 	struct rusage ru;
 	double sim_s = fabric_sim_elapsed_s(s);
+	double steps_s = s->steps != 0 ? s->stop_wall - s->start_wall : 0;
 	uint64_t hops = ibexlink_frame_hops();
 
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(out, "virtual clock: %.6f s simulated in %.2f s of wall time "
 		"(%.3g simulated s per wall s); %" PRIu64 " frame-hops "
 		"(%.3g per wall s), %" PRIu64 " steps, %" PRIu64 " time "
-		"advances, %" PRIu64 " switch runs; peak RSS %.0f MiB\n",
-		sim_s, wall_s, wall_s > 0 ? sim_s / wall_s : 0, hops,
-		wall_s > 0 ? (double)hops / wall_s : 0, s->steps, s->advances,
-		s->switch_runs, (double)ru.ru_maxrss / 1024);
+		"advances, %" PRIu64 " switch runs; peak RSS %.0f MiB; "
+		"%.2f s more to start the generator\n",
+		sim_s, steps_s, steps_s > 0 ? sim_s / steps_s : 0, hops,
+		steps_s > 0 ? (double)hops / steps_s : 0, s->steps,
+		s->advances, s->switch_runs, (double)ru.ru_maxrss / 1024,
+		wall_s > steps_s ? wall_s - steps_s : 0);
 	if (s->lost_events != 0)
 		fprintf(out, "virtual clock: %" PRIu64 " events lost (no "
 			"memory for the calendar): the run is not exact\n",
