@@ -630,11 +630,12 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 /*
  * Whether to leave a finished fabric's memory to the process's exit rather
  * than free it switch by switch: DPDK's heap keeps free memory zeroed, so
- * rte_free() writes every byte it frees, and a large simulated fabric's
- * rings and histograms are mostly never touched. Freeing 62 switches wrote
- * 3 GB and took 15 s of a 36 s run; a thousand would take minutes and more
- * memory than the run itself. Small fabrics are freed as ever, so the tests
- * that run them still see their teardown.
+ * rte_free() writes every byte it frees. Without hugepages the switches'
+ * largest, mostly untouched blocks are mapped and unmapped instead
+ * (lib/dp, sparse_zalloc()), but the rest still took 2.7 s for 62
+ * switches on a loaded machine: a thousand would take most of a minute.
+ * Small fabrics are freed as ever, so the tests that run them still see
+ * their teardown.
  */
 #define FABRIC_FREE_MAX_SWITCHES 64
 
