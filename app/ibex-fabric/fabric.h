@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
@@ -167,6 +168,10 @@ struct fabric_sim {
 	/* wall seconds: the executive's first step (the generator's set-up
 	 * done), its stop; the progress line of a long run */
 	double start_wall, stop_wall, progress_wall;
+	/* the executive's thread's CPU time at its first step and at the
+	 * stop: what the run costs whatever else shares the CPU */
+	clockid_t cpu_clock;
+	double start_cpu, stop_cpu;
 	uint64_t progress_hops, progress_steps;
 };
 

@@ -24,6 +24,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,12 +147,19 @@ switch_run(struct fabric_sim *s, uint32_t sw, uint64_t now)
 #define PROGRESS_STEPS 65536
 
 static double
-wall_s(void)
+clock_s(clockid_t c)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (clock_gettime(c, &ts) != 0)
+		return 0;
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double
+wall_s(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
 }
 
 /* A long run says how far it got, on stderr, every PROGRESS_S. */
@@ -180,8 +188,12 @@ sim_step(void *arg)
 	uint64_t act = ibexlink_activity(), now = ibex_clock_now();
 	unsigned int w;
 
-	if (unlikely(s->steps == 0))
+	if (unlikely(s->steps == 0)) {
 		s->start_wall = s->progress_wall = wall_s();
+		if (pthread_getcpuclockid(pthread_self(), &s->cpu_clock) != 0)
+			s->cpu_clock = CLOCK_THREAD_CPUTIME_ID;
+		s->start_cpu = clock_s(s->cpu_clock);
+	}
 
 	if (act == s->act_round) {
 		/* a whole round did nothing: the next event, or the
@@ -279,6 +291,9 @@ fabric_sim_stop(struct fabric_sim *s)
 	ibex_dp_virtual_detach(&s->lc);
 	s->t_end = ibex_clock_now();
 	s->stop_wall = wall_s();
+	/* the generator's lcore thread, still there, is waiting */
+	if (s->steps != 0)
+		s->stop_cpu = clock_s(s->cpu_clock);
 }
 
 void
@@ -306,6 +321,7 @@ fabric_sim_report(FILE *out, const struct fabric_sim *s, double wall_s)
 	struct rusage ru;
 	double sim_s = fabric_sim_elapsed_s(s);
 	double steps_s = s->steps != 0 ? s->stop_wall - s->start_wall : 0;
+	double cpu_s = s->stop_cpu - s->start_cpu;
 	uint64_t hops = ibexlink_frame_hops();
 
 	getrusage(RUSAGE_SELF, &ru);
@@ -313,11 +329,13 @@ fabric_sim_report(FILE *out, const struct fabric_sim *s, double wall_s)
 		"(%.3g simulated s per wall s); %" PRIu64 " frame-hops "
 		"(%.3g per wall s), %" PRIu64 " steps, %" PRIu64 " time "
 		"advances, %" PRIu64 " switch runs; peak RSS %.0f MiB; "
-		"%.2f s more to start the generator\n",
+		"%.2f s more to start the generator; %.2f s of CPU "
+		"(%.3g frame-hops per CPU s)\n",
 		sim_s, steps_s, steps_s > 0 ? sim_s / steps_s : 0, hops,
 		steps_s > 0 ? (double)hops / steps_s : 0, s->steps,
 		s->advances, s->switch_runs, (double)ru.ru_maxrss / 1024,
-		wall_s > steps_s ? wall_s - steps_s : 0);
+		wall_s > steps_s ? wall_s - steps_s : 0, cpu_s,
+		cpu_s > 0 ? (double)hops / cpu_s : 0);
 	if (s->lost_events != 0)
 		fprintf(out, "virtual clock: %" PRIu64 " events lost (no "
 			"memory for the calendar): the run is not exact\n",
