@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ibex_cmd.h"
+#include "ibex_emit.h"
 
 #define CMD_SEPS " \t\r\n\v\f"
 #define CMD_MAX_WORDS (IBEX_CMD_LINE_MAX / 2 + 1)
@@ -102,22 +103,16 @@ ibex_out_consume(struct ibex_out *o, size_t n)
 	o->len -= n;
 }
 
+static int
+out_put(void *ctx, const char *bytes, size_t n)
+{
+	return ibex_out_append(ctx, bytes, n);
+}
+
 int
 ibex_out_json_str(struct ibex_out *o, const char *s)
 {
-	int ret = ibex_out_append(o, "\"", 1);
-
-	for (; ret == 0 && *s != '\0'; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			ret = ibex_out_printf(o, "\\%c", ch);
-		else if (ch < 0x20)
-			ret = ibex_out_printf(o, "\\u%04x", ch);
-		else
-			ret = ibex_out_append(o, s, 1);
-	}
-	return ret == 0 ? ibex_out_append(o, "\"", 1) : ret;
+	return ibex_json_escape(s, out_put, o);
 }
 
 /* Could the client read this line as the end of the reply? */

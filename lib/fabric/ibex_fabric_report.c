@@ -11,10 +11,12 @@
  * rx here is data only, the flow control beside it.
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibex_emit.h"
 #include "ibex_fabric_report.h"
 
 void
@@ -75,19 +77,16 @@ ibex_fabric_hops_print(FILE *o, const struct ibex_fabric_hops *t)
 		"than its ring lasts)\n", missed_sw, missed_rank);
 }
 
+static int
+file_put(void *ctx, const char *bytes, size_t n)
+{
+	return fwrite(bytes, 1, n, ctx) == n ? 0 : -EIO;
+}
+
 void
 ibex_fabric_json_str(FILE *o, const char *s)
 {
-	fputc('"', o);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(o, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(o, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, o);
-	}
-	fputc('"', o);
+	ibex_json_escape(s, file_put, o);
 }
 
 /* The hop's drops by reason, those that are not 0. */
