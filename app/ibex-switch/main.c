@@ -37,6 +37,7 @@
 #include "ibex_meta.h"
 #include "ibex_cmd.h"
 #include "ibex_notify.h"
+#include "ibex_metrics.h"
 #include "ibex_sock.h"
 #include "ibex_version.h"
 #include "ibex_memif_sock.h"
@@ -52,6 +53,7 @@ struct app_opts {
 	const char *config;
 	const char *json;
 	const char *ctl_socket;
+	const char *metrics;      /* --metrics [ADDR:]PORT, NULL: none */
 	double duration_s;
 	double stats_period_s;
 	double idle_stop_s;
@@ -80,6 +82,9 @@ usage(const char *prog)
 	       "  --json FILE          write the final counters as JSON to FILE\n"
 	       "  --ctl-socket PATH    control socket for ibex-ctl (default: in the\n"
 	       "                       DPDK runtime dir; 'none': no socket)\n"
+	       "  --metrics [ADDR:]PORT  serve Prometheus/OpenMetrics at\n"
+	       "                       http://ADDR:PORT/metrics (ADDR default\n"
+	       "                       127.0.0.1; docs/metrics.md)\n"
 	       "  --gen 'SCENARIO'     run the built-in generator on its own lcore:\n"
 	       "                       SCENARIO is ibex-gen's options in one word\n"
 	       "                       (docs/generator.md); the run ends with it\n"
@@ -124,6 +129,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "wait-peers", required_argument, NULL, 'P' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "ctl-socket", required_argument, NULL, 'S' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -145,6 +151,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		case 'V': print_version("ibex-switch"); exit(0);
 		case 'j': o->json = optarg; break;
 		case 'S': o->ctl_socket = optarg; break;
+		case 'M': o->metrics = optarg; break;
 		case 'd': ret = parse_seconds("duration", optarg, &o->duration_s); break;
 		case 'i': ret = parse_seconds("idle-stop", optarg, &o->idle_stop_s); break;
 		case 's': ret = parse_seconds("stats-period", optarg, &o->stats_period_s); break;
@@ -360,7 +367,7 @@ is_app_opt(const char *a)
 {
 	static const char *const names[] = { "config", "check-config",
 		"duration", "idle-stop", "stats-period", "wait-links", "wait-peers", "json",
-		"ctl-socket", "gen", "gen-ports", "version", NULL };
+		"ctl-socket", "metrics", "gen", "gen-ports", "version", NULL };
 	unsigned int i;
 	size_t n;
 
@@ -656,6 +663,7 @@ main(int argc, char **argv)
 	struct ibex_conf *conf;
 	struct ibex_dp *dp = NULL;
 	struct ibex_sock *sock = NULL;
+	struct ibex_metrics *metrics = NULL;
 	char err[512], rundir[PATH_MAX];
 	int ret;
 
@@ -748,8 +756,21 @@ main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	if (opts.metrics != NULL) {
+		ret = ibex_metrics_start(&metrics, &dp, NULL, 1, opts.metrics,
+					 err, sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "ibex-switch: %s\n", err);
+			ret = 1;
+			goto out;
+		}
+		printf("ibex-switch: metrics at http://%s/metrics\n",
+		       opts.metrics);
+	}
 	ret = run(dp, &opts, sock);
 out:
+	/* Before the switch goes: a scrape reads its counters. */
+	ibex_metrics_stop(metrics);
 	ibex_sock_destroy(sock);
 	ibex_dp_destroy(dp);
 	ibex_gen_builtin_free(gen);
