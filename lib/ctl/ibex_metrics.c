@@ -49,6 +49,7 @@ struct port_snap {
 	unsigned int fc_mode;             /* IBEX_FC_CNT_CREDIT or _PFC */
 	uint16_t lossless;
 	uint64_t fc_cnt[IBEX_FC_CNT_NB];
+	uint64_t paused_ns[8];            /* PFC: per priority */
 	uint64_t fc_lane[IBEX_VL_COUNT][IBEX_FC_LANE_CNT_NB];
 	unsigned int nb_lanes;            /* lanes 0..nb_lanes-1 run */
 	uint64_t lane[IBEX_VL_COUNT][IBEX_LANE_CNT_NB];
@@ -164,6 +165,7 @@ snapshot(struct render *r)
 				      IBEX_FC_CNT_PFC : IBEX_FC_CNT_CREDIT;
 			ps->lossless = fc.lossless;
 			ibex_fc_cnt_values(&fc, ps->fc_cnt);
+			memcpy(ps->paused_ns, fc.paused_ns, sizeof(ps->paused_ns));
 			for (vl = 0; vl < IBEX_VL_COUNT; vl++)
 				ibex_fc_lane_cnt_values(&fc, vl, ps->fc_lane[vl]);
 		}
@@ -267,6 +269,23 @@ render_fc(struct render *r)
 				ibex_om_u64(&r->m, lb.l, lb.n, ps->fc_cnt[i]);
 			}
 	}
+	ibex_om_family(&r->m, "ibex_port_pfc_paused_seconds", IBEX_OM_COUNTER,
+		       "time each priority's egress was paused by received "
+		       "PFC (PFC ports)");
+	for (s = 0; s < r->n; s++)
+		for (p = 0; p < r->dps[s]->nb_ports; p++) {
+			const struct port_snap *ps = &r->snap[s][p];
+
+			if (!ps->fc || ps->fc_mode != IBEX_FC_CNT_PFC)
+				continue;
+			for (i = 0; i < 8; i++) {
+				labels_port(&lb, r, s, p);
+				snprintf(lb.vl, sizeof(lb.vl), "%u", i);
+				labels_add(&lb, "priority", lb.vl);
+				ibex_om_double(&r->m, lb.l, lb.n,
+					       (double)ps->paused_ns[i] / 1e9);
+			}
+		}
 	for (i = 0; i < ibex_fc_lane_cnt_set.n; i++) {
 		const struct ibex_cnt_desc *d = &ibex_fc_lane_cnt_set.desc[i];
 

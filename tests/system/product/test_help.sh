@@ -31,7 +31,7 @@ for a in --help -h "-- --help" "-- -h"; do
 	# shellcheck disable=SC2086
 	no_eal "ibex-switch $a" "$sw" $a
 	for o in --config --check-config --duration --idle-stop --stats-period \
-		--wait-links --json --ctl-socket --gen --gen-ports --version; do
+		--wait-links --json --ctl-socket --metrics --gen --gen-ports --version; do
 		grep -q -- "$o" "$tmp/out" || fail "ibex-switch $a: usage lacks $o"
 	done
 done
