@@ -71,13 +71,20 @@ measure() {
 }
 
 # ---- a worker forwarding and learning ----
+# With the Prometheus endpoint on (a build with libmicrohttpd): its
+# thread is one of those counted, and must sleep while nobody scrapes.
+metrics=()
+if pkg-config --exists libmicrohttpd 2>/dev/null; then
+	metrics=(--metrics "$(python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')")
+fi
 dpdk_prefix p1 fwd
 "$gen" -o "$tmp/in.pcap" -n 200 -p 4 --kind roce >/dev/null
 start_bg swpid "$tmp/fwd.log" "$sw" --lcores 0@0,1@1 --no-huge -m 1024 \
 	--no-pci --file-prefix="$p1" --log-level='lib.*:notice' \
 	--vdev "net_pcap0,rx_pcap=$tmp/in.pcap,infinite_rx=1" \
 	--vdev "net_null0,no-rx=1" \
-	-- --ctl-socket "$tmp/fwd.sock" --json "$tmp/fwd.json"
+	-- --ctl-socket "$tmp/fwd.sock" --json "$tmp/fwd.json" "${metrics[@]}"
 c() { "$ctl" --socket "$tmp/fwd.sock" "$@"; }
 wait_until_or_dead 30 "$swpid" c show ports ||
 	{ show_log "$tmp/fwd.log"; fail "the control socket did not answer"; }
@@ -89,6 +96,10 @@ rx_moving() {
 }
 wait_until_or_dead 30 "$swpid" rx_moving ||
 	{ c show ports; show_log "$tmp/fwd.log"; fail "no traffic"; }
+if [ ${#metrics[@]} -gt 0 ]; then
+	threads "$swpid" | grep -q ' MHD' ||
+		fail "fwd: --metrics started no libmicrohttpd thread"
+fi
 measure fwd "$swpid"
 stop_pid "$swpid" TERM
 [ "$WAIT_RC" -eq 0 ] || { show_log "$tmp/fwd.log"; fail "switch exit $WAIT_RC"; }
