@@ -35,6 +35,7 @@
 #include "ibex_gen_report.h"
 #include "ibex_memif_sock.h"
 #include "ibex_meta.h"
+#include "ibex_metrics.h"
 #include "ibex_sock.h"
 #include "ibex_time.h"
 #include "ibex_version.h"
@@ -51,6 +52,7 @@ struct app_opts {
 	const char *topology;
 	const char *json;
 	const char *ctl_dir;     /* NULL: the runtime dir; "none": no sockets */
+	const char *metrics;     /* --metrics [ADDR:]PORT, NULL: none */
 	double duration_s;
 	double idle_stop_s;
 	double stats_period_s;
@@ -121,6 +123,10 @@ usage(const char *prog)
 	       "  --ctl-dir DIR        each switch's control socket DIR/ibex-ctl-NAME.sock\n"
 	       "                       (default: the DPDK runtime dir, so that\n"
 	       "                       'ibex-ctl --switch NAME' finds it; 'none': none)\n"
+	       "  --metrics [ADDR:]PORT  every switch's counters for Prometheus at\n"
+	       "                       http://ADDR:PORT/metrics, labelled switch=NAME\n"
+	       "                       (ADDR default 127.0.0.1; --clock real only;\n"
+	       "                       docs/metrics.md)\n"
 	       "  -h, --help, --version\n"
 	       "Example (2 CPUs: control and generator share CPU 0, one worker):\n"
 	       "  %s --lcores 0@0,1@1,2@0 --no-huge -m 2048 --no-pci -- \\\n"
@@ -181,6 +187,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "wait-links", required_argument, NULL, 'w' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "ctl-dir", required_argument, NULL, 'S' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -276,6 +283,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		case 'w': ret = parse_seconds("wait-links", optarg, &o->wait_links_s); break;
 		case 'j': o->json = optarg; break;
 		case 'S': o->ctl_dir = optarg; break;
+		case 'M': o->metrics = optarg; break;
 		case 'h': usage("ibex-fabric"); exit(0);
 		case 'V': print_version(); exit(0);
 		default:
@@ -559,6 +567,34 @@ register_telemetry(const struct fabric *f)
 			strerror(-ret));
 }
 
+/* One /metrics for every switch, each sample labelled switch=NAME. */
+static int
+start_metrics(const struct fabric *f, const char *addr,
+	      struct ibex_metrics **mp, char *err, size_t errlen)
+{
+	struct ibex_dp **dps = calloc(f->n_sw, sizeof(*dps));
+	const char **names = calloc(f->n_sw, sizeof(*names));
+	unsigned int i;
+	int ret = -ENOMEM;
+
+	if (dps == NULL || names == NULL) {
+		snprintf(err, errlen, "--metrics: out of memory");
+		goto out;
+	}
+	for (i = 0; i < f->n_sw; i++) {
+		dps[i] = f->ctl[i].dp;
+		names[i] = f->sw[i].name;
+	}
+	ret = ibex_metrics_start(mp, dps, names, f->n_sw, addr, err, errlen);
+	if (ret == 0)
+		printf("ibex-fabric: metrics of %u switches at "
+		       "http://%s/metrics\n", f->n_sw, addr);
+out:
+	free(dps);
+	free(names);
+	return ret;
+}
+
 /* Links, switches, the generator's ports: everything before the run. */
 static int
 setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
@@ -651,6 +687,7 @@ main(int argc, char **argv)
 	struct app_opts opts = { 0 };
 	time_t start = time(NULL);
 	struct fabric *f = NULL;
+	struct ibex_metrics *metrics = NULL;
 	char *cmdline, *meta = NULL, err[1024];
 	int ret;
 
@@ -693,6 +730,16 @@ main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
+	/* A scrape is stamped with the wall clock: samples of a simulated
+	 * run (seconds of simulated time in moments of wall time) would
+	 * mislead every rate() over them. */
+	if (opts.virtual_clock && opts.metrics != NULL) {
+		fprintf(stderr, "ibex-fabric: --metrics: under --clock real "
+			"only (Prometheus stamps samples with the wall "
+			"clock); read a simulated run's --json report\n");
+		ret = 2;
+		goto out;
+	}
 	if (opts.virtual_clock)
 		ibex_clock_use_virtual(IBEX_CLOCK_VIRTUAL_HZ);
 	ret = setup(f, &opts, err, sizeof(err));
@@ -702,6 +749,12 @@ main(int argc, char **argv)
 		goto out;
 	}
 	register_telemetry(f);
+	if (opts.metrics != NULL && start_metrics(f, opts.metrics, &metrics,
+						  err, sizeof(err)) < 0) {
+		fprintf(stderr, "ibex-fabric: %s\n", err);
+		ret = 1;
+		goto out;
+	}
 	meta = ibex_meta_json("ibex-fabric", cmdline, start);
 	if (gen != NULL)
 		ibex_gen_builtin_set_meta(gen, meta);
@@ -715,6 +768,8 @@ main(int argc, char **argv)
 		return ret;
 	}
 out:
+	/* Before the switches go: a scrape reads their counters. */
+	ibex_metrics_stop(metrics);
 	ibex_gen_builtin_free(gen);
 	if (f != NULL)
 		fabric_free(f);
