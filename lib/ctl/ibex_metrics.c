@@ -521,6 +521,7 @@ ibex_metrics_start(struct ibex_metrics **mp, struct ibex_dp *const *dps,
 	struct sockaddr_storage ss;
 	struct ibex_metrics *m;
 	unsigned int flags;
+	uint16_t port;
 	int ret;
 
 	*mp = NULL;
@@ -544,8 +545,13 @@ ibex_metrics_start(struct ibex_metrics **mp, struct ibex_dp *const *dps,
 	flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	/* The port again: MHD_OPTION_SOCK_ADDR binds, MHD's own messages
+	 * name this one. */
+	port = ss.ss_family == AF_INET6 ?
+	       ntohs(((struct sockaddr_in6 *)&ss)->sin6_port) :
+	       ntohs(((struct sockaddr_in *)&ss)->sin_port);
 	errno = 0;
-	m->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, m,
+	m->d = MHD_start_daemon(flags, port, NULL, NULL, on_request, m,
 			MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 			MHD_OPTION_CONNECTION_TIMEOUT, 10u,
 			MHD_OPTION_CONNECTION_LIMIT, 16u,

@@ -7,7 +7,8 @@
 # PFC and p3 credits so their families have samples) serves /metrics on
 # a free localhost port given as a bare PORT (the default address is
 # 127.0.0.1). The test checks:
-#   - a bad --metrics address is refused, with the reason;
+#   - a bad --metrics address, and a port in use, are refused with the
+#     reason;
 #   - `promtool check metrics` passes on the Prometheus text;
 #   - the OpenMetrics text (Accept: application/openmetrics-text) has its
 #     content type and ends with "# EOF";
@@ -77,6 +78,21 @@ rm -rf "/var/run/dpdk/$prefix-bad"
 grep -q -- "--metrics '127.0.0.1:70000': expected PORT" "$tmp/bad.log" ||
 	{ show_log "$tmp/bad.log"; fail "no reason for a bad --metrics address"; }
 check_ok "a bad --metrics address is refused with the reason"
+
+# A port another process listens on is refused at start, with the reason.
+start_bg holdpid "$tmp/hold.log" python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+open(sys.argv[1], "w").write(str(s.getsockname()[1])); time.sleep(600)' "$tmp/held"
+wait_until 60 test -s "$tmp/held" || fail "no listener to collide with"
+if "$sw" "${eal[@]}" --file-prefix="$prefix-busy" -- --config "$tmp/switch.conf" \
+	--ctl-socket "$tmp/busy.sock" --metrics "$(cat "$tmp/held")" >"$tmp/busy.log" 2>&1; then
+	fail "--metrics on a port in use was accepted"
+fi
+rm -rf "/var/run/dpdk/$prefix-busy"
+stop_pid "$holdpid" TERM
+grep -q "cannot serve HTTP there: Address already in use" "$tmp/busy.log" ||
+	{ show_log "$tmp/busy.log"; fail "no reason for a port in use"; }
+check_ok "a --metrics port in use is refused with the reason"
 
 mport=$(free_port)
 start_bg swpid "$tmp/switch.log" "$sw" "${eal[@]}" --file-prefix="$prefix" \
