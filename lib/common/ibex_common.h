@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /** Most ports one switch handles; port sets are 64-bit masks. */
-#define IBEX_MAX_PORTS 32
+#define IBEX_MAX_PORTS 64
 /** Most worker lcores. */
 #define IBEX_MAX_WORKERS 16
 /** Longest port name, including the NUL. */

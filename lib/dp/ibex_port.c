@@ -683,7 +683,11 @@ workers_create(struct ibex_dp *dp, const struct ibex_conf *conf)
 		w->lcore_id = lcore;
 		w->index = i;
 		ibex_ecn_rng_seed(&w->rng, UINT64_C(0x1bec5eed) + i);
-		for (p = 0; p < IBEX_MAX_PORTS; p++)
+		/* The switch's ports only: a TX buffer is 6 KB, and the
+		 * zeroed pages of the ports beyond stay untouched (not
+		 * resident), so a switch of few ports costs no more for
+		 * IBEX_MAX_PORTS 64 (docs/fabric.md, "How big a fabric"). */
+		for (p = 0; p < dp->nb_ports; p++)
 			w->tx[p].txq = i;
 		dp->workers[i++] = w;
 		for (p = 0; p < dp->nb_ports; p++) {

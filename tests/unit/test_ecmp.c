@@ -70,6 +70,38 @@ test_group_build(void **state)
 					       IBEX_ECMP_MAX_MEMBERS), 0);
 }
 
+/* Members above port 31 (IBEX_MAX_PORTS 64): the group's port set holds
+ * them, and the choice among the members up reads their bits. */
+static void
+test_high_ports(void **state)
+{
+	struct ibex_ecmp_group g;
+	const uint16_t high[] = { 31, 32, 63 };
+	uint64_t all = (UINT64_C(1) << 31) | (UINT64_C(1) << 32) |
+		       (UINT64_C(1) << 63);
+	unsigned int i, seen[3] = { 0, 0, 0 };
+
+	(void)state;
+	assert_int_equal(ibex_ecmp_group_build(&g, high, 3), 0);
+	assert_true(g.mask == all);
+	for (i = 0; i < IBEX_ECMP_BUCKETS; i++) {
+		int m = ibex_ecmp_pick(&g, i, all);
+
+		assert_true(m >= 0 && m < 3);
+		seen[m]++;
+	}
+	assert_true(seen[0] > 0 && seen[1] > 0 && seen[2] > 0);
+	/* 63 down: its flows go to 31 and 32, never to 63 */
+	for (i = 0; i < IBEX_ECMP_BUCKETS; i++) {
+		int m = ibex_ecmp_pick(&g, i, all & ~(UINT64_C(1) << 63));
+
+		assert_true(m == 0 || m == 1);
+	}
+	/* only 63 up: every flow on it */
+	for (i = 0; i < IBEX_ECMP_BUCKETS; i++)
+		assert_int_equal(ibex_ecmp_pick(&g, i, UINT64_C(1) << 63), 2);
+}
+
 /* Queue pairs with consecutive UDP source ports spread exactly evenly,
  * over 2, 3 and 4 members, IPv4 and IPv6, whatever the seed. */
 static void
@@ -255,6 +287,7 @@ main(void)
 		cmocka_unit_test(test_member_down),
 		cmocka_unit_test(test_pick_least),
 		cmocka_unit_test(test_flowlet),
+		cmocka_unit_test(test_high_ports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -586,6 +586,40 @@ test_flood_mask(void **state)
 	assert_int_equal(ibex_flood_mask(members, 4095, 31), 1);
 	assert_int_equal(ibex_flood_mask(members, 4095, 5),
 			 UINT64_C(0x80000001));
+	/* ports above 31: the 64-port switch's whole set */
+	members[20] = UINT64_C(0x8000010100000001); /* ports 0, 32, 40, 63 */
+	assert_true(ibex_flood_mask(members, 20, 0) ==
+		    UINT64_C(0x8000010100000000));
+	assert_true(ibex_flood_mask(members, 20, 63) ==
+		    UINT64_C(0x0000010100000001));
+	assert_true(ibex_flood_mask(members, 20, 32) ==
+		    UINT64_C(0x8000010000000001));
+	members[21] = UINT64_MAX;                 /* all 64 */
+	assert_true(ibex_flood_mask(members, 21, 63) == UINT64_MAX >> 1);
+	assert_true(ibex_flood_mask(members, 21, 31) ==
+		    (UINT64_MAX & ~(UINT64_C(1) << 31)));
+}
+
+/* A port number above 31 is a port (IBEX_MAX_PORTS 64): static and
+ * learned entries to it, and flushing it, leave ports 31 and 32 apart. */
+static void
+test_high_ports(void **state)
+{
+	struct ibex_fdb *fdb = mk(16, 300000);
+
+	(void)state;
+	assert_int_equal(IBEX_MAX_PORTS, 64);
+	assert_int_equal(ibex_fdb_add_static(fdb, mac_a, 1, 63), 0);
+	assert_int_equal(ibex_fdb_learn(fdb, mac_b, 1, 32, 0), IBEX_FDB_NEW);
+	assert_int_equal(ibex_fdb_learn(fdb, mac_c, 1, 31, 0), IBEX_FDB_NEW);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_a, 1), 63);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_b, 1), 32);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_c, 1), 31);
+	ibex_fdb_flush_port(fdb, 32);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_b, 1), IBEX_PORT_NONE);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_c, 1), 31);
+	assert_int_equal(ibex_fdb_lookup(fdb, mac_a, 1), 63);
+	ibex_fdb_free(fdb);
 }
 
 struct count_arg {
@@ -1147,6 +1181,7 @@ main(void)
 		cmocka_unit_test(test_churn_model),
 		cmocka_unit_test(test_tombstone_reuse),
 		cmocka_unit_test(test_flood_mask),
+		cmocka_unit_test(test_high_ports),
 		cmocka_unit_test(test_foreach),
 		cmocka_unit_test(test_concurrent_reader),
 		cmocka_unit_test(test_statics_refused_whole),
