@@ -46,11 +46,15 @@
 
 #define IBEX_FABRIC_NAME_LEN   64
 #define IBEX_FABRIC_PATH_LEN   256
-/** Most nodes (switches and ranks) in one fabric: room for the largest
- * fat tree of 32-port switches (ibex-topo fattree 32: 9,472 nodes,
- * 24,576 links). The node and link arrays grow with the file; routing
- * such a fabric costs n_switches x n_ranks routes (fattree 32: 380 MB,
- * docs/fabric.md, "Generated topologies"). */
+/** Most nodes (switches and ranks) in one fabric: room for fat trees of
+ * up to 38-port switches (ibex-topo fattree 36: 13,284 nodes, 34,992
+ * links, the first past 10,000 ranks; fattree 38: 15,523 nodes). Not
+ * raised for the 40- to 64-port fat trees a switch's ports allow
+ * (IBEX_MAX_PORTS): fattree 40 has 16,000 ranks and the generator runs
+ * at most 16,384 (its 14-bit ranks), and routing costs n_switches x
+ * n_ranks routes (fattree 32: 380 MB, fattree 36: 0.7 GB, fattree 64
+ * would be 12.7 GB; docs/fabric.md, "Generated topologies"). The node
+ * and link arrays grow with the file. */
 #define IBEX_FABRIC_MAX_NODES  16384
 /** Most links. */
 #define IBEX_FABRIC_MAX_LINKS  65536

@@ -12,8 +12,9 @@
 #   3. fattree 16 (1,024 ranks, 320 switches) is read and routed: ibex-topo
 #      --check accepts it, and ibex-fabric --check gets past reading and
 #      routing it to its one-process limit (64 switches, 64 ranks).
-#   4. Sizes beyond a switch's ports are refused (exit 2), the limit named,
-#      nothing written.
+#   4. Sizes beyond a switch's ports (64) or the parser's nodes are
+#      refused (exit 2), the limit named, nothing written; fattree 36
+#      (36-port switches, 11,664 ranks) is written whole.
 #
 #   test_topo.sh IBEX_TOPO IBEX_FABRIC
 set -euo pipefail
@@ -79,8 +80,25 @@ grep -q "OK: 320 switches, 8 ranks, 2056 links" "$tmp/out" ||
 check_ok "fattree 16 with 8 ranks: 320 switches in one process pass --check"
 
 rc=0
-"$topo" fattree 34 -o "$tmp/ft34.yaml" 2>"$tmp/out" || rc=$?
-[ "$rc" -eq 2 ] && grep -q "IBEX_MAX_PORTS" "$tmp/out" &&
-	[ ! -e "$tmp/ft34.yaml" ] ||
-	{ cat "$tmp/out"; fail "fattree 34: exit $rc, want 2 naming IBEX_MAX_PORTS, no file"; }
-check_ok "fattree 34 refused: $(cat "$tmp/out")"
+"$topo" fattree 66 -o "$tmp/ft66.yaml" 2>"$tmp/out" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "at most 64 (IBEX_MAX_PORTS)" "$tmp/out" &&
+	[ ! -e "$tmp/ft66.yaml" ] ||
+	{ cat "$tmp/out"; fail "fattree 66: exit $rc, want 2 naming IBEX_MAX_PORTS, no file"; }
+check_ok "fattree 66 refused: $(cat "$tmp/out")"
+
+# 36-port switches: past the 32 ports of before, and the first fat tree
+# past 10,000 ranks (11,664 on 1,620 switches). Written and counted
+# (routing it is n_switches x n_ranks routes, 0.7 GB: not here).
+"$topo" fattree 36 -o "$tmp/ft36.yaml" 2>"$tmp/out" ||
+	{ cat "$tmp/out"; fail "ibex-topo fattree 36"; }
+[ "$(grep -c '{kind: rank' "$tmp/ft36.yaml")" -eq 11664 ] &&
+	[ "$(grep -c '{kind: ibex' "$tmp/ft36.yaml")" -eq 1620 ] &&
+	[ "$(grep -c 'endpoints:' "$tmp/ft36.yaml")" -eq 34992 ] ||
+	fail "fattree 36: not 11,664 ranks, 1,620 switches, 34,992 links"
+check_ok "fattree 36: 11,664 ranks, 1,620 switches of 36 ports, 34,992 links"
+rc=0
+"$topo" fattree 40 -o "$tmp/ft40.yaml" 2>"$tmp/out" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "IBEX_FABRIC_MAX_NODES" "$tmp/out" &&
+	[ ! -e "$tmp/ft40.yaml" ] ||
+	{ cat "$tmp/out"; fail "fattree 40: exit $rc, want 2 naming IBEX_FABRIC_MAX_NODES, no file"; }
+check_ok "fattree 40 refused: $(cat "$tmp/out")"

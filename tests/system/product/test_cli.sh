@@ -233,7 +233,7 @@ status_is 2 "ibex-topo: bad option" "$topoprog" fattree 4 --bogus
 status_is 2 "ibex-topo: bad value" "$topoprog" fattree 5
 status_is 2 "ibex-topo: unknown shape" "$topoprog" torus --leaves 2
 status_is 2 "ibex-topo: a size beyond a switch's ports" "$topoprog" leaf-spine \
-	--leaves 4 --spines 2 --ranks-per-leaf 31
+	--leaves 4 --spines 2 --ranks-per-leaf 63
 grep -q "IBEX_MAX_PORTS" "$tmp/out" || { cat "$tmp/out"; fail "ibex-topo: limit not named"; }
 status_is 2 "ibex-ctl: bad option" "$ctl" --bogus
 status_is 2 "ibex-ctl: bad value" "$ctl" -n 0 -i 1 show ports

@@ -435,44 +435,58 @@ test_limits(void **state)
 	struct ibex_topo_size sz;
 
 	(void)state;
-	leaf_spine(&t, 4, 2, 31, 1);
-	refused(&t, "a leaf would have 33 ports");
+	leaf_spine(&t, 4, 2, 63, 1);
+	refused(&t, "a leaf would have 65 ports");
 	refused(&t, "IBEX_MAX_PORTS");
-	leaf_spine(&t, 33, 1, 1, 1);
-	refused(&t, "a spine would have 33 ports");
-	leaf_spine(&t, 16, 2, 4, 2);   /* spines 16 x 2 = 32: fits */
+	leaf_spine(&t, 65, 1, 1, 1);
+	refused(&t, "a spine would have 65 ports");
+	leaf_spine(&t, 32, 2, 4, 2);   /* spines 32 x 2 = 64: fits */
 	assert_int_equal(ibex_topo_size(&t, &sz, err, sizeof(err)), 0);
-	assert_int_equal(sz.max_ports, 32);
+	assert_int_equal(sz.max_ports, 64);
+	leaf_spine(&t, 4, 2, 36, 1);   /* a leaf of 38 ports: past 32 */
+	assert_int_equal(ibex_topo_size(&t, &sz, err, sizeof(err)), 0);
+	assert_int_equal(sz.max_ports, 38);
 	leaf_spine(&t, 0, 2, 4, 1);
 	refused(&t, "--leaves");
 	fattree(&t, 5);
 	refused(&t, "even");
 	fattree(&t, 0);
 	refused(&t, "even");
-	fattree(&t, 34);
-	refused(&t, "at most 32 (IBEX_MAX_PORTS)");
-	rail(&t, 8, 5, 16, 8);          /* spine: 5 x 8 = 40 ports */
-	refused(&t, "a spine would have 40 ports");
-	rail(&t, 8, 2, 30, 4);          /* rail switch: 30 + 4 */
-	refused(&t, "a rail switch would have 34 ports");
+	fattree(&t, 66);
+	refused(&t, "at most 64 (IBEX_MAX_PORTS)");
+	rail(&t, 8, 9, 16, 8);          /* spine: 9 x 8 = 72 ports */
+	refused(&t, "a spine would have 72 ports");
+	rail(&t, 8, 2, 62, 4);          /* rail switch: 62 + 4 */
+	refused(&t, "a rail switch would have 66 ports");
 	rail(&t, 8, 2, 0, 4);
 	refused(&t, "--servers-per-group");
 	leaf_spine(&t, 2, 2, 2, 1);
 	snprintf(t.name, sizeof(t.name), "a\"b");
 	refused(&t, "--name");
-	/* the largest fat tree a switch's ports allow fits the parser's
-	 * limits: every shape ibex-topo writes loads */
-	fattree(&t, 32);
+	/* fat trees past 32-port switches: 36 (the first past 10,000
+	 * ranks) and 38 (the largest the parser's nodes allow) fit the
+	 * parser's limits; 40 is refused by them, the limit named */
+	fattree(&t, 36);
 	assert_int_equal(ibex_topo_size(&t, &sz, err, sizeof(err)), 0);
-	assert_int_equal(sz.n_ranks, 8192);
-	assert_int_equal(sz.n_switches, 1280);
-	assert_int_equal(sz.n_links, 24576);
+	assert_int_equal(sz.n_ranks, 11664);
+	assert_int_equal(sz.n_switches, 1620);
+	assert_int_equal(sz.n_links, 34992);
+	assert_int_equal(sz.max_ports, 36);
 	assert_true(sz.n_ranks + sz.n_switches <= IBEX_FABRIC_MAX_NODES);
 	assert_true(sz.n_links <= IBEX_FABRIC_MAX_LINKS);
+	fattree(&t, 38);
+	assert_int_equal(ibex_topo_size(&t, &sz, err, sizeof(err)), 0);
+	assert_int_equal(sz.n_ranks + sz.n_switches, 15523);
+	fattree(&t, 40);
+	refused(&t, "18000 nodes (2000 switches, 16000 ranks)");
+	refused(&t, "IBEX_FABRIC_MAX_NODES");
+	fattree(&t, 64);
+	refused(&t, "IBEX_FABRIC_MAX_NODES");
 }
 
-/* fattree 16 (1,024 ranks) and 32 (8,192 ranks, 9,472 nodes: beyond
- * the parser's old 4,096) parse; 16 routes up/down too. */
+/* fattree 16 (1,024 ranks), 32 (8,192 ranks, 9,472 nodes: beyond
+ * the parser's old 4,096) and 36 (11,664 ranks on 36-port switches, past
+ * the old 32 ports) parse; 16 routes up/down too. */
 static void
 test_large(void **state)
 {
@@ -494,6 +508,14 @@ test_large(void **state)
 	gen(&t, &f);
 	assert_int_equal(f.n_nodes, 1280 + 8192);
 	assert_int_equal(f.n_links, 24576);
+	ibex_fabric_free(&f);
+	fattree(&t, 36);
+	gen(&t, &f);
+	assert_int_equal(f.n_nodes, 1620 + 11664);
+	assert_int_equal(f.n_links, 34992);
+	assert_int_equal(switches(&f, "core", 36), 18 * 18);
+	assert_int_equal(switches(&f, "agg", 36), 36 * 18);
+	assert_int_equal(switches(&f, "edge", 36), 36 * 18);
 	ibex_fabric_free(&f);
 }
 
