@@ -8,8 +8,9 @@
 # its left neighbour's frames. With flow control none and credit (the
 # per-port credit state and the TX charge's 6-bit port field), every size
 # completes with none failed, and the switch's report counts frames sent
-# on p32..p63 as on the others. With IBEX_MAX_PORTS 32 the file was
-# refused ("ports: a list of names or a count 1..32").
+# on p32..p63 as on the others. Under the real clock, the ranks' hellos
+# (broadcasts) are flooded to all 63 other ports. With IBEX_MAX_PORTS 32
+# the file was refused ("ports: a list of names or a count 1..32").
 #
 #   test_ports64.sh IBEX_FABRIC
 set -euo pipefail
@@ -74,3 +75,27 @@ PY
 		{ show_log "$tmp/$fc.log"; fail "--fc $fc: not every size completed"; }
 done
 check_ok "a 64-port switch: ring all-reduce over p0..p63, --fc none and credit, none failed"
+
+# Floods: under the real clock every rank first says hello by broadcast
+# (lib/gen), which the switch floods to the 63 other ports. So each port
+# sends the other 63 ranks' hellos besides the ring's frames: tx - rx is
+# 62 on every port (its own hello in, 63 out), p63 as p0.
+dpdk_prefix p "p64real"
+"$fab" "${eal[@]}" --file-prefix="$p" -- "$tmp/star64.yaml" --fc credit \
+	--ctl-dir none --json "$tmp/real.fab.json" \
+	--gen "--engine ring --ranks 64 -b 64K -e 64K -n 1 -w 0" \
+	>"$tmp/real.log" 2>&1 ||
+	{ show_log "$tmp/real.log"; fail "real clock: the run failed"; }
+python3 - "$tmp/real.fab.json" <<'PY' ||
+import json, sys
+f = json.load(open(sys.argv[1]))
+ports = {x["port"]: x for x in f["switches"][0]["ports"]}
+assert len(ports) == 64, sorted(ports)
+for name, x in ports.items():
+    assert x["tx_frames"] - x["rx_frames"] == 62 and x["dropped"] == 0, x
+assert len({x["tx_frames"] for x in ports.values()}) == 1, ports
+print("fabric_ports64: real clock: every port of 64 sent %d frames, 63 of them "
+      "the other ranks' flooded hellos" % ports["p63"]["tx_frames"])
+PY
+	{ show_log "$tmp/real.log"; fail "real clock: a flood missed a port"; }
+check_ok "a 64-port switch floods to every other port, p32..p63 included"
