@@ -263,10 +263,11 @@ switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
 	ret = switch_name_check(&f->topo, n, err, errlen);
 	if (ret < 0)
 		return ret;
+	/* calloc's zero pages: a switch writes only the ports it has. */
 	s->conf = calloc(1, sizeof(*s->conf));
 	if (s->conf == NULL)
 		return -ENOMEM;
-	ibex_conf_init(s->conf);
+	ibex_conf_init_zeroed(s->conf);
 	ret = switch_conf_file(s->conf, &f->topo, n, err, errlen);
 	if (ret == 0)
 		ret = switch_conf_routes(s->conf, f, s->node, err, errlen);

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2176,6 +2177,27 @@ void
 ibex_conf_init(struct ibex_conf *c)
 {
 	memset(c, 0, sizeof(*c));
+	ibex_conf_init_zeroed(c);
+}
+
+void
+ibex_conf_copy(struct ibex_conf *dst, const struct ibex_conf *src)
+{
+	const size_t lo = offsetof(struct ibex_conf, ports);
+	const size_t hi = lo + sizeof(src->ports);
+	unsigned int n = src->nb_ports > dst->nb_ports ? src->nb_ports :
+			 dst->nb_ports;
+
+	if (n > IBEX_MAX_PORTS)
+		n = IBEX_MAX_PORTS;
+	memcpy(dst, src, lo);
+	memcpy(dst->ports, src->ports, n * sizeof(src->ports[0]));
+	memcpy((char *)dst + hi, (const char *)src + hi, sizeof(*src) - hi);
+}
+
+void
+ibex_conf_init_zeroed(struct ibex_conf *c)
+{
 	c->nb_workers = 0;
 	c->burst = 32;
 	c->tx_drain_us = 0;

@@ -249,6 +249,23 @@ struct ibex_conf {
 void ibex_conf_init(struct ibex_conf *c);
 
 /**
+ * ibex_conf_init() on memory already zero (calloc, rte_zmalloc): the
+ * defaults alone, nothing else written, so the pages of the ports a
+ * switch does not have (2.7 KB each, IBEX_MAX_PORTS of them) are never
+ * touched and cost no resident memory (ibex-fabric: thousands of
+ * switches in one process).
+ */
+void ibex_conf_init_zeroed(struct ibex_conf *c);
+
+/**
+ * What memcpy(@p dst, @p src, sizeof(*src)) gives, writing only the port
+ * entries either has: a port is only ever added, its entry set whole, so
+ * every conf's entries past its nb_ports are zero (ibex_conf_init(),
+ * ibex_conf_init_zeroed()). @p dst is a conf, or zeroed memory.
+ */
+void ibex_conf_copy(struct ibex_conf *dst, const struct ibex_conf *src);
+
+/**
  * Parse one statement (one line, without its newline) into @p c.
  * On error writes "origin:line: message" into @p err and returns -EINVAL;
  * @p c may then be partly changed, so parse into a scratch copy.

@@ -940,12 +940,14 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 	if (ret < 0)
 		return ret;
 	dp->tsc_hz = ibex_clock_hz();
-	dp->conf = rte_malloc("ibex_conf", sizeof(*conf), 0);
+	/* Zeroed, and copied port by port: the ports a switch does not
+	 * have stay untouched pages (ibex_conf_copy()). */
+	dp->conf = rte_zmalloc("ibex_conf", sizeof(*conf), 0);
 	if (dp->conf == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	memcpy(dp->conf, conf, sizeof(*conf));
+	ibex_conf_copy(dp->conf, conf);
 	ret = workers_create(dp, conf);
 	if (ret < 0) {
 		snprintf(err, errlen, "cannot create workers (out of memory "

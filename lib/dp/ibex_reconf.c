@@ -218,7 +218,7 @@ ibex_dp_reconfigure(struct ibex_dp *dp, const struct ibex_conf *conf,
 		return ret;
 	}
 	tables_publish(dp, t, old_t);
-	memcpy(dp->conf, conf, sizeof(*conf));
+	ibex_conf_copy(dp->conf, conf);
 	return 0;
 }
 

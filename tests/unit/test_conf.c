@@ -176,6 +176,47 @@ test_port_add(void **state)
 	validate_ok(c);
 }
 
+/* ibex_conf_init_zeroed() on zero memory is ibex_conf_init(), and
+ * ibex_conf_copy() is a memcpy, onto zeroed memory, onto a conf of more
+ * ports (a reload that drops ports) and of fewer, ports past 31
+ * included. */
+static void
+test_conf_copy(void **state)
+{
+	struct ibex_conf *a = malloc(sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct ibex_conf *d = calloc(1, sizeof(*d));
+	char name[16];
+	int i;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(d);
+	memset(a, 0x5a, sizeof(*a));
+	ibex_conf_init(a);
+	ibex_conf_init_zeroed(b);
+	assert_memory_equal(a, b, sizeof(*a));
+	for (i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "p%d", i);
+		assert_int_equal(ibex_conf_port_add(a, name, NULL), i);
+	}
+	parse_ok(a, "port p39 flood off\nfdb static 02:00:00:00:00:01 port "
+		 "p39 vlan 1\n");
+	ibex_conf_copy(d, a);                 /* onto zeroed memory */
+	assert_memory_equal(d, a, sizeof(*a));
+	assert_false(d->ports[39].flood);
+	parse_ok(b, "port q0\nport q1\n");
+	ibex_conf_copy(d, b);                 /* 40 ports -> 2 */
+	assert_memory_equal(d, b, sizeof(*b));
+	assert_int_equal(d->nb_ports, 2);
+	assert_string_equal(d->ports[39].name, "");
+	ibex_conf_copy(d, a);                 /* 2 -> 40 */
+	assert_memory_equal(d, a, sizeof(*a));
+	free(a);
+	free(b);
+	free(d);
+}
+
 /* ---- statements and keys ---- */
 
 static void
@@ -2480,6 +2521,7 @@ main(void)
 		T(test_trim),
 		cmocka_unit_test(test_ecmp_errors),
 		cmocka_unit_test(test_restart_only_line),
+		cmocka_unit_test(test_conf_copy),
 		T(test_docs_example),
 		T(test_rate_valid),
 		T(test_rate_invalid),
