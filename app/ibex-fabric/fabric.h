@@ -43,9 +43,10 @@ struct fabric {
 	/** What the control loop serves: dp and socket of each switch. */
 	struct ibex_ctl_switch *ctl;
 	/** Per rank (in the topology's order): the ethdev at its end of
-	 * its link, and its MAC. */
-	uint16_t rank_port[IBEX_GEN_MAX_RANKS];
-	uint8_t rank_mac[IBEX_GEN_MAX_RANKS][6];
+	 * its link, and its MAC; routes.n_ranks of them (fabric_load()
+	 * allocates, fabric_free() frees). */
+	uint16_t *rank_port;
+	uint8_t (*rank_mac)[6];
 	bool links_made;
 	/** The pools every switch shares (ibex_dp_shared_pools_set()):
 	 * frames, flow-control frames. */

@@ -321,6 +321,13 @@ fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 			 IBEX_GEN_MAX_RANKS);
 		return -E2BIG;
 	}
+	f->rank_port = calloc(f->routes.n_ranks + 1, sizeof(*f->rank_port));
+	f->rank_mac = calloc(f->routes.n_ranks + 1, sizeof(*f->rank_mac));
+	if (f->rank_port == NULL || f->rank_mac == NULL) {
+		snprintf(err, errlen, "%s: no memory for %u ranks", path,
+			 f->routes.n_ranks);
+		return -ENOMEM;
+	}
 	for (i = 0; i < f->routes.n_ranks; i++)
 		memcpy(f->rank_mac[i], f->topo.nodes[f->routes.rk[i]].mac, 6);
 	/* as many switches as the topology has */
@@ -563,6 +570,10 @@ fabric_free(struct fabric *f)
 	f->pool = f->fc_pool = NULL;
 	free(f->sw);
 	free(f->ctl);
+	free(f->rank_port);
+	free(f->rank_mac);
+	f->rank_port = NULL;
+	f->rank_mac = NULL;
 	f->sw = NULL;
 	f->ctl = NULL;
 	f->n_sw = 0;

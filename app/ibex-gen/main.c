@@ -100,7 +100,8 @@ app_usage_hook(const char *prog)
 int
 main(int argc, char **argv)
 {
-	uint16_t ports[IBEX_GEN_MAX_PORTS], pid;
+	/* every port EAL has: at most RTE_MAX_ETHPORTS */
+	uint16_t ports[RTE_MAX_ETHPORTS], pid;
 	struct ibex_gen_opts opts;
 	time_t start = time(NULL);
 	char *cmdline, *meta;
@@ -139,7 +140,7 @@ main(int argc, char **argv)
 		return ret > 0 ? 0 : 2;
 	}
 	RTE_ETH_FOREACH_DEV(pid) {
-		if (nports == IBEX_GEN_MAX_PORTS)
+		if (nports == RTE_MAX_ETHPORTS || nports == IBEX_GEN_MAX_PORTS)
 			break;
 		ports[nports++] = pid;
 	}

@@ -38,8 +38,10 @@ struct ibex_gen_builtin {
 	char *words[MAX_WORDS];
 	unsigned int nports;
 	unsigned int lcore;
-	uint16_t peer_ids[IBEX_GEN_MAX_PORTS];
-	struct rte_ring *rings[IBEX_GEN_MAX_PORTS][2];
+	/* [nports], allocated once the ports are known (ibex-fabric: one
+	 * per rank, up to IBEX_GEN_MAX_PORTS) */
+	uint16_t *peer_ids;
+	struct rte_ring *(*rings)[2];
 	struct ibex_gen_run *run;
 	void (*done)(void);
 	bool launched;
@@ -131,6 +133,22 @@ ibex_gen_builtin_parse(int *argc, char **argv, struct ibex_gen_builtin **gp)
 	return 0;
 }
 
+/* The per-port arrays for @p n ports. */
+static int
+ports_alloc(struct ibex_gen_builtin *g, unsigned int n, char *err,
+	    size_t errlen)
+{
+	free(g->peer_ids);
+	free(g->rings);
+	g->peer_ids = calloc(n, sizeof(*g->peer_ids));
+	g->rings = calloc(n, sizeof(*g->rings));
+	if (g->peer_ids == NULL || g->rings == NULL) {
+		snprintf(err, errlen, "--gen: out of memory for %u ports", n);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int
 ibex_gen_builtin_attach(struct ibex_gen_builtin *g, struct ibex_conf *conf,
 			char *err, size_t errlen)
@@ -159,6 +177,9 @@ ibex_gen_builtin_attach(struct ibex_gen_builtin *g, struct ibex_conf *conf,
 		return -EINVAL;
 	}
 	nb_workers = conf->nb_workers;
+	ret = ports_alloc(g, g->nports, err, errlen);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < g->nports; i++) {
 		struct rte_ring *to_sw, *to_gen, *tx[IBEX_MAX_WORKERS];
 		int pid;
@@ -245,6 +266,8 @@ ibex_gen_builtin_use_ports(struct ibex_gen_builtin *g, const uint16_t *port_ids,
 	RTE_LCORE_FOREACH_WORKER(lcore)
 		last = lcore;
 	g->lcore = last;
+	if (ports_alloc(g, n, err, errlen) < 0)
+		return -ENOMEM;
 	g->nports = n;
 	for (i = 0; i < n; i++)
 		g->peer_ids[i] = port_ids[i];
@@ -371,7 +394,7 @@ ibex_gen_builtin_free(struct ibex_gen_builtin *g)
 	if (g->launched)
 		rte_eal_wait_lcore(g->lcore);
 	ibex_gen_run_free(g->run);
-	for (i = 0; i < g->nports; i++) {
+	for (i = 0; g->rings != NULL && i < g->nports; i++) {
 		char name[RTE_ETH_NAME_MAX_LEN];
 		uint16_t pid;
 
@@ -382,6 +405,8 @@ ibex_gen_builtin_free(struct ibex_gen_builtin *g)
 		rte_ring_free(g->rings[i][0]);
 		rte_ring_free(g->rings[i][1]);
 	}
+	free(g->peer_ids);
+	free(g->rings);
 	free(g->spec);
 	free(g);
 }

@@ -60,7 +60,7 @@ struct ibex_gen_trailer {
  * The flow id frames carry (trailer, head probe, short probe): queue pair
  * @p qp of pair (@p src, @p dst) as qp << 28 | src << 14 | dst, whatever
  * the run's rank count; the runner's tables are indexed by its own
- * sub-flow index instead (ibex_gen_subflow()).
+ * sub-flow index instead (ibex_gen_subflow(), lib/gen/ibex_gen_slots.h).
  */
 static inline uint32_t
 ibex_gen_wire_flow(unsigned int src, unsigned int dst, unsigned int qp)
@@ -89,30 +89,6 @@ static inline unsigned int
 ibex_gen_wire_qp(uint32_t w)
 {
 	return w >> (2 * IBEX_GEN_FLOW_RANK_BITS);
-}
-
-/** Flow index of a rank pair (the runner's tables). */
-static inline uint32_t
-ibex_gen_flow(unsigned int src, unsigned int dst)
-{
-	return src * IBEX_GEN_MAX_RANKS + dst;
-}
-
-/**
- * Sub-flow of queue pair @p qp (0 .. IBEX_GEN_MAX_QPS - 1) of flow @p f:
- * the trailer's flow field. With one QP per connection it is the flow.
- */
-static inline uint32_t
-ibex_gen_subflow(uint32_t f, unsigned int qp)
-{
-	return qp * IBEX_GEN_MAX_FLOWS + f;
-}
-
-/** The flow (rank pair) of sub-flow @p sf. */
-static inline uint32_t
-ibex_gen_subflow_flow(uint32_t sf)
-{
-	return sf % IBEX_GEN_MAX_FLOWS;
 }
 
 /** Read the trailer of a frame of @p len bytes. @return false: no trailer. */

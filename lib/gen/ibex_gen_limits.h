@@ -11,12 +11,6 @@
 
 #include <stdint.h>
 
-/** Most emulated ranks (flows are rank pairs: n x n sequence checkers). */
-#define IBEX_GEN_MAX_RANKS 64
-/** Most ports one generator drives (ibex-fabric: one per rank). */
-#define IBEX_GEN_MAX_PORTS IBEX_GEN_MAX_RANKS
-/** Most steps of one collective the run reports (ring: 2(n-1)). */
-#define IBEX_GEN_MAX_STEPS (2 * (IBEX_GEN_MAX_RANKS - 1))
 /**
  * Most ranks of a collective's state machine (lib/gen/ibex_gen_coll.c),
  * whose arrays are allocated by the rank and step counts: 2^14, what the
@@ -24,18 +18,21 @@
  */
 #define IBEX_COLL_MAX_RANKS 16384
 /**
+ * Most emulated ranks of a run: a collective's. The run's tables hold
+ * only the (source, destination) pairs it uses (lib/gen/ibex_gen_slots.h),
+ * allocated at create: nothing is sized by this bound.
+ */
+#define IBEX_GEN_MAX_RANKS IBEX_COLL_MAX_RANKS
+/** Most ports one generator drives (ibex-fabric: one per rank). */
+#define IBEX_GEN_MAX_PORTS IBEX_GEN_MAX_RANKS
+/**
  * Most (rank, step) input counters of a collective, 8 bytes each: 2^25
  * is 256 MiB. Halving-doubling at 16,384 ranks needs 16,384 x 28; a ring
  * 2(n-1) per rank, so a ring stops at 4,096 ranks (4,096 x 8,190).
  */
 #define IBEX_COLL_MAX_CELLS (UINT32_C(1) << 25)
-/** Flows: (source rank, destination rank) pairs. */
-#define IBEX_GEN_MAX_FLOWS (IBEX_GEN_MAX_RANKS * IBEX_GEN_MAX_RANKS)
 /** Queue pairs per connection (--qps), as NCCL_IB_QPS_PER_CONNECTION. */
 #define IBEX_GEN_MAX_QPS 8
-/** A flow's queue pairs, each with its own sequence and PSN space. */
-#define IBEX_GEN_MAX_SUBFLOWS (IBEX_GEN_MAX_FLOWS * IBEX_GEN_MAX_QPS)
-
 /** Most open-loop flows (--flow). */
 #define IBEX_GEN_MAX_RFLOWS 64
 /** Most frame sizes of a throughput search (--sizes). */

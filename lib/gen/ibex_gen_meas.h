@@ -81,18 +81,32 @@ struct ibex_gen_meas {
 	uint64_t nack_dup;
 	uint64_t dup_rx;
 	uint64_t window_full;
-	/* Per sub-flow (a flow's queue pair, ibex_gen_subflow()): a QP has
-	 * its own PSNs, so order is kept and checked per QP. */
-	struct ibex_jitter jit[IBEX_GEN_MAX_SUBFLOWS];
-	struct ibex_seq seq[IBEX_GEN_MAX_SUBFLOWS];
-	uint64_t last_cnp[IBEX_GEN_MAX_SUBFLOWS];
-	uint32_t tx_seq[IBEX_GEN_MAX_SUBFLOWS];
-	uint32_t tx_psn[IBEX_GEN_MAX_SUBFLOWS];
+	/* Per sub-flow (a rank pair's queue pair, ibex_gen_subflow(): qp x
+	 * the run's pairs + the pair's slot): a QP has its own PSNs, so
+	 * order is kept and checked per QP. [nsub] each, allocated by
+	 * ibex_gen_meas_init() for the pairs the run uses. */
+	uint32_t nsub;
+	struct ibex_jitter *jit;
+	struct ibex_seq *seq;
+	uint64_t *last_cnp;
+	uint32_t *tx_seq;
+	uint32_t *tx_psn;
 };
 
-/** Empty everything; sequence checkers expect 0 first. Latency goes to
- * lat, the whole run's histogram, until sizes are attached. */
-void ibex_gen_meas_init(struct ibex_gen_meas *m);
+/** Bytes one sub-flow takes in the measurement's tables. */
+#define IBEX_GEN_MEAS_SUBFLOW_BYTES \
+	(sizeof(struct ibex_jitter) + sizeof(struct ibex_seq) + \
+	 sizeof(uint64_t) + 2 * sizeof(uint32_t))
+
+/**
+ * Empty everything and allocate the tables of @p nsub sub-flows (at
+ * least 1); sequence checkers expect 0 first. Latency goes to lat, the
+ * whole run's histogram, until sizes are attached.
+ * @return 0 or -ENOMEM (then nothing is held).
+ */
+int ibex_gen_meas_init(struct ibex_gen_meas *m, uint32_t nsub);
+/** Free the sub-flow tables (a zeroed @p m too). */
+void ibex_gen_meas_fini(struct ibex_gen_meas *m);
 /** Restart latency and jitter (end of warm-up): lat, every size's
  * histogram and every flow's jitter; sequences go on. */
 void ibex_gen_meas_reset_latency(struct ibex_gen_meas *m);

@@ -15,6 +15,7 @@
 
 #include "ibex_gen_engine.h"
 #include "ibex_gen_opts.h"
+#include "ibex_gen_slots.h"
 #include "ibex_time.h"
 #include "ibex_units.h"
 
@@ -390,7 +391,9 @@ static const struct gen_opt gen_opts[] = {
 	{ .name = "ranks", .arg = "N", .parse = p_uint, OFF(nranks), .min = 2,
 	  .max = IBEX_GEN_MAX_RANKS,
 	  .help = "emulated ranks, 2.." STR(IBEX_GEN_MAX_RANKS)
-		  " (default 8), spread over the ports" },
+		  " (default 8), spread over the ports;\n"
+		  "alltoall up to 1024 (2^20 rank pairs), ring up to 4096,\n"
+		  "rate without --flow up to " STR(IBEX_GEN_MAX_RFLOWS) },
 	{ .name = "root", .arg = "R", .parse = p_uint, OFF(root),
 	  .max = IBEX_GEN_MAX_RANKS - 1,
 	  .help = "incast destination rank (default 0)" },
@@ -781,6 +784,31 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 	    (o->nranks & (o->nranks - 1)) != 0) {
 		snprintf(err, len, "--engine %s needs a power-of-two rank "
 			 "count, not %u", o->engine->name, o->nranks);
+		return -EINVAL;
+	}
+	if (ibex_gen_open_loop(o->engine) && o->nrflows == 0 &&
+	    o->nranks > IBEX_GEN_MAX_RFLOWS) {
+		snprintf(err, len, "--engine rate over %u ranks: without --flow "
+			 "each rank sends to the next, at most %u flows; give "
+			 "--flow", o->nranks, IBEX_GEN_MAX_RFLOWS);
+		return -EINVAL;
+	}
+	if (o->engine->coll == &ibex_coll_alltoall &&
+	    (uint64_t)o->nranks * (o->nranks - 1) > IBEX_GEN_MAX_PAIRS) {
+		snprintf(err, len, "--engine alltoall over %u ranks: %" PRIu64
+			 " rank pairs, at most %u (1,024 ranks)", o->nranks,
+			 (uint64_t)o->nranks * (o->nranks - 1),
+			 IBEX_GEN_MAX_PAIRS);
+		return -EINVAL;
+	}
+	if (o->engine->coll != NULL &&
+	    (uint64_t)o->nranks * o->engine->coll->nsteps(o->nranks) >
+	    IBEX_COLL_MAX_CELLS) {
+		snprintf(err, len, "--engine %s over %u ranks: %u steps of "
+			 "%u ranks, more than the %u input counters a collective "
+			 "holds (ring: up to 4,096 ranks)", o->engine->name,
+			 o->nranks, o->engine->coll->nsteps(o->nranks),
+			 o->nranks, IBEX_COLL_MAX_CELLS);
 		return -EINVAL;
 	}
 	if (o->root >= o->nranks) {

@@ -40,19 +40,49 @@ to_ns(const struct ibex_gen_report *rep, uint64_t ticks)
 	return (double)ticks * 1e9 / (double)rep->hz;
 }
 
-void
-ibex_gen_meas_init(struct ibex_gen_meas *m)
+int
+ibex_gen_meas_init(struct ibex_gen_meas *m, uint32_t nsub)
 {
-	unsigned int f;
+	uint32_t f;
 
 	memset(m, 0, sizeof(*m));
+	if (nsub == 0)
+		nsub = 1;
+	m->jit = calloc(nsub, sizeof(*m->jit));
+	m->seq = calloc(nsub, sizeof(*m->seq));
+	m->last_cnp = calloc(nsub, sizeof(*m->last_cnp));
+	m->tx_seq = calloc(nsub, sizeof(*m->tx_seq));
+	m->tx_psn = calloc(nsub, sizeof(*m->tx_psn));
+	if (m->jit == NULL || m->seq == NULL || m->last_cnp == NULL ||
+	    m->tx_seq == NULL || m->tx_psn == NULL) {
+		ibex_gen_meas_fini(m);
+		return -ENOMEM;
+	}
+	m->nsub = nsub;
 	ibex_hist_init(&m->lat);
 	ibex_hist_init(&m->recovery);
 	m->lat_cur = &m->lat;
-	for (f = 0; f < IBEX_GEN_MAX_SUBFLOWS; f++) {
+	for (f = 0; f < nsub; f++) {
 		ibex_jitter_init(&m->jit[f]);
 		ibex_seq_init(&m->seq[f], 0);
 	}
+	return 0;
+}
+
+void
+ibex_gen_meas_fini(struct ibex_gen_meas *m)
+{
+	free(m->jit);
+	free(m->seq);
+	free(m->last_cnp);
+	free(m->tx_seq);
+	free(m->tx_psn);
+	m->jit = NULL;
+	m->seq = NULL;
+	m->last_cnp = NULL;
+	m->tx_seq = NULL;
+	m->tx_psn = NULL;
+	m->nsub = 0;
 }
 
 void
@@ -63,7 +93,7 @@ ibex_gen_meas_reset_latency(struct ibex_gen_meas *m)
 	ibex_hist_reset(&m->lat);
 	for (f = 0; f < m->nsizes; f++)
 		ibex_hist_reset(&m->lat_size[f]);
-	for (f = 0; f < IBEX_GEN_MAX_SUBFLOWS; f++)
+	for (f = 0; f < m->nsub; f++)
 		ibex_jitter_init(&m->jit[f]);
 }
 
@@ -242,7 +272,7 @@ ibex_gen_meas_seq_total(const struct ibex_gen_meas *m,
 	unsigned int f;
 
 	memset(out, 0, sizeof(*out));
-	for (f = 0; f < IBEX_GEN_MAX_SUBFLOWS; f++) {
+	for (f = 0; f < m->nsub; f++) {
 		if (m->seq[f].c.rx == 0 && m->seq[f].c.lost == 0)
 			continue;
 		ibex_seq_read(&m->seq[f], &c);
@@ -259,7 +289,7 @@ jitter_summary(const struct ibex_gen_report *rep, double *mean, double *max)
 	double sum = 0, j;
 
 	*max = 0;
-	for (f = 0; f < IBEX_GEN_MAX_SUBFLOWS; f++) {
+	for (f = 0; f < m->nsub; f++) {
 		if (m->jit[f].count < 2)
 			continue;
 		j = ibex_jitter_rfc3550(&m->jit[f]) * 1e9 / (double)rep->hz;

@@ -42,6 +42,7 @@
 #include "ibex_gen_report.h"
 #include "ibex_gen_run.h"
 #include "ibex_gen_search.h"
+#include "ibex_gen_slots.h"
 #include "ibex_pfc.h"
 #include "ibex_unmap_guard.h"
 
@@ -136,7 +137,7 @@ struct gen_port {
 struct rflow_st {
 	uint16_t src;
 	uint16_t dst;
-	uint32_t f;              /**< flow id (rank pair) */
+	uint32_t f;              /**< slot of its rank pair */
 	double weight;           /**< share of a search trial's total rate */
 	bool paced;
 	uint64_t left;           /**< frames still to send this trial */
@@ -178,7 +179,15 @@ struct ibex_gen_run {
 	struct ibex_gen_rank *rank;      /**< [nranks] */
 	uint16_t *port_rank;             /**< [nranks]: each port's ranks in
 					      turn (gen_port.rank) */
-	struct ibex_gen_tmpl *tmpl;      /**< [src * MAX_RANKS + dst] */
+	/* The (source, destination) pairs the run uses, one slot each: the
+	 * per-flow tables below are [npairs], the measurement's per-QP
+	 * ones [qps x npairs] (ibex_gen_subflow()). */
+	struct ibex_gen_slots sl;
+	uint16_t *slot_src;              /**< [npairs]: a slot's source */
+	uint32_t *tx_slot;               /**< [nranks]: slot of the rank's
+					      last destination (tx_dst) */
+	uint16_t *tx_dst;                /**< [nranks] */
+	struct ibex_gen_tmpl *tmpl;      /**< [npairs] */
 	uint32_t payload_max;
 	struct ibex_gen_meas *meas;
 	struct ibex_hist *lat_size;      /**< per message size (sweeps) */
@@ -188,12 +197,12 @@ struct ibex_gen_run {
 	/* senders */
 	struct rflow_st rf[IBEX_GEN_MAX_RFLOWS];
 	unsigned int nrf;
-	int16_t rf_of[IBEX_GEN_MAX_FLOWS];   /**< flow id -> rf index, -1 */
-	uint8_t next_qp[IBEX_GEN_MAX_FLOWS]; /**< flow id -> its next QP */
-	/* classes (--flow S:D@C): per flow id the PFC priority and credit VL
+	int16_t *rf_of;          /**< [npairs]: slot -> rf index, -1 */
+	uint8_t *next_qp;        /**< [npairs]: slot -> its next QP */
+	/* classes (--flow S:D@C): per slot the PFC priority and credit VL
 	 * of its frames, per PCP the credit VL frames arrive on */
-	uint8_t flow_prio[IBEX_GEN_MAX_FLOWS];
-	uint8_t flow_vl[IBEX_GEN_MAX_FLOWS];
+	uint8_t *flow_prio;      /**< [npairs] */
+	uint8_t *flow_vl;        /**< [npairs] */
 	uint8_t pcp_vl[8];
 	unsigned int nvls;       /**< credit VLs: the highest used + 1 */
 	uint32_t trial;          /**< open loop: current trial, in the tag */
@@ -258,6 +267,13 @@ const struct ibex_gen_report *
 ibex_gen_run_rep(const struct ibex_gen_run *r)
 {
 	return &r->rep;
+}
+
+int32_t
+ibex_gen_run_subflow(const struct ibex_gen_run *r, unsigned int src,
+		     unsigned int dst)
+{
+	return ibex_gen_slot(&r->sl, src, dst);
 }
 
 /* ---- setup ---- */
@@ -329,7 +345,7 @@ rflows_setup(struct ibex_gen_run *r)
 	bool all_given = o->nrflows > 0;
 	unsigned int i;
 
-	memset(r->rf_of, 0xff, sizeof(r->rf_of));
+	memset(r->rf_of, 0xff, sizeof(*r->rf_of) * r->sl.npairs);
 	r->nrf = o->nrflows > 0 ? o->nrflows : o->nranks;
 	for (i = 0; i < r->nrf; i++) {
 		struct rflow_st *fl = &r->rf[i];
@@ -344,7 +360,8 @@ rflows_setup(struct ibex_gen_run *r)
 			fl->src = (uint16_t)i;
 			fl->dst = (uint16_t)((i + 1) % o->nranks);
 		}
-		fl->f = ibex_gen_flow(fl->src, fl->dst);
+		/* every open-loop flow's pair has a slot (run_slots()) */
+		fl->f = (uint32_t)ibex_gen_slot(&r->sl, fl->src, fl->dst);
 		r->rf_of[fl->f] = (int16_t)i;
 		r->rep.rflow[i].src = fl->src;
 		r->rep.rflow[i].dst = fl->dst;
@@ -368,17 +385,17 @@ classes_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 	const struct ibex_gen_opts *o = &r->opts;
 	unsigned int i;
 
-	memset(r->flow_prio, o->prio, sizeof(r->flow_prio));
-	memset(r->flow_vl, o->vl, sizeof(r->flow_vl));
+	memset(r->flow_prio, o->prio, r->sl.npairs);
+	memset(r->flow_vl, o->vl, r->sl.npairs);
 	memset(r->pcp_vl, o->vl, sizeof(r->pcp_vl));
 	r->nvls = o->vl + 1u;
 	for (i = 0; i < o->nrflows; i++) {
 		const struct ibex_gen_rflow *fl = &o->rflow[i];
-		uint32_t f = ibex_gen_flow(fl->src, fl->dst);
+		int32_t f = ibex_gen_slot(&r->sl, fl->src, fl->dst);
 		struct ibex_gen_frame_opts fo = o->frame;
 		uint8_t c = (uint8_t)fl->cls;
 
-		if (fl->cls < 0)
+		if (fl->cls < 0 || f < 0)
 			continue;
 		fo.pcp = c;
 		if (ibex_gen_tmpl_build(&r->tmpl[f], &r->rank[fl->src],
@@ -442,6 +459,76 @@ rto_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The rank pairs the run uses, a slot each (ibex_gen_slots.h), and the
+ * per-slot tables: a collective's pairs from its algorithm (the same for
+ * every message size), the open-loop flows' from --flow or r -> r + 1.
+ */
+static int
+run_slots(struct ibex_gen_run *r, char *err, size_t errlen)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	unsigned int i, n = o->nranks;
+	uint32_t np, pairs[IBEX_GEN_MAX_RFLOWS];
+	int ret;
+
+	if (ibex_gen_open_loop(o->engine)) {
+		np = o->nrflows != 0 ? o->nrflows : n;
+		for (i = 0; i < np; i++)
+			pairs[i] = o->nrflows != 0 ?
+				   (uint32_t)o->rflow[i].src << 16 | o->rflow[i].dst :
+				   (uint32_t)i << 16 | (i + 1) % n;
+		ret = ibex_gen_slots_pairs(&r->sl, n, pairs, np,
+					   IBEX_GEN_MAX_PAIRS);
+	} else {
+		struct ibex_coll_cfg cfg = { .algo = o->engine->coll,
+			.nranks = (uint16_t)n, .root = (uint16_t)o->root,
+			.bytes = 1, .payload_max = 1, .straggler.rank = -1 };
+
+		ret = ibex_gen_slots_coll(&r->sl, &cfg, IBEX_GEN_MAX_PAIRS);
+	}
+	if (ret == -E2BIG) {
+		snprintf(err, errlen, "--engine %s over %u ranks uses more than "
+			 "%u rank pairs (docs/generator.md, \"Limits and memory\")",
+			 o->engine->name, n, IBEX_GEN_MAX_PAIRS);
+		return ret;
+	}
+	if (ret < 0 || r->sl.npairs == 0) {
+		snprintf(err, errlen, "cannot list the run's rank pairs: %s",
+			 ret < 0 ? strerror(-ret) : "none");
+		return ret < 0 ? ret : -EINVAL;
+	}
+	np = r->sl.npairs;
+	r->slot_src = rte_zmalloc("ibex_gen_slot_src",
+				  sizeof(*r->slot_src) * np, 0);
+	r->tmpl = rte_zmalloc("ibex_gen_tmpl", sizeof(*r->tmpl) * np,
+			      RTE_CACHE_LINE_SIZE);
+	r->rf_of = rte_zmalloc("ibex_gen_rf_of", sizeof(*r->rf_of) * np, 0);
+	r->next_qp = rte_zmalloc("ibex_gen_next_qp", np, 0);
+	r->flow_prio = rte_zmalloc("ibex_gen_flow_prio", np, 0);
+	r->flow_vl = rte_zmalloc("ibex_gen_flow_vl", np, 0);
+	r->tx_slot = rte_zmalloc("ibex_gen_tx_slot",
+				 sizeof(*r->tx_slot) * n, 0);
+	r->tx_dst = rte_zmalloc("ibex_gen_tx_dst", sizeof(*r->tx_dst) * n, 0);
+	if (r->slot_src == NULL || r->tmpl == NULL || r->rf_of == NULL ||
+	    r->next_qp == NULL || r->flow_prio == NULL || r->flow_vl == NULL ||
+	    r->tx_slot == NULL || r->tx_dst == NULL) {
+		snprintf(err, errlen, "out of memory for the generator's %u "
+			 "rank pairs", np);
+		return -ENOMEM;
+	}
+	memset(r->rf_of, 0xff, sizeof(*r->rf_of) * np);
+	for (i = 0; i < n; i++) {
+		uint32_t k;
+
+		for (k = r->sl.base[i]; k < r->sl.base[i + 1]; k++)
+			r->slot_src[k] = (uint16_t)i;
+		/* no destination yet: the first frame looks its slot up */
+		r->tx_dst[i] = UINT16_MAX;
+	}
+	return 0;
+}
+
 /* One reader, the run's lcore; registered with the unmap guard. */
 static int
 qsbr_create(struct ibex_gen_run *r)
@@ -490,8 +577,10 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	r->cnp_gap = (uint64_t)((double)r->hz * IBEX_GEN_CNP_INTERVAL_NS / 1e9 *
 				(o->dcqcn_scale > 0 ? o->dcqcn_scale : 1));
 	r->tsc0 = ibex_clock_now();
-	r->port = rte_zmalloc("ibex_gen_port", sizeof(*r->port) * nports,
-			      RTE_CACHE_LINE_SIZE);
+	/* 50 KB a port (its retransmission queue): 1,024 ports are 50 MB,
+	 * from the process's heap, not EAL's (which the switches of a
+	 * fabric share) */
+	r->port = calloc(nports, sizeof(*r->port));
 	r->rank = rte_zmalloc("ibex_gen_rank", sizeof(*r->rank) * n,
 			      RTE_CACHE_LINE_SIZE);
 	r->port_rank = rte_zmalloc("ibex_gen_port_rank",
@@ -503,23 +592,34 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	r->rank_next = rte_zmalloc("ibex_gen_rank_next",
 				   sizeof(*r->rank_next) * n, 0);
 	if (r->port == NULL || r->rank == NULL || r->port_rank == NULL ||
-	    r->dcq == NULL || r->tick_per_byte == NULL || r->rank_next == NULL)
-		goto nomem;
+	    r->dcq == NULL || r->tick_per_byte == NULL || r->rank_next == NULL) {
+		snprintf(err, errlen, "out of memory for the generator's %u "
+			 "ports and %u ranks", nports, n);
+		return -ENOMEM;
+	}
 	r->nports = nports;
 	ret = qsbr_create(r);
 	if (ret < 0) {
 		snprintf(err, errlen, "cannot create the RCU state");
 		return ret;
 	}
+	ret = run_slots(r, err, errlen);
+	if (ret < 0)
+		return ret;
 	r->meas = rte_zmalloc("ibex_gen_meas", sizeof(*r->meas),
 			      RTE_CACHE_LINE_SIZE);
 	r->coll = rte_zmalloc("ibex_gen_coll", sizeof(*r->coll),
 			      RTE_CACHE_LINE_SIZE);
-	r->tmpl = rte_zmalloc("ibex_gen_tmpl", sizeof(*r->tmpl) *
-			      IBEX_GEN_MAX_FLOWS, RTE_CACHE_LINE_SIZE);
-	if (r->meas == NULL || r->coll == NULL || r->tmpl == NULL)
+	if (r->meas == NULL || r->coll == NULL) {
+		snprintf(err, errlen, "out of memory for the generator's "
+			 "measurement");
+		return -ENOMEM;
+	}
+	if (ibex_gen_meas_init(r->meas, r->opts.qps * r->sl.npairs) < 0) {
+		rte_free(r->meas);
+		r->meas = NULL;
 		goto nomem;
-	ibex_gen_meas_init(r->meas);
+	}
 	ret = ibex_gen_report_init(&r->rep, &r->opts, r->hz, r->meas);
 	if (ret < 0)
 		goto nomem;
@@ -552,27 +652,27 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 			memcpy(r->rank[i].mac, o->rank_mac[i], 6);
 		r->rank[i].port = (uint16_t)(i % nports);
 	}
-	for (s = 0; s < n; s++)
-		for (d = 0; d < n; d++) {
-			ret = ibex_gen_tmpl_build(&r->tmpl[ibex_gen_flow(s, d)],
-						  &r->rank[s], &r->rank[d],
-						  &o->frame);
-			if (ret < 0) {
-				snprintf(err, errlen, "cannot build frame headers");
-				return ret;
-			}
+	for (s = 0; s < r->sl.npairs; s++) {
+		d = ibex_gen_slot_dst(&r->sl, s);
+		ret = ibex_gen_tmpl_build(&r->tmpl[s], &r->rank[r->slot_src[s]],
+					  &r->rank[d], &o->frame);
+		if (ret < 0) {
+			snprintf(err, errlen, "cannot build frame headers");
+			return ret;
 		}
+	}
 	ret = classes_setup(r, err, errlen);
 	if (ret < 0)
 		return ret;
-	r->full_min = ibex_gen_frame_len(&r->tmpl[1], 0);
-	r->head_min = ibex_gen_frame_len(&r->tmpl[1], IBEX_GEN_HEAD_LEN);
+	/* every pair's headers have slot 0's geometry */
+	r->full_min = ibex_gen_frame_len(&r->tmpl[0], 0);
+	r->head_min = ibex_gen_frame_len(&r->tmpl[0], IBEX_GEN_HEAD_LEN);
 	r->frame_len = o->frame_size;
 	r->drv = ibex_gen_open_loop(o->engine) ? &rate_driver : &coll_driver;
 	ret = r->drv->setup(r, err, errlen);
 	if (ret < 0)
 		return ret;
-	r->payload_max = ibex_gen_payload_max(&r->tmpl[1], o->mtu);
+	r->payload_max = ibex_gen_payload_max(&r->tmpl[0], o->mtu);
 	if (r->payload_max == 0) {
 		snprintf(err, errlen, "--mtu %u leaves no room for payload",
 			 o->mtu);
@@ -645,17 +745,27 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 	ibex_gen_report_free(&r->rep);
 	rte_mempool_free(r->pool);
 	rte_free(r->tmpl);
+	rte_free(r->slot_src);
+	rte_free(r->rf_of);
+	rte_free(r->next_qp);
+	rte_free(r->flow_prio);
+	rte_free(r->flow_vl);
+	rte_free(r->tx_slot);
+	rte_free(r->tx_dst);
+	ibex_gen_slots_free(&r->sl);
 	if (r->coll != NULL)
 		ibex_coll_fini(r->coll);
 	rte_free(r->coll);
 	rte_free(r->lat_size);
 	rte_free(r->rep.rflow_lat);
 	r->rep.rflow_lat = NULL;
+	if (r->meas != NULL)
+		ibex_gen_meas_fini(r->meas);
 	rte_free(r->meas);
 	if (r->port != NULL)
 		for (i = 0; i < r->nports; i++)
 			free(r->port[i].infl_ent);
-	rte_free(r->port);
+	free(r->port);
 	rte_free(r->rank);
 	rte_free(r->port_rank);
 	rte_free(r->dcq);
@@ -709,6 +819,7 @@ rx_trimmed(struct ibex_gen_run *r, unsigned int pi, const uint8_t *d,
 	struct gen_port *sp;
 	struct retx_ent *e;
 	uint32_t src, dst, qp, sf;
+	int32_t slot;
 
 	if (!ibex_gen_head_get(d, len, t0->bth_off, &h) || h.len <= len)
 		return false;
@@ -718,7 +829,10 @@ rx_trimmed(struct ibex_gen_run *r, unsigned int pi, const uint8_t *d,
 	if (qp >= r->opts.qps || src >= r->opts.nranks ||
 	    dst >= r->opts.nranks || r->rank[dst].port != pi)
 		return false;
-	sf = ibex_gen_subflow(ibex_gen_flow(src, dst), qp);
+	slot = ibex_gen_slot(&r->sl, src, dst);
+	if (slot < 0)
+		return false;
+	sf = ibex_gen_subflow(&r->sl, (uint32_t)slot, qp);
 	r->meas->trimmed_rx++;
 	sp = &r->port[r->rank[src].port];
 	/* With --rto, a NACK of a frame already queued again, or already
@@ -790,6 +904,7 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t len = m->data_len, f, src, dst, payload;
+	int32_t slot;
 	struct ibex_gen_trailer t;
 	const struct ibex_gen_tmpl *tp;
 	bool short_probe = false;
@@ -839,9 +954,15 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 		r->meas->foreign++;
 		return;
 	}
+	/* A pair the run does not use (a stray frame): foreign too. */
+	slot = ibex_gen_slot(&r->sl, src, dst);
+	if (ibex_unlikely(slot < 0)) {
+		r->meas->foreign++;
+		return;
+	}
 	/* from here on the sub-flow's index, as the tables take it */
-	f = ibex_gen_flow(src, dst);
-	t.flow = ibex_gen_subflow(f, ibex_gen_wire_qp(t.flow));
+	f = (uint32_t)slot;
+	t.flow = ibex_gen_subflow(&r->sl, f, ibex_gen_wire_qp(t.flow));
 	tp = &r->tmpl[f];
 	if (ibex_unlikely((r->rto || r->meas->retx_tx != 0) &&
 			  len >= r->head_min && !short_probe) &&
@@ -981,11 +1102,11 @@ window_open(struct ibex_gen_run *r, struct gen_port *p)
 
 static inline void
 frame_fill(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf *m,
-	   unsigned int src, unsigned int dst, uint32_t len, uint8_t opcode,
-	   uint32_t tag, uint64_t now)
+	   unsigned int src, unsigned int dst, uint32_t f, uint32_t len,
+	   uint8_t opcode, uint32_t tag, uint64_t now)
 {
-	uint32_t f = ibex_gen_flow(src, dst), qp = r->next_qp[f],
-		 sf = ibex_gen_subflow(f, qp), psn = 0;
+	uint32_t qp = r->next_qp[f], sf = ibex_gen_subflow(&r->sl, f, qp),
+		 psn = 0;
 	struct ibex_gen_trailer t = {
 		.magic = IBEX_GEN_MAGIC, .flow = ibex_gen_wire_flow(src, dst, qp),
 		.seq = r->meas->tx_seq[sf]++,
@@ -1091,8 +1212,8 @@ tx_retx(struct ibex_gen_run *r, struct gen_port *p, struct rte_mbuf **mb,
 
 	while (p->retx_n != 0 && built < room) {
 		const struct retx_ent *e = &p->retx[p->retx_head];
-		uint32_t f = ibex_gen_subflow_flow(e->sf);
-		unsigned int qp = e->sf / IBEX_GEN_MAX_FLOWS;
+		uint32_t f = ibex_gen_subflow_slot(&r->sl, e->sf);
+		unsigned int qp = ibex_gen_subflow_qp(&r->sl, e->sf);
 		struct ibex_gen_trailer t = { .magic = IBEX_GEN_MAGIC,
 			.flow = ibex_gen_wire_flow(e->src, e->dst, qp),
 			.seq = e->seq, .tag = e->tag,
@@ -1145,7 +1266,7 @@ rto_scan(struct ibex_gen_run *r, struct gen_port *p, uint64_t now)
 				  RTO_SCAN_BUDGET);
 	for (i = 0; i < n; i++) {
 		const struct ibex_inflight_ent *s = &p->infl.ent[slot[i]];
-		uint32_t f = ibex_gen_subflow_flow(s->sf);
+		uint32_t f = ibex_gen_subflow_slot(&r->sl, s->sf);
 		struct retx_ent *e;
 
 		if (p->retx_n == RETX_MAX) {
@@ -1158,8 +1279,8 @@ rto_scan(struct ibex_gen_run *r, struct gen_port *p, uint64_t now)
 			.psn = s->psn, .tag = s->tag, .len = s->len,
 			.opcode = s->opcode, .flags = IBEX_GEN_HEAD_RTO,
 			.slot = slot[i],
-			.src = (uint16_t)(f / IBEX_GEN_MAX_RANKS),
-			.dst = (uint16_t)(f % IBEX_GEN_MAX_RANKS),
+			.src = r->slot_src[f],
+			.dst = (uint16_t)ibex_gen_slot_dst(&r->sl, f),
 			.tsc = s->first_tsc, .nack_tsc = now };
 	}
 }
@@ -1213,7 +1334,7 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 	struct rte_mbuf *mb[BURST];
 	struct ibex_gen_pkt k;
 	unsigned int built = 0, have = 0, idle = 0, ri = p->next_rank;
-	uint32_t max_len = r->opts.mtu, tagi = (r->coll->iter & 0xffff) << 16;
+	uint32_t f, max_len = r->opts.mtu, tagi = (r->coll->iter & 0xffff) << 16;
 
 	if (!tx_flush(r, p, now_ns) || p->nranks == 0)
 		return;
@@ -1243,12 +1364,19 @@ tx_coll(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 			continue;
 		}
 		idle = 0;
-		len = ibex_gen_frame_len(&r->tmpl[ibex_gen_flow(src, k.dst)],
-					 k.payload);
-		frame_fill(r, p, mb[built], src, k.dst, len, k.opcode,
+		/* a rank sends to one peer for a whole transfer: its slot is
+		 * looked up when the peer changes */
+		if (ibex_unlikely(r->tx_dst[src] != k.dst)) {
+			r->tx_dst[src] = k.dst;
+			r->tx_slot[src] = (uint32_t)ibex_gen_slot(&r->sl, src,
+								  k.dst);
+		}
+		f = r->tx_slot[src];
+		len = ibex_gen_frame_len(&r->tmpl[f], k.payload);
+		frame_fill(r, p, mb[built], src, k.dst, f, len, k.opcode,
 			   tagi | k.step, now);
 		r->meas->tx_payload += k.payload;
-		sent_frame(r, p, src, ibex_gen_flow(src, k.dst), len, now);
+		sent_frame(r, p, src, f, len, now);
 		built++;
 	}
 	p->next_rank = (uint16_t)ri;
@@ -1304,7 +1432,7 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 					ibex_pacer_unsend(&fl->pacer, want);
 				break;
 			}
-			frame_fill(r, p, mb[built], src, fl->dst, len,
+			frame_fill(r, p, mb[built], src, fl->dst, fl->f, len,
 				   IBEX_GEN_OP_ONLY, tag, now);
 			r->meas->tx_payload += payload;
 			sent_frame(r, p, src, fl->f, len, now);
@@ -1987,7 +2115,7 @@ static int
 rate_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 {
 	const struct ibex_gen_opts *o = &r->opts;
-	uint32_t smin = ibex_gen_short_min(&r->tmpl[1]), k;
+	uint32_t smin = ibex_gen_short_min(&r->tmpl[0]), k;
 
 	for (k = 0; k <= o->nsizes; k++) {
 		uint32_t len = k < o->nsizes ? o->sizes[k] - 4 :

@@ -53,6 +53,10 @@ int ibex_gen_run_report(struct ibex_gen_run *r, FILE *f);
 /** The measurement and report objects (tests). */
 const struct ibex_gen_meas *ibex_gen_run_meas(const struct ibex_gen_run *r);
 const struct ibex_gen_report *ibex_gen_run_rep(const struct ibex_gen_run *r);
+/** Sub-flow index of queue pair 0 of pair (@p src, @p dst) in the
+ * measurement's tables (tests). @return -1: the run does not use it. */
+int32_t ibex_gen_run_subflow(const struct ibex_gen_run *r, unsigned int src,
+			     unsigned int dst);
 
 /** Stop and close the ports, free everything (after the lcore returned). */
 void ibex_gen_run_free(struct ibex_gen_run *r);

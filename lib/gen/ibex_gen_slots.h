@@ -88,4 +88,37 @@ ibex_gen_slot(const struct ibex_gen_slots *sl, uint32_t src, uint32_t dst)
 	return lo < sl->base[src + 1] && sl->dst[lo] == dst ? (int32_t)lo : -1;
 }
 
+/**
+ * Sub-flow of queue pair @p qp of slot @p slot: the index of the
+ * measurement's per-QP tables (a QP has its own sequence and PSN space),
+ * qp x npairs + slot. With one QP per connection it is the slot.
+ */
+static inline uint32_t
+ibex_gen_subflow(const struct ibex_gen_slots *sl, uint32_t slot,
+		 unsigned int qp)
+{
+	return qp * sl->npairs + slot;
+}
+
+/** The slot (rank pair) of sub-flow @p sf. */
+static inline uint32_t
+ibex_gen_subflow_slot(const struct ibex_gen_slots *sl, uint32_t sf)
+{
+	return sf % sl->npairs;
+}
+
+/** The queue pair of sub-flow @p sf. */
+static inline unsigned int
+ibex_gen_subflow_qp(const struct ibex_gen_slots *sl, uint32_t sf)
+{
+	return sf / sl->npairs;
+}
+
+/** Destination rank of slot @p slot. */
+static inline unsigned int
+ibex_gen_slot_dst(const struct ibex_gen_slots *sl, uint32_t slot)
+{
+	return sl->dst[slot];
+}
+
 #endif /* IBEX_GEN_SLOTS_H */

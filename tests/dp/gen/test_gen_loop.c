@@ -113,8 +113,8 @@ test_loopback_rate(void **state)
 	assert_int_equal(sc.out_of_order, 0);
 	assert_int_equal(m->foreign, 0);
 	/* both directions carried about half each */
-	assert_true(m->seq[ibex_gen_flow(0, 1)].c.rx > m->tx_frames / 3);
-	assert_true(m->seq[ibex_gen_flow(1, 0)].c.rx > m->tx_frames / 3);
+	assert_true(m->seq[ibex_gen_run_subflow(r, 0, 1)].c.rx > m->tx_frames / 3);
+	assert_true(m->seq[ibex_gen_run_subflow(r, 1, 0)].c.rx > m->tx_frames / 3);
 	/* Paced: 0.25 s at 200 kpps, within 5 %, over the time the pacers
 	 * ran. A generator lcore descheduled for longer than the pacer's
 	 * lag bound (a busy host) resyncs and skips that time, as the report
@@ -179,7 +179,7 @@ test_loopback_flows_short(void **state)
 	}
 	/* ... and the run is mostly not stalled, or it says nothing */
 	assert_true(rep->pacer_lost_s < rep->elapsed_s / 2);
-	assert_int_equal(m->seq[ibex_gen_flow(2, 1)].c.rx, rep->rflow_rx[1]);
+	assert_int_equal(m->seq[ibex_gen_run_subflow(r, 2, 1)].c.rx, rep->rflow_rx[1]);
 	ibex_gen_run_free(r);
 }
 
@@ -329,8 +329,8 @@ test_pfc_obeyed(void **state)
 	r = run(&o, ports, 2);
 	m = ibex_gen_run_meas(r);
 	assert_int_equal(ibex_gen_run_rep(r)->pfc_rx, 1);
-	assert_int_equal(m->seq[ibex_gen_flow(0, 1)].c.rx, 0);
-	assert_true(m->seq[ibex_gen_flow(1, 0)].c.rx > 1000);
+	assert_int_equal(m->seq[ibex_gen_run_subflow(r, 0, 1)].c.rx, 0);
+	assert_true(m->seq[ibex_gen_run_subflow(r, 1, 0)].c.rx > 1000);
 	ibex_gen_run_free(r);
 }
 

@@ -220,9 +220,9 @@ status_is 2 "ibex-switch: --gen options that do not go together" "$sw" \
 	--check-config "$conf" --gen "--engine hd --ranks 6"
 grep -q "power-of-two" "$tmp/out" || { cat "$tmp/out"; fail "--gen hd 6: why"; }
 status_is 2 "ibex-switch: bad --gen value" "$sw" --check-config "$conf" \
-	--gen "--ranks 100"
-grep -q -- "--ranks: bad value '100' (2..64)" "$tmp/out" ||
-	{ cat "$tmp/out"; fail "--gen --ranks 100: no range"; }
+	--gen "--ranks 16385"
+grep -q -- "--ranks: bad value '16385' (2..16384)" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "--gen --ranks 16385: no range"; }
 status_is 2 "ibex-gen: option before --" "$gen" --ranks 4 --
 status_is 2 "ibex-fabric: bad option" "$fabric" -- --check "$topo" --bogus
 status_is 2 "ibex-fabric: bad value" "$fabric" -- --check "$topo" --fc x

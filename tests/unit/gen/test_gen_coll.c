@@ -189,8 +189,8 @@ test_hd_accounting(void **state)
 			.payload_max = 1024, .straggler.rank = -1 };
 		struct sim *s = sim_new(&cfg);
 		uint64_t S = ibex_coll_msg_bytes(&cfg);
-		uint16_t peer[IBEX_GEN_MAX_RANKS];
-		uint64_t bytes[IBEX_GEN_MAX_RANKS];
+		uint16_t peer[64];
+		uint64_t bytes[64];
 
 		while ((1u << l) < n)
 			l++;

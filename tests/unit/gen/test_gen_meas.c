@@ -34,7 +34,7 @@ rx_n(struct ibex_gen_meas *m, unsigned int n, uint64_t delay)
 
 	for (i = 0; i < n; i++) {
 		struct ibex_gen_trailer t = { .magic = IBEX_GEN_MAGIC,
-			.flow = ibex_gen_flow(0, 1), .seq = seq++,
+			.flow = 1, .seq = seq++,
 			.tsc = 1000000 };
 
 		ibex_gen_meas_rx(m, &t, 100, IBEX_ECN_ECT0, 1000000 + delay, 50);
@@ -47,7 +47,7 @@ meas_new(void)
 	struct ibex_gen_meas *m = calloc(1, sizeof(*m));
 
 	assert_non_null(m);
-	ibex_gen_meas_init(m);
+	assert_int_equal(ibex_gen_meas_init(m, 8), 0);
 	return m;
 }
 
@@ -118,6 +118,7 @@ test_sizes_bookkeeping(void **state)
 	assert_int_equal(ibex_hist_count(s0), 0);
 	assert_int_equal(ibex_hist_count(s2), 0);
 	free(h);
+	ibex_gen_meas_fini(m);
 	free(m);
 }
 
@@ -134,6 +135,7 @@ test_fold_without_sizes(void **state)
 	ibex_gen_meas_sizes_fold(m);
 	assert_int_equal(ibex_hist_count(&m->lat), 10);
 	assert_int_equal(ibex_hist_max(&m->lat), 400);
+	ibex_gen_meas_fini(m);
 	free(m);
 }
 
@@ -228,6 +230,7 @@ test_report_per_size(void **state)
 	ibex_gen_report_free(rep);
 	free(rep);
 	free(h);
+	ibex_gen_meas_fini(m);
 	free(m);
 }
 
@@ -335,6 +338,7 @@ test_report_not_run(void **state)
 	rmdir(dir);
 	ibex_gen_report_free(rep);
 	free(rep);
+	ibex_gen_meas_fini(m);
 	free(m);
 }
 
@@ -379,6 +383,7 @@ test_emulation_open_loop(void **state)
 	free(buf);
 	ibex_gen_report_free(rep);
 	free(rep);
+	ibex_gen_meas_fini(m);
 	free(m);
 }
 

@@ -96,9 +96,9 @@ test_errors_say_what_is_allowed(void **state)
 	static const struct {
 		const char *name, *val, *says;
 	} cases[] = {
-		{ "ranks", "100", "--ranks: bad value '100' (2..64)" },
-		{ "ranks", "x", "(2..64)" },
-		{ "root", "64", "(0..63)" },
+		{ "ranks", "16385", "--ranks: bad value '16385' (2..16384)" },
+		{ "ranks", "x", "(2..16384)" },
+		{ "root", "16384", "(0..16383)" },
 		{ "stepfactor", "1", "(2..1024)" },
 		{ "iters", "0", "(1..100000)" },
 		{ "warmup", "-1", "(0..1000000)" },
@@ -132,8 +132,8 @@ test_errors_say_what_is_allowed(void **state)
 		{ "fc", "xon", "(none|pfc|credit)" },
 		{ "search", "ndr", "(rate|burst)" },
 		{ "sizes", "64,20000", "each 64..16388 bytes" },
-		{ "straggler", "99:1:0.5", "rank R below 64" },
-		{ "flow", "0:0", "ranks below 64, S != D" },
+		{ "straggler", "16384:1:0.5", "rank R below 16384" },
+		{ "flow", "0:0", "ranks below 16384, S != D" },
 		{ "flow", "0:1@9", "a class @C is 0..7" },
 		{ "flow", "0:1,0:1", "a rank pair twice" },
 	};
@@ -185,7 +185,7 @@ test_man_is_the_table(void **state)
 	assert_non_null(strstr(text, "**-b**, **--minbytes** *S*\n: "));
 	assert_non_null(strstr(text, "*S:D\\[:PPS\\]\\[@C\\],..*"));
 	assert_non_null(strstr(text, "## Reports\n"));
-	assert_non_null(strstr(text, "Allowed: 2..64"));
+	assert_non_null(strstr(text, "Allowed: 2..16384"));
 	free(text);
 }
 
@@ -342,6 +342,45 @@ test_flow_classes(void **state)
 	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
 }
 
+/* Beyond 64 ranks: what each engine's tables hold is checked up front,
+ * with the reason. */
+static void
+test_rank_limits(void **state)
+{
+	struct ibex_gen_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse2(&o, "--ranks", "1024"), 0);
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	assert_int_equal(parse2(&o, "--ranks", "4096"), 0);
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	/* a ring of 4,097 ranks: 4,097 x 8,192 input counters */
+	assert_int_equal(parse2(&o, "--ranks", "4097"), 0);
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "4,096"));
+	assert_int_equal(parse2(&o, "--ranks", "16384"), 0);
+	assert_int_equal(parse2(&o, "--engine", "hd"), 0);
+	o.nranks = 16384;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	assert_int_equal(parse2(&o, "--engine", "alltoall"), 0);
+	o.nranks = 1024;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	o.nranks = 1025;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "rank pairs"));
+	/* open loop: one flow per rank without --flow, 64 at most */
+	assert_int_equal(parse2(&o, "--engine", "rate"), 0);
+	o.nranks = 64;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	o.nranks = 65;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--flow"));
+	assert_int_equal(ibex_gen_flows_parse(&o, "0:1000,1000:0"), 0);
+	o.nranks = 1024;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+}
+
 /* --rto recovers losses, which a search measures: refused together. */
 static void
 test_rto_checks(void **state)
@@ -371,6 +410,7 @@ main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rto_checks),
+		cmocka_unit_test(test_rank_limits),
 		cmocka_unit_test(test_flow_classes),
 		cmocka_unit_test(test_errors_say_what_is_allowed),
 		cmocka_unit_test(test_man_is_the_table),
