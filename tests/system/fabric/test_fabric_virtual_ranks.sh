@@ -9,7 +9,8 @@
 # paths: 2 hops under one edge switch, 4 within a pod, 6 across pods.
 # Each link carries at most one flow of the ring (every edge switch,
 # every pod, sends one flow out and takes one in), so the model needs
-# no ECMP choice.
+# no ECMP choice. An all-to-all over the same 128 ranks with credits
+# completes with every frame of its 16,256 rank pairs received once.
 #
 #   test_fabric_virtual_ranks.sh IBEX_FABRIC IBEX_TOPO
 set -euo pipefail
@@ -91,3 +92,29 @@ print("fabric_virtual_ranks: ring of %d ranks on fattree %d at %s, 1 MiB: %.3f u
 PY
 	{ show_log "$tmp/run.log"; fail "closed form: ring over $ranks ranks"; }
 check_ok "ring all-reduce over 128 ranks (fattree 8, 400G): within 1% of the closed form, nothing lost"
+
+# All-to-all uses every one of the 128 x 127 rank pairs (16,256 slots; a
+# frame's slot is a binary search over 127 destinations). With credits
+# (lossless: ECMP collisions on a lossy fabric drop frames) every frame
+# arrives once and the collective completes.
+dpdk_prefix p vranks2
+"$fab" "${eal[@]}" --file-prefix="$p" -- "$tmp/ft.yaml" --fc credit \
+	--clock virtual --ctl-dir none --gen "--engine alltoall --ranks $ranks \
+	-b 256K -e 256K -n 1 -w 0 --json $tmp/a2a.json" >"$tmp/a2a.log" 2>&1 ||
+	{ show_log "$tmp/a2a.log"; fail "all-to-all over $ranks ranks: the run failed"; }
+python3 - "$tmp/a2a.json" "$ranks" <<'PY' ||
+import json, sys
+g = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+fr, sq, s = g["frames"], g["sequence"], g["sizes"][0]
+assert g["ranks"] == n and g["engine"] == "alltoall", (g["ranks"], g["engine"])
+assert s["failed"] == 0 and s["time_us"] > 0, s
+# 256 KiB / n = 2 KiB to each peer: 2 frames of at most 1432 B payload
+assert fr["tx"] == n * (n - 1) * 2 == fr["rx"] and fr["foreign"] == 0, fr
+assert sq["lost"] == 0 and sq["duplicate"] == 0, sq
+print("fabric_virtual_ranks: all-to-all of %d ranks, 256 KiB: %d frames over %d rank "
+      "pairs, every one received once, %.3f us simulated" % (n, fr["tx"], n * (n - 1),
+      s["time_us"]))
+PY
+	{ show_log "$tmp/a2a.log"; fail "all-to-all over $ranks ranks"; }
+check_ok "all-to-all over 128 ranks (16,256 rank pairs) with credits: every frame received once"
