@@ -174,7 +174,14 @@ struct fabric_sim {
 	clockid_t cpu_clock;
 	double start_cpu, stop_cpu;
 	uint64_t progress_hops, progress_steps;
+	/** Rank i's end of its link, the generator's port i. */
+	struct ibexlink_port **rank_pt;
+	unsigned int n_ranks;
 };
+
+/** For ibex_gen_run_set_rx_idle(): would a receive at rank @p i's port
+ * (@p arg the struct fabric_sim) find nothing? */
+bool fabric_sim_rank_rx_idle(void *arg, unsigned int i);
 
 /** Run the switches of @p f (data paths @p dps) under the virtual clock,
  * stepped by the generator's polls (ibex_clock_poll()); the ranks' ports

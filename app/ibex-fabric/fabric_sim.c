@@ -264,11 +264,16 @@ fabric_sim_start(struct fabric_sim *s, struct fabric *f, struct ibex_dp **dps)
 		}
 	}
 	s->port_first[s->n_sw] = n;
+	s->rank_pt = calloc(f->routes.n_ranks + 1, sizeof(*s->rank_pt));
+	if (s->rank_pt == NULL)
+		return -ENOMEM;
+	s->n_ranks = f->routes.n_ranks;
 	for (i = 0; i < f->routes.n_ranks; i++) {
 		struct ibexlink_port *pt = ibexlink_port_of(f->rank_port[i]);
 
 		if (pt != NULL)
 			ibexlink_port_set_owner(pt, s->n_sw);
+		s->rank_pt[i] = pt;
 	}
 	ret = ibex_dp_virtual_attach(dps, f->n_sw, &s->lc);
 	if (ret < 0)
@@ -304,7 +309,18 @@ fabric_sim_free(struct fabric_sim *s)
 	free(s->tick);
 	free(s->port_first);
 	free(s->port);
+	free(s->rank_pt);
 	free(s);
+}
+
+bool
+fabric_sim_rank_rx_idle(void *arg, unsigned int i)
+{
+	const struct fabric_sim *s = arg;
+
+	/* a port that is no link end: polled as ever */
+	return i < s->n_ranks && s->rank_pt[i] != NULL &&
+	       ibexlink_port_rx_idle(s->rank_pt[i]);
 }
 
 double

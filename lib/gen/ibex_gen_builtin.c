@@ -43,6 +43,8 @@ struct ibex_gen_builtin {
 	uint16_t *peer_ids;
 	struct rte_ring *(*rings)[2];
 	struct ibex_gen_run *run;
+	ibex_gen_rx_idle_fn rx_idle;
+	void *rx_idle_arg;
 	void (*done)(void);
 	bool launched;
 };
@@ -343,6 +345,7 @@ ibex_gen_builtin_start(struct ibex_gen_builtin *g, void (*done)(void),
 		return ret;
 	}
 	ibex_gen_run_watch(g->run, stop);
+	ibex_gen_run_set_rx_idle(g->run, g->rx_idle, g->rx_idle_arg);
 	g->done = done;
 	ret = rte_eal_remote_launch(builtin_main, g, g->lcore);
 	if (ret < 0) {
@@ -352,6 +355,14 @@ ibex_gen_builtin_start(struct ibex_gen_builtin *g, void (*done)(void),
 	}
 	g->launched = true;
 	return 0;
+}
+
+void
+ibex_gen_builtin_set_rx_idle(struct ibex_gen_builtin *g,
+			     ibex_gen_rx_idle_fn fn, void *arg)
+{
+	g->rx_idle = fn;
+	g->rx_idle_arg = arg;
 }
 
 void

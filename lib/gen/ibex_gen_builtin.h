@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "ibex_gen_run.h"
+
 struct ibex_gen_builtin;
 struct ibex_conf;
 
@@ -104,5 +106,10 @@ void ibex_gen_builtin_free(struct ibex_gen_builtin *g);
 
 /** The same for the built-in generator, before ibex_gen_builtin_start(). */
 void ibex_gen_builtin_set_meta(struct ibex_gen_builtin *g, const char *meta);
+
+/** ibex_gen_run_set_rx_idle() for the built-in generator's run, before
+ * ibex_gen_builtin_start() (ibex-fabric under the virtual clock). */
+void ibex_gen_builtin_set_rx_idle(struct ibex_gen_builtin *g,
+				  ibex_gen_rx_idle_fn fn, void *arg);
 
 #endif /* IBEX_GEN_BUILTIN_H */

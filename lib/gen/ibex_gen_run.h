@@ -58,6 +58,17 @@ const struct ibex_gen_report *ibex_gen_run_rep(const struct ibex_gen_run *r);
 int32_t ibex_gen_run_subflow(const struct ibex_gen_run *r, unsigned int src,
 			     unsigned int dst);
 
+/**
+ * Under the virtual clock: @p fn(@p arg, i) tells whether a receive at
+ * the run's port i would find nothing (no frame, nothing staged), and the
+ * loop skips that port's receive; exact, so the run's results are the
+ * same. NULL (the default): every port is polled every turn. Before
+ * ibex_gen_run_main().
+ */
+typedef bool (*ibex_gen_rx_idle_fn)(void *arg, unsigned int port);
+void ibex_gen_run_set_rx_idle(struct ibex_gen_run *r, ibex_gen_rx_idle_fn fn,
+			      void *arg);
+
 /** Stop and close the ports, free everything (after the lcore returned). */
 void ibex_gen_run_free(struct ibex_gen_run *r);
 

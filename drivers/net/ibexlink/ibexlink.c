@@ -696,6 +696,26 @@ ibexlink_port_rx_head(const struct ibexlink_port *pt)
 				     r->slot[tail & r->mask].arrival_ps);
 }
 
+bool
+ibexlink_port_rx_idle(const struct ibexlink_port *pt)
+{
+	const struct ibexlink_ring *r;
+	uint32_t tail;
+
+	/* as eth_rx: without a peer it does nothing */
+	if (pt->peer == NULL)
+		return true;
+	if (atomic_load_explicit(&pt->staged, memory_order_relaxed) ||
+	    pt->peer->tx == NULL || pt->peer->tx->ring == NULL)
+		return false;
+	r = pt->peer->tx->ring;
+	tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	if (tail == atomic_load_explicit(&r->head, memory_order_acquire))
+		return true;
+	/* ibexlink_ring_take()'s test, at eth_rx's now */
+	return r->slot[tail & r->mask].arrival_ps > now_ps();
+}
+
 /* ---- counters ---- */
 
 /* Every counter of a port, in one order, for stats, xstats and reset. */

@@ -63,6 +63,7 @@
 #define IBEXLINK_DEF_RATE       UINT64_C(100000000000)
 #define IBEXLINK_DEF_WINDOW_PS  UINT64_C(2000000)
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /**
@@ -99,6 +100,14 @@ void ibexlink_port_set_owner(struct ibexlink_port *pt, uint32_t owner);
 /** When the first frame waiting at @p pt (arrived or on its way) arrives,
  * in ticks of ibex_clock_hz(); UINT64_MAX: none. */
 uint64_t ibexlink_port_rx_head(const struct ibexlink_port *pt);
+
+/**
+ * Would a receive at @p pt now do nothing: no frame has arrived, and
+ * none of the port's own frames is staged for its wire (a receive moves
+ * those on)? Exactly what its rx burst would find, so a poller may skip
+ * it: the executive's lcore, under the virtual clock.
+ */
+bool ibexlink_port_rx_idle(const struct ibexlink_port *pt);
 
 /** Frames committed to a wire and frames taken by a receiver, all links,
  * since the start (counted under the virtual clock only). */
