@@ -2180,19 +2180,38 @@ ibex_conf_init(struct ibex_conf *c)
 	ibex_conf_init_zeroed(c);
 }
 
+/* Copy bytes [@p from, @p to) of @p src into @p dst. */
+static void
+conf_copy_span(struct ibex_conf *dst, const struct ibex_conf *src,
+	       size_t from, size_t to)
+{
+	memcpy((char *)dst + from, (const char *)src + from, to - from);
+}
+
 void
 ibex_conf_copy(struct ibex_conf *dst, const struct ibex_conf *src)
 {
-	const size_t lo = offsetof(struct ibex_conf, ports);
-	const size_t hi = lo + sizeof(src->ports);
+	const size_t ports = offsetof(struct ibex_conf, ports);
+	const size_t ports_end = ports + sizeof(src->ports);
+	const size_t statics = offsetof(struct ibex_conf, statics);
+	const size_t statics_end = statics + sizeof(src->statics);
 	unsigned int n = src->nb_ports > dst->nb_ports ? src->nb_ports :
 			 dst->nb_ports;
+	unsigned int k = src->nb_static > dst->nb_static ? src->nb_static :
+			 dst->nb_static;
 
+	_Static_assert(offsetof(struct ibex_conf, ports) <
+		       offsetof(struct ibex_conf, statics),
+		       "ibex_conf_copy() copies the ports, then the statics");
 	if (n > IBEX_MAX_PORTS)
 		n = IBEX_MAX_PORTS;
-	memcpy(dst, src, lo);
+	if (k > IBEX_CONF_MAX_STATIC)
+		k = IBEX_CONF_MAX_STATIC;
+	conf_copy_span(dst, src, 0, ports);
 	memcpy(dst->ports, src->ports, n * sizeof(src->ports[0]));
-	memcpy((char *)dst + hi, (const char *)src + hi, sizeof(*src) - hi);
+	conf_copy_span(dst, src, ports_end, statics);
+	memcpy(dst->statics, src->statics, k * sizeof(src->statics[0]));
+	conf_copy_span(dst, src, statics_end, sizeof(*src));
 }
 
 void

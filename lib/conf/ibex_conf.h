@@ -52,7 +52,14 @@
 #include "ibex_vlarb.h"
 
 #define IBEX_DEV_LEN 128
-#define IBEX_CONF_MAX_STATIC 1024
+/*
+ * Most static FDB entries: one per rank of the largest fabric the
+ * generator runs (IBEX_GEN_MAX_RANKS, 16,384), as the fabric manager gives
+ * every switch a route to every rank. 256 KiB of the struct; a copy
+ * (ibex_conf_copy()) writes only the entries in use, so the rest of a
+ * zeroed configuration stays untouched pages.
+ */
+#define IBEX_CONF_MAX_STATIC 16384
 #define IBEX_CONF_ERR_LEN 256
 /** Longest statement, in characters, without its newline. */
 #define IBEX_CONF_LINE_MAX 4096

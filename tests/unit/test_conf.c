@@ -898,7 +898,8 @@ test_errors_fdb_static(void **state)
 static void
 test_errors_limits(void **state)
 {
-	size_t cap = 64 * 1100 + 64;
+	/* a line per static entry and one over (42 bytes each) */
+	size_t cap = 48 * ((size_t)IBEX_CONF_MAX_STATIC + 2) + 64;
 	char *text = malloc(cap);
 	char want[IBEX_CONF_ERR_LEN];
 	size_t used = 0;
