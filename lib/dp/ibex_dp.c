@@ -2711,7 +2711,7 @@ ibex_dp_virtual_run(struct ibex_worker *w)
 	struct rte_mbuf *pkts[IBEX_BURST_MAX + PREFETCH_AHEAD];
 
 	worker_iteration(w, pkts);
-	return w->pending_tx != 0 || w->fc != NULL;
+	return w->pending_tx != 0 || (w->fc != NULL && !ibex_fc_quiet(w));
 }
 
 void

@@ -373,5 +373,14 @@ bool ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port,
 /** Per iteration: send due FC frames, run the watchdog, recompute which
  * egress lanes are paused (into the worker's gate words). */
 void ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc);
+/**
+ * Whether worker @p w's flow control has nothing to do until a frame
+ * comes: one worker, PFC ports only (a credit port sends periodic
+ * updates), no shared buffer in use, no pause pending, asserted, received,
+ * held or stormed. A housekeeping pass would then send nothing and change
+ * no state but its own timestamp, so the virtual clock's executive runs
+ * such a switch only when a frame arrives (ibex_dp_virtual_run()).
+ */
+bool ibex_fc_quiet(const struct ibex_worker *w);
 
 #endif /* IBEX_DP_PRIVATE_H */

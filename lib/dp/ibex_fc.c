@@ -1127,6 +1127,28 @@ ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc)
 	}
 }
 
+bool
+ibex_fc_quiet(const struct ibex_worker *w)
+{
+	const struct ibex_fc *fc = w->fc;
+	uint64_t ports = fc->owned;
+
+	if (fc->multi || fc->buf.shared_used != 0)
+		return false;
+	while (ports != 0) {
+		const struct ibex_fc_port *fp =
+			&fc->port[__builtin_ctzll(ports)];
+
+		ports &= ports - 1;
+		if (fp->mode == IBEX_FC_CREDIT ||
+		    (fp->ptx.pending | fp->ptx.asserted) != 0 ||
+		    fp->rx_pause || fp->paused != 0 || fp->prx.stormed != 0 ||
+		    fp->wd_drop != 0)
+			return false;
+	}
+	return true;
+}
+
 void
 ibex_fc_tx_done(struct ibex_fc *fc, uint16_t port, uint32_t left_blocks)
 {
