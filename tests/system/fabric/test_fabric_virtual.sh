@@ -24,6 +24,8 @@ set -euo pipefail
 TEST_NAME=fabric_virtual
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# the closed form of an all-reduce (closed_form.py, beside this file)
+here=$(cd "$(dirname "$0")" && pwd)
 
 fab=${1:?usage: test_fabric_virtual.sh IBEX_FABRIC CONF_DIR}
 confdir=${2:?usage: test_fabric_virtual.sh IBEX_FABRIC CONF_DIR}
@@ -73,51 +75,21 @@ for c in "ls100 leaf2-spine2-8 100G ring 0" "ls400 leaf2-spine2-8 400G ring 600"
 		--switch-latency "${lat}ns" --gen "--engine $engine --ranks 8 -b 1K -e 1M \
 		-n 3 -w 1 --json $tmp/$name.gen.json" >"$tmp/$name.log" 2>&1 ||
 		{ show_log "$tmp/$name.log"; fail "closed form: $c: the run failed"; }
-	python3 - "$tmp/$name.gen.json" "$topo" "$rate" "$lat" <<'PY' ||
-import json, math, sys
-# The alpha-beta model of an all-reduce on an idle fabric, as lib/gen's
-# engines run it (lib/gen/ibex_gen_coll.c): rank r begins step s when its
-# input of step s-1 has arrived (its sends complete at once: they fit the
-# NIC's TX ring); a chunk goes as frames of at most PAYLOAD bytes, back to
-# back; every hop is store-and-forward at its link's rate; a switch adds
-# its latency to every wire it sends on.
+	python3 - "$tmp/$name.gen.json" "$topo" "$rate" "$lat" "$here" <<'PY' ||
+import json, sys
+sys.path.insert(0, sys.argv[5])
+from closed_form import completion_us, hd_steps, ring_steps
 g = json.load(open(sys.argv[1]))
 topo, rate, lat = sys.argv[2], float(sys.argv[3][:-1]) * 1e9, float(sys.argv[4]) * 1e3
-HDR = 54 + 24 + 4       # Ethernet, IPv4, UDP, BTH; the generator's trailer; ICRC
-PAYLOAD = 1514 - HDR    # --mtu 1514 (lib/gen/ibex_gen_frame.h)
 
-def wire_ps(L):         # the wire's occupancy: preamble, FCS and gap too
-    return (max(L, 60) + 24) * 8 * 1e12 / rate
-def lastbit_ps(L):      # first bit sent to last bit arrived, gap left out
-    return (max(L, 60) + 12) * 8 * 1e12 / rate
-def frames(nb):
-    n = max(1, math.ceil(nb / PAYLOAD))
-    return [HDR + p for p in [PAYLOAD] * (n - 1) + [nb - PAYLOAD * (n - 1)]]
 def path(a, b):         # (link, delay ps) from rank a to rank b
     if topo == "star8" or a // 4 == b // 4:
         return [(("up", a), 500e3), (("down", b), 500e3 + lat)]
     return [(("up", a), 500e3), (("l2s", a // 4), 1e6 + lat),
             (("s2l", b // 4), 1e6 + lat), (("down", b), 500e3 + lat)]
-def steps(n, S):
-    if g["engine"] == "ring":
-        return [[((r + 1) % n, S // n) for r in range(n)]] * (2 * (n - 1))
-    lg = n.bit_length() - 1
-    return ([[(r ^ (n >> (k + 1)), S >> (k + 1)) for r in range(n)] for k in range(lg)] +
-            [[(r ^ (1 << k), (S // n) << k) for r in range(n)] for k in range(lg)])
 def model_us(n, S):
-    free, begin = {}, [0.0] * n
-    for st in steps(n, S):
-        arrive = [0.0] * n
-        for r, (peer, nb) in enumerate(st):
-            for L in frames(nb):
-                t = begin[r]
-                for link, d in path(r, peer):
-                    start = max(t, free.get(link, 0.0))
-                    free[link] = start + wire_ps(L)
-                    t = start + lastbit_ps(L) + d
-                arrive[peer] = max(arrive[peer], t)
-        begin = [max(b, a) for b, a in zip(begin, arrive)]
-    return max(begin) / 1e6
+    steps = ring_steps if g["engine"] == "ring" else hd_steps
+    return completion_us(steps(n, S), n, rate, path)
 worst = 0
 for s in g["sizes"]:
     m = model_us(g["ranks"], s["bytes"])

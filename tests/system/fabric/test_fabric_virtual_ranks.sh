@@ -17,6 +17,8 @@ set -euo pipefail
 TEST_NAME=fabric_virtual_ranks
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# the closed form of an all-reduce (closed_form.py, beside this file)
+here=$(cd "$(dirname "$0")" && pwd)
 
 fab=${1:?usage: test_fabric_virtual_ranks.sh IBEX_FABRIC IBEX_TOPO}
 topo=${2:?usage: test_fabric_virtual_ranks.sh IBEX_FABRIC IBEX_TOPO}
@@ -39,22 +41,15 @@ dpdk_prefix p vranks
 	{ show_log "$tmp/run.log"; fail "ring over $ranks ranks: the run failed"; }
 grep -q "^virtual clock: .* frame-hops" "$tmp/run.log" ||
 	{ show_log "$tmp/run.log"; fail "no closing virtual clock line"; }
-python3 - "$tmp/gen.json" "$k" "$rate" "$ranks" <<'PY' ||
-import json, math, sys
+python3 - "$tmp/gen.json" "$k" "$rate" "$ranks" "$here" <<'PY' ||
+import json, sys
+sys.path.insert(0, sys.argv[5])
+from closed_form import completion_us, ring_steps
 g = json.load(open(sys.argv[1]))
 k, rate, want_ranks = int(sys.argv[2]), float(sys.argv[3][:-1]) * 1e9, int(sys.argv[4])
-HDR = 54 + 24 + 4       # Ethernet, IPv4, UDP, BTH; the generator's trailer; ICRC
-PAYLOAD = 1514 - HDR    # --mtu 1514 (lib/gen/ibex_gen_frame.h)
 D = 500e3               # ibex-topo's default delay, every link (ps)
 h = k // 2              # ranks per edge switch, edge switches per pod
 
-def wire_ps(L):
-    return (max(L, 60) + 24) * 8 * 1e12 / rate
-def lastbit_ps(L):
-    return (max(L, 60) + 12) * 8 * 1e12 / rate
-def frames(nb):
-    n = max(1, math.ceil(nb / PAYLOAD))
-    return [HDR + p for p in [PAYLOAD] * (n - 1) + [nb - PAYLOAD * (n - 1)]]
 def path(a, b):
     up, down = (("up", a), D), (("down", b), D)
     if a // h == b // h:
@@ -64,20 +59,7 @@ def path(a, b):
     return [up, (("e2a", a), D), (("a2c", a), D), (("c2a", a), D),
             (("a2e", a), D), down]
 def model_us(n, S):
-    free, begin = {}, [0.0] * n
-    for _ in range(2 * (n - 1)):
-        arrive = [0.0] * n
-        for r in range(n):
-            peer = (r + 1) % n
-            for L in frames(S // n):
-                t = begin[r]
-                for link, d in path(r, peer):
-                    start = max(t, free.get(link, 0.0))
-                    free[link] = start + wire_ps(L)
-                    t = start + lastbit_ps(L) + d
-                arrive[peer] = max(arrive[peer], t)
-        begin = [max(b, a) for b, a in zip(begin, arrive)]
-    return max(begin) / 1e6
+    return completion_us(ring_steps(n, S), n, rate, path)
 assert g["ranks"] == want_ranks and g["engine"] == "ring", (g["ranks"], g["engine"])
 fr, sq = g["frames"], g["sequence"]
 assert fr["tx"] == fr["rx"] and fr["tx"] > 0 and fr["foreign"] == 0, fr
