@@ -168,14 +168,22 @@ test_loopback_flows_short(void **state)
 	/* Each flow's rate over the time its pacer was not stalled: a busy
 	 * host may hold the generator off for more than the pacer's 10 ms
 	 * lag, and those frames are skipped, not sent late in a burst.
-	 * Within 10%: stalls shorter than the lag still cost a 0.2 s run
-	 * their length (beside a CPU hog, under ASan, 0>1 made 94.6 kpps). */
+	 * Stalls shorter than the lag still cost a 0.2 s run their length,
+	 * and all flows alike: beside a CPU hog, under ASan, 0>1 made 94.6
+	 * kpps; with the suite, a hog and builds on the 2 CPUs, 25 stalls of
+	 * up to 20 ms left one flow 10.3 % short. So each flow within 20 %
+	 * (twice that), and the flows' rates against each other within 10 %:
+	 * what the pacers themselves get right whatever the host. */
 	for (i = 0; i < 3; i++) {
 		double pps = rep->rflow_tx[i] /
 			     (rep->elapsed_s - rep->pacer_lost_s);
+		double ratio = (double)rep->rflow_tx[i] /
+			       (double)rep->rflow_tx[0];
 
 		assert_int_equal(rep->rflow_rx[i], rep->rflow_tx[i]);
-		assert_true(fabs(pps - want[i]) < want[i] * 0.10);
+		assert_true(fabs(pps - want[i]) < want[i] * 0.20);
+		assert_true(fabs(ratio - want[i] / want[0]) <
+			    want[i] / want[0] * 0.10);
 	}
 	/* ... and the run is mostly not stalled, or it says nothing */
 	assert_true(rep->pacer_lost_s < rep->elapsed_s / 2);
