@@ -10,15 +10,27 @@
  * With S the message rounded up to a multiple of n and c = S / n:
  *   ring all-reduce     2(n-1) steps, r sends c to r+1 and receives c from
  *                       r-1 in each: reduce-scatter then all-gather.
- *   halving-doubling    log2 n reduce-scatter rounds (round k: peer
- *                       r ^ (n >> (k+1)), S / 2^(k+1) bytes each way), then
- *                       log2 n all-gather rounds (round k: peer r ^ 2^k,
- *                       c 2^k bytes each way). Rabenseifner's algorithm.
+ *   halving-doubling    Rabenseifner's algorithm over p = the largest
+ *                       power of two <= n, S cut into p blocks (S rounded
+ *                       up to a multiple of p, not n): log2 p reduce-scatter
+ *                       rounds (round k: peer v ^ (p >> (k+1)), the half of
+ *                       its segment it does not keep, S / 2^(k+1) bytes),
+ *                       then log2 p all-gather rounds (round k: peer v ^ 2^k,
+ *                       its 2^k blocks, (S/p) 2^k bytes). When n is not a
+ *                       power of two, x = n - p ranks are extras, as
+ *                       MPICH's recursive halving: of ranks 0..2x-1 each
+ *                       even rank sends its whole vector to the odd one
+ *                       above it in a first step and gets the result back
+ *                       from it in a last step, and is idle in between;
+ *                       the p others are v = r / 2 (r < 2x) or r - x.
+ *                       2 log2 p steps, 2 log2 p + 2 with extras.
  *   incast N->1         one step: every rank but the root sends S to it.
  *   all-to-all          one step: every rank sends c to each other rank,
  *                       peers in the order r+1, r+2, ... so that no two
  *                       senders start on the same receiver.
- * Every rank of an all-reduce sends and receives 2(n-1)S/n in all.
+ * Every rank of a ring, or of halving-doubling over a power of two, sends
+ * and receives 2(n-1)S/n in all; with extras, an extra sends and receives
+ * S, its partner 2(p-1)S/p + S, the others 2(p-1)S/p.
  */
 
 #include <errno.h>
@@ -74,25 +86,89 @@ allreduce_busbw(unsigned int n)
 }
 
 static unsigned int
+pow2_floor(unsigned int n)
+{
+	unsigned int p = 1;
+
+	while (p * 2u <= n)
+		p *= 2u;
+	return p;
+}
+
+static unsigned int
 hd_nsteps(unsigned int n)
 {
-	return 2u * log2u(n);
+	unsigned int p = pow2_floor(n);
+
+	return 2u * log2u(p) + (p == n ? 0u : 2u);
+}
+
+/* Rank of virtual rank v (0..p-1) of n ranks with x extras. */
+static unsigned int
+hd_rank(unsigned int v, unsigned int x)
+{
+	return v < x ? 2u * v + 1u : v + x;
+}
+
+unsigned int
+ibex_coll_hd_xfer(unsigned int n, unsigned int r, unsigned int s,
+		  uint16_t *peer, unsigned int *lo, unsigned int *hi)
+{
+	unsigned int p = pow2_floor(n), x = n - p, l = log2u(p), v, k, m;
+
+	if (x > 0) {
+		bool extra = r < 2u * x && (r & 1u) == 0;
+
+		if (s == 0 || s == 2u * l + 1u) {
+			/* pre-step: extra -> partner; post: partner -> extra */
+			if (r >= 2u * x || extra != (s == 0))
+				return 0;
+			*peer = (uint16_t)(s == 0 ? r + 1u : r - 1u);
+			*lo = 0;
+			*hi = p;
+			return 1;
+		}
+		if (extra)
+			return 0;
+		s--;
+	}
+	if (s >= 2u * l)
+		return 0;
+	v = r < 2u * x ? r / 2u : r - x;
+	if (s < l) {
+		/* keep the half of the segment on v's side of bit m */
+		m = p >> (s + 1u);
+		*lo = (v & ~(2u * m - 1u)) + ((v & m) != 0 ? 0u : m);
+		*hi = *lo + m;
+		*peer = (uint16_t)hd_rank(v ^ m, x);
+	} else {
+		/* send the 2^k blocks gathered so far */
+		k = s - l;
+		*lo = v & ~((1u << k) - 1u);
+		*hi = *lo + (1u << k);
+		*peer = (uint16_t)hd_rank(v ^ (1u << k), x);
+	}
+	return 1;
+}
+
+/* Bytes of blocks [0, j) of a msg cut into p blocks (all the same size
+ * when p divides msg, as it does: ibex_coll_msg_bytes()). */
+static uint64_t
+hd_off(uint64_t msg, unsigned int p, unsigned int j)
+{
+	return (uint64_t)j * (msg / p) + (uint64_t)j * (msg % p) / p;
 }
 
 static unsigned int
 hd_sends(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
 	 unsigned int i, uint64_t msg, uint16_t *peer, uint64_t *bytes)
 {
-	unsigned int n = cfg->nranks, l = log2u(n);
+	unsigned int p = pow2_floor(cfg->nranks), lo, hi;
 
 	(void)i;
-	if (s < l) {
-		*peer = (uint16_t)(r ^ (n >> (s + 1)));
-		*bytes = msg >> (s + 1);
-	} else {
-		*peer = (uint16_t)(r ^ (1u << (s - l)));
-		*bytes = (msg / n) << (s - l);
-	}
+	if (ibex_coll_hd_xfer(cfg->nranks, r, s, peer, &lo, &hi) == 0)
+		return 0;
+	*bytes = hd_off(msg, p, hi) - hd_off(msg, p, lo);
 	return 1;
 }
 
@@ -100,10 +176,25 @@ static uint64_t
 hd_recv(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
 	uint64_t msg)
 {
-	unsigned int n = cfg->nranks, l = log2u(n);
+	unsigned int n = cfg->nranks, p = pow2_floor(n), x = n - p;
+	unsigned int l = log2u(p), from, lo, hi;
+	uint16_t peer;
 
-	(void)r;
-	return s < l ? msg >> (s + 1) : (msg / n) << (s - l);
+	/* who sends to r in step s: the pairs are symmetric in the middle
+	 * steps; the partner gets from r - 1 first, the extra from r + 1
+	 * last */
+	if (x > 0 && (s == 0 || s == 2u * l + 1u)) {
+		if (r >= 2u * x)
+			return 0;
+		from = (r & 1u) != 0 ? r - 1u : r + 1u;
+	} else if (ibex_coll_hd_xfer(n, r, s, &peer, &lo, &hi) != 0) {
+		from = peer;
+	} else {
+		return 0;
+	}
+	if (ibex_coll_hd_xfer(n, from, s, &peer, &lo, &hi) == 0 || peer != r)
+		return 0;
+	return hd_off(msg, p, hi) - hd_off(msg, p, lo);
 }
 
 static unsigned int
@@ -173,7 +264,8 @@ const struct ibex_coll_algo ibex_coll_ring = {
 };
 const struct ibex_coll_algo ibex_coll_hd = {
 	.name = "hd", .nsteps = hd_nsteps, .sends = hd_sends,
-	.recv_bytes = hd_recv, .busbw_factor = allreduce_busbw, .pow2 = true,
+	.recv_bytes = hd_recv, .busbw_factor = allreduce_busbw,
+	.round_pow2 = true,
 };
 const struct ibex_coll_algo ibex_coll_incast = {
 	.name = "incast", .nsteps = one_step, .sends = incast_sends,
@@ -196,7 +288,8 @@ ibex_coll_nsteps(const struct ibex_coll_cfg *cfg)
 uint64_t
 ibex_coll_msg_bytes(const struct ibex_coll_cfg *cfg)
 {
-	uint64_t n = cfg->nranks;
+	uint64_t n = cfg->algo->round_pow2 ? pow2_floor(cfg->nranks) :
+		     cfg->nranks;
 
 	if (cfg->algo->whole_msg)
 		return cfg->bytes == 0 ? 1 : cfg->bytes;
@@ -252,8 +345,6 @@ ibex_coll_init(struct ibex_coll *c, const struct ibex_coll_cfg *cfg)
 	if (n < 2 || n > IBEX_COLL_MAX_RANKS || cfg->payload_max == 0 ||
 	    cfg->algo == NULL || cfg->root >= n)
 		return -EINVAL;
-	if (cfg->algo->pow2 && (n & (n - 1)) != 0)
-		return -EINVAL;
 	if (cfg->straggler.rank >= (int)n)
 		return -EINVAL;
 	nsteps = ibex_coll_nsteps(cfg);
@@ -300,14 +391,17 @@ step_begin(struct ibex_coll *c, unsigned int r, unsigned int s, uint64_t now,
 	uint64_t bytes;
 
 	k->step = (uint16_t)s;
+	k->nsend = (uint16_t)coll_send(c, r, s, 0, &peer, &bytes);
+	/* a step in which the rank neither sends nor receives (an extra
+	 * rank of halving-doubling waiting) has nothing to be late for */
 	if (draw && st->rank == (int)r && st->delay > 0 &&
+	    (k->nsend > 0 || ibex_coll_recv_bytes(&c->cfg, r, s) > 0) &&
 	    ibex_gen_rand_unit(&c->rng) < st->prob) {
 		k->state = IBEX_COLL_DELAYED;
 		k->start_at = now + st->delay;
 		k->late++;
 		return;
 	}
-	k->nsend = (uint16_t)coll_send(c, r, s, 0, &peer, &bytes);
 	k->send_idx = 0;
 	k->send_left = k->nsend > 0 ? bytes : 0;
 	k->xfer_bytes = k->send_left;

@@ -38,13 +38,16 @@ struct ibex_coll_algo {
 			       unsigned int s, uint64_t msg);
 	/** Bus bandwidth factor (nccl-tests) for @p n ranks. */
 	double (*busbw_factor)(unsigned int n);
-	bool pow2;        /**< needs a power-of-two rank count */
 	bool whole_msg;   /**< S is moved as it is (not rounded up to n) */
+	/** S is rounded up to a multiple of the largest power of two <= n
+	 * (halving-doubling's blocks), not of n */
+	bool round_pow2;
 };
 
 /** ring all-reduce: 2(n-1) steps of S/n */
 extern const struct ibex_coll_algo ibex_coll_ring;
-/** halving-doubling all-reduce: 2 log2 n rounds */
+/** halving-doubling all-reduce: 2 log2 p rounds, p the largest power of
+ * two <= n, and a step before and after them when p < n */
 extern const struct ibex_coll_algo ibex_coll_hd;
 /** every rank sends S to the root */
 extern const struct ibex_coll_algo ibex_coll_incast;
@@ -62,11 +65,12 @@ struct ibex_gen_straggler {
 /** Configuration of one collective (one message size). */
 struct ibex_coll_cfg {
 	const struct ibex_coll_algo *algo; /**< ibex_coll_ring, ... */
-	uint16_t nranks;             /**< 2..IBEX_COLL_MAX_RANKS (HD: power
-					  of 2; ranks x steps at most
-					  IBEX_COLL_MAX_CELLS) */
+	uint16_t nranks;             /**< 2..IBEX_COLL_MAX_RANKS (ranks x
+					  steps at most IBEX_COLL_MAX_CELLS) */
 	uint16_t root;               /**< INCAST destination */
-	uint64_t bytes;              /**< S, rounded up to a multiple of nranks */
+	uint64_t bytes;              /**< S, rounded up to a multiple of nranks
+					  (hd: of the largest power of two
+					  <= nranks) */
 	uint32_t payload_max;        /**< application bytes per frame (>= 1) */
 	struct ibex_gen_straggler straggler;
 	uint64_t seed;
@@ -139,7 +143,20 @@ ibex_coll_rx_got(const struct ibex_coll *c, unsigned int r, unsigned int s)
 	return c->rx_got[(size_t)r * c->nsteps + s];
 }
 
-/** Steps of a collective (ring 2(n-1), hd 2 log2 n, incast/alltoall 1). */
+/**
+ * Halving-doubling's transfer of rank @p r (of @p n) in step @p s: to
+ * @p peer, blocks [@p lo, @p hi) of the message cut into p blocks, p the
+ * largest power of two <= n (the whole message: [0, p) in the step
+ * before and after the halving and doubling, when p < n). Each rank
+ * sends at most one transfer a step and receives at most one.
+ * @return 1, or 0 when rank @p r sends nothing in step @p s.
+ */
+unsigned int ibex_coll_hd_xfer(unsigned int n, unsigned int r, unsigned int s,
+			       uint16_t *peer, unsigned int *lo,
+			       unsigned int *hi);
+
+/** Steps of a collective (ring 2(n-1), hd 2 log2 n for a power of two,
+ * else 2 log2 p + 2, incast/alltoall 1). */
 unsigned int ibex_coll_nsteps(const struct ibex_coll_cfg *cfg);
 
 /**
@@ -153,14 +170,15 @@ unsigned int ibex_coll_sends(const struct ibex_coll_cfg *cfg, unsigned int r,
 uint64_t ibex_coll_recv_bytes(const struct ibex_coll_cfg *cfg, unsigned int r,
 			      unsigned int s);
 
-/** Message size actually moved for @p bytes (rounded up to n). */
+/** Message size actually moved for @p bytes (rounded up to n; hd: to the
+ * largest power of two <= n). */
 uint64_t ibex_coll_msg_bytes(const struct ibex_coll_cfg *cfg);
 
 /**
  * Check and set up @p c (zeroed, or emptied by ibex_coll_fini()): its
  * per-rank and per-(rank, step) arrays are allocated for cfg->nranks and
  * the algorithm's step count.
- * @return 0, -EINVAL (bad rank count, hd not 2^k, root or straggler out
+ * @return 0, -EINVAL (bad rank count, root or straggler out
  *   of range), -E2BIG (nranks x steps above IBEX_COLL_MAX_CELLS: a ring
  *   beyond 4,096 ranks) or -ENOMEM.
  */

@@ -780,12 +780,6 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 			 o->min_bytes, o->max_bytes);
 		return -EINVAL;
 	}
-	if (o->engine->coll != NULL && o->engine->coll->pow2 &&
-	    (o->nranks & (o->nranks - 1)) != 0) {
-		snprintf(err, len, "--engine %s needs a power-of-two rank "
-			 "count, not %u", o->engine->name, o->nranks);
-		return -EINVAL;
-	}
 	if (ibex_gen_open_loop(o->engine) && o->nrflows == 0 &&
 	    o->nranks > IBEX_GEN_MAX_RFLOWS) {
 		snprintf(err, len, "--engine rate over %u ranks: without --flow "

@@ -217,8 +217,9 @@ status_is 2 "ibex-switch: bad option" "$sw" --check-config "$conf" --bogus
 status_is 2 "ibex-switch: bad value" "$sw" --check-config "$conf" --duration x
 status_is 2 "ibex-switch: option before --" "$sw" --config "$conf"
 status_is 2 "ibex-switch: --gen options that do not go together" "$sw" \
-	--check-config "$conf" --gen "--engine hd --ranks 6"
-grep -q "power-of-two" "$tmp/out" || { cat "$tmp/out"; fail "--gen hd 6: why"; }
+	--check-config "$conf" --gen "--engine ring --ranks 4097"
+grep -q "ring: up to 4,096 ranks" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "--gen ring 4097: why"; }
 status_is 2 "ibex-switch: bad --gen value" "$sw" --check-config "$conf" \
 	--gen "--ranks 16385"
 grep -q -- "--ranks: bad value '16385' (2..16384)" "$tmp/out" ||

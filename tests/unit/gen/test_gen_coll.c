@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -214,13 +215,269 @@ test_hd_accounting(void **state)
 					assert_int_equal(__builtin_popcount(r ^ k), 1);
 		sim_free(s);
 	}
-	{
-		struct ibex_coll c;
-		struct ibex_coll_cfg cfg = { .algo = &ibex_coll_hd,
-			.nranks = 6, .bytes = 600, .payload_max = 64,
-			.straggler.rank = -1 };
+}
 
-		assert_int_equal(ibex_coll_init(&c, &cfg), -EINVAL);
+/* The power-of-two path as it was before halving-doubling took any rank
+ * count: the transfers of rank r in step s. */
+static void
+hd_pow2_ref(unsigned int n, unsigned int r, unsigned int s, uint64_t msg,
+	    uint16_t *peer, uint64_t *bytes)
+{
+	unsigned int l = 0;
+
+	while ((1u << l) < n)
+		l++;
+	if (s < l) {
+		*peer = (uint16_t)(r ^ (n >> (s + 1)));
+		*bytes = msg >> (s + 1);
+	} else {
+		*peer = (uint16_t)(r ^ (1u << (s - l)));
+		*bytes = (msg / n) << (s - l);
+	}
+}
+
+/* A power of two moves what it did: every rank's peer and bytes in every
+ * step, its input, the step count and the message size, n = 2..64. */
+static void
+test_hd_pow2_unchanged(void **state)
+{
+	static const uint64_t sizes[] = { 1, 7, 1000, 64 * 1024, 1 << 20 };
+	unsigned int n, i, r, st, l;
+
+	(void)state;
+	for (n = 2, l = 1; n <= 64; n *= 2, l++) {
+		for (i = 0; i < IBEX_ARRAY_SIZE(sizes); i++) {
+			struct ibex_coll_cfg cfg = { .algo = &ibex_coll_hd,
+				.nranks = (uint16_t)n, .bytes = sizes[i],
+				.payload_max = 1024, .straggler.rank = -1 };
+			uint64_t S = sizes[i] < n ? n :
+				     (sizes[i] + n - 1) / n * n;
+
+			assert_int_equal(ibex_coll_msg_bytes(&cfg), S);
+			assert_int_equal(ibex_coll_nsteps(&cfg), 2 * l);
+			for (r = 0; r < n; r++) {
+				for (st = 0; st < 2 * l; st++) {
+					uint16_t peer[1], wp;
+					uint64_t bytes[1], wb;
+
+					hd_pow2_ref(n, r, st, S, &wp, &wb);
+					assert_int_equal(ibex_coll_sends(&cfg, r,
+						st, peer, bytes), 1);
+					assert_int_equal(peer[0], wp);
+					assert_int_equal(bytes[0], wb);
+					assert_int_equal(ibex_coll_recv_bytes(
+						&cfg, r, st), wb);
+				}
+			}
+		}
+	}
+}
+
+/* Blocks of the message whose reduction the any-n test follows: all of
+ * them up to 1,024, else these (first, last, either side of the middle)
+ * and a stride. */
+static bool
+hd_tracked(unsigned int p, unsigned int j)
+{
+	return p <= 1024 || j < 2 || j + 2 >= p || j == p / 2 ||
+	       j == p / 2 - 1 || j % 509 == 0;
+}
+
+/*
+ * Halving-doubling of any n: follow which ranks' contributions each
+ * rank's copy of a block holds through the transfers ibex_coll_hd_xfer()
+ * describes (a reduction adds the sender's to the receiver's, and must
+ * not add one twice; a gather or the last step replaces the receiver's
+ * copy), and at the end every rank's every block holds all n. Also: the
+ * step count, no transfer to self, one input a step, the bytes sent
+ * match the blocks and what the receiver waits for, and each rank's total.
+ */
+static void
+test_hd_any_n(void **state)
+{
+	static const unsigned int ns[] = { 3, 5, 6, 7, 12, 100, 1000, 10000 };
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < IBEX_ARRAY_SIZE(ns); i++) {
+		unsigned int n = ns[i], p = 1, l = 0, x, w, r, st, j, nsteps;
+		struct ibex_coll_cfg cfg = { .algo = &ibex_coll_hd,
+			.nranks = (uint16_t)n, .bytes = 8192,
+			.payload_max = 1024, .straggler.rank = -1 };
+		uint64_t S, *in, *tx, *rx, *set;
+		uint16_t *from;
+
+		while (p * 2 <= n) {
+			p *= 2;
+			l++;
+		}
+		x = n - p;
+		nsteps = 2 * l + 2;
+		S = ibex_coll_msg_bytes(&cfg);
+		assert_int_equal(S, (8192 + p - 1) / p * p);
+		assert_int_equal(ibex_coll_nsteps(&cfg), nsteps);
+		in = calloc(n, sizeof(*in));
+		tx = calloc(n, sizeof(*tx));
+		rx = calloc(n, sizeof(*rx));
+		from = calloc(n, sizeof(*from));
+		assert_non_null(in);
+		assert_non_null(tx);
+		assert_non_null(rx);
+		assert_non_null(from);
+		for (st = 0; st < nsteps; st++) {
+			memset(in, 0, n * sizeof(*in));
+			for (r = 0; r < n; r++) {
+				uint16_t peer[1], hp;
+				uint64_t bytes[1];
+				unsigned int lo, hi, k;
+
+				k = ibex_coll_sends(&cfg, r, st, peer, bytes);
+				assert_int_equal(k, ibex_coll_hd_xfer(n, r, st,
+						 &hp, &lo, &hi));
+				if (k == 0)
+					continue;
+				assert_int_equal(k, 1);
+				assert_int_equal(peer[0], hp);
+				assert_true(peer[0] < n && peer[0] != r);
+				assert_true(lo < hi && hi <= p);
+				assert_int_equal(bytes[0], (hi - lo) * (S / p));
+				/* one input per rank and step */
+				assert_int_equal(in[peer[0]], 0);
+				in[peer[0]] = bytes[0];
+				tx[r] += bytes[0];
+				rx[peer[0]] += bytes[0];
+			}
+			for (r = 0; r < n; r++)
+				assert_int_equal(ibex_coll_recv_bytes(&cfg, r,
+						 st), in[r]);
+		}
+		/* extras: S out, S back; partners that and the p ranks' */
+		for (r = 0; r < n; r++) {
+			uint64_t want = r < 2 * x && r % 2 == 0 ? S :
+					2 * (p - 1) * S / p + (r < 2 * x ? S : 0);
+
+			assert_int_equal(tx[r], want);
+			assert_int_equal(rx[r], want);
+		}
+
+		/* the reduction, block by block: set[r] = ranks in r's copy */
+		w = (n + 63) / 64;
+		set = calloc((size_t)n * w, sizeof(*set));
+		assert_non_null(set);
+		for (j = 0; j < p; j++) {
+			if (!hd_tracked(p, j))
+				continue;
+			memset(set, 0, (size_t)n * w * sizeof(*set));
+			for (r = 0; r < n; r++)
+				set[(size_t)r * w + r / 64] = UINT64_C(1) << (r % 64);
+			for (st = 0; st < nsteps; st++) {
+				bool reduce = st <= l; /* pre-step, halving */
+				unsigned int m = 0, k, a;
+
+				memset(in, 0, n * sizeof(*in));
+				for (r = 0; r < n; r++) {
+					uint16_t peer;
+					unsigned int lo, hi;
+
+					if (ibex_coll_hd_xfer(n, r, st, &peer,
+							      &lo, &hi) == 0 ||
+					    j < lo || j >= hi)
+						continue;
+					from[m++] = (uint16_t)r;
+					in[peer] = 1 + r;
+				}
+				/* nobody sends block j and gets it in one step */
+				for (k = 0; k < m; k++)
+					assert_int_equal(in[from[k]], 0);
+				for (r = 0; r < n; r++) {
+					uint64_t *d = &set[(size_t)r * w];
+					const uint64_t *sr;
+
+					if (in[r] == 0)
+						continue;
+					sr = &set[(size_t)(in[r] - 1) * w];
+					for (a = 0; a < w; a++) {
+						if (reduce) {
+							assert_int_equal(d[a] & sr[a], 0);
+							d[a] |= sr[a];
+						} else {
+							d[a] = sr[a];
+						}
+					}
+				}
+			}
+			for (r = 0; r < n; r++) {
+				unsigned int cnt = 0, a;
+
+				for (a = 0; a < w; a++)
+					cnt += __builtin_popcountll(
+						set[(size_t)r * w + a]);
+				assert_int_equal(cnt, n);
+			}
+		}
+		free(set);
+		free(from);
+		free(in);
+		free(tx);
+		free(rx);
+
+		/* and the state machine runs it to the end, twice */
+		if (n <= 1000) {
+			struct sim *s = sim_new(&cfg);
+
+			for (j = 0; j < 2; j++) {
+				sim_iter(s);
+				assert_int_equal(s->order_violations, 0);
+				for (r = 0; r < n; r++) {
+					assert_int_equal(s->c.rank[r].state,
+							 IBEX_COLL_DONE);
+					assert_int_equal(s->c.rank[r].tx_bytes,
+						r < 2 * x && r % 2 == 0 ? S :
+						2 * (p - 1) * S / p +
+						(r < 2 * x ? S : 0));
+				}
+			}
+			sim_free(s);
+		}
+	}
+}
+
+/* A straggler of halving-doubling over 6 ranks (4 + 2 extras) is late
+ * only in the steps it takes part in: an extra in the first and the
+ * last, a partner in all six, another rank in the four in between. */
+static void
+test_hd_any_n_straggler(void **state)
+{
+	static const struct {
+		int rank;
+		uint64_t late;
+	} cases[] = { { 0, 2 }, { 1, 6 }, { 4, 4 }, { 5, 4 } };
+	unsigned int i;
+	uint64_t base;
+
+	(void)state;
+	for (i = 0; i <= IBEX_ARRAY_SIZE(cases); i++) {
+		struct ibex_coll_cfg cfg = { .algo = &ibex_coll_hd,
+			.nranks = 6, .bytes = 6000, .payload_max = 100,
+			.straggler = { .rank = -1, .delay = 1000,
+				       .prob = 1.0 }, .seed = 1 };
+		struct sim *s;
+		uint64_t t;
+
+		if (i > 0)
+			cfg.straggler.rank = cases[i - 1].rank;
+		s = sim_new(&cfg);
+		assert_int_equal(s->c.nsteps, 6);
+		t = sim_iter(s);
+		assert_int_equal(s->order_violations, 0);
+		if (i == 0) {
+			base = t;
+		} else {
+			assert_int_equal(s->c.rank[cases[i - 1].rank].late,
+					 cases[i - 1].late);
+			assert_true(t >= base + 1000);
+		}
+		sim_free(s);
 	}
 }
 
@@ -469,6 +726,9 @@ main(void)
 		cmocka_unit_test(test_ring_accounting),
 		cmocka_unit_test(test_ring_rounding),
 		cmocka_unit_test(test_hd_accounting),
+		cmocka_unit_test(test_hd_pow2_unchanged),
+		cmocka_unit_test(test_hd_any_n),
+		cmocka_unit_test(test_hd_any_n_straggler),
 		cmocka_unit_test(test_incast_alltoall),
 		cmocka_unit_test(test_busbw_factor),
 		cmocka_unit_test(test_straggler),

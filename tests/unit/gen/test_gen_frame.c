@@ -238,8 +238,11 @@ test_opts(void **state)
 	assert_int_equal(parse(&o, "--straggler", "3:20:0.5", NULL, NULL), 0);
 	assert_int_equal(o.straggler.rank, 3);
 	assert_true(o.straggler_us == 20.0 && o.straggler.prob == 0.5);
+	/* halving-doubling takes any rank count */
 	assert_int_equal(parse(&o, "--engine", "hd", "--ranks", "6"), 0);
-	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	assert_int_equal(parse(&o, "--engine", "hd", "--ranks", "11664"), 0);
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
 	assert_int_equal(parse(&o, "--rate", "1.5M", "--fc", "credit"), 0);
 	assert_true(o.rate_pps == 1.5e6);
 	assert_int_equal(o.fc, IBEX_GEN_FC_CREDIT);

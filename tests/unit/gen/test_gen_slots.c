@@ -158,6 +158,15 @@ test_hd_4096(void **state)
 	check_run(&ibex_coll_hd, 4096, 4096 * 12);
 }
 
+/* 10,000 ranks: 8,192 in 13 rounds each way, 1,808 extras with their
+ * partners, each pair both ways */
+static void
+test_hd_10000(void **state)
+{
+	(void)state;
+	check_run(&ibex_coll_hd, 10000, 8192 * 13 + 2 * 1808);
+}
+
 /* Slots of a small run, by hand: ring 0->1 1->2 2->3 3->0; hd of 4:
  * r^2 then r^1; incast to root 2; every pair not used: -1. */
 static void
@@ -186,6 +195,24 @@ test_lookup(void **state)
 	assert_int_equal(ibex_gen_slot(&sl, 1, 3), 3);
 	assert_int_equal(ibex_gen_slot(&sl, 1, 2), -1);
 	ibex_gen_slots_free(&sl);
+
+	/* hd of 6: extras 0 and 2 hand to 1 and 3 and get it back; 1, 3,
+	 * 4, 5 are 4 ranks (1^2 = 4 in their numbering 0..3) */
+	cfg.nranks = 6;
+	cfg.bytes = 6144;
+	assert_int_equal(ibex_gen_slots_coll(&sl, &cfg, 16), 0);
+	assert_int_equal(sl.npairs, 12);
+	assert_true(ibex_gen_slot(&sl, 0, 1) >= 0);
+	assert_true(ibex_gen_slot(&sl, 1, 0) >= 0);
+	assert_true(ibex_gen_slot(&sl, 1, 3) >= 0);
+	assert_true(ibex_gen_slot(&sl, 1, 4) >= 0);
+	assert_int_equal(ibex_gen_slot(&sl, 0, 3), -1);
+	assert_int_equal(ibex_gen_slot(&sl, 1, 5), -1);
+	assert_true(ibex_gen_slot(&sl, 4, 5) >= 0);
+	assert_true(ibex_gen_slot(&sl, 3, 2) >= 0);
+	ibex_gen_slots_free(&sl);
+	cfg.nranks = 4;
+	cfg.bytes = 4096;
 
 	cfg.algo = &ibex_coll_incast;
 	cfg.root = 2;
@@ -267,6 +294,7 @@ main(void)
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_ring_1024),
 		cmocka_unit_test(test_hd_4096),
+		cmocka_unit_test(test_hd_10000),
 		cmocka_unit_test(test_alltoall_bound),
 	};
 
