@@ -11,6 +11,10 @@
 # every pod, sends one flow out and takes one in), so the model needs
 # no ECMP choice. An all-to-all over the same 128 ranks with credits
 # completes with every frame of its 16,256 rank pairs received once.
+# Halving-doubling over 100 ranks (not a power of two: 64 in the halving
+# and doubling, 36 extras handing their vector over first and getting the
+# result last) on a 100-rank leaf-spine with PFC completes twice with
+# every frame the algorithm sends received once.
 #
 #   test_fabric_virtual_ranks.sh IBEX_FABRIC IBEX_TOPO
 set -euo pipefail
@@ -100,3 +104,38 @@ print("fabric_virtual_ranks: all-to-all of %d ranks, 256 KiB: %d frames over %d 
 PY
 	{ show_log "$tmp/a2a.log"; fail "all-to-all over $ranks ranks"; }
 check_ok "all-to-all over 128 ranks (16,256 rank pairs) with credits: every frame received once"
+
+# Halving-doubling of a rank count that is not a power of two: 64 ranks
+# halve and double, 36 extras (even ranks below 72) hand their 64 KiB to
+# the odd rank above first and get the result back last, 14 steps. The
+# generator takes as many ranks as the topology has: a 100-rank
+# leaf-spine.
+"$topo" leaf-spine --leaves 10 --spines 4 --ranks-per-leaf 10 --rate $rate \
+	-o "$tmp/ls100.yaml" || fail "ibex-topo leaf-spine of 100 ranks failed"
+dpdk_prefix p vranks3
+"$fab" "${eal[@]}" --file-prefix="$p" -- "$tmp/ls100.yaml" --fc pfc \
+	--clock virtual --ctl-dir none --gen "--engine hd --ranks 100 \
+	-b 64K -e 64K -n 2 -w 0 --json $tmp/hd.json" >"$tmp/hd.log" 2>&1 ||
+	{ show_log "$tmp/hd.log"; fail "hd over 100 ranks: the run failed"; }
+python3 - "$tmp/hd.json" <<'PY' ||
+import json, math, sys
+g = json.load(open(sys.argv[1]))
+n, p, S, iters = 100, 64, 65536, 2
+x, l = n - p, 6
+PAYLOAD = 1514 - (54 + 24 + 4)
+def fr(b):
+    return math.ceil(b / PAYLOAD)
+# extras' vectors there and back; the 64: S/2 .. S/64 each way, twice
+want = 2 * x * fr(S) + p * 2 * sum(fr(S >> (k + 1)) for k in range(l))
+fr_, sq, s = g["frames"], g["sequence"], g["sizes"][0]
+assert g["ranks"] == n and g["engine"] == "hd", (g["ranks"], g["engine"])
+assert s["failed"] == 0 and s["iters"] == iters and s["bytes"] == S, s
+assert len(s["step_us"]) == 2 * l + 2, s["step_us"]
+assert fr_["tx"] == fr_["rx"] == iters * want and fr_["foreign"] == 0, (fr_, want)
+assert sq["lost"] == 0 and sq["duplicate"] == 0 and sq["out_of_order"] == 0, sq
+print("fabric_virtual_ranks: hd of %d ranks (%d + %d extras), 64 KiB, PFC: %d frames "
+      "a run as the algorithm sends, none lost, %.3f us simulated"
+      % (n, p, x, want, s["time_us"]))
+PY
+	{ show_log "$tmp/hd.log"; fail "hd over 100 ranks"; }
+check_ok "halving-doubling over 100 ranks with PFC: 14 steps, every frame received once"
