@@ -12,7 +12,7 @@ const struct ibex_gen_engine ibex_gen_engine_ring = {
 };
 const struct ibex_gen_engine ibex_gen_engine_hd = {
 	.name = "hd", .coll = &ibex_coll_hd,
-	.help = "halving-doubling all-reduce: 2 log2 n rounds (+2 when n is not a power of 2)",
+	.help = "halving-doubling all-reduce: 2 log2 n rounds (+2 if n != 2^k)",
 };
 const struct ibex_gen_engine ibex_gen_engine_incast = {
 	.name = "incast", .coll = &ibex_coll_incast,
