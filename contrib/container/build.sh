@@ -19,11 +19,12 @@ if [ "${IBEX_SKIP_DEPS:-0}" != 1 ]; then
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends \
 		dpdk dpdk-dev libdpdk-dev libbpf-dev libpcap-dev libedit-dev \
+		libmicrohttpd-dev \
 		meson ninja-build pkg-config gcc go-md2man git ca-certificates \
 		>/dev/null
 fi
 meson setup "$build" "$src" --prefix=/usr -Dtests=false -Dman=enabled \
-	--buildtype=release
+	-Dmetrics=enabled --buildtype=release
 ninja -C "$build"
 if [ -n "${DESTDIR:-}" ]; then
 	meson install -C "$build" --no-rebuild --destdir "$DESTDIR"
