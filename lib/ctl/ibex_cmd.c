@@ -147,39 +147,62 @@ ibex_out_reply_body(struct ibex_out *o, const char *body, size_t n)
 
 /* ---- command lines ---- */
 
+/* The columns of ibex_topics.h, one array each. */
 static const char *const show_names[IBEX_SHOW_NB] = {
-	[IBEX_SHOW_PORTS] = "ports",
-	[IBEX_SHOW_LANES] = "lanes",
-	[IBEX_SHOW_CREDITS] = "credits",
-	[IBEX_SHOW_PFC] = "pfc",
-	[IBEX_SHOW_ECN] = "ecn",
-	[IBEX_SHOW_LATENCY] = "latency",
-	[IBEX_SHOW_DROPS] = "drops",
-	[IBEX_SHOW_REASONS] = "reasons",
-	[IBEX_SHOW_FDB] = "fdb",
-	[IBEX_SHOW_CONFIG] = "config",
-	[IBEX_SHOW_WORKERS] = "workers",
-	[IBEX_SHOW_RATES] = "rates",
-	[IBEX_SHOW_HISTORY] = "history",
-	[IBEX_SHOW_BPF] = "bpf",
-	[IBEX_SHOW_CAPTURE] = "capture",
-	[IBEX_SHOW_ECMP] = "ecmp",
+#define IBEX_TOPIC_NAME(id, name, port, tel, final, metrics, help) \
+	[IBEX_SHOW_##id] = #name,
+	IBEX_TOPICS(IBEX_TOPIC_NAME)
+#undef IBEX_TOPIC_NAME
 };
 
-/* Topics about ports take an optional port name. */
-static bool
-show_takes_port(enum ibex_show s)
+static const struct {
+	bool port, final, metrics;
+	const char *tel;
+	const char *help;
+} show_rows[IBEX_SHOW_NB] = {
+#define IBEX_TOPIC_ROW(id, name, port_, tel_, final_, metrics_, help_) \
+	[IBEX_SHOW_##id] = { .port = port_, .final = final_, \
+			     .metrics = metrics_, .tel = tel_, .help = help_ },
+	IBEX_TOPICS(IBEX_TOPIC_ROW)
+#undef IBEX_TOPIC_ROW
+};
+
+bool
+ibex_show_takes_port(enum ibex_show s)
 {
-	return s != IBEX_SHOW_REASONS && s != IBEX_SHOW_CONFIG &&
-	       s != IBEX_SHOW_WORKERS && s != IBEX_SHOW_RATES &&
-	       s != IBEX_SHOW_HISTORY && s != IBEX_SHOW_CAPTURE &&
-	       s != IBEX_SHOW_ECMP;
+	return (unsigned int)s < IBEX_SHOW_NB && show_rows[s].port;
 }
 
 const char *
 ibex_show_name(enum ibex_show s)
 {
 	return (unsigned int)s < IBEX_SHOW_NB ? show_names[s] : NULL;
+}
+
+const char *
+ibex_show_tel_name(enum ibex_show s)
+{
+	if ((unsigned int)s >= IBEX_SHOW_NB || show_rows[s].tel[0] == '\0')
+		return NULL;
+	return show_rows[s].tel;
+}
+
+bool
+ibex_show_in_final(enum ibex_show s)
+{
+	return (unsigned int)s < IBEX_SHOW_NB && show_rows[s].final;
+}
+
+const char *
+ibex_cmd_topic_help(enum ibex_show s)
+{
+	return (unsigned int)s < IBEX_SHOW_NB ? show_rows[s].help : "";
+}
+
+bool
+ibex_show_in_metrics(enum ibex_show s)
+{
+	return (unsigned int)s < IBEX_SHOW_NB && show_rows[s].metrics;
 }
 
 static int __attribute__((format(printf, 4, 5)))
@@ -229,7 +252,7 @@ parse_show(struct ibex_cmd_req *req, char **w, int n, char *err,
 		return cmd_err(err, errlen, "show", "unknown topic '%s' "
 			       "(expected one of: %s)", w[0], list);
 	req->show = (enum ibex_show)s;
-	if (n > 2 || (n == 2 && !show_takes_port(req->show)))
+	if (n > 2 || (n == 2 && !ibex_show_takes_port(req->show)))
 		return cmd_err(err, errlen, "show", "unexpected '%s' after '%s'",
 			       w[n - 1], w[0]);
 	if (n == 2) {
@@ -659,12 +682,14 @@ ibex_cmd_conf_text(struct ibex_out *text, const char *path)
 	return ret;
 }
 
+/* The two "show" lines (topics with a port, then without), one line
+ * per topic, then the other commands: made once from ibex_topics.h. */
+static char cmd_help_text[4096];
+
 const char *
 ibex_cmd_help(void)
 {
-	return
-	"show ports|lanes|credits|pfc|ecn|latency|drops|fdb|bpf [PORT] [--json]\n"
-	"show reasons|config|history|workers|rates|capture|ecmp [--json]\n"
+	static const char rest[] =
 	"set STATEMENT             any configuration statement, applied live\n"
 	"STATEMENT                 the same without 'set'\n"
 	"add fdb MAC port NAME [vlan N]   static FDB entry\n"
@@ -677,4 +702,29 @@ ibex_cmd_help(void)
 	"capture stop|status       end the capture / show it\n"
 	"version                   ibex and DPDK versions of the switch\n"
 	"help                      this text\n";
+	size_t n = 0, len = sizeof(cmd_help_text);
+	char *t = cmd_help_text;
+	unsigned int s, pass;
+
+	if (t[0] != '\0')
+		return t;
+	for (pass = 0; pass < 2; pass++) {
+		bool first = true;
+
+		for (s = 0; s < IBEX_SHOW_NB; s++) {
+			if (show_rows[s].port != (pass == 0))
+				continue;
+			n += (size_t)snprintf(t + n, len - n, "%s%s",
+					      first ? "show " : "|",
+					      show_names[s]);
+			first = false;
+		}
+		n += (size_t)snprintf(t + n, len - n, "%s [--json]\n",
+				      pass == 0 ? " [PORT]" : "");
+	}
+	for (s = 0; s < IBEX_SHOW_NB; s++)
+		n += (size_t)snprintf(t + n, len - n, "  %-23s %s\n",
+				      show_names[s], show_rows[s].help);
+	snprintf(t + n, len - n, "%s", rest);
+	return t;
 }

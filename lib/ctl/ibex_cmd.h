@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "ibex_conf.h"
+#include "ibex_topics.h"
 
 /** Longest command line the server reads (a statement plus a verb). */
 #define IBEX_CMD_LINE_MAX (IBEX_CONF_LINE_MAX + 64)
@@ -72,24 +73,12 @@ enum ibex_cmd_kind {
 	IBEX_CMD_CAPTURE, /**< "capture ...": start or stop a capture */
 };
 
-/** Things "show" knows; IBEX_SHOW_NB is not one. */
+/** Things "show" knows (ibex_topics.h); IBEX_SHOW_NB is not one. */
 enum ibex_show {
-	IBEX_SHOW_PORTS,
-	IBEX_SHOW_LANES,
-	IBEX_SHOW_CREDITS,
-	IBEX_SHOW_PFC,
-	IBEX_SHOW_ECN,
-	IBEX_SHOW_LATENCY,
-	IBEX_SHOW_DROPS,
-	IBEX_SHOW_REASONS,
-	IBEX_SHOW_FDB,
-	IBEX_SHOW_CONFIG,
-	IBEX_SHOW_WORKERS,
-	IBEX_SHOW_RATES,
-	IBEX_SHOW_HISTORY,
-	IBEX_SHOW_BPF,
-	IBEX_SHOW_CAPTURE,
-	IBEX_SHOW_ECMP,
+#define IBEX_TOPIC_ENUM(id, name, port, tel, final, metrics, help) \
+	IBEX_SHOW_##id,
+	IBEX_TOPICS(IBEX_TOPIC_ENUM)
+#undef IBEX_TOPIC_ENUM
 	IBEX_SHOW_NB,
 };
 
@@ -129,6 +118,17 @@ int ibex_cmd_log_level(const char *s);
 
 /** Name of a show topic ("ports"), or NULL. */
 const char *ibex_show_name(enum ibex_show s);
+/** Does "show <s> PORT" take a port? */
+bool ibex_show_takes_port(enum ibex_show s);
+/** The topic's telemetry command after "/ibex/" ("port_stats"), or NULL
+ * when it has none. */
+const char *ibex_show_tel_name(enum ibex_show s);
+/** Is the topic in the final --json? */
+bool ibex_show_in_final(enum ibex_show s);
+/** The topic's help line (its row in ibex_topics.h). */
+const char *ibex_cmd_topic_help(enum ibex_show s);
+/** Does /metrics carry the topic's counters? */
+bool ibex_show_in_metrics(enum ibex_show s);
 
 /**
  * Parse one command line (without its newline) into @p req.

@@ -13,6 +13,7 @@
 
 #include "ibex_capture.h"
 #include "ibex_counters.h"
+#include "ibex_emit.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
 
@@ -345,4 +346,52 @@ ibex_capture_tel(struct rte_tel_data *d, const struct ibex_capture_view *v,
 #define CAP_TEL(key, kind, val) CAP_TEL_##kind(d, #key, val);
 	IBEX_CAPTURE_FIELDS(CAP_TEL)
 #undef CAP_TEL
+}
+
+/* ---- through the emitter ---- */
+
+void
+ibex_cnt_emit(struct ibex_emit *e, const struct ibex_cnt_set *s,
+	      const uint64_t *v, unsigned int mode)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (cnt_in(s, i, mode))
+			ibex_emit_u64(e, s->desc[i].key, v[i]);
+}
+
+void
+ibex_port_cnt_emit(struct ibex_emit *e, const struct ibex_port_counters *c)
+{
+	uint64_t v[IBEX_PORT_CNT_NB];
+	unsigned int r;
+
+	ibex_port_cnt_values(c, v);
+	ibex_cnt_emit(e, &ibex_port_cnt_set, v, 0);
+	ibex_emit_obj_begin(e, "drops");
+	for (r = 1; r < IBEX_R_MAX; r++)
+		ibex_emit_u64(e, ibex_reason_name(r), c->drop[r]);
+	ibex_emit_obj_end(e);
+}
+
+void
+ibex_fdb_cnt_emit(struct ibex_emit *e, const struct ibex_fdb_stats *st)
+{
+#define FDB_EMIT(key, field, help) ibex_emit_u64(e, #key, st->field);
+	IBEX_FDB_COUNTERS(FDB_EMIT)
+#undef FDB_EMIT
+}
+
+#define CAP_EMIT_STR(e, key, val) ibex_emit_str(e, key, val)
+#define CAP_EMIT_U64(e, key, val) ibex_emit_u64(e, key, (uint64_t)(val))
+#define CAP_EMIT_SECS(e, key, val) ibex_emit_double(e, key, (double)(val), 3)
+
+void
+ibex_capture_emit(struct ibex_emit *e, const struct ibex_capture_view *v,
+		  const char *port)
+{
+#define CAP_EMIT(key, kind, val) CAP_EMIT_##kind(e, #key, val);
+	IBEX_CAPTURE_FIELDS(CAP_EMIT)
+#undef CAP_EMIT
 }

@@ -17,6 +17,8 @@
 #include "ibex_dp_counters.h"
 
 struct rte_tel_data;
+struct ibex_fdb_stats;
+struct ibex_capture_view;
 
 /** One counter of a set, as its X-macro line gives it. */
 struct ibex_cnt_desc {
@@ -97,6 +99,21 @@ void ibex_cnt_json(struct ibex_out *o, const struct ibex_cnt_set *s,
 void ibex_cnt_tel(struct rte_tel_data *d, const struct ibex_cnt_set *s,
 		  const uint64_t *v, unsigned int mode, const char *prefix);
 
+struct ibex_emit;
+
+/** Through the emitter: one u64 member per counter of the set. */
+void ibex_cnt_emit(struct ibex_emit *e, const struct ibex_cnt_set *s,
+		   const uint64_t *v, unsigned int mode);
+/** A port's counters then "drops": {reason: n, ...} (every reason),
+ * members of the open object. */
+void ibex_port_cnt_emit(struct ibex_emit *e, const struct ibex_port_counters *c);
+/** The FDB's counters, members of the open object. */
+void ibex_fdb_cnt_emit(struct ibex_emit *e, const struct ibex_fdb_stats *st);
+/** A capture's status (IBEX_CAPTURE_FIELDS), members of the open object;
+ * "seconds" a double with three decimals. */
+void ibex_capture_emit(struct ibex_emit *e, const struct ibex_capture_view *v,
+		       const char *port);
+
 /** A port's counters then its drops by reason, as JSON members:
  * '"rx_frames": n, ..., "drops": {"runt": n, ...}'. */
 void ibex_port_cnt_json(struct ibex_out *o, const struct ibex_port_counters *c);
@@ -121,8 +138,6 @@ void ibex_fc_credit_cnt_json(struct ibex_out *o,
 void ibex_fc_cnt_tel(struct rte_tel_data *d, const struct ibex_dp_fc_view *c,
 		     unsigned int mode, uint16_t lanes);
 
-struct ibex_fdb_stats;
-
 /** The FDB's counters as JSON members (IBEX_FDB_COUNTERS). */
 void ibex_fdb_cnt_json(struct ibex_out *o, const struct ibex_fdb_stats *st);
 /** The same into a telemetry dict. */
@@ -130,8 +145,6 @@ void ibex_fdb_cnt_tel(struct rte_tel_data *d, const struct ibex_fdb_stats *st);
 /** The same as one line of text (no newline): "N entries (S static),
  * learned L, moved M, aged A, refused (full) F". */
 void ibex_fdb_cnt_text(struct ibex_out *o, const struct ibex_fdb_stats *st);
-
-struct ibex_capture_view;
 
 /*
  * A capture's status, the one definition of its fields: `show capture

@@ -666,14 +666,19 @@ ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 	ibex_fdb_cnt_json(&o, &fs);
 	out_flush(&o, f);
 	ibex_out_free(&o);
-	fprintf(f, "},\n  \"ports\": [\n");
-	for (p = 0; p < dp->nb_ports; p++) {
-		json_port(f, dp, p);
-		fprintf(f, p + 1 < dp->nb_ports ? ",\n" : "\n");
-	}
-	fprintf(f, "  ]");
-	if (extra != NULL && extra[0] != '\0')
+	fprintf(f, "}");
+	/* The topics' sections have the ports as "show ports --json"
+	 * does; without them, name and counters. */
+	if (extra != NULL && extra[0] != '\0') {
 		fprintf(f, ",\n%s", extra);
+	} else {
+		fprintf(f, ",\n  \"ports\": [\n");
+		for (p = 0; p < dp->nb_ports; p++) {
+			json_port(f, dp, p);
+			fprintf(f, p + 1 < dp->nb_ports ? ",\n" : "\n");
+		}
+		fprintf(f, "  ]");
+	}
 	fprintf(f, "\n}\n");
 	return fclose(f) == 0 ? 0 : -errno;
 }

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 
 struct ibex_dp;
@@ -77,7 +78,9 @@ int ibex_ctl_write_json(const char *path, const struct ibex_dp *dp,
 /**
  * The same with a "meta" object first (@p meta: JSON text, or NULL) and
  * more members last (@p extra: '"name": value' text, comma-separated, or
- * NULL): what ibex-switch --json writes. @return 0 or -errno.
+ * NULL): what ibex-switch --json writes. @p extra, when given, holds the
+ * "ports" (ibex_sock_json_sections()); else they are written here, each
+ * its name and counters. @return 0 or -errno.
  */
 int ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 			    double elapsed_s, const char *meta,
@@ -85,6 +88,17 @@ int ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 
 /** Register the /ibex/ telemetry commands. @return 0 or -errno. */
 int ibex_telemetry_register(struct ibex_dp *dp);
+
+struct ibex_conf;
+
+/**
+ * Where telemetry reads switch @p dp's running config (the topics of
+ * ibex_topics.h need it): @p conf, read under @p lock. A NULL @p conf
+ * forgets the switch (its topics then answer -EINVAL).
+ * @return 0 or -ENOSPC.
+ */
+int ibex_telemetry_set_conf(struct ibex_dp *dp, pthread_mutex_t *lock,
+			    const struct ibex_conf *conf);
 
 /** Most switches of one process with telemetry commands of their own:
  * DPDK keeps every command in one sorted array, each insertion moves

@@ -72,6 +72,15 @@ ibex_emit_json_init(struct ibex_emit *e, struct ibex_out *o)
 	e->first[0] = true;
 }
 
+void
+ibex_emit_ops_init(struct ibex_emit *e, const struct ibex_emit_ops *ops,
+		   void *ctx)
+{
+	memset(e, 0, sizeof(*e));
+	e->ops = ops;
+	e->ctx = ctx;
+}
+
 /* The separator and key before a value at the current level. */
 static bool
 emit_key(struct ibex_emit *e, const char *key)
@@ -117,30 +126,50 @@ emit_close(struct ibex_emit *e, const char *bracket)
 void
 ibex_emit_obj_begin(struct ibex_emit *e, const char *key)
 {
+	if (e->ops != NULL) {
+		e->ops->open(e, key, false);
+		return;
+	}
 	emit_open(e, key, "{");
 }
 
 void
 ibex_emit_obj_end(struct ibex_emit *e)
 {
+	if (e->ops != NULL) {
+		e->ops->close(e, false);
+		return;
+	}
 	emit_close(e, "}");
 }
 
 void
 ibex_emit_list_begin(struct ibex_emit *e, const char *key)
 {
+	if (e->ops != NULL) {
+		e->ops->open(e, key, true);
+		return;
+	}
 	emit_open(e, key, "[");
 }
 
 void
 ibex_emit_list_end(struct ibex_emit *e)
 {
+	if (e->ops != NULL) {
+		e->ops->close(e, true);
+		return;
+	}
 	emit_close(e, "]");
 }
 
 void
 ibex_emit_u64(struct ibex_emit *e, const char *key, uint64_t v)
 {
+	if (e->ops != NULL) {
+		e->ops->u64(e, key, v);
+		return;
+	}
 	if (emit_key(e, key))
 		set_err(&e->err, ibex_out_printf(e->o, "%" PRIu64, v));
 }
@@ -148,6 +177,10 @@ ibex_emit_u64(struct ibex_emit *e, const char *key, uint64_t v)
 void
 ibex_emit_i64(struct ibex_emit *e, const char *key, int64_t v)
 {
+	if (e->ops != NULL) {
+		e->ops->i64(e, key, v);
+		return;
+	}
 	if (emit_key(e, key))
 		set_err(&e->err, ibex_out_printf(e->o, "%" PRId64, v));
 }
@@ -155,6 +188,10 @@ ibex_emit_i64(struct ibex_emit *e, const char *key, int64_t v)
 void
 ibex_emit_str(struct ibex_emit *e, const char *key, const char *s)
 {
+	if (e->ops != NULL) {
+		e->ops->str(e, key, s);
+		return;
+	}
 	if (!emit_key(e, key))
 		return;
 	if (s == NULL)
@@ -166,6 +203,10 @@ ibex_emit_str(struct ibex_emit *e, const char *key, const char *s)
 void
 ibex_emit_bool(struct ibex_emit *e, const char *key, bool v)
 {
+	if (e->ops != NULL) {
+		e->ops->boolean(e, key, v);
+		return;
+	}
 	if (emit_key(e, key))
 		set_err(&e->err, ibex_out_append(e->o, v ? "true" : "false",
 						  v ? 4 : 5));
@@ -181,6 +222,10 @@ void
 ibex_emit_double(struct ibex_emit *e, const char *key, double v,
 		 unsigned int decimals)
 {
+	if (e->ops != NULL) {
+		e->ops->dbl(e, key, v, decimals);
+		return;
+	}
 	if (!emit_key(e, key))
 		return;
 	if (!isfinite(v))
@@ -195,6 +240,8 @@ ibex_emit_finish(const struct ibex_emit *e)
 {
 	if (e->err != 0)
 		return e->err;
+	if (e->ops != NULL)
+		return e->depth == 0 ? 0 : -EINPROGRESS;
 	if (e->o->oom)
 		return -ENOMEM;
 	return e->depth == 0 ? 0 : -EINPROGRESS;

@@ -54,8 +54,30 @@ int ibex_json_escape(const char *s,
 /** Deepest nesting of objects and lists the JSON back end keeps. */
 #define IBEX_EMIT_DEPTH 16
 
-/** A JSON emitter writing into a struct ibex_out. */
+struct ibex_emit;
+
+/**
+ * Another back end of the same calls (DPDK telemetry's rte_tel_data, in
+ * ibex_telemetry.c, which needs EAL): when an emitter has ops, every
+ * ibex_emit_* call goes to them instead of the JSON writer. A back end
+ * keeps its state behind @c ctx and reports errors in @c err.
+ */
+struct ibex_emit_ops {
+	void (*open)(struct ibex_emit *e, const char *key, bool list);
+	void (*close)(struct ibex_emit *e, bool list);
+	void (*u64)(struct ibex_emit *e, const char *key, uint64_t v);
+	void (*i64)(struct ibex_emit *e, const char *key, int64_t v);
+	void (*str)(struct ibex_emit *e, const char *key, const char *s);
+	void (*boolean)(struct ibex_emit *e, const char *key, bool v);
+	void (*dbl)(struct ibex_emit *e, const char *key, double v,
+		    unsigned int decimals);
+};
+
+/** A JSON emitter writing into a struct ibex_out (or, with ops, another
+ * back end). */
 struct ibex_emit {
+	const struct ibex_emit_ops *ops; /**< NULL: JSON into o */
+	void *ctx;                      /**< the ops' state */
 	struct ibex_out *o;
 	unsigned int depth;             /**< open objects and lists */
 	bool first[IBEX_EMIT_DEPTH + 1]; /**< nothing written yet at a level */
@@ -64,6 +86,9 @@ struct ibex_emit {
 
 /** Start emitting JSON at the end of @p o. */
 void ibex_emit_json_init(struct ibex_emit *e, struct ibex_out *o);
+/** Start emitting through the back end @p ops with its state @p ctx. */
+void ibex_emit_ops_init(struct ibex_emit *e, const struct ibex_emit_ops *ops,
+			void *ctx);
 
 /*
  * Every value takes a key: the member's name inside an object, NULL in a

@@ -2,24 +2,30 @@
 /*
  * rte_telemetry commands under /ibex/, readable with dpdk-telemetry.py:
  *
+ *   /ibex/version            ibex, git and DPDK versions, JSON schema
  *   /ibex/ports              list of port names
- *   /ibex/port_stats,<port>  counters of one port (name or index)
- *   /ibex/drops              per port: non-zero drop reasons
- *   /ibex/reasons            every drop reason and what it means
- *   /ibex/workers            per worker: lcore, queues, iterations, busy cycles
- *   /ibex/fdb[,OFF[,N]]      FDB counters and a page of entries (100 at most)
- *   /ibex/credits            per credit port and VL: credits, buffer, violations
- *   /ibex/pfc                per PFC port: pauses sent/received, watchdog
- *   /ibex/bpf                per port: its eBPF classifier and verdicts
- *   /ibex/capture            the running or last ibex-ctl capture (the
- *                            object of show capture --json)
+ *   /ibex/<tel>[,PORT]       every topic of ibex_topics.h with a telemetry
+ *                            name: the object "show <topic> --json" gives,
+ *                            written by the same function (ibex_show.c)
+ *                            through the emitter's telemetry back end
+ *                            below; PORT (name or index) for a topic that
+ *                            takes a port, /ibex/fdb,OFFSET[,COUNT] a page
+ *                            of the FDB (100 entries at most)
+ *
+ * DPDK 22.11's telemetry data has no booleans, doubles, nulls or lists
+ * of objects, and keys are [A-Za-z0-9_/]; the back end writes the same
+ * tree with these rules (docs/control.md, "One schema"): true/false as
+ * 1/0, a double as a string of its digits, a list of objects (or lists)
+ * as an object keyed "0", "1", ..., a key's other characters as '_'.
  *
  * Callbacks run on DPDK's telemetry thread: they only read counters (whole
- * 64-bit words) and the FDB through its lock-free reader side.
+ * 64-bit words), the FDB through its lock-free reader side, and the
+ * running config under its lock (struct tel_source, from ibex_sock.c).
  */
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +40,266 @@
 #include "ibex_counters.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
+#include "ibex_emit.h"
 #include "ibex_fdb.h"
+#include "ibex_hist.h"
 #include "ibex_pkt.h"
+#include "ibex_show.h"
 #include "ibex_version.h"
+
+/* ---- the emitter's telemetry back end ---- */
+
+struct tel_frame {
+	struct rte_tel_data *d;
+	bool list;               /* a list of the emitter */
+	bool typed;              /* list: its rte type is chosen */
+	bool as_dict;            /* list: written as a dict keyed by index */
+	bool attached;           /* in its parent */
+	unsigned int idx;        /* as_dict: the next item's key */
+	char key[RTE_TEL_MAX_STRING_LEN];
+};
+
+struct tel_emit {
+	struct tel_frame f[IBEX_EMIT_DEPTH + 1]; /* f[1]: the root */
+};
+
+static void
+tel_err(struct ibex_emit *e, int ret)
+{
+	if (ret < 0 && e->err == 0)
+		e->err = ret;
+}
+
+/* A key as telemetry allows it: [A-Za-z0-9_/], others as '_'. */
+static void
+tel_key(char *dst, const char *key)
+{
+	size_t i;
+
+	for (i = 0; key[i] != '\0' && i < RTE_TEL_MAX_STRING_LEN - 1; i++) {
+		char ch = key[i];
+		bool ok = (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+			  (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '/';
+
+		dst[i] = ok ? ch : '_';
+	}
+	dst[i] = '\0';
+}
+
+static int tel_attach(struct ibex_emit *e, unsigned int i);
+
+/* Make frame @p i (a list) a dict keyed by index, in its parent. */
+static int
+tel_as_dict(struct ibex_emit *e, unsigned int i)
+{
+	struct tel_frame *f = &((struct tel_emit *)e->ctx)->f[i];
+
+	if (f->typed)
+		return f->as_dict ? 0 : -EINVAL; /* an array of values */
+	rte_tel_data_start_dict(f->d);
+	f->typed = true;
+	f->as_dict = true;
+	return tel_attach(e, i);
+}
+
+/* The name of the next member of frame @p i (@p key in a dict, the index
+ * in a list written as a dict). */
+static int
+tel_name(struct ibex_emit *e, unsigned int i, const char *key, char *name)
+{
+	struct tel_frame *f = &((struct tel_emit *)e->ctx)->f[i];
+	int ret;
+
+	if (!f->list) {
+		tel_key(name, key != NULL ? key : "");
+		return 0;
+	}
+	ret = tel_as_dict(e, i);
+	snprintf(name, RTE_TEL_MAX_STRING_LEN, "%u", f->idx++);
+	return ret;
+}
+
+/* Put frame @p i into its parent, once. */
+static int
+tel_attach(struct ibex_emit *e, unsigned int i)
+{
+	struct tel_frame *f = &((struct tel_emit *)e->ctx)->f[i];
+	char name[RTE_TEL_MAX_STRING_LEN];
+	int ret;
+
+	if (f->attached || i <= 1)
+		return 0;
+	ret = tel_name(e, i - 1, f->key, name);
+	if (ret == 0)
+		ret = rte_tel_data_add_dict_container(
+			((struct tel_emit *)e->ctx)->f[i - 1].d, name, f->d, 0);
+	if (ret == 0)
+		f->attached = true;
+	return ret < 0 ? ret : 0;
+}
+
+static void
+tel_open(struct ibex_emit *e, const char *key, bool list)
+{
+	struct tel_emit *t = e->ctx;
+	struct tel_frame *f;
+
+	if (e->err != 0)
+		return;
+	if (e->depth >= IBEX_EMIT_DEPTH || (e->depth == 0 && list)) {
+		e->err = -EINVAL;
+		return;
+	}
+	f = &t->f[++e->depth];
+	if (e->depth == 1) {             /* the root: the reply's dict */
+		rte_tel_data_start_dict(f->d);
+		f->list = false;
+		f->attached = true;
+		return;
+	}
+	memset(f, 0, sizeof(*f));
+	f->d = rte_tel_data_alloc();
+	if (f->d == NULL) {
+		e->err = -ENOMEM;
+		return;
+	}
+	f->list = list;
+	snprintf(f->key, sizeof(f->key), "%s", key != NULL ? key : "");
+	if (!list) {
+		rte_tel_data_start_dict(f->d);
+		tel_err(e, tel_attach(e, e->depth));
+	}
+}
+
+static void
+tel_close(struct ibex_emit *e, bool list __rte_unused)
+{
+	struct tel_frame *f;
+
+	if (e->err != 0)
+		return;
+	if (e->depth == 0) {
+		e->err = -EINVAL;
+		return;
+	}
+	f = &((struct tel_emit *)e->ctx)->f[e->depth];
+	if (f->list && !f->typed) {      /* empty: [] */
+		rte_tel_data_start_array(f->d, RTE_TEL_STRING_VAL);
+		f->typed = true;
+	}
+	tel_err(e, tel_attach(e, e->depth));
+	if (!f->attached && e->depth > 1)
+		rte_tel_data_free(f->d);
+	e->depth--;
+}
+
+/* The frame a value goes in, ready for a value of array type @p type
+ * when it is a list; NULL (and e->err) when it cannot take it. */
+static struct tel_frame *
+tel_value(struct ibex_emit *e, enum rte_tel_value_type type, bool *array)
+{
+	struct tel_frame *f;
+
+	if (e->err != 0 || e->depth == 0) {
+		if (e->err == 0)
+			e->err = -EINVAL;
+		return NULL;
+	}
+	f = &((struct tel_emit *)e->ctx)->f[e->depth];
+	*array = false;
+	if (!f->list || f->as_dict)
+		return f;
+	if (!f->typed) {
+		rte_tel_data_start_array(f->d, type);
+		f->typed = true;
+		tel_err(e, tel_attach(e, e->depth));
+	}
+	*array = true;
+	return e->err == 0 ? f : NULL;
+}
+
+static void
+tel_u64(struct ibex_emit *e, const char *key, uint64_t v)
+{
+	char name[RTE_TEL_MAX_STRING_LEN];
+	struct tel_frame *f;
+	bool array;
+
+	f = tel_value(e, RTE_TEL_U64_VAL, &array);
+	if (f == NULL)
+		return;
+	if (array) {
+		tel_err(e, rte_tel_data_add_array_u64(f->d, v));
+		return;
+	}
+	tel_err(e, tel_name(e, e->depth, key, name));
+	tel_err(e, rte_tel_data_add_dict_u64(f->d, name, v));
+}
+
+static void
+tel_i64(struct ibex_emit *e, const char *key, int64_t v)
+{
+	char name[RTE_TEL_MAX_STRING_LEN];
+	struct tel_frame *f;
+	bool array;
+
+	f = tel_value(e, RTE_TEL_INT_VAL, &array);
+	if (f == NULL)
+		return;
+	/* DPDK 22.11's ints are C ints. */
+	if (array) {
+		tel_err(e, rte_tel_data_add_array_int(f->d, (int)v));
+		return;
+	}
+	tel_err(e, tel_name(e, e->depth, key, name));
+	tel_err(e, rte_tel_data_add_dict_int(f->d, name, (int)v));
+}
+
+static void
+tel_str(struct ibex_emit *e, const char *key, const char *s)
+{
+	char name[RTE_TEL_MAX_STRING_LEN];
+	struct tel_frame *f;
+	bool array;
+
+	f = tel_value(e, RTE_TEL_STRING_VAL, &array);
+	if (f == NULL)
+		return;
+	if (s == NULL)
+		s = "";
+	if (array) {
+		tel_err(e, rte_tel_data_add_array_string(f->d, s));
+		return;
+	}
+	tel_err(e, tel_name(e, e->depth, key, name));
+	tel_err(e, rte_tel_data_add_dict_string(f->d, name, s));
+}
+
+static void
+tel_bool(struct ibex_emit *e, const char *key, bool v)
+{
+	tel_u64(e, key, v ? 1 : 0);
+}
+
+static void
+tel_dbl(struct ibex_emit *e, const char *key, double v, unsigned int decimals)
+{
+	char num[64];
+
+	snprintf(num, sizeof(num), "%.*f", (int)(decimals > 17 ? 17 : decimals),
+		 v);
+	tel_str(e, key, num);
+}
+
+static const struct ibex_emit_ops tel_ops = {
+	.open = tel_open,
+	.close = tel_close,
+	.u64 = tel_u64,
+	.i64 = tel_i64,
+	.str = tel_str,
+	.boolean = tel_bool,
+	.dbl = tel_dbl,
+};
 
 /* The switch the running command is about (tel_dispatch()). */
 static __thread struct ibex_dp *tel_dp;
@@ -71,159 +334,12 @@ tel_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
-static int
-tel_port_stats(const char *cmd __rte_unused, const char *params,
-	       struct rte_tel_data *d)
-{
-	struct ibex_port_counters c;
-	int p = port_from_param(params);
-
-	if (p < 0)
-		return -EINVAL;
-	ibex_dp_port_totals(tel_dp, (uint16_t)p, &c);
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "name", tel_dp->port_name[p]);
-	rte_tel_data_add_dict_u64(d, "ethdev_port", tel_dp->port_id[p]);
-	rte_tel_data_add_dict_string(d, "link",
-		ibex_dp_port_link_up(tel_dp, (uint16_t)p) ? "up" : "down");
-	ibex_port_cnt_tel(d, &c);
-	return 0;
-}
-
-static int
-tel_drops(const char *cmd __rte_unused, const char *params __rte_unused,
-	  struct rte_tel_data *d)
-{
-	uint16_t p;
-
-	rte_tel_data_start_dict(d);
-	for (p = 0; p < tel_dp->nb_ports; p++) {
-		struct rte_tel_data *pd = rte_tel_data_alloc();
-		struct ibex_port_counters c;
-		unsigned int r;
-
-		if (pd == NULL)
-			return -ENOMEM;
-		ibex_dp_port_totals(tel_dp, p, &c);
-		rte_tel_data_start_dict(pd);
-		for (r = 1; r < IBEX_R_MAX; r++) {
-			char key[64];
-
-			if (c.drop[r] != 0)
-				rte_tel_data_add_dict_u64(pd, ibex_tel_reason_key(r, "",
-						key, sizeof(key)), c.drop[r]);
-		}
-		rte_tel_data_add_dict_container(d, tel_dp->port_name[p], pd, 0);
-	}
-	return 0;
-}
-
-static int
-tel_reasons(const char *cmd __rte_unused, const char *params __rte_unused,
-	    struct rte_tel_data *d)
-{
-	unsigned int r;
-
-	rte_tel_data_start_dict(d);
-	for (r = 1; r < IBEX_R_MAX; r++) {
-		char key[64];
-
-		rte_tel_data_add_dict_string(d, ibex_tel_reason_key(r, "", key,
-							       sizeof(key)),
-					     ibex_reason_help(r));
-	}
-	return 0;
-}
-
-static int
-tel_workers(const char *cmd __rte_unused, const char *params __rte_unused,
-	    struct rte_tel_data *d)
-{
-	uint16_t i;
-
-	rte_tel_data_start_dict(d);
-	for (i = 0; i < tel_dp->nb_workers; i++) {
-		struct ibex_dp_worker_view wv, *w = &wv;
-		struct rte_tel_data *wd;
-		char name[16];
-
-		if (ibex_dp_worker_view(tel_dp, i, &wv) < 0)
-			break;
-		wd = rte_tel_data_alloc();
-		if (wd == NULL)
-			return -ENOMEM;
-		rte_tel_data_start_dict(wd);
-		rte_tel_data_add_dict_u64(wd, "lcore", w->lcore);
-		rte_tel_data_add_dict_u64(wd, "rx_queues", w->nb_rxq);
-		rte_tel_data_add_dict_u64(wd, "iterations", w->iterations);
-		rte_tel_data_add_dict_u64(wd, "busy_iterations",
-					  w->busy_iterations);
-		rte_tel_data_add_dict_u64(wd, "busy_cycles", w->busy_tsc);
-		snprintf(name, sizeof(name), "w%u", i);
-		rte_tel_data_add_dict_container(d, name, wd, 0);
-	}
-	return 0;
-}
-
-/*
- * /ibex/fdb,[OFFSET[,COUNT]]: one page of the table. A telemetry reply is
- * at most 16 kB and a dict 256 members (DPDK 22.11): a page holds up to
- * FDB_PAGE_MAX entries, which fit with the longest port names. Each entry
- * is an object keyed by its index in the walk; "next" is the OFFSET of
- * the next page, -1 after the last. Pages are cut from a walk of a live
- * table: an entry learned or aged between two pages may be missed or
- * seen twice ("entries" says how many there were at this page).
- */
 #define FDB_PAGE_MAX 100
 
 struct fdb_page {
-	struct rte_tel_data *d;
 	uint32_t offset;
-	uint32_t count;          /* asked for */
-	uint32_t seen;           /* entries walked */
-	uint32_t listed;
-	uint32_t now_ms;
+	uint32_t count;
 };
-
-static int
-fdb_page_one(const struct ibex_fdb_entry *e, void *arg)
-{
-	struct fdb_page *pg = arg;
-	struct rte_tel_data *ed;
-	char mac[32], key[16];
-
-	if (pg->seen++ < pg->offset)
-		return 0;
-	if (pg->listed == pg->count)
-		return 1; /* one past the page: there is a next one */
-	ed = rte_tel_data_alloc();
-	if (ed == NULL)
-		return -ENOMEM;
-	ibex_mac_format(e->mac, mac, sizeof(mac));
-	rte_tel_data_start_dict(ed);
-	rte_tel_data_add_dict_string(ed, "mac", mac);
-	rte_tel_data_add_dict_u64(ed, "vlan", e->vid);
-	if (ibex_egress_is_ecmp(e->port)) {
-		struct ibex_dp_ecmp_view v;
-
-		rte_tel_data_add_dict_string(ed, "ecmp",
-			ibex_dp_ecmp_view(tel_dp, e->port & 0xff, &v) == 0 ?
-			v.name : "?");
-	} else {
-		rte_tel_data_add_dict_string(ed, "port",
-			e->port < tel_dp->nb_ports ?
-			tel_dp->port_name[e->port] : "?");
-	}
-	rte_tel_data_add_dict_string(ed, "type",
-				     e->is_static ? "static" : "learned");
-	if (!e->is_static)
-		rte_tel_data_add_dict_u64(ed, "age_ms",
-					  pg->now_ms - e->last_seen_ms);
-	snprintf(key, sizeof(key), "%u", pg->seen - 1);
-	rte_tel_data_add_dict_container(pg->d, key, ed, 0);
-	pg->listed++;
-	return 0;
-}
 
 /* "OFFSET[,COUNT]", both optional. */
 static int
@@ -255,81 +371,6 @@ fdb_page_params(const char *params, struct fdb_page *pg)
 }
 
 static int
-tel_fdb(const char *cmd __rte_unused, const char *params,
-	struct rte_tel_data *d)
-{
-	struct fdb_page pg = { .d = d };
-	struct ibex_fdb_stats st;
-	int ret;
-
-	if (fdb_page_params(params, &pg) < 0)
-		return -EINVAL;
-	pg.now_ms = ibex_dp_clock_ms(tel_dp, ibex_clock_now());
-	ibex_fdb_get_stats(tel_dp->fdb, &st);
-	rte_tel_data_start_dict(d);
-	ibex_fdb_cnt_tel(d, &st);
-	rte_tel_data_add_dict_u64(d, "offset", pg.offset);
-	ret = ibex_fdb_foreach(tel_dp->fdb, fdb_page_one, &pg);
-	if (ret < 0)
-		return ret;
-	rte_tel_data_add_dict_u64(d, "count", pg.listed);
-	rte_tel_data_add_dict_int(d, "next", ret == 1 ?
-				  (int)(pg.offset + pg.listed) : -1);
-	return 0;
-}
-
-/* /ibex/credits and /ibex/pfc: one dict per port running that mode; the
- * lanes that are lossless or hold anything. */
-static int
-tel_fc(struct rte_tel_data *d, uint8_t mode)
-{
-	uint16_t p;
-	unsigned int vl;
-
-	rte_tel_data_start_dict(d);
-	for (p = 0; p < tel_dp->nb_ports; p++) {
-		struct ibex_dp_fc_view v;
-		struct rte_tel_data *pd;
-		uint16_t lanes = 0;
-
-		if (ibex_dp_fc_view(tel_dp, p, &v) < 0 || v.mode != mode)
-			continue;
-		pd = rte_tel_data_alloc();
-		if (pd == NULL)
-			return -ENOMEM;
-		for (vl = 0; vl < IBEX_VL_COUNT; vl++)
-			if ((v.lossless >> vl & 1) || v.buf_used[vl] != 0 ||
-			    v.violations[vl] != 0)
-				lanes |= (uint16_t)(1u << vl);
-		rte_tel_data_start_dict(pd);
-		rte_tel_data_add_dict_u64(pd, "lossless_vls", v.lossless);
-		if (mode == IBEX_FC_PFC) {
-			rte_tel_data_add_dict_u64(pd, "paused_vls", v.paused_vls);
-			rte_tel_data_add_dict_u64(pd, "wd_drop_vls",
-						  v.wd_drop_vls);
-		}
-		ibex_fc_cnt_tel(pd, &v, mode == IBEX_FC_CREDIT ?
-				IBEX_FC_CNT_CREDIT : IBEX_FC_CNT_PFC, lanes);
-		rte_tel_data_add_dict_container(d, tel_dp->port_name[p], pd, 0);
-	}
-	return 0;
-}
-
-static int
-tel_credits(const char *cmd __rte_unused, const char *params __rte_unused,
-	    struct rte_tel_data *d)
-{
-	return tel_fc(d, IBEX_FC_CREDIT);
-}
-
-static int
-tel_pfc(const char *cmd __rte_unused, const char *params __rte_unused,
-	struct rte_tel_data *d)
-{
-	return tel_fc(d, IBEX_FC_PFC);
-}
-
-static int
 tel_version(const char *cmd __rte_unused, const char *params __rte_unused,
 	    struct rte_tel_data *d)
 {
@@ -341,98 +382,113 @@ tel_version(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
-/* ECMP groups: per group its frames, drops with no member up, and per
- * member (port name) its frames. */
-static int
-tel_ecmp(const char *cmd __rte_unused, const char *params __rte_unused,
-	 struct rte_tel_data *d)
+/* ---- the topics ---- */
+
+/* Where the telemetry thread reads a switch's running config: the
+ * control socket's copy, under its lock (ibex_telemetry_set_conf()). */
+static struct {
+	struct ibex_dp *dp;
+	pthread_mutex_t *lock;
+	const struct ibex_conf *conf;
+} tel_conf[IBEX_TELEMETRY_SWITCHES_MAX + 1];
+static pthread_mutex_t tel_conf_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int
+ibex_telemetry_set_conf(struct ibex_dp *dp, pthread_mutex_t *lock,
+			const struct ibex_conf *conf)
 {
-	struct ibex_dp_ecmp_view v;
-	uint16_t g, k;
+	unsigned int i, free_slot = RTE_DIM(tel_conf);
+	int ret = -ENOSPC;
 
-	rte_tel_data_start_dict(d);
-	for (g = 0; ibex_dp_ecmp_view(tel_dp, g, &v) == 0; g++) {
-		struct rte_tel_data *gd = rte_tel_data_alloc();
-		struct rte_tel_data *md = rte_tel_data_alloc();
-
-		if (gd == NULL || md == NULL) {
-			rte_tel_data_free(gd);
-			rte_tel_data_free(md);
-			return -ENOMEM;
+	pthread_mutex_lock(&tel_conf_lock);
+	for (i = 0; i < RTE_DIM(tel_conf); i++) {
+		if (tel_conf[i].dp == dp) {
+			free_slot = i;
+			break;
 		}
-		rte_tel_data_start_dict(gd);
-		rte_tel_data_start_dict(md);
-		rte_tel_data_add_dict_u64(gd, "frames", v.frames);
-		rte_tel_data_add_dict_u64(gd, "none_up", v.cnt.none_up);
-		rte_tel_data_add_dict_string(gd, "mode",
-					     ibex_ecmp_mode_name(v.mode));
-		rte_tel_data_add_dict_u64(gd, "flowlet_us", v.flowlet_us);
-		rte_tel_data_add_dict_u64(gd, "adaptive", v.cnt.adaptive);
-		rte_tel_data_add_dict_u64(gd, "moves", v.cnt.moves);
-		for (k = 0; k < v.n; k++)
-			rte_tel_data_add_dict_u64(md,
-						  tel_dp->port_name[v.port[k]],
-						  v.cnt.member[k]);
-		rte_tel_data_add_dict_container(gd, "members", md, 0);
-		rte_tel_data_add_dict_container(d, v.name, gd, 0);
+		if (tel_conf[i].dp == NULL && free_slot == RTE_DIM(tel_conf))
+			free_slot = i;
 	}
-	return 0;
+	if (free_slot < RTE_DIM(tel_conf)) {
+		tel_conf[free_slot].dp = conf != NULL ? dp : NULL;
+		tel_conf[free_slot].lock = lock;
+		tel_conf[free_slot].conf = conf;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&tel_conf_lock);
+	return ret;
 }
 
-static int
-tel_bpf(const char *cmd __rte_unused, const char *params __rte_unused,
-	struct rte_tel_data *d)
+/* The topic whose telemetry name is @p name, or IBEX_SHOW_NB. */
+static enum ibex_show
+tel_topic(const char *name)
 {
-	char k[16];
-	unsigned int sl;
-	uint16_t p;
+	unsigned int s;
 
-	rte_tel_data_start_dict(d);
-	for (p = 0; p < tel_dp->nb_ports; p++) {
-		struct ibex_dp_bpf_view v;
-		struct rte_tel_data *pd;
+	for (s = 0; s < IBEX_SHOW_NB; s++) {
+		const char *t = ibex_show_tel_name(s);
 
-		if (ibex_dp_bpf_view(tel_dp, p, &v) < 0)
+		if (t != NULL && strcmp(t, name) == 0)
+			return s;
+	}
+	return IBEX_SHOW_NB;
+}
+
+/* /ibex/<tel>[,PARAMS] of topic @p s: its emit function, through the
+ * telemetry back end, with the running config's lock held. */
+static int
+tel_run_topic(enum ibex_show s, const char *params, struct rte_tel_data *d)
+{
+	struct ibex_topic_ctx c = {
+		.dp = tel_dp, .first = 0, .end = tel_dp->nb_ports,
+		.shared = true,
+	};
+	struct tel_emit *t;
+	struct ibex_emit e;
+	unsigned int i;
+	int ret = -EINVAL;
+
+	if (s == IBEX_SHOW_FDB) {
+		struct fdb_page pg;
+
+		if (fdb_page_params(params, &pg) < 0)
+			return -EINVAL;
+		c.fdb_offset = pg.offset;
+		c.fdb_count = pg.count;
+	} else if (params != NULL && *params != '\0') {
+		int p;
+
+		if (!ibex_show_takes_port(s))
+			return -EINVAL;
+		p = port_from_param(params);
+		if (p < 0)
+			return -EINVAL;
+		c.first = (uint16_t)p;
+		c.end = (uint16_t)(p + 1);
+	}
+	t = calloc(1, sizeof(*t));
+	c.hist = malloc(sizeof(*c.hist));
+	if (t == NULL || c.hist == NULL) {
+		free(t);
+		free(c.hist);
+		return -ENOMEM;
+	}
+	t->f[1].d = d;
+	ibex_emit_ops_init(&e, &tel_ops, t);
+	pthread_mutex_lock(&tel_conf_lock);
+	for (i = 0; i < RTE_DIM(tel_conf); i++) {
+		if (tel_conf[i].dp != tel_dp)
 			continue;
-		pd = rte_tel_data_alloc();
-		if (pd == NULL)
-			return -ENOMEM;
-		rte_tel_data_start_dict(pd);
-		rte_tel_data_add_dict_int(pd, "on", v.on);
-		rte_tel_data_add_dict_string(pd, "file", v.file);
-		rte_tel_data_add_dict_string(pd, "section", v.section);
-		rte_tel_data_add_dict_string(pd, "jit",
-					     !v.on ? "-" : v.jit ? "jit" :
-					     "interpreted");
-		rte_tel_data_add_dict_u64(pd, "insns", v.nb_insns);
-		rte_tel_data_add_dict_u64(pd, "load_ns", v.load_ns);
-		rte_tel_data_add_dict_u64(pd, "frames", v.runs);
-		rte_tel_data_add_dict_u64(pd, "default", v.cnt.deflt);
-		rte_tel_data_add_dict_u64(pd, "drops", v.cnt.drops);
-		rte_tel_data_add_dict_u64(pd, "bad", v.cnt.bad);
-		for (sl = 0; sl < IBEX_SL_COUNT; sl++) {
-			snprintf(k, sizeof(k), "sl%u", sl);
-			rte_tel_data_add_dict_u64(pd, k, v.cnt.sl[sl]);
-		}
-		rte_tel_data_add_dict_container(d, tel_dp->port_name[p], pd, 0);
+		pthread_mutex_lock(tel_conf[i].lock);
+		c.conf = tel_conf[i].conf;
+		ret = ibex_topic_emit(s)(&c, &e);
+		pthread_mutex_unlock(tel_conf[i].lock);
+		break;
 	}
-	return 0;
-}
-
-/* The capture's status as the control thread last published it (at most
- * one ring drain old while it runs); state "none" before the first. */
-static int
-tel_capture(const char *cmd __rte_unused, const char *params __rte_unused,
-	    struct rte_tel_data *d)
-{
-	struct ibex_capture_view v;
-
-	ibex_capture_view_shared(tel_dp, &v);
-	rte_tel_data_start_dict(d);
-	ibex_capture_tel(d, &v, v.state != IBEX_CAPTURE_NONE &&
-			 v.port < tel_dp->nb_ports ?
-			 tel_dp->port_name[v.port] : "");
-	return 0;
+	pthread_mutex_unlock(&tel_conf_lock);
+	free(c.hist);
+	free(t);
+	return ret;
 }
 
 static const struct {
@@ -443,30 +499,20 @@ const char *help;
 	{ "/ibex/version", tel_version,
 	  "ibex version, git describe, DPDK version. No parameters" },
 	{ "/ibex/ports", tel_ports, "List ibex ports. No parameters" },
-	{ "/ibex/port_stats", tel_port_stats,
-	  "Counters of one port. Parameters: port name or index" },
-	{ "/ibex/drops", tel_drops,
-	  "Non-zero drop counters by port and reason. No parameters" },
-	{ "/ibex/reasons", tel_reasons,
-	  "Every drop reason and its meaning. No parameters" },
-	{ "/ibex/workers", tel_workers,
-	  "Worker lcores and their busy cycles. No parameters" },
-	/* Help texts are at most 127 characters. */
-	{ "/ibex/fdb", tel_fdb, "FDB counters and a page of entries. "
-	  "Parameters: OFFSET[,COUNT<=100]; next: the next page's "
-	  "OFFSET, -1 after the last" },
-	{ "/ibex/credits", tel_credits,
-	  "Credit ports: credits, buffer, violations. No parameters" },
-	{ "/ibex/pfc", tel_pfc,
-	  "PFC ports: pauses, watchdog, buffer. No parameters" },
-	{ "/ibex/ecmp", tel_ecmp,
-	  "ECMP groups: frames per member. No parameters" },
-	{ "/ibex/bpf", tel_bpf,
-	  "eBPF classifiers per port and their verdicts. No parameters" },
-	{ "/ibex/capture", tel_capture,
-	  "The running or last ibex-ctl capture: state, file, frames "
-	  "written and dropped. No parameters" },
 };
+
+/* A topic's help: its row's help line and its parameter (at most 127
+ * characters). */
+static const char *
+tel_topic_help(enum ibex_show s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s (show %s --json). %s", ibex_cmd_topic_help(s),
+		 ibex_show_name(s), s == IBEX_SHOW_FDB ?
+		 "Parameters: OFFSET[,COUNT<=100]" :
+		 ibex_show_takes_port(s) ? "Parameters: [port name or index]" :
+		 "No parameters");
+	return buf;
+}
 
 /* Several switches in one process (ibex-fabric): /ibex/NAME/CMD is CMD of
  * switch NAME, /ibex/CMD that of the first. */
@@ -505,7 +551,11 @@ tel_dispatch(const char *cmd, const char *params, struct rte_tel_data *d)
 			tel_dp = dp;
 			return tel_cmds[i].fn(cmd, params, d);
 		}
-	return -EINVAL;
+	i = tel_topic(base);
+	if (i == IBEX_SHOW_NB)
+		return -EINVAL;
+	tel_dp = dp;
+	return tel_run_topic(i, params, d);
 }
 
 /* Register every command under @p prefix ("/ibex/" or "/ibex/NAME/"). */
@@ -521,6 +571,17 @@ tel_register_all(const char *prefix)
 			 tel_cmds[i].cmd + strlen("/ibex/"));
 		ret = rte_telemetry_register_cmd(cmd, tel_dispatch,
 						 tel_cmds[i].help);
+		if (ret < 0)
+			return ret;
+	}
+	for (i = 0; i < IBEX_SHOW_NB; i++) {
+		char help[RTE_TEL_MAX_STRING_LEN];
+
+		if (ibex_show_tel_name(i) == NULL)
+			continue;
+		snprintf(cmd, sizeof(cmd), "%s%s", prefix, ibex_show_tel_name(i));
+		ret = rte_telemetry_register_cmd(cmd, tel_dispatch,
+			tel_topic_help(i, help, sizeof(help)));
 		if (ret < 0)
 			return ret;
 	}
