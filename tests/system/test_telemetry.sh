@@ -30,15 +30,20 @@ def check(what, ok):
         print(f"FAIL: {what}"); sys.exit(1)
     print(f"ok: {what}")
 check("/ibex/ports lists both ports", ports["/ibex/ports"] == ["net_null0", "net_null1"])
-s0 = s0["/ibex/port_stats"]; s1 = s1["/ibex/port_stats"]
-check("port_stats by name: frames received", s0["rx_frames"] > 0)
-check("port_stats by index names the port", s1["name"] == "net_null1")
-drop_keys = [k for k in s0 if k.startswith("drop_")]
-r = reasons["/ibex/reasons"]
-check(f"every drop reason is exported ({len(r)})", len(r) >= 20 and len(drop_keys) == len(r))
-check("/ibex/workers has worker 0", workers["/ibex/workers"]["w0"]["rx_queues"] == 2)
+# /ibex/<topic> is the object of "show <topic> --json" (a list of objects
+# as an object keyed by index: docs/control.md, "One schema").
+s0 = s0["/ibex/port_stats"]["ports"]; s1 = s1["/ibex/port_stats"]["ports"]
+check("port_stats by name: one port, frames received",
+      list(s0) == ["0"] and s0["0"]["rx_frames"] > 0)
+check("port_stats by index names the port", s1["0"]["name"] == "net_null1")
+r = reasons["/ibex/reasons"]["reasons"]
+check(f"every drop reason is exported ({len(r)})",
+      len(r) >= 20 and set(s0["0"]["drops"]) == set(r))
+w0 = workers["/ibex/workers"]["workers"]["0"]
+check("/ibex/workers has worker 0 and its queues",
+      w0["worker"] == 0 and w0["rx_queues"] == ["net_null0:0", "net_null1:0"])
 check("/ibex/fdb answers", "entries" in fdb["/ibex/fdb"])
-check("/ibex/drops has both ports", set(drops["/ibex/drops"]) == {"net_null0", "net_null1"})
+check("/ibex/drops has both ports", set(drops["/ibex/drops"]["drops"]) == {"net_null0", "net_null1"})
 PY
 kill -INT "$pid"
 wait "$pid"

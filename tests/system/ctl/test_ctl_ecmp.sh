@@ -67,8 +67,11 @@ grep -Eq "^up +p1 +$t1 " "$tmp/ecmp.txt" && grep -Eq "^ +p2 +$t2 " "$tmp/ecmp.tx
 	{ cat "$tmp/ecmp.txt"; fail "show ecmp text"; }
 tel /ibex/ecmp >"$tmp/tel.json"
 jq -e --argjson n "$N" --argjson a "$t1" --argjson b "$t2" '
-	."/ibex/ecmp".up.frames == $n and ."/ibex/ecmp".up.none_up == 0 and
-	."/ibex/ecmp".up.members == {"p1": $a, "p2": $b}' "$tmp/tel.json" >/dev/null ||
+	."/ibex/ecmp".groups.up.frames == $n and
+	."/ibex/ecmp".groups.up.none_up == 0 and
+	."/ibex/ecmp".groups.up.members == {"0": {"port": "p1", "frames": $a},
+					    "1": {"port": "p2", "frames": $b}}' \
+	"$tmp/tel.json" >/dev/null ||
 	{ cat "$tmp/tel.json"; fail "/ibex/ecmp does not match"; }
 check_ok "show ecmp text and /ibex/ecmp agree"
 

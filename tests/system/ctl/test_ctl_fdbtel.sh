@@ -3,7 +3,7 @@
 #
 # /ibex/fdb over telemetry pages its table: a 1,500-entry FDB (1,000
 # static entries, 500 learned) is read in full, page by page, and every
-# entry is an object (mac, vlan, port, type, and age_ms for learned ones).
+# entry is an object (mac, vlan, port, static, and age_ms for learned ones).
 # A telemetry reply has a size limit (16 kB in DPDK 22.11): the table
 # listed whole used to lose its "table" field above ~340 entries.
 #
@@ -75,17 +75,18 @@ while off >= 0:
     pages += 1
     if r is None or r["entries"] != n or r["offset"] != off:
         sys.exit(f"page at {off}: {r}")
-    keys = [k for k, v in r.items() if isinstance(v, dict)]
-    if len(keys) != r["count"] or r["count"] == 0:
+    # the table: a list of objects, in telemetry keyed "0", "1", ...
+    keys = sorted(r["table"], key=int)
+    if keys != [str(i) for i in range(r["count"])] or r["count"] == 0:
         sys.exit(f"page at {off}: {len(keys)} objects, count says {r['count']}")
     for k in keys:
-        e = r[k]
-        want_keys = {"mac", "vlan", "port", "type"}
-        if e.get("type") == "learned":
+        e = r["table"][k]
+        want_keys = {"mac", "vlan", "port", "static"}
+        if e.get("static") == 0:
             want_keys.add("age_ms")
         if set(e) != want_keys:
             sys.exit(f"entry {k}: {e}")
-        seen[(e["mac"], e["vlan"])] = e["type"]
+        seen[(e["mac"], e["vlan"])] = "static" if e["static"] else "learned"
     if r["next"] >= 0 and r["next"] != off + r["count"]:
         sys.exit(f"page at {off}: next {r['next']}")
     off = r["next"]

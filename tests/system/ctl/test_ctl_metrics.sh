@@ -136,8 +136,8 @@ for line in open(sys.argv[1]):
 ports = json.load(open(sys.argv[2]))["ports"]
 bad = []
 # Identity members, and the sums Prometheus makes itself (sum by port).
-ident = {"name", "dev", "admin", "link", "speed_bps", "dropped", "flood",
-         "drops"}
+ident = {"name", "dev", "ethdev_port", "admin", "link", "speed_bps",
+         "dropped", "flood", "drops"}
 n = 0
 for p in ports:
     name = p["name"]

@@ -219,9 +219,9 @@ if command -v dpdk-telemetry.py >/dev/null; then
 	tq() { echo "$1" | dpdk-telemetry.py -f "$prefix" 2>/dev/null | tail -1; }
 	tq /ibex/ports | jq -e '."/ibex/ports" == ["p0", "p1"]' >/dev/null ||
 		fail "/ibex/ports: $(tq /ibex/ports)"
-	tq /ibex/lanes,p1 | jq -e '."/ibex/lanes".vl0.tx_frames > 0' >/dev/null ||
+	tq /ibex/lanes,p1 | jq -e '."/ibex/lanes".lanes."0".tx_frames > 0' >/dev/null ||
 		fail "/ibex/lanes,p1: $(tq /ibex/lanes,p1)"
-	tq /ibex/latency,1 | jq -e '."/ibex/latency" | type == "object"' >/dev/null ||
+	tq /ibex/latency,1 | jq -e '."/ibex/latency".latency | type == "object"' >/dev/null ||
 		fail "/ibex/latency,1: $(tq /ibex/latency,1)"
 	check_ok "dpdk-telemetry.py reads /ibex/ports, /ibex/lanes, /ibex/latency"
 else
