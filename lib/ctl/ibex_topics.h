@@ -13,7 +13,11 @@
  *    learns the words of the help text);
  *  - port: 1 when "show NAME PORT" takes a port (one port's rows);
  *  - tel: the DPDK telemetry command, /ibex/<tel> (its parameter is the
- *    port when the topic takes one), "" for none;
+ *    port when the topic takes one), "" for none. Only for a topic whose
+ *    emit function reads what another thread may: counters, the views
+ *    that say so in ibex_dp.h, the running config (under its lock). Not
+ *    ecn: its curves are read from the published tables, which a change
+ *    frees once the workers (not telemetry) are past them;
  *  - final: 1 when the final --json of ibex-switch holds the topic's
  *    members (what "show NAME --json" gives, on the counters since
  *    start);
@@ -36,7 +40,7 @@
 	  "credit flow control: parameters and state") \
 	X(PFC, pfc, 1, "pfc", 1, 1, \
 	  "PFC: parameters, pauses, watchdog") \
-	X(ECN, ecn, 1, "ecn", 1, 0, \
+	X(ECN, ecn, 1, "", 1, 0, \
 	  "ECN curves and marks of each lane") \
 	X(LATENCY, latency, 1, "latency", 1, 1, \
 	  "residence time of each lane, ns") \

@@ -15,7 +15,7 @@
 #     ibex-ctl reads taken before and after (counters move), latency
 #     figures and FDB ages within a factor of 4;
 #   - the topics without a telemetry command are the ctl-only ones named
-#     here: config, rates, history;
+#     here: config, rates, history, ecn;
 #   - with --metrics (libmicrohttpd): each counter of the topics that
 #     /metrics carries (ports with drops by reason, lanes, the fc
 #     counters of credits and pfc, the residence counts of latency,
@@ -132,7 +132,7 @@ for t in $topics; do
 	tc=$(tel_of "$t")
 	c --json show "$t" >"$tmp/$t.a.json" || fail "show $t --json"
 	if [ -z "$tc" ]; then
-		case " config rates history " in
+		case " config rates history ecn " in
 		*" $t "*) ctl_only="$ctl_only $t"; continue ;;
 		esac
 		echo "FAIL: topic $t has no telemetry command and is not ctl-only"
