@@ -18,8 +18,8 @@
 #include "ibex_conf.h"
 #include "ibex_runtext.h"
 
-/* Lines about the same subject a new statement is compared against (the
- * newest ones before it, when there are more). */
+/* Lines about the same subject a new statement is compared against: the
+ * first this many in the text, when there are more. */
 #define RUNTEXT_MAX_CAND 64
 
 int
@@ -121,7 +121,9 @@ same_word(const char *a, const char *b, unsigned int k)
 }
 
 /* Statements about the same thing ("port p0 ...", "fdb ... MAC ..."):
- * the only ones a new statement may make redundant. */
+ * the only ones a new statement may make redundant. This only narrows the
+ * candidates (each costs two replays); what goes is decided by the
+ * replays. */
 static bool
 same_subject(const char *a, const char *b)
 {
