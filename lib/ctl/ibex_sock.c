@@ -30,6 +30,7 @@
 #include <rte_telemetry.h>
 #include <rte_version.h>
 
+#include "ibex_capture_cmd.h"
 #include "ibex_clock.h"
 #include "ibex_cmd.h"
 #include "ibex_conf.h"
@@ -932,114 +933,14 @@ show_bpf(struct ibex_sock *s, const struct ibex_cmd_req *req,
 typedef int (*show_fn)(struct ibex_sock *s, const struct ibex_cmd_req *req,
 		       struct ibex_out *o, uint16_t first, uint16_t end);
 
-/* ---- capture ---- */
-
-/* One capture as text (one line, the reply of a capture that ended) or
- * as a JSON object (IBEX_CAPTURE_FIELDS, shared with telemetry). */
-static void
-capture_render(struct ibex_sock *s, const struct ibex_capture_view *v,
-	       bool json, struct ibex_out *o)
-{
-	const char *port = v->state != IBEX_CAPTURE_NONE ?
-			   s->dp->port_name[v->port] : "";
-
-	if (json) {
-		ibex_capture_json(o, v, port);
-		return;
-	}
-	if (v->state == IBEX_CAPTURE_NONE) {
-		ibex_out_printf(o, "no capture since the switch started\n");
-		return;
-	}
-	ibex_out_printf(o, "capture %u %s: port %s %s -> %s: %" PRIu64
-			" frames (%" PRIu64 " bytes) written, %" PRIu64
-			" dropped, %" PRIu64 " filtered out in %.3f s",
-			v->id, ibex_capture_state_name(v->state), port,
-			ibex_capture_dir_name(v->dir), v->path, v->written,
-			v->bytes, v->dropped, v->filtered,
-			(double)v->duration_ns / 1e9);
-	if (v->end[0] != '\0')
-		ibex_out_printf(o, " (%s)", v->end);
-	if (v->error != 0)
-		ibex_out_printf(o, "; write error: %s", strerror(-v->error));
-	ibex_out_printf(o, "\n");
-}
+/* ---- capture: ibex_capture_cmd.c ---- */
 
 static int
 show_capture(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	     struct ibex_out *o, uint16_t first __rte_unused,
 	     uint16_t end __rte_unused)
 {
-	struct ibex_capture_view v;
-
-	ibex_capture_view(s->dp, &v);
-	if (req->json) {
-		ibex_out_printf(o, "{\"capture\": ");
-		if (v.state == IBEX_CAPTURE_NONE)
-			ibex_out_printf(o, "null");
-		else
-			capture_render(s, &v, true, o);
-		ibex_out_printf(o, "}\n");
-		return 0;
-	}
-	capture_render(s, &v, false, o);
-	if (v.state == IBEX_CAPTURE_NONE)
-		return 0;
-	ibex_out_printf(o, "  snaplen %u, count %" PRIu64 "%s, copied %"
-			PRIu64 ", past count %" PRIu64 "%s%s%s\n", v.snaplen,
-			v.count, v.count == 0 ? " (until stopped)" : "",
-			v.copied, v.past_count,
-			v.filter[0] != '\0' ? ", filter '" : "", v.filter,
-			v.filter[0] != '\0' ? "'" : "");
-	return 0;
-}
-
-/*
- * "capture ...": start one, or stop the running one. Through the socket
- * the reply waits for the capture's end (COUNT frames, "capture stop", or
- * the client leaving), like dumpcap -c; "background" answers at once.
- */
-static int
-ctl_capture(struct ibex_sock *s, const struct ibex_cmd_req *req,
-	    struct ibex_out *o, char *err, size_t errlen)
-{
-	const struct ibex_cmd_capture *c = &req->cap;
-	struct ibex_capture_params p = { 0 };
-	struct ibex_capture_view v;
-	int port, ret;
-
-	if (c->stop) {
-		ibex_capture_view(s->dp, &v);
-		ret = ibex_capture_stop(s->dp, "capture stop");
-		if (ret < 0 && v.state != IBEX_CAPTURE_STOPPING) {
-			snprintf(err, errlen, "capture: no capture runs");
-			return ret;
-		}
-		s->exec_wait = s->exec_client != NULL ? v.id : 0;
-		return 0;
-	}
-	port = ibex_conf_port_find(s->conf, req->port);
-	if (port < 0) {
-		snprintf(err, errlen, "capture: no port '%s'", req->port);
-		return -ENOENT;
-	}
-	p.port = (uint16_t)port;
-	p.dir = c->dir;
-	p.count = c->count;
-	p.snaplen = c->snaplen;
-	p.path = c->file;
-	p.filter = c->filter;
-	ret = ibex_capture_start(s->dp, &p, err, errlen);
-	if (ret < 0)
-		return ret;
-	ibex_capture_view(s->dp, &v);
-	if (c->background || s->exec_client == NULL) {
-		ibex_out_printf(o, "capture %u started: port %s %s -> %s "
-				"('capture stop' ends it)\n", v.id,
-				req->port, ibex_capture_dir_name(v.dir), v.path);
-		return 0;
-	}
-	s->exec_wait = v.id;
+	ibex_capture_cmd_show(s->dp, req->json, o);
 	return 0;
 }
 
@@ -1182,8 +1083,10 @@ ibex_sock_exec(struct ibex_sock *s, const char *line, struct ibex_out *reply)
 			ibex_rates_clear(s->rates, s->dp);
 			break;
 		case IBEX_CMD_CAPTURE:
-			s->exec_wait = 0;
-			ret = ctl_capture(s, req, &s->body, err, sizeof(err));
+			ret = ibex_capture_cmd_run(s->dp, s->conf, req,
+						   s->exec_client != NULL,
+						   &s->exec_wait, &s->body,
+						   err, sizeof(err));
 			/* The reply comes when the capture ends. */
 			if (ret == 0 && s->exec_wait != 0)
 				return 0;
@@ -1517,7 +1420,7 @@ client_capture_wait(struct ibex_sock *s, struct sock_client *c)
 	c->cap_wait = 0;
 	c->active_ms = sock_now_ms();
 	ibex_out_reset(&s->body);
-	capture_render(s, &v, c->cap_json, &s->body);
+	ibex_capture_cmd_render(s->dp, &v, c->cap_json, &s->body);
 	if (c->cap_json)
 		ibex_out_printf(&s->body, "\n");
 	ibex_out_reply_body(&c->out, s->body.buf, s->body.len);
