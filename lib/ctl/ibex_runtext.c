@@ -75,9 +75,12 @@ text_replay(const struct ibex_out *text, size_t skip_a, size_t skip_b,
 		}
 		off += n + 1;
 	}
-	/* "fdb del" leaves copies in the slots past the last entry. */
+	/* "fdb del" and "ecmp del" leave copies in the slots past the last
+	 * entry: not part of the config, so not compared. */
 	memset(&c->statics[c->nb_static], 0,
 	       sizeof(c->statics[0]) * (IBEX_CONF_MAX_STATIC - c->nb_static));
+	memset(&c->ecmp[c->nb_ecmp], 0,
+	       sizeof(c->ecmp[0]) * (IBEX_MAX_ECMP_GROUPS - c->nb_ecmp));
 	return 0;
 }
 
@@ -101,33 +104,55 @@ text_remove_line(struct ibex_out *o, size_t off)
 	o->buf[o->len] = '\0';
 }
 
-/* The first @p k words of a line, for comparing statements' subjects. */
-static bool
-same_word(const char *a, const char *b, unsigned int k)
+/* The @p k-th word (1: the first) of a line, and its length in *@p n;
+ * *@p n is 0 when the line has fewer words. */
+static const char *
+nth_word(const char *a, unsigned int k, size_t *n)
 {
-	size_t na, nb;
-
-	while (k-- > 0) {
+	for (;;) {
 		a += strspn(a, " \t");
-		b += strspn(b, " \t");
-		na = strcspn(a, " \t\n");
-		nb = strcspn(b, " \t\n");
-		if (k == 0)
-			return na == nb && na != 0 && strncmp(a, b, na) == 0;
-		a += na;
-		b += nb;
+		*n = strcspn(a, " \t\n");
+		if (--k == 0 || *n == 0)
+			return a;
+		a += *n;
 	}
-	return false;
 }
 
-/* Statements about the same thing ("port p0 ...", "fdb ... MAC ..."):
- * the only ones a new statement may make redundant. This only narrows the
- * candidates (each costs two replays); what goes is decided by the
- * replays. */
+static bool
+word_is(const char *w, size_t n, const char *s)
+{
+	return n == strlen(s) && strncmp(w, s, n) == 0;
+}
+
+/* What a statement is about: its first word and the name after it ("port
+ * p0 ...", "fdb ageing ...", "ecmp g1 ..."), or after a verb that comes
+ * first ("fdb static MAC ...", "fdb del MAC ...", "ecmp del g1"). */
+static const char *
+subject(const char *a, size_t *n)
+{
+	const char *w = nth_word(a, 2, n);
+
+	if (word_is(w, *n, "static") || word_is(w, *n, "del"))
+		w = nth_word(a, 3, n);
+	return w;
+}
+
+/* Statements about the same thing: the only ones a new statement may make
+ * redundant. This only narrows the candidates (each costs two replays);
+ * what goes is decided by the replays. */
 static bool
 same_subject(const char *a, const char *b)
 {
-	return same_word(a, b, 1) && (same_word(a, b, 2) || same_word(a, b, 3));
+	const char *wa, *wb;
+	size_t na, nb;
+
+	wa = nth_word(a, 1, &na);
+	wb = nth_word(b, 1, &nb);
+	if (na == 0 || na != nb || strncmp(wa, wb, na) != 0)
+		return false;
+	wa = subject(a, &na);
+	wb = subject(b, &nb);
+	return na != 0 && na == nb && strncmp(wa, wb, na) == 0;
 }
 
 /*

@@ -173,6 +173,47 @@ test_del_removes_static(void **state)
 	assert_string_equal(ibex_runtext_str(t), PORTS "fdb ageing 120\n");
 }
 
+/* An entry among many moved to another port (del, then static again):
+ * one line for it, at the end, the others as they were. */
+static void
+test_many_statics_move(void **state)
+{
+	struct ibex_runtext *t = *state;
+	char stmt[80], want[8192];
+	size_t n = 0;
+	int i;
+
+	start(t, PORTS);
+	n += (size_t)snprintf(want + n, sizeof(want) - n, "%s", PORTS);
+	for (i = 0; i < 100; i++) {
+		snprintf(stmt, sizeof(stmt),
+			 "fdb static 02:00:00:00:01:%02x port p0", i);
+		add(t, stmt);
+		if (i != 70)
+			n += (size_t)snprintf(want + n, sizeof(want) - n,
+					      "%s\n", stmt);
+	}
+	add(t, "fdb del 02:00:00:00:01:46 vlan 1");
+	add(t, "fdb static 02:00:00:00:01:46 port p1");
+	snprintf(want + n, sizeof(want) - n,
+		 "fdb static 02:00:00:00:01:46 port p1\n");
+	assert_string_equal(ibex_runtext_str(t), want);
+}
+
+/* "ecmp del" takes the group's statements with it. */
+static void
+test_ecmp_del_cancels(void **state)
+{
+	struct ibex_runtext *t = *state;
+
+	start(t, PORTS);
+	add(t, "ecmp g1 ports p0,p1");
+	add(t, "fdb ageing 120");
+	add(t, "ecmp g1 adaptive packet");
+	add(t, "ecmp del g1");
+	assert_string_equal(ibex_runtext_str(t), PORTS "fdb ageing 120\n");
+}
+
 /* Comment lines already in the text (the note of an unreadable file)
  * stay where they are while statements come and go around them. */
 static void
@@ -220,6 +261,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_back_to_start, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_del_removes_static, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_many_statics_move,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ecmp_del_cancels, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_comments_stay, setup,
 						teardown),
