@@ -177,6 +177,8 @@ struct fabric_sim {
 	/** Rank i's end of its link, the generator's port i. */
 	struct ibexlink_port **rank_pt;
 	unsigned int n_ranks;
+	/** The generator, told of its ports' events (owners n_sw + rank). */
+	struct ibex_gen_builtin *gen;
 };
 
 /** For ibex_gen_run_set_rx_idle(): would a receive at rank @p i's port

@@ -34,6 +34,7 @@
 #include "fabric.h"
 #include "ibex_clock.h"
 #include "ibexlink.h"
+#include "ibex_gen_builtin.h"
 
 /* ---- the calendar: a binary min-heap of (time, owner) ---- */
 
@@ -89,6 +90,15 @@ due_set(struct fabric_sim *s, uint32_t sw)
 	s->due[sw / 64] |= UINT64_C(1) << (sw % 64);
 }
 
+/* An event at a rank's port (its owner n_sw + rank): the generator's
+ * next turn visits it. */
+static inline void
+rank_wake(struct fabric_sim *s, uint32_t owner)
+{
+	if (s->gen != NULL)
+		ibex_gen_builtin_port_wake(s->gen, owner - s->n_sw);
+}
+
 /* The links' calendar hook (ibex_clock_wake()). */
 static void
 sim_wake(void *arg, uint32_t owner, uint64_t t)
@@ -97,6 +107,10 @@ sim_wake(void *arg, uint32_t owner, uint64_t t)
 
 	if (owner < s->n_sw && t <= ibex_clock_now()) {
 		due_set(s, owner);
+		return;
+	}
+	if (owner >= s->n_sw && t <= ibex_clock_now()) {
+		rank_wake(s, owner);
 		return;
 	}
 	if (heap_push(s, t, owner) < 0)
@@ -186,6 +200,7 @@ sim_step(void *arg)
 {
 	struct fabric_sim *s = arg;
 	uint64_t act = ibexlink_activity(), now = ibex_clock_now();
+	uint64_t idle = ibex_clock_take_idle();
 	unsigned int w;
 
 	if (unlikely(s->steps == 0)) {
@@ -197,8 +212,12 @@ sim_step(void *arg)
 
 	if (act == s->act_round) {
 		/* a whole round did nothing: the next event, or the
-		 * generator's next tick */
+		 * generator's next tick, or the instant until which it
+		 * promised it has nothing to do */
 		uint64_t next = next_tick(s, now);
+
+		if (idle > next)
+			next = idle;
 
 		if (s->heap_n != 0 && s->heap[0].t < next)
 			next = s->heap[0].t;
@@ -211,6 +230,8 @@ sim_step(void *arg)
 
 		if (e.owner < s->n_sw)
 			due_set(s, e.owner);
+		else
+			rank_wake(s, e.owner);
 	}
 	s->act_round = act;
 	for (w = 0; w < s->due_words; w++) {
@@ -272,7 +293,7 @@ fabric_sim_start(struct fabric_sim *s, struct fabric *f, struct ibex_dp **dps)
 		struct ibexlink_port *pt = ibexlink_port_of(f->rank_port[i]);
 
 		if (pt != NULL)
-			ibexlink_port_set_owner(pt, s->n_sw);
+			ibexlink_port_set_owner(pt, s->n_sw + i);
 		s->rank_pt[i] = pt;
 	}
 	ret = ibex_dp_virtual_attach(dps, f->n_sw, &s->lc);

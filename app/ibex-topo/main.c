@@ -46,6 +46,9 @@ usage(FILE *f)
 		"      --groups G      rail: groups (scalable units)\n"
 		"      --servers-per-group S  rail: servers per group (ranks "
 		"on each rail switch)\n"
+		"      --pods P        fattree: build the first P of its K pods "
+		"(P x K^2/4\n"
+		"                      ranks; each core has P ports)\n"
 		"      --rate RATE     ranks' links (default 100G)\n"
 		"      --fabric-rate RATE  switch-switch links (default: "
 		"--rate)\n"
@@ -101,7 +104,7 @@ struct opts {
 enum {
 	O_NAME = 256, O_LEAVES, O_SPINES, O_RPL, O_UPLINKS, O_RAILS,
 	O_GROUPS, O_SERVERS, O_RATE, O_FRATE, O_DELAY, O_FDELAY, O_LANES,
-	O_CHECK, O_VERSION,
+	O_CHECK, O_VERSION, O_PODS,
 };
 
 /* Options that belong to one shape only. */
@@ -115,6 +118,7 @@ static const struct {
 	{ O_RAILS, "--rails", IBEX_TOPO_RAIL },
 	{ O_GROUPS, "--groups", IBEX_TOPO_RAIL },
 	{ O_SERVERS, "--servers-per-group", IBEX_TOPO_RAIL },
+	{ O_PODS, "--pods", IBEX_TOPO_FATTREE },
 };
 
 static int
@@ -156,6 +160,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ "delay", required_argument, NULL, O_DELAY },
 		{ "fabric-delay", required_argument, NULL, O_FDELAY },
 		{ "lanes", required_argument, NULL, O_LANES },
+		{ "pods", required_argument, NULL, O_PODS },
 		{ "check", no_argument, NULL, O_CHECK },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
@@ -201,6 +206,7 @@ parse_args(int argc, char **argv, struct opts *o)
 				    &o->t.uplinks);
 			break;
 		case O_RAILS: ret = count("--rails", optarg, &o->t.rails); break;
+		case O_PODS: ret = count("--pods", optarg, &o->t.pods); break;
 		case O_GROUPS: ret = count("--groups", optarg, &o->t.groups); break;
 		case O_SERVERS:
 			ret = count("--servers-per-group", optarg,

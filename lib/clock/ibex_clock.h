@@ -54,6 +54,9 @@ struct ibex_clock {
 	void *step_arg;
 	ibex_clock_wake_fn wake;    /**< the executive's calendar, or NULL */
 	void *wake_arg;
+	/** The polling component's promise for the next step (0: none);
+	 * ibex_clock_idle_until(). The executive's thread only. */
+	uint64_t idle_until;
 	/** Virtual time, ticks; written by the executive only. */
 	alignas(RTE_CACHE_LINE_SIZE) _Atomic uint64_t now;
 };
@@ -122,6 +125,32 @@ ibex_clock_wake(uint32_t owner, uint64_t t)
 {
 	if (ibex_clock_g.wake != NULL && owner != IBEX_CLOCK_NO_OWNER)
 		ibex_clock_g.wake(ibex_clock_g.wake_arg, owner, t);
+}
+
+/**
+ * A polling component's promise, made in its turn: it has nothing to do
+ * before @p t (ticks) unless the calendar wakes it (a frame arriving at
+ * one of its ports). The executive may then jump the clock past its
+ * housekeeping ticks, up to @p t or the calendar's next event; good for
+ * the next step only, so a component that still waits says it again each
+ * turn. Under the real clock, nothing.
+ */
+static inline void
+ibex_clock_idle_until(uint64_t t)
+{
+	if (ibex_clock_g.virt)
+		ibex_clock_g.idle_until = t;
+}
+
+/** The executive's: take the promise of the turn that just ended (0: the
+ * component made none). */
+static inline uint64_t
+ibex_clock_take_idle(void)
+{
+	uint64_t t = ibex_clock_g.idle_until;
+
+	ibex_clock_g.idle_until = 0;
+	return t;
 }
 
 /** Move virtual time to @p t (never backwards: an earlier @p t is ignored).

@@ -55,6 +55,11 @@ struct conf_ctx {
 	char *err;
 	size_t errlen;
 	char what[64];       /* "port p0", "fdb static", ... or "" */
+	/* validate: the static entries seen so far by (mac, vid), the first
+	 * of each key's index + 1 (0: free cell); NULL: compare each with
+	 * every earlier one */
+	uint16_t *static_cell;
+	uint32_t static_cells; /* a power of two */
 };
 
 enum conf_type {
@@ -2763,24 +2768,75 @@ check_buffer(struct conf_ctx *x, const struct ibex_conf *c)
 	return 0;
 }
 
-/* A (mac, vid) may be listed twice only with the same port. */
+static int
+static_dup_err(struct conf_ctx *x, const struct ibex_conf *c,
+	       const struct ibex_conf_fdb_static *t)
+{
+	return conf_err(x, "already on %s %s (line %d)",
+			ibex_egress_is_ecmp(t->port) ? "ecmp group" : "port",
+			ibex_conf_egress_name(c, t->port), t->line);
+}
+
+static bool
+static_same_key(const struct ibex_conf_fdb_static *a,
+		const struct ibex_conf_fdb_static *b)
+{
+	return a->vid == b->vid && memcmp(a->mac, b->mac, 6) == 0;
+}
+
+/* Validate's index of the static entries (struct conf_ctx): a fabric
+ * switch holds one per rank, and comparing 10,000 entries pairwise on
+ * each of 1,440 switches took longer than the run. Without memory, the
+ * pairwise check. */
+static void
+static_index_init(struct conf_ctx *x, const struct ibex_conf *c)
+{
+	uint32_t n = 64;
+
+	while (n < 2u * c->nb_static)
+		n *= 2;
+	x->static_cell = calloc(n, sizeof(*x->static_cell));
+	x->static_cells = x->static_cell != NULL ? n : 0;
+}
+
+static uint32_t
+static_hash(const struct ibex_conf_fdb_static *s)
+{
+	uint32_t h = 2166136261u ^ s->vid; /* FNV-1a */
+	unsigned int k;
+
+	for (k = 0; k < 6; k++)
+		h = (h ^ s->mac[k]) * 16777619u;
+	return h;
+}
+
+/* A (mac, vid) may be listed twice only with the same port. Every entry
+ * of a key before @p i has the first one's port (else it was refused),
+ * so the first is the one to compare with. */
 static int
 check_static_dup(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 {
 	const struct ibex_conf_fdb_static *s = &c->statics[i];
+	uint32_t m, cell;
 	uint16_t j;
 
-	for (j = 0; j < i; j++) {
-		const struct ibex_conf_fdb_static *t = &c->statics[j];
-
-		if (t->vid == s->vid && memcmp(t->mac, s->mac, 6) == 0 &&
-		    t->port != s->port)
-			return conf_err(x, "already on %s %s (line %d)",
-					ibex_egress_is_ecmp(t->port) ?
-					"ecmp group" : "port",
-					ibex_conf_egress_name(c, t->port),
-					t->line);
+	if (x->static_cell == NULL) {
+		for (j = 0; j < i; j++)
+			if (static_same_key(&c->statics[j], s) &&
+			    c->statics[j].port != s->port)
+				return static_dup_err(x, c, &c->statics[j]);
+		return 0;
 	}
+	m = x->static_cells - 1;
+	for (cell = static_hash(s) & m; x->static_cell[cell] != 0;
+	     cell = (cell + 1) & m) {
+		const struct ibex_conf_fdb_static *t =
+			&c->statics[x->static_cell[cell] - 1];
+
+		if (static_same_key(t, s))
+			return t->port != s->port ? static_dup_err(x, c, t) : 0;
+	}
+	x->static_cell[cell] = (uint16_t)(i + 1);
 	return 0;
 }
 
@@ -2884,8 +2940,11 @@ ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen)
 		ret = check_port(&x, c, i);
 	for (i = 0; ret == 0 && i < c->nb_ecmp; i++)
 		ret = check_ecmp(&x, c, i);
+	if (ret == 0 && c->nb_static > 64)
+		static_index_init(&x, c);
 	for (i = 0; ret == 0 && i < c->nb_static; i++)
 		ret = check_static(&x, c, i);
+	free(x.static_cell);
 	if (ret == 0)
 		ret = check_buffer(&x, c);
 	return ret;

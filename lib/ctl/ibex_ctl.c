@@ -42,6 +42,7 @@
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_fdb.h"
+#include "ibex_running.h"
 #include "ibex_sock.h"
 
 RTE_LOG_REGISTER(ibex_ctl_logtype, ibex.ctl, INFO);
@@ -268,7 +269,7 @@ loop_signals(struct ctl_loop *l)
 
 	while (read(l->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGHUP)
-			ibex_sock_request_reload();
+			ibex_running_request_reload();
 		else
 			atomic_store(&stop_requested, true);
 	}

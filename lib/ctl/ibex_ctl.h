@@ -12,7 +12,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <pthread.h>
 #include <stdio.h>
 
 struct ibex_dp;
@@ -89,16 +88,15 @@ int ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 /** Register the /ibex/ telemetry commands. @return 0 or -errno. */
 int ibex_telemetry_register(struct ibex_dp *dp);
 
-struct ibex_conf;
+struct ibex_running;
 
 /**
  * Where telemetry reads switch @p dp's running config (the topics of
- * ibex_topics.h need it): @p conf, read under @p lock. A NULL @p conf
- * forgets the switch (its topics then answer -EINVAL).
- * @return 0 or -ENOSPC.
+ * ibex_topics.h need it): from its owner @p run, under
+ * ibex_running_lock(). A NULL @p run forgets the switch (its topics then
+ * answer -EINVAL). @return 0 or -ENOSPC.
  */
-int ibex_telemetry_set_conf(struct ibex_dp *dp, pthread_mutex_t *lock,
-			    const struct ibex_conf *conf);
+int ibex_telemetry_set_running(struct ibex_dp *dp, struct ibex_running *run);
 
 /** Most switches of one process with telemetry commands of their own:
  * DPDK keeps every command in one sorted array, each insertion moves

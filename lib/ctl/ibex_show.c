@@ -17,6 +17,7 @@
 #include <rte_common.h>
 
 #include "ibex_capture.h"
+#include "ibex_capture_cmd.h"
 #include "ibex_clock.h"
 #include "ibex_conf.h"
 #include "ibex_counters.h"
@@ -26,6 +27,7 @@
 #include "ibex_hist.h"
 #include "ibex_pkt.h"
 #include "ibex_rates.h"
+#include "ibex_running.h"
 #include "ibex_show.h"
 
 /* ---- helpers ---- */
@@ -711,10 +713,16 @@ ibex_show_fdb_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 
 /* ---- config and history: what the running config's owner keeps ---- */
 
+static const char *
+running_text(const struct ibex_topic_ctx *c)
+{
+	return c->run != NULL ? ibex_running_text(c->run) : "";
+}
+
 int
 ibex_show_config_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 {
-	const char *t = c->text != NULL ? c->text : "";
+	const char *t = running_text(c);
 
 	ibex_emit_obj_begin(e, NULL);
 	ibex_emit_str(e, "origin", c->conf->origin);
@@ -738,36 +746,43 @@ ibex_show_config_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 {
 	ibex_out_printf(o, "# %s with the live changes applied: each statement "
 			"once, as in effect (changes: show history)\n%s",
-			c->conf->origin, c->text != NULL ? c->text : "");
+			c->conf->origin, running_text(c));
 	return 0;
 }
 
-/* The newest hist_kept accepted changes, oldest first. */
-static const char *
-hist_entry(const struct ibex_topic_ctx *c, uint64_t i, char *when, size_t len)
+/* The newest IBEX_RUNNING_HISTORY accepted changes, oldest first. */
+static uint64_t
+hist_changes(const struct ibex_topic_ctx *c)
 {
-	unsigned int k = (unsigned int)(i % c->hist_kept);
-
-	strftime(when, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&c->hist_time[k]));
-	return c->hist_stmt[k] != NULL ? c->hist_stmt[k] : "?";
+	return c->run != NULL ? ibex_running_changes(c->run) : 0;
 }
 
 static uint64_t
-hist_first(const struct ibex_topic_ctx *c)
+hist_first(uint64_t n)
 {
-	return c->nb_changes > c->hist_kept ? c->nb_changes - c->hist_kept : 0;
+	return n > IBEX_RUNNING_HISTORY ? n - IBEX_RUNNING_HISTORY : 0;
+}
+
+static const char *
+hist_entry(const struct ibex_topic_ctx *c, uint64_t i, char *when, size_t len)
+{
+	time_t t = 0;
+	const char *st = ibex_running_history(c->run, i + 1, &t);
+
+	strftime(when, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	return st != NULL ? st : "?";
 }
 
 int
 ibex_show_history_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 {
-	uint64_t i;
+	uint64_t i, n = hist_changes(c);
 
 	ibex_emit_obj_begin(e, NULL);
-	ibex_emit_u64(e, "changes", c->nb_changes);
-	ibex_emit_u64(e, "kept", c->hist_kept);
+	ibex_emit_u64(e, "changes", n);
+	ibex_emit_u64(e, "kept", IBEX_RUNNING_HISTORY);
 	ibex_emit_list_begin(e, "history");
-	for (i = hist_first(c); i < c->nb_changes; i++) {
+	for (i = hist_first(n); i < n; i++) {
 		char when[32];
 		const char *st = hist_entry(c, i, when, sizeof(when));
 
@@ -785,11 +800,11 @@ ibex_show_history_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 int
 ibex_show_history_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 {
-	uint64_t i;
+	uint64_t i, n = hist_changes(c);
 
 	ibex_out_printf(o, "# %" PRIu64 " changes accepted; the last %u are "
-			"kept\n", c->nb_changes, c->hist_kept);
-	for (i = hist_first(c); i < c->nb_changes; i++) {
+			"kept\n", n, IBEX_RUNNING_HISTORY);
+	for (i = hist_first(n); i < n; i++) {
 		char when[32];
 		const char *st = hist_entry(c, i, when, sizeof(when));
 
@@ -970,28 +985,6 @@ capture_port(const struct ibex_dp *dp, const struct ibex_capture_view *v)
 	       dp->port_name[v->port] : "";
 }
 
-void
-ibex_show_capture_line(const struct ibex_dp *dp,
-		       const struct ibex_capture_view *v, struct ibex_out *o)
-{
-	if (v->state == IBEX_CAPTURE_NONE) {
-		ibex_out_printf(o, "no capture since the switch started\n");
-		return;
-	}
-	ibex_out_printf(o, "capture %u %s: port %s %s -> %s: %" PRIu64
-			" frames (%" PRIu64 " bytes) written, %" PRIu64
-			" dropped, %" PRIu64 " filtered out in %.3f s",
-			v->id, ibex_capture_state_name(v->state),
-			capture_port(dp, v), ibex_capture_dir_name(v->dir),
-			v->path, v->written, v->bytes, v->dropped, v->filtered,
-			(double)v->duration_ns / 1e9);
-	if (v->end[0] != '\0')
-		ibex_out_printf(o, " (%s)", v->end);
-	if (v->error != 0)
-		ibex_out_printf(o, "; write error: %s", strerror(-v->error));
-	ibex_out_printf(o, "\n");
-}
-
 /* The object is there before the first capture too, with state "none":
  * telemetry has no null. */
 int
@@ -1011,17 +1004,7 @@ ibex_show_capture_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 int
 ibex_show_capture_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 {
-	struct ibex_capture_view v;
-
-	capture_read(c, &v);
-	ibex_show_capture_line(c->dp, &v, o);
-	if (v.state == IBEX_CAPTURE_NONE)
-		return 0;
-	ibex_out_printf(o, "  snaplen %u, count %" PRIu64 "%s, copied %" PRIu64
-			", past count %" PRIu64 "%s%s%s\n", v.snaplen, v.count,
-			v.count == 0 ? " (until stopped)" : "", v.copied,
-			v.past_count, v.filter[0] != '\0' ? ", filter '" : "",
-			v.filter, v.filter[0] != '\0' ? "'" : "");
+	ibex_capture_cmd_show(c->dp, false, o);
 	return 0;
 }
 

@@ -11,23 +11,22 @@
  *
  * No topic sees the control socket: everything a topic reads is in
  * struct ibex_topic_ctx, which the caller fills (the socket for ibex-ctl
- * and the final --json, the telemetry thread under the running config's
- * lock).
+ * and the final --json, the telemetry thread on a copy of the running
+ * config taken under its owner's lock).
  */
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "ibex_cmd.h"
 
 struct ibex_dp;
 struct ibex_conf;
 struct ibex_rates;
+struct ibex_running;
 struct ibex_hist;
 struct ibex_emit;
 struct ibex_out;
-struct ibex_capture_view;
 
 /** What a topic reads. */
 struct ibex_topic_ctx {
@@ -44,14 +43,8 @@ struct ibex_topic_ctx {
 	/** FDB page: from entry fdb_offset, at most fdb_count (0: all). */
 	uint32_t fdb_offset;
 	uint32_t fdb_count;
-	/** config: the running config as statements, one a line. */
-	const char *text;
-	/** history: the ring of accepted changes (hist_kept slots) and how
-	 * many were accepted in all. */
-	char *const *hist_stmt;
-	const time_t *hist_time;
-	unsigned int hist_kept;
-	uint64_t nb_changes;
+	/** config, history: the running config's owner (NULL: none). */
+	const struct ibex_running *run;
 };
 
 /** A topic's structured output: one object, its members as
@@ -89,11 +82,5 @@ int ibex_topic_show(const struct ibex_topic_ctx *c, enum ibex_show s,
  * comma-separated, appended to @p o. @return 0 or -errno.
  */
 int ibex_topic_final_json(const struct ibex_topic_ctx *c, struct ibex_out *o);
-
-/** One capture as one line of text (the reply of a capture that ended,
- * the first line of "show capture"). */
-void ibex_show_capture_line(const struct ibex_dp *dp,
-			    const struct ibex_capture_view *v,
-			    struct ibex_out *o);
 
 #endif /* IBEX_SHOW_H */

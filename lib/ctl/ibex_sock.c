@@ -1,26 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The control socket, the commands it runs, and reloads.
+ * The control socket and the commands it runs.
  *
  * Everything runs on the control thread, from ibex_sock_poll() once per
  * control-loop tick: accept, read whole lines, run each through
  * ibex_sock_exec() and write the reply. Sockets are non-blocking; a client
  * whose reply is not yet written gets no further command run until it has
- * read it, so a slow reader holds back only itself. Changes take one path:
- * parse into a copy of the running config (ibex_cmd.c), validate the whole
- * copy, ibex_dp_reconfigure() (new tables, pointer swap, RCU grace period),
- * and only then make the copy the running config (ctl_commit()).
- *
- * The telemetry thread reads the running config for /ibex/lanes, so the
- * copy into it is done under conf_lock; the control thread itself reads
- * its own config without the lock.
+ * read it, so a slow reader holds back only itself. The running config,
+ * its text and history, its lock and the one path by which a change, a
+ * reload or SIGHUP commits belong to ibex_running.c: a change or a reload
+ * here is a call to it.
  */
 
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +30,7 @@
 #include <rte_telemetry.h>
 #include <rte_version.h>
 
+#include "ibex_capture_cmd.h"
 #include "ibex_clock.h"
 #include "ibex_cmd.h"
 #include "ibex_conf.h"
@@ -44,9 +39,10 @@
 #include "ibex_fdb.h"
 #include "ibex_pkt.h"
 #include "ibex_rates.h"
+#include "ibex_running.h"
 #include "ibex_show.h"
-#include "ibex_sock.h"
 #include "ibex_ctl.h"
+#include "ibex_sock.h"
 #include "ibex_stale.h"
 #include "ibex_hist.h"
 #include "ibex_version.h"
@@ -62,8 +58,6 @@ RTE_LOG_REGISTER(ibex_sock_logtype, ibex.ctl.sock, INFO);
 /* Commands one client may run per tick: the loop has other work too. */
 #define SOCK_CMDS_PER_TICK 64
 #define SOCK_ERR_LEN 512
-/* Accepted changes "show history" keeps (the newest). */
-#define SOCK_HISTORY 64
 
 struct sock_client {
 	int fd;                  /* -1: free slot */
@@ -80,18 +74,11 @@ struct sock_client {
 
 struct ibex_sock {
 	struct ibex_dp *dp;
-	struct ibex_conf *conf;  /* running */
-	struct ibex_conf *cand;  /* scratch: the candidate of a change */
-	pthread_mutex_t conf_lock; /* conf vs the telemetry thread */
-	char *config_path;
+	struct ibex_running *run; /* the running config's owner */
+	const struct ibex_conf *conf; /* ibex_running_conf(run): the same
+					 pointer for run's life */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int lfd;                 /* listening socket or -1 */
-	struct ibex_out text;    /* the running config as statements, each
-				    once (text_compact) */
-	struct ibex_conf *replay[2]; /* scratch for text_compact */
-	char *hist_stmt[SOCK_HISTORY]; /* ring of accepted changes */
-	time_t hist_time[SOCK_HISTORY];
-	uint64_t nb_changes;     /* changes accepted since start */
 	struct ibex_out body;    /* a reply's output, before stuffing */
 	struct ibex_cmd_req req;
 	struct ibex_hist hist;   /* scratch for "show latency" */
@@ -103,14 +90,6 @@ struct ibex_sock {
 	uint32_t exec_wait;      /* the line's reply waits for this capture */
 	struct sock_client cl[SOCK_MAX_CLIENTS];
 };
-
-static volatile sig_atomic_t reload_requested;
-
-void
-ibex_sock_request_reload(void)
-{
-	reload_requested = 1;
-}
 
 const char *
 ibex_sock_path(const struct ibex_sock *s)
@@ -127,239 +106,10 @@ ibex_sock_default_path(char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
 
-/* ---- the running config's text: each statement once ---- */
-
-/* Replay @p text, without the lines starting at @p skip_a and @p skip_b
- * (SIZE_MAX: none), into @p c. Every line gets the same origin and line
- * number, so two replays differ only in what their statements set. */
-static int
-text_replay(const struct ibex_out *text, size_t skip_a, size_t skip_b,
-	    struct ibex_conf *c)
-{
-	char line[IBEX_CONF_LINE_MAX + 1], err[8];
-	size_t off = 0, n;
-	const char *nl;
-
-	ibex_conf_init(c);
-	while (off < text->len) {
-		nl = memchr(text->buf + off, '\n', text->len - off);
-		n = nl != NULL ? (size_t)(nl - text->buf) - off : text->len - off;
-		if (off != skip_a && off != skip_b && n < sizeof(line)) {
-			memcpy(line, text->buf + off, n);
-			line[n] = '\0';
-			if (ibex_conf_parse_line(c, line, "", 0, err,
-						 sizeof(err)) < 0)
-				return -EINVAL;
-		}
-		off += n + 1;
-	}
-	/* "fdb del" leaves copies in the slots past the last entry. */
-	memset(&c->statics[c->nb_static], 0,
-	       sizeof(c->statics[0]) * (IBEX_CONF_MAX_STATIC - c->nb_static));
-	return 0;
-}
-
-/* Whether the text without those lines configures exactly the same as
- * the whole text (in s->replay[0]). */
-static bool
-text_same_without(struct ibex_sock *s, size_t a, size_t b)
-{
-	return text_replay(&s->text, a, b, s->replay[1]) == 0 &&
-	       memcmp(s->replay[0], s->replay[1], sizeof(*s->replay[0])) == 0;
-}
-
-static void
-text_remove_line(struct ibex_out *o, size_t off)
-{
-	const char *nl = memchr(o->buf + off, '\n', o->len - off);
-	size_t n = nl != NULL ? (size_t)(nl - o->buf) - off + 1 : o->len - off;
-
-	memmove(o->buf + off, o->buf + off + n, o->len - off - n);
-	o->len -= n;
-	o->buf[o->len] = '\0';
-}
-
-/* The first @p k words of a line, for comparing statements' subjects. */
-static bool
-same_word(const char *a, const char *b, unsigned int k)
-{
-	size_t na, nb;
-
-	while (k-- > 0) {
-		a += strspn(a, " \t");
-		b += strspn(b, " \t");
-		na = strcspn(a, " \t\n");
-		nb = strcspn(b, " \t\n");
-		if (k == 0)
-			return na == nb && na != 0 && strncmp(a, b, na) == 0;
-		a += na;
-		b += nb;
-	}
-	return false;
-}
-
-/* Statements about the same thing ("port p0 ...", "fdb ... MAC ..."):
- * the only ones a new statement may make redundant. */
-static bool
-same_subject(const char *a, const char *b)
-{
-	return same_word(a, b, 1) && (same_word(a, b, 2) || same_word(a, b, 3));
-}
-
-/*
- * The statement just appended at @p last: drop what it made redundant, so
- * the text is the running config with each statement once. A line goes
- * only when the text without it replays to exactly the same config: an
- * earlier statement it overrides, itself when it changed nothing, or an
- * earlier one together with it when they cancel out (fdb static, then
- * fdb del). Candidates are the lines about the same subject.
- */
-static void
-text_compact(struct ibex_sock *s, size_t last)
-{
-	size_t off, n, cand[64], nc = 0, i;
-	const char *nl;
-
-	if (text_replay(&s->text, SIZE_MAX, SIZE_MAX, s->replay[0]) < 0)
-		return;
-	for (off = 0; off < last && nc < RTE_DIM(cand); off += n + 1) {
-		nl = memchr(s->text.buf + off, '\n', last - off);
-		n = nl != NULL ? (size_t)(nl - s->text.buf) - off : last - off;
-		if (same_subject(s->text.buf + off, s->text.buf + last))
-			cand[nc++] = off;
-	}
-	/* Newest first; removing a line moves the ones after it. */
-	for (i = nc; i-- > 0;) {
-		size_t j;
-
-		if (!text_same_without(s, cand[i], SIZE_MAX))
-			continue;
-		n = (size_t)(strchr(s->text.buf + cand[i], '\n') -
-			     (s->text.buf + cand[i])) + 1;
-		text_remove_line(&s->text, cand[i]);
-		cand[i] = SIZE_MAX;
-		for (j = i + 1; j < nc; j++)
-			if (cand[j] != SIZE_MAX)
-				cand[j] -= n;
-		last -= n;
-	}
-	if (text_same_without(s, last, SIZE_MAX)) {
-		text_remove_line(&s->text, last);
-		return;
-	}
-	for (i = nc; i-- > 0;) {
-		if (cand[i] != SIZE_MAX &&
-		    text_same_without(s, cand[i], last)) {
-			text_remove_line(&s->text, last);
-			text_remove_line(&s->text, cand[i]);
-			return;
-		}
-	}
-}
-
-static void
-history_add(struct ibex_sock *s, const char *stmt)
-{
-	unsigned int i = (unsigned int)(s->nb_changes % SOCK_HISTORY);
-
-	free(s->hist_stmt[i]);
-	s->hist_stmt[i] = strdup(stmt);
-	s->hist_time[i] = time(NULL);
-	s->nb_changes++;
-}
-
-/* ---- applying changes: the one path ---- */
-
-/*
- * Make @p cand the running config: the data path first (it refuses what
- * cannot change live and then nothing changed), then our copy and its
- * text. @p stmt is the statement to add to the text, or NULL for a
- * reload of config_path.
- */
-static int
-ctl_commit(struct ibex_sock *s, const char *stmt, const char *verb,
-	   char *err, size_t errlen)
-{
-	char msg[IBEX_CONF_ERR_LEN];
-	int ret;
-
-	if (strcmp(s->cand->ctl_socket, s->conf->ctl_socket) != 0) {
-		if (stmt != NULL) {
-			snprintf(err, errlen, "%s: switch ctl-socket: cannot "
-				 "move while running (restart to move it)", verb);
-			return -ENOTSUP;
-		}
-		/* A reload keeps the socket where clients find it. */
-		memcpy(s->cand->ctl_socket, s->conf->ctl_socket,
-		       sizeof(s->conf->ctl_socket));
-		RTE_LOG(NOTICE, IBEX_SOCK, "reload: switch ctl-socket takes "
-			"effect at restart\n");
-	}
-	/* A change that changes nothing needs no new tables. */
-	ret = memcmp(s->cand, s->conf, sizeof(*s->conf)) == 0 ? 0 :
-	      ibex_dp_reconfigure(s->dp, s->cand, msg, sizeof(msg));
-	if (ret < 0) {
-		snprintf(err, errlen, "%s: %s", verb, msg);
-		return ret;
-	}
-	pthread_mutex_lock(&s->conf_lock);
-	memcpy(s->conf, s->cand, sizeof(*s->conf));
-	pthread_mutex_unlock(&s->conf_lock);
-	if (stmt != NULL) {
-		size_t last = s->text.len;
-
-		ibex_out_printf(&s->text, "%s\n", stmt);
-		text_compact(s, last);
-		history_add(s, stmt);
-	} else {
-		history_add(s, "reload");
-		ibex_out_reset(&s->text);
-		if (ibex_cmd_conf_text(&s->text, s->config_path) < 0)
-			ibex_out_printf(&s->text, "# %s: unreadable\n",
-					s->config_path);
-	}
-	RTE_LOG(INFO, IBEX_SOCK, "applied: %s\n",
-		stmt != NULL ? stmt : s->config_path);
-	return 0;
-}
-
-static int
-ctl_change(struct ibex_sock *s, const char *stmt, const char *verb,
-	   char *err, size_t errlen)
-{
-	int ret = ibex_cmd_conf_change(s->conf, stmt, verb, s->cand, err,
-				       errlen);
-
-	return ret < 0 ? ret : ctl_commit(s, stmt, verb, err, errlen);
-}
-
-static int
-ctl_reload(struct ibex_sock *s, bool force, char *err, size_t errlen)
-{
-	char msg[IBEX_CONF_ERR_LEN];
-	int ret;
-
-	if (s->config_path == NULL) {
-		snprintf(err, errlen, "reload: no config file (the switch "
-			 "was started without --config)");
-		return -ENOENT;
-	}
-	ret = ibex_cmd_conf_reload(s->conf, s->config_path, force, s->cand,
-				   msg, sizeof(msg));
-	if (ret < 0) {
-		snprintf(err, errlen, "reload: %s", msg);
-		return ret;
-	}
-	return ctl_commit(s, NULL, "reload", err, errlen);
-}
-
-/* ---- show: small helpers ---- */
-
-/* First and end port of a "show X [PORT]". */
 /* ---- show: the topics (ibex_show.c) with what they read ---- */
 
-/* What a topic reads, from the running config's owner: the ports of
- * "show X PORT" (all without one). */
+/* What a topic reads: the data path, the running config and its owner,
+ * the rates; the ports of "show X PORT" (all without one). */
 static int
 sock_topic_ctx(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	       struct ibex_topic_ctx *c, char *err, size_t errlen)
@@ -369,14 +119,10 @@ sock_topic_ctx(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	memset(c, 0, sizeof(*c));
 	c->dp = s->dp;
 	c->conf = s->conf;
+	c->run = s->run;
 	c->rates = s->rates;
 	c->hist = &s->hist;
 	c->end = s->dp->nb_ports;
-	c->text = s->text.buf;
-	c->hist_stmt = s->hist_stmt;
-	c->hist_time = s->hist_time;
-	c->hist_kept = SOCK_HISTORY;
-	c->nb_changes = s->nb_changes;
 	if (req == NULL || req->port[0] == '\0')
 		return 0;
 	p = ibex_conf_port_find(s->conf, req->port);
@@ -386,57 +132,6 @@ sock_topic_ctx(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	}
 	c->first = (uint16_t)p;
 	c->end = (uint16_t)(p + 1);
-	return 0;
-}
-
-/* ---- capture ---- */
-
-/*
- * "capture ...": start one, or stop the running one. Through the socket
- * the reply waits for the capture's end (COUNT frames, "capture stop", or
- * the client leaving), like dumpcap -c; "background" answers at once.
- */
-static int
-ctl_capture(struct ibex_sock *s, const struct ibex_cmd_req *req,
-	    struct ibex_out *o, char *err, size_t errlen)
-{
-	const struct ibex_cmd_capture *c = &req->cap;
-	struct ibex_capture_params p = { 0 };
-	struct ibex_capture_view v;
-	int port, ret;
-
-	if (c->stop) {
-		ibex_capture_view(s->dp, &v);
-		ret = ibex_capture_stop(s->dp, "capture stop");
-		if (ret < 0 && v.state != IBEX_CAPTURE_STOPPING) {
-			snprintf(err, errlen, "capture: no capture runs");
-			return ret;
-		}
-		s->exec_wait = s->exec_client != NULL ? v.id : 0;
-		return 0;
-	}
-	port = ibex_conf_port_find(s->conf, req->port);
-	if (port < 0) {
-		snprintf(err, errlen, "capture: no port '%s'", req->port);
-		return -ENOENT;
-	}
-	p.port = (uint16_t)port;
-	p.dir = c->dir;
-	p.count = c->count;
-	p.snaplen = c->snaplen;
-	p.path = c->file;
-	p.filter = c->filter;
-	ret = ibex_capture_start(s->dp, &p, err, errlen);
-	if (ret < 0)
-		return ret;
-	ibex_capture_view(s->dp, &v);
-	if (c->background || s->exec_client == NULL) {
-		ibex_out_printf(o, "capture %u started: port %s %s -> %s "
-				"('capture stop' ends it)\n", v.id,
-				req->port, ibex_capture_dir_name(v.dir), v.path);
-		return 0;
-	}
-	s->exec_wait = v.id;
 	return 0;
 }
 
@@ -518,11 +213,12 @@ ibex_sock_exec(struct ibex_sock *s, const char *line, struct ibex_out *reply)
 			ret = ctl_show(s, req, &s->body, err, sizeof(err));
 			break;
 		case IBEX_CMD_CHANGE:
-			ret = ctl_change(s, req->stmt, req->verb, err,
-					 sizeof(err));
+			ret = ibex_running_change(s->run, req->stmt,
+						  req->verb, err, sizeof(err));
 			break;
 		case IBEX_CMD_RELOAD:
-			ret = ctl_reload(s, req->force, err, sizeof(err));
+			ret = ibex_running_reload(s->run, req->force, err,
+						  sizeof(err));
 			break;
 		case IBEX_CMD_VERSION:
 			ctl_version(req, &s->body);
@@ -534,8 +230,10 @@ ibex_sock_exec(struct ibex_sock *s, const char *line, struct ibex_out *reply)
 			ibex_rates_clear(s->rates, s->dp);
 			break;
 		case IBEX_CMD_CAPTURE:
-			s->exec_wait = 0;
-			ret = ctl_capture(s, req, &s->body, err, sizeof(err));
+			ret = ibex_capture_cmd_run(s->dp, s->conf, req,
+						   s->exec_client != NULL,
+						   &s->exec_wait, &s->body,
+						   err, sizeof(err));
 			/* The reply comes when the capture ends. */
 			if (ret == 0 && s->exec_wait != 0)
 				return 0;
@@ -869,13 +567,9 @@ client_capture_wait(struct ibex_sock *s, struct sock_client *c)
 	c->cap_wait = 0;
 	c->active_ms = sock_now_ms();
 	ibex_out_reset(&s->body);
-	if (c->cap_json) {
-		ibex_capture_json(&s->body, &v, v.port < s->dp->nb_ports ?
-				  s->dp->port_name[v.port] : "");
+	ibex_capture_cmd_render(s->dp, &v, c->cap_json, &s->body);
+	if (c->cap_json)
 		ibex_out_printf(&s->body, "\n");
-	} else {
-		ibex_show_capture_line(s->dp, &v, &s->body);
-	}
 	ibex_out_reply_body(&c->out, s->body.buf, s->body.len);
 	if (v.error != 0)
 		ibex_out_printf(&c->out, "ERR capture: writing %s: %s\n",
@@ -952,18 +646,7 @@ ibex_sock_poll(struct ibex_sock *s)
 {
 	unsigned int i;
 
-	if (reload_requested) {
-		char err[SOCK_ERR_LEN];
-
-		reload_requested = 0;
-		/* A signal is never a --force. */
-		if (ctl_reload(s, false, err, sizeof(err)) < 0)
-			RTE_LOG(ERR, IBEX_SOCK, "SIGHUP: %s; the running "
-				"configuration is unchanged\n", err);
-		else
-			RTE_LOG(NOTICE, IBEX_SOCK, "SIGHUP: reloaded %s\n",
-				s->config_path);
-	}
+	ibex_running_poll(s->run);
 	if (s->lfd < 0)
 		return;
 	sock_accept(s);
@@ -979,7 +662,7 @@ ibex_sock_fds(const struct ibex_sock *s, struct pollfd *pfd, unsigned int max,
 {
 	unsigned int i, n = 0;
 
-	*more = reload_requested != 0;
+	*more = ibex_running_reload_pending();
 	if (s->lfd < 0 || max == 0)
 		return 0;
 	pfd[n++] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
@@ -1032,22 +715,6 @@ sock_choose_path(struct ibex_sock *s, const struct ibex_sock_params *p)
 	return 0;
 }
 
-/* The start of "show config": the file's statements, or the ports EAL
- * probed when there is no file. */
-static void
-sock_text_init(struct ibex_sock *s)
-{
-	uint16_t i;
-
-	if (s->config_path != NULL &&
-	    ibex_cmd_conf_text(&s->text, s->config_path) == 0)
-		return;
-	for (i = 0; i < s->conf->nb_ports; i++)
-		ibex_out_printf(&s->text, "port %s dev %s\n",
-				s->conf->ports[i].name,
-				ibex_conf_port_dev(&s->conf->ports[i]));
-}
-
 /* IBEX_CTL_IDLE_TIMEOUT_S shortens the idle timeout for tests. */
 static uint64_t
 sock_idle_timeout(void)
@@ -1083,24 +750,14 @@ ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
 	s->idle_timeout_ms = sock_idle_timeout();
 	for (i = 0; i < SOCK_MAX_CLIENTS; i++)
 		s->cl[i].fd = -1;
-	pthread_mutex_init(&s->conf_lock, NULL);
 	s->dp = p->dp;
-	s->conf = malloc(sizeof(*s->conf));
-	s->cand = malloc(sizeof(*s->cand));
-	s->replay[0] = malloc(sizeof(*s->replay[0]));
-	s->replay[1] = malloc(sizeof(*s->replay[1]));
-	s->config_path = p->config_path != NULL ? strdup(p->config_path) : NULL;
-	if (s->conf == NULL || s->cand == NULL || s->replay[0] == NULL ||
-	    s->replay[1] == NULL ||
-	    (p->config_path != NULL && s->config_path == NULL)) {
-		ret = -ENOMEM;
+	ret = ibex_running_create(&s->run, s->dp, p->conf, p->config_path);
+	if (ret < 0)
 		goto fail;
-	}
-	memcpy(s->conf, p->conf, sizeof(*s->conf));
+	s->conf = ibex_running_conf(s->run);
 	ret = ibex_rates_create(&s->rates, s->dp);
 	if (ret < 0)
 		goto fail;
-	sock_text_init(s);
 	ret = sock_choose_path(s, p);
 	if (ret < 0) {
 		snprintf(err, errlen, "control socket path too long (max %zu "
@@ -1115,8 +772,8 @@ ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
 		 * readiness) rather than polling for the file. */
 		RTE_LOG(NOTICE, IBEX_SOCK, "listening on %s\n", s->path);
 	}
-	/* Telemetry's topics read the running config under conf_lock. */
-	if (ibex_telemetry_set_conf(s->dp, &s->conf_lock, s->conf) < 0)
+	/* Telemetry's topics read the running config under its lock. */
+	if (ibex_telemetry_set_running(s->dp, s->run) < 0)
 		RTE_LOG(WARNING, IBEX_SOCK, "telemetry: too many switches; "
 			"the topics of this one are not answered\n");
 	*sp = s;
@@ -1142,17 +799,9 @@ ibex_sock_destroy(struct ibex_sock *s)
 	}
 	/* Telemetry keeps its commands: they must find nothing freed. */
 	if (s->dp != NULL)
-		ibex_telemetry_set_conf(s->dp, NULL, NULL);
-	ibex_out_free(&s->text);
+		ibex_telemetry_set_running(s->dp, NULL);
 	ibex_out_free(&s->body);
 	ibex_rates_free(s->rates);
-	free(s->config_path);
-	free(s->conf);
-	free(s->cand);
-	free(s->replay[0]);
-	free(s->replay[1]);
-	for (i = 0; i < SOCK_HISTORY; i++)
-		free(s->hist_stmt[i]);
-	pthread_mutex_destroy(&s->conf_lock);
+	ibex_running_destroy(s->run);
 	free(s);
 }

@@ -4,15 +4,16 @@
 
 /**
  * @file
- * The control plane's user side, run by the control thread: the running
- * configuration, the control socket that ibex-ctl talks to, and reloads of
- * the config file (the "reload" command and SIGHUP). The control thread is
- * the only writer of the running config and the FDB, so everything here is
- * driven from its loop by ibex_sock_poll(), which waits on the descriptors
- * ibex_sock_fds() names: no thread of its own. One mutex remains: the
- * telemetry thread reads the running config (/ibex/lanes), so the copy of
- * an accepted change into it, and that read, hold it; the control thread
- * reads its own config without it.
+ * The control plane's user side, run by the control thread: the control
+ * socket that ibex-ctl talks to and the commands it runs. The control
+ * thread is the only writer of the running config and the FDB, so
+ * everything here is driven from its loop by ibex_sock_poll(), which waits
+ * on the descriptors ibex_sock_fds() names: no thread of its own.
+ *
+ * The running config is not kept here: each socket has its owner
+ * (ibex_running.h: the config, its text and history, its lock, and the one
+ * commit path of a change, a reload and SIGHUP), made by ibex_sock_create()
+ * and driven by ibex_sock_poll() (a pending SIGHUP reload).
  *
  * The socket is a Unix stream socket, mode 0600, in a directory only its
  * owner may enter (by default the DPDK runtime directory of the process,
@@ -40,8 +41,9 @@ struct ibex_sock_params {
 };
 
 /**
- * Take over the running config and open the socket (non-blocking), and
- * register the /ibex/lanes and /ibex/latency telemetry commands.
+ * Take over the running config (ibex_running_create()), open the socket
+ * (non-blocking) and register the /ibex/lanes and /ibex/latency telemetry
+ * commands.
  * A socket file left by a switch that died is replaced; a live one is not.
  * @return 0 or -errno with a message in @p err.
  */
@@ -52,9 +54,9 @@ int ibex_sock_create(struct ibex_sock **sp, const struct ibex_sock_params *p,
 void ibex_sock_destroy(struct ibex_sock *s);
 
 /**
- * One control-loop tick: accept connections, run the complete command lines
- * they sent, write replies, and act on a pending reload request. Never
- * blocks on a client.
+ * One control-loop tick: act on a pending reload request
+ * (ibex_running_poll()), accept connections, run the complete command lines
+ * they sent, write replies. Never blocks on a client.
  */
 void ibex_sock_poll(struct ibex_sock *s);
 
@@ -72,10 +74,6 @@ unsigned int ibex_sock_fds(const struct ibex_sock *s, struct pollfd *pfd,
 
 /** Entries ibex_sock_fds() may fill: the listener and every client. */
 #define IBEX_SOCK_MAX_FDS 17
-
-/** Ask for a reload of the config file at the next poll
- * (async-signal-safe: for SIGHUP). */
-void ibex_sock_request_reload(void);
 
 /**
  * Run one command line and append its reply (output lines, then "OK" or

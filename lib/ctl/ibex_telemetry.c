@@ -20,7 +20,7 @@
  *
  * Callbacks run on DPDK's telemetry thread: they only read counters (whole
  * 64-bit words), the FDB through its lock-free reader side, and the
- * running config under its lock (struct tel_source, from ibex_sock.c).
+ * running config under its owner's lock (ibex_running.h).
  */
 
 #include <errno.h>
@@ -36,6 +36,7 @@
 
 #include "ibex_clock.h"
 #include "ibex_buf.h"
+#include "ibex_conf.h"
 #include "ibex_capture.h"
 #include "ibex_counters.h"
 #include "ibex_ctl.h"
@@ -44,6 +45,7 @@
 #include "ibex_fdb.h"
 #include "ibex_hist.h"
 #include "ibex_pkt.h"
+#include "ibex_running.h"
 #include "ibex_show.h"
 #include "ibex_version.h"
 
@@ -384,18 +386,16 @@ tel_version(const char *cmd __rte_unused, const char *params __rte_unused,
 
 /* ---- the topics ---- */
 
-/* Where the telemetry thread reads a switch's running config: the
- * control socket's copy, under its lock (ibex_telemetry_set_conf()). */
+/* Where the telemetry thread reads a switch's running config: from its
+ * owner, under its lock (ibex_telemetry_set_running()). */
 static struct {
 	struct ibex_dp *dp;
-	pthread_mutex_t *lock;
-	const struct ibex_conf *conf;
+	struct ibex_running *run;
 } tel_conf[IBEX_TELEMETRY_SWITCHES_MAX + 1];
 static pthread_mutex_t tel_conf_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int
-ibex_telemetry_set_conf(struct ibex_dp *dp, pthread_mutex_t *lock,
-			const struct ibex_conf *conf)
+ibex_telemetry_set_running(struct ibex_dp *dp, struct ibex_running *run)
 {
 	unsigned int i, free_slot = RTE_DIM(tel_conf);
 	int ret = -ENOSPC;
@@ -410,9 +410,8 @@ ibex_telemetry_set_conf(struct ibex_dp *dp, pthread_mutex_t *lock,
 			free_slot = i;
 	}
 	if (free_slot < RTE_DIM(tel_conf)) {
-		tel_conf[free_slot].dp = conf != NULL ? dp : NULL;
-		tel_conf[free_slot].lock = lock;
-		tel_conf[free_slot].conf = conf;
+		tel_conf[free_slot].dp = run != NULL ? dp : NULL;
+		tel_conf[free_slot].run = run;
 		ret = 0;
 	}
 	pthread_mutex_unlock(&tel_conf_lock);
@@ -435,7 +434,7 @@ tel_topic(const char *name)
 }
 
 /* /ibex/<tel>[,PARAMS] of topic @p s: its emit function, through the
- * telemetry back end, with the running config's lock held. */
+ * telemetry back end, on a copy of the running config. */
 static int
 tel_run_topic(enum ibex_show s, const char *params, struct rte_tel_data *d)
 {
@@ -443,6 +442,7 @@ tel_run_topic(enum ibex_show s, const char *params, struct rte_tel_data *d)
 		.dp = tel_dp, .first = 0, .end = tel_dp->nb_ports,
 		.shared = true,
 	};
+	struct ibex_conf *conf;
 	struct tel_emit *t;
 	struct ibex_emit e;
 	unsigned int i;
@@ -475,17 +475,25 @@ tel_run_topic(enum ibex_show s, const char *params, struct rte_tel_data *d)
 	}
 	t->f[1].d = d;
 	ibex_emit_ops_init(&e, &tel_ops, t);
+	/* A copy of the running config, taken under its owner's lock,
+	 * which is never held across a call into the data path. */
+	conf = malloc(sizeof(*conf));
 	pthread_mutex_lock(&tel_conf_lock);
-	for (i = 0; i < RTE_DIM(tel_conf); i++) {
+	for (i = 0; conf != NULL && i < RTE_DIM(tel_conf); i++) {
 		if (tel_conf[i].dp != tel_dp)
 			continue;
-		pthread_mutex_lock(tel_conf[i].lock);
-		c.conf = tel_conf[i].conf;
-		ret = ibex_topic_emit(s)(&c, &e);
-		pthread_mutex_unlock(tel_conf[i].lock);
+		ibex_running_lock(tel_conf[i].run);
+		memcpy(conf, ibex_running_conf(tel_conf[i].run), sizeof(*conf));
+		ibex_running_unlock(tel_conf[i].run);
+		c.conf = conf;
 		break;
 	}
 	pthread_mutex_unlock(&tel_conf_lock);
+	if (c.conf != NULL)
+		ret = ibex_topic_emit(s)(&c, &e);
+	else if (conf == NULL)
+		ret = -ENOMEM;
+	free(conf);
 	free(c.hist);
 	free(t);
 	return ret;

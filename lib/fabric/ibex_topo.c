@@ -325,10 +325,18 @@ walk_leaf_spine(const struct ibex_topo *t, struct emit *e)
  * its pod's edge i, p(h + c) up to core j*h + c. Core c: p(pod) down to
  * that pod's aggregation switch c / h.
  */
+/* The pods a fat tree builds (--pods, else all k). */
+static uint32_t
+fattree_pods(const struct ibex_topo *t)
+{
+	return t->pods != 0 ? t->pods : t->k;
+}
+
 static void
 walk_fattree(const struct ibex_topo *t, struct emit *e)
 {
-	uint32_t k = t->k, h = k / 2, n_edge = k * h, n_core = h * h;
+	uint32_t k = t->k, h = k / 2, pods = fattree_pods(t);
+	uint32_t n_edge = pods * h, n_core = h * h;
 	uint32_t n_rank = n_edge * h, i, j, c;
 	unsigned int we = width(n_edge), wc = width(n_core);
 	unsigned int wr = width(n_rank);
@@ -337,7 +345,7 @@ walk_fattree(const struct ibex_topo *t, struct emit *e)
 	nodes_begin(e);
 	for (c = 0; c < n_core; c++) {
 		a = name("core", c, wc);
-		switch_node(e, &a, k);
+		switch_node(e, &a, pods);
 	}
 	for (i = 0; i < n_edge; i++) {
 		a = name("agg", i, we);
@@ -492,8 +500,12 @@ check_params(const struct ibex_topo *t, struct ibex_topo_size *sz,
 				    "(%d ranks)", t->k, IBEX_MAX_PORTS,
 				    IBEX_MAX_PORTS, IBEX_MAX_PORTS *
 				    IBEX_MAX_PORTS * IBEX_MAX_PORTS / 4);
-		sw = 5ull * t->k * t->k / 4;
-		rk = (uint64_t)t->k * t->k * t->k / 4;
+		if (t->pods > t->k)
+			return fail(err, errlen, "fattree %" PRIu32 " --pods %"
+				    PRIu32 ": a fat tree of K has at most K "
+				    "pods", t->k, t->pods);
+		sw = (uint64_t)fattree_pods(t) * t->k + t->k * t->k / 4;
+		rk = (uint64_t)fattree_pods(t) * t->k * t->k / 4;
 		lk = 3 * rk;
 		break;
 	case IBEX_TOPO_RAIL:
@@ -612,7 +624,11 @@ default_name(const struct ibex_topo *t, char *buf, size_t len)
 			 PRIu32, t->leaves, t->spines, t->ranks_per_leaf);
 		break;
 	case IBEX_TOPO_FATTREE:
-		snprintf(buf, len, "fattree-%" PRIu32, t->k);
+		if (fattree_pods(t) == t->k)
+			snprintf(buf, len, "fattree-%" PRIu32, t->k);
+		else
+			snprintf(buf, len, "fattree-%" PRIu32 "-%" PRIu32
+				 "pods", t->k, t->pods);
 		break;
 	default:
 		snprintf(buf, len, "rail-%" PRIu32 "x%" PRIu32 "x%" PRIu32,
@@ -636,9 +652,10 @@ describe(const struct ibex_topo *t, const struct ibex_topo_size *sz,
 			t->spines, U, U > 1 ? "s" : "");
 		break;
 	case IBEX_TOPO_FATTREE:
-		fprintf(out, "# fattree k=%" PRIu32 ": %" PRIu32 " pods of %"
-			PRIu32 " edge and %" PRIu32 " aggregation switches, %"
-			PRIu32 " cores.\n", t->k, t->k, t->k / 2, t->k / 2,
+		fprintf(out, "# fattree k=%" PRIu32 ": %" PRIu32 " pods (of %"
+			PRIu32 ") of %" PRIu32 " edge and %" PRIu32
+			" aggregation switches, %" PRIu32 " cores.\n", t->k,
+			fattree_pods(t), t->k, t->k / 2, t->k / 2,
 			t->k * t->k / 4);
 		break;
 	default:

@@ -14,7 +14,9 @@
  *    of S spines by U links.
  *  - fattree: the 3-tier k-ary fat tree: k pods of k/2 edge and k/2
  *    aggregation switches, (k/2)^2 cores, k^3/4 ranks; every switch has k
- *    ports.
+ *    ports. --pods P builds the first P pods only (P * k^2/4 ranks),
+ *    as a cluster that fills its fat tree pod by pod: each core then has
+ *    P ports, one to each pod built.
  *  - rail: rail-optimized groups (scalable units): each group has S
  *    servers of N GPUs (ranks) and N rail switches, GPU i of every server
  *    of the group on rail switch i; every rail switch joined to every one
@@ -52,6 +54,7 @@ struct ibex_topo {
 				 * spine; 0 means 1 */
 	/* fattree */
 	uint32_t k;
+	uint32_t pods;          /**< pods built, 1..k (0: all k) */
 	/* rail */
 	uint32_t rails;         /**< GPUs per server, rail switches per group */
 	uint32_t groups;

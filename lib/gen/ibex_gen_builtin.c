@@ -285,6 +285,19 @@ ibex_gen_builtin_set_drain(struct ibex_gen_builtin *g, uint32_t quiet_ms,
 	g->opts.drain_max_ms = max_ms;
 }
 
+void
+ibex_gen_builtin_port_wake(struct ibex_gen_builtin *g, unsigned int port)
+{
+	if (g->run != NULL)
+		ibex_gen_run_port_wake(g->run, port);
+}
+
+void
+ibex_gen_builtin_set_no_hello(struct ibex_gen_builtin *g)
+{
+	g->opts.no_hello = true;
+}
+
 unsigned int
 ibex_gen_builtin_ranks(const struct ibex_gen_builtin *g)
 {

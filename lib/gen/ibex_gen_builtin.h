@@ -54,6 +54,11 @@ int ibex_gen_builtin_use_ports(struct ibex_gen_builtin *g,
 			       const uint8_t (*rank_mac)[6], char *err,
 			       size_t errlen);
 
+/** Leave out the ranks' hello broadcasts (ibex_gen_opts.no_hello): the
+ * switches route every rank statically, and at thousands of ranks the
+ * hellos' floods are most of a simulated run's frames. */
+void ibex_gen_builtin_set_no_hello(struct ibex_gen_builtin *g);
+
 /** How long the end of a trial waits for frames still in the device under
  * test (ibex_gen_opts.drain_quiet_ms, drain_max_ms). */
 void ibex_gen_builtin_set_drain(struct ibex_gen_builtin *g, uint32_t quiet_ms,
@@ -111,5 +116,9 @@ void ibex_gen_builtin_set_meta(struct ibex_gen_builtin *g, const char *meta);
  * ibex_gen_builtin_start() (ibex-fabric under the virtual clock). */
 void ibex_gen_builtin_set_rx_idle(struct ibex_gen_builtin *g,
 				  ibex_gen_rx_idle_fn fn, void *arg);
+
+/** ibex_gen_run_port_wake() for the built-in generator's run; nothing
+ * before the run exists (its first turn visits every port). */
+void ibex_gen_builtin_port_wake(struct ibex_gen_builtin *g, unsigned int port);
 
 #endif /* IBEX_GEN_BUILTIN_H */

@@ -119,6 +119,10 @@ struct ibex_gen_opts {
 	 * holds frames in the ranks' own MACs where the generator cannot see
 	 * them. */
 	uint32_t drain_quiet_ms, drain_max_ms;
+	/** No hello broadcasts before the traffic: the device under test
+	 * knows every rank already (a fabric's static routes). No option:
+	 * set by ibex-fabric (ibex_gen_builtin_set_no_hello()). */
+	bool no_hello;
 };
 
 /** Defaults: ring, 8 ranks, 1 KiB .. 1 MiB x2, 20 iterations, 5 warm-up. */

@@ -224,6 +224,13 @@ struct ibex_gen_run {
 	/* a receive that would find nothing, skipped (virtual clock) */
 	ibex_gen_rx_idle_fn rx_idle;
 	void *rx_idle_arg;
+	/* Sparse turns (virtual clock, a collective): a bit per port to
+	 * visit; the executive sets a port's at each of its events
+	 * (ibex_gen_run_port_wake()), a visit clears it when the port has
+	 * nothing left to do without one (port_has_work()). NULL: a turn
+	 * visits every port. */
+	uint64_t *awake;
+	unsigned int awake_words;
 	/* The run's lcore reports a quiescent state between bursts, so a
 	 * memif peer's disconnect waits before it unmaps the rings
 	 * (ibex_unmap_guard.h). */
@@ -247,6 +254,48 @@ tick_ns(const struct ibex_gen_run *r, uint64_t now)
 {
 	return (uint64_t)((double)(now - r->tsc0) * r->ns_per_tick);
 }
+
+/* ---- sparse turns (struct ibex_gen_run's awake) ---- */
+
+static inline void
+port_wake(struct ibex_gen_run *r, unsigned int pi)
+{
+	if (r->awake != NULL && pi < r->nports)
+		r->awake[pi / 64] |= UINT64_C(1) << (pi % 64);
+}
+
+static void
+wake_all(struct ibex_gen_run *r)
+{
+	unsigned int pi;
+
+	for (pi = 0; pi < r->nports; pi++)
+		port_wake(r, pi);
+}
+
+/* The first port from @p pi on that a turn visits; r->nports: none. */
+static inline unsigned int
+visit_next(const struct ibex_gen_run *r, unsigned int pi)
+{
+	unsigned int w;
+	uint64_t b;
+
+	if (r->awake == NULL || pi >= r->nports)
+		return pi;
+	w = pi / 64;
+	b = r->awake[w] & (~UINT64_C(0) << (pi % 64));
+	while (b == 0) {
+		if (++w >= r->awake_words)
+			return r->nports;
+		b = r->awake[w];
+	}
+	return w * 64 + (unsigned int)__builtin_ctzll(b);
+}
+
+/* Every port a turn visits, in order. */
+#define FOREACH_VISIT(r, pi) \
+	for ((pi) = visit_next((r), 0); (pi) < (r)->nports; \
+	     (pi) = visit_next((r), (pi) + 1))
 
 void
 ibex_gen_run_stop(struct ibex_gen_run *r)
@@ -278,6 +327,22 @@ ibex_gen_run_set_rx_idle(struct ibex_gen_run *r, ibex_gen_rx_idle_fn fn,
 {
 	r->rx_idle = fn;
 	r->rx_idle_arg = arg;
+	/* a collective without credits has no per-port timer but the
+	 * ones port_has_work() keeps awake for; credits are granted by
+	 * housekeeping on every port */
+	if (fn == NULL || r->drv != &coll_driver ||
+	    r->opts.fc == IBEX_GEN_FC_CREDIT)
+		return;
+	r->awake_words = (r->nports + 63) / 64;
+	r->awake = calloc(r->awake_words, sizeof(*r->awake));
+	if (r->awake != NULL)
+		wake_all(r);
+}
+
+void
+ibex_gen_run_port_wake(struct ibex_gen_run *r, unsigned int pi)
+{
+	port_wake(r, pi);
 }
 
 int32_t
@@ -746,6 +811,7 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 	if (r->qsbr != NULL)
 		ibex_unmap_guard_del(r->qsbr);
 	rte_free(r->qsbr);
+	free(r->awake);
 	for (i = 0; i < r->nports; i++)
 		if (r->port[i].npend > 0)
 			rte_pktmbuf_free_bulk(r->port[i].pend, r->port[i].npend);
@@ -1019,7 +1085,7 @@ rx_burst(struct ibex_gen_run *r, uint64_t now, const bool open_loop)
 
 	/* Between bursts: see struct ibex_gen_run's qsbr. */
 	rte_rcu_qsbr_quiescent(r->qsbr, 0);
-	for (pi = 0; pi < r->nports; pi++) {
+	FOREACH_VISIT(r, pi) {
 		struct gen_port *p = &r->port[pi];
 
 		/* 1,024 ports of a fabric, most of them idle at any step */
@@ -1177,6 +1243,41 @@ port_paused(struct gen_port *p, uint64_t now_ns)
 						now_ns) == IBEX_PFC_PAUSED)
 			return true;
 	return false;
+}
+
+/*
+ * Sparse turns: has port @p pi work that no event of the executive will
+ * announce: frames to hand to TX or to send again, frames in flight under
+ * --rto, a pause to wait out, frames arrived and not yet read, or a rank
+ * that may send (or sends when its straggler delay is over)?
+ */
+static bool
+port_has_work(struct ibex_gen_run *r, unsigned int pi, uint64_t now_ns)
+{
+	struct gen_port *p = &r->port[pi];
+	unsigned int i;
+
+	if (p->npend != 0 || p->retx_n != 0 ||
+	    (r->rto && ibex_inflight_count(&p->infl) != 0) ||
+	    (r->opts.fc == IBEX_GEN_FC_PFC && port_paused(p, now_ns)) ||
+	    !r->rx_idle(r->rx_idle_arg, pi))
+		return true;
+	for (i = 0; i < p->nranks; i++) {
+		enum ibex_coll_state st = r->coll->rank[p->rank[i]].state;
+
+		if (st == IBEX_COLL_SEND || st == IBEX_COLL_DELAYED)
+			return true;
+	}
+	return false;
+}
+
+/* After a sparse turn's visit: port @p pi sleeps until its next event
+ * unless it has work of its own. */
+static inline void
+port_settle(struct ibex_gen_run *r, unsigned int pi, uint64_t now_ns)
+{
+	if (r->awake != NULL && !port_has_work(r, pi, now_ns))
+		r->awake[pi / 64] &= ~(UINT64_C(1) << (pi % 64));
 }
 
 /*
@@ -1508,18 +1609,23 @@ housekeeping(struct ibex_gen_run *r, uint64_t now, uint64_t now_ns)
 			r->rep.credit_tx++;
 		}
 	}
+	/* sparse turns: a paused port is awake */
 	if (r->opts.fc == IBEX_GEN_FC_PFC)
-		for (pi = 0; pi < r->nports; pi++)
+		FOREACH_VISIT(r, pi)
 			if (ibex_pfc_rx_lane(&r->port[pi].pfc_par,
 					     &r->port[pi].pfc, r->opts.prio,
 					     now_ns) == IBEX_PFC_PAUSED)
 				r->rep.pfc_paused_ticks += now - r->hk_last;
 	/* how long the loop was away since the last pass: on a shared CPU
-	 * the emulation falls behind the wire by that much */
-	if (now - r->hk_last > r->rep.stall_max)
-		r->rep.stall_max = now - r->hk_last;
-	if (now - r->hk_last >= r->stall_ticks)
-		r->rep.stalls++;
+	 * the emulation falls behind the wire by that much (a simulated
+	 * loop is never away: the clock jumped over time it had promised
+	 * to be idle) */
+	if (!ibex_clock_is_virtual()) {
+		if (now - r->hk_last > r->rep.stall_max)
+			r->rep.stall_max = now - r->hk_last;
+		if (now - r->hk_last >= r->stall_ticks)
+			r->rep.stalls++;
+	}
 	r->hk_last = now;
 	if (r->opts.dcqcn)
 		for (i = 0; i < r->opts.nranks; i++) {
@@ -1539,10 +1645,11 @@ poll_once(struct ibex_gen_run *r)
 	unsigned int pi;
 
 	r->drv->rx(r, now);
-	for (pi = 0; pi < r->nports; pi++) {
+	FOREACH_VISIT(r, pi) {
 		if (ibex_unlikely(r->rto))
 			rto_scan(r, &r->port[pi], now);
 		r->drv->tx(r, &r->port[pi], now, now_ns);
+		port_settle(r, pi, now_ns);
 	}
 	if (now - r->hk_last >= r->hk_ticks)
 		housekeeping(r, now, now_ns);
@@ -1576,6 +1683,32 @@ retx_drain(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 	return p->retx_n == 0 && (!r->rto || ibex_inflight_count(&p->infl) == 0);
 }
 
+/*
+ * Under the virtual clock: may a waiting loop promise the executive that
+ * it has nothing to do until its deadline, unless a frame arrives
+ * (ibex_clock_idle_until())? Not while a port holds frames or is paused
+ * (the pause ends on a timer of ours), nor with the timers housekeeping
+ * keeps: credit updates to send, DCQCN's rate recovery.
+ */
+static bool
+idle_until_frame(struct ibex_gen_run *r, uint64_t now_ns)
+{
+	unsigned int pi;
+
+	if (!ibex_clock_is_virtual() || r->opts.fc == IBEX_GEN_FC_CREDIT ||
+	    r->opts.dcqcn)
+		return false;
+	FOREACH_VISIT(r, pi) {
+		struct gen_port *p = &r->port[pi];
+
+		if (p->npend != 0 || p->retx_n != 0 ||
+		    (r->rto && ibex_inflight_count(&p->infl) != 0) ||
+		    (r->opts.fc == IBEX_GEN_FC_PFC && port_paused(p, now_ns)))
+			return false;
+	}
+	return true;
+}
+
 /* Listen (and flush) for @p ms more, so late frames are counted. */
 static void
 drain(struct ibex_gen_run *r, unsigned int ms)
@@ -1585,16 +1718,20 @@ drain(struct ibex_gen_run *r, unsigned int ms)
 
 	while ((now = ibex_clock_poll()) < end) {
 		uint64_t now_ns = tick_ns(r, now);
+		unsigned int got = r->drv->rx(r, now);
 
-		r->drv->rx(r, now);
-		for (pi = 0; pi < r->nports; pi++) {
+		FOREACH_VISIT(r, pi) {
 			tx_flush(r, &r->port[pi], now_ns);
 			retx_drain(r, &r->port[pi], now, now_ns);
+			port_settle(r, pi, now_ns);
 		}
 		/* Keep granting credit: a credit peer sends the tail only
 		 * when our receive side frees room. */
 		if (now - r->hk_last >= r->hk_ticks)
 			housekeeping(r, now, now_ns);
+		/* a simulated wait costs its frames, not its length */
+		if (got == 0 && idle_until_frame(r, now_ns))
+			ibex_clock_idle_until(end);
 	}
 }
 
@@ -1612,6 +1749,8 @@ announce(struct ibex_gen_run *r)
 	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	unsigned int i;
 
+	if (r->opts.no_hello)
+		return;
 	for (i = 0; i < r->opts.nranks; i++) {
 		struct gen_port *p = &r->port[r->rank[i].port];
 		struct rte_mbuf *m = rte_pktmbuf_alloc(r->pool);
@@ -1763,6 +1902,7 @@ run_coll(struct ibex_gen_run *r)
 			start = ibex_clock_now();
 			sr->tried++;
 			ibex_coll_start(r->coll, start);
+			wake_all(r);
 			while (!ibex_coll_done(r->coll) && !should_stop(r)) {
 				poll_once(r);
 				if (ibex_unlikely(ibex_clock_now() - start > timeout))
@@ -1847,6 +1987,8 @@ drain_quiet(struct ibex_gen_run *r)
 				last = now;
 		if (now - r->hk_last >= r->hk_ticks)
 			housekeeping(r, now, now_ns);
+		if (now != last && idle_until_frame(r, now_ns))
+			ibex_clock_idle_until(RTE_MIN(last + quiet, t0 + max));
 		now = ibex_clock_poll();
 		/* a pass that took over a ms: this lcore was off its CPU and
 		 * could not listen meanwhile, so that time was not quiet (a

@@ -64,10 +64,20 @@ int32_t ibex_gen_run_subflow(const struct ibex_gen_run *r, unsigned int src,
  * loop skips that port's receive; exact, so the run's results are the
  * same. NULL (the default): every port is polled every turn. Before
  * ibex_gen_run_main().
+ *
+ * With @p fn, a collective without credits also takes sparse turns: a
+ * turn visits only the ports that have work of their own or had an event
+ * since (ibex_gen_run_port_wake()), so an idle rank costs nothing. The
+ * caller then tells of every event at a port: a frame's arrival, its
+ * sending side able to take frames again.
  */
 typedef bool (*ibex_gen_rx_idle_fn)(void *arg, unsigned int port);
 void ibex_gen_run_set_rx_idle(struct ibex_gen_run *r, ibex_gen_rx_idle_fn fn,
 			      void *arg);
+
+/** Port @p port has an event now (see ibex_gen_run_set_rx_idle()); the
+ * executive's thread, the run's lcore. */
+void ibex_gen_run_port_wake(struct ibex_gen_run *r, unsigned int port);
 
 /** Stop and close the ports, free everything (after the lcore returned). */
 void ibex_gen_run_free(struct ibex_gen_run *r);

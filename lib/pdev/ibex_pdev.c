@@ -6,7 +6,9 @@
  * run on the queue's one polling thread.
  */
 
+#include <assert.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <rte_lcore.h>
@@ -15,6 +17,59 @@
 
 struct ibex_pdev ibex_pdevs[IBEX_PDEV_MAX];
 unsigned int ibex_pdev_used;
+
+/*
+ * The devices by name: open addressing with linear probing, twice as many
+ * cells as devices. A fabric registers one device per link end (tens of
+ * thousands), and each registration and each switch port's lookup by name
+ * would otherwise compare every name before it: minutes of strcmp() at
+ * 60,000 link ends. A cell holds a device's slot + 1, NAME_FREE or
+ * NAME_GONE (a closed device's, so probing goes on past it).
+ */
+#define NAME_CELLS (1u << 17)
+#define NAME_FREE 0
+#define NAME_GONE UINT16_MAX
+static uint16_t name_cell[NAME_CELLS];
+/* closed slots below ibex_pdev_used, to reuse before new ones */
+static unsigned int pdev_closed;
+
+static_assert(NAME_CELLS >= 2u * IBEX_PDEV_MAX, "name index too small");
+
+static uint32_t
+name_hash(const char *name)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return h;
+}
+
+/* The cell holding @p name (*found), or the cell where it would go: the
+ * first closed device's on its probe path, else the free one that ends
+ * the path. */
+static uint32_t
+name_find(const char *name, bool *found)
+{
+	uint32_t c = name_hash(name) & (NAME_CELLS - 1), gone = UINT32_MAX;
+	unsigned int n;
+
+	*found = false;
+	for (n = 0; n < NAME_CELLS; n++, c = (c + 1) & (NAME_CELLS - 1)) {
+		uint16_t v = name_cell[c];
+
+		if (v == NAME_FREE)
+			break;
+		if (v == NAME_GONE) {
+			if (gone == UINT32_MAX)
+				gone = c;
+		} else if (strcmp(ibex_pdevs[v - 1].name, name) == 0) {
+			*found = true;
+			return c;
+		}
+	}
+	return gone != UINT32_MAX ? gone : c;
+}
 
 static struct ibex_pdev *
 pdev_of(uint16_t id)
@@ -28,12 +83,30 @@ pdev_of(uint16_t id)
 	return d->name[0] != '\0' ? d : NULL;
 }
 
+/* A free slot: a closed one first, else a new one; UINT16_MAX if none. */
+static uint16_t
+slot_take(void)
+{
+	unsigned int i;
+
+	if (pdev_closed != 0)
+		for (i = 0; i < ibex_pdev_used; i++)
+			if (ibex_pdevs[i].name[0] == '\0') {
+				pdev_closed--;
+				return (uint16_t)i;
+			}
+	if (ibex_pdev_used < IBEX_PDEV_MAX)
+		return (uint16_t)ibex_pdev_used++;
+	return UINT16_MAX;
+}
+
 int
 ibex_pdev_register(const char *name, const struct ibex_pdev_ops *ops,
 		   void *dev)
 {
-	uint16_t id, free_id = UINT16_MAX;
-	unsigned int i;
+	uint16_t id, free_id;
+	bool found;
+	uint32_t c;
 
 	if (name == NULL || name[0] == '\0' ||
 	    strlen(name) >= IBEX_PDEV_NAME_LEN || ops == NULL ||
@@ -41,11 +114,7 @@ ibex_pdev_register(const char *name, const struct ibex_pdev_ops *ops,
 		return -EINVAL;
 	if (ibex_pdev_get_by_name(name, &id) == 0)
 		return -EEXIST;
-	for (i = 0; i < ibex_pdev_used && free_id == UINT16_MAX; i++)
-		if (ibex_pdevs[i].name[0] == '\0')
-			free_id = (uint16_t)i;
-	if (free_id == UINT16_MAX && ibex_pdev_used < IBEX_PDEV_MAX)
-		free_id = (uint16_t)ibex_pdev_used++;
+	free_id = slot_take();
 	if (free_id == UINT16_MAX)
 		return -ENOSPC;
 	memset(&ibex_pdevs[free_id], 0, sizeof(ibex_pdevs[free_id]));
@@ -54,20 +123,21 @@ ibex_pdev_register(const char *name, const struct ibex_pdev_ops *ops,
 	ibex_pdevs[free_id].ops = ops;
 	ibex_pdevs[free_id].dev = dev;
 	snprintf(ibex_pdevs[free_id].name, IBEX_PDEV_NAME_LEN, "%s", name);
+	c = name_find(name, &found);
+	name_cell[c] = (uint16_t)(free_id + 1);
 	return IBEX_PDEV_BASE + free_id;
 }
 
 int
 ibex_pdev_get_by_name(const char *name, uint16_t *id)
 {
-	unsigned int i;
+	bool found;
+	uint32_t c = name_find(name, &found);
 
-	for (i = 0; i < ibex_pdev_used; i++)
-		if (ibex_pdevs[i].name[0] != '\0' &&
-		    strcmp(ibex_pdevs[i].name, name) == 0) {
-			*id = (uint16_t)(IBEX_PDEV_BASE + i);
-			return 0;
-		}
+	if (found) {
+		*id = (uint16_t)(IBEX_PDEV_BASE + name_cell[c] - 1);
+		return 0;
+	}
 	return rte_eth_dev_get_port_by_name(name, id);
 }
 
@@ -227,13 +297,16 @@ int
 ibex_pdev_close(uint16_t id)
 {
 	struct ibex_pdev *d = pdev_of(id);
+	bool found;
 
 	if (ibex_pdev_is_ethdev(id))
 		return rte_eth_dev_close(id);
 	if (d == NULL)
 		return -ENODEV;
 	d->ops->close(d->dev);
+	name_cell[name_find(d->name, &found)] = NAME_GONE;
 	memset(d, 0, sizeof(*d));
+	pdev_closed++;
 	return 0;
 }
 

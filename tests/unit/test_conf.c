@@ -217,6 +217,49 @@ test_conf_copy(void **state)
 	free(d);
 }
 
+/* Many static entries (a fabric switch: one per rank) are checked for
+ * duplicates by an index, with the same verdicts as the pairwise check:
+ * a key listed again on its own port is fine, on another refused, and
+ * the error names the first entry's port and line. */
+static void
+test_static_dup_many(void **state)
+{
+	struct ibex_conf *c = *state;
+	char err[IBEX_CONF_ERR_LEN] = "";
+	unsigned int i, n = 3000;
+
+	assert_int_equal(ibex_conf_port_add(c, "p0", NULL), 0);
+	assert_int_equal(ibex_conf_port_add(c, "p1", NULL), 1);
+	for (i = 0; i < n; i++) {
+		struct ibex_conf_fdb_static *s = &c->statics[i];
+
+		memset(s, 0, sizeof(*s));
+		s->mac[0] = 0x02;
+		s->mac[4] = (uint8_t)(i >> 8);
+		s->mac[5] = (uint8_t)i;
+		s->vid = 1;
+		s->port = (uint16_t)(i % 2);
+		s->line = (int)i + 1;
+	}
+	c->nb_static = (uint16_t)n;
+	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	/* entry 77 again, on its own port, then on the other */
+	c->statics[n] = c->statics[77];
+	c->statics[n].line = (int)n + 1;
+	c->nb_static = (uint16_t)(n + 1);
+	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), 0);
+	c->statics[n + 1] = c->statics[77];
+	c->statics[n + 1].port = 0;
+	c->statics[n + 1].line = (int)n + 2;
+	c->nb_static = (uint16_t)(n + 2);
+	assert_int_not_equal(ibex_conf_validate(c, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "already on port p1 (line 78)"));
+	/* another MAC is another key */
+	c->statics[n + 1].mac[3] = 1;
+	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), 0);
+}
+
 /* ---- statements and keys ---- */
 
 static void
@@ -2523,6 +2566,8 @@ main(void)
 		cmocka_unit_test(test_ecmp_errors),
 		cmocka_unit_test(test_restart_only_line),
 		cmocka_unit_test(test_conf_copy),
+		cmocka_unit_test_setup_teardown(test_static_dup_many, setup,
+						teardown),
 		T(test_docs_example),
 		T(test_rate_valid),
 		T(test_rate_invalid),

@@ -251,6 +251,48 @@ test_fattree(void **state)
 	}
 }
 
+/* --pods P: the first P pods of a fat tree of K, every core with P ports,
+ * one to each pod built; the counts of ibex_topo_size() are the file's. */
+static void
+test_fattree_pods(void **state)
+{
+	struct ibex_topo t;
+	struct ibex_topo_size sz;
+	struct ibex_fabric f;
+	uint32_t n, k = 8, h = 4, P = 3;
+	uint16_t p;
+
+	(void)state;
+	fattree(&t, k);
+	t.pods = P;
+	assert_int_equal(ibex_topo_size(&t, &sz, err, sizeof(err)), 0);
+	gen(&t, &f);
+	assert_int_equal(switches(&f, "core", (uint16_t)P), h * h);
+	assert_int_equal(switches(&f, "agg", (uint16_t)k), P * h);
+	assert_int_equal(switches(&f, "edge", (uint16_t)k), P * h);
+	assert_int_equal(sz.n_ranks, P * h * h);
+	assert_int_equal(sz.n_switches, P * k + h * h);
+	assert_int_equal(f.n_links, 3 * P * h * h);
+	assert_int_equal(sz.n_links, f.n_links);
+	for (n = 0; n < f.n_nodes; n++)
+		if (strncmp(f.nodes[n].name, "core", 4) == 0)
+			for (p = 0; p < P; p++)
+				assert_int_equal(atoi(peer(&f, n, p)->name + 3) /
+						 (int)h, p);
+	assert_string_equal(f.name, "fattree-8-3pods");
+	route_legal(&f);
+	ibex_fabric_free(&f);
+	t.pods = k + 2;
+	assert_int_not_equal(ibex_topo_size(&t, &sz, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "at most K pods"));
+	/* 31 of fattree 36's pods: the 10,000-rank example's fabric */
+	fattree(&t, 36);
+	t.pods = 31;
+	assert_int_equal(ibex_topo_size(&t, &sz, err, sizeof(err)), 0);
+	assert_int_equal(sz.n_ranks, 10044);
+	assert_int_equal(sz.n_links, 30132);
+}
+
 static void
 test_rail(void **state)
 {
@@ -557,6 +599,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_spine),
 		cmocka_unit_test(test_fattree),
+		cmocka_unit_test(test_fattree_pods),
 		cmocka_unit_test(test_rail),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_mac),
