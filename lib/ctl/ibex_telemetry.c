@@ -477,18 +477,24 @@ tel_run_topic(enum ibex_show s, const char *params, struct rte_tel_data *d)
 	ibex_emit_ops_init(&e, &tel_ops, t);
 	/* A copy of the running config, taken under its owner's lock,
 	 * which is never held across a call into the data path. */
-	conf = malloc(sizeof(*conf));
+	conf = calloc(1, sizeof(*conf));
 	pthread_mutex_lock(&tel_conf_lock);
 	for (i = 0; conf != NULL && i < RTE_DIM(tel_conf); i++) {
 		if (tel_conf[i].dp != tel_dp)
 			continue;
 		ibex_running_lock(tel_conf[i].run);
-		memcpy(conf, ibex_running_conf(tel_conf[i].run), sizeof(*conf));
+		ibex_conf_copy(conf, ibex_running_conf(tel_conf[i].run));
 		ibex_running_unlock(tel_conf[i].run);
 		c.conf = conf;
 		break;
 	}
 	pthread_mutex_unlock(&tel_conf_lock);
+	/* A switch without an owner (ibex-fabric without control sockets)
+	 * takes no change: the config it was made with stays. */
+	if (conf != NULL && c.conf == NULL && tel_dp->conf != NULL) {
+		ibex_conf_copy(conf, tel_dp->conf);
+		c.conf = conf;
+	}
 	if (c.conf != NULL)
 		ret = ibex_topic_emit(s)(&c, &e);
 	else if (conf == NULL)

@@ -246,6 +246,12 @@ if command -v dpdk-telemetry.py >/dev/null; then
 	grep -q '"/ibex/spine1/ports": \["p0", "p1"\]' "$tmp/tel.spine1.out" &&
 		grep -q '"/ibex/leaf2/ports": \["p0", "p1", "p2"\]' "$tmp/tel.leaf2.out" ||
 		{ cat "$tmp/tel.spine1.out" "$tmp/tel.leaf2.out" >&2; fail "per-switch telemetry"; }
+	# A topic of each switch: show ports --json of that switch's own.
+	echo "/ibex/leaf2/port_stats" | timeout 60 dpdk-telemetry.py -f "$plive" \
+		>"$tmp/tel.leaf2.ps" 2>&1 || true
+	tail -1 "$tmp/tel.leaf2.ps" | jq -e '."/ibex/leaf2/port_stats".ports |
+		[.[].name] == ["p0", "p1", "p2"]' >/dev/null ||
+		{ cat "$tmp/tel.leaf2.ps" >&2; fail "/ibex/leaf2/port_stats"; }
 fi
 stop_pid "$fpid" TERM
 [ "$WAIT_RC" = 0 ] || { show_log "$tmp/live.log"; fail "SIGTERM: exit $WAIT_RC"; }
