@@ -3,7 +3,8 @@
 #
 # One answer per topic (docs/control.md, "Topics"): on a running
 # ibex-switch with traffic (net_null ports receive all the time; p2 runs
-# PFC, p3 credits, p1/p2 form an ECMP group), for every topic of the
+# PFC, p3 credits, p1/p2 form an ECMP group; static FDB entries, no
+# learning, so the table holds still), for every topic of the
 # switch's own `help`:
 #   - `ibex-ctl --json show X` and DPDK telemetry /ibex/<tel> (the
 #     command whose help says "(show X --json)"; without one, /ibex/X,
@@ -48,6 +49,9 @@ lane p2 vl 1 lossless
 port p3 dev net_null3 vls 2 fc credit
 lane p3 vl 1 lossless
 ecmp grp ports p1,p2
+fdb learning off
+fdb static 02:00:00:00:0a:01 port p1
+fdb static 02:00:00:00:0a:02 ecmp grp
 CONF
 metrics=()
 mport=""
