@@ -3,7 +3,8 @@
  * Unit tests of the structured emitter (lib/ctl/ibex_emit.c): the one JSON
  * string escaper, the JSON back end (separators, nesting, every value
  * kind, errors) and the OpenMetrics / Prometheus text back end (families,
- * _total, label escaping, histograms, # EOF).
+ * _total, label escaping, histograms, # EOF), and the hook another back
+ * end (telemetry's) takes every call through.
  */
 
 #include <errno.h>
@@ -286,6 +287,96 @@ test_om_accept(void **state)
 	assert_false(ibex_om_accepts_openmetrics(NULL));
 }
 
+/* A back end that logs each call as one word: what telemetry's gets. */
+static void
+log_call(struct ibex_emit *e, const char *what, const char *key)
+{
+	ibex_out_printf(e->ctx, "%s%s:%s", ((struct ibex_out *)e->ctx)->len ?
+			" " : "", what, key != NULL ? key : "-");
+}
+
+static void
+rec_open(struct ibex_emit *e, const char *key, bool list)
+{
+	log_call(e, list ? "list" : "obj", key);
+	e->depth++;
+}
+
+static void
+rec_close(struct ibex_emit *e, bool list)
+{
+	log_call(e, list ? "/list" : "/obj", NULL);
+	e->depth--;
+}
+
+static void
+rec_u64(struct ibex_emit *e, const char *key, uint64_t v)
+{
+	log_call(e, "u64", key);
+	ibex_out_printf(e->ctx, "=%llu", (unsigned long long)v);
+}
+
+static void
+rec_i64(struct ibex_emit *e, const char *key, int64_t v)
+{
+	log_call(e, "i64", key);
+	ibex_out_printf(e->ctx, "=%lld", (long long)v);
+}
+
+static void
+rec_str(struct ibex_emit *e, const char *key, const char *v)
+{
+	log_call(e, "str", key);
+	ibex_out_printf(e->ctx, "=%s", v != NULL ? v : "(null)");
+}
+
+static void
+rec_bool(struct ibex_emit *e, const char *key, bool v)
+{
+	log_call(e, "bool", key);
+	ibex_out_printf(e->ctx, "=%d", v);
+}
+
+static void
+rec_dbl(struct ibex_emit *e, const char *key, double v, unsigned int d)
+{
+	log_call(e, "dbl", key);
+	ibex_out_printf(e->ctx, "=%.*f", (int)d, v);
+}
+
+static const struct ibex_emit_ops rec_ops = {
+	.open = rec_open, .close = rec_close, .u64 = rec_u64, .i64 = rec_i64,
+	.str = rec_str, .boolean = rec_bool, .dbl = rec_dbl,
+};
+
+static void
+test_ops_hook(void **state)
+{
+	struct ibex_out log;
+	struct ibex_emit e;
+
+	(void)state;
+	ibex_out_init(&log);
+	ibex_emit_ops_init(&e, &rec_ops, &log);
+	ibex_emit_obj_begin(&e, NULL);
+	ibex_emit_u64(&e, "a", 1);
+	ibex_emit_i64(&e, "b", -2);
+	ibex_emit_list_begin(&e, "l");
+	ibex_emit_str(&e, NULL, "x");
+	ibex_emit_list_end(&e);
+	ibex_emit_bool(&e, "t", true);
+	ibex_emit_dur_ns(&e, "d_ns", 5);
+	ibex_emit_double(&e, "p", 0.25, 2);
+	ibex_emit_obj_end(&e);
+	assert_int_equal(ibex_emit_finish(&e), 0);
+	assert_string_equal(log.buf, "obj:- u64:a=1 i64:b=-2 list:l str:-=x "
+			    "/list:- bool:t=1 u64:d_ns=5 dbl:p=0.25 /obj:-");
+	/* An open object is reported as such, as by the JSON back end. */
+	ibex_emit_obj_begin(&e, NULL);
+	assert_int_equal(ibex_emit_finish(&e), -EINPROGRESS);
+	ibex_out_free(&log);
+}
+
 int
 main(void)
 {
@@ -299,6 +390,7 @@ main(void)
 		cmocka_unit_test(test_om_histogram),
 		cmocka_unit_test(test_om_errors),
 		cmocka_unit_test(test_om_accept),
+		cmocka_unit_test(test_ops_hook),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
