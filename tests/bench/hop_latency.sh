@@ -37,7 +37,7 @@ while getopts "b:r:n:L:f:a:s:h" o; do
 	b) build=$OPTARG ;; r) runs=$OPTARG ;; n) probes=$OPTARG ;;
 	L) loads=$OPTARG ;; f) fwds=$OPTARG fwds_given=1 ;; a) other=$OPTARG ;;
 	s) scrape_s=$OPTARG ;;
-	*) sed -n '2,30p' "$0"; exit 2 ;;
+	*) sed -n '2,29p' "$0"; exit 2 ;;
 	esac
 done
 if [ -n "$scrape_s" ]; then
