@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "ibex_gen_engine.h"
+#include "ibex_json.h"
 #include "ibex_gen_meas.h"
 #include "ibex_gen_report.h"
 #include "ibex_gen_search.h"
@@ -781,22 +782,6 @@ json_fig(FILE *f, const char *key, const struct ibex_gen_size_res *s,
 		fprintf(f, ", \"%s\": %.6f", key, v);
 }
 
-/* @p s as a JSON string. */
-static void
-json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* One latency object, ns: the whole run's "latency_ns" and each size's
  * "latency" share it, so their keys cannot drift apart. */
 static void
@@ -875,7 +860,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 	}
 	fprintf(f, "\n  ],\n  \"stopped_early\": ");
 	if (rep->stop_reason[0] != '\0')
-		json_string(f, rep->stop_reason);
+		ibex_json_fputs(f, rep->stop_reason);
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"emulation\": ");
