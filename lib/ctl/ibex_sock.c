@@ -503,7 +503,7 @@ latency_row(struct ibex_sock *s, const struct ibex_cmd_req *req,
 	}
 	ibex_out_printf(o, "%s{\"port\": ", sep(f1));
 	ibex_out_json_str(o, s->conf->ports[p].name);
-	ibex_out_printf(o, ", \"vl\": %u, \"path\": \"%s\", \"count\": %" PRIu64
+	ibex_out_printf(o, ", \"vl\": %u, \"path\": \"%s\", \"frames\": %" PRIu64
 		", \"min_ns\": %" PRIu64 ", \"p50_ns\": %" PRIu64
 		", \"p99_ns\": %" PRIu64 ", \"p999_ns\": %" PRIu64
 		", \"max_ns\": %" PRIu64 "}", vl, path, ibex_hist_count(h),

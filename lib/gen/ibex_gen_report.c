@@ -782,15 +782,17 @@ json_fig(FILE *f, const char *key, const struct ibex_gen_size_res *s,
 		fprintf(f, ", \"%s\": %.6f", key, v);
 }
 
-/* One latency object, ns: the whole run's "latency_ns" and each size's
- * "latency" share it, so their keys cannot drift apart. */
+/* One latency object: the whole run's "latency" and each size's share
+ * it, so their keys cannot drift apart; the keys of every latency
+ * summary ibex writes (docs/results.md: frames, min_ns, p50_ns, p99_ns,
+ * p999_ns, max_ns), with the mean the generator adds. */
 static void
 lat_json(FILE *f, const struct lat_summary *l)
 {
-	fprintf(f, "{\"frames\": %" PRIu64 ", \"min\": %.1f, \"p50\": %.1f, "
-		"\"p99\": %.1f, \"p99_9\": %.1f, \"max\": %.1f, "
-		"\"mean\": %.1f}", l->n, l->min, l->p50, l->p99, l->p999,
-		l->max, l->mean);
+	fprintf(f, "{\"frames\": %" PRIu64 ", \"min_ns\": %.1f, "
+		"\"p50_ns\": %.1f, \"p99_ns\": %.1f, \"p999_ns\": %.1f, "
+		"\"max_ns\": %.1f, \"mean_ns\": %.1f}", l->n, l->min, l->p50,
+		l->p99, l->p999, l->max, l->mean);
 }
 
 int
@@ -866,11 +868,12 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 	fprintf(f, ",\n  \"emulation\": ");
 	ibex_gen_emulation_get(rep, &emu);
 	ibex_gen_emulation_json(f, &emu);
-	fprintf(f, ",\n  \"latency_ns\": ");
+	fprintf(f, ",\n  \"latency\": ");
 	lat_json(f, &l);
 	fprintf(f, ",\n"
-		"  \"jitter_ns\": {\"rfc3550_mean\": %.2f, \"rfc3550_max\": %.2f, "
-		"\"pdv_p99\": %.1f, \"pdv_p99_9\": %.1f},\n",
+		"  \"jitter\": {\"rfc3550_mean_ns\": %.2f, "
+		"\"rfc3550_max_ns\": %.2f, \"pdv_p99_ns\": %.1f, "
+		"\"pdv_p999_ns\": %.1f},\n",
 		l.jmean, l.jmax, l.pdv99, l.pdv999);
 	fprintf(f, "  \"frames\": {\"tx\": %" PRIu64 ", \"rx\": %" PRIu64
 		", \"tx_bytes\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
@@ -918,7 +921,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 			", \"rx\": %" PRIu64 ", \"loss\": %.6f, "
 			"\"tx_pps\": %.1f, \"rx_pps\": %.1f, "
 			"\"lat_p50_ns\": %.1f, \"lat_p99_ns\": %.1f, "
-			"\"lat_p99_9_ns\": %.1f, \"lat_max_ns\": %.1f}",
+			"\"lat_p999_ns\": %.1f, \"lat_max_ns\": %.1f}",
 			i ? "," : "",
 			rep->rflow[i].src, rep->rflow[i].dst, rep->rflow_tx[i],
 			rep->rflow_rx[i],
@@ -970,7 +973,7 @@ csv_rate(FILE *f, const struct ibex_gen_report *rep)
 
 	lat_summary(rep, &l);
 	fprintf(f, "engine,flow,src,dst,size,elapsed_s,requested_pps,tx,rx,"
-		"loss,tx_pps,rx_pps,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,"
+		"loss,tx_pps,rx_pps,lat_p50_ns,lat_p99_ns,lat_p999_ns,"
 		"lat_max_ns\n");
 	for (i = 0; i < rep->nrflows; i++) {
 		struct lat_summary fl;
@@ -1029,7 +1032,7 @@ csv_sweep(FILE *f, const struct ibex_gen_report *rep)
 
 	fprintf(f, "engine,ranks,bytes,count,iters,failed,time_us,algbw_gbs,"
 		"busbw_gbs,ct_p50_us,ct_p99_us,ct_max_us,idle_us,lat_frames,"
-		"lat_min_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns\n");
+		"lat_min_ns,lat_p50_ns,lat_p99_ns,lat_p999_ns,lat_max_ns\n");
 	for (i = 0; i < rep->nsizes; i++) {
 		const struct ibex_gen_size_res *s = &rep->size[i];
 		double t = ct_mean(s), algbw = t > 0 ? (double)s->bytes / t : 0;
