@@ -42,7 +42,7 @@ def meta_ok(m, tool):
     for k in ("schema", "tool", "version", "git", "dpdk", "command_line",
               "start_time", "host", "tsc_hz", "ports"):
         assert k in m, f"meta lacks {k}"
-    assert m["tool"] == tool and m["schema"] == 1 and m["tsc_hz"] > 0, m
+    assert m["tool"] == tool and m["schema"] == 2 and m["tsc_hz"] > 0, m
     assert m["ports"] and all("pmd" in p and "name" in p for p in m["ports"]), m
     assert "--gen" in m["command_line"] or tool == "ibex-gen", m
 sw = json.load(open(f"{d}/sw.json"))
