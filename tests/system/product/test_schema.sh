@@ -41,11 +41,11 @@ start_bg swpid "$tmp/sw.log" "$sw" --lcores 0@0,1@1,2@0 --no-huge -m 1024 \
 	--gen "--engine rate --ranks 2 --rate 2000 --size 256 --duration 300 \
 	--json $tmp/gen.json"
 c() { "$ctl" -s "$sock" "$@"; }
-# residence samples on both lanes' ports before judging the documents
+# residence samples on both ports before judging the documents (a lane
+# without samples is not listed)
 has_latency() {
 	c -j show latency | python3 -c 'import json, sys
-d = json.load(sys.stdin)
-sys.exit(not (len(d["latency"]) >= 2 and all(l["frames"] > 0 for l in d["latency"])))'
+sys.exit(len(json.load(sys.stdin)["latency"]) < 2)'
 }
 wait_until_or_dead 120 "$swpid" has_latency ||
 	{ show_log "$tmp/sw.log"; fail "no residence samples in show latency"; }
