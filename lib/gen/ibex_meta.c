@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The "meta" object every JSON of ibex-switch and ibex-gen starts with
- * (docs/results.md): what ran, where, when, on which ports.
+ * The "meta" object every JSON document of ibex starts with
+ * (docs/results.md): the files of ibex-switch, ibex-gen and ibex-fabric,
+ * and, through the control socket's "version --json", every document of
+ * ibex-ctl -j. What ran, where, when, on which ports.
  */
 
 #include <errno.h>
