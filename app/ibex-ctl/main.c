@@ -413,10 +413,11 @@ doc_time(void)
  * object: {"meta": M, "time": .., "time_unix": .., its members}, on one
  * line ("version", whose reply is the meta block itself, alone as it
  * is). Anything else (help text) as it came, except under --interval,
- * where every run is one object: its lines then as the list "text".
+ * where every run is one object: its lines then as the list "text". A
+ * refused command (@p ok false) is no document: its output as it came.
  */
 static void
-doc_emit(struct client *c)
+doc_emit(struct client *c, bool ok)
 {
 	static char none[1];
 	char *body = c->doc.p != NULL ? c->doc.p : none;
@@ -429,7 +430,7 @@ doc_emit(struct client *c)
 	c->doc.len = 0;
 	obj = n >= 2 && body[0] == '{' && body[n - 1] == '}' &&
 	      strchr(body, '\n') == NULL;
-	if (!c->jsonl && (n == 0 || !obj)) {
+	if (!ok || (!c->jsonl && (n == 0 || !obj))) {
 		if (n > 0)
 			puts(body);
 		return;
@@ -505,7 +506,7 @@ reply_line(struct client *c, const char *l)
 		return;
 	}
 	if (status && kind == REPLY_DOC)
-		doc_emit(c);
+		doc_emit(c, strcmp(l, "OK") == 0);
 	if (strcmp(l, "OK") == 0) {
 		c->answered++;
 	} else if (strncmp(l, "ERR", 3) == 0) {
