@@ -574,8 +574,9 @@ print_sweep(FILE *f, const struct ibex_gen_report *rep)
 		o->engine->name, o->nranks, o->iters,
 		o->warmup);
 	if (o->straggler.rank >= 0)
-		fprintf(f, ", straggler rank %d +%.1f us p=%.2f",
+		fprintf(f, ", straggler rank %d +%.1f us %s%.2f",
 			o->straggler.rank, o->straggler_us,
+			o->straggler.once ? "once, p=" : "p=",
 			o->straggler.prob);
 	fprintf(f, "\n#\n");
 	fprintf(f, "# %10s %10s %6s %10s %11s %11s %10s %10s %10s %10s %5s\n",
@@ -816,11 +817,13 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		fprintf(f, "  \"meta\": %s,\n", o->meta);
 	fprintf(f, "  \"engine\": \"%s\",\n  \"ranks\": %u,\n"
 		"  \"qps\": %u,\n  \"iters\": %u,\n  \"warmup\": %u,\n"
-		"  \"straggler\": {\"rank\": %d, \"delay_us\": %.3f, \"prob\": %.4f},\n"
+		"  \"straggler\": {\"rank\": %d, \"delay_us\": %.3f, \"prob\": %.4f, "
+		"\"once\": %s},\n"
 		"  \"busbw_factor\": %.6f,\n  \"sizes\": [",
 		o->engine->name, o->nranks, o->qps ? o->qps : 1, o->iters,
 		o->warmup,
-		o->straggler.rank, o->straggler_us, o->straggler.prob, factor);
+		o->straggler.rank, o->straggler_us, o->straggler.prob,
+		o->straggler.once ? "true" : "false", factor);
 	for (i = 0; i < rep->nsizes; i++) {
 		const struct ibex_gen_size_res *s = &rep->size[i];
 		struct ibex_coll_cfg cfg = { .algo = o->engine->coll,
@@ -1091,7 +1094,8 @@ scenario(const struct ibex_gen_report *rep, char *buf, size_t len)
 		return;
 	if (o->straggler.rank >= 0)
 		snprintf(buf + n, len - (size_t)n, ", straggler rank %d +%.0f us "
-			 "p=%.2f", o->straggler.rank, o->straggler_us,
+			 "%s%.2f", o->straggler.rank, o->straggler_us,
+			 o->straggler.once ? "once, p=" : "p=",
 			 o->straggler.prob);
 	else if (rep->kind->sized)
 		snprintf(buf + n, len - (size_t)n, ", no straggler");
