@@ -742,8 +742,9 @@ ibex_gen_emulation_print(FILE *f, const char *prefix,
 			e->open_loop ? "offered as fast as possible" :
 			e->search ? "a search (its trials' rates vary)" :
 			"closed loop (no offered rate)", e->achieved_pps);
-	fprintf(f, " over %.3f s, %" PRIu64 " pacer resyncs", e->secs,
-		e->resyncs);
+	/* a simulated all-reduce lasts microseconds */
+	fprintf(f, " over %.*f s, %" PRIu64 " pacer resyncs",
+		e->secs < 0.1 ? 6 : 3, e->secs, e->resyncs);
 	if (e->resyncs != 0)
 		fprintf(f, " (a flow skipped up to %.0f us in all)",
 			e->resync_skipped_us);
