@@ -15,6 +15,13 @@
  * program's: 0 when every command succeeded, 1 when one was refused or
  * the switch could not be reached or stopped answering, 2 on a usage
  * error (a bad option or value, an unknown command word).
+ *
+ * With --json (or a COMMAND with the word --json) every reply that is
+ * one JSON object is printed as a document of the results schema
+ * (docs/results.md): the switch's meta block first (its "version
+ * --json", asked once per connection, in the pipeline before the first
+ * such command), then the time it was read, then the reply's members.
+ * With --interval too, that is one line per run: JSON Lines.
  */
 
 #include <errno.h>
@@ -35,6 +42,7 @@
 
 #include "ibex_common.h"
 #include "ibex_conf.h"
+#include "ibex_json.h"
 #include "ibex_version.h"
 #include "ibex_time.h"
 
@@ -65,6 +73,19 @@ struct client {
 	struct buf tx;           /* to the switch */
 	struct buf rx;           /* from the switch, not yet a whole line */
 	struct buf *capture;     /* set: output lines go here, not stdout */
+	struct buf pend;         /* per command not yet answered: enum reply */
+	struct buf doc;          /* a document's output, until its status */
+	struct buf meta_rx;      /* the meta block's reply, until its status */
+	char *meta;              /* the switch's meta block, or NULL */
+	bool meta_asked;
+	bool jsonl;              /* --json --interval: every run one line */
+};
+
+/* What a command's reply becomes (one byte of client.pend each). */
+enum reply {
+	REPLY_RAW,  /* its lines as they come */
+	REPLY_DOC,  /* a --json document (doc_emit) */
+	REPLY_META, /* the switch's meta block, kept; not a user's command */
 };
 
 /* Exit statuses (docs/control.md, man ibex-ctl(1)). */
@@ -144,7 +165,9 @@ usage(const char *prog)
 	       "                          'rte'): the socket is in its runtime dir\n"
 	       "  -w, --switch NAME       switch NAME of an ibex-fabric process (its\n"
 	       "                          socket in the runtime dir)\n"
-	       "  -j, --json              JSON instead of tables (show commands)\n"
+	       "  -j, --json              JSON instead of tables (show commands): a\n"
+	       "                          document with the switch's meta block and\n"
+	       "                          the time; with -i one line per run\n"
 	       "  -t, --timeout SEC       give up when a reply takes longer (30)\n"
 	       "  -i, --interval SEC      run COMMAND again every SEC seconds\n"
 	       "                          ('-i 1 show rates': a live view)\n"
@@ -316,28 +339,174 @@ capture_note(struct client *c, const char *line, size_t n)
 	sigaction(SIGINT, &sa, NULL);
 }
 
+/* Is one of the words of @p line "--json"? */
+static bool
+has_json_word(const char *line, size_t n)
+{
+	const char *p = line, *end = line + n;
+
+	while (p < end) {
+		size_t w;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		for (w = 0; p + w < end && p[w] != ' ' && p[w] != '\t'; w++)
+			;
+		if (w == 6 && memcmp(p, "--json", 6) == 0)
+			return true;
+		p += w;
+	}
+	return false;
+}
+
 /* Queue one command line for the switch. */
 static int
 queue_cmd(struct client *c, const char *line, size_t n)
 {
 	static const char json[] = " --json";
-	int ret = buf_add(&c->tx, line, n);
+	static const char meta[] = "version --json\n";
+	char kind = c->json || has_json_word(line, n) ? REPLY_DOC : REPLY_RAW;
+	int ret = 0;
 
 	capture_note(c, line, n);
 
+	/* a document's meta block: asked once, before the first one */
+	if (kind == REPLY_DOC && !c->meta_asked && c->capture == NULL) {
+		char m = REPLY_META;
+
+		ret = buf_add(&c->tx, meta, sizeof(meta) - 1);
+		if (ret == 0)
+			ret = buf_add(&c->pend, &m, 1);
+		c->meta_asked = true;
+	}
+	if (ret == 0)
+		ret = buf_add(&c->tx, line, n);
 	if (ret == 0 && c->json)
 		ret = buf_add(&c->tx, json, sizeof(json) - 1);
 	if (ret == 0)
 		ret = buf_add(&c->tx, "\n", 1);
+	if (ret == 0)
+		ret = buf_add(&c->pend, c->capture != NULL ? "\0" : &kind, 1);
 	c->sent++;
 	c->prompted = false;
 	return ret;
+}
+
+/* "time": UTC ISO 8601 with milliseconds, "time_unix": seconds. */
+static void
+doc_time(void)
+{
+	struct timespec now;
+	char iso[32];
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	gmtime_r(&now.tv_sec, &tm);
+	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S", &tm);
+	printf("\"time\": \"%s.%03ldZ\", \"time_unix\": %lld.%03ld", iso,
+	       now.tv_nsec / 1000000L, (long long)now.tv_sec,
+	       now.tv_nsec / 1000000L);
+}
+
+/*
+ * --json: print the reply's output (c->doc) as a document. One JSON
+ * object: {"meta": M, "time": .., "time_unix": .., its members}, on one
+ * line ("version", whose reply is the meta block itself, alone as it
+ * is). Anything else (help text) as it came, except under --interval,
+ * where every run is one object: its lines then as the list "text". A
+ * refused command (@p ok false) is no document: its output as it came.
+ */
+static void
+doc_emit(struct client *c, bool ok)
+{
+	static char none[1];
+	char *body = c->doc.p != NULL ? c->doc.p : none;
+	size_t n = c->doc.len;
+	bool obj;
+
+	while (n > 0 && body[n - 1] == '\n')
+		n--;
+	body[n] = '\0';
+	c->doc.len = 0;
+	obj = n >= 2 && body[0] == '{' && body[n - 1] == '}' &&
+	      strchr(body, '\n') == NULL;
+	if (!ok || (!c->jsonl && (n == 0 || !obj))) {
+		if (n > 0)
+			puts(body);
+		return;
+	}
+	if (!c->jsonl && c->meta != NULL && strcmp(body, c->meta) == 0) {
+		puts(body);
+		return;
+	}
+	putchar('{');
+	if (c->meta != NULL)
+		printf("\"meta\": %s, ", c->meta);
+	doc_time();
+	if (obj) {
+		const char *rest = body + 1 + strspn(body + 1, " ");
+
+		printf("%s%s\n", *rest != '}' ? ", " : "", rest);
+		return;
+	}
+	if (n > 0) {
+		char *line = body, *eol;
+
+		printf(", \"text\": [");
+		for (; line != NULL; line = eol != NULL ? eol + 1 : NULL) {
+			eol = strchr(line, '\n');
+			if (eol != NULL)
+				*eol = '\0';
+			if (line != body)
+				printf(", ");
+			ibex_json_fputs(stdout, line);
+		}
+		putchar(']');
+	}
+	printf("}\n");
+}
+
+/* The reply to "version --json" is in: the meta block when it is one
+ * JSON object on one line, else none (the documents go without). */
+static void
+meta_done(struct client *c, bool ok)
+{
+	char *m = c->meta_rx.p;
+	size_t n = c->meta_rx.len;
+
+	while (n > 0 && m[n - 1] == '\n')
+		n--;
+	if (ok && n >= 2 && m[0] == '{' && m[n - 1] == '}' &&
+	    memchr(m, '\n', n) == NULL) {
+		m[n] = '\0';
+		c->meta = m;
+		c->meta_rx.p = NULL;
+		c->meta_rx.cap = 0;
+	}
+	c->meta_rx.len = 0;
 }
 
 /* One line from the switch. */
 static void
 reply_line(struct client *c, const char *l)
 {
+	bool status = strcmp(l, "OK") == 0 || strncmp(l, "ERR", 3) == 0;
+	enum reply kind = c->pend.len > 0 ? (enum reply)c->pend.p[0] :
+			  REPLY_RAW;
+
+	if (status && c->pend.len > 0)
+		buf_drop(&c->pend, 1);
+	if (kind == REPLY_META) {
+		if (status)
+			meta_done(c, strcmp(l, "OK") == 0);
+		else if (buf_add(&c->meta_rx, l[0] == '.' ? l + 1 : l,
+				 strlen(l[0] == '.' ? l + 1 : l)) < 0 ||
+			 buf_add(&c->meta_rx, "\n", 1) < 0)
+			c->meta_rx.len = 0; /* out of memory: no meta */
+		return;
+	}
+	if (status && kind == REPLY_DOC)
+		doc_emit(c, strcmp(l, "OK") == 0);
 	if (strcmp(l, "OK") == 0) {
 		c->answered++;
 	} else if (strncmp(l, "ERR", 3) == 0) {
@@ -355,6 +524,13 @@ reply_line(struct client *c, const char *l)
 		if (buf_add(c->capture, l, strlen(l)) < 0 ||
 		    buf_add(c->capture, "\n", 1) < 0)
 			c->capture = NULL;
+	} else if (kind == REPLY_DOC) {
+		l = l[0] == '.' ? l + 1 : l;
+		if (buf_add(&c->doc, l, strlen(l)) < 0 ||
+		    buf_add(&c->doc, "\n", 1) < 0) {
+			fprintf(stderr, "ibex-ctl: out of memory\n");
+			exit(EXIT_FAIL);
+		}
 	} else {
 		puts(l[0] == '.' ? l + 1 : l);
 	}
@@ -679,7 +855,9 @@ repeat(struct client *c, const char *line, size_t n, double interval,
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		clock_gettime(CLOCK_REALTIME, &now);
-		printf("--- %s", ctime(&now.tv_sec));
+		/* JSON Lines carry their time in each line */
+		if (!c->jsonl)
+			printf("--- %s", ctime(&now.tv_sec));
 		if (queue_cmd(c, line, n) < 0)
 			return -ENOMEM;
 		ret = run(c);
@@ -815,6 +993,8 @@ main(int argc, char **argv)
 			    buf_add(&line, argv[i], strlen(argv[i])) < 0)
 				return EXIT_FAIL;
 		c.stdin_eof = true;
+		c.jsonl = interval > 0 &&
+			  (c.json || has_json_word(line.p, line.len));
 		if (interval > 0)
 			ret = repeat(&c, line.p, line.len, interval, count);
 		else
@@ -833,6 +1013,10 @@ main(int argc, char **argv)
 	free(c.in.p);
 	free(c.tx.p);
 	free(c.rx.p);
+	free(c.pend.p);
+	free(c.doc.p);
+	free(c.meta_rx.p);
+	free(c.meta);
 	if (ret < 0)
 		return EXIT_FAIL;
 	return c.errors != 0 ? EXIT_FAIL : 0;

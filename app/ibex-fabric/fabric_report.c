@@ -23,6 +23,7 @@
 #include "ibex_conf.h"
 #include "ibex_gen_report.h"
 #include "ibex_hist.h"
+#include "ibex_json.h"
 #include "ibex_pdev.h"
 
 static uint64_t
@@ -245,9 +246,9 @@ fabric_report_json(const char *path, const struct fabric *f,
 	if (meta != NULL)
 		fprintf(o, "\"meta\": %s, ", meta);
 	fprintf(o, "\"fabric\": ");
-	ibex_fabric_json_str(o, f->topo.name);
+	ibex_json_fputs(o, f->topo.name);
 	fprintf(o, ", \"topology\": ");
-	ibex_fabric_json_str(o, f->topo.origin);
+	ibex_json_fputs(o, f->topo.origin);
 	fprintf(o, ", ");
 	ibex_fabric_hops_json(o, t);
 	/* the run as a whole: failed (and where frames were lost), and

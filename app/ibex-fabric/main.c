@@ -764,6 +764,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	meta = ibex_meta_json("ibex-fabric", cmdline, start);
+	ibex_ctl_set_meta(meta);
 	if (gen != NULL)
 		ibex_gen_builtin_set_meta(gen, meta);
 	printf("ibex-fabric: %s: %u switches, %u ranks, %u links, %u worker "

@@ -742,6 +742,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	meta = ibex_meta_json("ibex-switch", cmdline, start);
+	ibex_ctl_set_meta(meta);
 	if (gen != NULL)
 		ibex_gen_builtin_set_meta(gen, meta);
 	ret = ibex_telemetry_register(dp);

@@ -14,6 +14,7 @@
 
 #include "ibex_cmd.h"
 #include "ibex_emit.h"
+#include "ibex_json.h"
 
 #define CMD_SEPS " \t\r\n\v\f"
 #define CMD_MAX_WORDS (IBEX_CMD_LINE_MAX / 2 + 1)

@@ -52,7 +52,8 @@ int ibex_out_printf(struct ibex_out *o, const char *fmt, ...)
 int ibex_out_append(struct ibex_out *o, const char *s, size_t n);
 /** Drop the first @p n bytes (those a write sent). */
 void ibex_out_consume(struct ibex_out *o, size_t n);
-/** Append @p s as a JSON string, quotes included. @return 0 or -ENOMEM. */
+/** Append @p s as a JSON string, quotes included, by the one escaper
+ * (ibex_json_escape(), lib/common/ibex_json.h). @return 0 or -ENOMEM. */
 int ibex_out_json_str(struct ibex_out *o, const char *s);
 /**
  * Append the text in @p body as reply output: each line, dot-stuffed when

@@ -64,6 +64,22 @@ static atomic_bool stop_requested;
 /* The loop's eventfd while it runs, for ibex_ctl_request_stop(). */
 static atomic_int wake_fd = -1;
 
+/* The process's meta block, set before the loop runs and read by the
+ * control thread only. */
+static const char *ctl_meta;
+
+void
+ibex_ctl_set_meta(const char *meta)
+{
+	ctl_meta = meta;
+}
+
+const char *
+ibex_ctl_meta(void)
+{
+	return ctl_meta;
+}
+
 void
 ibex_ctl_request_stop(void)
 {

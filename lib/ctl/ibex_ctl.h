@@ -85,6 +85,18 @@ int ibex_ctl_write_json_ext(const char *path, const struct ibex_dp *dp,
 			    double elapsed_s, const char *meta,
 			    const char *extra);
 
+/**
+ * The process's meta block (ibex_meta_json(), docs/results.md): what the
+ * control socket's "version --json" answers, and so the "meta" member
+ * ibex-ctl -j puts first in each of its documents. @p meta is JSON text
+ * the caller keeps until the sockets are gone; NULL: "version --json"
+ * answers version, git, dpdk and schema only. Call before the control
+ * loop runs.
+ */
+void ibex_ctl_set_meta(const char *meta);
+/** The text given to ibex_ctl_set_meta(), or NULL. */
+const char *ibex_ctl_meta(void);
+
 /** Register the /ibex/ telemetry commands. @return 0 or -errno. */
 int ibex_telemetry_register(struct ibex_dp *dp);
 

@@ -17,36 +17,6 @@
 
 #include "ibex_emit.h"
 
-int
-ibex_json_escape(const char *s,
-		 int (*put)(void *ctx, const char *bytes, size_t n), void *ctx)
-{
-	const char *run = s;
-	int ret = put(ctx, "\"", 1);
-
-	for (; ret == 0 && *s != '\0'; s++) {
-		unsigned char ch = (unsigned char)*s;
-		char esc[8];
-		int n;
-
-		if (ch != '"' && ch != '\\' && ch >= 0x20)
-			continue;
-		if (s > run)
-			ret = put(ctx, run, (size_t)(s - run));
-		if (ret != 0)
-			break;
-		if (ch == '"' || ch == '\\')
-			n = snprintf(esc, sizeof(esc), "\\%c", ch);
-		else
-			n = snprintf(esc, sizeof(esc), "\\u%04x", ch);
-		ret = put(ctx, esc, (size_t)n);
-		run = s + 1;
-	}
-	if (ret == 0 && s > run)
-		ret = put(ctx, run, (size_t)(s - run));
-	return ret == 0 ? put(ctx, "\"", 1) : ret;
-}
-
 /*
  * JSON.
  */

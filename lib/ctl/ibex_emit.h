@@ -30,8 +30,8 @@
  * _count, label values escaped per the spec (\\, \" and \n), and
  * "# EOF" closing an OpenMetrics exposition.
  *
- * One string escaper for JSON, ibex_json_escape(), which every JSON
- * writer of lib/ctl and lib/fabric calls.
+ * Strings are quoted by the one JSON escaper, ibex_json_escape()
+ * (lib/common/ibex_json.h), which every JSON writer of ibex calls.
  */
 
 #include <stdbool.h>
@@ -39,17 +39,7 @@
 #include <stdint.h>
 
 #include "ibex_cmd.h"
-
-/**
- * Write @p s as a JSON string, quotes included: '"' and '\\' escaped
- * with a backslash, control bytes (< 0x20) as \\u00XX, every other byte
- * as it is (UTF-8 passes through). The text goes out through @p put in
- * runs (@p put(ctx, bytes, n)); the first non-zero return stops the
- * escaper and is returned. @return 0 or what @p put returned.
- */
-int ibex_json_escape(const char *s,
-		     int (*put)(void *ctx, const char *bytes, size_t n),
-		     void *ctx);
+#include "ibex_json.h"
 
 /** Deepest nesting of objects and lists the JSON back end keeps. */
 #define IBEX_EMIT_DEPTH 16

@@ -502,7 +502,7 @@ ibex_show_latency_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 				ibex_emit_u64(e, "vl", vl);
 				ibex_emit_str(e, "path", q ? "queued" :
 					      "cut-through");
-				ibex_emit_u64(e, "count", r.count);
+				ibex_emit_u64(e, "frames", r.count);
 				ibex_emit_dur_ns(e, "min_ns", r.min);
 				ibex_emit_dur_ns(e, "p50_ns", r.p50);
 				ibex_emit_dur_ns(e, "p99_ns", r.p99);

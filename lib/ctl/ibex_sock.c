@@ -167,6 +167,11 @@ ibex_sock_json_sections(struct ibex_sock *s, struct ibex_out *o)
 static void
 ctl_version(const struct ibex_cmd_req *req, struct ibex_out *o)
 {
+	if (req->json && ibex_ctl_meta() != NULL) {
+		/* the meta block: version, git, dpdk and schema among it */
+		ibex_out_printf(o, "%s\n", ibex_ctl_meta());
+		return;
+	}
 	if (req->json) {
 		ibex_out_printf(o, "{\"version\": \"%s\", \"git\": \"%s\", "
 				"\"dpdk\": \"%s\", \"schema\": %d}\n",

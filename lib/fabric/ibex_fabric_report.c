@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibex_emit.h"
+#include "ibex_json.h"
 #include "ibex_fabric_report.h"
 
 void
@@ -77,18 +77,6 @@ ibex_fabric_hops_print(FILE *o, const struct ibex_fabric_hops *t)
 		"than its ring lasts)\n", missed_sw, missed_rank);
 }
 
-static int
-file_put(void *ctx, const char *bytes, size_t n)
-{
-	return fwrite(bytes, 1, n, ctx) == n ? 0 : -EIO;
-}
-
-void
-ibex_fabric_json_str(FILE *o, const char *s)
-{
-	ibex_json_escape(s, file_put, o);
-}
-
 /* The hop's drops by reason, those that are not 0. */
 static void
 json_drops(FILE *o, const struct ibex_fabric_hop *h)
@@ -111,9 +99,9 @@ static void
 json_hop(FILE *o, const struct ibex_fabric_hop *h)
 {
 	fprintf(o, "{\"port\": ");
-	ibex_fabric_json_str(o, h->port);
+	ibex_json_fputs(o, h->port);
 	fprintf(o, ", \"to\": ");
-	ibex_fabric_json_str(o, h->to);
+	ibex_json_fputs(o, h->to);
 	fprintf(o, ", \"rx_frames\": %" PRIu64 ", \"fc_rx_frames\": %" PRIu64
 		", \"tx_frames\": %" PRIu64 ", \"fc_tx_frames\": %" PRIu64
 		", \"queued\": %" PRIu64 ", \"cut_through\": %" PRIu64
@@ -148,7 +136,7 @@ ibex_fabric_hops_json(FILE *o, const struct ibex_fabric_hops *t)
 
 		if (first) {
 			fprintf(o, "%s{\"name\": ", i ? "]}, " : "");
-			ibex_fabric_json_str(o, h->sw);
+			ibex_json_fputs(o, h->sw);
 			fprintf(o, ", \"ports\": [");
 		} else {
 			fprintf(o, ", ");
@@ -268,15 +256,15 @@ ibex_fabric_diagnose_json(FILE *o, const struct ibex_fabric_hops *t,
 	unsigned int i, n = ibex_fabric_losses(t, l, DIAG_MAX);
 
 	fprintf(o, "{\"reason\": ");
-	ibex_fabric_json_str(o, why);
+	ibex_json_fputs(o, why);
 	fprintf(o, ", \"losses\": [");
 	for (i = 0; i < n; i++) {
 		fprintf(o, "%s{\"switch\": ", i ? ", " : "");
-		ibex_fabric_json_str(o, l[i].hop->sw);
+		ibex_json_fputs(o, l[i].hop->sw);
 		fprintf(o, ", \"port\": ");
-		ibex_fabric_json_str(o, l[i].hop->port);
+		ibex_json_fputs(o, l[i].hop->port);
 		fprintf(o, ", \"to\": ");
-		ibex_fabric_json_str(o, l[i].hop->to);
+		ibex_json_fputs(o, l[i].hop->to);
 		fprintf(o, ", \"reason\": \"%s\", \"frames\": %" PRIu64 "}",
 			ibex_fabric_loss_name(l[i].what), l[i].frames);
 	}

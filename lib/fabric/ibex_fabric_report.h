@@ -123,7 +123,4 @@ void ibex_fabric_diagnose_print(FILE *o, const struct ibex_fabric_hops *t,
 void ibex_fabric_diagnose_json(FILE *o, const struct ibex_fabric_hops *t,
 			       const char *why);
 
-/** @p s as a JSON string (quotes, escapes). */
-void ibex_fabric_json_str(FILE *o, const char *s);
-
 #endif /* IBEX_FABRIC_REPORT_H */

@@ -396,12 +396,18 @@ step_begin(struct ibex_coll *c, unsigned int r, unsigned int s, uint64_t now,
 	 * rank of halving-doubling waiting) has nothing to be late for */
 	if (draw && st->rank == (int)r && st->delay > 0 &&
 	    (k->nsend > 0 || ibex_coll_recv_bytes(&c->cfg, r, s) > 0) &&
+	    !(st->once && k->late_iter) &&
 	    ibex_gen_rand_unit(&c->rng) < st->prob) {
 		k->state = IBEX_COLL_DELAYED;
 		k->start_at = now + st->delay;
 		k->late++;
+		k->late_iter = true;
 		return;
 	}
+	/* once: a step with traffic on time is the rank's first too */
+	if (draw && st->once &&
+	    (k->nsend > 0 || ibex_coll_recv_bytes(&c->cfg, r, s) > 0))
+		k->late_iter = true;
 	k->send_idx = 0;
 	k->send_left = k->nsend > 0 ? bytes : 0;
 	k->xfer_bytes = k->send_left;
@@ -449,6 +455,7 @@ ibex_coll_start(struct ibex_coll *c, uint64_t now)
 		c->rank[r].tx_bytes = 0;
 		c->rank[r].rx_bytes = 0;
 		c->rank[r].done_at = 0;
+		c->rank[r].late_iter = false;
 		step_begin(c, r, 0, now, true);
 	}
 	for (r = 0; r < c->cfg.nranks; r++)

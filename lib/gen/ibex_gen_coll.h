@@ -55,11 +55,14 @@ extern const struct ibex_coll_algo ibex_coll_incast;
 extern const struct ibex_coll_algo ibex_coll_alltoall;
 
 /** Straggler injection: rank @p rank starts each step late by @p delay
- * ticks with probability @p prob (rank -1: none). */
+ * ticks with probability @p prob (rank -1: none); with @p once, only its
+ * first step of each iteration that has traffic: a rank whose compute
+ * ended late joins the collective late, and is on time after. */
 struct ibex_gen_straggler {
 	int rank;
 	uint64_t delay;
 	double prob;
+	bool once;
 };
 
 /** Configuration of one collective (one message size). */
@@ -106,6 +109,7 @@ struct ibex_coll_rank {
 	uint64_t tx_bytes;   /**< application bytes sent this iteration */
 	uint64_t rx_bytes;   /**< application bytes received this iteration */
 	uint64_t late;       /**< straggler delays applied (all iterations) */
+	bool late_iter;      /**< a delay applied in this iteration */
 	uint64_t done_at;    /**< tick the last step completed */
 };
 

@@ -294,12 +294,23 @@ p_straggler(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 	double us, p;
 	char tail;
 
-	if (sscanf(val, "%d:%lf:%lf%c", &rank, &us, &p, &tail) != 3 ||
-	    rank < 0 || rank >= IBEX_GEN_MAX_RANKS ||
+	char word[8];
+	bool once = false;
+
+	/* R:D:once: late at its first step of each iteration only */
+	if (sscanf(val, "%d:%lf:%7[a-z]%c", &rank, &us, word, &tail) == 3 &&
+	    strcmp(word, "once") == 0) {
+		once = true;
+		p = 1;
+	} else if (sscanf(val, "%d:%lf:%lf%c", &rank, &us, &p, &tail) != 3) {
+		return bad_opt(d, val);
+	}
+	if (rank < 0 || rank >= IBEX_GEN_MAX_RANKS ||
 	    !(us >= 0 && us <= 1e7) || !(p >= 0 && p <= 1))
 		return bad_opt(d, val);
 	o->straggler.rank = rank;
 	o->straggler.prob = p;
+	o->straggler.once = once;
 	o->straggler_us = us;
 	return 0;
 }
@@ -414,9 +425,10 @@ static const struct gen_opt gen_opts[] = {
 	  .help = "warm-up iterations per size (default 5)" },
 	{ .name = "straggler", .arg = "R:D:P", .parse = p_straggler,
 	  .allowed = "R:D:P: rank R below " STR(IBEX_GEN_MAX_RANKS)
-		     ", delay D 0..10000000 us, probability P 0..1",
+		     ", delay D 0..10000000 us, probability P 0..1 or once",
 	  .help = "rank R starts each step D microseconds late with\n"
-		  "probability P (0..1)" },
+		  "probability P (0..1); P once: its first step of each\n"
+		  "iteration only (it joins the collective D us late)" },
 	{ .name = "seed", .arg = "N", .parse = p_uint, OFF(seed),
 	  .max = 18446744073709551615.0,
 	  .help = "seed of every random draw (default 1)" },

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "ibex_gen_engine.h"
+#include "ibex_json.h"
 #include "ibex_gen_meas.h"
 #include "ibex_gen_report.h"
 #include "ibex_gen_search.h"
@@ -573,8 +574,9 @@ print_sweep(FILE *f, const struct ibex_gen_report *rep)
 		o->engine->name, o->nranks, o->iters,
 		o->warmup);
 	if (o->straggler.rank >= 0)
-		fprintf(f, ", straggler rank %d +%.1f us p=%.2f",
+		fprintf(f, ", straggler rank %d +%.1f us %s%.2f",
 			o->straggler.rank, o->straggler_us,
+			o->straggler.once ? "once, p=" : "p=",
 			o->straggler.prob);
 	fprintf(f, "\n#\n");
 	fprintf(f, "# %10s %10s %6s %10s %11s %11s %10s %10s %10s %10s %5s\n",
@@ -740,8 +742,9 @@ ibex_gen_emulation_print(FILE *f, const char *prefix,
 			e->open_loop ? "offered as fast as possible" :
 			e->search ? "a search (its trials' rates vary)" :
 			"closed loop (no offered rate)", e->achieved_pps);
-	fprintf(f, " over %.3f s, %" PRIu64 " pacer resyncs", e->secs,
-		e->resyncs);
+	/* a simulated all-reduce lasts microseconds */
+	fprintf(f, " over %.*f s, %" PRIu64 " pacer resyncs",
+		e->secs < 0.1 ? 6 : 3, e->secs, e->resyncs);
 	if (e->resyncs != 0)
 		fprintf(f, " (a flow skipped up to %.0f us in all)",
 			e->resync_skipped_us);
@@ -781,31 +784,17 @@ json_fig(FILE *f, const char *key, const struct ibex_gen_size_res *s,
 		fprintf(f, ", \"%s\": %.6f", key, v);
 }
 
-/* @p s as a JSON string. */
-static void
-json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* One latency object, ns: the whole run's "latency_ns" and each size's
- * "latency" share it, so their keys cannot drift apart. */
+/* One latency object: the whole run's "latency" and each size's share
+ * it, so their keys cannot drift apart; the keys of every latency
+ * summary ibex writes (docs/results.md: frames, min_ns, p50_ns, p99_ns,
+ * p999_ns, max_ns), with the mean the generator adds. */
 static void
 lat_json(FILE *f, const struct lat_summary *l)
 {
-	fprintf(f, "{\"frames\": %" PRIu64 ", \"min\": %.1f, \"p50\": %.1f, "
-		"\"p99\": %.1f, \"p99_9\": %.1f, \"max\": %.1f, "
-		"\"mean\": %.1f}", l->n, l->min, l->p50, l->p99, l->p999,
-		l->max, l->mean);
+	fprintf(f, "{\"frames\": %" PRIu64 ", \"min_ns\": %.1f, "
+		"\"p50_ns\": %.1f, \"p99_ns\": %.1f, \"p999_ns\": %.1f, "
+		"\"max_ns\": %.1f, \"mean_ns\": %.1f}", l->n, l->min, l->p50,
+		l->p99, l->p999, l->max, l->mean);
 }
 
 int
@@ -829,11 +818,13 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		fprintf(f, "  \"meta\": %s,\n", o->meta);
 	fprintf(f, "  \"engine\": \"%s\",\n  \"ranks\": %u,\n"
 		"  \"qps\": %u,\n  \"iters\": %u,\n  \"warmup\": %u,\n"
-		"  \"straggler\": {\"rank\": %d, \"delay_us\": %.3f, \"prob\": %.4f},\n"
+		"  \"straggler\": {\"rank\": %d, \"delay_us\": %.3f, \"prob\": %.4f, "
+		"\"once\": %s},\n"
 		"  \"busbw_factor\": %.6f,\n  \"sizes\": [",
 		o->engine->name, o->nranks, o->qps ? o->qps : 1, o->iters,
 		o->warmup,
-		o->straggler.rank, o->straggler_us, o->straggler.prob, factor);
+		o->straggler.rank, o->straggler_us, o->straggler.prob,
+		o->straggler.once ? "true" : "false", factor);
 	for (i = 0; i < rep->nsizes; i++) {
 		const struct ibex_gen_size_res *s = &rep->size[i];
 		struct ibex_coll_cfg cfg = { .algo = o->engine->coll,
@@ -875,17 +866,18 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 	}
 	fprintf(f, "\n  ],\n  \"stopped_early\": ");
 	if (rep->stop_reason[0] != '\0')
-		json_string(f, rep->stop_reason);
+		ibex_json_fputs(f, rep->stop_reason);
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"emulation\": ");
 	ibex_gen_emulation_get(rep, &emu);
 	ibex_gen_emulation_json(f, &emu);
-	fprintf(f, ",\n  \"latency_ns\": ");
+	fprintf(f, ",\n  \"latency\": ");
 	lat_json(f, &l);
 	fprintf(f, ",\n"
-		"  \"jitter_ns\": {\"rfc3550_mean\": %.2f, \"rfc3550_max\": %.2f, "
-		"\"pdv_p99\": %.1f, \"pdv_p99_9\": %.1f},\n",
+		"  \"jitter\": {\"rfc3550_mean_ns\": %.2f, "
+		"\"rfc3550_max_ns\": %.2f, \"pdv_p99_ns\": %.1f, "
+		"\"pdv_p999_ns\": %.1f},\n",
 		l.jmean, l.jmax, l.pdv99, l.pdv999);
 	fprintf(f, "  \"frames\": {\"tx\": %" PRIu64 ", \"rx\": %" PRIu64
 		", \"tx_bytes\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
@@ -933,7 +925,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 			", \"rx\": %" PRIu64 ", \"loss\": %.6f, "
 			"\"tx_pps\": %.1f, \"rx_pps\": %.1f, "
 			"\"lat_p50_ns\": %.1f, \"lat_p99_ns\": %.1f, "
-			"\"lat_p99_9_ns\": %.1f, \"lat_max_ns\": %.1f}",
+			"\"lat_p999_ns\": %.1f, \"lat_max_ns\": %.1f}",
 			i ? "," : "",
 			rep->rflow[i].src, rep->rflow[i].dst, rep->rflow_tx[i],
 			rep->rflow_rx[i],
@@ -985,7 +977,7 @@ csv_rate(FILE *f, const struct ibex_gen_report *rep)
 
 	lat_summary(rep, &l);
 	fprintf(f, "engine,flow,src,dst,size,elapsed_s,requested_pps,tx,rx,"
-		"loss,tx_pps,rx_pps,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,"
+		"loss,tx_pps,rx_pps,lat_p50_ns,lat_p99_ns,lat_p999_ns,"
 		"lat_max_ns\n");
 	for (i = 0; i < rep->nrflows; i++) {
 		struct lat_summary fl;
@@ -1044,7 +1036,7 @@ csv_sweep(FILE *f, const struct ibex_gen_report *rep)
 
 	fprintf(f, "engine,ranks,bytes,count,iters,failed,time_us,algbw_gbs,"
 		"busbw_gbs,ct_p50_us,ct_p99_us,ct_max_us,idle_us,lat_frames,"
-		"lat_min_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns\n");
+		"lat_min_ns,lat_p50_ns,lat_p99_ns,lat_p999_ns,lat_max_ns\n");
 	for (i = 0; i < rep->nsizes; i++) {
 		const struct ibex_gen_size_res *s = &rep->size[i];
 		double t = ct_mean(s), algbw = t > 0 ? (double)s->bytes / t : 0;
@@ -1103,7 +1095,8 @@ scenario(const struct ibex_gen_report *rep, char *buf, size_t len)
 		return;
 	if (o->straggler.rank >= 0)
 		snprintf(buf + n, len - (size_t)n, ", straggler rank %d +%.0f us "
-			 "p=%.2f", o->straggler.rank, o->straggler_us,
+			 "%s%.2f", o->straggler.rank, o->straggler_us,
+			 o->straggler.once ? "once, p=" : "p=",
 			 o->straggler.prob);
 	else if (rep->kind->sized)
 		snprintf(buf + n, len - (size_t)n, ", no straggler");

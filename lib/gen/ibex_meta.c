@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The "meta" object every JSON of ibex-switch and ibex-gen starts with
- * (docs/results.md): what ran, where, when, on which ports.
+ * The "meta" object every JSON document of ibex starts with
+ * (docs/results.md): the files of ibex-switch, ibex-gen and ibex-fabric,
+ * and, through the control socket's "version --json", every document of
+ * ibex-ctl -j. What ran, where, when, on which ports.
  */
 
 #include <errno.h>
@@ -18,26 +20,9 @@
 #include <rte_version.h>
 
 #include "ibex_clock.h"
+#include "ibex_json.h"
 #include "ibex_meta.h"
 #include "ibex_version.h"
-
-/* Append @p s as a JSON string. */
-static void
-json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 char *
 ibex_meta_cmdline(int argc, char **argv)
@@ -77,13 +62,13 @@ ibex_meta_json(const char *tool, const char *cmdline, time_t start)
 	gmtime_r(&start, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	fprintf(f, "{\"schema\": %d, \"tool\": ", IBEX_SCHEMA_VERSION);
-	json_str(f, tool);
+	ibex_json_fputs(f, tool);
 	fprintf(f, ", \"version\": \"%s\", \"git\": \"%s\", \"dpdk\": \"%s\", "
 		"\"command_line\": ", IBEX_VERSION, IBEX_GIT, rte_version());
-	json_str(f, cmdline != NULL ? cmdline : "");
+	ibex_json_fputs(f, cmdline != NULL ? cmdline : "");
 	fprintf(f, ", \"start_time\": \"%s\", \"start_unix\": %lld, "
 		"\"host\": ", when, (long long)start);
-	json_str(f, host);
+	ibex_json_fputs(f, host);
 	fprintf(f, ", \"tsc_hz\": %" PRIu64 ", \"ports\": [", ibex_clock_hz());
 	RTE_ETH_FOREACH_DEV(pid) {
 		char name[RTE_ETH_NAME_MAX_LEN] = "";
@@ -93,9 +78,9 @@ ibex_meta_json(const char *tool, const char *cmdline, time_t start)
 			info.driver_name = "?";
 		fprintf(f, "%s{\"port_id\": %u, \"name\": ", first ? "" : ", ",
 			pid);
-		json_str(f, name);
+		ibex_json_fputs(f, name);
 		fprintf(f, ", \"pmd\": ");
-		json_str(f, info.driver_name != NULL ? info.driver_name : "?");
+		ibex_json_fputs(f, info.driver_name != NULL ? info.driver_name : "?");
 		fprintf(f, "}");
 		first = false;
 	}

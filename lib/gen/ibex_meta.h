@@ -4,8 +4,9 @@
 
 /**
  * @file
- * The "meta" object of every JSON report ibex-switch and ibex-gen write
- * (docs/results.md), and the command line it quotes.
+ * The "meta" object of every JSON document ibex writes (docs/results.md:
+ * the files of ibex-switch, ibex-gen and ibex-fabric, ibex-ctl -j's
+ * documents), and the command line it quotes.
  */
 
 #include <time.h>
@@ -17,7 +18,7 @@
 char *ibex_meta_cmdline(int argc, char **argv);
 
 /**
- * The "meta" object of every JSON ibex-switch and ibex-gen write
+ * The "meta" object of every JSON document ibex writes
  * (docs/results.md): schema version, @p tool, ibex version and git
  * describe, DPDK version, @p cmdline, @p start (UTC), host, TSC Hz and
  * every ethdev with its PMD. Call after EAL probed the ports.

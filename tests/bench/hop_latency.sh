@@ -10,7 +10,7 @@
 # forwarder's main lcore does preempts the probe, as it would a peer.
 #
 #   tests/bench/hop_latency.sh [-b BUILD] [-r RUNS] [-n PROBES] [-L LOADS]
-#                              [-f FORWARDERS] [-a OTHER_BUILD]
+#                              [-f FORWARDERS] [-a OTHER_BUILD] [-s SECONDS]
 #
 # Each run measures, per forwarder in turn (interleaved): one frame in
 # flight, then open-loop load at each fraction in LOADS (default
@@ -21,18 +21,35 @@
 # FORWARDERS: default "ibex testpmd ovs" (ovs skipped when absent);
 # "ibexb" is the ibex-switch of OTHER_BUILD (-a), for an A/B of two builds,
 # e.g. -f "ibex ibexb" -a /tmp/old/build -L "" (one frame in flight only).
+# "ibexm" is ibex-switch with --metrics 127.0.0.1:PORT (METRICS_PORT, else
+# one from the PID) and a curl on CPU 0 that scrapes /metrics every -s
+# SECONDS (default 1) over one kept-alive connection, as Prometheus does,
+# while the probe runs. -s alone means -f "ibex ibexm": runs without and
+# with scraping, interleaved, and the ratios scraped/unscraped (ibexm/ibex);
+# the scrapes' count and curl time_total are printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 build=build runs=5 probes=100000 loads="0.1 0.5 0.9" fwds="ibex testpmd ovs"
-other=""
-while getopts "b:r:n:L:f:a:h" o; do
+other="" scrape_s="" fwds_given=0
+while getopts "b:r:n:L:f:a:s:h" o; do
 	case $o in
 	b) build=$OPTARG ;; r) runs=$OPTARG ;; n) probes=$OPTARG ;;
-	L) loads=$OPTARG ;; f) fwds=$OPTARG ;; a) other=$OPTARG ;;
-	*) sed -n '2,24p' "$0"; exit 2 ;;
+	L) loads=$OPTARG ;; f) fwds=$OPTARG fwds_given=1 ;; a) other=$OPTARG ;;
+	s) scrape_s=$OPTARG ;;
+	*) sed -n '2,29p' "$0"; exit 2 ;;
 	esac
 done
+if [ -n "$scrape_s" ]; then
+	# curl --rate takes whole units: scrapes an hour.
+	if ! [[ $scrape_s =~ ^[1-9][0-9]*$ ]] || [ $((3600 % scrape_s)) != 0 ]; then
+		echo "-s: whole seconds that divide 3600 (1, 2, 5, 10, ...)" >&2
+		exit 2
+	fi
+	[ $fwds_given = 1 ] || fwds="ibex ibexm"
+fi
+scrape_s=${scrape_s:-1}
+mport=${METRICS_PORT:-$((20000 + $$ % 30000))}
 
 sw=$build/app/ibex-switch/ibex-switch
 probe=$build/tests/bench/hop_probe
@@ -55,6 +72,12 @@ for f in $fwds; do
 	ibex) list+=(ibex) ;;
 	ibexb) [ -x "$other/app/ibex-switch/ibex-switch" ] && list+=(ibexb) ||
 		{ echo "ibexb: give the other build with -a" >&2; exit 2; } ;;
+	ibexm) command -v curl >/dev/null ||
+			{ echo "ibexm: needs curl" >&2; exit 2; }
+		# bash's /dev/tcp: something answers there already.
+		! (exec 3<>"/dev/tcp/127.0.0.1/$mport") 2>/dev/null ||
+			{ echo "ibexm: port $mport is taken (METRICS_PORT)" >&2; exit 2; }
+		list+=(ibexm) ;;
 	testpmd) command -v dpdk-testpmd >/dev/null && list+=(testpmd) ||
 		echo "# dpdk-testpmd not found: skipped" ;;
 	ovs) [ $have_ovs = 1 ] && list+=(ovs) ||
@@ -104,17 +127,41 @@ ovs_stop() {
 	sleep 1
 }
 
+# scraper: once ibexm's endpoint answers, GET /metrics every $scrape_s
+# seconds on one kept-alive connection (curl --rate, the query string
+# only numbers the requests), pinned to CPU 0 beside the switch's main
+# lcore and its metrics thread, off the worker's CPU. Appends
+# "HTTP-CODE TIME_TOTAL BYTES" per scrape to $tmp/scrape.run.
+scraper() {
+	local url="http://127.0.0.1:$mport/metrics" t=0
+	until taskset -c 0 curl -s -f -m 10 -o /dev/null "$url"; do
+		kill -0 "$fwd_pid" 2>/dev/null || return 0
+		[ $t -lt 600 ] || { echo "# ibexm: no /metrics in 60 s" >&2; return 0; }
+		sleep 0.1; t=$((t + 1))
+	done
+	exec taskset -c 0 curl -s --rate "$((3600 / scrape_s))/h" \
+		-w '%{stderr}%{http_code} %{time_total} %{size_download}\n' \
+		"$url?n=[1-1000000]" >/dev/null 2>>"$tmp/scrape.run"
+}
+
 # start_fwd NAME: the forwarder attaches to the probe's memif servers.
 start_fwd() {
+	scr_pid=""
 	case $1 in
-	ibex | ibexb)
-		local bin=$sw
-		[ "$1" = ibex ] || bin=$other/app/ibex-switch/ibex-switch
+	ibex | ibexb | ibexm)
+		local bin=$sw margs=()
+		[ "$1" = ibexb ] && bin=$other/app/ibex-switch/ibex-switch
+		[ "$1" = ibexm ] && margs=(--metrics "127.0.0.1:$mport")
 		# shellcheck disable=SC2046
 		"$bin" "${eal_fwd[@]}" --file-prefix="hopi$$" $(memif_client 0 "$m0") \
-			$(memif_client 1 "$m1") -- --ctl-socket none \
+			$(memif_client 1 "$m1") -- --ctl-socket none "${margs[@]}" \
 			>"$tmp/fwd.log" 2>&1 &
-		pids+=($!); fwd_pid=$! ;;
+		pids+=($!); fwd_pid=$!
+		if [ "$1" = ibexm ]; then
+			: >"$tmp/scrape.run"
+			scraper &
+			pids+=($!); scr_pid=$!
+		fi ;;
 	testpmd)
 		# shellcheck disable=SC2046
 		dpdk-testpmd "${eal_fwd[@]}" --file-prefix="hopt$$" \
@@ -141,6 +188,11 @@ start_fwd() {
 }
 
 stop_fwd() {
+	if [ -n "$scr_pid" ]; then
+		kill -TERM "$scr_pid" 2>/dev/null || true
+		wait "$scr_pid" 2>/dev/null || true
+		cat "$tmp/scrape.run" >>"$tmp/scrape.all"
+	fi
 	kill -TERM "$fwd_pid" 2>/dev/null || true
 	wait "$fwd_pid" 2>/dev/null || true
 	rm -f "$m0" "$m1"
@@ -183,6 +235,7 @@ measure() {
 		tail -n 5 "$tmp/probe.err" "$tmp/fwd.log" >&2
 		return 1
 	fi
+	[ "$name" != ibexm ] || out+=" scrapes $(grep -c '^200 ' "$tmp/scrape.run" || true)"
 	echo "$out"
 }
 
@@ -205,9 +258,10 @@ for f in "${list[@]}"; do
 	echo "# capacity $f: ${cap[$f]} frames/s (probe flat out, 64 B)"
 done
 
-printf '%-4s %-8s %-6s %9s %9s %9s %9s %9s %8s\n' run fwd load p50-us p90-us \
-	p99-us p99.9-us max-us lost
+printf '%-4s %-8s %-6s %9s %9s %9s %9s %9s %8s %7s\n' run fwd load p50-us p90-us \
+	p99-us p99.9-us max-us lost scrapes
 : >"$tmp/res"
+: >"$tmp/scrape.all"
 for r in $(seq 1 "$runs"); do
 	for f in "${list[@]}"; do
 		for l in 0 $loads; do
@@ -221,8 +275,9 @@ for r in $(seq 1 "$runs"); do
 			fi
 			set -- $(for k in p50 p90 p99 p99.9 max; do echo "$line" | field "$k" | us; done)
 			lost=$(echo "$line" | field lost)
-			printf '%-4s %-8s %-6s %9s %9s %9s %9s %9s %8s\n' "$r" "$f" "$lname" \
-				"$1" "$2" "$3" "$4" "$5" "$lost"
+			scr=$(echo "$line" | field scrapes)
+			printf '%-4s %-8s %-6s %9s %9s %9s %9s %9s %8s %7s\n' "$r" "$f" "$lname" \
+				"$1" "$2" "$3" "$4" "$5" "$lost" "${scr:--}"
 			echo "$f $lname $1 $2 $3 $4 $5" >>"$tmp/res"
 		done
 	done
@@ -255,4 +310,30 @@ if [[ " ${list[*]} " == *" ibex "* && " ${list[*]} " == *" testpmd "* ]]; then
 		done
 		echo
 	done
+fi
+if [[ " ${list[*]} " == *" ibex "* && " ${list[*]} " == *" ibexm "* ]]; then
+	echo
+	echo "ratio scraped/unscraped (ibexm/ibex), p50 p90 p99 p99.9 max:"
+	for l in 1-in-flight $loads; do
+		printf '%-11s' "$l"
+		for col in 3 4 5 6 7; do
+			awk -v a="${med[ibexm,$l,$col]}" -v b="${med[ibex,$l,$col]}" \
+				'BEGIN {printf " %9.2f", (b > 0 ? a / b : 0)}'
+		done
+		echo
+	done
+fi
+if [[ " ${list[*]} " == *" ibexm "* ]]; then
+	echo
+	ok=$(grep -c '^200 ' "$tmp/scrape.all" || true)
+	bad=$(grep -vc '^200 ' "$tmp/scrape.all" || true)
+	if [ "$ok" = 0 ]; then
+		echo "# ibexm: no scrape answered"
+	else
+		t50=$(awk '$1 == 200 {print $2 * 1000}' "$tmp/scrape.all" | median)
+		tmax=$(awk '$1 == 200 {print $2 * 1000}' "$tmp/scrape.all" | sort -g | tail -n 1)
+		bytes=$(awk '$1 == 200 {b += $3; n++} END {printf "%.0f", b / n}' "$tmp/scrape.all")
+		printf 'scrapes (every %s s): %s answered 200, %s not; curl time_total median %.2f ms, max %.2f ms; %s bytes each\n' \
+			"$scrape_s" "$ok" "$bad" "$t50" "$tmax" "$bytes"
+	fi
 fi

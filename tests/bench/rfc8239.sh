@@ -89,7 +89,7 @@ for n in ns:
     print("  %2s %12d %12d %8.3f %8.3f %10.2f %10.1f %10.1f %10.3f" % (n, tx,
           rx, (tx - rx) / tx * 100 if tx else 0,
           max(0, (1 - 1 / load) * 100), rx / el / line * 100 if el else 0,
-          d["latency_ns"]["p50"] / 1e3, d["latency_ns"]["p99"] / 1e3,
+          d["latency"]["p50_ns"] / 1e3, d["latency"]["p99_ns"] / 1e3,
           min(rates) / max(rates) if max(rates) else 0))
 print("# expect = (1 - 1/load): the excess over the receiver's rate; "
       "rx/line: received rate / shaped rate; fair: lowest / highest "

@@ -661,11 +661,32 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 
 /* ---- the virtual clock's executive: ports and their owners ---- */
 
+static const struct ibex_pdev_ops pdev_ops_plain, pdev_ops_pfc;
+
+/* An in-process port's device is its struct ibexlink_port. */
+static struct ibexlink_port *
+pdev_port_of(uint16_t port_id)
+{
+	const struct ibex_pdev *d;
+
+	if (ibex_pdev_is_ethdev(port_id) ||
+	    (unsigned int)(port_id - IBEX_PDEV_BASE) >= ibex_pdev_used)
+		return NULL;
+	d = &ibex_pdevs[port_id - IBEX_PDEV_BASE];
+	if (d->name[0] == '\0' ||
+	    (d->ops != &pdev_ops_plain && d->ops != &pdev_ops_pfc))
+		return NULL;
+	return d->dev;
+}
+
 struct ibexlink_port *
 ibexlink_port_of(uint16_t port_id)
 {
-	struct ibexlink_port *pt;
+	struct ibexlink_port *pt = pdev_port_of(port_id);
 
+	/* a fabric's 60,000 link ends: not one by one */
+	if (pt != NULL)
+		return pt->eth != NULL || pt->tx != NULL ? pt : NULL;
 	TAILQ_FOREACH(pt, &ports, next)
 		if (pt->port_id == port_id && (pt->eth != NULL ||
 					       pt->tx != NULL))

@@ -76,10 +76,11 @@ isolated() {
 	[ "$p2" -eq 0 ] || fail "$1: isolated p2 sent $p2 frames of VLAN 10"
 	info "$1: p1 +$(($(tx p1) - p1)) frames, p2 0"
 }
+# (the settings only: not the meta block and time ibex-ctl puts first)
 settings() {
 	c show config | grep -v '^#'
-	c --json show credits
-	c --json show pfc
+	c --json show credits | jq -c 'del(.meta, .time, .time_unix)'
+	c --json show pfc | jq -c 'del(.meta, .time, .time_unix)'
 	c --json show ecn | jq -c '[.. | objects | select(has("kmin")) |
 		{port, vl, enabled, kmin, kmax, pmax}]'
 }

@@ -152,6 +152,11 @@ for t in $topics; do
 import json, re, sys
 topic, tcmd = sys.argv[1], sys.argv[2]
 a, t, b = (json.load(open(f)) for f in sys.argv[3:6])
+# What ibex-ctl adds to every document it prints (docs/results.md): the
+# meta block and the time; the topic's members are the rest.
+for d in (a, b):
+    for k in ("meta", "time", "time_unix"):
+        d.pop(k, None)
 prom = open(sys.argv[6]).read()
 bad = []
 
@@ -282,10 +287,10 @@ if samples:
         for p in a["latency"]:
             qq = [x for x in b["latency"] if (x["port"], x["vl"], x["path"])
                   == (p["port"], p["vl"], p["path"])]
-            z = qq[0]["count"] if qq else p["count"]
+            z = qq[0]["frames"] if qq else p["frames"]
             check("ibex_lane_residence_seconds_count", p["port"],
                   str(p["vl"]), None, p["path"].replace("-", "_"),
-                  p["count"], z,
+                  p["frames"], z,
                   f"{p['port']} vl {p['vl']} {p['path']} count", True)
     elif topic == "drops":
         for port, d in a["drops"].items():
@@ -331,6 +336,8 @@ def keys(v, path):
 
 for t in sys.argv[3:]:
     show = json.load(open(f"{sys.argv[2]}/{t}.last.json"))
+    for k in ("meta", "time", "time_unix"):
+        show.pop(k, None)
     for k, v in show.items():
         # (the file's own members of that name: "workers", a count)
         if k not in final or not isinstance(final[k], (dict, list)):

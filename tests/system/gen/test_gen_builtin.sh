@@ -83,22 +83,22 @@ total, prev = 0, 0
 for s, row in zip(sizes, rows):
     assert s["iters"] == 20 and s["failed"] == 0, s
     l = s["latency"]
-    assert set(l) >= {"frames", "min", "p50", "p99", "p99_9", "max", "mean"}, l
+    assert set(l) >= {"frames", "min_ns", "p50_ns", "p99_ns", "p999_ns", "max_ns", "mean_ns"}, l
     assert l["frames"] > prev, (prev, l)        # a bigger message, more frames
-    assert 0 < l["min"] <= l["p50"] <= l["p99"] <= l["p99_9"] <= l["max"], l
-    assert l["min"] <= l["mean"] <= l["max"], l
+    assert 0 < l["min_ns"] <= l["p50_ns"] <= l["p99_ns"] <= l["p999_ns"] <= l["max_ns"], l
+    assert l["min_ns"] <= l["mean_ns"] <= l["max_ns"], l
     assert int(row["lat_frames"]) == l["frames"], (row, l)
-    assert abs(float(row["lat_p99_ns"]) - l["p99"]) < 0.11, (row, l)
+    assert abs(float(row["lat_p99_ns"]) - l["p99_ns"]) < 0.11, (row, l)
     prev = l["frames"]
     total += l["frames"]
-w = r["latency_ns"]
+w = r["latency"]
 assert total == w["frames"], (total, w)
 assert w["frames"] <= r["frames"]["rx"], (w, r["frames"])
-assert min(s["latency"]["min"] for s in sizes) == w["min"], w
-assert max(s["latency"]["max"] for s in sizes) == w["max"], w
+assert min(s["latency"]["min_ns"] for s in sizes) == w["min_ns"], w
+assert max(s["latency"]["max_ns"] for s in sizes) == w["max_ns"], w
 print("gen_builtin: per-size latency frames %s = %d, p99 %s ns"
       % ([s["latency"]["frames"] for s in sizes], total,
-         [s["latency"]["p99"] for s in sizes]))
+         [s["latency"]["p99_ns"] for s in sizes]))
 PY
 grep -q '^# per-frame latency by message size' "$tmp/sweep.log" ||
 	{ show_log "$tmp/sweep.log"; fail "no per-size latency table"; }

@@ -104,7 +104,7 @@ after=$(c show ports --json | jq '[.ports[].rx_frames] | add')
 check_ok "clear counters: show ports counts from zero ($before -> $after)"
 
 c version | grep -E '^ibex-switch [0-9.]+ \(git ' >/dev/null || fail "version"
-c version --json | jq -e '.git and .dpdk and .schema == 1' >/dev/null ||
+c version --json | jq -e '.git and .dpdk and .schema == 2 and .tool == "ibex-switch"' >/dev/null ||
 	fail "version --json"
 check_ok "version"
 c set log-level 'ibex.*' debug || fail "set log-level ibex.* debug"

@@ -42,7 +42,7 @@ def meta_ok(m, tool):
     for k in ("schema", "tool", "version", "git", "dpdk", "command_line",
               "start_time", "host", "tsc_hz", "ports"):
         assert k in m, f"meta lacks {k}"
-    assert m["tool"] == tool and m["schema"] == 1 and m["tsc_hz"] > 0, m
+    assert m["tool"] == tool and m["schema"] == 2 and m["tsc_hz"] > 0, m
     assert m["ports"] and all("pmd" in p and "name" in p for p in m["ports"]), m
     assert "--gen" in m["command_line"] or tool == "ibex-gen", m
 sw = json.load(open(f"{d}/sw.json"))
@@ -50,7 +50,7 @@ meta_ok(sw["meta"], "ibex-switch")
 for k in ("ports", "fdb", "lanes", "latency", "ecn", "pfc", "credits", "drops"):
     assert k in sw, f"switch JSON lacks {k}"
 assert sw["lanes"] and "tx_frames" in sw["lanes"][0], sw["lanes"][:1]
-assert any(l["count"] > 0 for l in sw["latency"]), sw["latency"]
+assert any(l["frames"] > 0 for l in sw["latency"]), sw["latency"]
 print("switch JSON:", ", ".join(sw))
 for f in ("coll.json", "rate.json"):
     meta_ok(json.load(open(f"{d}/{f}"))["meta"], "ibex-switch")

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the structured emitter (lib/ctl/ibex_emit.c): the one JSON
- * string escaper, the JSON back end (separators, nesting, every value
+ * string escaper (lib/common/ibex_json.c) and its stdio front door, the JSON back end (separators, nesting, every value
  * kind, errors) and the OpenMetrics / Prometheus text back end (families,
  * _total, label escaping, histograms, # EOF), and the hook another back
  * end (telemetry's) takes every call through.
@@ -46,6 +46,23 @@ test_escape(void **state)
 	assert_int_equal(ibex_out_json_str(&o, "x\ty\""), 0);
 	assert_string_equal(o.buf, "\"x\\u0009y\\\"\"");
 	ibex_out_free(&o);
+}
+
+/* The result files (lib/gen, lib/fabric) write through a FILE: the same
+ * bytes as the control socket's replies. */
+static void
+test_escape_file(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(ibex_json_fputs(f, "a\"b\\c\n\x01 d\xc3\xa9"), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "\"a\\\"b\\\\c\\u000a\\u0001 d\xc3\xa9\"");
+	free(buf);
 }
 
 static int
@@ -382,6 +399,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_escape_file),
 		cmocka_unit_test(test_escape_stops_on_error),
 		cmocka_unit_test(test_json_values),
 		cmocka_unit_test(test_json_errors),

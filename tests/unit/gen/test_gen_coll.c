@@ -582,6 +582,40 @@ test_straggler(void **state)
 	}
 }
 
+/* once: the straggler joins each iteration d late and is on time after:
+ * one delay per iteration, the completion about d later (not one d per
+ * step), and every other rank idles about d waiting for it. */
+static void
+test_straggler_once(void **state)
+{
+	const unsigned int n = 16;
+	const uint64_t d = 20000;
+	struct ibex_coll_cfg cfg = { .algo = &ibex_coll_hd, .nranks = n,
+		.bytes = 8192, .payload_max = 1024, .straggler.rank = -1,
+		.seed = 7 };
+	struct sim *s;
+	uint64_t base, slow, idle0, idle1;
+	unsigned int it;
+
+	(void)state;
+	s = sim_new(&cfg);
+	base = sim_iter(s);
+	idle0 = ibex_coll_idle(&s->c);
+	sim_free(s);
+	cfg.straggler = (struct ibex_gen_straggler){ .rank = 5, .delay = d,
+						     .prob = 1.0, .once = true };
+	s = sim_new(&cfg);
+	for (it = 1; it <= 3; it++) {
+		slow = sim_iter(s);
+		idle1 = ibex_coll_idle(&s->c);
+		assert_int_equal(s->c.rank[5].late, it);
+		assert_true(slow >= base + d);
+		assert_true(slow <= base + d + d / 10);
+		assert_true(idle1 >= idle0 + (n - 1) * d * 9 / 10);
+	}
+	sim_free(s);
+}
+
 /* Frames of an old iteration (e.g. retransmitted or late after a
  * timeout) never count for the current one. */
 static void
@@ -732,6 +766,7 @@ main(void)
 		cmocka_unit_test(test_incast_alltoall),
 		cmocka_unit_test(test_busbw_factor),
 		cmocka_unit_test(test_straggler),
+		cmocka_unit_test(test_straggler_once),
 		cmocka_unit_test(test_stale_iteration),
 		cmocka_unit_test(test_1024_ranks),
 		cmocka_unit_test(test_rank_limits),

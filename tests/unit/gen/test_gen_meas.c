@@ -192,17 +192,17 @@ test_report_per_size(void **state)
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	assert_int_equal(ibex_gen_report_json(rep, path), 0);
 	txt = slurp(path);
-	assert_non_null(strstr(txt, "\"latency\": {\"frames\": 100, \"min\": "
-			       "1000.0, \"p50\": 1000.0, \"p99\": 1000.0, "
-			       "\"p99_9\": 1000.0, \"max\": 1000.0"));
+	assert_non_null(strstr(txt, "\"latency\": {\"frames\": 100, \"min_ns\": "
+			       "1000.0, \"p50_ns\": 1000.0, \"p99_ns\": 1000.0, "
+			       "\"p999_ns\": 1000.0, \"max_ns\": 1000.0"));
 	/* 4000 falls in the bucket 4000..4015 (reported as its top); the
 	 * one 20000 is p99.9 and max */
 	assert_int_equal(ibex_hist_bucket_hi(ibex_hist_index(4000)), 4015);
-	assert_non_null(strstr(txt, "\"latency\": {\"frames\": 100, \"min\": "
-			       "4000.0, \"p50\": 4015.0, \"p99\": 4015.0, "
-			       "\"p99_9\": 20000.0, \"max\": 20000.0"));
-	assert_non_null(strstr(txt, "\"latency_ns\": {\"frames\": 200, "
-			       "\"min\": 1000.0,"));
+	assert_non_null(strstr(txt, "\"latency\": {\"frames\": 100, \"min_ns\": "
+			       "4000.0, \"p50_ns\": 4015.0, \"p99_ns\": 4015.0, "
+			       "\"p999_ns\": 20000.0, \"max_ns\": 20000.0"));
+	assert_non_null(strstr(txt, "\"latency\": {\"frames\": 200, "
+			       "\"min_ns\": 1000.0,"));
 	free(txt);
 	unlink(path);
 
@@ -210,7 +210,7 @@ test_report_per_size(void **state)
 	assert_int_equal(ibex_gen_report_csv(rep, path), 0);
 	txt = slurp(path);
 	assert_non_null(strstr(txt, ",lat_frames,lat_min_ns,lat_p50_ns,"
-			       "lat_p99_ns,lat_p99_9_ns,lat_max_ns\n"));
+			       "lat_p99_ns,lat_p999_ns,lat_max_ns\n"));
 	assert_non_null(strstr(txt, ",100,4000.0,4015.0,4015.0,20000.0,"
 			       "20000.0\n"));
 	free(txt);

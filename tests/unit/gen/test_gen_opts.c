@@ -276,6 +276,15 @@ test_sizes(void **state)
 	assert_int_equal(parse2(&o, "--qps", "9"), -EINVAL);
 	assert_int_equal(parse2(&o, "--seed", "18446744073709551615"), 0);
 	assert_true(o.seed == UINT64_MAX);
+	/* a straggler late once an iteration, or at every step */
+	assert_int_equal(parse2(&o, "--straggler", "9:20:once"), 0);
+	assert_int_equal(o.straggler.rank, 9);
+	assert_true(o.straggler.once && o.straggler.prob == 1.0);
+	assert_true(o.straggler_us == 20.0);
+	assert_int_equal(parse2(&o, "--straggler", "9:20:0.5"), 0);
+	assert_false(o.straggler.once);
+	assert_int_equal(parse2(&o, "--straggler", "9:20:twice"), -EINVAL);
+	assert_int_equal(parse2(&o, "--straggler", "9:20:oncex"), -EINVAL);
 }
 
 /* Frame rates are decimal; fractions take a percentage too. */
