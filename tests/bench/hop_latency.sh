@@ -299,29 +299,27 @@ for f in "${list[@]}"; do
 		printf '%-8s %-11s %9s %9s %9s %9s %9s\n' "$f" "$l" "${row[@]}"
 	done
 done
-if [[ " ${list[*]} " == *" ibex "* && " ${list[*]} " == *" testpmd "* ]]; then
-	echo
-	echo "ratio ibex/testpmd:"
+# The medians of forwarder $1 over those of $2, per load, p50 .. max.
+print_ratio() {
+	local l col
 	for l in 1-in-flight $loads; do
 		printf '%-11s' "$l"
 		for col in 3 4 5 6 7; do
-			awk -v a="${med[ibex,$l,$col]}" -v b="${med[testpmd,$l,$col]}" \
+			awk -v a="${med[$1,$l,$col]}" -v b="${med[$2,$l,$col]}" \
 				'BEGIN {printf " %9.2f", (b > 0 ? a / b : 0)}'
 		done
 		echo
 	done
+}
+if [[ " ${list[*]} " == *" ibex "* && " ${list[*]} " == *" testpmd "* ]]; then
+	echo
+	echo "ratio ibex/testpmd:"
+	print_ratio ibex testpmd
 fi
 if [[ " ${list[*]} " == *" ibex "* && " ${list[*]} " == *" ibexm "* ]]; then
 	echo
 	echo "ratio scraped/unscraped (ibexm/ibex), p50 p90 p99 p99.9 max:"
-	for l in 1-in-flight $loads; do
-		printf '%-11s' "$l"
-		for col in 3 4 5 6 7; do
-			awk -v a="${med[ibexm,$l,$col]}" -v b="${med[ibex,$l,$col]}" \
-				'BEGIN {printf " %9.2f", (b > 0 ? a / b : 0)}'
-		done
-		echo
-	done
+	print_ratio ibexm ibex
 fi
 if [[ " ${list[*]} " == *" ibexm "* ]]; then
 	echo
