@@ -40,6 +40,7 @@
 
 #include <editline/readline.h>
 
+#include "ibex_cmd.h"
 #include "ibex_common.h"
 #include "ibex_conf.h"
 #include "ibex_json.h"
@@ -125,7 +126,8 @@ known_command(const char *arg)
 }
 
 /* The command words, one a line (the hidden --dump-commands: the drift
- * test holds the man page and the completion to them). */
+ * test holds the man page to them, and the completion reads its topics
+ * from it). */
 static void
 dump_commands(void)
 {
@@ -136,6 +138,9 @@ dump_commands(void)
 		printf("verb %s\n", ctl_verbs[i]);
 	for (i = 0; (s = ibex_conf_statement_name(i)) != NULL; i++)
 		printf("statement %s\n", s);
+	/* the show topics, from the table of topics (ibex_topics.h) */
+	for (i = 0; (s = ibex_show_name((enum ibex_show)i)) != NULL; i++)
+		printf("topic %s\n", s);
 }
 
 static void
