@@ -142,7 +142,7 @@ struct ibexlink_port;
 /** An entry of the executive's calendar. */
 struct fabric_sim_event {
 	uint64_t t;           /**< when, ticks of the virtual clock */
-	uint32_t owner;       /**< switch index, or n_sw: the generator */
+	uint32_t owner;       /**< fabric_sim's owners: a port, a rank, a tick */
 };
 
 /** Executive state: the switches it steps, its calendar, its figures. */
@@ -158,6 +158,13 @@ struct fabric_sim {
 	/** Switch s's ports: port[port_first[s] .. port_first[s + 1]). */
 	unsigned int *port_first;
 	struct ibexlink_port **port;
+	/** The switch of each of port[]. */
+	uint32_t *port_sw;
+	/** Per switch: the ports (bits) its next run receives on. */
+	uint64_t *rx_ports;
+	/** Owners of events: port i is i, rank r's port n_ports + r, the
+	 * housekeeping tick of switch s tick_base + s. */
+	uint32_t n_ports, tick_base;
 	struct fabric_sim_event *heap;
 	size_t heap_n, heap_cap;
 	uint64_t act_round;   /**< link activity when the last step began */
@@ -177,7 +184,7 @@ struct fabric_sim {
 	/** Rank i's end of its link, the generator's port i. */
 	struct ibexlink_port **rank_pt;
 	unsigned int n_ranks;
-	/** The generator, told of its ports' events (owners n_sw + rank). */
+	/** The generator, told of its ports' events (owners n_ports + rank). */
 	struct ibex_gen_builtin *gen;
 };
 

@@ -90,13 +90,37 @@ due_set(struct fabric_sim *s, uint32_t sw)
 	s->due[sw / 64] |= UINT64_C(1) << (sw % 64);
 }
 
-/* An event at a rank's port (its owner n_sw + rank): the generator's
+/* An event at a switch's port (its owner: the port's index in s->port):
+ * the switch is due, and its next run receives on that port. */
+static inline void
+port_due(struct fabric_sim *s, uint32_t i)
+{
+	uint32_t sw = s->port_sw[i];
+
+	s->rx_ports[sw] |= UINT64_C(1) << (i - s->port_first[sw]);
+	due_set(s, sw);
+}
+
+/* An event at a rank's port (its owner n_ports + rank): the generator's
  * next turn visits it. */
 static inline void
 rank_wake(struct fabric_sim *s, uint32_t owner)
 {
 	if (s->gen != NULL)
-		ibex_gen_builtin_port_wake(s->gen, owner - s->n_sw);
+		ibex_gen_builtin_port_wake(s->gen, owner - s->n_ports);
+}
+
+/* What a calendar entry's owner names: a switch's port, a rank's port
+ * or a switch's housekeeping tick (owners from s->tick_base on). */
+static void
+owner_due(struct fabric_sim *s, uint32_t owner)
+{
+	if (owner < s->n_ports)
+		port_due(s, owner);
+	else if (owner < s->tick_base)
+		rank_wake(s, owner);
+	else
+		due_set(s, owner - s->tick_base);
 }
 
 /* The links' calendar hook (ibex_clock_wake()). */
@@ -105,15 +129,9 @@ sim_wake(void *arg, uint32_t owner, uint64_t t)
 {
 	struct fabric_sim *s = arg;
 
-	if (owner < s->n_sw && t <= ibex_clock_now()) {
-		due_set(s, owner);
-		return;
-	}
-	if (owner >= s->n_sw && t <= ibex_clock_now()) {
-		rank_wake(s, owner);
-		return;
-	}
-	if (heap_push(s, t, owner) < 0)
+	if (t <= ibex_clock_now())
+		owner_due(s, owner);
+	else if (heap_push(s, t, owner) < 0)
 		s->lost_events++;
 }
 
@@ -128,28 +146,37 @@ next_tick(const struct fabric_sim *s, uint64_t now)
 	return (now / s->quantum + 1) * s->quantum;
 }
 
-/* Run switch @p sw's workers once; then it is due again at once if a
- * frame that arrived still waits at one of its ports, or at the next tick
- * if it needs time. */
+/* Run switch @p sw's workers once, receiving on the ports where frames
+ * arrived; then it is due again at once if a frame that arrived still
+ * waits at one of them (more than a burst came), or at the next tick if
+ * it needs time. */
 static void
 switch_run(struct fabric_sim *s, uint32_t sw, uint64_t now)
 {
-	uint64_t tick;
+	uint64_t rx = s->rx_ports[sw], left = 0, tick;
+	unsigned int first = s->port_first[sw], i;
 	bool needs = false;
-	unsigned int i;
 
+	s->rx_ports[sw] = 0;
 	for (i = 0; i < s->sw_workers; i++)
-		needs |= ibex_dp_virtual_run(s->lc.w[sw * s->sw_workers + i]);
+		needs |= ibex_dp_virtual_run(s->lc.w[sw * s->sw_workers + i],
+					     rx);
 	s->switch_runs++;
-	for (i = s->port_first[sw]; i < s->port_first[sw + 1]; i++)
-		if (ibexlink_port_rx_head(s->port[i]) <= now) {
-			due_set(s, sw);
-			break;
-		}
+	while (rx != 0) {
+		unsigned int b = (unsigned int)__builtin_ctzll(rx);
+
+		rx &= rx - 1;
+		if (ibexlink_port_rx_head(s->port[first + b]) <= now)
+			left |= UINT64_C(1) << b;
+	}
+	if (left != 0) {
+		s->rx_ports[sw] |= left;
+		due_set(s, sw);
+	}
 	tick = next_tick(s, now);
 	if (needs && s->tick[sw] != tick) {
 		s->tick[sw] = tick;
-		if (heap_push(s, tick, sw) < 0)
+		if (heap_push(s, tick, s->tick_base + sw) < 0)
 			s->lost_events++;
 	}
 }
@@ -228,10 +255,7 @@ sim_step(void *arg)
 	while (s->heap_n != 0 && s->heap[0].t <= now) {
 		struct fabric_sim_event e = heap_pop(s);
 
-		if (e.owner < s->n_sw)
-			due_set(s, e.owner);
-		else
-			rank_wake(s, e.owner);
+		owner_due(s, e.owner);
 	}
 	s->act_round = act;
 	for (w = 0; w < s->due_words; w++) {
@@ -265,13 +289,20 @@ fabric_sim_start(struct fabric_sim *s, struct fabric *f, struct ibex_dp **dps)
 	s->due = calloc(s->due_words, sizeof(*s->due));
 	s->tick = calloc(s->n_sw, sizeof(*s->tick));
 	s->port_first = calloc(s->n_sw + 1, sizeof(*s->port_first));
-	for (i = 0; i < s->n_sw; i++)
+	s->rx_ports = calloc(s->n_sw, sizeof(*s->rx_ports));
+	for (i = 0; i < s->n_sw; i++) {
+		/* a port is a bit of the switch's rx_ports */
+		if (dps[i]->nb_ports > 64)
+			return -EINVAL;
 		n += dps[i]->nb_ports;
+	}
 	s->port = calloc(n != 0 ? n : 1, sizeof(*s->port));
+	s->port_sw = calloc(n != 0 ? n : 1, sizeof(*s->port_sw));
 	if (s->due == NULL || s->tick == NULL || s->port_first == NULL ||
-	    s->port == NULL)
+	    s->rx_ports == NULL || s->port == NULL || s->port_sw == NULL)
 		return -ENOMEM;
-	/* every switch's ports are its own; the ranks' the generator's */
+	/* every switch's ports are its own, each port an owner of events
+	 * (its index in s->port); the ranks' the generator's */
 	for (i = 0, n = 0; i < s->n_sw; i++) {
 		s->port_first[i] = n;
 		for (p = 0; p < dps[i]->nb_ports; p++) {
@@ -280,28 +311,34 @@ fabric_sim_start(struct fabric_sim *s, struct fabric *f, struct ibex_dp **dps)
 
 			if (pt == NULL)
 				return -EINVAL; /* not a link of the fabric */
-			ibexlink_port_set_owner(pt, i);
+			ibexlink_port_set_owner(pt, n);
+			s->port_sw[n] = i;
 			s->port[n++] = pt;
 		}
 	}
 	s->port_first[s->n_sw] = n;
+	s->n_ports = n;
 	s->rank_pt = calloc(f->routes.n_ranks + 1, sizeof(*s->rank_pt));
 	if (s->rank_pt == NULL)
 		return -ENOMEM;
 	s->n_ranks = f->routes.n_ranks;
+	s->tick_base = s->n_ports + s->n_ranks;
 	for (i = 0; i < f->routes.n_ranks; i++) {
 		struct ibexlink_port *pt = ibexlink_port_of(f->rank_port[i]);
 
 		if (pt != NULL)
-			ibexlink_port_set_owner(pt, s->n_sw + i);
+			ibexlink_port_set_owner(pt, s->n_ports + i);
 		s->rank_pt[i] = pt;
 	}
 	ret = ibex_dp_virtual_attach(dps, f->n_sw, &s->lc);
 	if (ret < 0)
 		return ret;
-	/* every switch runs first thing */
-	for (i = 0; i < s->n_sw; i++)
+	/* every switch runs first thing, on all its ports */
+	for (i = 0; i < s->n_sw; i++) {
+		s->rx_ports[i] = dps[i]->nb_ports == 64 ? UINT64_MAX :
+				 (UINT64_C(1) << dps[i]->nb_ports) - 1;
 		due_set(s, i);
+	}
 	s->t0 = ibex_clock_now();
 	s->act_round = UINT64_MAX;
 	ibex_clock_set_wake(sim_wake, s);
@@ -329,7 +366,9 @@ fabric_sim_free(struct fabric_sim *s)
 	free(s->due);
 	free(s->tick);
 	free(s->port_first);
+	free(s->rx_ports);
 	free(s->port);
+	free(s->port_sw);
 	free(s->rank_pt);
 	free(s);
 }

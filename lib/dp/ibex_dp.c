@@ -2439,9 +2439,13 @@ rx_pool_low(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	return n;
 }
 
-/* One pass of the poll loop: RX, forward, arbitrate, TX, housekeeping. */
+/* One pass of the poll loop: RX, forward, arbitrate, TX, housekeeping.
+ * RX polls the queues of the ports in @p rx_ports: every port (a constant
+ * the compiler folds away) but under the virtual clock, whose executive
+ * knows which ports have frames arriving. */
 static inline __rte_always_inline void
-worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
+worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts,
+		 uint64_t rx_ports)
 {
 	struct ibex_dp *dp = w->dp;
 	const uint16_t burst = dp->burst;
@@ -2485,6 +2489,8 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts)
 
 		if (++q == w->nb_rxq)
 			q = 0;
+		if (!((rx_ports >> rq->port) & 1))
+			continue;
 		/* Detached ports, and every port while the pool is low: one
 		 * test for both (rx_slow). */
 		if (unlikely((w->rx_slow >> rq->port) & 1)) {
@@ -2575,7 +2581,7 @@ ibex_dp_worker_main(void *arg)
 
 	worker_online(w);
 	while (!worker_done(w, &drain_until))
-		worker_iteration(w, pkts);
+		worker_iteration(w, pkts, UINT64_MAX);
 	worker_offline(w);
 	return 0;
 }
@@ -2625,7 +2631,7 @@ dp_lcore_main(void *arg)
 				left--;
 				continue;
 			}
-			worker_iteration(lc->w[i], pkts);
+			worker_iteration(lc->w[i], pkts, UINT64_MAX);
 		}
 	}
 	free(drain_until);
@@ -2706,11 +2712,11 @@ ibex_dp_virtual_attach(struct ibex_dp *const *dps, unsigned int n,
 }
 
 bool
-ibex_dp_virtual_run(struct ibex_worker *w)
+ibex_dp_virtual_run(struct ibex_worker *w, uint64_t rx_ports)
 {
 	struct rte_mbuf *pkts[IBEX_BURST_MAX + PREFETCH_AHEAD];
 
-	worker_iteration(w, pkts);
+	worker_iteration(w, pkts, rx_ports);
 	return w->pending_tx != 0 || (w->fc != NULL && !ibex_fc_quiet(w));
 }
 

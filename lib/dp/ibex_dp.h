@@ -264,11 +264,13 @@ int ibex_dp_virtual_attach(struct ibex_dp *const *dps, unsigned int n,
 			   struct ibex_dp_lcore *lc);
 
 /** One iteration of worker @p w (one of @p lc's, ibex_dp_virtual_attach())
- * at the present instant. @return true while it needs to run again as
+ * at the present instant, receiving only on the ports (bits of the
+ * switch's port indices) in @p rx_ports: those where a frame arrived or
+ * the link has work (the others would return nothing). @return true while it needs to run again as
  * time passes without an event of its ports: it holds frames it could not
  * send yet, or runs flow control (whose timers the executive does not
  * see). */
-bool ibex_dp_virtual_run(struct ibex_worker *w);
+bool ibex_dp_virtual_run(struct ibex_worker *w, uint64_t rx_ports);
 
 /** After the run (the executive's lcore returned): what
  * ibex_dp_stop_many() does at a worker's exit, for every worker of @p lc. */

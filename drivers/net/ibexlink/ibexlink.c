@@ -532,6 +532,7 @@ eth_tx_plain(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	struct ibexlink_dir *d = pt->tx;
 	uint64_t now = now_ps();
 	uint16_t k = 0;
+	bool staged;
 
 	if (unlikely(!link_up(pt)))
 		return tx_refuse(pt, bufs, n);
@@ -545,10 +546,17 @@ eth_tx_plain(void *queue, struct rte_mbuf **bufs, uint16_t n)
 		return k;
 	}
 	/* Parked frames go first, this queue's own included, so a queue's
-	 * frames keep their order. */
-	if (!mac_drain_plain(pt, d, now))
+	 * frames keep their order. The hint says whether any may be parked
+	 * (as eth_rx reads it): this queue's own parked frames set it before
+	 * their eth_tx returned, and only a MAC that drained them clears it. */
+	staged = atomic_load_explicit(&pt->staged, memory_order_relaxed);
+
+	if (staged && !mac_drain_plain(pt, d, now)) {
 		staged_clear(pt);
-	if (rte_ring_empty(q->stage[0])) {
+		staged = atomic_load_explicit(&pt->staged,
+					      memory_order_relaxed);
+	}
+	if (!staged || rte_ring_empty(q->stage[0])) {
 		while (k < n && mac_takes(d, bufs[k], now)) {
 			mac_commit(pt, d, bufs[k], q->qid, now);
 			k++;
