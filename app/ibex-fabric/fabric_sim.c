@@ -183,9 +183,10 @@ switch_run(struct fabric_sim *s, uint32_t sw, uint64_t now)
 
 /* Wall seconds between two progress lines of a long run. */
 #define PROGRESS_S 10
-/* Steps between two looks at the wall clock (a clock_gettime() costs
- * about what a step does). */
-#define PROGRESS_STEPS 65536
+/* Steps between two looks at the wall clock: a clock_gettime() costs
+ * about what the smallest step does, and a large fabric's steps (tens of
+ * switch runs each) come a thousand a second. */
+#define PROGRESS_STEPS 1024
 
 static double
 clock_s(clockid_t c)
@@ -207,16 +208,22 @@ wall_s(void)
 static void
 progress(struct fabric_sim *s)
 {
-	double w = wall_s(), dt = w - s->progress_wall;
+	double w = wall_s(), dt = w - s->progress_wall, done;
 	uint64_t hops = ibexlink_frame_hops();
+	char eta[64] = "";
 
 	if (dt < PROGRESS_S)
 		return;
+	done = s->gen != NULL ? ibex_gen_builtin_progress(s->gen) : -1;
+	/* the collective's bytes done so far, at the run's mean pace */
+	if (done > 0.001 && done < 1)
+		snprintf(eta, sizeof(eta), "; %.0f %% done, ETA %.0f s",
+			 done * 100, (w - s->start_wall) * (1 - done) / done);
 	fprintf(stderr, "virtual clock: progress: %.6f s simulated after %.0f s; "
-		"%.3g frame-hops per wall s, %.3g steps per wall s\n",
+		"%.3g frame-hops per wall s, %.3g steps per wall s%s\n",
 		fabric_sim_elapsed_s(s), w - s->start_wall,
 		(double)(hops - s->progress_hops) / dt,
-		(double)(s->steps - s->progress_steps) / dt);
+		(double)(s->steps - s->progress_steps) / dt, eta);
 	s->progress_wall = w;
 	s->progress_hops = hops;
 	s->progress_steps = s->steps;

@@ -292,6 +292,12 @@ ibex_gen_builtin_port_wake(struct ibex_gen_builtin *g, unsigned int port)
 		ibex_gen_run_port_wake(g->run, port);
 }
 
+double
+ibex_gen_builtin_progress(const struct ibex_gen_builtin *g)
+{
+	return g->run != NULL ? ibex_gen_run_progress(g->run) : -1;
+}
+
 void
 ibex_gen_builtin_set_no_hello(struct ibex_gen_builtin *g)
 {

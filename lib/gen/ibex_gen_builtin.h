@@ -117,6 +117,10 @@ void ibex_gen_builtin_set_meta(struct ibex_gen_builtin *g, const char *meta);
 void ibex_gen_builtin_set_rx_idle(struct ibex_gen_builtin *g,
 				  ibex_gen_rx_idle_fn fn, void *arg);
 
+/** ibex_gen_run_progress() of the built-in generator's run (-1 before
+ * it starts). */
+double ibex_gen_builtin_progress(const struct ibex_gen_builtin *g);
+
 /** ibex_gen_run_port_wake() for the built-in generator's run; nothing
  * before the run exists (its first turn visits every port). */
 void ibex_gen_builtin_port_wake(struct ibex_gen_builtin *g, unsigned int port);

@@ -165,6 +165,10 @@ struct gen_driver {
 struct ibex_gen_run {
 	struct ibex_gen_opts opts;
 	const struct gen_driver *drv;
+	/* a collective's size and iteration in progress
+	 * (ibex_gen_run_progress()) */
+	unsigned int coll_si;
+	uint32_t coll_it;
 	/* A received chained frame, made contiguous to be checked (switches
 	 * and PMDs deliver jumbo frames as chains of segments). */
 	uint8_t rx_lin[16384];
@@ -1808,6 +1812,33 @@ progress_size(const struct ibex_gen_run *r, unsigned int si)
 		t > 0 ? (double)s->bytes / t * factor : 0, s->failed);
 }
 
+double
+ibex_gen_run_progress(const struct ibex_gen_run *r)
+{
+	const struct ibex_coll *c = r->coll;
+	uint32_t n = r->opts.warmup + r->opts.iters;
+	double total = 0, done = 0, steps = 0;
+	unsigned int si, k;
+
+	if (r->opts.engine->coll == NULL || c == NULL ||
+	    c->rank == NULL || c->nsteps == 0 || n == 0)
+		return -1;
+	/* an iteration's time grows with its bytes: weigh by them */
+	for (si = 0; si < r->rep.nsizes; si++) {
+		double b = (double)r->rep.size[si].bytes * n;
+
+		total += b;
+		if (si < r->coll_si)
+			done += b;
+	}
+	for (k = 0; k < c->cfg.nranks; k++)
+		steps += c->rank[k].state == IBEX_COLL_DONE ? c->nsteps :
+			 c->rank[k].step;
+	done += (double)r->rep.size[r->coll_si].bytes *
+		(r->coll_it + steps / ((double)c->cfg.nranks * c->nsteps));
+	return total > 0 ? RTE_MIN(done / total, 1.0) : -1;
+}
+
 /*
  * After a failed iteration: should the sweep go on? Not when --fail-stop
  * N iterations in a row received no frame at all (nothing gets through:
@@ -1890,6 +1921,9 @@ run_coll(struct ibex_gen_run *r)
 		ibex_gen_meas_size_select(r->meas, si);
 		for (it = 0; it < o->warmup + o->iters && !should_stop(r); it++) {
 			uint64_t start, rx0 = r->meas->rx_frames;
+
+			r->coll_si = si;
+			r->coll_it = it;
 
 			if (it == o->warmup) {
 				/* latency of measured traffic only: every

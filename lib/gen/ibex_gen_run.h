@@ -79,6 +79,11 @@ void ibex_gen_run_set_rx_idle(struct ibex_gen_run *r, ibex_gen_rx_idle_fn fn,
  * executive's thread, the run's lcore. */
 void ibex_gen_run_port_wake(struct ibex_gen_run *r, unsigned int port);
 
+/** How far a collective run got, 0 to 1: its iterations done, each
+ * weighed by its bytes, and the ranks' steps in the current one; -1 for
+ * other engines. The run's own lcore (e.g. the executive's progress). */
+double ibex_gen_run_progress(const struct ibex_gen_run *r);
+
 /** Stop and close the ports, free everything (after the lcore returned). */
 void ibex_gen_run_free(struct ibex_gen_run *r);
 
