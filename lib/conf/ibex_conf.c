@@ -2950,6 +2950,44 @@ ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen)
 	return ret;
 }
 
+/* A (mac, vid) listed twice on the same port (validate refused it on
+ * another) is one entry: keep the first, so `add fdb` repeated, or a file
+ * that says it twice, holds it once. In one pass with an index, as a
+ * fabric switch lists one entry per rank; without memory, left as is
+ * (a duplicate is harmless to the tables). */
+static void
+conf_statics_dedupe(struct ibex_conf *c)
+{
+	uint32_t cells = 64, m, cell;
+	uint16_t *index, i, n = 0;
+
+	while (cells < 2u * c->nb_static)
+		cells *= 2;
+	index = calloc(cells, sizeof(*index));
+	if (index == NULL)
+		return;
+	m = cells - 1;
+	for (i = 0; i < c->nb_static; i++) {
+		const struct ibex_conf_fdb_static *s = &c->statics[i];
+		bool dup = false;
+
+		for (cell = static_hash(s) & m; index[cell] != 0;
+		     cell = (cell + 1) & m) {
+			if (static_same_key(&c->statics[index[cell] - 1], s)) {
+				dup = true;
+				break;
+			}
+		}
+		if (dup)
+			continue;
+		c->statics[n] = *s;
+		index[cell] = (uint16_t)(n + 1);
+		n++;
+	}
+	c->nb_static = n;
+	free(index);
+}
+
 int
 ibex_conf_finish(struct ibex_conf *c, char *err, size_t errlen)
 {
@@ -2959,6 +2997,8 @@ ibex_conf_finish(struct ibex_conf *c, char *err, size_t errlen)
 		return -EINVAL;
 	conf_tables_all(c);
 	ret = ibex_conf_validate(c, err, errlen);
+	if (ret == 0 && c->nb_static > 1)
+		conf_statics_dedupe(c);
 	c->finished = ret == 0;
 	return ret;
 }

@@ -260,6 +260,31 @@ test_static_dup_many(void **state)
 	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), 0);
 }
 
+/* The same entry said twice (a file, or `add fdb` repeated) is held once;
+ * other entries keep their order. */
+static void
+test_static_same_twice(void **state)
+{
+	struct ibex_conf *c = *state;
+	char err[IBEX_CONF_ERR_LEN] = "";
+
+	assert_int_equal(ibex_conf_parse_string(c,
+		"port p0\nport p1\n"
+		"fdb static 02:00:00:00:00:01 port p0\n"
+		"fdb static 02:00:00:00:00:02 port p1\n"
+		"fdb static 02:00:00:00:00:01 port p0\n"
+		"fdb static 02:00:00:00:00:01 port p0\n"
+		"fdb static 02:00:00:00:00:03 port p0\n",
+		"x.conf", err, sizeof(err)), 0);
+	assert_int_equal(c->nb_static, 5);
+	assert_int_equal(ibex_conf_finish(c, err, sizeof(err)), 0);
+	assert_int_equal(c->nb_static, 3);
+	assert_int_equal(c->statics[0].mac[5], 1);
+	assert_int_equal(c->statics[0].line, 3);
+	assert_int_equal(c->statics[1].mac[5], 2);
+	assert_int_equal(c->statics[2].mac[5], 3);
+}
+
 /* ---- statements and keys ---- */
 
 static void
@@ -2567,6 +2592,8 @@ main(void)
 		cmocka_unit_test(test_restart_only_line),
 		cmocka_unit_test(test_conf_copy),
 		cmocka_unit_test_setup_teardown(test_static_dup_many, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_static_same_twice, setup,
 						teardown),
 		T(test_docs_example),
 		T(test_rate_valid),
