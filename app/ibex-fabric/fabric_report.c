@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
 
 #include "ibex_clock.h"
@@ -97,8 +98,13 @@ hop_read(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o)
 		o->credit_rx = v.fc_rx;
 	}
 	o->fc_tx = o->pfc_tx + o->credit_tx;
-	for (i = 0; i < IBEX_VL_COUNT; i++)
+	o->xoff_tx = v.xoff_tx;
+	o->xon_tx = v.xon_tx;
+	for (i = 0; i < IBEX_VL_COUNT; i++) {
 		o->violations += v.violations[i];
+		o->buf_peak = RTE_MAX(o->buf_peak, (uint64_t)v.buf_peak[i]);
+		o->hr_peak = RTE_MAX(o->hr_peak, (uint64_t)v.hr_peak[i]);
+	}
 	return 0;
 }
 

@@ -108,6 +108,13 @@ struct ibex_buf_lane {
 	 * headroom, no XOFF), else 0: the whole inline admission test. Kept
 	 * by ibex_buf_pfc_step(), which every slow change ends with. */
 	uint32_t fast_room;
+	/** High-water marks, kept where the slow path changes the use (a
+	 * lane in the fast path is within its reserved share, so they stay
+	 * exact past it and cost the fast path nothing): the most blocks
+	 * charged at once once the lane left its reserved share (0 if it
+	 * never did), and the most headroom blocks in use. */
+	uint32_t peak;
+	uint32_t hr_peak;
 };
 
 /** The buffer state: one writer (the worker owning the ports). */
@@ -175,6 +182,18 @@ ibex_buf_lane_refresh(struct ibex_buf_lane *l)
 {
 	l->fast_room = (l->shared | l->headroom) == 0 && !l->xoff ?
 		       l->res_cap - l->reserved : 0;
+}
+
+/* The lane's high-water marks after an admission past the fast path. */
+static inline void
+ibex_buf_lane_peak(struct ibex_buf_lane *l)
+{
+	uint32_t used = l->reserved + l->shared + l->headroom;
+
+	if (used > l->peak)
+		l->peak = used;
+	if (l->headroom > l->hr_peak)
+		l->hr_peak = l->headroom;
 }
 
 static inline uint8_t
@@ -304,6 +323,7 @@ ibex_buf_admit(struct ibex_buf *b, unsigned int port, unsigned int vl,
 		r.verdict = l->lossless ? IBEX_BUF_VIOLATION : IBEX_BUF_TAIL_DROP;
 		return r;
 	}
+	ibex_buf_lane_peak(l);
 	r.pause = ibex_buf_pfc_step(b, l);
 	return r;
 }

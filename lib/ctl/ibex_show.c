@@ -295,6 +295,18 @@ ibex_show_credits_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 	return 0;
 }
 
+/* The largest of a port's per-lane figures (its high-water marks). */
+static uint32_t
+view_max(const uint32_t *lane)
+{
+	uint32_t m = 0;
+	unsigned int vl;
+
+	for (vl = 0; vl < IBEX_VL_COUNT; vl++)
+		m = RTE_MAX(m, lane[vl]);
+	return m;
+}
+
 int
 ibex_show_pfc_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 {
@@ -334,6 +346,8 @@ ibex_show_pfc_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 			snprintf(k, sizeof(k), "paused_ns_p%u", i);
 			ibex_emit_u64(e, k, v.paused_ns[i]);
 		}
+		ibex_emit_u64(e, "buf_peak_blocks", view_max(v.buf_peak));
+		ibex_emit_u64(e, "headroom_peak_blocks", view_max(v.hr_peak));
 		ibex_emit_obj_end(e);
 	}
 	ibex_emit_list_end(e);
@@ -351,7 +365,7 @@ ibex_show_pfc_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 			"xon-gap", "quanta", "refresh", "hw", "wd", "wd-detect",
 			"wd-recover", "paused");
 	ibex_cnt_text_head(o, &ibex_fc_cnt_set, IBEX_FC_CNT_PFC);
-	ibex_out_printf(o, "\n");
+	ibex_out_printf(o, " %8s %7s\n", "buf-peak", "hr-peak");
 	for (p = c->first; p < c->end; p++) {
 		const struct ibex_conf_port *cp = &c->conf->ports[p];
 		uint64_t fv[IBEX_FC_CNT_NB];
@@ -373,7 +387,8 @@ ibex_show_pfc_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 				wd_name(cp->wd_action), cp->wd_detect_ms,
 				cp->wd_recover_ms, v.paused_vls);
 		ibex_cnt_text_row(o, &ibex_fc_cnt_set, fv, IBEX_FC_CNT_PFC);
-		ibex_out_printf(o, "\n");
+		ibex_out_printf(o, " %8u %7u\n", view_max(v.buf_peak),
+				view_max(v.hr_peak));
 	}
 	return 0;
 }

@@ -332,6 +332,12 @@ struct ibex_dp_fc_view {
 	uint32_t credits[IBEX_VL_COUNT];   /**< blocks we may still send */
 	uint32_t buf_used[IBEX_VL_COUNT];  /**< blocks charged to (port, VL) */
 	uint32_t buf_free[IBEX_VL_COUNT];  /**< credit we may advertise */
+	uint32_t buf_peak[IBEX_VL_COUNT];  /**< most blocks charged at once
+					       past the reserved share (0:
+					       never past it; with several
+					       workers, their slices' sum) */
+	uint32_t hr_peak[IBEX_VL_COUNT];   /**< most headroom blocks in use
+					       (slices summed) */
 	bool xoff[IBEX_VL_COUNT];      /**< we assert XOFF for the lane */
 	uint64_t fc_tx, fc_rx, fc_tx_fail;
 	uint64_t pfc_tx, pfc_rx, pfc_ignored;

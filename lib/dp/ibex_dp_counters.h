@@ -222,6 +222,10 @@ struct ibex_lane_counters {
 	X(advertised_free, (c)->buf_free[vl],   "advert",    8, \
 	  "blocks, gauge", "free buffer blocks we may advertise (the smallest worker slice)") \
 	X(violations,      (c)->violations[vl], "violations", 10, "frames", \
-	  "lossless frames that found no room (the peer broke credits or PFC)")
+	  "lossless frames that found no room (the peer broke credits or PFC)") \
+	X(buf_peak,        (c)->buf_peak[vl],   "buf-peak",  8, \
+	  "blocks, gauge", "most blocks charged to (ingress port, VL) at once past its reserved share (0: never past it)") \
+	X(headroom_peak,   (c)->hr_peak[vl],    "hr-peak",   7, \
+	  "blocks, gauge", "most PFC headroom blocks (ingress port, VL) held at once")
 
 #endif /* IBEX_DP_COUNTERS_H */

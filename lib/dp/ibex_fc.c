@@ -1208,6 +1208,8 @@ view_add_slice(struct ibex_dp_fc_view *v, const struct ibex_buf *b,
 		uint32_t room = used < l->res_cap ? l->res_cap - used : 0;
 
 		v->buf_used[i] += used;
+		v->buf_peak[i] += IBEX_CNT_READ(l->peak);
+		v->hr_peak[i] += IBEX_CNT_READ(l->hr_peak);
 		if (first || room < v->buf_free[i])
 			v->buf_free[i] = room;
 		v->xoff[i] |= IBEX_CNT_READ(l->xoff);

@@ -119,6 +119,10 @@ json_hop(FILE *o, const struct ibex_fabric_hop *h)
 		h->lane_drops, h->pfc_tx, h->pfc_rx, h->paused_us,
 		h->credit_tx, h->credit_rx, h->violations, h->trimmed,
 		h->storms, h->restored, h->rx_missed, h->peer_rx_missed);
+	fprintf(o, ", \"xoff_tx\": %" PRIu64 ", \"xon_tx\": %" PRIu64
+		", \"buf_peak_blocks\": %" PRIu64
+		", \"headroom_peak_blocks\": %" PRIu64, h->xoff_tx, h->xon_tx,
+		h->buf_peak, h->hr_peak);
 	json_drops(o, h);
 	fprintf(o, "}");
 }

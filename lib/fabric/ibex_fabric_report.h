@@ -53,6 +53,11 @@ struct ibex_fabric_hop {
 	uint64_t rx_missed;      /**< frames lost at its link end's full RX
 				      ring (the worker was away) */
 	uint64_t peer_rx_missed; /**< the same at the far end */
+	uint64_t xoff_tx, xon_tx; /**< PFC edges it sent (per priority) */
+	uint64_t buf_peak;       /**< most buffer blocks charged to one of its
+				      lanes (as ingress) at once, past the
+				      lane's reserved share (0: never) */
+	uint64_t hr_peak;        /**< most PFC headroom blocks of one lane */
 };
 
 /** The per-hop report of one run. */

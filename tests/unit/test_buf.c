@@ -258,6 +258,40 @@ test_static_xoff(void **state)
 	assert_int_equal(b.lane[0][3].shared, 20);
 }
 
+/* The high-water marks: untouched within the reserved share (the fast
+ * path), exact past it, kept while the lane drains. */
+static void
+test_peak(void **state)
+{
+	static struct ibex_buf b;
+	struct ibex_buf_conf c = conf3();
+	const struct ibex_buf_lane *l = &b.lane[0][3];
+	unsigned int i;
+
+	(void)state;
+	c.port[0].xoff_blocks = 30;
+	c.port[0].xon_gap_blocks = 10;
+	assert_int_equal(ibex_buf_init(&b, &c), 0);
+	for (i = 0; i < 10; i++)
+		assert_true(ibex_buf_admit_reserved(&b, 0, 3, 1));
+	assert_int_equal(l->peak, 0);
+	/* 30 shared (XOFF), then 7 of headroom */
+	for (i = 0; i < 37; i++)
+		ibex_buf_admit(&b, 0, 3, 1);
+	assert_true(l->xoff);
+	assert_int_equal(l->headroom, 7);
+	assert_int_equal(l->peak, 10 + 30 + 7);
+	assert_int_equal(l->hr_peak, 7);
+	for (i = 0; i < 20; i++)
+		ibex_buf_release(&b, 0, 3, 1);
+	ibex_buf_admit(&b, 0, 3, 2);
+	assert_int_equal(ibex_buf_lane_used(&b, 0, 3), 29);
+	assert_int_equal(l->peak, 47);
+	assert_int_equal(l->hr_peak, 7);
+	/* another port's lane has its own marks */
+	assert_int_equal(b.lane[1][3].peak, 0);
+}
+
 static void
 test_headroom_formula(void **state)
 {
@@ -390,6 +424,7 @@ main(void)
 		cmocka_unit_test_setup(test_credit_lane, setup),
 		cmocka_unit_test_setup(test_scan_xon_from_other_port, setup),
 		cmocka_unit_test(test_static_xoff),
+		cmocka_unit_test(test_peak),
 		cmocka_unit_test(test_headroom_formula),
 		cmocka_unit_test(test_fast_path_same),
 		cmocka_unit_test_setup(test_judge_sum, setup),
