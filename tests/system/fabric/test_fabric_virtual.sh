@@ -18,6 +18,14 @@
 #      hog per CPU: the JSON reports of ibex-fabric and of the generator
 #      are the same byte for byte but for the meta block, and so are the
 #      printed reports but for the closing speed line.
+#   4. PFC against the headroom arithmetic: a 7 -> 1 incast (--engine
+#      incast, 2 MiB from each rank) on one switch at 100 Gb/s with a
+#      static XOFF and XON: no frame lost; the congested lanes' peak use
+#      (buf_peak_blocks) reached XOFF and stayed within XOFF + headroom;
+#      their peak headroom use is the bytes in flight during one reaction
+#      (docs/flow-control.md's headroom formula, terms below); and the
+#      pause frames sent are what the XOFF/XON cycles of the arithmetic
+#      predict, within the spread of that reaction.
 #
 #   test_fabric_virtual.sh IBEX_FABRIC CONF_DIR
 set -euo pipefail
@@ -161,3 +169,96 @@ for s in ring incast; do
 	same "$s" || fail "$s: a run beside a CPU hog differs from the quiet one"
 done
 check_ok "deterministic: the same reports, byte for byte, quiet and beside a CPU hog"
+
+# ---- 4. PFC against the headroom arithmetic ----
+# 7 ranks send 2 MiB each to rank 0 through one switch, every link 100 Gb/s
+# and 500 ns. Each sender's lane (ingress port, VL 3) keeps 4 KB reserved,
+# pauses at 24 KB of shared use (XOFF) and resumes at 6 KB (XON: an 18 KB
+# gap). proc-ns 3000 is the senders' reaction under this clock: their
+# MAC commits frames up to pfc_window (2 us) ahead of the present, and
+# the present advances by the executive's 1 us tick at most.
+{
+	echo "name: incast7"
+	echo "topology:"
+	echo "  defaults: {rate: 100G, delay: 500ns}"
+	echo "  nodes:"
+	echo "    s1: {kind: ibex, ports: 8, config: incast7.conf}"
+	for i in 0 1 2 3 4 5 6 7; do echo "    rank$i: {kind: rank}"; done
+	echo "  links:"
+	for i in 0 1 2 3 4 5 6 7; do echo "    - endpoints: [\"rank$i:eth0\", \"s1:p$i\"]"; done
+} >"$tmp/incast7.yaml"
+{
+	echo "buffer total 8MB alpha 1/8"
+	for i in 0 1 2 3 4 5 6 7; do
+		echo "port p$i fc pfc"
+		echo "lane p$i vl 3 lossless reserved 4KB"
+		echo "pfc p$i xoff 24KB xon 6KB headroom auto cable-m 100 proc-ns 3000"
+	done
+} >"$tmp/incast7.conf"
+dpdk_prefix p pfcarith
+"$fab" "${eal[@]}" --file-prefix="$p" -- "$tmp/incast7.yaml" --fc pfc "${vt[@]}" \
+	--json "$tmp/pa.fab.json" --gen "--engine incast --ranks 8 --vlan 1 --pcp 3 \
+	-b 2M -e 2M -n 1 -w 0 --json $tmp/pa.gen.json" >"$tmp/pa.log" 2>&1 ||
+	{ show_log "$tmp/pa.log"; fail "PFC incast: the run failed"; }
+python3 - "$tmp/pa.fab.json" "$tmp/pa.gen.json" <<'PY' ||
+import json, math, sys
+h = json.load(open(sys.argv[1]))
+g = json.load(open(sys.argv[2]))
+N, R, d = 7, 100e9, 500e-9         # senders, link rate (b/s), propagation (s)
+W, tick = 2e-6, 1e-6               # the senders' commit window, the clock's tick
+blk = lambda n: -(-n // 64)        # bytes -> 64-byte blocks
+PAYLOAD, HDR = 1432, 82 + 4        # a frame's payload; headers, trailer, ICRC, VLAN tag
+frames = g["frames"]["tx"] // N    # per sender: 2 MiB in frames of at most PAYLOAD
+assert frames * N == g["frames"]["tx"] and frames >= 2 * 1024 * 1024 / PAYLOAD, g["frames"]
+B = blk(PAYLOAD + HDR)             # blocks of a full frame (24)
+tau = (PAYLOAD + HDR + 24) * 8 / R # its wire time: preamble, FCS, gap
+res, X, G = blk(4096), blk(24576), blk(24576 - 6144)
+
+# The switch's headroom (lib/credit/ibex_buf.c, docs/flow-control.md):
+# 2 x rate x (cable + reaction) in the worst blocks per wire byte, plus
+# two MTU frames (the port's frame: 1500 + 22).
+wire = math.ceil(2 * 100000 * (100 * 5 + 3000) / 8000)
+H = math.ceil(wire * 2 / 85) + 2 * blk(1522)
+
+# Bytes in flight after XOFF, at line rate: the frame that crossed XOFF
+# started d + one frame before the switch saw it; the pause reaches the
+# sender d later; the sender then still sends what its MAC committed, W
+# ahead of a present that lags up to one tick; plus the frame on the wire
+# when the pause lands and the one the XOFF is admitted behind (the
+# formula's MTU terms). The lane takes F = that many blocks past XOFF.
+F_lo = ((2 * d + W) / tau) * B
+F_hi = ((2 * d + W + tick) / tau + 2) * B
+
+# XOFF/XON cycles of one lane: its sender is paused from XOFF until the
+# lane has drained F + G (headroom empty, shared at XON), and resumes a
+# reaction after; the egress drains each of the N lanes at rate/N and
+# never idles. Per cycle the lane takes (and gives back) N/(N-1) x (F + G)
+# blocks; before the first XOFF it takes (reserved + X) x N/(N-1).
+T = frames * B
+def cycles(F):
+    return 1 + (T - (res + X) * N / (N - 1)) / (N / (N - 1) * (F + G))
+c_lo, c_hi = cycles(F_hi), cycles(F_lo)
+c_mid = cycles((F_lo + F_hi) / 2)
+
+assert g["frames"]["tx"] == g["frames"]["rx"] == N * frames, g["frames"]
+assert g["sequence"]["lost"] == 0 and g["sequence"]["out_of_order"] == 0, g["sequence"]
+ports = h["switches"][0]["ports"]
+assert all(p["dropped"] == 0 for p in ports), [p["drops"] for p in ports]
+lanes = ports[1:]
+for p in lanes:
+    peak, hr, xoff = p["buf_peak_blocks"], p["headroom_peak_blocks"], p["xoff_tx"]
+    assert res + X <= peak <= res + X + H, (p["port"], peak, res, X, H)
+    assert F_lo * (N - 1) / N <= hr <= min(F_hi, H), (p["port"], hr, F_lo, F_hi, H)
+    # a pause lasts well under half the 65535 quanta: no refresh
+    assert p["pfc_tx"] == xoff + p["xon_tx"] and xoff == p["xon_tx"], p
+    assert c_lo - 1 <= xoff <= c_hi + 1, (p["port"], xoff, c_lo, c_hi)
+total = sum(p["pfc_tx"] for p in ports)
+print("fabric_virtual: 7 -> 1 PFC incast, 2 MiB each at 100G: no loss; XOFF %d + reserved %d "
+      "<= peak %s <= + headroom %d blocks; headroom peak %s blocks, in flight %.0f-%.0f; "
+      "XOFF per lane %s, arithmetic %.1f (%.1f-%.1f); %d pause frames" %
+      (X, res, sorted({p["buf_peak_blocks"] for p in lanes}), H,
+       sorted({p["headroom_peak_blocks"] for p in lanes}), F_lo, F_hi,
+       sorted({p["xoff_tx"] for p in lanes}), c_mid, c_lo, c_hi, total))
+PY
+	{ show_log "$tmp/pa.log"; fail "PFC incast: not what the headroom arithmetic says"; }
+check_ok "7 -> 1 PFC incast: no loss, peak use between XOFF and XOFF + headroom, pauses as the arithmetic predicts"
