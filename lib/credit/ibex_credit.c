@@ -5,7 +5,13 @@
 #include <errno.h>
 #include <string.h>
 
+#include "ibex_common.h"
 #include "ibex_credit.h"
+
+/* Worst wire bytes per block pair: a 65-byte frame costs 2 blocks and
+ * 65 + 8 preamble + 12 gap byte times (as ibex_buf.c's headroom). */
+#define CREDIT_WORST_BLOCKS 2u
+#define CREDIT_WORST_WIRE_BYTES 85u
 
 int
 ibex_credit_params_set(struct ibex_credit_params *p, uint64_t min_interval_ns,
@@ -16,6 +22,27 @@ ibex_credit_params_set(struct ibex_credit_params *p, uint64_t min_interval_ns,
 	p->min_interval_ns = min_interval_ns;
 	p->period_ns = period_ns;
 	return 0;
+}
+
+uint32_t
+ibex_credit_window_blocks(uint64_t rate_mbps, uint64_t one_way_ns,
+			  uint64_t min_gap_ns, uint32_t frame_bytes,
+			  uint64_t *need)
+{
+	uint64_t gap = min_gap_ns > IBEX_CREDIT_HK_NS ? min_gap_ns :
+		       IBEX_CREDIT_HK_NS;
+	uint64_t loop_ns = 2 * one_way_ns + gap + IBEX_CREDIT_HK_NS;
+	/* Mb/s x ns = 1e-3 bits; / 8 bits per byte. Rates up to 10 Tb/s
+	 * and loops up to 1 s stay far below 2^64. */
+	uint64_t wire_bytes = (rate_mbps * loop_ns + 7999) / 8000;
+	uint64_t blocks = (wire_bytes * CREDIT_WORST_BLOCKS +
+			   CREDIT_WORST_WIRE_BYTES - 1) / CREDIT_WORST_WIRE_BYTES;
+
+	blocks += 2 * (uint64_t)ibex_blocks(frame_bytes);
+	if (need != NULL)
+		*need = blocks;
+	return blocks > IBEX_CREDIT_WINDOW ? IBEX_CREDIT_WINDOW :
+	       (uint32_t)blocks;
 }
 
 int
@@ -49,7 +76,7 @@ ibex_credit_fc_due(const struct ibex_credit_params *par,
 {
 	bool changed = p->init_pending || p->last_fc_ns == 0;
 	uint32_t watch = p->watch_vls & ((1u << p->n_vls) - 1);
-	uint32_t moved, step;
+	uint32_t moved, step, left;
 	unsigned int vl;
 
 	while (watch != 0 && !changed) {
@@ -62,6 +89,13 @@ ibex_credit_fc_due(const struct ibex_credit_params *par,
 			(uint32_t)ibex_credit_rx_fccl(p, vl, free_blocks[vl]) -
 			rx->fccl_sent);
 		step = rx->free_sent / 4u;
+		/* The most credit the sender can still have: what the last
+		 * frame granted beyond what has arrived since. Below a step
+		 * it may be idle, its frames held here: every block that
+		 * frees is news, or it waits for the period. */
+		left = ibex_credit_room(rx->fccl_sent, rx->abr);
+		if (left < step)
+			step = 1;
 
 		/* A limit that went back (more than a window) is news too. */
 		changed = moved >= (step > 0 ? step : 1u);

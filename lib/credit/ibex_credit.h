@@ -216,6 +216,33 @@ ibex_credit_rx_fccl(const struct ibex_credit_port *p, unsigned int vl,
 int ibex_credit_params_set(struct ibex_credit_params *p,
 			   uint64_t min_interval_ns, uint64_t period_ns);
 
+/** Housekeeping looks for credit work at most this often (the data
+ * path's IBEX_FC_HK_NS): no update leaves sooner after a change. */
+#define IBEX_CREDIT_HK_NS 1000u
+
+/**
+ * The credit window (a credit lane's reserved share, in blocks) that keeps
+ * a link busy at @p rate_mbps: what the sender may have sent and not yet
+ * heard back of, over the credit loop
+ *
+ *     loop = 2 x one_way_ns + max(min_gap_ns, HK) + HK
+ *
+ * a frame's way to the receiver, the wait for the housekeeping tick and
+ * the minimum gap before the credit frame goes (ibex_credit_fc_due()), and
+ * its way back; one_way_ns is the link's delay plus what the peer adds
+ * before a frame is on the wire (a switch's processing). The wire bytes
+ * of the loop become blocks at worst 2 per 85 byte times (a 65-byte frame,
+ * as ibex_buf_headroom_blocks()), plus two frames of @p frame_bytes (one
+ * being received, one being sent when the credit arrives).
+ *
+ * @param need  if not NULL, the window the loop needs, uncapped
+ * @return that window capped at IBEX_CREDIT_WINDOW (2048 blocks, 128 KiB:
+ *   12-bit counters advertise no more), at least one frame.
+ */
+uint32_t ibex_credit_window_blocks(uint64_t rate_mbps, uint64_t one_way_ns,
+				   uint64_t min_gap_ns, uint32_t frame_bytes,
+				   uint64_t *need);
+
 /**
  * Reset a port: all counters 0, no credit until the peer advertises, the
  * first frame goes out with op INIT.
@@ -270,7 +297,9 @@ ibex_credit_fc_not_due(const struct ibex_credit_params *par,
  * credit the last frame granted it (at least one block), i.e. the
  * receiver drained that much since: the sender hears about room in
  * steps it can use, not once per freed block, and a lane granted
- * little (a full buffer) is told of every block that frees. Besides, a
+ * little (a full buffer) is told of every block that frees. So is a
+ * sender left with less than such a step (the limit last sent minus
+ * ABR: its frames filled the buffer since the grant). Besides, a
  * frame every period, whatever changed (lost frames heal).
  *
  * @param free_blocks  per VL, the free blocks ibex_buf_credit_free() gives

@@ -282,6 +282,29 @@ test_fc_due_on_change(void **state)
 	assert_false(ibex_credit_fc_due(&par, &p, 24000, free_b));
 	free_b[0] = 5;
 	assert_true(ibex_credit_fc_due(&par, &p, 24000, free_b));
+	/* A lane granted much while empty, whose sender then filled it:
+	 * the sender has no credit left, every block that frees is news
+	 * (not a quarter of the old grant, which left it idle until the
+	 * period). */
+	free_b[0] = 400;
+	ibex_credit_fc_fill(&p, &st, 30000, free_b, &m);
+	ibex_credit_rx_data(&p, 0, 400);
+	free_b[0] = 0;
+	assert_false(ibex_credit_fc_due(&par, &p, 31000, free_b));
+	free_b[0] = 1;
+	assert_true(ibex_credit_fc_due(&par, &p, 31000, free_b));
+	/* With more than a step left, a block is no news. */
+	ibex_credit_fc_fill(&p, &st, 32000, free_b, &m);
+	free_b[0] = 400;
+	ibex_credit_fc_fill(&p, &st, 33000, free_b, &m);
+	ibex_credit_rx_data(&p, 0, 200);
+	free_b[0] = 201;
+	assert_false(ibex_credit_fc_due(&par, &p, 34000, free_b));
+	ibex_credit_rx_data(&p, 0, 150);
+	free_b[0] = 50;
+	assert_false(ibex_credit_fc_due(&par, &p, 34000, free_b));
+	free_b[0] = 51;
+	assert_true(ibex_credit_fc_due(&par, &p, 34000, free_b));
 }
 
 static void
@@ -520,6 +543,44 @@ test_sim_loss_7(void **state)
 	run_sim(7);
 }
 
+/* The window that covers a link's credit loop, worked by hand:
+ * loop = 2 x one way + max(gap, 1 us) + 1 us; wire bytes at the rate; 2
+ * blocks per 85 wire bytes; two frames more; at most 2048 blocks. */
+static void
+test_window_blocks(void **state)
+{
+	uint64_t need = 0;
+
+	(void)state;
+	/* 100G, 500 ns wire + 600 ns switch: loop 4,200 ns, 52,500 B,
+	 * 1,236 blocks + 2 x 24 (1,522-byte frames). */
+	assert_int_equal(ibex_credit_window_blocks(100000, 1100, 1000, 1522,
+						   &need), 1284);
+	assert_int_equal(need, 1284);
+	/* A gap below the housekeeping tick waits for the tick. */
+	assert_int_equal(ibex_credit_window_blocks(100000, 1100, 0, 1522,
+						   NULL), 1284);
+	/* The default 2 us gap: loop 5,200 ns, 65,000 B, 1,530 + 48. */
+	assert_int_equal(ibex_credit_window_blocks(100000, 1100, 2000, 1522,
+						   NULL), 1578);
+	/* 400G over the same: 4,990 blocks needed, 2,048 advertisable. */
+	assert_int_equal(ibex_credit_window_blocks(400000, 1100, 1000, 1522,
+						   &need), IBEX_CREDIT_WINDOW);
+	assert_int_equal(need, 4990);
+	/* 25G, 10 m of cable and 500 ns: loop 4,100 ns, 12,813 B, 302
+	 * blocks + 48. */
+	assert_int_equal(ibex_credit_window_blocks(25000, 550, 2000, 1522,
+						   NULL), 350);
+	/* No rate: still room for the frames. */
+	assert_int_equal(ibex_credit_window_blocks(0, 1100, 1000, 9022, NULL),
+			 2 * 141);
+	/* Large figures do not wrap. */
+	assert_int_equal(ibex_credit_window_blocks(10000000, 1000000000,
+						   1000000000, 9022, &need),
+			 IBEX_CREDIT_WINDOW);
+	assert_true(need > IBEX_CREDIT_WINDOW);
+}
+
 int
 main(void)
 {
@@ -537,6 +598,7 @@ main(void)
 		cmocka_unit_test(test_sim_loss_2),
 		cmocka_unit_test(test_sim_loss_3),
 		cmocka_unit_test(test_sim_loss_7),
+		cmocka_unit_test(test_window_blocks),
 	};
 
 	return cmocka_run_group_tests_name("credit", tests, NULL, NULL);
