@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "ibex_conf.h"
+#include "ibex_credit.h"
 #include "ibex_pkt.h"
 
 /* Separators: spaces and tabs; CR and the rest so CRLF files parse too. */
@@ -275,6 +276,14 @@ static const struct conf_key conf_credit_keys[] = {
 	CK("period-us", CT_U32, CONF_P, credit_period_us, 1, 1000000, 0),
 	CK("min-gap-ns", CT_U32, CONF_P, credit_min_gap_ns,
 	   0, 1000000000, 0),
+	CK("window", CT_SIZE, CONF_P, credit_window_blocks, IBEX_BLOCK_BYTES,
+	   (uint64_t)IBEX_CREDIT_WINDOW * IBEX_BLOCK_BYTES,
+	   CK_BLOCKS | CK_ZERO_UNSET | CK_RESTART, .word = "auto",
+	   .word_val = IBEX_CONF_CREDIT_WINDOW_AUTO),
+	CK("delay-ns", CT_U32, CONF_P, credit_delay_ns, 0, 100000000,
+	   CK_RESTART),
+	CK("rate", CT_RATE, CONF_P, credit_rate_bps, 0, UINT64_MAX,
+	   CK_RESTART),
 };
 
 static const struct conf_key conf_pfc_keys[] = {
@@ -1029,6 +1038,7 @@ conf_port_lane_defaults(struct ibex_conf_port *p)
 	}
 	p->credit_period_us = 50;
 	p->credit_min_gap_ns = 2000;
+	p->credit_delay_ns = 2050;
 	p->pfc_headroom_auto = true;
 	p->pfc_cable_m = 10;
 	p->pfc_proc_ns = 2000;
@@ -1177,6 +1187,25 @@ ibex_conf_port_headroom_blocks(const struct ibex_conf_port *p)
 					ibex_conf_port_frame_bytes(p));
 }
 
+uint32_t
+ibex_conf_lane_reserved_blocks(const struct ibex_conf_port *p, unsigned int v)
+{
+	uint64_t rate;
+
+	if (v >= IBEX_VL_COUNT)
+		return 0;
+	if (p->fc_mode != IBEX_FC_CREDIT || !(p->lossless_mask >> v & 1) ||
+	    p->credit_window_blocks == 0)
+		return p->reserved_blocks[v];
+	if (p->credit_window_blocks != IBEX_CONF_CREDIT_WINDOW_AUTO)
+		return p->credit_window_blocks;
+	rate = p->credit_rate_bps != 0 ? p->credit_rate_bps :
+	       ibex_conf_port_rate_bps(p);
+	return ibex_credit_window_blocks(rate / 1000000, p->credit_delay_ns,
+					 p->credit_min_gap_ns,
+					 ibex_conf_port_frame_bytes(p), NULL);
+}
+
 uint64_t
 ibex_conf_port_lossless_blocks(const struct ibex_conf_port *p)
 {
@@ -1187,7 +1216,7 @@ ibex_conf_port_lossless_blocks(const struct ibex_conf_port *p)
 		return 0;
 	for (v = 0; v < n && v < IBEX_BUF_MAX_VLS && v < IBEX_VL_COUNT; v++)
 		if (p->lossless_mask >> v & 1)
-			sum += (uint64_t)p->reserved_blocks[v] +
+			sum += (uint64_t)ibex_conf_lane_reserved_blocks(p, v) +
 			       ibex_conf_port_headroom_blocks(p);
 	return sum;
 }
@@ -1212,10 +1241,11 @@ ibex_conf_buf_conf(const struct ibex_conf *c, struct ibex_buf_conf *b)
 		pc->lossless_mask = p->lossless_mask;
 		/* one value for readers of the uniform field; lanes use
 		 * their own */
-		pc->reserved_blocks = p->reserved_blocks[0];
+		pc->reserved_blocks = ibex_conf_lane_reserved_blocks(p, 0);
 		pc->reserved_per_vl = true;
 		for (v = 0; v < IBEX_BUF_MAX_VLS && v < IBEX_VL_COUNT; v++)
-			pc->reserved_vl[v] = p->reserved_blocks[v];
+			pc->reserved_vl[v] =
+				ibex_conf_lane_reserved_blocks(p, v);
 		pc->headroom_blocks = ibex_conf_port_headroom_blocks(p);
 		pc->xoff_blocks = p->pfc_xoff_blocks;
 		pc->xon_gap_blocks = p->pfc_xon_gap_blocks;
@@ -1647,7 +1677,8 @@ port_lane(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
 	return 0;
 }
 
-/* credit <port> [period-us N] [min-gap-ns N] */
+/* credit <port> [period-us N] [min-gap-ns N] [window auto|SIZE]
+ * [delay-ns N] [rate R] */
 static int
 port_credit(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
 	    int ntok)
@@ -2572,13 +2603,14 @@ check_port_lossless(struct conf_ctx *x, const struct ibex_conf_port *q)
 					"or pfc)", v);
 		}
 		if (q->fc_mode == IBEX_FC_CREDIT &&
-		    q->reserved_blocks[v] < frame) {
+		    ibex_conf_lane_reserved_blocks(q, v) < frame) {
 			check_at(x, q, lmax(q->lane_line[v], q->fc_mode_line));
 			return conf_err(x, "lane vl %u: reserved %s is less than "
 					"one frame of %u bytes, which credits "
 					"could then never cover", v,
 					conf_size_str((uint64_t)
-						q->reserved_blocks[v] *
+						ibex_conf_lane_reserved_blocks(
+							q, v) *
 						IBEX_BLOCK_BYTES, sz,
 						sizeof(sz)),
 					ibex_conf_port_frame_bytes(q));

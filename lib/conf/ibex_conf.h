@@ -126,6 +126,12 @@ struct ibex_conf_port {
 	uint32_t reserved_blocks[IBEX_VL_COUNT]; /**< per VL (4 KB) */
 	uint32_t credit_period_us; /**< periodic credit frame (50) */
 	uint32_t credit_min_gap_ns; /**< on-change frames this far apart (2000) */
+	uint32_t credit_window_blocks; /**< credit window: the reserved share
+					  of each lossless lane; 0: the
+					  lanes' own, or
+					  IBEX_CONF_CREDIT_WINDOW_AUTO */
+	uint32_t credit_delay_ns;  /**< one way, for window auto (2050) */
+	uint64_t credit_rate_bps;  /**< for window auto; 0: the port's */
 	bool pfc_headroom_auto;    /**< size headroom from the formula (on) */
 	uint32_t pfc_cable_m;      /**< for the formula (10) */
 	uint32_t pfc_proc_ns;      /**< for the formula (2000) */
@@ -425,6 +431,19 @@ uint32_t ibex_conf_port_frame_max(const struct ibex_conf_port *p);
  * ibex_conf_port_frame_bytes(). 0 unless the port runs fc pfc.
  */
 uint32_t ibex_conf_port_headroom_blocks(const struct ibex_conf_port *p);
+
+/** `credit <port> window auto`. */
+#define IBEX_CONF_CREDIT_WINDOW_AUTO UINT32_MAX
+
+/**
+ * Reserved share of lane @p v of a port, blocks: on a credit port's
+ * lossless lane with `credit window`, the window (window auto:
+ * ibex_credit_window_blocks() at credit rate, else
+ * ibex_conf_port_rate_bps(), with delay-ns, min-gap-ns and
+ * ibex_conf_port_frame_bytes()); else the lane's `reserved`.
+ */
+uint32_t ibex_conf_lane_reserved_blocks(const struct ibex_conf_port *p,
+					unsigned int v);
 
 /**
  * Blocks one buffer slice may hold on the lossless lanes of a port, which

@@ -244,7 +244,7 @@ ibex_show_credits_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 			ibex_emit_u64(e, "vl", vl);
 			ibex_emit_str(e, "class", lane_class(cp, vl));
 			ibex_emit_u64(e, "reserved_blocks",
-				      cp->reserved_blocks[vl]);
+				      ibex_conf_lane_reserved_blocks(cp, vl));
 			ibex_emit_u64(e, "credit_period_us",
 				      cp->credit_period_us);
 			ibex_emit_u64(e, "min_gap_ns", cp->credit_min_gap_ns);
@@ -283,7 +283,7 @@ ibex_show_credits_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 			ibex_out_printf(o, "%-12s %-6s %2u %-8s %15u %16u %10u",
 					cp->name, fc_name(cp->fc_mode), vl,
 					lane_class(cp, vl),
-					cp->reserved_blocks[vl],
+					ibex_conf_lane_reserved_blocks(cp, vl),
 					cp->credit_period_us,
 					cp->credit_min_gap_ns);
 			ibex_cnt_text_row(o, &ibex_fc_lane_cnt_set, lv, 0);

@@ -1874,10 +1874,60 @@ test_credit(void **state)
 		   "x.conf:2: credit p0: period-us: 0 out of range 1..1000000");
 	expect_err("port p0\ncredit p0",
 		   "x.conf:2: credit p0: missing settings (expected one of: "
-		   "period-us, min-gap-ns)");
+		   "period-us, min-gap-ns, window, delay-ns, rate)");
 	expect_err("port p0\ncredit p0 period 10",
 		   "x.conf:2: credit p0: unknown key 'period' (expected one "
-		   "of: period-us, min-gap-ns)");
+		   "of: period-us, min-gap-ns, window, delay-ns, rate)");
+}
+
+/* credit window: the reserved share of the port's lossless lanes, from
+ * the link (auto) or given; lossy lanes and other ports keep theirs. */
+static void
+test_credit_window(void **state)
+{
+	struct ibex_conf *c = *state;
+	const struct ibex_conf_port *p = &c->ports[0];
+	struct ibex_buf_conf bc;
+
+	parse_ok(c, "port p0 fc credit\n"
+		    "lane p0 vl 1 lossless reserved 8KB\n"
+		    "lane p0 vl 2 reserved 8KB\n");
+	assert_int_equal(p->credit_window_blocks, 0);
+	assert_int_equal(p->credit_delay_ns, 2050);
+	assert_int_equal(ibex_conf_lane_reserved_blocks(p, 1), 128);
+	/* 100G, 500 ns of wire and 600 ns of switch, updates at the tick:
+	 * test_credit's worked figure */
+	parse_ok(c, "credit p0 window auto delay-ns 1100 rate 100G "
+		    "min-gap-ns 1000");
+	assert_int_equal(p->credit_window_blocks, IBEX_CONF_CREDIT_WINDOW_AUTO);
+	assert_int_equal(p->credit_delay_ns, 1100);
+	assert_int_equal(p->credit_rate_bps, 100000000000ull);
+	assert_int_equal(ibex_conf_lane_reserved_blocks(p, 1), 1284);
+	assert_int_equal(ibex_conf_lane_reserved_blocks(p, 2), 128);
+	assert_int_equal(ibex_conf_lane_reserved_blocks(p, 0), 64);
+	/* the buffer layout and the lossless bound take it */
+	validate_ok(c);
+	assert_int_equal(ibex_conf_buf_conf(c, &bc), 0);
+	assert_int_equal(bc.port[0].reserved_vl[1], 1284);
+	assert_int_equal(bc.port[0].reserved_vl[2], 128);
+	assert_int_equal(ibex_conf_port_lossless_blocks(p), 1284);
+	/* 400G needs more than 12-bit counters advertise: 2,048 */
+	parse_ok(c, "credit p0 rate 400G");
+	assert_int_equal(ibex_conf_lane_reserved_blocks(p, 1), 2048);
+	/* without rate, the port's speed */
+	parse_ok(c, "credit p0 rate 0\nport p0 speed 100G");
+	assert_int_equal(ibex_conf_lane_reserved_blocks(p, 1), 1284);
+	/* a size */
+	parse_ok(c, "credit p0 window 32KB");
+	assert_int_equal(ibex_conf_lane_reserved_blocks(p, 1), 512);
+	/* not a credit port: the lane's own */
+	parse_ok(c, "port p0 fc pfc");
+	assert_int_equal(ibex_conf_lane_reserved_blocks(p, 1), 128);
+	expect_err("port p0\ncredit p0 window 256KB",
+		   "x.conf:2: credit p0: window: 256KB out of range "
+		   "64B..128KB");
+	expect_err("port p0\ncredit p0 window 0",
+		   "x.conf:2: credit p0: window: 0 out of range 64B..128KB");
 }
 
 static void
@@ -2625,6 +2675,7 @@ main(void)
 		T(test_vlarb_max_entries),
 		T(test_lane_statements),
 		T(test_credit),
+		T(test_credit_window),
 		T(test_pfc),
 		T(test_pfc_lossless_rules),
 		T(test_pfc_reachable_by_table),
