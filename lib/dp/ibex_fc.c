@@ -298,7 +298,7 @@ ibex_fc_update(struct ibex_fc *fc, const struct ibex_dp_tables *t)
 }
 
 /* Send one flow-control frame ahead of the port's data. */
-static void
+static bool
 fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 	uint32_t len, struct ibex_fc_counters *c)
 {
@@ -309,13 +309,13 @@ fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 	if (m == NULL || (p = rte_pktmbuf_append(m, (uint16_t)len)) == NULL) {
 		rte_pktmbuf_free(m);
 		IBEX_CNT_ADD(c->fc_tx_fail, 1);
-		return;
+		return false;
 	}
 	memcpy(p, frame, len);
 	if (unlikely((w->detached >> port) & 1)) {
 		rte_pktmbuf_free(m);
 		IBEX_CNT_ADD(c->fc_tx_fail, 1);
-		return;
+		return false;
 	}
 	/* A TX capture shows the flow-control frames we send too. */
 	if (unlikely(w->cap != NULL))
@@ -327,7 +327,9 @@ fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 	if (sent != 1) {
 		rte_pktmbuf_free(m);
 		IBEX_CNT_ADD(c->fc_tx_fail, 1);
+		return false;
 	}
+	return true;
 }
 
 static void
@@ -604,6 +606,37 @@ credit_gather_multi(struct ibex_fc *fc, uint16_t port, uint32_t vls,
 	}
 }
 
+/*
+ * One worker: FCTBS counts a frame when the arbiter hands it to the TX
+ * buffer, but the credit frame goes to TX at once, ahead of what the
+ * buffer still holds. The peer would set ABR to a count that includes
+ * frames not yet arrived, and count them again when they do: a limit
+ * that many blocks too far, past the 2,048-block window a lane of
+ * 128 KB reaches, which the send rule reads as a limit gone back: no
+ * credit until our next frame (a period, 50 us, when our direction is
+ * otherwise idle). So the frame reports FCTBS less every block the
+ * buffer holds (which VL a buffered frame took is not kept: all of them
+ * off each lane, a count never ahead of what arrived; the lanes' frames
+ * then count a little short, never over, until our next frame).
+ * Several workers count only what TX took (ibex_fc_tx_done()).
+ */
+static void
+credit_fctbs_on_wire(const struct ibex_worker *w, uint16_t port,
+		     struct ibex_fcf_credit *m)
+{
+	const struct ibex_txbuf *tb = &w->tx[port];
+	uint32_t held = 0;
+	unsigned int i;
+
+	for (i = 0; i < tb->count; i++)
+		held += IBEX_TXCHARGE_BLOCKS(tb->charge[i]);
+	if (held == 0)
+		return;
+	for (i = 0; i < m->n_vls; i++)
+		m->vl[i].fctbs = ibex_credit_mod((uint32_t)m->vl[i].fctbs -
+						 held);
+}
+
 static void
 credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 {
@@ -645,11 +678,18 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 				free_blocks[v] = ibex_buf_credit_free(&fc->buf,
 								      port, v);
 	ibex_credit_fc_fill(&fp->cp, &fp->cp_stats, now_ns, free_blocks, &m);
+	if (!fc->multi)
+		credit_fctbs_on_wire(w, port, &m);
 	len = ibex_fcf_credit_build(frame, sizeof(frame), fp->mac, &m);
 	if (len < 0)
 		return;
-	fc_send(w, port, frame, (uint32_t)len, &fp->cnt);
+	/* A frame the TX queue refused (its ring full; a wire busy with a
+	 * data frame under the virtual clock) is due again at the next
+	 * tick: recorded as sent, its limits would be news only a step or
+	 * a period later, the peer idle meanwhile. */
 	IBEX_CNT_ADD(fp->cnt.fc_tx, 1);
+	if (!fc_send(w, port, frame, (uint32_t)len, &fp->cnt))
+		fp->cp.last_fc_ns = 0;
 }
 
 /* Our lanes against the dynamic threshold, which moves with the shared
