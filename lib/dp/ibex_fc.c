@@ -22,6 +22,10 @@
 #include "ibex_dp_private.h"
 #include "ibex_fc.h"
 
+/* ibex_credit_window_blocks() counts on this tick. */
+_Static_assert(IBEX_FC_HK_NS == IBEX_CREDIT_HK_NS,
+	       "credit housekeeping tick and window sizing disagree");
+
 RTE_LOG_REGISTER(ibex_fc_logtype, ibex.fc, INFO);
 #define RTE_LOGTYPE_IBEX_FC ibex_fc_logtype
 
