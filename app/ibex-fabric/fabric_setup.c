@@ -22,6 +22,7 @@
 
 #include "fabric.h"
 #include "ibex_conf.h"
+#include "ibex_credit.h"
 #include "ibex_pdev.h"
 #include "ibexlink.h"
 #include "ibex_sock.h"
@@ -140,6 +141,28 @@ fc_line(struct ibex_conf *c, const char *origin, char *err, size_t errlen,
 	return ibex_conf_parse_string(c, line, origin, err, errlen);
 }
 
+/* A credit port's window and cadence from its link: the credit loop is
+ * the link's delay and the switch's processing (its egress wire's extra
+ * delay) each way, and the updates leave at the housekeeping tick, not a
+ * 2 us gap later (ibex_credit_window_blocks(); docs/flow-control.md,
+ * "Sizing the window"). Without it every lane had its 4 KB default, a
+ * sixth of a 100G link's loop. */
+static int
+credit_window_line(const struct fabric *f, const struct fabric_switch *s,
+		   uint16_t p, const char *origin, char *err, size_t errlen)
+{
+	const struct ibex_fabric_node *n = &f->topo.nodes[s->node];
+	const struct ibex_fabric_link *lk =
+		&f->topo.links[n->port[s->topo_port[p]].link];
+	uint64_t ps = lk->delay_ps + f->switch_latency_ps;
+	char line[160];
+
+	snprintf(line, sizeof(line), "credit %s window auto delay-ns %" PRIu64
+		 " rate %" PRIu64 " min-gap-ns %u", s->conf->ports[p].name,
+		 (ps + 999) / 1000, lk->rate_bps, IBEX_CREDIT_HK_NS);
+	return ibex_conf_parse_string(s->conf, line, origin, err, errlen);
+}
+
 /* --fc: the same flow control on every switch port, after the switch's
  * own lines (a later statement overrides an earlier one). With none,
  * the lanes the switch's file made lossless become lossy. */
@@ -176,6 +199,8 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 		if (ret == 0 && strcmp(mode, "none") != 0)
 			ret = fc_line(s->conf, origin, err, errlen,
 				      "lane %s vl %s lossless", cp->name, vl);
+		if (ret == 0 && strcmp(mode, "credit") == 0)
+			ret = credit_window_line(f, s, p, origin, err, errlen);
 		if (ret == 0 && strcmp(mode, "pfc") == 0 && f->pfc_reaction_us) {
 			char ns[24];
 
