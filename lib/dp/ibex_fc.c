@@ -1171,6 +1171,32 @@ ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc)
 	}
 }
 
+/*
+ * A credit port owes no frame but the periodic one: its first went, none
+ * was refused, and no lane that takes credit has a limit to tell that
+ * differs from the one last sent. What else could make one due comes
+ * with work (a frame received, a lane drained by TX), which runs the
+ * switch anyway.
+ */
+static bool
+credit_quiet(const struct ibex_fc *fc, uint16_t port)
+{
+	const struct ibex_credit_port *cp = &fc->port[port].cp;
+	unsigned int v;
+	uint32_t watch;
+
+	if (cp->init_pending || cp->last_fc_ns == 0)
+		return false;
+	for (watch = cp->watch_vls; watch != 0; watch &= watch - 1) {
+		v = (unsigned int)__builtin_ctz(watch);
+		if (ibex_credit_rx_fccl(cp, v, ibex_buf_credit_free(&fc->buf,
+								    port, v)) !=
+		    cp->rx[v].fccl_sent)
+			return false;
+	}
+	return true;
+}
+
 bool
 ibex_fc_quiet(const struct ibex_worker *w)
 {
@@ -1180,11 +1206,11 @@ ibex_fc_quiet(const struct ibex_worker *w)
 	if (fc->multi || fc->buf.shared_used != 0)
 		return false;
 	while (ports != 0) {
-		const struct ibex_fc_port *fp =
-			&fc->port[__builtin_ctzll(ports)];
+		uint16_t port = (uint16_t)__builtin_ctzll(ports);
+		const struct ibex_fc_port *fp = &fc->port[port];
 
 		ports &= ports - 1;
-		if (fp->mode == IBEX_FC_CREDIT ||
+		if ((fp->mode == IBEX_FC_CREDIT && !credit_quiet(fc, port)) ||
 		    (fp->ptx.pending | fp->ptx.asserted) != 0 ||
 		    fp->rx_pause || fp->paused != 0 || fp->prx.stormed != 0 ||
 		    fp->wd_drop != 0)
