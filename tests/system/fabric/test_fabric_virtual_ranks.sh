@@ -152,9 +152,9 @@ check_ok "halving-doubling over 100 ranks with PFC: 14 steps, every frame receiv
 # halving-doubling of 64 KiB over the 128 ranks with a 600 ns switch
 # latency, with credits and without flow control. Untagged, the frames
 # ride lane 0 (lossy inside the fabric) and credits gate only the ranks'
-# links: within 2% (measured 69.81 us against 69.82 us; with the 4 KB
+# links: within 2% (measured 69.87 us against 69.82 us; with the 4 KB
 # default lanes 576 us). On the lossless lane (--vlan 1 --pcp 3) every
-# hop takes credit: within 10% (measured 73.68 us against 69.85 us: ECMP
+# hop takes credit: within 10% (measured 73.57 us against 69.85 us: ECMP
 # puts two flows on some aggregation-to-core links, and what waits for
 # them holds its ingress lane's credit, where without flow control it
 # waits in the shared buffer; 1,352 us with the default lanes, 86.5 us
