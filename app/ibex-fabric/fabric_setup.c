@@ -146,7 +146,7 @@ fc_line(struct ibex_conf *c, const char *origin, char *err, size_t errlen,
  * delay) each way, and the updates leave at the housekeeping tick, not a
  * 2 us gap later (ibex_credit_window_blocks(); docs/flow-control.md,
  * "Sizing the window"). Without it every lane had its 4 KB default, a
- * sixth of a 100G link's loop. */
+ * twentieth of a 100G link's loop (64 of 1,284 blocks). */
 static int
 credit_window_line(const struct fabric *f, const struct fabric_switch *s,
 		   uint16_t p, const char *origin, char *err, size_t errlen)
