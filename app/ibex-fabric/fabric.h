@@ -32,6 +32,8 @@ struct fabric_switch {
 	/** Per ibex port of conf: the topology port it is (its link), or
 	 * IBEX_FABRIC_NONE. */
 	uint16_t topo_port[IBEX_MAX_PORTS];
+	/** --fc pfc grew its buffer to fit its links' headroom. */
+	bool buffer_grown;
 };
 
 struct fabric {

@@ -163,6 +163,58 @@ credit_window_line(const struct fabric *f, const struct fabric_switch *s,
 	return ibex_conf_parse_string(s->conf, line, origin, err, errlen);
 }
 
+/* A PFC port's headroom covers its link: what the peer sends while a
+ * pause is on its way and comes back, over the link's delay and the
+ * switch's processing (its egress wire's extra delay) each way, as a
+ * cable of that many metres (5 ns each). Unless the switch's file chose
+ * a cable or a headroom of its own. Without it every port had the
+ * default 10 m (50 ns): a 400G link of 500 ns with 600 ns switches lost
+ * lossless frames (fc-violation) under a 2 MiB halving-doubling. */
+static int
+pfc_cable_line(const struct fabric *f, const struct fabric_switch *s,
+	       uint16_t p, const char *origin, char *err, size_t errlen)
+{
+	const struct ibex_conf_port *cp = &s->conf->ports[p];
+	const struct ibex_fabric_node *n = &f->topo.nodes[s->node];
+	const struct ibex_fabric_link *lk =
+		&f->topo.links[n->port[s->topo_port[p]].link];
+	uint64_t ps = lk->delay_ps + f->switch_latency_ps;
+
+	char m[24];
+
+	if (!cp->pfc_headroom_auto || cp->pfc_cable_m != IBEX_CONF_PFC_CABLE_M)
+		return 0;
+	snprintf(m, sizeof(m), "%" PRIu64, RTE_MAX((ps + 4999) / 5000,
+						   (uint64_t)1));
+	return fc_line(s->conf, origin, err, errlen, "pfc %s cable-m %s",
+		       cp->name, m);
+}
+
+/* The switch's buffer holds its ports' reserved shares and headroom and
+ * keeps the shared pool at least half the size the file gave it (the
+ * headroom of many long fast links does not fit 8 MB: 36 ports at 400G
+ * need 11 MB); else it grows, as a deeper-buffered switch of the same
+ * ports would. @return 0, or what parsing the line returned. */
+static int
+switch_conf_buffer_fit(struct fabric_switch *s, const char *origin,
+		       char *err, size_t errlen)
+{
+	uint64_t carved, total = s->conf->buffer_blocks;
+	char kb[24];
+	uint16_t p;
+
+	for (p = 0; p < s->conf->nb_ports; p++)
+		ibex_conf_port_tables(&s->conf->ports[p]);
+	carved = ibex_conf_buffer_carved_blocks(s->conf);
+	if (carved <= total / 2)
+		return 0;
+	s->buffer_grown = true;
+	snprintf(kb, sizeof(kb), "%" PRIu64, ((carved + total / 2) * 64 + 1023) /
+					      1024);
+	return fc_line(s->conf, origin, err, errlen, "buffer total %s%s", kb,
+		       "KB");
+}
+
 /* --fc: the same flow control on every switch port, after the switch's
  * own lines (a later statement overrides an earlier one). With none,
  * the lanes the switch's file made lossless become lossy. */
@@ -209,6 +261,8 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 			ret = fc_line(s->conf, origin, err, errlen,
 				      "pfc %s proc-ns %s", cp->name, ns);
 		}
+		if (ret == 0 && strcmp(mode, "pfc") == 0)
+			ret = pfc_cable_line(f, s, p, origin, err, errlen);
 		if (ret == 0 && strcmp(mode, "pfc") == 0 && f->pfc_watchdog)
 			ret = fc_line(s->conf, origin, err, errlen,
 				      "pfc %s watchdog %s", cp->name,
@@ -216,7 +270,7 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 		if (ret < 0)
 			return ret;
 	}
-	return 0;
+	return switch_conf_buffer_fit(s, origin, err, errlen);
 }
 
 /* --ecmp: how every ECMP group of the switch chooses. */
@@ -324,6 +378,27 @@ topo_warn(void *arg, const char *msg)
 	fprintf(stderr, "ibex-fabric: %s\n", msg);
 }
 
+/* Say once that --fc pfc grew switches' buffers, and to what. */
+static void
+buffer_grown_note(const struct fabric *f)
+{
+	uint64_t most = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < f->n_sw; i++) {
+		if (!f->sw[i].buffer_grown)
+			continue;
+		n++;
+		most = RTE_MAX(most, (uint64_t)f->sw[i].conf->buffer_blocks);
+	}
+	if (n != 0)
+		fprintf(stderr, "ibex-fabric: --fc pfc: the buffer of %u of %u "
+			"switches grew (to at most %.1f MB) so that their links' "
+			"PFC headroom leaves half of it shared "
+			"(docs/fabric.md, \"Flow control\")\n", n, f->n_sw,
+			(double)most * 64 / (1 << 20));
+}
+
 int
 fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 	    char *err, size_t errlen)
@@ -370,6 +445,7 @@ fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 		if (ret < 0)
 			return ret;
 	}
+	buffer_grown_note(f);
 	return 0;
 }
 

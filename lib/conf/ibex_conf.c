@@ -1040,7 +1040,7 @@ conf_port_lane_defaults(struct ibex_conf_port *p)
 	p->credit_min_gap_ns = 2000;
 	p->credit_delay_ns = 2050;
 	p->pfc_headroom_auto = true;
-	p->pfc_cable_m = 10;
+	p->pfc_cable_m = IBEX_CONF_PFC_CABLE_M;
 	p->pfc_proc_ns = 2000;
 	p->pfc_xon_gap_blocks = 3072 / 64;
 	p->pfc_quanta = 65535;
@@ -2755,6 +2755,16 @@ conf_buf_carved(const struct ibex_buf_conf *b)
 		}
 	}
 	return carved;
+}
+
+uint64_t
+ibex_conf_buffer_carved_blocks(const struct ibex_conf *c)
+{
+	struct ibex_buf_conf bc;
+
+	if (ibex_conf_buf_conf(c, &bc) != 0)
+		return 0;
+	return conf_buf_carved(&bc);
 }
 
 /* Reserved shares and headroom fit the buffer: build the layout the data

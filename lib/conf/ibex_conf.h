@@ -133,7 +133,7 @@ struct ibex_conf_port {
 	uint32_t credit_delay_ns;  /**< one way, for window auto (2050) */
 	uint64_t credit_rate_bps;  /**< for window auto; 0: the port's */
 	bool pfc_headroom_auto;    /**< size headroom from the formula (on) */
-	uint32_t pfc_cable_m;      /**< for the formula (10) */
+	uint32_t pfc_cable_m;      /**< for the formula (IBEX_CONF_PFC_CABLE_M) */
 	uint32_t pfc_proc_ns;      /**< for the formula (2000) */
 	uint32_t pfc_headroom_blocks; /**< when not auto */
 	uint32_t pfc_xoff_blocks;  /**< 0 = dynamic */
@@ -453,6 +453,17 @@ uint32_t ibex_conf_lane_reserved_blocks(const struct ibex_conf_port *p,
  * mbufs, those lanes may hold. 0 unless the port has flow control.
  */
 uint64_t ibex_conf_port_lossless_blocks(const struct ibex_conf_port *p);
+
+/** The cable a PFC port's headroom formula assumes unless told (metres). */
+#define IBEX_CONF_PFC_CABLE_M 10
+
+/**
+ * Blocks the buffer layout of @p c carves off for reserved shares and
+ * PFC headroom (what ibex_conf_validate() checks fits `buffer total`),
+ * once the ports' tables are complete (ibex_conf_port_tables()); 0 for a
+ * configuration it cannot lay out.
+ */
+uint64_t ibex_conf_buffer_carved_blocks(const struct ibex_conf *c);
 
 /**
  * The buffer layout of a configuration: total and alpha from `buffer`,
