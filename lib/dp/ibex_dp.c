@@ -929,8 +929,19 @@ burst_flush(struct ibex_worker *w, struct burst_acc *a)
 		burst_flush_credit(w, a);
 }
 
+/* Frames a TX buffer may hold before a frame of lane @p vl queues: the
+ * worker's ct_limit on a lossless lane (a burst under the virtual clock,
+ * so that a pause holds the rest), IBEX_CT_LIMIT on the others. */
+static inline uint16_t
+ct_limit_of(const struct ibex_worker *w, const struct ibex_fc_port *fp,
+	    unsigned int vl)
+{
+	return fp != NULL && (fp->lossless >> vl & 1) ? w->ct_limit :
+							 IBEX_CT_LIMIT;
+}
+
 /* The slow side of egress_send(): a shaped or flow-controlled port, lanes
- * in use, or a frame charged to the buffer. */
+ * in use, a frame charged to the buffer, or a TX buffer past ct_limit. */
 static void
 egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		 unsigned int vl, uint16_t src)
@@ -946,7 +957,7 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		return;
 	}
 	if ((g & (IBEX_GATE_BUSY | IBEX_GATE_BLOCKED(vl))) != 0 ||
-	    w->tx[out].count >= IBEX_CT_LIMIT ||
+	    w->tx[out].count >= ct_limit_of(w, fp, vl) ||
 	    (credit && !w->fc->multi &&
 	     !ibex_credit_tx_ok(&fp->cp, vl, ibex_blocks(m->pkt_len))))
 		goto queue;
@@ -1063,7 +1074,7 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	uint32_t g = w->gate[out];
 
 	/* A gate word of zero sends at once. */
-	if (likely(tb->count < IBEX_CT_LIMIT &&
+	if (likely(tb->count < w->ct_limit &&
 		   (g == 0 ||
 		    egress_may_send(w, out, vl, g, blocks, acc)))) {
 		txbuf_put(w, tb, out, m, vl, IBEX_TXCHARGE(src, blocks));
@@ -2703,8 +2714,23 @@ ibex_dp_virtual_attach(struct ibex_dp *const *dps, unsigned int n,
 	for (s = 0; s < n; s++) {
 		atomic_store_explicit(&dps[s]->stop, false,
 				      memory_order_relaxed);
-		for (i = 0; i < dps[s]->nb_workers; i++)
-			lc->w[lc->n++] = dps[s]->workers[i];
+		for (i = 0; i < dps[s]->nb_workers; i++) {
+			struct ibex_worker *w = dps[s]->workers[i];
+
+			/* A switch's scheduler picks a frame when its wire
+			 * is free, where a pause reaches it; under the real
+			 * clock frames cut through a burst ahead (TX must
+			 * never wait for the poll loop). On simulated time
+			 * the egress takes a frame only at the wire
+			 * (net_ibexlink tx_window), so a lossless lane's
+			 * frames beyond a burst wait in the lane: a pause then
+			 * holds all but a burst, as the headroom formula
+			 * assumes. (Lossy lanes keep IBEX_CT_LIMIT: their
+			 * static vl-queue bound would drop what a shared
+			 * buffer holds.) */
+			w->ct_limit = dps[s]->burst;
+			lc->w[lc->n++] = w;
+		}
 	}
 	for (i = 0; i < lc->n; i++)
 		worker_online(lc->w[i]);

@@ -220,6 +220,11 @@ struct ibex_worker {
 	uint16_t rxq_first;      /**< queue polled first this iteration */
 	struct ibex_rxq rxq[IBEX_MAX_RXQ_PER_WORKER];
 	uint64_t pending_tx;     /**< ports with frames in tx[] */
+	/** Frames a TX buffer may hold beyond which new frames of a
+	 * lossless lane queue in it: IBEX_CT_LIMIT, or a burst under the
+	 * virtual clock (ibex_dp_virtual_attach()). Past it, egress_send()
+	 * takes the slow side, which lets lossy frames on to IBEX_CT_LIMIT. */
+	uint16_t ct_limit;
 	/** dp->capture, read once per iteration (NULL: no capture, the
 	 * one test RX bursts and TX flushes make). */
 	struct ibex_capture *cap;

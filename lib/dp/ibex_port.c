@@ -682,6 +682,7 @@ workers_create(struct ibex_dp *dp, const struct ibex_conf *conf)
 		w->dp = dp;
 		w->lcore_id = lcore;
 		w->index = i;
+		w->ct_limit = IBEX_CT_LIMIT;
 		ibex_ecn_rng_seed(&w->rng, UINT64_C(0x1bec5eed) + i);
 		/* The switch's ports only: a TX buffer is 6 KB, and the
 		 * zeroed pages of the ports beyond stay untouched (not
