@@ -61,17 +61,21 @@ refused "--clock: real or virtual, not 'fast'" "$y8" --clock fast
 refused "--switch-latency: a time such as 600ns" "$y8" --switch-latency 6furlongs
 check_ok "--clock virtual without --gen, a bad --clock and a bad --switch-latency refused (exit 2)"
 
-# ---- 2. fidelity against the closed form ----
-{
-	echo "name: star8"
+# star8 NAME [SWITCH_KEYS]: 8 ranks on one switch, every link 100 Gb/s
+# and 500 ns, written to $tmp/NAME.yaml
+star8() {
+	echo "name: $1"
 	echo "topology:"
 	echo "  defaults: {rate: 100G, delay: 500ns}"
 	echo "  nodes:"
-	echo "    s1: {kind: ibex, ports: 8}"
+	echo "    s1: {kind: ibex, ports: 8${2:+, $2}}"
 	for i in 0 1 2 3 4 5 6 7; do echo "    rank$i: {kind: rank}"; done
 	echo "  links:"
 	for i in 0 1 2 3 4 5 6 7; do echo "    - endpoints: [\"rank$i:eth0\", \"s1:p$i\"]"; done
-} >"$tmp/star8.yaml"
+}
+
+# ---- 2. fidelity against the closed form ----
+star8 star8 >"$tmp/star8.yaml"
 # CASE: name topology rate engine switch-latency-ns
 for c in "ls100 leaf2-spine2-8 100G ring 0" "ls400 leaf2-spine2-8 400G ring 600" \
 	"st100 star8 100G hd 0" "st400 star8 400G hd 600" "st400r star8 400G ring 0"; do
@@ -177,16 +181,7 @@ check_ok "deterministic: the same reports, byte for byte, quiet and beside a CPU
 # gap). proc-ns 3000 is the senders' reaction under this clock: their
 # MAC commits frames up to pfc_window (2 us) ahead of the present, and
 # the present advances by the executive's 1 us tick at most.
-{
-	echo "name: incast7"
-	echo "topology:"
-	echo "  defaults: {rate: 100G, delay: 500ns}"
-	echo "  nodes:"
-	echo "    s1: {kind: ibex, ports: 8, config: incast7.conf}"
-	for i in 0 1 2 3 4 5 6 7; do echo "    rank$i: {kind: rank}"; done
-	echo "  links:"
-	for i in 0 1 2 3 4 5 6 7; do echo "    - endpoints: [\"rank$i:eth0\", \"s1:p$i\"]"; done
-} >"$tmp/incast7.yaml"
+star8 incast7 "config: incast7.conf" >"$tmp/incast7.yaml"
 {
 	echo "buffer total 8MB alpha 1/8"
 	for i in 0 1 2 3 4 5 6 7; do
