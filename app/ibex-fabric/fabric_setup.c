@@ -184,8 +184,10 @@ pfc_cable_line(const struct fabric *f, const struct fabric_switch *s,
 
 	if (!cp->pfc_headroom_auto || cp->pfc_cable_m != IBEX_CONF_PFC_CABLE_M)
 		return 0;
-	snprintf(m, sizeof(m), "%" PRIu64, RTE_MAX((ps + 4999) / 5000,
-						   (uint64_t)1));
+	/* (the grammar's longest cable: a link of over 500 us) */
+	snprintf(m, sizeof(m), "%" PRIu64,
+		 RTE_MIN(RTE_MAX((ps + 4999) / 5000, (uint64_t)1),
+			 (uint64_t)IBEX_CONF_PFC_CABLE_M_MAX));
 	return fc_line(s->conf, origin, err, errlen, "pfc %s cable-m %s",
 		       cp->name, m);
 }
@@ -270,6 +272,10 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 		if (ret < 0)
 			return ret;
 	}
+	/* PFC's headroom is what grows with the links; a credit lane's
+	 * window is capped (2,048 blocks) and the switch's file sized it */
+	if (strcmp(f->fc, "pfc") != 0 && strcmp(f->fc, "credit-pfc") != 0)
+		return 0;
 	return switch_conf_buffer_fit(s, origin, err, errlen);
 }
 

@@ -289,7 +289,8 @@ static const struct conf_key conf_credit_keys[] = {
 static const struct conf_key conf_pfc_keys[] = {
 	CK("headroom", CT_SIZE, CONF_P, pfc_headroom_blocks,
 	   IBEX_BLOCK_BYTES, CONF_GB, CK_BLOCKS | CK_RESTART, .word = "auto"),
-	CK("cable-m", CT_U32, CONF_P, pfc_cable_m, 0, 100000, CK_RESTART),
+	CK("cable-m", CT_U32, CONF_P, pfc_cable_m, 0, IBEX_CONF_PFC_CABLE_M_MAX,
+	   CK_RESTART),
 	CK("proc-ns", CT_U32, CONF_P, pfc_proc_ns, 0, 100000000, CK_RESTART),
 	CK("xoff", CT_SIZE, CONF_P, pfc_xoff_blocks,
 	   IBEX_BLOCK_BYTES, CONF_GB, CK_BLOCKS | CK_RESTART, .word = "dynamic"),
@@ -2992,11 +2993,12 @@ ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen)
 	return ret;
 }
 
-/* A (mac, vid) listed twice on the same port (validate refused it on
- * another) is one entry: keep the first, so `add fdb` repeated, or a file
- * that says it twice, holds it once. In one pass with an index, as a
- * fabric switch lists one entry per rank; without memory, left as is
- * (a duplicate is harmless to the tables). */
+/* A (mac, vid) listed twice on the same port is one entry: keep the
+ * first, so `add fdb` repeated, or a file that says it twice, holds it
+ * once and counts once against fdb max-entries. On another port it stays,
+ * for validate to refuse. In one pass with an index, as a fabric switch
+ * lists one entry per rank; without memory, left as is (a duplicate is
+ * harmless to the tables). */
 static void
 conf_statics_dedupe(struct ibex_conf *c)
 {
@@ -3015,16 +3017,20 @@ conf_statics_dedupe(struct ibex_conf *c)
 
 		for (cell = static_hash(s) & m; index[cell] != 0;
 		     cell = (cell + 1) & m) {
-			if (static_same_key(&c->statics[index[cell] - 1], s)) {
-				dup = true;
+			const struct ibex_conf_fdb_static *t =
+				&c->statics[index[cell] - 1];
+
+			if (static_same_key(t, s)) {
+				dup = t->port == s->port;
 				break;
 			}
 		}
 		if (dup)
 			continue;
-		c->statics[n] = *s;
-		index[cell] = (uint16_t)(n + 1);
-		n++;
+		/* (a same key on another port stays unindexed) */
+		if (index[cell] == 0)
+			index[cell] = (uint16_t)(n + 1);
+		c->statics[n++] = *s;
 	}
 	c->nb_static = n;
 	free(index);
@@ -3038,9 +3044,9 @@ ibex_conf_finish(struct ibex_conf *c, char *err, size_t errlen)
 	if (c == NULL)
 		return -EINVAL;
 	conf_tables_all(c);
-	ret = ibex_conf_validate(c, err, errlen);
-	if (ret == 0 && c->nb_static > 1)
+	if (c->nb_static > 1)
 		conf_statics_dedupe(c);
+	ret = ibex_conf_validate(c, err, errlen);
 	c->finished = ret == 0;
 	return ret;
 }

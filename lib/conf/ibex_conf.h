@@ -454,8 +454,10 @@ uint32_t ibex_conf_lane_reserved_blocks(const struct ibex_conf_port *p,
  */
 uint64_t ibex_conf_port_lossless_blocks(const struct ibex_conf_port *p);
 
-/** The cable a PFC port's headroom formula assumes unless told (metres). */
+/** The cable a PFC port's headroom formula assumes unless told, and the
+ * longest it takes (metres). */
 #define IBEX_CONF_PFC_CABLE_M 10
+#define IBEX_CONF_PFC_CABLE_M_MAX 100000
 
 /**
  * Blocks the buffer layout of @p c carves off for reserved shares and

@@ -285,6 +285,29 @@ test_static_same_twice(void **state)
 	assert_int_equal(c->statics[2].mac[5], 3);
 }
 
+/* A repeated entry counts once against fdb max-entries; the same MAC on
+ * another port is still refused, naming the first. */
+static void
+test_static_same_twice_max(void **state)
+{
+	struct ibex_conf *c = *state;
+	char err[IBEX_CONF_ERR_LEN] = "";
+
+	assert_int_equal(ibex_conf_parse_string(c,
+		"fdb max-entries 2\nport p0\nport p1\n"
+		"fdb static 02:00:00:00:00:01 port p0\n"
+		"fdb static 02:00:00:00:00:02 port p1\n"
+		"fdb static 02:00:00:00:00:01 port p0\n",
+		"x.conf", err, sizeof(err)), 0);
+	assert_int_equal(ibex_conf_finish(c, err, sizeof(err)), 0);
+	assert_int_equal(c->nb_static, 2);
+	assert_int_equal(ibex_conf_parse_string(c,
+		"fdb max-entries 3\nfdb static 02:00:00:00:00:01 port p1\n",
+		"y.conf", err, sizeof(err)), 0);
+	assert_int_not_equal(ibex_conf_finish(c, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "already on port p0 (line 4)"));
+}
+
 /* ---- statements and keys ---- */
 
 static void
@@ -2645,6 +2668,8 @@ main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_static_same_twice, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_static_same_twice_max,
+						setup, teardown),
 		T(test_docs_example),
 		T(test_rate_valid),
 		T(test_rate_invalid),
