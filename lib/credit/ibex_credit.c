@@ -74,7 +74,7 @@ ibex_credit_fc_due(const struct ibex_credit_params *par,
 		   const struct ibex_credit_port *p, uint64_t now_ns,
 		   const uint32_t *free_blocks)
 {
-	bool changed = p->init_pending || p->last_fc_ns == 0;
+	bool changed = p->init_pending || p->resend || p->last_fc_ns == 0;
 	uint32_t watch = p->watch_vls & ((1u << p->n_vls) - 1);
 	uint32_t moved, step, left;
 	unsigned int vl;
@@ -125,6 +125,7 @@ ibex_credit_fc_fill(struct ibex_credit_port *p, struct ibex_credit_stats *st,
 			IBEX_CREDIT_WINDOW ? free_blocks[vl] : IBEX_CREDIT_WINDOW);
 	}
 	p->init_pending = false;
+	p->resend = false;
 	p->last_fc_ns = now_ns;
 	st->fc_tx++;
 }

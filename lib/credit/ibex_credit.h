@@ -82,6 +82,10 @@ struct ibex_credit_port {
 				     (the lanes that take credit; all by
 				     default); every frame carries all VLs */
 	bool init_pending;      /**< next frame goes out with op INIT */
+	/** The last frame was refused by TX: due again once the minimum gap
+	 * since it has passed (ibex_credit_fc_due()), as if its limits had
+	 * moved. */
+	bool resend;
 	uint16_t seq;           /**< frames built */
 	uint64_t last_fc_ns;    /**< when the last frame was built */
 	uint64_t next_look_ns;  /**< no change is looked for before this

@@ -688,12 +688,13 @@ credit_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	if (len < 0)
 		return;
 	/* A frame the TX queue refused (its ring full; a wire busy with a
-	 * data frame under the virtual clock) is due again at the next
-	 * tick: recorded as sent, its limits would be news only a step or
-	 * a period later, the peer idle meanwhile. */
+	 * data frame under the virtual clock) is due again once the
+	 * minimum gap has passed: recorded as sent, its limits would be
+	 * news only a step or a period later, the peer idle meanwhile; due
+	 * at once, a full ring would be offered one every tick. */
 	IBEX_CNT_ADD(fp->cnt.fc_tx, 1);
 	if (!fc_send(w, port, frame, (uint32_t)len, &fp->cnt))
-		fp->cp.last_fc_ns = 0;
+		fp->cp.resend = true;
 }
 
 /* Our lanes against the dynamic threshold, which moves with the shared
@@ -1185,7 +1186,7 @@ credit_quiet(const struct ibex_fc *fc, uint16_t port)
 	unsigned int v;
 	uint32_t watch;
 
-	if (cp->init_pending || cp->last_fc_ns == 0)
+	if (cp->init_pending || cp->resend || cp->last_fc_ns == 0)
 		return false;
 	for (watch = cp->watch_vls; watch != 0; watch &= watch - 1) {
 		v = (unsigned int)__builtin_ctz(watch);

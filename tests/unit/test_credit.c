@@ -231,6 +231,29 @@ test_fc_not_due_waits_a_gap(void **state)
 	assert_true(ibex_credit_fc_may_be_due(&par, &p, 20000));
 }
 
+/* A frame TX refused is due again a gap after it was built, not at once
+ * (a full TX ring would be offered one every tick), and one sent clears
+ * it. */
+static void
+test_fc_due_after_refusal(void **state)
+{
+	struct ibex_credit_port p;
+	struct ibex_fcf_credit m;
+	uint32_t free_b[1] = { 100 };
+
+	(void)state;
+	assert_int_equal(port_init(&p, 1, 1000, 10000), 0);
+	ibex_credit_fc_fill(&p, &st, 5000, free_b, &m);
+	assert_false(ibex_credit_fc_due(&par, &p, 6000, free_b));
+	p.resend = true;
+	assert_false(ibex_credit_fc_may_be_due(&par, &p, 5500));
+	assert_false(ibex_credit_fc_due(&par, &p, 5500, free_b));
+	assert_true(ibex_credit_fc_due(&par, &p, 6000, free_b));
+	ibex_credit_fc_fill(&p, &st, 6000, free_b, &m);
+	assert_false(p.resend);
+	assert_false(ibex_credit_fc_due(&par, &p, 7000, free_b));
+}
+
 static void
 test_fc_due_on_change(void **state)
 {
@@ -592,6 +615,7 @@ main(void)
 		cmocka_unit_test(test_rx_fccl_cap),
 		cmocka_unit_test(test_init_args),
 		cmocka_unit_test(test_due),
+		cmocka_unit_test(test_fc_due_after_refusal),
 		cmocka_unit_test(test_fc_due_on_change),
 		cmocka_unit_test(test_fc_not_due_waits_a_gap),
 		cmocka_unit_test(test_fc_apply),
