@@ -200,6 +200,16 @@ test_due(void **state)
 	assert_false(ibex_credit_due(4000, 5000, true, 1000, 10000));
 }
 
+/* One VL, a 1 us gap and a 10 us period; its first frame built at 5 us. */
+static void
+port1_sent(struct ibex_credit_port *p, const uint32_t *free_b)
+{
+	struct ibex_fcf_credit m;
+
+	assert_int_equal(port_init(p, 1, 1000, 10000), 0);
+	ibex_credit_fc_fill(p, &st, 5000, free_b, &m);
+}
+
 /* After a look that found nothing due, housekeeping waits a gap. */
 static void
 test_fc_not_due_waits_a_gap(void **state)
@@ -209,8 +219,7 @@ test_fc_not_due_waits_a_gap(void **state)
 	uint32_t free_b[1] = { 100 };
 
 	(void)state;
-	assert_int_equal(port_init(&p, 1, 1000, 10000), 0);
-	ibex_credit_fc_fill(&p, &st, 5000, free_b, &m);
+	port1_sent(&p, free_b);
 	assert_true(ibex_credit_fc_may_be_due(&par, &p, 6000));
 	assert_false(ibex_credit_fc_due(&par, &p, 6000, free_b));
 	ibex_credit_fc_not_due(&par, &p, 6000);
@@ -242,8 +251,7 @@ test_fc_due_after_refusal(void **state)
 	uint32_t free_b[1] = { 100 };
 
 	(void)state;
-	assert_int_equal(port_init(&p, 1, 1000, 10000), 0);
-	ibex_credit_fc_fill(&p, &st, 5000, free_b, &m);
+	port1_sent(&p, free_b);
 	assert_false(ibex_credit_fc_due(&par, &p, 6000, free_b));
 	p.resend = true;
 	assert_false(ibex_credit_fc_may_be_due(&par, &p, 5500));
