@@ -596,15 +596,15 @@ shared_pools_create(struct fabric *f, char *err, size_t errlen)
 		ports += c->nb_ports;
 	}
 	snprintf(name, sizeof(name), "fabric_mbufs");
-	f->pool = rte_pktmbuf_pool_create(name, n, 256, 0,
-					  (uint16_t)(room + RTE_PKTMBUF_HEADROOM),
-					  (int)rte_socket_id());
+	f->pool = ibex_pdev_pool_create(name, n, 256,
+					(uint16_t)(room + RTE_PKTMBUF_HEADROOM),
+					(int)rte_socket_id());
 	snprintf(name, sizeof(name), "fabric_fc");
 	f->fc_pool = f->pool == NULL ? NULL :
-		     rte_pktmbuf_pool_create(name, FC_POOL_BASE +
-					     FC_POOL_PER_PORT * ports, 32, 0,
-					     RTE_PKTMBUF_HEADROOM + 128,
-					     (int)rte_socket_id());
+		     ibex_pdev_pool_create(name, FC_POOL_BASE +
+					   FC_POOL_PER_PORT * ports, 32,
+					   RTE_PKTMBUF_HEADROOM + 128,
+					   (int)rte_socket_id());
 	if (f->fc_pool == NULL) {
 		snprintf(err, errlen, "cannot create the switches' pool of %u "
 			 "mbufs: %s (give EAL more memory with -m)", n,

@@ -138,10 +138,9 @@ fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
 	snprintf(base, sizeof(base), "ibex_fc_pool%u", index);
 	fc->pool_shared = ibex_dp_shared_fc_pool != NULL;
 	fc->pool = fc->pool_shared ? ibex_dp_shared_fc_pool :
-		   rte_pktmbuf_pool_create(
-		ibex_dp_obj_name(dp, name, sizeof(name), base), IBEX_FC_POOL, 32, 0,
-					   RTE_PKTMBUF_HEADROOM + 128,
-					   (int)rte_socket_id());
+		   ibex_pdev_pool_create(
+		ibex_dp_obj_name(dp, name, sizeof(name), base), IBEX_FC_POOL,
+		32, RTE_PKTMBUF_HEADROOM + 128, (int)rte_socket_id());
 	if (fc->pool == NULL) {
 		snprintf(err, errlen, "cannot create the flow-control pool");
 		rte_free(fc);

@@ -846,12 +846,11 @@ pool_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 		return ret;
 
 	/* switch mbuf-size: the data room; frames longer are chained. */
-	dp->pool = rte_pktmbuf_pool_create(
+	dp->pool = ibex_pdev_pool_create(
 		ibex_dp_obj_name(dp, name, sizeof(name), "ibex_mbufs"), n,
-		MEMPOOL_CACHE, 0,
-					   (uint16_t)(conf->mbuf_size +
-						      RTE_PKTMBUF_HEADROOM),
-					   (int)rte_socket_id());
+		MEMPOOL_CACHE,
+		(uint16_t)(conf->mbuf_size + RTE_PKTMBUF_HEADROOM),
+		(int)rte_socket_id());
 	if (dp->pool == NULL) {
 		snprintf(err, errlen, "cannot create a pool of %u mbufs: %s "
 			 "(give EAL more memory with -m)", n,

@@ -764,10 +764,10 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	 * the address, keeps several runs in one process apart. */
 	snprintf(name, sizeof(name), "ibex_gen_%u",
 		 atomic_fetch_add_explicit(&pool_seq, 1, memory_order_relaxed));
-	r->pool = rte_pktmbuf_pool_create(name, RTE_MIN(16383 + nports *
-					  (RX_DESC + TX_DESC), POOL_MAX),
-					  256, 0, (uint16_t)room,
-					  (int)rte_socket_id());
+	r->pool = ibex_pdev_pool_create(name, RTE_MIN(16383 + nports *
+					(RX_DESC + TX_DESC), POOL_MAX),
+					256, (uint16_t)room,
+					(int)rte_socket_id());
 	if (r->pool == NULL) {
 		snprintf(err, errlen, "cannot create the generator's mbuf pool: "
 			 "%s%s", rte_strerror(rte_errno), rte_errno == ENOMEM ?

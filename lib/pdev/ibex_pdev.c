@@ -13,6 +13,7 @@
 
 #include <rte_lcore.h>
 
+#include "ibex_clock.h"
 #include "ibex_pdev.h"
 
 struct ibex_pdev ibex_pdevs[IBEX_PDEV_MAX];
@@ -364,4 +365,21 @@ ibex_pdev_stats_get(uint16_t id, struct rte_eth_stats *st)
 		return -ENODEV;
 	memset(st, 0, sizeof(*st));
 	return d->ops->stats_get(d->dev, st);
+}
+
+struct rte_mempool *
+ibex_pdev_pool_create(const char *name, unsigned int n,
+		      unsigned int cache_size, uint16_t data_room,
+		      int socket_id)
+{
+	struct rte_mempool *mp = NULL;
+
+	if (ibex_clock_is_virtual())
+		mp = rte_pktmbuf_pool_create_by_ops(name, n, cache_size, 0,
+						    data_room, socket_id,
+						    "stack");
+	if (mp == NULL)
+		mp = rte_pktmbuf_pool_create(name, n, cache_size, 0,
+					     data_room, socket_id);
+	return mp;
 }
