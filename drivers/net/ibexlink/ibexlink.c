@@ -722,7 +722,7 @@ ibexlink_port_rx_head(const struct ibexlink_port *pt)
 	if (tail == atomic_load_explicit(&r->head, memory_order_acquire))
 		return UINT64_MAX;
 	return ibexlink_clock_cycles(&link_clock,
-				     r->slot[tail & r->mask].arrival_ps);
+				     r->slot[tail & r->cons_mask].arrival_ps);
 }
 
 bool
@@ -742,7 +742,7 @@ ibexlink_port_rx_idle(const struct ibexlink_port *pt)
 	if (tail == atomic_load_explicit(&r->head, memory_order_acquire))
 		return true;
 	/* ibexlink_ring_take()'s test, at eth_rx's now */
-	return r->slot[tail & r->mask].arrival_ps > now_ps();
+	return r->slot[tail & r->cons_mask].arrival_ps > now_ps();
 }
 
 /* ---- counters ---- */

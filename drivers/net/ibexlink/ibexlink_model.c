@@ -83,6 +83,8 @@ ibexlink_ring_init(struct ibexlink_ring *r, uint32_t cap)
 	atomic_init(&r->head, 0);
 	atomic_init(&r->tail, 0);
 	r->mask = cap - 1;
+	r->prod_mask = r->cons_mask = cap - 1;
+	r->tail_seen = 0;
 	return 0;
 }
 
