@@ -86,15 +86,16 @@ typedef uint32_t u32x4 __attribute__((vector_size(16)));
 static void
 txbuf_account(struct ibex_egress *e, struct ibex_txbuf *tb, uint64_t now)
 {
-	unsigned int vl;
+	unsigned int lanes = tb->ct_lanes;
 
-	for (vl = 0; vl < IBEX_VL_COUNT; vl++) {
+	tb->ct_lanes = 0;
+	while (lanes != 0) {
+		unsigned int vl = (unsigned int)__builtin_ctz(lanes);
 		uint64_t sum = tb->ct_sum[vl];
 		struct ibex_lane_counters *lc;
 		uint32_t n;
 
-		if (sum == 0)
-			continue;
+		lanes &= lanes - 1;
 		n = (uint32_t)(sum >> CT_SUM_SHIFT);
 		lc = &e->lane[vl];
 		IBEX_CNT_ADD(lc->tx_pkts, n);
@@ -283,6 +284,7 @@ txbuf_put(struct ibex_worker *w, struct ibex_txbuf *tb, uint16_t port,
 	  struct rte_mbuf *m, unsigned int vl, uint32_t charge)
 {
 	tb->ct_sum[vl] += UINT64_C(1) << CT_SUM_SHIFT | m->pkt_len;
+	tb->ct_lanes |= (uint16_t)(1u << vl);
 	txbuf_append(w, tb, port, m, charge);
 }
 
@@ -473,8 +475,8 @@ ar_load(const struct ibex_worker *w, uint16_t port, unsigned int vl,
 		return IBEX_ECMP_LOAD_FULL;
 	/* The TX buffer's cut-through frames: chosen this burst, not yet
 	 * flushed, so that a burst's frames do not all take one member. */
-	for (v = 0; v < IBEX_VL_COUNT; v++)
-		held += tb->ct_sum[v] & CT_SUM_BYTES;
+	for (v = tb->ct_lanes; v != 0; v &= v - 1)
+		held += tb->ct_sum[__builtin_ctz(v)] & CT_SUM_BYTES;
 	return wire + ((held * w->ar_tpb_q16[port]) >> 16);
 }
 
@@ -2373,6 +2375,7 @@ worker_release_all(struct ibex_worker *w)
 			tb->count = 0;
 			tb->bytes = 0;
 			memset(tb->ct_sum, 0, sizeof(tb->ct_sum));
+			tb->ct_lanes = 0;
 		}
 		for (v = 0; v < IBEX_VL_COUNT; v++)
 			while (!ibex_vlq_empty(&e->q[v])) {

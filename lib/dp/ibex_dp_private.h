@@ -137,20 +137,25 @@ void ibex_dp_ecmp_note(struct ibex_dp *dp, const struct ibex_dp_tables *t);
 #define IBEX_TXCHARGE_BLOCKS(t) ((t) & 0xffffu)
 
 /** Frames on their way to one egress port's TX queue, on one worker: cut
- * through this iteration or picked by the arbiter. */
+ * through this iteration or picked by the arbiter. The first frames
+ * share the header's cache line, and a flush reads the lane sums of the
+ * lanes used only: a buffer of one frame touches three lines (header,
+ * its charge, its lane's sum), what a hop costs where thousands of
+ * ports take turns on one core (the virtual clock). */
 struct ibex_txbuf {
 	uint16_t count;
 	uint16_t txq;
+	uint16_t ct_lanes;       /**< lanes whose ct_sum is not zero */
 	uint64_t first_tsc;      /**< when the oldest waiting frame arrived */
 	uint64_t bytes;          /**< bytes held: queued frames as they come,
 				      cut-through ones folded in at flush */
 	uint64_t ct_tsc;         /**< RX time of the first frame held */
-	/** Per lane, cut-through frames held: frames << 40 | bytes. */
-	uint64_t ct_sum[IBEX_VL_COUNT];
 	struct rte_mbuf *pkts[IBEX_TXBUF_LEN];
 	/** Per frame, IBEX_TXCHARGE(): what TX taking it gives back. */
 	uint32_t charge[IBEX_TXBUF_LEN];
-};
+	/** Per lane, cut-through frames held: frames << 40 | bytes. */
+	uint64_t ct_sum[IBEX_VL_COUNT];
+} __rte_cache_aligned;
 
 /** ibex_worker.gate bits: lanes with frames queued (bits 0-14). */
 #define IBEX_GATE_BUSY 0x7fffu
