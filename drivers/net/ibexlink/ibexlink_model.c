@@ -41,11 +41,13 @@ ibexlink_clock_init(struct ibexlink_clock *c, uint64_t hz, uint64_t base)
 	/* 1e12 / hz in 32.32: at 1 GHz..10 GHz the error is below 1e-10. */
 	c->ps_mult = (uint64_t)(((unsigned __int128)IBEXLINK_PS_PER_S << 32) /
 				hz);
+	c->ps_per_cycle = hz * IBEXLINK_PS_PER_NS == IBEXLINK_PS_PER_S ?
+			  IBEXLINK_PS_PER_NS : 0;
 	return 0;
 }
 
 uint64_t
-ibexlink_clock_cycles(const struct ibexlink_clock *c, uint64_t ps)
+ibexlink_clock_cycles_any(const struct ibexlink_clock *c, uint64_t ps)
 {
 	unsigned __int128 cyc = (((unsigned __int128)ps << 32) + c->ps_mult - 1) /
 				c->ps_mult;

@@ -177,7 +177,13 @@ ibexlink_wire_send(struct ibexlink_wire *w, uint64_t now_ps, uint32_t len,
 struct ibexlink_clock {
 	uint64_t base;     /**< counter value at time 0 */
 	uint64_t ps_mult;  /**< picoseconds per cycle, 32.32 fixed point */
+	/** IBEXLINK_PS_PER_NS for a nanosecond counter (the virtual clock),
+	 * else 0: then a conversion is a multiply by a constant, not the
+	 * 128-bit arithmetic (a division) of a TSC's. */
+	uint64_t ps_per_cycle;
 };
+
+#define IBEXLINK_PS_PER_NS 1000
 
 /** @return 0, or -EINVAL when @p hz is 0 or below 1 kHz. */
 int ibexlink_clock_init(struct ibexlink_clock *c, uint64_t hz, uint64_t base);
@@ -185,14 +191,27 @@ int ibexlink_clock_init(struct ibexlink_clock *c, uint64_t hz, uint64_t base);
 static inline uint64_t
 ibexlink_clock_ps(const struct ibexlink_clock *c, uint64_t cycles)
 {
-	unsigned __int128 v = (unsigned __int128)(cycles - c->base) *
-			      c->ps_mult;
+	unsigned __int128 v;
 
+	if (c->ps_per_cycle == IBEXLINK_PS_PER_NS)
+		return (cycles - c->base) * IBEXLINK_PS_PER_NS;
+	v = (unsigned __int128)(cycles - c->base) * c->ps_mult;
 	return (uint64_t)(v >> 32);
 }
 
+/** ibexlink_clock_cycles() of a counter of any rate. */
+uint64_t ibexlink_clock_cycles_any(const struct ibexlink_clock *c,
+				   uint64_t ps);
+
 /** Smallest counter value at or after @p ps (for waiting until a time). */
-uint64_t ibexlink_clock_cycles(const struct ibexlink_clock *c, uint64_t ps);
+static inline uint64_t
+ibexlink_clock_cycles(const struct ibexlink_clock *c, uint64_t ps)
+{
+	if (c->ps_per_cycle == IBEXLINK_PS_PER_NS)
+		return c->base + (ps + IBEXLINK_PS_PER_NS - 1) /
+				 IBEXLINK_PS_PER_NS;
+	return ibexlink_clock_cycles_any(c, ps);
+}
 
 /* ---- 802.1Qbb pause obeyed by the sending MAC ---- */
 

@@ -312,6 +312,10 @@ test_clock(void **state)
 		cyc = ibexlink_clock_cycles(&c, 5000000);
 		assert_true(ibexlink_clock_ps(&c, cyc) >= 5000000);
 		assert_true(ibexlink_clock_ps(&c, cyc - 1) < 5000000);
+		/* and between two cycles (1 GHz: the nanosecond path) */
+		cyc = ibexlink_clock_cycles(&c, 5000001);
+		assert_true(ibexlink_clock_ps(&c, cyc) >= 5000001);
+		assert_true(ibexlink_clock_ps(&c, cyc - 1) < 5000001);
 	}
 }
 
