@@ -199,6 +199,7 @@ struct ctl_loop {
 	const struct ibex_ctl_opts *opts;
 	int sfd, tfd, efd;
 	uint64_t start, next_age, next_stats, next_idle, learn_rearm;
+	uint64_t age_clock_next; /* ibex_clock's ms of the next ageing */
 	uint64_t armed_at;      /* timerfd's deadline, 0: disarmed */
 	uint64_t last_rx, last_tsc, idle_rx, last_rx_change;
 	bool learn_pending;     /* a learn wake-up seen, holdoff running */
@@ -356,6 +357,28 @@ loop_switch_jobs(struct ctl_loop *l, unsigned int i, uint64_t now)
 				   now + IBEX_CAPTURE_POLL_MS : 0;
 }
 
+/*
+ * Has a CTL_AGE_MS of the data path's clock passed since the last ageing?
+ * The wall clock's tick asks, and under the real clock the answer is
+ * always yes. Under the virtual clock, ageing is the simulated network's
+ * and a second of it can take minutes of wall time: a scan of every
+ * switch's table (hundreds of MB in a large fabric) each wall second
+ * would find nothing to age and take the cache from the executive.
+ */
+static bool
+age_due(struct ctl_loop *l)
+{
+	uint64_t ms;
+
+	if (!ibex_clock_is_virtual())
+		return true;
+	ms = ibex_clock_now() / (ibex_clock_hz() / 1000);
+	if (ms < l->age_clock_next)
+		return false;
+	l->age_clock_next = ms + CTL_AGE_MS;
+	return true;
+}
+
 /* The periodic jobs that are due. @return true to stop. */
 static bool
 loop_jobs(struct ctl_loop *l, uint64_t now)
@@ -364,7 +387,9 @@ loop_jobs(struct ctl_loop *l, uint64_t now)
 	unsigned int i;
 
 	if (now >= l->next_age) {
-		for (i = 0; i < l->n; i++) {
+		unsigned int n = age_due(l) ? l->n : 0;
+
+		for (i = 0; i < n; i++) {
 			struct ibex_dp *dp = l->sw[i].dp;
 
 			ibex_fdb_age(dp->fdb,
@@ -470,6 +495,7 @@ loop_start(struct ctl_loop *l)
 
 	l->start = clock_ms();
 	l->next_age = l->start + CTL_AGE_MS;
+	l->age_clock_next = CTL_AGE_MS;
 	for (i = 0; i < l->n; i++)
 		l->st[i].next_links = l->sw[i].dp->nb_ports != 0 ? l->start : 0;
 	l->next_stats = opts->stats_period_ms != 0 ?
