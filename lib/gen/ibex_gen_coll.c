@@ -318,8 +318,15 @@ coll_send(const struct ibex_coll *c, unsigned int r, unsigned int s,
 {
 	*peer = 0;
 	*bytes = 0;
-	return c->cfg.algo->sends(&c->cfg, r, s, i,
-				  ibex_coll_msg_bytes(&c->cfg), peer, bytes);
+	return c->cfg.algo->sends(&c->cfg, r, s, i, c->msg_bytes, peer,
+				  bytes);
+}
+
+/* ibex_coll_recv_bytes() of the running collective. */
+static inline uint64_t
+coll_recv_bytes(const struct ibex_coll *c, unsigned int r, unsigned int s)
+{
+	return c->cfg.algo->recv_bytes(&c->cfg, r, s, c->msg_bytes);
 }
 
 uint64_t
@@ -352,6 +359,7 @@ ibex_coll_init(struct ibex_coll *c, const struct ibex_coll_cfg *cfg)
 		return -E2BIG;
 	memset(c, 0, sizeof(*c));
 	c->cfg = *cfg;
+	c->msg_bytes = ibex_coll_msg_bytes(cfg);
 	c->nsteps = (uint16_t)nsteps;
 	c->rng = cfg->seed;
 	c->rank = calloc(n, sizeof(*c->rank));
@@ -395,7 +403,7 @@ step_begin(struct ibex_coll *c, unsigned int r, unsigned int s, uint64_t now,
 	/* a step in which the rank neither sends nor receives (an extra
 	 * rank of halving-doubling waiting) has nothing to be late for */
 	if (draw && st->rank == (int)r && st->delay > 0 &&
-	    (k->nsend > 0 || ibex_coll_recv_bytes(&c->cfg, r, s) > 0) &&
+	    (k->nsend > 0 || coll_recv_bytes(c, r, s) > 0) &&
 	    !(st->once && k->late_iter) &&
 	    ibex_gen_rand_unit(&c->rng) < st->prob) {
 		k->state = IBEX_COLL_DELAYED;
@@ -406,7 +414,7 @@ step_begin(struct ibex_coll *c, unsigned int r, unsigned int s, uint64_t now,
 	}
 	/* once: a step with traffic on time is the rank's first too */
 	if (draw && st->once &&
-	    (k->nsend > 0 || ibex_coll_recv_bytes(&c->cfg, r, s) > 0))
+	    (k->nsend > 0 || coll_recv_bytes(c, r, s) > 0))
 		k->late_iter = true;
 	k->send_idx = 0;
 	k->send_left = k->nsend > 0 ? bytes : 0;
@@ -425,7 +433,7 @@ step_check(struct ibex_coll *c, unsigned int r, uint64_t now)
 
 	while (k->state == IBEX_COLL_WAIT &&
 	       ibex_coll_rx_got(c, r, k->step) >=
-	       ibex_coll_recv_bytes(&c->cfg, r, k->step)) {
+	       coll_recv_bytes(c, r, k->step)) {
 		if (now > c->step_max[k->step])
 			c->step_max[k->step] = now;
 		c->step_sum[k->step] += now;

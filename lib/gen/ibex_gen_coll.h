@@ -122,6 +122,9 @@ struct ibex_coll_rank {
  */
 struct ibex_coll {
 	struct ibex_coll_cfg cfg;
+	/** ibex_coll_msg_bytes(&cfg), kept: a frame's turn asks for it
+	 * several times, and it costs a 64-bit division each */
+	uint64_t msg_bytes;
 	uint16_t nsteps;
 	uint16_t ndone;                   /**< ranks DONE */
 	uint32_t iter;                    /**< iterations started */
