@@ -11,10 +11,16 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_mempool.h>
 
 #include "ibex_clock.h"
 #include "ibex_pdev.h"
+
+RTE_LOG_REGISTER(ibex_pdev_logtype, ibex.pdev, INFO);
+#define RTE_LOGTYPE_IBEX_PDEV ibex_pdev_logtype
 
 struct ibex_pdev ibex_pdevs[IBEX_PDEV_MAX];
 unsigned int ibex_pdev_used;
@@ -367,19 +373,40 @@ ibex_pdev_stats_get(uint16_t id, struct rte_eth_stats *st)
 	return d->ops->stats_get(d->dev, st);
 }
 
+/* Is DPDK's "stack" mempool handler loaded (EAL loads it as a plugin)? */
+static bool
+stack_ops_loaded(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+		if (strcmp(rte_mempool_ops_table.ops[i].name, "stack") == 0)
+			return true;
+	return false;
+}
+
 struct rte_mempool *
 ibex_pdev_pool_create(const char *name, unsigned int n,
 		      unsigned int cache_size, uint16_t data_room,
 		      int socket_id)
 {
-	struct rte_mempool *mp = NULL;
+	static bool told;
 
-	if (ibex_clock_is_virtual())
-		mp = rte_pktmbuf_pool_create_by_ops(name, n, cache_size, 0,
-						    data_room, socket_id,
-						    "stack");
-	if (mp == NULL)
-		mp = rte_pktmbuf_pool_create(name, n, cache_size, 0,
-					     data_room, socket_id);
-	return mp;
+	/* EAL's --mbuf-pool-ops-name is the user's choice: it wins. */
+	if (ibex_clock_is_virtual() && rte_eal_mbuf_user_pool_ops() == NULL) {
+		if (stack_ops_loaded())
+			return rte_pktmbuf_pool_create_by_ops(name, n,
+							      cache_size, 0,
+							      data_room,
+							      socket_id,
+							      "stack");
+		if (!told)
+			RTE_LOG(NOTICE, IBEX_PDEV, "no \"stack\" mempool handler "
+				"(librte-mempool-stack23): the virtual clock's "
+				"pools use the default, FIFO one, and run "
+				"slower\n");
+		told = true;
+	}
+	return rte_pktmbuf_pool_create(name, n, cache_size, 0, data_room,
+				       socket_id);
 }

@@ -114,7 +114,8 @@ unsigned int ibex_pdev_count(void);
  * once the per-lcore cache overflows, each allocation takes the coldest
  * mbuf of the pool, a cache miss on its header and first data line. The
  * "stack" handler (LIFO) gives back the ones just freed, still in cache;
- * where it is missing, the default serves.
+ * where it is missing, the default serves (and a notice says so, once).
+ * EAL's --mbuf-pool-ops-name, when given, wins under either clock.
  */
 struct rte_mempool *ibex_pdev_pool_create(const char *name, unsigned int n,
 					  unsigned int cache_size,

@@ -41,7 +41,7 @@ ibexlink_clock_init(struct ibexlink_clock *c, uint64_t hz, uint64_t base)
 	/* 1e12 / hz in 32.32: at 1 GHz..10 GHz the error is below 1e-10. */
 	c->ps_mult = (uint64_t)(((unsigned __int128)IBEXLINK_PS_PER_S << 32) /
 				hz);
-	c->ps_per_cycle = hz * IBEXLINK_PS_PER_NS == IBEXLINK_PS_PER_S ?
+	c->ps_per_cycle = hz == IBEXLINK_PS_PER_S / IBEXLINK_PS_PER_NS ?
 			  IBEXLINK_PS_PER_NS : 0;
 	return 0;
 }

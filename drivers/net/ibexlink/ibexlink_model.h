@@ -307,7 +307,7 @@ ibexlink_ring_free(struct ibexlink_ring *r)
 	uint32_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
 	uint32_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
 
-	return r->mask + 1 - (head - tail);
+	return r->prod_mask + 1 - (head - tail);
 }
 
 /** Producer: append one frame; false when full. */

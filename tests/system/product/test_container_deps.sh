@@ -209,12 +209,12 @@ check_ok "$nbin binaries and $ndrv driver files: ${#seen[@]} libraries, all in t
 
 # --- 4. the drivers ibex uses as ports ----------------------------------------
 nodrv=()
-for d in bus_vdev mempool_ring net_ring net_null net_memif net_pcap \
+for d in bus_vdev mempool_ring mempool_stack net_ring net_null net_memif net_pcap \
 		net_af_packet net_af_xdp net_virtio net_vhost net_tap; do
 	[ -n "$pmds" ] && compgen -G "$pmds/librte_$d.so*" >/dev/null || nodrv+=("$d")
 done
 [ ${#nodrv[@]} -eq 0 ] || fail "drivers not in the image's EAL plugin directory: ${nodrv[*]}"
-check_ok "drivers in the image: ring, null, memif, pcap, af_packet, af_xdp, virtio, vhost, tap"
+check_ok "drivers in the image: mempool ring and stack, ring, null, memif, pcap, af_packet, af_xdp, virtio, vhost, tap"
 
 # --- 5. run it in that root alone -------------------------------------------
 if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null || ! command -v chroot >/dev/null; then
