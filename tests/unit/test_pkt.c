@@ -155,6 +155,35 @@ test_csum_fold(void **state)
 	assert_int_equal(ibex_csum_fold(NULL, 0, 0x12345), 0x2346);
 }
 
+/* Every length and alignment against the reference, on pseudo-random
+ * bytes and starting sums (the fold reads four bytes at a time). */
+static void
+test_csum_fold_lengths(void **state)
+{
+	uint8_t buf[72];
+	uint32_t x = 12345, len, off, k;
+
+	(void)state;
+	for (k = 0; k < 64; k++)
+		for (len = 0; len <= 67; len++)
+			for (off = 0; off < 4; off++) {
+				uint32_t s0, i;
+
+				for (i = 0; i < sizeof(buf); i++) {
+					x = x * 1103515245u + 12345u;
+					buf[i] = (uint8_t)(x >> 16);
+				}
+				/* all-ones and zero runs: the fold's edges */
+				if (k == 0)
+					memset(buf, 0xff, sizeof(buf));
+				if (k == 1)
+					memset(buf, 0, sizeof(buf));
+				s0 = (x >> 8) & 0xffff;
+				assert_int_equal(ibex_csum_fold(buf + off, len, s0),
+						 ref_sum(buf + off, len, s0));
+			}
+}
+
 /* --- Good frames -------------------------------------------------------- */
 
 static void
@@ -1178,6 +1207,7 @@ main(void)
 	const struct CMUnitTest helpers[] = {
 		cmocka_unit_test(test_mac_parse_format),
 		cmocka_unit_test(test_csum_fold),
+		cmocka_unit_test(test_csum_fold_lengths),
 		cmocka_unit_test(test_bth_set_fecn),
 	};
 	const struct CMUnitTest good[] = {
