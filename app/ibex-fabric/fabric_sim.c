@@ -62,25 +62,33 @@ heap_push(struct fabric_sim *s, uint64_t t, uint32_t owner)
 	return 0;
 }
 
+/*
+ * Pop the earliest event. The hole left at the root goes down to a leaf
+ * along the earlier child, one comparison a level; the last entry then
+ * fills it, climbing only if it is earlier than the parents there. The
+ * links schedule in nearly increasing time, so the last entry is nearly
+ * always the latest and stays at the leaf: the usual sift-down would
+ * compare it at every level for nothing.
+ */
 static struct fabric_sim_event
 heap_pop(struct fabric_sim *s)
 {
 	struct fabric_sim_event top = s->heap[0], last = s->heap[--s->heap_n];
-	size_t i = 0, c;
+	size_t n = s->heap_n, i = 0, c;
 
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= s->heap_n)
-			break;
-		if (c + 1 < s->heap_n && s->heap[c + 1].t < s->heap[c].t)
+	if (n == 0)
+		return top;
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && s->heap[c + 1].t < s->heap[c].t)
 			c++;
-		if (s->heap[c].t >= last.t)
-			break;
 		s->heap[i] = s->heap[c];
 		i = c;
 	}
-	if (s->heap_n != 0)
-		s->heap[i] = last;
+	while (i > 0 && s->heap[(i - 1) / 2].t > last.t) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = last;
 	return top;
 }
 
