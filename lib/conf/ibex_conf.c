@@ -137,8 +137,6 @@ static const char *const conf_scatter[] = { "auto", "on", "off", NULL };
 static const char *const conf_down_up[] = { "down", "up", NULL };
 /* enum ibex_sl_mode */
 static const char *const conf_sl_modes[] = { "pcp", "dscp", NULL };
-/* enum ibex_fc_mode */
-static const char *const conf_fc_modes[] = { "none", "credit", "pfc", NULL };
 /* enum ibex_pfc_wd_action */
 static const char *const conf_wd_actions[] = {
 	"off", "alarm", "forward", "drop", NULL
@@ -195,7 +193,7 @@ static const struct conf_key conf_port_keys[] = {
 	   .word = "off", .lines = CL_VL),
 	CK("vl-queue", CT_SIZE, CONF_P, vl_queue_blocks, IBEX_BLOCK_BYTES,
 	   CONF_GB, CK_BLOCKS, .lines = CL_VL),
-	CK_ENUM("fc", CONF_P, fc_mode, conf_fc_modes,
+	CK_ENUM("fc", CONF_P, fc_mode, ibex_fc_mode_names,
 		.lines = CL_FC | CL_FCMODE, .flags = CK_RESTART),
 	CK_ENUM("rx-scatter", CONF_P, rx_scatter, conf_scatter,
 		.flags = CK_RESTART),

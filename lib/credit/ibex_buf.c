@@ -6,6 +6,13 @@
 
 #include "ibex_buf.h"
 
+const char *const ibex_fc_mode_names[IBEX_FC_MODE_NB + 1] = {
+	[IBEX_FC_NONE] = "none",
+	[IBEX_FC_CREDIT] = "credit",
+	[IBEX_FC_PFC] = "pfc",
+	[IBEX_FC_MODE_NB] = NULL,
+};
+
 /* Propagation in copper and fibre, about 2/3 c: 5 ns per metre. */
 #define IBEX_NS_PER_METRE 5
 /* Worst block cost per wire byte: a 65-byte frame is 2 blocks in 85 byte

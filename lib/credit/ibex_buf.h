@@ -44,7 +44,20 @@ enum ibex_fc_mode {
 	IBEX_FC_NONE = 0,   /**< no flow control: every VL is lossy */
 	IBEX_FC_CREDIT = 1, /**< ibex credits (peer is an ibex switch) */
 	IBEX_FC_PFC = 2,    /**< 802.1Qbb PFC (peer is a NIC/switch) */
+	IBEX_FC_MODE_NB
 };
+
+/** The modes' names, as the configuration (`fc MODE`) and every report
+ * spell them, indexed by enum ibex_fc_mode and ending with NULL: the one
+ * table of them. */
+extern const char *const ibex_fc_mode_names[IBEX_FC_MODE_NB + 1];
+
+/** The name of flow-control mode @p mode ("?" for none). */
+static inline const char *
+ibex_fc_mode_name(unsigned int mode)
+{
+	return mode < IBEX_FC_MODE_NB ? ibex_fc_mode_names[mode] : "?";
+}
 
 /** Where an admitted frame went, or why it did not. */
 enum ibex_buf_verdict {

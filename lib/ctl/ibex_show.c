@@ -50,14 +50,6 @@ fmt_rate(uint64_t bps, char *buf, size_t len)
 }
 
 static const char *
-fc_name(uint8_t mode)
-{
-	static const char *const n[] = { "none", "credit", "pfc" };
-
-	return mode < RTE_DIM(n) ? n[mode] : "?";
-}
-
-static const char *
 wd_name(uint8_t action)
 {
 	static const char *const n[] = { "off", "alarm", "forward", "drop" };
@@ -240,7 +232,7 @@ ibex_show_credits_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 			ibex_fc_lane_cnt_values(&v, vl, lv);
 			ibex_emit_obj_begin(e, NULL);
 			ibex_emit_str(e, "port", cp->name);
-			ibex_emit_str(e, "fc", fc_name(cp->fc_mode));
+			ibex_emit_str(e, "fc", ibex_fc_mode_name(cp->fc_mode));
 			ibex_emit_u64(e, "vl", vl);
 			ibex_emit_str(e, "class", lane_class(cp, vl));
 			ibex_emit_u64(e, "reserved_blocks",
@@ -281,7 +273,7 @@ ibex_show_credits_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 		for (vl = 0; vl < port_vls(cp); vl++) {
 			ibex_fc_lane_cnt_values(&v, vl, lv);
 			ibex_out_printf(o, "%-12s %-6s %2u %-8s %15u %16u %10u",
-					cp->name, fc_name(cp->fc_mode), vl,
+					cp->name, ibex_fc_mode_name(cp->fc_mode), vl,
 					lane_class(cp, vl),
 					ibex_conf_lane_reserved_blocks(cp, vl),
 					cp->credit_period_us,
@@ -325,7 +317,7 @@ ibex_show_pfc_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 		ibex_fc_cnt_values(&v, fv);
 		ibex_emit_obj_begin(e, NULL);
 		ibex_emit_str(e, "port", cp->name);
-		ibex_emit_str(e, "fc", fc_name(cp->fc_mode));
+		ibex_emit_str(e, "fc", ibex_fc_mode_name(cp->fc_mode));
 		ibex_emit_u64(e, "lossless_mask", cp->lossless_mask);
 		ibex_emit_bool(e, "headroom_auto", cp->pfc_headroom_auto);
 		ibex_emit_u64(e, "headroom_blocks", cp->pfc_headroom_blocks);
@@ -380,7 +372,7 @@ ibex_show_pfc_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 			snprintf(hr, sizeof(hr), "%u", cp->pfc_headroom_blocks);
 		ibex_out_printf(o, "%-12s %-6s 0x%04x   %9s %8u %8u %7u %9u "
 				"%6s %-7s %9u %10u 0x%04x", cp->name,
-				fc_name(cp->fc_mode), cp->lossless_mask, hr,
+				ibex_fc_mode_name(cp->fc_mode), cp->lossless_mask, hr,
 				cp->pfc_xoff_blocks, cp->pfc_xon_gap_blocks,
 				cp->pfc_quanta, cp->pfc_refresh_margin_us,
 				cp->pfc_hw ? "on" : "off",

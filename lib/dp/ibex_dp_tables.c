@@ -77,9 +77,8 @@ fc_conf_build(struct ibex_dp_tables *t, uint16_t p,
 				(uint64_t)cp->wd_detect_ms * 1000000,
 				(uint64_t)cp->wd_recover_ms * 1000000);
 	if (ret < 0) {
-		snprintf(err, errlen, "port %s: %s parameters refused",
-			 cp->name, cp->fc_mode == IBEX_FC_CREDIT ? "credit" :
-			 "PFC");
+		snprintf(err, errlen, "port %s: fc %s parameters refused",
+			 cp->name, ibex_fc_mode_name(cp->fc_mode));
 		return ret;
 	}
 	if (cp->fc_mode != IBEX_FC_NONE)
