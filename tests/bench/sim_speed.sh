@@ -5,7 +5,7 @@
 # the same scenario (docs/simulation.md, "Speed"):
 #
 #   tests/bench/sim_speed.sh [-b BUILD] [-r ROUNDS] [-t TOPOLOGY] [-n RANKS]
-#                            [-s SIZE] [-e ENGINE]
+#                            [-s SIZE] [-e ENGINE] [-c CLOCKS] [-m MB]
 #
 # Runs ENGINE (ring) all-reduce of SIZE (1M) on TOPOLOGY
 # (conf/fabric/leaf4-spine2-64.yaml, RANKS 64), 3 iterations after 1
@@ -14,18 +14,26 @@
 # per wall second, frame-hops per wall second, peak RSS and the process's
 # wall time (setup included); then the medians. The real clock runs the
 # file's rates against the wall clock on the shared CPUs: its collective
-# time is what a loaded host makes of it.
+# time is what a loaded host makes of it. CLOCKS ("virtual real") picks
+# the clocks, MB (4096) DPDK's memory: the 1,024-rank ring of
+# docs/simulation.md is
+#   ibex-topo fattree 16 --rate 400G -o ft16.yaml
+#   tests/bench/sim_speed.sh -t ft16.yaml -n 1024 -c virtual -m 12288
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 build=build rounds=3 topo=conf/fabric/leaf4-spine2-64.yaml ranks=64 size=1M
-engine=ring
-while getopts "b:r:t:n:s:e:h" o; do
+engine=ring clocks="virtual real" mem=4096
+while getopts "b:r:t:n:s:e:c:m:h" o; do
 	case $o in
 	b) build=$OPTARG ;; r) rounds=$OPTARG ;; t) topo=$OPTARG ;;
 	n) ranks=$OPTARG ;; s) size=$OPTARG ;; e) engine=$OPTARG ;;
-	*) sed -n '2,17p' "$0"; exit 2 ;;
+	c) clocks=$OPTARG ;; m) mem=$OPTARG ;;
+	*) sed -n '2,22p' "$0"; exit 2 ;;
 	esac
+done
+for c in $clocks; do
+	case $c in virtual | real) ;; *) echo "-c: virtual, real, not $c" >&2; exit 2 ;; esac
 done
 fab=$build/app/ibex-fabric/ibex-fabric
 [ -x "$fab" ] || { echo "no $fab: build first" >&2; exit 2; }
@@ -35,7 +43,7 @@ trap 'rm -rf "$tmp"' EXIT
 one() { # CLOCK ROUND
 	local log=$tmp/$1.$2.log
 	/usr/bin/time -f "wall %e s" "$fab" --lcores 0@0,1@1,2@0 --no-huge \
-		-m 4096 --no-pci --file-prefix "simspeed$$" \
+		-m "$mem" --no-pci --file-prefix "simspeed$$" \
 		--log-level='lib.*:notice' -- "$topo" --clock "$1" --ctl-dir none \
 		--gen "--engine $engine --ranks $ranks -b $size -e $size -n 3 -w 1 \
 		--json $tmp/$1.$2.json" >"$log" 2>&1 || true
@@ -60,8 +68,9 @@ PY
 }
 echo "# $engine all-reduce of $size, $ranks ranks, $topo; $rounds rounds, interleaved"
 for ((r = 1; r <= rounds; r++)); do
-	one virtual "$r"
-	one real "$r"
+	for c in $clocks; do
+		one "$c" "$r"
+	done
 done | tee "$tmp/all.txt"
 python3 - "$tmp/all.txt" <<'PY'
 import re, statistics, sys
