@@ -192,3 +192,101 @@ ibex_fcf_credit_parse(const void *frame, uint32_t len,
 	}
 	return check_credit(m);
 }
+
+static inline void
+put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static inline uint32_t
+get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
+}
+
+/* The lowest @p max set bits of @p mask. */
+static uint32_t
+low_bits(uint32_t mask, unsigned int max)
+{
+	uint32_t out = 0;
+
+	while (mask != 0 && max-- > 0) {
+		out |= mask & -mask;
+		mask &= mask - 1;
+	}
+	return out;
+}
+
+int
+ibex_fcf_cbfc_build(void *buf, uint32_t cap, const uint8_t src[6],
+		    const struct ibex_fcf_cbfc *m, uint32_t *left)
+{
+	uint8_t *b = buf, *r;
+	uint32_t vcs = low_bits(*left, IBEX_FCF_CBFC_MAX_VCS), v;
+
+	if ((m->type != IBEX_FCF_CBFC_CC && m->type != IBEX_FCF_CBFC_CF) ||
+	    vcs == 0 || (*left & ~m->vcs) != 0)
+		return -EINVAL;
+	for (v = 0; v < IBEX_FCF_CBFC_PORT_VCS; v++)
+		if ((vcs >> v & 1) && m->count[v] > 0xfffff)
+			return -EINVAL;
+	if (cap < IBEX_ETHER_MIN_LEN)
+		return -ENOSPC;
+	put_ether(b, ibex_fcf_credit_da, src, IBEX_ETHERTYPE_IBEXFC,
+		  IBEX_ETHER_MIN_LEN);
+	b[14] = IBEX_FCF_CBFC_MAGIC;
+	b[15] = IBEX_FCF_VERSION;
+	b[16] = m->type;
+	put32(b + 18, vcs);
+	r = b + IBEX_FCF_CBFC_HDR_LEN;
+	for (v = 0; v < IBEX_FCF_CBFC_PORT_VCS; v++) {
+		if (!(vcs >> v & 1))
+			continue;
+		r[0] = (uint8_t)(m->count[v] >> 16);
+		put16(r + 1, (uint16_t)m->count[v]);
+		r += IBEX_FCF_CBFC_REC_LEN;
+	}
+	*left &= ~vcs;
+	return IBEX_ETHER_MIN_LEN;
+}
+
+enum ibex_fcf_err
+ibex_fcf_cbfc_parse(const void *frame, uint32_t len, struct ibex_fcf_cbfc *m)
+{
+	const uint8_t *b = frame, *r;
+	unsigned int n, v;
+
+	if (len < 14)
+		return IBEX_FCF_TRUNC;
+	if (get16(b + 12) != IBEX_ETHERTYPE_IBEXFC)
+		return IBEX_FCF_ETHERTYPE;
+	if (len < IBEX_FCF_CBFC_HDR_LEN)
+		return IBEX_FCF_TRUNC;
+	if (b[14] != IBEX_FCF_CBFC_MAGIC)
+		return IBEX_FCF_MAGIC_BAD;
+	if (b[15] != IBEX_FCF_VERSION)
+		return IBEX_FCF_VERSION_BAD;
+	if (b[16] != IBEX_FCF_CBFC_CC && b[16] != IBEX_FCF_CBFC_CF)
+		return IBEX_FCF_OP_BAD;
+	if (b[17] != 0)
+		return IBEX_FCF_RESERVED;
+	m->type = b[16];
+	m->vcs = get32(b + 18);
+	n = (unsigned int)__builtin_popcount(m->vcs);
+	if (n == 0 || n > IBEX_FCF_CBFC_MAX_VCS)
+		return IBEX_FCF_COUNT_BAD;
+	if (len < IBEX_FCF_CBFC_HDR_LEN + n * IBEX_FCF_CBFC_REC_LEN)
+		return IBEX_FCF_TRUNC;
+	r = b + IBEX_FCF_CBFC_HDR_LEN;
+	for (v = 0; v < IBEX_FCF_CBFC_PORT_VCS; v++) {
+		if (!(m->vcs >> v & 1))
+			continue;
+		if (r[0] & 0xf0)
+			return IBEX_FCF_RESERVED;
+		m->count[v] = (uint32_t)r[0] << 16 | get16(r + 1);
+		r += IBEX_FCF_CBFC_REC_LEN;
+	}
+	return IBEX_FCF_OK;
+}

@@ -12,6 +12,10 @@
  * - The ibex credit frame (EtherType 0x88B5, IEEE local experimental): the
  *   InfiniBand link-level flow-control packet (IBA Vol 1 7.9) for all VLs
  *   of a port in one Ethernet frame. Byte layout in docs/flow-control.md.
+ * - UEC CBFC's messages as ibex frames (the same EtherType, magic 0xCB):
+ *   CC_Update (the sender's consumed counts) and CF_Update where a port
+ *   has no ordered sets to carry it (the receiver's freed counts); up to
+ *   12 VCs a 60-byte frame. Byte layout in docs/cbfc.md.
  *
  * Pure logic over byte buffers: no EAL, no allocation. Parse never reads
  * beyond @p len and says exactly what is wrong with a malformed frame; the
@@ -43,6 +47,30 @@
 #define IBEX_FCF_REC_LEN 6
 /** Largest credit frame: header + 15 records. */
 #define IBEX_FCF_MAX_LEN (IBEX_FCF_HDR_LEN + IBEX_FCF_MAX_VLS * IBEX_FCF_REC_LEN)
+
+/** Magic in byte 14 of a CBFC message frame. */
+#define IBEX_FCF_CBFC_MAGIC 0xCB
+/** Offset of the first count in a CBFC message frame. */
+#define IBEX_FCF_CBFC_HDR_LEN 22
+/** Bytes of one count (20 bits, the top 4 reserved). */
+#define IBEX_FCF_CBFC_REC_LEN 3
+/** VCs one CBFC message frame carries: 12 fill the 60-byte minimum. */
+#define IBEX_FCF_CBFC_MAX_VCS 12
+/** VCs a port has at most (UEC: 32). */
+#define IBEX_FCF_CBFC_PORT_VCS 32
+
+/** What a CBFC message frame carries. */
+enum ibex_fcf_cbfc_type {
+	IBEX_FCF_CBFC_CC = 1, /**< CC_Update: sender's S_CC per VC */
+	IBEX_FCF_CBFC_CF = 2, /**< CF_Update (shim): receiver's R_CF per VC */
+};
+
+/** Contents of a CBFC message frame. */
+struct ibex_fcf_cbfc {
+	uint8_t type;         /**< enum ibex_fcf_cbfc_type */
+	uint32_t vcs;         /**< bit v: VC v's count is carried */
+	uint32_t count[IBEX_FCF_CBFC_PORT_VCS]; /**< 20-bit counts, by VC */
+};
 
 /** Credit frame operation (IBA: Op field of the flow-control packet). */
 enum ibex_fcf_op {
@@ -124,5 +152,22 @@ int ibex_fcf_credit_build(void *buf, uint32_t cap, const uint8_t src[6],
 /** Parse and validate a credit frame; any destination is accepted. */
 enum ibex_fcf_err ibex_fcf_credit_parse(const void *frame, uint32_t len,
 					struct ibex_fcf_credit *m);
+
+/**
+ * Build the next CBFC message frame of @p m, to ibex_fcf_credit_da: the
+ * lowest (up to 12) VCs of @p left, which are cleared from it. Call until
+ * @p left is 0 for a message of more VCs (a CC_Update of 32 VCs takes
+ * three frames).
+ * @return 60, -EINVAL for an invalid message (a type other than CC/CF,
+ *   @p left empty or not within m->vcs, a count above 20 bits), -ENOSPC
+ *   when @p cap < 60.
+ */
+int ibex_fcf_cbfc_build(void *buf, uint32_t cap, const uint8_t src[6],
+			const struct ibex_fcf_cbfc *m, uint32_t *left);
+
+/** Parse and validate a CBFC message frame; any destination is accepted.
+ * Counts of VCs not in m->vcs are left as they were. */
+enum ibex_fcf_err ibex_fcf_cbfc_parse(const void *frame, uint32_t len,
+				      struct ibex_fcf_cbfc *m);
 
 #endif /* IBEX_FCFRAME_H */

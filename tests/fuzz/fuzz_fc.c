@@ -2,7 +2,8 @@
 /*
  * libFuzzer harness of the flow-control frame decoders (lib/pkt
  * ibex_fcframe.c) and of what a received PFC frame drives (lib/credit
- * ibex_pfc.c): any bytes as a PFC frame and as an ibex credit frame.
+ * ibex_pfc.c): any bytes as a PFC frame, as an ibex credit frame and as
+ * a UEC CBFC message frame.
  *
  * Checked beyond "no crash": a frame that parses is rebuilt from what was
  * parsed, and the rebuilt frame parses to the same contents (the decoders
@@ -84,6 +85,30 @@ check_credit(const uint8_t *frame, uint32_t len)
 			abort();
 }
 
+static void
+check_cbfc(const uint8_t *frame, uint32_t len)
+{
+	struct ibex_fcf_cbfc m, m2;
+	uint8_t buf[64];
+	uint32_t left, v;
+
+	memset(&m, 0, sizeof(m));
+	if (ibex_fcf_cbfc_parse(frame, len, &m) != IBEX_FCF_OK)
+		return;
+	left = m.vcs;
+	if (m.vcs == 0 || __builtin_popcount(m.vcs) > IBEX_FCF_CBFC_MAX_VCS ||
+	    ibex_fcf_cbfc_build(buf, sizeof(buf), fuzz_src, &m, &left) != 60 ||
+	    left != 0)
+		abort();
+	memset(&m2, 0, sizeof(m2));
+	if (ibex_fcf_cbfc_parse(buf, 60, &m2) != IBEX_FCF_OK ||
+	    m2.type != m.type || m2.vcs != m.vcs)
+		abort();
+	for (v = 0; v < IBEX_FCF_CBFC_PORT_VCS; v++)
+		if (m2.count[v] != m.count[v] || m.count[v] > 0xfffff)
+			abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -95,6 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(frame, data, len);
 	check_pfc(frame, len);
 	check_credit(frame, len);
+	check_cbfc(frame, len);
 	/* every result has a name */
 	if (ibex_fcf_err_name(ibex_fcf_pfc_parse(frame, len, &(struct
 	    ibex_fcf_pfc){ 0 })) == NULL)

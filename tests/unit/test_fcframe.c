@@ -220,6 +220,111 @@ test_credit_malformed(void **state)
 	expect_bad(26, 0x00, IBEX_FCF_VL_ORDER);
 }
 
+/* A CC_Update of all 32 VCs: three frames of 12, 12 and 8 counts, each
+ * 60 bytes, the counts at their documented offsets. */
+static void
+test_cbfc_round_trip(void **state)
+{
+	struct ibex_fcf_cbfc m = { .type = IBEX_FCF_CBFC_CC,
+				   .vcs = UINT32_MAX }, got = { 0 };
+	uint8_t buf[64];
+	uint32_t left = UINT32_MAX, v, frames = 0;
+
+	(void)state;
+	for (v = 0; v < 32; v++)
+		m.count[v] = (v * 40503u + 7) & 0xfffff;
+	m.count[31] = 0xfffff;
+	while (left != 0) {
+		uint32_t before = left;
+
+		assert_int_equal(ibex_fcf_cbfc_build(buf, sizeof(buf), src, &m,
+						     &left), 60);
+		assert_int_equal(buf[14], 0xcb);
+		assert_int_equal(buf[16], IBEX_FCF_CBFC_CC);
+		assert_int_equal(ibex_fcf_cbfc_parse(buf, 60, &got),
+				 IBEX_FCF_OK);
+		assert_int_equal(got.vcs, before & ~left);
+		assert_int_equal(__builtin_popcount(got.vcs),
+				 frames < 2 ? 12 : 8);
+		frames++;
+	}
+	assert_int_equal(frames, 3);
+	for (v = 0; v < 32; v++)
+		assert_int_equal(got.count[v], m.count[v]);
+	/* The last frame: VCs 24..31, VC 24's count first, at byte 22. */
+	assert_int_equal((uint32_t)buf[18] << 24 | (uint32_t)buf[19] << 16 |
+			 (uint32_t)buf[20] << 8 | buf[21], 0xff000000u);
+	assert_int_equal(buf[22] << 16 | buf[23] << 8 | buf[24], m.count[24]);
+	/* A CF_Update shim of one VC. */
+	m = (struct ibex_fcf_cbfc){ .type = IBEX_FCF_CBFC_CF, .vcs = 1u << 5 };
+	m.count[5] = 12345;
+	left = m.vcs;
+	assert_int_equal(ibex_fcf_cbfc_build(buf, sizeof(buf), src, &m, &left),
+			 60);
+	assert_int_equal(ibex_fcf_cbfc_parse(buf, 60, &got), IBEX_FCF_OK);
+	assert_int_equal(got.type, IBEX_FCF_CBFC_CF);
+	assert_int_equal(got.vcs, 1u << 5);
+	assert_int_equal(got.count[5], 12345);
+	/* An ibex credit frame is not a CBFC one, and the other way round. */
+	{
+		struct ibex_fcf_credit c;
+
+		assert_int_equal(ibex_fcf_credit_parse(buf, 60, &c),
+				 IBEX_FCF_MAGIC_BAD);
+	}
+}
+
+static void
+test_cbfc_invalid(void **state)
+{
+	struct ibex_fcf_cbfc m = { .type = IBEX_FCF_CBFC_CC, .vcs = 3 }, got;
+	uint8_t buf[64], bad[64];
+	uint32_t left;
+
+	(void)state;
+	left = 3;
+	m.count[1] = 0x100000;            /* 21 bits */
+	assert_int_equal(ibex_fcf_cbfc_build(buf, 64, src, &m, &left), -EINVAL);
+	m.count[1] = 1;
+	left = 4;                         /* not in the message */
+	assert_int_equal(ibex_fcf_cbfc_build(buf, 64, src, &m, &left), -EINVAL);
+	left = 0;
+	assert_int_equal(ibex_fcf_cbfc_build(buf, 64, src, &m, &left), -EINVAL);
+	left = 3;
+	m.type = 3;
+	assert_int_equal(ibex_fcf_cbfc_build(buf, 64, src, &m, &left), -EINVAL);
+	m.type = IBEX_FCF_CBFC_CC;
+	assert_int_equal(ibex_fcf_cbfc_build(buf, 59, src, &m, &left), -ENOSPC);
+	assert_int_equal(left, 3);
+	assert_int_equal(ibex_fcf_cbfc_build(buf, 64, src, &m, &left), 60);
+	assert_int_equal(left, 0);
+#define MANGLE(i, val, err) do { memcpy(bad, buf, 60); bad[i] = (val);	\
+		assert_int_equal(ibex_fcf_cbfc_parse(bad, 60, &got), err);	\
+	} while (0)
+	MANGLE(14, 0xfc, IBEX_FCF_MAGIC_BAD);
+	MANGLE(15, 2, IBEX_FCF_VERSION_BAD);
+	MANGLE(16, 0, IBEX_FCF_OP_BAD);
+	MANGLE(16, 3, IBEX_FCF_OP_BAD);
+	MANGLE(17, 1, IBEX_FCF_RESERVED);
+	MANGLE(22, 0x10, IBEX_FCF_RESERVED);   /* a count's top nibble */
+	MANGLE(21, 0, IBEX_FCF_COUNT_BAD);     /* no VC */
+	MANGLE(12, 0x08, IBEX_FCF_ETHERTYPE);
+#undef MANGLE
+	/* 13 VCs are more than a frame carries. */
+	memcpy(bad, buf, 60);
+	bad[20] = 0x1f;
+	bad[21] = 0xff;
+	assert_int_equal(ibex_fcf_cbfc_parse(bad, 60, &got), IBEX_FCF_COUNT_BAD);
+	/* 12 VCs need 22 + 36 bytes: one short is truncated. */
+	memcpy(bad, buf, 60);
+	bad[20] = 0x0f;
+	bad[21] = 0xff;
+	assert_int_equal(ibex_fcf_cbfc_parse(bad, 57, &got), IBEX_FCF_TRUNC);
+	assert_int_equal(ibex_fcf_cbfc_parse(bad, 58, &got), IBEX_FCF_OK);
+	assert_int_equal(ibex_fcf_cbfc_parse(bad, 21, &got), IBEX_FCF_TRUNC);
+	assert_int_equal(ibex_fcf_cbfc_parse(bad, 13, &got), IBEX_FCF_TRUNC);
+}
+
 int
 main(void)
 {
@@ -231,6 +336,8 @@ main(void)
 		cmocka_unit_test(test_credit_full),
 		cmocka_unit_test(test_credit_build_invalid),
 		cmocka_unit_test(test_credit_malformed),
+		cmocka_unit_test(test_cbfc_round_trip),
+		cmocka_unit_test(test_cbfc_invalid),
 	};
 
 	return cmocka_run_group_tests_name("fcframe", tests, NULL, NULL);
