@@ -38,11 +38,11 @@ ibex_cbfc_conf_default(struct ibex_cbfc_conf *c, unsigned int n_vcs)
 static int
 check_port(const struct ibex_cbfc_conf *c, char *err, size_t errlen)
 {
-	uint32_t all = c->n_vcs == 32 ? UINT32_MAX :
-		       (UINT32_C(1) << c->n_vcs) - 1;
+	uint32_t all;
 
 	CHECK(c->n_vcs >= 1 && c->n_vcs <= IBEX_CBFC_MAX_VCS,
 	      "VCs: 1..%u, not %u", IBEX_CBFC_MAX_VCS, c->n_vcs);
+	all = c->n_vcs == 32 ? UINT32_MAX : (UINT32_C(1) << c->n_vcs) - 1;
 	CHECK(c->credit_size >= IBEX_CBFC_CREDIT_SIZE_MIN &&
 	      c->credit_size <= IBEX_CBFC_CREDIT_SIZE_MAX,
 	      "credit size: %u..%u bytes, not %u", IBEX_CBFC_CREDIT_SIZE_MIN,
