@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ibex_cbfc.h"
+#include "ibex_require.h"
 
 void
 ibex_cbfc_conf_default(struct ibex_cbfc_conf *c, unsigned int n_vcs)
@@ -28,53 +29,50 @@ ibex_cbfc_conf_default(struct ibex_cbfc_conf *c, unsigned int n_vcs)
 	}
 }
 
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		snprintf(err, errlen, __VA_ARGS__);			\
-		return -EINVAL;						\
-	}								\
-} while (0)
-
 static int
 check_port(const struct ibex_cbfc_conf *c, char *err, size_t errlen)
 {
 	uint32_t all;
 
-	CHECK(c->n_vcs >= 1 && c->n_vcs <= IBEX_CBFC_MAX_VCS,
-	      "VCs: 1..%u, not %u", IBEX_CBFC_MAX_VCS, c->n_vcs);
+	IBEX_REQUIRE(c->n_vcs >= 1 && c->n_vcs <= IBEX_CBFC_MAX_VCS,
+		     "VCs: 1..%u, not %u", IBEX_CBFC_MAX_VCS, c->n_vcs);
 	all = c->n_vcs == 32 ? UINT32_MAX : (UINT32_C(1) << c->n_vcs) - 1;
-	CHECK(c->credit_size >= IBEX_CBFC_CREDIT_SIZE_MIN &&
-	      c->credit_size <= IBEX_CBFC_CREDIT_SIZE_MAX,
-	      "credit size: %u..%u bytes, not %u", IBEX_CBFC_CREDIT_SIZE_MIN,
-	      IBEX_CBFC_CREDIT_SIZE_MAX, c->credit_size);
-	CHECK(c->overhead >= IBEX_CBFC_OVERHEAD_MIN &&
-	      c->overhead <= IBEX_CBFC_OVERHEAD_MAX,
-	      "packet overhead: %d..%d bytes, not %d", IBEX_CBFC_OVERHEAD_MIN,
-	      IBEX_CBFC_OVERHEAD_MAX, c->overhead);
-	CHECK(c->cc_timer_us <= IBEX_CBFC_CC_TIMER_US_MAX,
-	      "CC_Update timer: 1..%u us (0: off), not %u",
-	      IBEX_CBFC_CC_TIMER_US_MAX, c->cc_timer_us);
-	CHECK(c->cf_min_spacing >= IBEX_CBFC_CF_MIN_SPACING_MIN,
-	      "CF_Update minimum spacing: at least %u bytes, not %u",
-	      IBEX_CBFC_CF_MIN_SPACING_MIN, c->cf_min_spacing);
-	CHECK(c->cf_max_spacing >= IBEX_CBFC_CF_MAX_SPACING_MIN &&
-	      c->cf_max_spacing <= IBEX_CBFC_CF_MAX_SPACING_MAX &&
-	      c->cf_max_spacing % IBEX_CBFC_CF_MAX_SPACING_STEP == 0,
-	      "CF_Update maximum spacing: %u..%u bytes in steps of %u, not %u",
-	      IBEX_CBFC_CF_MAX_SPACING_MIN, IBEX_CBFC_CF_MAX_SPACING_MAX,
-	      IBEX_CBFC_CF_MAX_SPACING_STEP, c->cf_max_spacing);
-	CHECK(c->cf_min_spacing <= c->cf_max_spacing,
-	      "CF_Update spacing: minimum %u above maximum %u",
-	      c->cf_min_spacing, c->cf_max_spacing);
-	CHECK(c->port_limit <= IBEX_CBFC_MASK,
-	      "port credit limit: 0..%u, not %u", IBEX_CBFC_MASK,
-	      c->port_limit);
-	CHECK(c->rx_total >= 1 && c->rx_total <= IBEX_CBFC_MASK,
-	      "receiver's total credits: 1..%u, not %u", IBEX_CBFC_MASK,
-	      c->rx_total);
-	CHECK((c->tx_lossless & ~all) == 0 && (c->rx_lossless & ~all) == 0,
-	      "lossless VCs 0x%x/0x%x beyond the port's %u",
-	      c->tx_lossless, c->rx_lossless, c->n_vcs);
+	IBEX_REQUIRE(c->credit_size >= IBEX_CBFC_CREDIT_SIZE_MIN &&
+			     c->credit_size <= IBEX_CBFC_CREDIT_SIZE_MAX,
+		     "credit size: %u..%u bytes, not %u",
+		     IBEX_CBFC_CREDIT_SIZE_MIN, IBEX_CBFC_CREDIT_SIZE_MAX,
+		     c->credit_size);
+	IBEX_REQUIRE(c->overhead >= IBEX_CBFC_OVERHEAD_MIN &&
+			     c->overhead <= IBEX_CBFC_OVERHEAD_MAX,
+		     "packet overhead: %d..%d bytes, not %d",
+		     IBEX_CBFC_OVERHEAD_MIN, IBEX_CBFC_OVERHEAD_MAX,
+		     c->overhead);
+	IBEX_REQUIRE(c->cc_timer_us <= IBEX_CBFC_CC_TIMER_US_MAX,
+		     "CC_Update timer: 1..%u us (0: off), not %u",
+		     IBEX_CBFC_CC_TIMER_US_MAX, c->cc_timer_us);
+	IBEX_REQUIRE(c->cf_min_spacing >= IBEX_CBFC_CF_MIN_SPACING_MIN,
+		     "CF_Update minimum spacing: at least %u bytes, not %u",
+		     IBEX_CBFC_CF_MIN_SPACING_MIN, c->cf_min_spacing);
+	IBEX_REQUIRE(
+		c->cf_max_spacing >= IBEX_CBFC_CF_MAX_SPACING_MIN &&
+			c->cf_max_spacing <= IBEX_CBFC_CF_MAX_SPACING_MAX &&
+			c->cf_max_spacing % IBEX_CBFC_CF_MAX_SPACING_STEP == 0,
+		"CF_Update maximum spacing: %u..%u bytes in steps of %u, not %u",
+		IBEX_CBFC_CF_MAX_SPACING_MIN, IBEX_CBFC_CF_MAX_SPACING_MAX,
+		IBEX_CBFC_CF_MAX_SPACING_STEP, c->cf_max_spacing);
+	IBEX_REQUIRE(c->cf_min_spacing <= c->cf_max_spacing,
+		     "CF_Update spacing: minimum %u above maximum %u",
+		     c->cf_min_spacing, c->cf_max_spacing);
+	IBEX_REQUIRE(c->port_limit <= IBEX_CBFC_MASK,
+		     "port credit limit: 0..%u, not %u", IBEX_CBFC_MASK,
+		     c->port_limit);
+	IBEX_REQUIRE(c->rx_total >= 1 && c->rx_total <= IBEX_CBFC_MASK,
+		     "receiver's total credits: 1..%u, not %u", IBEX_CBFC_MASK,
+		     c->rx_total);
+	IBEX_REQUIRE((c->tx_lossless & ~all) == 0 &&
+			     (c->rx_lossless & ~all) == 0,
+		     "lossless VCs 0x%x/0x%x beyond the port's %u",
+		     c->tx_lossless, c->rx_lossless, c->n_vcs);
 	return 0;
 }
 
@@ -84,60 +82,73 @@ check_pools(const struct ibex_cbfc_conf *c, char *err, size_t errlen)
 	uint64_t reserved[IBEX_CBFC_MAX_POOLS + 1] = { 0 }, sizes = 0;
 	unsigned int i;
 
-	CHECK(c->n_pools <= IBEX_CBFC_MAX_POOLS, "credit pools: at most %u",
-	      IBEX_CBFC_MAX_POOLS);
-	CHECK(c->n_profiles <= IBEX_CBFC_MAX_PROFILES,
-	      "credit profiles: at most %u", IBEX_CBFC_MAX_PROFILES);
+	IBEX_REQUIRE(c->n_pools <= IBEX_CBFC_MAX_POOLS,
+		     "credit pools: at most %u", IBEX_CBFC_MAX_POOLS);
+	IBEX_REQUIRE(c->n_profiles <= IBEX_CBFC_MAX_PROFILES,
+		     "credit profiles: at most %u", IBEX_CBFC_MAX_PROFILES);
 	for (i = 0; i < c->n_pools; i++) {
-		CHECK(c->pool_size[i] >= 1 && c->pool_size[i] <= IBEX_CBFC_MASK,
-		      "credit pool %u: size 1..%u, not %u", i, IBEX_CBFC_MASK,
-		      c->pool_size[i]);
+		IBEX_REQUIRE(c->pool_size[i] >= 1 &&
+				     c->pool_size[i] <= IBEX_CBFC_MASK,
+			     "credit pool %u: size 1..%u, not %u", i,
+			     IBEX_CBFC_MASK, c->pool_size[i]);
 		sizes += c->pool_size[i];
 	}
-	CHECK(c->port_limit == 0 || sizes <= c->port_limit,
-	      "credit pools: %llu credits in all, above the port's limit %u",
-	      (unsigned long long)sizes, c->port_limit);
+	IBEX_REQUIRE(
+		c->port_limit == 0 || sizes <= c->port_limit,
+		"credit pools: %llu credits in all, above the port's limit %u",
+		(unsigned long long)sizes, c->port_limit);
 	for (i = 0; i < c->n_profiles; i++) {
 		const struct ibex_cbfc_profile *f = &c->profile[i];
 
-		CHECK(f->pool < c->n_pools || (f->pool == IBEX_CBFC_PORT_POOL &&
-		      c->port_limit != 0), "credit profile %u: %s", i,
-		      f->pool == IBEX_CBFC_PORT_POOL ?
-		      "shares the port's credits, but the port has no limit" :
-		      "names a pool the port does not have");
-		CHECK(f->th_mode <= IBEX_CBFC_TH_DYNAMIC,
-		      "credit profile %u: threshold mode none, static or "
-		      "dynamic", i);
-		CHECK(f->th_mode != IBEX_CBFC_TH_DYNAMIC ||
-		      (f->dyn_th >= IBEX_CBFC_DYN_TH_MIN &&
-		       f->dyn_th <= IBEX_CBFC_DYN_TH_MAX),
-		      "credit profile %u: dynamic threshold 2^n with n %d..%d, "
-		      "not %d", i, IBEX_CBFC_DYN_TH_MIN, IBEX_CBFC_DYN_TH_MAX,
-		      f->dyn_th);
-		CHECK(f->reserved <= IBEX_CBFC_MASK,
-		      "credit profile %u: reserved 0..%u", i, IBEX_CBFC_MASK);
+		IBEX_REQUIRE(
+			f->pool < c->n_pools ||
+				(f->pool == IBEX_CBFC_PORT_POOL &&
+				 c->port_limit != 0),
+			"credit profile %u: %s", i,
+			f->pool == IBEX_CBFC_PORT_POOL
+				? "shares the port's credits, but the port has no limit"
+				: "names a pool the port does not have");
+		IBEX_REQUIRE(
+			f->th_mode <= IBEX_CBFC_TH_DYNAMIC,
+			"credit profile %u: threshold mode none, static or "
+			"dynamic",
+			i);
+		IBEX_REQUIRE(
+			f->th_mode != IBEX_CBFC_TH_DYNAMIC ||
+				(f->dyn_th >= IBEX_CBFC_DYN_TH_MIN &&
+				 f->dyn_th <= IBEX_CBFC_DYN_TH_MAX),
+			"credit profile %u: dynamic threshold 2^n with n %d..%d, "
+			"not %d",
+			i, IBEX_CBFC_DYN_TH_MIN, IBEX_CBFC_DYN_TH_MAX,
+			f->dyn_th);
+		IBEX_REQUIRE(f->reserved <= IBEX_CBFC_MASK,
+			     "credit profile %u: reserved 0..%u", i,
+			     IBEX_CBFC_MASK);
 	}
 	for (i = 0; i < c->n_vcs; i++) {
 		uint8_t pf = c->vc_profile[i], pool;
 
 		if (pf == IBEX_CBFC_NO_PROFILE)
 			continue;
-		CHECK(pf < c->n_profiles, "VC %u: no credit profile %u", i, pf);
+		IBEX_REQUIRE(pf < c->n_profiles, "VC %u: no credit profile %u",
+			     i, pf);
 		pool = c->profile[pf].pool;
 		reserved[pool == IBEX_CBFC_PORT_POOL ? IBEX_CBFC_MAX_POOLS :
 			 pool] += c->profile[pf].reserved;
 	}
 	for (i = 0; i < c->n_pools; i++)
-		CHECK(reserved[i] <= c->pool_size[i],
-		      "credit pool %u: its VCs reserve %llu credits of %u", i,
-		      (unsigned long long)reserved[i], c->pool_size[i]);
-	CHECK(reserved[IBEX_CBFC_MAX_POOLS] + sizes <= c->port_limit ||
-	      reserved[IBEX_CBFC_MAX_POOLS] == 0,
-	      "the port's credits: its pools (%llu) and the VCs that share it "
-	      "directly (%llu reserved) exceed its limit %u",
-	      (unsigned long long)sizes,
-	      (unsigned long long)reserved[IBEX_CBFC_MAX_POOLS],
-	      c->port_limit);
+		IBEX_REQUIRE(
+			reserved[i] <= c->pool_size[i],
+			"credit pool %u: its VCs reserve %llu credits of %u", i,
+			(unsigned long long)reserved[i], c->pool_size[i]);
+	IBEX_REQUIRE(
+		reserved[IBEX_CBFC_MAX_POOLS] + sizes <= c->port_limit ||
+			reserved[IBEX_CBFC_MAX_POOLS] == 0,
+		"the port's credits: its pools (%llu) and the VCs that share it "
+		"directly (%llu reserved) exceed its limit %u",
+		(unsigned long long)sizes,
+		(unsigned long long)reserved[IBEX_CBFC_MAX_POOLS],
+		c->port_limit);
 	return 0;
 }
 
@@ -149,24 +160,28 @@ check_vcs(const struct ibex_cbfc_conf *c, char *err, size_t errlen)
 	for (i = 0; i < c->n_vcs; i++) {
 		bool lossless = (c->tx_lossless >> i) & 1;
 
-		CHECK(c->vc_limit[i] <= IBEX_CBFC_MASK,
-		      "VC %u: credit limit 0..%u, not %u", i, IBEX_CBFC_MASK,
-		      c->vc_limit[i]);
-		CHECK(!lossless || c->vc_limit[i] != 0 ||
-		      c->vc_profile[i] != IBEX_CBFC_NO_PROFILE,
-		      "VC %u: lossless, but it has neither a credit limit nor "
-		      "a credit profile (it could never send)", i);
+		IBEX_REQUIRE(c->vc_limit[i] <= IBEX_CBFC_MASK,
+			     "VC %u: credit limit 0..%u, not %u", i,
+			     IBEX_CBFC_MASK, c->vc_limit[i]);
+		IBEX_REQUIRE(
+			!lossless || c->vc_limit[i] != 0 ||
+				c->vc_profile[i] != IBEX_CBFC_NO_PROFILE,
+			"VC %u: lossless, but it has neither a credit limit nor "
+			"a credit profile (it could never send)",
+			i);
 	}
 	for (i = 0; i < IBEX_CBFC_MAX_TCS; i++) {
-		CHECK(c->tc_vc[i] < c->n_vcs, "TC %u -> VC %u: the port has "
-		      "VCs 0..%u", i, c->tc_vc[i], c->n_vcs - 1);
-		CHECK(c->queue_vc[i] < c->n_vcs, "queue %u -> VC %u: the port "
-		      "has VCs 0..%u", i, c->queue_vc[i], c->n_vcs - 1);
+		IBEX_REQUIRE(c->tc_vc[i] < c->n_vcs,
+			     "TC %u -> VC %u: the port has "
+			     "VCs 0..%u",
+			     i, c->tc_vc[i], c->n_vcs - 1);
+		IBEX_REQUIRE(c->queue_vc[i] < c->n_vcs,
+			     "queue %u -> VC %u: the port "
+			     "has VCs 0..%u",
+			     i, c->queue_vc[i], c->n_vcs - 1);
 	}
 	return 0;
 }
-
-#undef CHECK
 
 int
 ibex_cbfc_conf_check(const struct ibex_cbfc_conf *c, char *err,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ibex_llr.h"
+#include "ibex_require.h"
 
 /* SONiC's sample lookup (doc/llr/llr_profile_lookup.ini.sample) and its
  * LLR_PROFILE example (800G, 40 m). */
@@ -36,42 +37,40 @@ ibex_llr_preset(const char *name)
 	return NULL;
 }
 
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		snprintf(err, errlen, __VA_ARGS__);			\
-		return -EINVAL;						\
-	}								\
-} while (0)
-
 int
 ibex_llr_profile_check(const struct ibex_llr_profile *p, char *err,
 		       size_t errlen)
 {
-	CHECK(p->max_frames >= 1 && p->max_frames <= IBEX_LLR_MAX_FRAMES,
-	      "outstanding frames: 1..%u (half the 19-bit sequence space), "
-	      "not %u", IBEX_LLR_MAX_FRAMES, p->max_frames);
-	CHECK(p->max_bytes >= 64, "outstanding bytes: at least 64 (a frame), "
-	      "not %u", p->max_bytes);
-	CHECK(p->replay_timer_ns <= IBEX_LLR_REPLAY_TIMER_MAX,
-	      "replay timer: 0..%u ns, not %u", IBEX_LLR_REPLAY_TIMER_MAX,
-	      p->replay_timer_ns);
-	CHECK(p->replay_count >= 1 && p->replay_count <= IBEX_LLR_REPLAY_COUNT_MAX,
-	      "replay count: 1..%u, not %u", IBEX_LLR_REPLAY_COUNT_MAX,
-	      p->replay_count);
-	CHECK(p->pcs_lost_ns <= IBEX_LLR_TIMEOUT_MAX && p->data_age_ns <=
-	      IBEX_LLR_TIMEOUT_MAX, "PCS-lost and data-age timeouts: 0..%u ns",
-	      IBEX_LLR_TIMEOUT_MAX);
-	CHECK(p->ctlos_spacing >= IBEX_LLR_CTLOS_SPACING_MIN &&
-	      p->ctlos_spacing <= IBEX_LLR_CTLOS_SPACING_MAX,
-	      "CtlOS spacing: %u..%u bytes, not %u", IBEX_LLR_CTLOS_SPACING_MIN,
-	      IBEX_LLR_CTLOS_SPACING_MAX, p->ctlos_spacing);
-	CHECK(p->init_action <= IBEX_LLR_DISCARD &&
-	      p->flush_action <= IBEX_LLR_DISCARD,
-	      "init and flush actions: best_effort, block or discard");
+	IBEX_REQUIRE(
+		p->max_frames >= 1 && p->max_frames <= IBEX_LLR_MAX_FRAMES,
+		"outstanding frames: 1..%u (half the 19-bit sequence space), "
+		"not %u",
+		IBEX_LLR_MAX_FRAMES, p->max_frames);
+	IBEX_REQUIRE(p->max_bytes >= 64,
+		     "outstanding bytes: at least 64 (a frame), "
+		     "not %u",
+		     p->max_bytes);
+	IBEX_REQUIRE(p->replay_timer_ns <= IBEX_LLR_REPLAY_TIMER_MAX,
+		     "replay timer: 0..%u ns, not %u",
+		     IBEX_LLR_REPLAY_TIMER_MAX, p->replay_timer_ns);
+	IBEX_REQUIRE(p->replay_count >= 1 &&
+			     p->replay_count <= IBEX_LLR_REPLAY_COUNT_MAX,
+		     "replay count: 1..%u, not %u", IBEX_LLR_REPLAY_COUNT_MAX,
+		     p->replay_count);
+	IBEX_REQUIRE(p->pcs_lost_ns <= IBEX_LLR_TIMEOUT_MAX &&
+			     p->data_age_ns <= IBEX_LLR_TIMEOUT_MAX,
+		     "PCS-lost and data-age timeouts: 0..%u ns",
+		     IBEX_LLR_TIMEOUT_MAX);
+	IBEX_REQUIRE(p->ctlos_spacing >= IBEX_LLR_CTLOS_SPACING_MIN &&
+			     p->ctlos_spacing <= IBEX_LLR_CTLOS_SPACING_MAX,
+		     "CtlOS spacing: %u..%u bytes, not %u",
+		     IBEX_LLR_CTLOS_SPACING_MIN, IBEX_LLR_CTLOS_SPACING_MAX,
+		     p->ctlos_spacing);
+	IBEX_REQUIRE(p->init_action <= IBEX_LLR_DISCARD &&
+			     p->flush_action <= IBEX_LLR_DISCARD,
+		     "init and flush actions: best_effort, block or discard");
 	return 0;
 }
-
-#undef CHECK
 
 int
 ibex_llr_port_init(struct ibex_llr_port *l, const struct ibex_llr_profile *p,
@@ -294,7 +293,8 @@ ibex_llr_ctl_rx(struct ibex_llr_port *l, enum ibex_llr_ctl kind,
 		return 0;
 	case IBEX_LLR_CTL_INIT_ECHO:    /* to our sender */
 		l->st.rx_init_echo_ctl_os++;
-		if (l->tx.state != IBEX_LLR_TX_ACTIVE && seq == l->tx.init_seq) {
+		if (l->tx.state != IBEX_LLR_TX_ACTIVE &&
+		    seq == l->tx.init_seq) {
 			l->tx.state = IBEX_LLR_TX_ACTIVE;
 			l->tx.init_due = false;
 		}

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_rnd.h"
+
 #include "ibex_cbfc.h"
 
 /* One lossless VC 0 (both directions) with limit @p limit. */
@@ -390,13 +392,11 @@ struct sim_msg {
 };
 
 static uint64_t rng;
+
 static double
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / (double)(1ull << 53);
+	return test_rnd(&rng);
 }
 
 struct sim_result {

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_rnd.h"
+
 #include "ibex_llr.h"
 
 static struct ibex_llr_profile
@@ -295,13 +297,11 @@ struct run {
 };
 
 static uint64_t rng;
+
 static double
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / (double)(1ull << 53);
+	return test_rnd(&rng);
 }
 
 static void
