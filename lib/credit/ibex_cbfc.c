@@ -169,6 +169,15 @@ check_vcs(const struct ibex_cbfc_conf *c, char *err, size_t errlen)
 			"VC %u: lossless, but it has neither a credit limit nor "
 			"a credit profile (it could never send)",
 			i);
+		IBEX_REQUIRE(!lossless ||
+			     c->vc_profile[i] == IBEX_CBFC_NO_PROFILE ||
+			     c->vc_profile[i] >= c->n_profiles ||
+			     c->profile[c->vc_profile[i]].reserved != 0 ||
+			     c->profile[c->vc_profile[i]].th_mode !=
+				     IBEX_CBFC_TH_NONE,
+			     "VC %u: lossless, but its credit profile reserves "
+			     "nothing and shares nothing (it could never send)",
+			     i);
 	}
 	for (i = 0; i < IBEX_CBFC_MAX_TCS; i++) {
 		IBEX_REQUIRE(c->tc_vc[i] < c->n_vcs,
@@ -320,9 +329,12 @@ ibex_cbfc_cf_apply(struct ibex_cbfc_port *p,
 	return 0;
 }
 
-/* The next receiving VC after @p from (round robin), or -1 when none. */
+/* The next receiving VC after @p from (round robin) whose R_CF moved
+ * since its last CF_Update, or (@p stale) that had none for the maximum
+ * spacing; -1 when none. */
 static int
-rx_vc_after(const struct ibex_cbfc_port *p, unsigned int from, bool moved)
+rx_vc_after(const struct ibex_cbfc_port *p, unsigned int from,
+	    uint64_t now_bytes, bool stale)
 {
 	unsigned int i, vc;
 
@@ -330,7 +342,8 @@ rx_vc_after(const struct ibex_cbfc_port *p, unsigned int from, bool moved)
 		vc = (from + i) % p->n_vcs;
 		if (!((p->rx_lossless >> vc) & 1))
 			continue;
-		if (!moved || p->rx[vc].cf != p->rx[vc].cf_sent)
+		if (stale ? now_bytes - p->rx[vc].cf_bytes >= p->cf_max_spacing :
+			    p->rx[vc].cf != p->rx[vc].cf_sent)
 			return (int)vc;
 	}
 	return -1;
@@ -340,19 +353,21 @@ bool
 ibex_cbfc_cf_next(struct ibex_cbfc_port *p, uint64_t now_bytes,
 		  struct ibex_cbfc_cf_update *u)
 {
-	uint64_t since = now_bytes - p->last_cf_bytes;
 	int vc;
 
-	if (since < p->cf_min_spacing)
+	if (now_bytes - p->last_cf_bytes < p->cf_min_spacing)
 		return false;
-	vc = rx_vc_after(p, p->cf_next, true);
-	if (vc < 0 && since >= p->cf_max_spacing)
-		vc = rx_vc_after(p, p->cf_next, false);
+	/* A VC due for its refresh first: the others' news cannot keep
+	 * it waiting (it comes once a maximum spacing). */
+	vc = rx_vc_after(p, p->cf_next, now_bytes, true);
+	if (vc < 0)
+		vc = rx_vc_after(p, p->cf_next, now_bytes, false);
 	if (vc < 0)
 		return false;
 	u->vc = (uint8_t)vc;
 	u->cf = p->rx[vc].cf;
 	p->rx[vc].cf_sent = u->cf;
+	p->rx[vc].cf_bytes = now_bytes;
 	p->cf_next = (uint8_t)((vc + 1) % p->n_vcs);
 	p->last_cf_bytes = now_bytes;
 	p->st.cf_update_tx++;
@@ -376,7 +391,7 @@ uint32_t
 ibex_cbfc_cc_apply(struct ibex_cbfc_port *p,
 		   const struct ibex_cbfc_cc_update *u)
 {
-	uint32_t vcs = u->vcs & p->rx_lossless, total = 0, leaked;
+	uint32_t vcs = u->vcs & p->rx_lossless, total = 0, leaked, held;
 	unsigned int vc;
 
 	p->st.cc_update_rx++;
@@ -384,7 +399,12 @@ ibex_cbfc_cc_apply(struct ibex_cbfc_port *p,
 		if (!((vcs >> vc) & 1))
 			continue;
 		leaked = ibex_cbfc_mod(u->cc[vc] - p->rx[vc].cc);
-		if (u->cc[vc] > IBEX_CBFC_MASK || leaked > p->rx_total) {
+		/* The sender's credits in use are at most the receiver's
+		 * buffer: what it holds plus what leaked fits in it. Half the
+		 * counter space or more is a count that went back. */
+		held = ibex_cbfc_mod(p->rx[vc].cc - p->rx[vc].cf);
+		if (u->cc[vc] > IBEX_CBFC_MASK || leaked >= IBEX_CBFC_MOD / 2 ||
+		    (uint64_t)leaked + held > p->rx_total) {
 			p->st.cc_update_bad++;
 			continue;
 		}

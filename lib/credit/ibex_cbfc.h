@@ -140,6 +140,7 @@ struct ibex_cbfc_rx_vc {
 	uint32_t cc;        /**< R_CC, 20 bits */
 	uint32_t cf;        /**< R_CF, 20 bits */
 	uint32_t cf_sent;   /**< R_CF in the last CF_Update of this VC */
+	uint64_t cf_bytes;  /**< byte time of that CF_Update */
 };
 
 /** What a pool has left to share (sender side). */
@@ -335,10 +336,10 @@ int ibex_cbfc_cf_apply(struct ibex_cbfc_port *p,
  * The receiver's next CF_Update, at link byte time @p now_bytes (bytes
  * the link could have carried since it started: its transmitted bytes
  * and idle alike). Due when cf_min_spacing byte times have passed since
- * the last one and a VC's R_CF moved since it was last sent (round robin
- * over the VCs), or, with nothing moved, when cf_max_spacing have passed
- * (a refresh of the next VC, for one that was lost). @return true and
- * fills @p u (counted sent) when one is due.
+ * the last one, for a VC that had none for cf_max_spacing byte times (a
+ * refresh, for one that was lost, whatever the other VCs send), else for
+ * a VC whose R_CF moved since it was last sent (round robin). @return true and fills @p u (counted sent) when
+ * one is due.
  */
 bool ibex_cbfc_cf_next(struct ibex_cbfc_port *p, uint64_t now_bytes,
 		       struct ibex_cbfc_cf_update *u);

@@ -53,6 +53,9 @@ ibex_llr_profile_check(const struct ibex_llr_profile *p, char *err,
 	IBEX_REQUIRE(p->replay_timer_ns <= IBEX_LLR_REPLAY_TIMER_MAX,
 		     "replay timer: 0..%u ns, not %u",
 		     IBEX_LLR_REPLAY_TIMER_MAX, p->replay_timer_ns);
+	IBEX_REQUIRE(p->replay_timer_ns != 0,
+		     "replay timer: 0 (SAI's default) is refused: the timer "
+		     "recovers a lost ACK or NACK");
 	IBEX_REQUIRE(p->replay_count >= 1 &&
 			     p->replay_count <= IBEX_LLR_REPLAY_COUNT_MAX,
 		     "replay count: 1..%u, not %u", IBEX_LLR_REPLAY_COUNT_MAX,
@@ -183,6 +186,11 @@ ibex_llr_tx_frame(struct ibex_llr_port *l, uint32_t len, uint64_t now_ns,
 		l->st.tx_held++;
 		return IBEX_LLR_HOLD;
 	}
+	if (len > t->p.max_bytes) {
+		/* It could never fit: sent without protection, counted. */
+		l->st.tx_unprotected++;
+		return IBEX_LLR_SEND_PLAIN;
+	}
 	if (t->replaying || t->frames == t->p.max_frames ||
 	    (uint64_t)t->bytes + len > t->p.max_bytes) {
 		l->st.tx_held++;
@@ -201,7 +209,8 @@ ibex_llr_tx_frame(struct ibex_llr_port *l, uint32_t len, uint64_t now_ns,
 }
 
 bool
-ibex_llr_tx_replay_next(struct ibex_llr_port *l, uint32_t *seq)
+ibex_llr_tx_replay_next(struct ibex_llr_port *l, uint64_t now_ns,
+			uint32_t *seq)
 {
 	struct ibex_llr_tx *t = &l->tx;
 
@@ -210,6 +219,10 @@ ibex_llr_tx_replay_next(struct ibex_llr_port *l, uint32_t *seq)
 	*seq = t->replay_seq;
 	t->replay_seq = ibex_llr_seq(t->replay_seq + 1);
 	t->replaying = t->replay_seq != t->next_seq;
+	/* The timer runs from the replay's last frame: a replay longer than
+	 * the timer is not itself a silence. */
+	if (!t->replaying)
+		t->progress_ns = now_ns;
 	l->st.tx_replay++;
 	return true;
 }
@@ -220,12 +233,9 @@ ibex_llr_tx_tick(struct ibex_llr_port *l, uint64_t now_ns)
 	struct ibex_llr_tx *t = &l->tx;
 
 	if (t->state != IBEX_LLR_TX_ACTIVE) {
-		/* INIT again when no echo came within the replay timer (or
-		 * a microsecond when it is off). */
-		uint64_t again = t->p.replay_timer_ns ? t->p.replay_timer_ns :
-				 1000;
-
-		if (!t->init_due && now_ns - t->init_ns >= again) {
+		/* INIT again when no echo came within the replay timer. */
+		if (!t->init_due &&
+		    now_ns - t->init_ns >= t->p.replay_timer_ns) {
 			t->init_due = true;
 			t->init_ns = now_ns;
 		}
@@ -238,8 +248,7 @@ ibex_llr_tx_tick(struct ibex_llr_port *l, uint64_t now_ns)
 		tx_flush(l, now_ns);
 		return;
 	}
-	if (t->p.replay_timer_ns != 0 && !t->replaying &&
-	    now_ns - t->progress_ns >= t->p.replay_timer_ns)
+	if (!t->replaying && now_ns - t->progress_ns >= t->p.replay_timer_ns)
 		tx_replay_from(l, t->oldest, now_ns);
 }
 
@@ -312,18 +321,24 @@ ibex_llr_ctl_rx(struct ibex_llr_port *l, enum ibex_llr_ctl kind,
 }
 
 enum ibex_llr_rx_verdict
-ibex_llr_rx_frame(struct ibex_llr_port *l, uint32_t seq, bool good)
+ibex_llr_rx_frame(struct ibex_llr_port *l, uint32_t seq, bool llr, bool good)
 {
 	struct ibex_llr_rx *r = &l->rx;
 	uint32_t ahead;
 
 	if (!good) {
 		l->st.rx_bad++;
+		if (!llr)
+			return IBEX_LLR_REJECT;
+		/* One NACK per gap: the frames behind a bad one in flight
+		 * would each restart the go-back-N (and count as a replay
+		 * without progress). A NACK lost is the sender's replay
+		 * timer's. */
 		l->st.rx_expected_seq_bad++;
-		r->nack_due = r->synced;
+		r->nack_due = r->synced && !r->nacked;
 		return IBEX_LLR_REJECT;
 	}
-	if (!r->synced) {               /* before INIT: unprotected */
+	if (!llr || !r->synced) {       /* unprotected, or before INIT */
 		l->st.rx_ok++;
 		return IBEX_LLR_DELIVER;
 	}
@@ -340,7 +355,10 @@ ibex_llr_rx_frame(struct ibex_llr_port *l, uint32_t seq, bool good)
 		return IBEX_LLR_DELIVER;
 	}
 	if (ahead >= IBEX_LLR_SEQ_MOD - IBEX_LLR_MAX_FRAMES) {
-		l->st.rx_duplicate_seq++;     /* behind: already delivered */
+		/* Behind: delivered already. The sender replays what it
+		 * thinks unacknowledged: our ACK was lost, say it again. */
+		l->st.rx_duplicate_seq++;
+		r->ack_due = true;
 		return IBEX_LLR_REJECT;
 	}
 	l->st.rx_missing_seq++;               /* ahead: a frame was lost */

@@ -61,7 +61,7 @@ enum ibex_llr_action {
 struct ibex_llr_profile {
 	uint32_t max_frames;      /**< replay buffer, frames (outstanding) */
 	uint32_t max_bytes;       /**< and bytes */
-	uint32_t replay_timer_ns; /**< replay when nothing comes for this; 0: off */
+	uint32_t replay_timer_ns; /**< replay when nothing comes for this */
 	uint32_t replay_count;    /**< replays without progress before a flush */
 	uint32_t pcs_lost_ns;     /**< kept and checked, not modelled */
 	uint32_t data_age_ns;     /**< oldest buffered frame at most; 0: off */
@@ -201,9 +201,10 @@ void ibex_llr_port_free(struct ibex_llr_port *l);
 enum ibex_llr_verdict ibex_llr_tx_frame(struct ibex_llr_port *l, uint32_t len,
 					uint64_t now_ns, uint32_t *seq);
 
-/** A buffered frame to send again before any new one: @return true with
- * its sequence in @p seq. */
-bool ibex_llr_tx_replay_next(struct ibex_llr_port *l, uint32_t *seq);
+/** A buffered frame to send again before any new one, at @p now_ns:
+ * @return true with its sequence in @p seq. */
+bool ibex_llr_tx_replay_next(struct ibex_llr_port *l, uint64_t now_ns,
+			     uint32_t *seq);
 
 /** The sender's timers at @p now_ns: the replay timer, the data age and
  * the INIT's repetition. */
@@ -214,10 +215,11 @@ void ibex_llr_tx_tick(struct ibex_llr_port *l, uint64_t now_ns);
 int ibex_llr_ctl_rx(struct ibex_llr_port *l, enum ibex_llr_ctl kind,
 		    uint32_t seq, uint64_t now_ns);
 
-/** The receiver gets a frame with sequence @p seq (ignored when @p good is
- * false: its FCS failed, the sequence cannot be trusted). */
+/** The receiver gets a frame: protected (@p llr, with sequence @p seq) or
+ * not; @p good false when its FCS failed (the sequence cannot be trusted:
+ * a NACK for the one expected, once per gap). */
 enum ibex_llr_rx_verdict ibex_llr_rx_frame(struct ibex_llr_port *l,
-					   uint32_t seq, bool good);
+					   uint32_t seq, bool llr, bool good);
 
 /** The port's next CtlOS at link byte time @p now_bytes (both functions:
  * the sender's INIT, the receiver's INIT_ECHO, NACK and ACK, in that

@@ -253,9 +253,10 @@ ibex_fcf_cbfc_build(void *buf, uint32_t cap, const uint8_t src[6],
 }
 
 enum ibex_fcf_err
-ibex_fcf_cbfc_parse(const void *frame, uint32_t len, struct ibex_fcf_cbfc *m)
+ibex_fcf_cbfc_parse(const void *frame, uint32_t len, struct ibex_fcf_cbfc *out)
 {
 	const uint8_t *b = frame, *r;
+	struct ibex_fcf_cbfc msg, *m = &msg;
 	unsigned int n, v;
 
 	if (len < 14)
@@ -288,5 +289,12 @@ ibex_fcf_cbfc_parse(const void *frame, uint32_t len, struct ibex_fcf_cbfc *m)
 		m->count[v] = (uint32_t)r[0] << 16 | get16(r + 1);
 		r += IBEX_FCF_CBFC_REC_LEN;
 	}
+	/* Only a valid frame changes *out: a caller gathers the three
+	 * frames of a CC_Update in one message. */
+	out->type = m->type;
+	out->vcs = m->vcs;
+	for (v = 0; v < IBEX_FCF_CBFC_PORT_VCS; v++)
+		if (m->vcs >> v & 1)
+			out->count[v] = m->count[v];
 	return IBEX_FCF_OK;
 }

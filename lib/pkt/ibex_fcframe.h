@@ -166,7 +166,8 @@ int ibex_fcf_cbfc_build(void *buf, uint32_t cap, const uint8_t src[6],
 			const struct ibex_fcf_cbfc *m, uint32_t *left);
 
 /** Parse and validate a CBFC message frame; any destination is accepted.
- * Counts of VCs not in m->vcs are left as they were. */
+ * Counts of VCs not in m->vcs are left as they were; a frame refused
+ * leaves @p m as it was. */
 enum ibex_fcf_err ibex_fcf_cbfc_parse(const void *frame, uint32_t len,
 				      struct ibex_fcf_cbfc *m);
 

@@ -294,6 +294,53 @@ test_cc_bad(void **state)
 	c.cc_timer_us = 0;
 	assert_int_equal(ibex_cbfc_port_init(&r, &c, 0), 0);
 	assert_false(ibex_cbfc_cc_due(&r, UINT64_MAX));
+	/* SAI's defaults (no receiver total given): a count one behind what
+	 * arrived is a count gone back, not 2^20 - 1 credits leaked. */
+	ibex_cbfc_conf_default(&c, 1);
+	c.rx_lossless = 1;
+	assert_int_equal(ibex_cbfc_port_init(&r, &c, 0), 0);
+	ibex_cbfc_rx_stored(&r, 0, 50);
+	cc.cc[0] = 49;
+	assert_int_equal(ibex_cbfc_cc_apply(&r, &cc), 0);
+	assert_int_equal(r.st.cc_update_bad, 1);
+	assert_int_equal(r.rx[0].cf, 0);
+}
+
+/* A VC whose CF_Update was lost is refreshed after the maximum spacing
+ * even while another VC keeps the port's CF_Updates going. */
+static void
+test_cf_refresh_per_vc(void **state)
+{
+	struct ibex_cbfc_port r;
+	struct ibex_cbfc_conf c;
+	struct ibex_cbfc_cf_update u;
+	uint64_t b = 0;
+	unsigned int vc1 = 0, n = 0;
+
+	(void)state;
+	ibex_cbfc_conf_default(&c, 2);
+	c.rx_lossless = 3;
+	assert_int_equal(ibex_cbfc_port_init(&r, &c, 0), 0);
+	ibex_cbfc_rx_stored(&r, 1, 10);
+	ibex_cbfc_rx_freed(&r, 1, 10);
+	assert_true(ibex_cbfc_cf_next(&r, b += 6400, &u));  /* VC 1: lost */
+	assert_int_equal(u.vc, 1);
+	/* VC 0 frees a credit every 6,400 byte times, for 4 x the maximum
+	 * spacing: VC 1 is refreshed about every 262,144. */
+	while (b < 4 * 262144) {
+		ibex_cbfc_rx_stored(&r, 0, 1);
+		ibex_cbfc_rx_freed(&r, 0, 1);
+		while (ibex_cbfc_cf_next(&r, b, &u)) {
+			n++;
+			if (u.vc == 1) {
+				assert_int_equal(u.cf, 10);
+				vc1++;
+			}
+		}
+		b += 6400;
+	}
+	assert_true(vc1 >= 3 && vc1 <= 4);
+	assert_true(n > 100);
 }
 
 /* @p c refused with a reason containing @p why. */
@@ -365,6 +412,10 @@ test_conf_refused(void **state)
 	refused(&c, "n -7..7, not 8");
 	c.profile[0].dyn_th = -7;
 	assert_int_equal(ibex_cbfc_conf_check(&c, err, sizeof(err)), 0);
+	c.tx_lossless = 1;
+	c.profile[0].th_mode = IBEX_CBFC_TH_NONE;
+	c.profile[0].reserved = 0;
+	refused(&c, "reserves nothing and shares nothing");
 #undef BAD
 }
 
@@ -571,6 +622,7 @@ main(void)
 		cmocka_unit_test(test_cf_bad),
 		cmocka_unit_test(test_cf_spacing),
 		cmocka_unit_test(test_cc_bad),
+		cmocka_unit_test(test_cf_refresh_per_vc),
 		cmocka_unit_test(test_conf_refused),
 		cmocka_unit_test(test_sim_leaks),
 	};

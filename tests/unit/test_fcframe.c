@@ -307,6 +307,12 @@ test_cbfc_invalid(void **state)
 	MANGLE(16, 3, IBEX_FCF_OP_BAD);
 	MANGLE(17, 1, IBEX_FCF_RESERVED);
 	MANGLE(22, 0x10, IBEX_FCF_RESERVED);   /* a count's top nibble */
+	/* and a refused frame leaves the message as it was */
+	got.type = 9;
+	got.count[0] = 77;
+	MANGLE(25, 0x10, IBEX_FCF_RESERVED);   /* VC 1's, after VC 0's */
+	assert_int_equal(got.type, 9);
+	assert_int_equal(got.count[0], 77);
 	MANGLE(21, 0, IBEX_FCF_COUNT_BAD);     /* no VC */
 	MANGLE(12, 0x08, IBEX_FCF_ETHERTYPE);
 #undef MANGLE
