@@ -132,7 +132,7 @@ struct ibex_fc_port {
 /**
  * Several workers: what one worker's buffer slice holds of each PFC port's
  * lossless lanes, for the owners' summed judgement (pfc_judge_sum() in
- * ibex_fc.c). The worker writes it at its own housekeeping, a value only
+ * ibex_fc_pfc.c). The worker writes it at its own housekeeping, a value only
  * when it moved by IBEX_FC_PUB_QUANTUM blocks or fell to zero; the owners
  * read it every housekeeping. So the owners never read the lane words the
  * frame path writes: a read there took the line from the writer's cache,
@@ -146,8 +146,8 @@ struct ibex_fc_slice_pub {
 
 /**
  * Several workers: what one worker holds of a credit port's lanes, for
- * the owner's credit frames (credit_gather_multi() in ibex_fc.c): its ABR
- * share, the blocks its TX took (its part of FCTBS) and the room its
+ * the owner's credit frames (credit_gather_multi() in ibex_fc_credit.c):
+ * its ABR share, the blocks its TX took (its part of FCTBS) and the room its
  * slice has. The worker writes it at its own housekeeping, a word only
  * when it changed, the room before the share (the share's release): the
  * owner, reading the share first (acquire), sees room at least as new as
