@@ -463,6 +463,18 @@ report(const char *what, const struct run *r)
 		      (double)r->delivered / (double)r->ticks);
 }
 
+/* Nothing given up, nothing out of order, and every frame offered
+ * arrived but those still in the replay buffer. */
+static void
+assert_lossless(const struct run *r)
+{
+	assert_int_equal(r->a.flushes, 0);
+	assert_int_equal(r->given_up, 0);
+	assert_int_equal(r->order_errors, 0);
+	assert_true(r->delivered <= r->offered);
+	assert_true(r->delivered + r->outstanding >= r->offered);
+}
+
 static void
 test_sim_lossless(void **state)
 {
@@ -475,19 +487,12 @@ test_sim_lossless(void **state)
 	report("corrupt 1e-3", &r);
 	assert_true(r.offered > 2 * IBEX_LLR_SEQ_MOD);
 	assert_true(r.b.rx_bad > 500);
-	assert_int_equal(r.order_errors, 0);
-	assert_int_equal(r.given_up, 0);
-	/* every frame offered arrived, less those still in the buffer */
-	assert_true(r.delivered <= r.offered);
-	assert_true(r.delivered + r.outstanding >= r.offered);
+	assert_lossless(&r);
 	assert_true(r.a.tx_replay > 0 && r.b.tx_nack_ctl_os > 0);
 	assert_true(r.b.rx_replay > 0);
 	sim(1300000, 1e-5, 0, 0, 0, 0, &r);
 	report("corrupt 1e-5", &r);
-	assert_int_equal(r.order_errors, 0);
-	assert_int_equal(r.given_up, 0);
-	assert_true(r.delivered <= r.offered);
-	assert_true(r.delivered + r.outstanding >= r.offered);
+	assert_lossless(&r);
 }
 
 /* A noisy link is not a dead one: at 10^-2 the go-back-N repairs every
@@ -500,11 +505,7 @@ test_sim_noisy(void **state)
 	(void)state;
 	sim(300000, 1e-2, 1e-3, 0, 0, 0, &r);
 	report("corrupt 1e-2", &r);
-	assert_int_equal(r.a.flushes, 0);
-	assert_int_equal(r.given_up, 0);
-	assert_int_equal(r.order_errors, 0);
-	assert_true(r.delivered <= r.offered);
-	assert_true(r.delivered + r.outstanding >= r.offered);
+	assert_lossless(&r);
 }
 
 static void
