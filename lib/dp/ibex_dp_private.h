@@ -385,9 +385,10 @@ bool ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port,
 void ibex_fc_housekeeping(struct ibex_worker *w, uint64_t tsc);
 /**
  * Whether worker @p w's flow control has nothing to do until a frame
- * comes: one worker, PFC ports only (a credit port sends periodic
- * updates), no shared buffer in use, no pause pending, asserted, received,
- * held or stormed. A housekeeping pass would then send nothing and change
+ * comes: one worker, no shared buffer in use, and every port's mode quiet
+ * (struct ibex_fc_mode_ops: PFC with no pause pending, asserted,
+ * received, held or stormed; credits with no limit to tell that differs
+ * from the last one sent, nothing refused). A housekeeping pass would then send nothing and change
  * no state but its own timestamp, so the virtual clock's executive runs
  * such a switch only when a frame arrives (ibex_dp_virtual_run()).
  */

@@ -68,14 +68,13 @@ static int
 port_init(struct ibex_fc_port *fp, const struct ibex_conf_port *cp,
 	  uint16_t port_id, char *err, size_t errlen)
 {
+	const struct ibex_fc_mode_ops *ops = ibex_fc_mode_ops_of(cp->fc_mode);
 	struct rte_ether_addr a;
 
 	fp->mode = cp->fc_mode;
 	fp->lossless = cp->lossless_mask;
 	port_prio_maps(fp, cp);
 	fp->lossless_prios = port_lossless_prios(fp);
-	const struct ibex_fc_mode_ops *ops = ibex_fc_mode_ops_of(cp->fc_mode);
-
 	if (ibex_pdev_macaddr_get(port_id, &a) == 0)
 		memcpy(fp->mac, a.addr_bytes, 6);
 	return ops != NULL ? ops->port_init(fp, cp, err, errlen) : 0;
@@ -362,13 +361,13 @@ ibex_fc_rx_frame(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m,
 	return true;
 }
 
-/* The mode of @p port, by the worker's port sets. */
+/* The mode of @p port (none without flow control on the switch). */
 static unsigned int
 fc_port_mode(const struct ibex_fc *fc, uint16_t port)
 {
 	if (fc == NULL || !(fc->fc_ports >> port & 1))
 		return IBEX_FC_NONE;
-	return fc->credit_ports >> port & 1 ? IBEX_FC_CREDIT : IBEX_FC_PFC;
+	return fc->port[port].mode;
 }
 
 /*
@@ -425,12 +424,13 @@ fc_handoff_drain(struct ibex_worker *w, uint16_t port, uint64_t tsc)
 
 
 /*
- * Several workers, every worker for every flow-controlled port: its own
+ * Several workers, every worker for every flow-controlled port: what its
+ * mode publishes and does on each worker (ops->publish: for PFC, its own
  * slice against the dynamic threshold, XOFF and refreshes for the lanes
- * its slice pauses (at once, from its own TX queue: not behind the
- * owner's scheduling), and the lanes the port's owner found paused or
- * drained into its gate word (bits the owner alone decides; the busy
- * bits stay the worker's).
+ * its slice pauses, at once from its own TX queue, not behind the
+ * owner's scheduling; for credits, its share of the port), then the
+ * lanes the ports' owners found paused or drained into its gate words
+ * (bits the owner alone decides; the busy bits stay the worker's).
  */
 static void
 fc_worker_sync(struct ibex_worker *w, uint64_t now_ns)
@@ -584,6 +584,7 @@ int
 ibex_dp_fc_view(const struct ibex_dp *dp, uint16_t port,
 		struct ibex_dp_fc_view *v)
 {
+	const struct ibex_fc_mode_ops *ops;
 	struct ibex_fc *fc = dp->workers[0]->fc;
 	const struct ibex_fc_port *fp;
 	uint32_t gate;
@@ -612,8 +613,8 @@ ibex_dp_fc_view(const struct ibex_dp *dp, uint16_t port,
 		for (i = 0; i < IBEX_VL_COUNT; i++)
 			v->xoff[i] |= sum_xoff >> i & 1;
 	}
-	if (ibex_fc_mode_ops_of(fp->mode) != NULL &&
-	    ibex_fc_mode_ops_of(fp->mode)->view != NULL)
-		ibex_fc_mode_ops_of(fp->mode)->view(fc, fp, port, v);
+	ops = ibex_fc_mode_ops_of(fp->mode);
+	if (ops != NULL && ops->view != NULL)
+		ops->view(fc, fp, port, v);
 	return 0;
 }

@@ -67,7 +67,9 @@ struct ibex_fc_mode_ops {
 	void (*housekeeping)(struct ibex_worker *w, uint16_t port,
 			     uint64_t now_ns);
 	/** Several workers, every worker at its housekeeping: publish its
-	 * share of the port's state for the owner (may be NULL). */
+	 * share of the port's state for the owner, and do what each worker
+	 * does for the port on its own (PFC: XOFF and refreshes for the
+	 * lanes its slice pauses). May be NULL. */
 	void (*publish)(struct ibex_worker *w, uint16_t port,
 			uint64_t now_ns);
 	/** One worker: nothing due on the port but the periodic (the
