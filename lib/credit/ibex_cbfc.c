@@ -266,6 +266,7 @@ ibex_cbfc_port_init(struct ibex_cbfc_port *p, const struct ibex_cbfc_conf *c,
 	p->next_cc_ns = now_ns + p->cc_period_ns;
 	p->cf_min_spacing = c->cf_min_spacing;
 	p->cf_max_spacing = c->cf_max_spacing;
+	p->cf_refreshes = c->cf_refreshes;
 	for (i = 0; i < c->n_vcs; i++)
 		tx_vc_init(&p->tx[i], c, i);
 	pools_init(p, c);
@@ -331,7 +332,7 @@ ibex_cbfc_cf_apply(struct ibex_cbfc_port *p,
 
 /* The next receiving VC after @p from (round robin) whose R_CF moved
  * since its last CF_Update, or (@p stale) that had none for the maximum
- * spacing; -1 when none. */
+ * spacing and has a refresh due (cf_refreshes); -1 when none. */
 static int
 rx_vc_after(const struct ibex_cbfc_port *p, unsigned int from,
 	    uint64_t now_bytes, bool stale)
@@ -342,11 +343,32 @@ rx_vc_after(const struct ibex_cbfc_port *p, unsigned int from,
 		vc = (from + i) % p->n_vcs;
 		if (!((p->rx_lossless >> vc) & 1))
 			continue;
-		if (stale ? now_bytes - p->rx[vc].cf_bytes >= p->cf_max_spacing :
-			    p->rx[vc].cf != p->rx[vc].cf_sent)
+		if (stale ? now_bytes - p->rx[vc].cf_bytes >=
+				p->cf_max_spacing &&
+			    (p->cf_refreshes == 0 ||
+			     p->rx[vc].refreshes_left != 0) :
+			    (p->rx[vc].cf != p->rx[vc].cf_sent ||
+			     p->rx[vc].unsent))
 			return (int)vc;
 	}
 	return -1;
+}
+
+void
+ibex_cbfc_rx_held(struct ibex_cbfc_port *p, unsigned int vc, uint32_t held)
+{
+	struct ibex_cbfc_rx_vc *r = &p->rx[vc];
+	uint32_t want, ahead;
+
+	if (vc >= p->n_vcs || !((p->rx_lossless >> vc) & 1))
+		return;
+	want = ibex_cbfc_mod(r->cc - held);
+	ahead = ibex_cbfc_mod(want - r->cf);
+	/* Half the counter space or more ahead is behind: leave it. */
+	if (ahead == 0 || ahead >= IBEX_CBFC_MOD / 2)
+		return;
+	r->cf = want;
+	p->st.vc[vc].receiver_credits_freed += ahead;
 }
 
 bool
@@ -366,12 +388,35 @@ ibex_cbfc_cf_next(struct ibex_cbfc_port *p, uint64_t now_bytes,
 		return false;
 	u->vc = (uint8_t)vc;
 	u->cf = p->rx[vc].cf;
+	/* News earns the count cf_refreshes refreshes; a refresh uses one. */
+	if (u->cf != p->rx[vc].cf_sent)
+		p->rx[vc].refreshes_left = p->cf_refreshes;
+	else if (p->rx[vc].refreshes_left != 0)
+		p->rx[vc].refreshes_left--;
 	p->rx[vc].cf_sent = u->cf;
+	p->rx[vc].unsent = false;
 	p->rx[vc].cf_bytes = now_bytes;
 	p->cf_next = (uint8_t)((vc + 1) % p->n_vcs);
 	p->last_cf_bytes = now_bytes;
 	p->st.cf_update_tx++;
 	return true;
+}
+
+void
+ibex_cbfc_cf_unsent(struct ibex_cbfc_port *p,
+		    const struct ibex_cbfc_cf_update *u)
+{
+	if (u->vc >= p->n_vcs)
+		return;
+	p->rx[u->vc].unsent = true;
+	p->st.cf_update_tx--;
+}
+
+void
+ibex_cbfc_cc_unsent(struct ibex_cbfc_port *p, uint64_t now_ns)
+{
+	p->next_cc_ns = now_ns;
+	p->st.cc_update_tx--;
 }
 
 void

@@ -72,6 +72,9 @@
 #define IBEX_CBFC_CF_MAX_SPACING_MIN 16384
 #define IBEX_CBFC_CF_MAX_SPACING_MAX 1048576
 #define IBEX_CBFC_CF_MAX_SPACING_STEP 16384
+/** Refreshes of a count that stopped moving, on shim frames (ibex's:
+ * each costs a frame; three lost in a row at 10^-3 is 10^-9). */
+#define IBEX_CBFC_CF_REFRESHES_SHIM 3
 /** Dynamic shared threshold 2^n of the pool's free credits: n's range. */
 #define IBEX_CBFC_DYN_TH_MIN (-7)
 #define IBEX_CBFC_DYN_TH_MAX 7
@@ -111,6 +114,11 @@ struct ibex_cbfc_conf {
 				       for experiments: SAI's is 1..250000) */
 	uint32_t cf_min_spacing;  /**< byte times between CF_Updates, least */
 	uint32_t cf_max_spacing;  /**< and most (a refresh) */
+	uint8_t cf_refreshes;     /**< refreshes of a count that stopped
+				       moving: 0 = forever (the PCS's ordered
+				       sets cost nothing); N: N, then none
+				       until it moves (ibex's, for shim
+				       frames, each of which costs a frame) */
 	uint32_t vc_limit[IBEX_CBFC_MAX_VCS];  /**< S_CL_vc without profile */
 	uint8_t vc_profile[IBEX_CBFC_MAX_VCS]; /**< or IBEX_CBFC_NO_PROFILE */
 	uint8_t n_pools;
@@ -141,6 +149,8 @@ struct ibex_cbfc_rx_vc {
 	uint32_t cf;        /**< R_CF, 20 bits */
 	uint32_t cf_sent;   /**< R_CF in the last CF_Update of this VC */
 	uint64_t cf_bytes;  /**< byte time of that CF_Update */
+	uint8_t refreshes_left; /**< cf_refreshes: refreshes still due */
+	bool unsent;        /**< the last one did not go: due again */
 };
 
 /** What a pool has left to share (sender side). */
@@ -182,6 +192,7 @@ struct ibex_cbfc_port {
 	uint64_t cc_period_ns;    /**< 0: no CC_Update */
 	uint64_t next_cc_ns;
 	uint32_t cf_min_spacing, cf_max_spacing;
+	uint8_t cf_refreshes;
 	uint64_t last_cf_bytes;   /**< byte time of the last CF_Update */
 	uint8_t cf_next;          /**< round robin over the receiver's VCs */
 	struct ibex_cbfc_pool pool[IBEX_CBFC_MAX_POOLS + 1]; /**< last: port */
@@ -326,6 +337,16 @@ ibex_cbfc_rx_freed(struct ibex_cbfc_port *p, unsigned int vc, uint32_t n)
 	p->st.vc[vc].receiver_credits_freed += n;
 }
 
+/**
+ * The receiver's buffer holds @p held credits of @p vc: R_CF = R_CC -
+ * held, but never back (a bound on what is held may move by more than a
+ * frame's credits as one arrives). For a data path that knows what its
+ * buffer holds rather than each frame's release, as ibex's does: frames
+ * dropped before they were stored are freed with it.
+ */
+void ibex_cbfc_rx_held(struct ibex_cbfc_port *p, unsigned int vc,
+		       uint32_t held);
+
 /** The sender applies a CF_Update. @return 0, or -EINVAL when it frees
  * more than the VC has in use or names a VC that is not lossless (counted
  * in cf_update_bad, nothing changed). */
@@ -344,6 +365,11 @@ int ibex_cbfc_cf_apply(struct ibex_cbfc_port *p,
 bool ibex_cbfc_cf_next(struct ibex_cbfc_port *p, uint64_t now_bytes,
 		       struct ibex_cbfc_cf_update *u);
 
+/** The CF_Update @p u that ibex_cbfc_cf_next() gave did not go (the
+ * port refused the frame): it is due again at once, not counted sent. */
+void ibex_cbfc_cf_unsent(struct ibex_cbfc_port *p,
+			 const struct ibex_cbfc_cf_update *u);
+
 /** Is the sender's CC_Update due at @p now_ns? */
 static inline bool
 ibex_cbfc_cc_due(const struct ibex_cbfc_port *p, uint64_t now_ns)
@@ -352,9 +378,14 @@ ibex_cbfc_cc_due(const struct ibex_cbfc_port *p, uint64_t now_ns)
 }
 
 /** Build the sender's CC_Update (S_CC of every lossless VC) and schedule
- * the next one a period after @p now_ns. */
+ * the next one a period after @p now_ns. When it does not go, call
+ * ibex_cbfc_cc_unsent(). */
 void ibex_cbfc_cc_build(struct ibex_cbfc_port *p, uint64_t now_ns,
 			struct ibex_cbfc_cc_update *u);
+
+/** The CC_Update built at @p now_ns did not go: due again at once, not
+ * counted sent. */
+void ibex_cbfc_cc_unsent(struct ibex_cbfc_port *p, uint64_t now_ns);
 
 /** The receiver applies a CC_Update: per VC it names and receives,
  * R_CF += S_CC - R_CC and R_CC = S_CC. A VC whose difference exceeds the

@@ -87,6 +87,79 @@ test_send_rule(void **state)
 	assert_int_equal(p.tx[0].cc, 11);
 }
 
+/* R_CF from what the buffer holds: across the wrap, never back, and a
+ * leak a CC_Update recovers freed by the next look at the buffer. */
+static void
+test_rx_held(void **state)
+{
+	struct ibex_cbfc_port r;
+	struct ibex_cbfc_conf c;
+	struct ibex_cbfc_cc_update cc = { .vcs = 1 };
+
+	(void)state;
+	one_vc(&r, &c, 1000);
+	r.rx[0].cc = r.rx[0].cf = IBEX_CBFC_MOD - 4;
+	ibex_cbfc_rx_stored(&r, 0, 10);          /* 10 stored, past the wrap */
+	ibex_cbfc_rx_held(&r, 0, 10);
+	assert_int_equal(r.rx[0].cf, IBEX_CBFC_MOD - 4);
+	ibex_cbfc_rx_held(&r, 0, 3);             /* 7 left the buffer */
+	assert_int_equal(r.rx[0].cf, 3);
+	assert_int_equal(r.st.vc[0].receiver_credits_freed, 7);
+	ibex_cbfc_rx_held(&r, 0, 5);             /* a bound that grew: kept */
+	assert_int_equal(r.rx[0].cf, 3);
+	ibex_cbfc_rx_held(&r, 0, 0);
+	assert_int_equal(r.rx[0].cf, 6);
+	/* The sender consumed 4 more the link lost: a CC_Update counts
+	 * them, and they are free as the buffer holds none of them. */
+	cc.cc[0] = ibex_cbfc_mod(r.rx[0].cc + 4);
+	assert_int_equal(ibex_cbfc_cc_apply(&r, &cc), 4);
+	ibex_cbfc_rx_held(&r, 0, 0);
+	assert_int_equal(r.rx[0].cf, 10);
+	/* A VC that is not lossless is left alone. */
+	r.rx_lossless = 0;
+	r.rx[0].cc = ibex_cbfc_mod(r.rx[0].cc + 5);
+	ibex_cbfc_rx_held(&r, 0, 0);
+	assert_int_equal(r.rx[0].cf, 10);
+}
+
+/* cf_refreshes N: a count that stopped moving is refreshed N times, then
+ * not until it moves; 0 refreshes it forever. */
+static void
+test_cf_refreshes(void **state)
+{
+	struct ibex_cbfc_port r;
+	struct ibex_cbfc_conf c;
+	struct ibex_cbfc_cf_update u;
+	uint64_t t = 0, step = IBEX_CBFC_CF_MAX_SPACING_DEF;
+	unsigned int i, n;
+
+	(void)state;
+	ibex_cbfc_conf_default(&c, 1);
+	c.tx_lossless = c.rx_lossless = 1;
+	c.vc_limit[0] = 100;
+	c.cf_refreshes = 2;
+	assert_int_equal(ibex_cbfc_port_init(&r, &c, 0), 0);
+	/* Idle from the start: nothing to refresh. */
+	assert_false(ibex_cbfc_cf_next(&r, t += step, &u));
+	ibex_cbfc_rx_stored(&r, 0, 5);
+	ibex_cbfc_rx_freed(&r, 0, 5);
+	assert_true(ibex_cbfc_cf_next(&r, t += step, &u));   /* the news */
+	for (i = 0, n = 0; i < 10; i++)
+		n += ibex_cbfc_cf_next(&r, t += step, &u);
+	assert_int_equal(n, 2);
+	ibex_cbfc_rx_stored(&r, 0, 1);
+	ibex_cbfc_rx_freed(&r, 0, 1);
+	for (i = 0, n = 0; i < 10; i++)
+		n += ibex_cbfc_cf_next(&r, t += step, &u);
+	assert_int_equal(n, 3);
+	/* 0: every maximum spacing, forever. */
+	c.cf_refreshes = 0;
+	assert_int_equal(ibex_cbfc_port_init(&r, &c, 0), 0);
+	for (i = 0, n = 0; i < 10; i++)
+		n += ibex_cbfc_cf_next(&r, t += step, &u);
+	assert_int_equal(n, 10);
+}
+
 static void
 test_wrap(void **state)
 {
@@ -617,6 +690,8 @@ main(void)
 		cmocka_unit_test(test_credits),
 		cmocka_unit_test(test_send_rule),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_rx_held),
+		cmocka_unit_test(test_cf_refreshes),
 		cmocka_unit_test(test_port_limit),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_cf_bad),
