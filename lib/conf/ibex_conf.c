@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibex_cbfc.h"
 #include "ibex_conf.h"
 #include "ibex_credit.h"
 #include "ibex_pkt.h"
@@ -307,6 +308,31 @@ static const struct conf_key conf_trim_keys[] = {
 	CK("size", CT_SIZE, CONF_P, trim_size, IBEX_TRIM_MIN, IBEX_TRIM_MAX, 0),
 	CK("dscp", CT_U32, CONF_P, trim_dscp, 0, 63, 0),
 	CK("vl", CT_U32, CONF_P, trim_vl, 0, IBEX_VL_DATA_MAX - 1, 0),
+};
+
+/* cbfc <port> ...: SAI's CBFC port attributes (docs/cbfc.md). The state
+ * machines are built once, at start: every key is restart-only. */
+static int set_cbfc_overhead(struct conf_ctx *x, const struct conf_key *k,
+			     void *obj, const char *val);
+static const struct conf_key conf_cbfc_keys[] = {
+	CK("credit-size", CT_U32, CONF_P, cbfc_credit_size,
+	   IBEX_CBFC_CREDIT_SIZE_MIN, IBEX_CBFC_CREDIT_SIZE_MAX, CK_RESTART),
+	CK_FN("overhead", CONF_P, cbfc_overhead, set_cbfc_overhead,
+	      .flags = CK_RESTART),
+	CK("cc-timer-us", CT_U32, CONF_P, cbfc_cc_timer_us, 0,
+	   IBEX_CBFC_CC_TIMER_US_MAX, CK_RESTART),
+	CK("cf-min-spacing", CT_SIZE, CONF_P, cbfc_cf_min_spacing,
+	   IBEX_CBFC_CF_MIN_SPACING_MIN, IBEX_CBFC_CF_MAX_SPACING_MAX,
+	   CK_RESTART),
+	CK("cf-max-spacing", CT_SIZE, CONF_P, cbfc_cf_max_spacing,
+	   IBEX_CBFC_CF_MAX_SPACING_MIN, IBEX_CBFC_CF_MAX_SPACING_MAX,
+	   CK_RESTART),
+	CK("cf-refreshes", CT_U32, CONF_P, cbfc_cf_refreshes, 0, 255,
+	   CK_RESTART),
+	CK("limit", CT_U32, CONF_P, cbfc_limit, 1, IBEX_CBFC_MASK, CK_RESTART,
+	   .word = "auto", .word_val = 0),
+	CK("port-limit", CT_U32, CONF_P, cbfc_port_limit, 1, IBEX_CBFC_MASK,
+	   CK_RESTART, .word = "none", .word_val = 0),
 };
 
 #define PFC_K_HEADROOM 0
@@ -739,6 +765,25 @@ set_alpha(struct conf_ctx *x, const struct conf_key *k, void *obj,
 			conf_word_list(alphas, list, sizeof(list)));
 }
 
+/* CBFC packet overhead: a signed byte count in SAI's range, -16..127. */
+static int
+set_cbfc_overhead(struct conf_ctx *x, const struct conf_key *k, void *obj,
+		  const char *val)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(val, &end, 10);
+	if (errno != 0 || end == val || *end != '\0' ||
+	    v < IBEX_CBFC_OVERHEAD_MIN || v > IBEX_CBFC_OVERHEAD_MAX)
+		return conf_err(x, "%s: '%s' is not a byte count in %d..%d",
+				k->name, val, IBEX_CBFC_OVERHEAD_MIN,
+				IBEX_CBFC_OVERHEAD_MAX);
+	((struct ibex_conf_port *)obj)->cbfc_overhead = (int16_t)v;
+	return 0;
+}
+
 /* One number of a list element, s[0..n), in 0..max. */
 static int
 conf_list_num(struct conf_ctx *x, const char *what, const char *s, size_t n,
@@ -1046,6 +1091,11 @@ conf_port_lane_defaults(struct ibex_conf_port *p)
 	p->wd_action = IBEX_PFC_WD_DROP;
 	p->wd_detect_ms = 200;
 	p->wd_recover_ms = 200;
+	p->cbfc_credit_size = IBEX_CBFC_CREDIT_SIZE_DEF;
+	p->cbfc_cc_timer_us = IBEX_CBFC_CC_TIMER_US_DEF;
+	p->cbfc_cf_min_spacing = IBEX_CBFC_CF_MIN_SPACING_DEF;
+	p->cbfc_cf_max_spacing = IBEX_CBFC_CF_MAX_SPACING_DEF;
+	p->cbfc_cf_refreshes = IBEX_CBFC_CF_REFRESHES_SHIM;
 }
 
 /* Rate of the egress lanes, for ECN curves: the shaper, else the speed. */
@@ -1193,8 +1243,8 @@ ibex_conf_lane_reserved_blocks(const struct ibex_conf_port *p, unsigned int v)
 
 	if (v >= IBEX_VL_COUNT)
 		return 0;
-	if (p->fc_mode != IBEX_FC_CREDIT || !(p->lossless_mask >> v & 1) ||
-	    p->credit_window_blocks == 0)
+	if ((p->fc_mode != IBEX_FC_CREDIT && p->fc_mode != IBEX_FC_CBFC) ||
+	    !(p->lossless_mask >> v & 1) || p->credit_window_blocks == 0)
 		return p->reserved_blocks[v];
 	if (p->credit_window_blocks != IBEX_CONF_CREDIT_WINDOW_AUTO)
 		return p->credit_window_blocks;
@@ -1692,6 +1742,23 @@ port_credit(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
 	return ret;
 }
 
+/* cbfc <port> [credit-size B] [overhead B] [cc-timer-us N]
+ * [cf-min-spacing SIZE] [cf-max-spacing SIZE] [cf-refreshes N]
+ * [limit auto|N]
+ * [port-limit none|N] */
+static int
+port_cbfc(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
+{
+	int ret;
+
+	if (ntok == 0)
+		return conf_missing(x, KEYS(conf_cbfc_keys));
+	ret = conf_keys(x, KEYS(conf_cbfc_keys), p, tok, ntok, NULL);
+	if (ret == 0)
+		p->cbfc_line = p->fc_line = x->lineno;
+	return ret;
+}
+
 /* pfc <port> <key> <value>...: headroom auto|SIZE, cable-m, proc-ns,
  * xoff dynamic|SIZE, xon SIZE, quanta, refresh-margin-us, watchdog,
  * detect-ms, recover-ms, hw. With a static XOFF, xon is the level XON is
@@ -1804,6 +1871,7 @@ STMT_ON_PORT(vlarb, port_vlarb)
 STMT_ON_PORT(lane, port_lane)
 STMT_ON_PORT(credit, port_credit)
 STMT_ON_PORT(pfc, port_pfc)
+STMT_ON_PORT(cbfc, port_cbfc)
 STMT_ON_PORT(ecn, port_ecn)
 STMT_ON_PORT(trim, port_trim)
 
@@ -2112,6 +2180,7 @@ static const struct conf_stmt conf_stmts[] = {
 	{ "lane", stmt_lane },
 	{ "credit", stmt_credit },
 	{ "pfc", stmt_pfc },
+	{ "cbfc", stmt_cbfc },
 	{ "ecn", stmt_ecn },
 	{ "trim", stmt_trim },
 };
@@ -2598,10 +2667,11 @@ check_port_lossless(struct conf_ctx *x, const struct ibex_conf_port *q)
 		if (q->fc_mode == IBEX_FC_NONE) {
 			check_at(x, q, lmax(q->lane_line[v], q->fc_mode_line));
 			return conf_err(x, "lane vl %u is lossless but the port "
-					"has fc none (lossless needs fc credit "
-					"or pfc)", v);
+					"has fc none (lossless needs fc credit, "
+					"cbfc or pfc)", v);
 		}
-		if (q->fc_mode == IBEX_FC_CREDIT &&
+		if ((q->fc_mode == IBEX_FC_CREDIT ||
+		     q->fc_mode == IBEX_FC_CBFC) &&
 		    ibex_conf_lane_reserved_blocks(q, v) < frame) {
 			check_at(x, q, lmax(q->lane_line[v], q->fc_mode_line));
 			return conf_err(x, "lane vl %u: reserved %s is less than "
@@ -2624,6 +2694,85 @@ check_port_lossless(struct conf_ctx *x, const struct ibex_conf_port *q)
 					"cannot pause it", v);
 		}
 	}
+	return 0;
+}
+
+/* Bytes of the buffer one CBFC credit may stand for: a frame of c
+ * credits is at most c x size - overhead bytes, charged in whole blocks.
+ * Exact when the size is a multiple of a block and the overhead not
+ * negative; else a bound. */
+static uint32_t
+cbfc_credit_charge(const struct ibex_conf_port *p)
+{
+	uint32_t cs = p->cbfc_credit_size;
+
+	if (cs % IBEX_BLOCK_BYTES == 0 && p->cbfc_overhead >= 0)
+		return cs;
+	return cs + IBEX_BLOCK_BYTES - 1 +
+	       (uint32_t)(p->cbfc_overhead < 0 ? -p->cbfc_overhead : 0);
+}
+
+int
+ibex_conf_port_cbfc(const struct ibex_conf_port *p, struct ibex_cbfc_conf *c,
+		    char *err, size_t errlen)
+{
+	uint32_t charge = cbfc_credit_charge(p), own;
+	unsigned int v;
+
+	ibex_cbfc_conf_default(c, p->nb_vls != 0 ? p->nb_vls : 1);
+	c->credit_size = (uint16_t)p->cbfc_credit_size;
+	c->overhead = p->cbfc_overhead;
+	c->cc_timer_us = p->cbfc_cc_timer_us;
+	c->cf_min_spacing = p->cbfc_cf_min_spacing;
+	c->cf_max_spacing = p->cbfc_cf_max_spacing;
+	c->cf_refreshes = (uint8_t)p->cbfc_cf_refreshes;
+	c->port_limit = p->cbfc_port_limit;
+	c->tx_lossless = c->rx_lossless = p->lossless_mask &
+		(uint32_t)((UINT64_C(1) << c->n_vcs) - 1);
+	for (v = 0; v < c->n_vcs; v++) {
+		if (!(c->tx_lossless >> v & 1))
+			continue;
+		own = (uint32_t)((uint64_t)ibex_conf_lane_reserved_blocks(p, v) *
+				 IBEX_BLOCK_BYTES / charge);
+		c->vc_limit[v] = p->cbfc_limit != 0 ? p->cbfc_limit : own;
+		/* What a CC_Update may free: what the peer may have in
+		 * flight on the VC. */
+		if (c->vc_limit[v] > c->rx_total)
+			c->rx_total = c->vc_limit[v];
+		if (own > c->rx_total)
+			c->rx_total = own;
+	}
+	return ibex_cbfc_conf_check(c, err, errlen);
+}
+
+/* The CBFC settings of a CBFC port, against SAI's ranges and the lanes. */
+static int
+check_port_cbfc(struct conf_ctx *x, const struct ibex_conf *c,
+		const struct ibex_conf_port *q)
+{
+	struct ibex_cbfc_conf cc;
+	char why[160];
+	unsigned int v;
+
+	if (q->fc_mode != IBEX_FC_CBFC)
+		return 0;
+	check_at(x, q, lmax(q->cbfc_line, q->fc_mode_line));
+	if (c->nb_workers > 1)
+		return conf_err(x, "fc cbfc runs on one worker (switch "
+				"workers %u): several workers are not "
+				"implemented yet", c->nb_workers);
+	for (v = 0; v < q->nb_vls && v < IBEX_VL_COUNT; v++)
+		if ((q->lossless_mask >> v & 1) && q->cbfc_limit == 0 &&
+		    (uint64_t)ibex_conf_lane_reserved_blocks(q, v) *
+		    IBEX_BLOCK_BYTES < cbfc_credit_charge(q)) {
+			check_at(x, q, lmax(lmax(q->cbfc_line, q->lane_line[v]),
+					    q->fc_mode_line));
+			return conf_err(x, "lane vl %u: its reserved share "
+					"holds no %u-byte credit (limit auto)",
+					v, q->cbfc_credit_size);
+		}
+	if (ibex_conf_port_cbfc(q, &cc, why, sizeof(why)) < 0)
+		return conf_err(x, "cbfc: %s", why);
 	return 0;
 }
 
@@ -2709,6 +2858,8 @@ check_port(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 	if (ret == 0)
 		ret = check_ranges(x, KEYS(conf_pfc_keys), p);
 	if (ret == 0)
+		ret = check_ranges(x, KEYS(conf_cbfc_keys), p);
+	if (ret == 0)
 		ret = check_port_unique(x, c, i);
 	if (ret != 0)
 		return ret;
@@ -2728,6 +2879,8 @@ check_port(struct conf_ctx *x, const struct ibex_conf *c, uint16_t i)
 		ret = check_port_lossless(x, p);
 	if (ret == 0)
 		ret = check_port_pfc(x, p);
+	if (ret == 0)
+		ret = check_port_cbfc(x, c, p);
 	if (ret == 0)
 		ret = check_port_ecn(x, p);
 	if (ret == 0)
@@ -3109,6 +3262,7 @@ restart_port(const struct ibex_conf_port *a, const struct ibex_conf_port *b,
 	restart_keys(KEYS(conf_port_keys), a, b, "", buf, len, &n);
 	restart_keys(KEYS(conf_credit_keys), a, b, "credit", buf, len, &n);
 	restart_keys(KEYS(conf_pfc_keys), a, b, "pfc", buf, len, &n);
+	restart_keys(KEYS(conf_cbfc_keys), a, b, "cbfc", buf, len, &n);
 	if (a->pfc_headroom_auto != b->pfc_headroom_auto &&
 	    strstr(buf, "pfc headroom") == NULL)
 		diff_note(buf, len, &n, "pfc", "headroom");
@@ -3237,6 +3391,7 @@ diff_effective(const struct ibex_conf_port *p, struct ibex_conf_port *q)
 	q->line = q->vl_line = q->fc_line = 0;
 	q->dev_line = q->vls_line = q->class_line = 0;
 	q->sl2vl_line = q->vlarb_line = q->fc_mode_line = q->pfc_line = 0;
+	q->cbfc_line = 0;
 	q->touch_line = 0;
 	memset(q->lane_line, 0, sizeof(q->lane_line));
 	q->vlans_set = q->sl2vl_set = q->vlarb_set = false;
@@ -3301,6 +3456,7 @@ ibex_conf_port_diff(const struct ibex_conf_port *a,
 	if (x->pfc_headroom_auto != y->pfc_headroom_auto)
 		diff_note(buf, len, &n, "pfc", "headroom auto");
 	diff_keys(KEYS(conf_pfc_keys), x, y, "pfc", buf, len, &n);
+	diff_keys(KEYS(conf_cbfc_keys), x, y, "cbfc", buf, len, &n);
 	for (v = 0; v < IBEX_VL_COUNT; v++)
 		if (memcmp(&x->ecn[v], &y->ecn[v], sizeof(x->ecn[v])) != 0)
 			break;

@@ -144,6 +144,18 @@ struct ibex_conf_port {
 	uint8_t wd_action;         /**< enum ibex_pfc_wd_action (drop) */
 	uint32_t wd_detect_ms;     /**< (200) */
 	uint32_t wd_recover_ms;    /**< (200) */
+	/* UEC CBFC (`fc cbfc`, `cbfc` statements, docs/cbfc.md), with SAI's
+	 * names in the comments (SAI_PORT_ATTR_CBFC_*). */
+	uint32_t cbfc_credit_size; /**< SENDER_CREDIT_SIZE, bytes (128) */
+	int16_t cbfc_overhead;     /**< PACKET_OVERHEAD, bytes (0) */
+	uint32_t cbfc_cc_timer_us; /**< CC_MESSAGE_TIMER (256); 0: off */
+	uint32_t cbfc_cf_min_spacing; /**< CF_MIN_SPACING, bytes (6400) */
+	uint32_t cbfc_cf_max_spacing; /**< CF_MAX_SPACING, bytes (262144) */
+	uint32_t cbfc_cf_refreshes; /**< refreshes of a still count (3);
+					 0: forever (ibex's) */
+	uint32_t cbfc_limit;       /**< per-VC sender credit limit; 0: auto,
+					the lane's reserved share */
+	uint32_t cbfc_port_limit;  /**< SENDER_CREDIT_LIMIT; 0: none */
 	int fc_line;
 
 	/* UEC packet trimming (`trim`, docs/ai-ethernet.md): a frame a lossy
@@ -176,6 +188,7 @@ struct ibex_conf_port {
 	int vlarb_line;
 	int fc_mode_line;          /**< fc */
 	int pfc_line;              /**< pfc statements */
+	int cbfc_line;             /**< cbfc statements */
 	int lane_line[IBEX_VL_COUNT]; /**< lane <port> vl v */
 	int touch_line;            /**< last statement naming the port */
 	/** SLs an sl2vl statement named; the others follow the default of
@@ -434,6 +447,19 @@ uint32_t ibex_conf_port_headroom_blocks(const struct ibex_conf_port *p);
 
 /** `credit <port> window auto`. */
 #define IBEX_CONF_CREDIT_WINDOW_AUTO UINT32_MAX
+
+struct ibex_cbfc_conf;
+/**
+ * The CBFC configuration of a port with `fc cbfc` (docs/cbfc.md): SAI's
+ * attributes from its `cbfc` statements, a VC per lane (VC v is VL v),
+ * the lossless lanes lossless at both ends, and per VC the sender's
+ * limit: `cbfc limit`, or auto, what the lane's reserved share holds of
+ * the frames its credits may stand for (the peer configured alike).
+ * @return 0, or -EINVAL with the reason in @p err
+ * (ibex_cbfc_conf_check()).
+ */
+int ibex_conf_port_cbfc(const struct ibex_conf_port *p,
+			struct ibex_cbfc_conf *c, char *err, size_t errlen);
 
 /**
  * Reserved share of lane @p v of a port, blocks: on a credit port's

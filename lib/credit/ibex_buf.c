@@ -10,6 +10,7 @@ const char *const ibex_fc_mode_names[IBEX_FC_MODE_NB + 1] = {
 	[IBEX_FC_NONE] = "none",
 	[IBEX_FC_CREDIT] = "credit",
 	[IBEX_FC_PFC] = "pfc",
+	[IBEX_FC_CBFC] = "cbfc",
 	[IBEX_FC_MODE_NB] = NULL,
 };
 
@@ -47,7 +48,7 @@ ibex_buf_init(struct ibex_buf *b, const struct ibex_buf_conf *c)
 	for (p = 0; p < c->n_ports; p++) {
 		const struct ibex_buf_port_conf *pc = &c->port[p];
 
-		if (pc->mode > IBEX_FC_PFC)
+		if (pc->mode >= IBEX_FC_MODE_NB)
 			return -EINVAL;
 		unsigned int n_vls = pc->n_vls ? pc->n_vls : IBEX_BUF_MAX_VLS;
 

@@ -44,6 +44,7 @@ enum ibex_fc_mode {
 	IBEX_FC_NONE = 0,   /**< no flow control: every VL is lossy */
 	IBEX_FC_CREDIT = 1, /**< ibex credits (peer is an ibex switch) */
 	IBEX_FC_PFC = 2,    /**< 802.1Qbb PFC (peer is a NIC/switch) */
+	IBEX_FC_CBFC = 3,   /**< UEC credit-based flow control (docs/cbfc.md) */
 	IBEX_FC_MODE_NB
 };
 

@@ -68,7 +68,7 @@ test_layout(void **state)
 	c.alpha_log2 = 4;
 	assert_int_equal(ibex_buf_init(&b2, &c), -EINVAL);
 	c = conf3();
-	c.port[0].mode = 3;
+	c.port[0].mode = IBEX_FC_MODE_NB;
 	assert_int_equal(ibex_buf_init(&b2, &c), -EINVAL);
 }
 

@@ -17,11 +17,12 @@
 
 #include <cmocka.h>
 
+#include "ibex_cbfc.h"
 #include "ibex_conf.h"
 
 /* The "expected one of" hints, in the order of the grammar's tables. */
 #define STMTS "switch, port, fdb, ecmp, buffer, sl, pcp2sl, dscp2sl, sl2vl, " \
-	"vlarb, lane, credit, pfc, ecn, trim"
+	"vlarb, lane, credit, pfc, cbfc, ecn, trim"
 #define SWITCH_KEYS "workers, burst, tx-drain-us, mbufs, vl15-rate, " \
 	"ctl-socket, mbuf-size, ecmp-seed"
 #define PORT_KEYS "dev, pvid, vlans, speed, mtu, rx-desc, tx-desc, " \
@@ -1604,7 +1605,7 @@ test_port_lane_keys(void **state)
 		   "x.conf:1: port p0: vl-queue: 63 out of range 64B..1GB");
 	expect_err("port p0 fc lossless",
 		   "x.conf:1: port p0: fc: 'lossless' is not one of: none, "
-		   "credit, pfc");
+		   "credit, pfc, cbfc");
 	/* a queue shorter than one frame could never hold one */
 	expect_verr("port p0 mtu 9000\nport p0 vl-queue 8KB",
 		    "x.conf:2: port p0: vl-queue 128 blocks holds less than "
@@ -1863,10 +1864,10 @@ test_lane_statements(void **state)
 	/* lossless needs flow control: at the later of lane and fc */
 	expect_verr("port p0\nlane p0 vl 1 lossless",
 		    "x.conf:2: port p0: lane vl 1 is lossless but the port has "
-		    "fc none (lossless needs fc credit or pfc)");
+		    "fc none (lossless needs fc credit, cbfc or pfc)");
 	expect_verr("port p0 fc pfc\nlane p0 vl 1 lossless\nport p0 fc none",
 		    "x.conf:3: port p0: lane vl 1 is lossless but the port has "
-		    "fc none (lossless needs fc credit or pfc)");
+		    "fc none (lossless needs fc credit, cbfc or pfc)");
 	/* a lossless lane the port does not run */
 	expect_verr("port p0 fc credit\nlane p0 vl 5 lossless\n"
 		    "port p0 vls 4",
@@ -2469,7 +2470,7 @@ test_tables_built(void **state)
 	p->fc_mode = 7;
 	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "built: port p0: fc: 7 is not one of: none, "
-			    "credit, pfc");
+			    "credit, pfc, cbfc");
 	p->fc_mode = IBEX_FC_NONE;
 	p->nb_vls = 5;
 	assert_int_equal(ibex_conf_validate(c, err, sizeof(err)), -EINVAL);
@@ -2614,6 +2615,64 @@ expect_restart(const char *a, const char *b, const char *want)
 	free(cb);
 }
 
+/* fc cbfc: SAI's ranges, the limit auto from the lane, clear refusals. */
+static void
+test_cbfc(void **state)
+{
+	struct ibex_conf *c = *state;
+	struct ibex_cbfc_conf cc;
+	char err[IBEX_CONF_ERR_LEN] = "";
+
+	parse_ok(c, "port p0 fc cbfc vls 2\nlane p0 vl 1 lossless "
+		 "reserved 64KB\ncbfc p0 cc-timer-us 100 overhead -4");
+	validate_ok(c);
+	assert_int_equal(ibex_conf_port_cbfc(&c->ports[0], &cc, err,
+					     sizeof(err)), 0);
+	assert_int_equal(cc.credit_size, 128);
+	assert_int_equal(cc.overhead, -4);
+	assert_int_equal(cc.cc_timer_us, 100);
+	assert_int_equal(cc.tx_lossless, 2);
+	assert_int_equal(cc.rx_lossless, 2);
+	/* 64 KB of 64-byte blocks; a credit of 128 bytes with a negative
+	 * overhead may stand for 128 + 63 + 4 bytes */
+	assert_int_equal(cc.vc_limit[1], 65536 / (128 + 63 + 4));
+	parse_ok(c, "cbfc p0 overhead 0 limit 1000");
+	assert_int_equal(ibex_conf_port_cbfc(&c->ports[0], &cc, err,
+					     sizeof(err)), 0);
+	assert_int_equal(cc.vc_limit[1], 1000);
+	parse_ok(c, "cbfc p0 limit auto");
+	assert_int_equal(ibex_conf_port_cbfc(&c->ports[0], &cc, err,
+					     sizeof(err)), 0);
+	assert_int_equal(cc.vc_limit[1], 512);
+
+	expect_err("port p0\ncbfc p0 overhead 128",
+		   "x.conf:2: cbfc p0: overhead: '128' is not a byte count in "
+		   "-16..127");
+	expect_err("port p0\ncbfc p0 credit-size 8",
+		   "x.conf:2: cbfc p0: credit-size: 8 out of range 16..4096");
+	expect_err("port p0\ncbfc p0 cc-timer-us 250001",
+		   "x.conf:2: cbfc p0: cc-timer-us: 250001 out of range "
+		   "0..250000");
+	expect_err("port p0\ncbfc p0 cf-min-spacing 100",
+		   "x.conf:2: cbfc p0: cf-min-spacing: 100 out of range "
+		   "800B..1MB");
+	expect_verr("port p0 fc cbfc\nlane p0 vl 1 lossless reserved 2KB\n"
+		    "cbfc p0 credit-size 4096",
+		    "x.conf:3: port p0: lane vl 1: its reserved share holds no "
+		    "4096-byte credit (limit auto)");
+	expect_verr("switch workers 2\nport p0 fc cbfc",
+		    "x.conf:2: port p0: fc cbfc runs on one worker (switch "
+		    "workers 2): several workers are not implemented yet");
+	expect_verr("port p0 fc cbfc\ncbfc p0 cf-max-spacing 20000",
+		    "x.conf:2: port p0: cbfc: CF_Update maximum spacing: "
+		    "16384..1048576 bytes in steps of 16384, not 20000");
+	/* a restart-only setting */
+	expect_restart("port p0 fc cbfc", "port p0 fc cbfc\ncbfc p0 limit 9",
+		       "x.conf:1: port p0: cbfc limit needs a restart (live: "
+		       "credit timers, pfc quanta and watchdog, lanes' queues, "
+		       "classes and ECN)");
+}
+
 /* A restart-only global setting in a reload is refused with the line
  * that sets it (the first such, when several differ); one setting
  * "needs" a restart, several "need" one. */
@@ -2664,6 +2723,7 @@ main(void)
 		cmocka_unit_test(test_ecmp_errors),
 		cmocka_unit_test(test_restart_only_line),
 		cmocka_unit_test(test_conf_copy),
+		cmocka_unit_test_setup_teardown(test_cbfc, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_static_dup_many, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_static_same_twice, setup,
