@@ -33,6 +33,12 @@ static const struct ibex_cnt_desc fc_desc[] = {
 static const struct ibex_cnt_desc fc_lane_desc[] = {
 	IBEX_FC_LANE_COUNTERS(CNT_DESC)
 };
+static const struct ibex_cnt_desc cbfc_desc[] = {
+	IBEX_CBFC_COUNTERS(CNT_DESC)
+};
+static const struct ibex_cnt_desc cbfc_vc_desc[] = {
+	IBEX_CBFC_VC_COUNTERS(CNT_DESC)
+};
 #undef CNT_DESC
 #undef CNT_DESC_M
 
@@ -48,6 +54,12 @@ const struct ibex_cnt_set ibex_fc_cnt_set = {
 const struct ibex_cnt_set ibex_fc_lane_cnt_set = {
 	"fc-lane", fc_lane_desc, RTE_DIM(fc_lane_desc)
 };
+const struct ibex_cnt_set ibex_cbfc_cnt_set = {
+	"cbfc", cbfc_desc, RTE_DIM(cbfc_desc)
+};
+const struct ibex_cnt_set ibex_cbfc_vc_cnt_set = {
+	"cbfc-vc", cbfc_vc_desc, RTE_DIM(cbfc_vc_desc)
+};
 
 #define CNT_VALUE(key, val, col, w, unit, help) *v++ = (val);
 
@@ -61,6 +73,19 @@ void
 ibex_lane_cnt_values(const struct ibex_lane_counters *c, uint64_t *v)
 {
 	IBEX_LANE_COUNTERS(CNT_VALUE)
+}
+
+void
+ibex_cbfc_cnt_values(const struct ibex_dp_cbfc_view *c, uint64_t *v)
+{
+	IBEX_CBFC_COUNTERS(CNT_VALUE)
+}
+
+void
+ibex_cbfc_vc_cnt_values(const struct ibex_dp_cbfc_view *c, unsigned int vc,
+			uint64_t *v)
+{
+	IBEX_CBFC_VC_COUNTERS(CNT_VALUE)
 }
 
 void

@@ -63,12 +63,28 @@ enum {
 	IBEX_FC_LANE_CNT_NB
 };
 
+enum {
+#define IBEX_CNT_ENUM(key, val, col, w, unit, help) IBEX_CBFC_CNT_##key,
+	IBEX_CBFC_COUNTERS(IBEX_CNT_ENUM)
+#undef IBEX_CNT_ENUM
+	IBEX_CBFC_CNT_NB
+};
+enum {
+#define IBEX_CNT_ENUM(key, val, col, w, unit, help) IBEX_CBFC_VC_CNT_##key,
+	IBEX_CBFC_VC_COUNTERS(IBEX_CNT_ENUM)
+#undef IBEX_CNT_ENUM
+	IBEX_CBFC_VC_CNT_NB
+};
+
 extern const struct ibex_cnt_set ibex_port_cnt_set;
 extern const struct ibex_cnt_set ibex_lane_cnt_set;
 extern const struct ibex_cnt_set ibex_fc_cnt_set;
 extern const struct ibex_cnt_set ibex_fc_lane_cnt_set;
+extern const struct ibex_cnt_set ibex_cbfc_cnt_set;
+extern const struct ibex_cnt_set ibex_cbfc_vc_cnt_set;
 
 struct ibex_dp_fc_view;
+struct ibex_dp_cbfc_view;
 
 /** The values of a port's counters in list order (IBEX_PORT_CNT_NB). */
 void ibex_port_cnt_values(const struct ibex_port_counters *c, uint64_t *v);
@@ -79,6 +95,12 @@ void ibex_fc_cnt_values(const struct ibex_dp_fc_view *c, uint64_t *v);
 /** The values of lane @p vl's flow-control state (IBEX_FC_LANE_CNT_NB). */
 void ibex_fc_lane_cnt_values(const struct ibex_dp_fc_view *c, unsigned int vl,
 			     uint64_t *v);
+
+/** The values of a CBFC port's counters (IBEX_CBFC_CNT_NB). */
+void ibex_cbfc_cnt_values(const struct ibex_dp_cbfc_view *c, uint64_t *v);
+/** The values of VC @p vc's CBFC state (IBEX_CBFC_VC_CNT_NB). */
+void ibex_cbfc_vc_cnt_values(const struct ibex_dp_cbfc_view *c,
+			     unsigned int vc, uint64_t *v);
 
 /*
  * The renderers of any set. @p mode picks the counters of one

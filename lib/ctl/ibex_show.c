@@ -385,6 +385,85 @@ ibex_show_pfc_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 	return 0;
 }
 
+/* ---- cbfc: UEC CBFC ports, their settings and SAI's counters, a row
+ * per lossless VC (docs/cbfc.md) ---- */
+
+int
+ibex_show_cbfc_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
+{
+	uint16_t p;
+
+	ibex_emit_obj_begin(e, NULL);
+	ibex_emit_list_begin(e, "cbfc");
+	for (p = c->first; p < c->end; p++) {
+		const struct ibex_conf_port *cp = &c->conf->ports[p];
+		uint64_t pv[IBEX_CBFC_CNT_NB], vv[IBEX_CBFC_VC_CNT_NB];
+		struct ibex_dp_fc_view v;
+		unsigned int vc;
+
+		if (cp->fc_mode != IBEX_FC_CBFC)
+			continue;
+		ibex_dp_fc_view(c->dp, p, &v);
+		ibex_cbfc_cnt_values(&v.cbfc, pv);
+		ibex_emit_obj_begin(e, NULL);
+		ibex_emit_str(e, "port", cp->name);
+		ibex_emit_u64(e, "credit_size", cp->cbfc_credit_size);
+		ibex_emit_i64(e, "overhead", cp->cbfc_overhead);
+		ibex_emit_u64(e, "cc_timer_us", cp->cbfc_cc_timer_us);
+		ibex_emit_u64(e, "cf_min_spacing", cp->cbfc_cf_min_spacing);
+		ibex_emit_u64(e, "cf_max_spacing", cp->cbfc_cf_max_spacing);
+		ibex_emit_u64(e, "port_limit", cp->cbfc_port_limit);
+		ibex_cnt_emit(e, &ibex_cbfc_cnt_set, pv, 0);
+		ibex_emit_list_begin(e, "vcs");
+		for (vc = 0; vc < port_vls(cp); vc++) {
+			if (!(cp->lossless_mask >> vc & 1))
+				continue;
+			ibex_cbfc_vc_cnt_values(&v.cbfc, vc, vv);
+			ibex_emit_obj_begin(e, NULL);
+			ibex_emit_u64(e, "vc", vc);
+			ibex_cnt_emit(e, &ibex_cbfc_vc_cnt_set, vv, 0);
+			ibex_emit_obj_end(e);
+		}
+		ibex_emit_list_end(e);
+		ibex_emit_obj_end(e);
+	}
+	ibex_emit_list_end(e);
+	ibex_emit_obj_end(e);
+	return emit_done(e);
+}
+
+int
+ibex_show_cbfc_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
+{
+	uint16_t p;
+
+	ibex_out_printf(o, "%-12s %2s", "port", "vc");
+	ibex_cnt_text_head(o, &ibex_cbfc_vc_cnt_set, 0);
+	ibex_cnt_text_head(o, &ibex_cbfc_cnt_set, 0);
+	ibex_out_printf(o, "\n");
+	for (p = c->first; p < c->end; p++) {
+		const struct ibex_conf_port *cp = &c->conf->ports[p];
+		uint64_t pv[IBEX_CBFC_CNT_NB], vv[IBEX_CBFC_VC_CNT_NB];
+		struct ibex_dp_fc_view v;
+		unsigned int vc;
+
+		if (cp->fc_mode != IBEX_FC_CBFC)
+			continue;
+		ibex_dp_fc_view(c->dp, p, &v);
+		ibex_cbfc_cnt_values(&v.cbfc, pv);
+		for (vc = 0; vc < port_vls(cp); vc++) {
+			if (!(cp->lossless_mask >> vc & 1))
+				continue;
+			ibex_cbfc_vc_cnt_values(&v.cbfc, vc, vv);
+			ibex_out_printf(o, "%-12s %2u", cp->name, vc);
+			ibex_cnt_text_row(o, &ibex_cbfc_vc_cnt_set, vv, 0);
+			ibex_cnt_text_row(o, &ibex_cbfc_cnt_set, pv, 0);
+			ibex_out_printf(o, "\n");
+		}
+	}
+	return 0;
+}
+
 /* ---- ecn: the curves as the workers run them (the published tables),
  * with the lanes' counters ---- */
 

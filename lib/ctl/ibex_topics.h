@@ -40,6 +40,8 @@
 	  "credit flow control: parameters and state") \
 	X(PFC, pfc, 1, "pfc", 1, 1, \
 	  "PFC: parameters, pauses, watchdog") \
+	X(CBFC, cbfc, 1, "cbfc", 1, 0, \
+	  "UEC CBFC: credits and updates per VC") \
 	X(ECN, ecn, 1, "", 1, 0, \
 	  "ECN curves and marks of each lane") \
 	X(LATENCY, latency, 1, "latency", 1, 1, \

@@ -838,6 +838,14 @@ needs_credit(const struct ibex_fc_port *fp, unsigned int vl)
 	       (fp->lossless >> vl & 1);
 }
 
+/* Does lane @p vl of a CBFC port obey the send rule? */
+static inline bool
+needs_cbfc(const struct ibex_fc_port *fp, unsigned int vl)
+{
+	return fp != NULL && fp->mode == IBEX_FC_CBFC &&
+	       (fp->lossless >> vl & 1);
+}
+
 /*
  * What flow control adds up over one RX burst: a burst comes from one
  * port and its frames are mostly of one lane and go mostly to one egress
@@ -942,6 +950,16 @@ ct_limit_of(const struct ibex_worker *w, const struct ibex_fc_port *fp,
 							 IBEX_CT_LIMIT;
 }
 
+/* The send rule for a CBFC frame of @p n credits, a refusal counted. */
+static bool
+cbfc_may_send(const struct ibex_fc_port *fp, unsigned int vl, uint32_t n)
+{
+	if (ibex_cbfc_tx_ok(fp->cb, vl, n))
+		return true;
+	fp->cb->st.vc[vl].tx_blocked++;
+	return false;
+}
+
 /* The slow side of egress_send(): a shaped or flow-controlled port, lanes
  * in use, a frame charged to the buffer, or a TX buffer past ct_limit. */
 static void
@@ -951,7 +969,8 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	struct ibex_egress *e = w->eg[out];
 	struct ibex_fc_port *fp = egress_fc(w, out);
 	uint32_t g = w->gate[out];
-	bool credit = needs_credit(fp, vl);
+	bool credit = needs_credit(fp, vl), cbfc = needs_cbfc(fp, vl);
+	uint32_t cbfc_n = cbfc ? ibex_cbfc_credits(fp->cb, m->pkt_len) : 0;
 
 	if (unlikely(fp != NULL && (fp->wd_drop >> vl & 1))) {
 		uncharge(w, src, m->pkt_len);
@@ -961,7 +980,8 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	if ((g & (IBEX_GATE_BUSY | IBEX_GATE_BLOCKED(vl))) != 0 ||
 	    w->tx[out].count >= ct_limit_of(w, fp, vl) ||
 	    (credit && !w->fc->multi &&
-	     !ibex_credit_tx_ok(&fp->cp, vl, ibex_blocks(m->pkt_len))))
+	     !ibex_credit_tx_ok(&fp->cp, vl, ibex_blocks(m->pkt_len))) ||
+	    (cbfc && !cbfc_may_send(fp, vl, cbfc_n)))
 		goto queue;
 	if (ibex_shaper_on(&e->shaper)) {
 		ibex_shaper_refill(&e->shaper, w->rx_tsc);
@@ -977,6 +997,8 @@ egress_send_slow(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 		ibex_shaper_take(&e->shaper, m->pkt_len);
 	if (credit && !w->fc->multi)
 		ibex_credit_tx_sent(&fp->cp, vl, ibex_blocks(m->pkt_len));
+	if (cbfc)
+		ibex_cbfc_tx_take(fp->cb, vl, cbfc_n);
 	txbuf_put_charged(w, out, m, vl, src);
 	return;
 queue:
@@ -1009,16 +1031,20 @@ credit_take_lane_multi(struct ibex_worker *w, uint16_t out, unsigned int vl,
 
 /* egress_may_send() beyond the lane the burst takes credit on: a lossy
  * lane needs none; a lossless one starts the burst's sum afresh with what
- * the peer granted it, as blocks. */
+ * the peer granted it, as blocks. A CBFC lane takes the credits of its
+ * frame of @p len bytes, each frame on its own. */
 static bool
 credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
-		 uint32_t n, struct burst_acc *a)
+		 uint32_t n, uint32_t len, struct burst_acc *a)
 {
 	struct ibex_fc_port *fp = &w->fc->port[out];
 	uint32_t avail;
 
 	if (!(fp->lossless >> vl & 1))
 		return true;
+	if (fp->mode == IBEX_FC_CBFC)
+		return ibex_cbfc_tx_take(fp->cb, vl,
+					 ibex_cbfc_credits(fp->cb, len));
 	if (unlikely(w->fc->multi))
 		return credit_take_lane_multi(w, out, vl, n, a);
 	if (a == NULL)
@@ -1047,7 +1073,7 @@ credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
  */
 static inline __rte_always_inline bool
 egress_may_send(struct ibex_worker *w, uint16_t out, unsigned int vl,
-		uint32_t g, uint32_t n, struct burst_acc *a)
+		uint32_t g, uint32_t n, uint32_t len, struct burst_acc *a)
 {
 	if (likely(a != NULL && CR_LANE(out, vl) == a->cr_lane &&
 		   !(g & a->cr_stop) && n <= a->cr_avail)) {
@@ -1057,7 +1083,7 @@ egress_may_send(struct ibex_worker *w, uint16_t out, unsigned int vl,
 	if (g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED | IBEX_GATE_BLOCKED(vl)))
 		return false;
 	return !(g & IBEX_GATE_CREDIT) || !(w->credit_lanes[out] >> vl & 1) ||
-	       credit_take_lane(w, out, vl, n, a);
+	       credit_take_lane(w, out, vl, n, len, a);
 }
 
 /*
@@ -1078,7 +1104,8 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	/* A gate word of zero sends at once. */
 	if (likely(tb->count < w->ct_limit &&
 		   (g == 0 ||
-		    egress_may_send(w, out, vl, g, blocks, acc)))) {
+		    egress_may_send(w, out, vl, g, blocks, m->pkt_len,
+				    acc)))) {
 		txbuf_put(w, tb, out, m, vl, IBEX_TXCHARGE(src, blocks));
 		return;
 	}
@@ -1148,6 +1175,27 @@ credit_blocked(const struct ibex_fc_port *fp, const struct ibex_egress *e,
 			ibex_blocks(e->head_len[v]) :
 		    !ibex_credit_tx_ok(&fp->cp, v, ibex_blocks(e->head_len[v])))
 			out |= 1u << v;
+	}
+	return out;
+}
+
+/* Lanes of a CBFC port whose head frame the send rule holds back (each
+ * refusal counted, as ibex_cbfc_tx_take() counts them). */
+static uint32_t
+cbfc_blocked(const struct ibex_fc_port *fp, const struct ibex_egress *e,
+	     uint32_t lanes)
+{
+	uint32_t out = 0, v_set = lanes & fp->lossless;
+
+	while (v_set != 0) {
+		unsigned int v = __builtin_ctz(v_set);
+
+		v_set &= v_set - 1;
+		if (!ibex_cbfc_tx_ok(fp->cb, v,
+				     ibex_cbfc_credits(fp->cb, e->head_len[v]))) {
+			out |= 1u << v;
+			fp->cb->st.vc[v].tx_blocked++;
+		}
 	}
 	return out;
 }
@@ -1260,6 +1308,8 @@ egress_arbitrate(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		if (fp != NULL && fp->mode == IBEX_FC_CREDIT)
 			elig &= ~credit_blocked(fp, e, elig,
 				w->fc->multi ? w->fc->sh : NULL, port);
+		else if (fp != NULL && fp->mode == IBEX_FC_CBFC)
+			elig &= ~cbfc_blocked(fp, e, elig);
 		/* An empty bucket: a port shaped by several workers may still
 		 * have a grant to claim. */
 		if (elig == 0 || (shaped && !ibex_shaper_ready(&e->shaper) &&
@@ -1295,6 +1345,9 @@ pop:
 		if (needs_credit(fp, (unsigned int)vl) && !w->fc->multi)
 			ibex_credit_tx_sent(&fp->cp, (unsigned int)vl,
 					    ibex_blocks(ent.len));
+		else if (needs_cbfc(fp, (unsigned int)vl))
+			ibex_cbfc_tx_take(fp->cb, (unsigned int)vl,
+					  ibex_cbfc_credits(fp->cb, ent.len));
 		txbuf_put_queued(w, port, &ent, (unsigned int)vl, now);
 	}
 }
@@ -1406,7 +1459,8 @@ fc_admit_lane(struct ibex_worker *w, struct rte_mbuf *m, unsigned int in,
 }
 
 /* A data frame from a credit port: ABR counts what the peer sent, before
- * any drop decision. */
+ * any drop decision; on a CBFC port R_CC does (ibex_fc_cbfc.c: what the
+ * buffer does not hold of it is freed). */
 static inline void
 fc_count_abr(struct ibex_worker *w, const struct rte_mbuf *m,
 	     uint16_t in_port, unsigned int vl)
@@ -1415,6 +1469,9 @@ fc_count_abr(struct ibex_worker *w, const struct rte_mbuf *m,
 
 	if (fp->mode == IBEX_FC_CREDIT && vl < fp->cp.n_vls)
 		ibex_credit_rx_data(&fp->cp, vl, ibex_blocks(m->pkt_len));
+	else if (fp->mode == IBEX_FC_CBFC)
+		ibex_cbfc_rx_stored(fp->cb, vl,
+				    ibex_cbfc_credits(fp->cb, m->pkt_len));
 }
 
 /*
@@ -1444,6 +1501,12 @@ fc_ingress_lane(struct ibex_worker *w, struct rte_mbuf *m, unsigned int vl,
 
 	if (a->ch_vl != ACC_NONE)
 		burst_flush_charge(w, a);
+	/* A CBFC port counts each frame's own credits: no burst sum. */
+	if (unlikely(cls & IBEX_CLASS_CREDIT) &&
+	    w->fc->port[in].mode == IBEX_FC_CBFC) {
+		fc_count_abr(w, m, in, vl);
+		return fc_admit_lane(w, m, in, vl);
+	}
 	a->ch_room = ibex_buf_fast_room(&w->fc->buf, in, vl);
 	if (likely(n <= a->ch_room)) {
 		a->ch_vl = vl;
@@ -2315,7 +2378,8 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 			w->gate[p] |= IBEX_GATE_SHAPED;
 		else
 			w->gate[p] &= ~IBEX_GATE_SHAPED;
-		if (w->fc != NULL && (w->fc->credit_ports >> p & 1)) {
+		if (w->fc != NULL &&
+		    ((w->fc->credit_ports | w->fc->cbfc_ports) >> p & 1)) {
 			w->gate[p] |= IBEX_GATE_CREDIT;
 			w->credit_lanes[p] = w->fc->port[p].lossless;
 		} else {

@@ -324,12 +324,31 @@ int ibex_dp_ecn_view(const struct ibex_dp *dp, uint16_t port, unsigned int vl,
 		     struct ibex_dp_ecn_view *v);
 
 /** Flow-control state of one port, as the control plane shows it. */
+/** fc cbfc's part of a port's view, with SAI's counters
+ * (SAI_PORT_STAT_CBFC_*, docs/cbfc.md). Credits are the port's CBFC
+ * credits (credit_size bytes), VC v is VL v. */
+struct ibex_dp_cbfc_view {
+	uint32_t credit_size;
+	uint32_t used;                 /**< SENDER_CREDITS_USED */
+	uint32_t used_watermark;       /**< SENDER_CREDITS_USED_WATERMARK */
+	uint64_t cc_update_tx, cc_update_rx; /**< NUM_CC_UPDATE_MESSAGES_* */
+	uint64_t cf_update_tx, cf_update_rx; /**< NUM_CF_UPDATE_MESSAGES_* */
+	uint64_t cf_update_bad, cc_update_bad; /**< ignored, ibex's */
+	uint64_t tx_blocked;           /**< frames the send rule held back */
+	uint64_t leaked_recovered;     /**< credits CC_Updates freed */
+	uint32_t vc_used[IBEX_VL_COUNT];
+	uint32_t vc_limit[IBEX_VL_COUNT];
+	uint32_t vc_used_watermark[IBEX_VL_COUNT];
+	uint64_t vc_leaked_recovered[IBEX_VL_COUNT];
+};
+
 struct ibex_dp_fc_view {
 	uint8_t mode;                  /**< enum ibex_fc_mode */
 	uint16_t lossless;             /**< VL mask */
 	uint16_t paused_vls;           /**< egress lanes paused now (PFC) */
 	uint16_t wd_drop_vls;          /**< lanes the watchdog drains */
-	uint32_t credits[IBEX_VL_COUNT];   /**< blocks we may still send */
+	uint32_t credits[IBEX_VL_COUNT];   /**< blocks we may still send
+					       (fc cbfc: CBFC credits) */
 	uint32_t buf_used[IBEX_VL_COUNT];  /**< blocks charged to (port, VL) */
 	uint32_t buf_free[IBEX_VL_COUNT];  /**< credit we may advertise */
 	uint32_t buf_peak[IBEX_VL_COUNT];  /**< most blocks charged at once
@@ -347,6 +366,7 @@ struct ibex_dp_fc_view {
 					    port's owner worker */
 	uint64_t paused_ns[8];         /**< per priority */
 	uint64_t violations[IBEX_VL_COUNT];
+	struct ibex_dp_cbfc_view cbfc; /**< fc cbfc */
 };
 
 /**

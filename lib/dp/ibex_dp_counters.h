@@ -228,4 +228,41 @@ struct ibex_lane_counters {
 	X(headroom_peak,   (c)->hr_peak[vl],    "hr-peak",   7, \
 	  "blocks, gauge", "most PFC headroom blocks (ingress port, VL) held at once")
 
+/**
+ * A CBFC port's counters (struct ibex_dp_cbfc_view, docs/cbfc.md), named
+ * after SAI's (SAI_PORT_STAT_CBFC_*; the map is in docs/cbfc.md).
+ */
+#define IBEX_CBFC_COUNTERS(X) \
+	X(sender_credits_used, (c)->used, "used", 8, "credits, gauge", \
+	  "credits the port's lossless VCs have in use (S_CU)") \
+	X(sender_credits_used_watermark, (c)->used_watermark, "used-wm", 8, \
+	  "credits, gauge", "most credits the port had in use at once") \
+	X(cc_update_tx, (c)->cc_update_tx, "cc-tx", 8, "messages", \
+	  "CC_Updates sent") \
+	X(cc_update_rx, (c)->cc_update_rx, "cc-rx", 8, "messages", \
+	  "CC_Updates received") \
+	X(cf_update_tx, (c)->cf_update_tx, "cf-tx", 9, "messages", \
+	  "CF_Updates sent") \
+	X(cf_update_rx, (c)->cf_update_rx, "cf-rx", 9, "messages", \
+	  "CF_Updates received") \
+	X(cf_update_bad, (c)->cf_update_bad, "cf-bad", 6, "messages", \
+	  "CF_Updates ignored: freed more than was in use, or a VC not lossless") \
+	X(cc_update_bad, (c)->cc_update_bad, "cc-bad", 6, "messages", \
+	  "CC_Update counts ignored: behind, or beyond the receiver's buffer") \
+	X(tx_blocked, (c)->tx_blocked, "blocked", 9, "refusals", \
+	  "times the send rule held a frame back (each try counts)") \
+	X(leaked_recovered, (c)->leaked_recovered, "recovered", 9, "credits", \
+	  "credits CC_Updates freed: frames the link lost or corrupted")
+
+/** A CBFC port's per-VC state (struct ibex_dp_cbfc_view, VC `vc`). */
+#define IBEX_CBFC_VC_COUNTERS(X) \
+	X(vc_credits_used, (c)->vc_used[vc], "vc-used", 8, "credits, gauge", \
+	  "credits the VC has in use (SAI_VIRTUAL_CHANNEL_STAT_SENDER_CREDITS_USED)") \
+	X(vc_credit_limit, (c)->vc_limit[vc], "vc-limit", 8, "credits", \
+	  "the VC's sender credit limit (S_CL)") \
+	X(vc_credits_used_watermark, (c)->vc_used_watermark[vc], "vc-used-wm", \
+	  10, "credits, gauge", "most credits the VC had in use at once") \
+	X(vc_leaked_recovered, (c)->vc_leaked_recovered[vc], "vc-recov", 8, \
+	  "credits", "credits CC_Updates freed on the VC")
+
 #endif /* IBEX_DP_COUNTERS_H */

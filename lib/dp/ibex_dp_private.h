@@ -164,14 +164,16 @@ struct ibex_txbuf {
 /** Lanes paused by PFC or drained by the watchdog (bits 16-30). */
 #define IBEX_GATE_BLOCKED(vl) (UINT32_C(0x10000) << (vl))
 #define IBEX_GATE_BLOCKED_ALL UINT32_C(0x7fff0000)
-/** The port runs credits: a lossless lane's frame needs credit to go. */
+/** The port runs credits (fc credit or cbfc): a lossless lane's frame
+ * needs credit to go. */
 #define IBEX_GATE_CREDIT UINT32_C(0x80000000)
 
 /** Bits of a classifier entry in the tables: the SL drops at ingress;
  * the ingress port runs flow control. */
 #define IBEX_CLASS_IN_DROP 0x10
 #define IBEX_CLASS_FC 0x20
-/** The ingress port runs credits: count its frames in ABR. */
+/** The ingress port runs credits: count its frames in ABR (fc credit)
+ * or R_CC (fc cbfc). */
 #define IBEX_CLASS_CREDIT 0x40
 /** With IBEX_CLASS_IN_DROP: an eBPF classifier's drop verdict. */
 #define IBEX_CLASS_BPF_DROP 0x80

@@ -108,7 +108,7 @@ class_entry(const struct ibex_conf_port *cp, uint8_t sl)
 		e |= IBEX_CLASS_IN_DROP;
 	if (cp->fc_mode != IBEX_FC_NONE)
 		e |= IBEX_CLASS_FC;
-	if (cp->fc_mode == IBEX_FC_CREDIT)
+	if (cp->fc_mode == IBEX_FC_CREDIT || cp->fc_mode == IBEX_FC_CBFC)
 		e |= IBEX_CLASS_CREDIT;
 	return e;
 }

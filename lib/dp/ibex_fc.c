@@ -80,6 +80,18 @@ port_init(struct ibex_fc_port *fp, const struct ibex_conf_port *cp,
 	return ops != NULL ? ops->port_init(fp, cp, err, errlen) : 0;
 }
 
+/* What a port's mode allocated (fc cbfc's state). */
+static void
+fc_ports_free(struct ibex_fc *fc)
+{
+	unsigned int p;
+
+	for (p = 0; p < IBEX_MAX_PORTS; p++) {
+		rte_free(fc->port[p].cb);
+		fc->port[p].cb = NULL;
+	}
+}
+
 static int
 fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
 	      const struct ibex_conf *conf, uint16_t index, char *err,
@@ -144,6 +156,7 @@ fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
 
 		ret = port_init(&fc->port[p], cp, dp->port_id[p], err, errlen);
 		if (ret < 0) {
+			fc_ports_free(fc);
 			if (!fc->pool_shared)
 				rte_mempool_free(fc->pool);
 			rte_free(fc);
@@ -155,6 +168,8 @@ fc_create_one(struct ibex_fc **fcp, const struct ibex_dp *dp,
 			fc->credit_ports |= UINT64_C(1) << p;
 		if (cp->fc_mode == IBEX_FC_PFC)
 			fc->pfc_ports |= UINT64_C(1) << p;
+		if (cp->fc_mode == IBEX_FC_CBFC)
+			fc->cbfc_ports |= UINT64_C(1) << p;
 	}
 	fc->owned = fc->fc_ports;
 	*fcp = fc;
@@ -238,6 +253,12 @@ ibex_fc_create(struct ibex_dp *dp, const struct ibex_conf *conf, char *err,
 	}
 	if (dp->nb_workers == 1)
 		return 0;
+	if (dp->workers[0]->fc->cbfc_ports != 0) {
+		snprintf(err, errlen, "fc cbfc runs on one worker (%u "
+			 "workers): several workers are not implemented yet",
+			 dp->nb_workers);
+		return -ENOTSUP;
+	}
 	RTE_LOG(INFO, IBEX_FC, "flow control over %u workers: a buffer slice "
 		"each, each port's flow control on one worker\n",
 		dp->nb_workers);
@@ -264,6 +285,7 @@ ibex_fc_free(struct ibex_dp *dp)
 			sh = fc->sh;
 		if (!fc->pool_shared)
 			rte_mempool_free(fc->pool);
+		fc_ports_free(fc);
 		rte_free(fc);
 		dp->workers[i]->fc = NULL;
 	}

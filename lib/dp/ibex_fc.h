@@ -60,6 +60,8 @@
  *                                a violation/drop; credit ports count ABR
  *   egress    lane eligibility   credit for the head frame / not paused
  *   TX        ibex_fc_release()  give the blocks back (pause edges)
+ * fc cbfc (one worker) adds the send rule at the egress gate and R_CC at
+ * ingress; R_CF follows what the buffer holds (ibex_fc_cbfc.c).
  * Every microsecond (IBEX_FC_HK_NS): ibex_fc_housekeeping() sends due
  * credit and PFC frames, refreshes pauses, runs the watchdog and
  * recomputes paused lanes.
@@ -72,6 +74,7 @@
 #include <rte_common.h>
 
 #include "ibex_buf.h"
+#include "ibex_cbfc.h"
 #include "ibex_credit.h"
 #include "ibex_fcframe.h"
 #include "ibex_pfc.h"
@@ -117,6 +120,11 @@ struct ibex_fc_port {
 	struct ibex_pfc_tx_stats ptx_stats;
 	struct ibex_pfc_rx_stats prx_stats;
 	struct ibex_fc_counters cnt;
+	/* fc cbfc: its state machines (ibex_fc_cbfc.c), apart because they
+	 * are large and few ports run them; and the link's rate in bytes
+	 * per microsecond, for CF_Update's byte times. */
+	struct ibex_cbfc_port *cb;
+	uint64_t cb_bytes_per_us;
 };
 
 /** Flow-control housekeeping period, ns. */
@@ -265,6 +273,7 @@ struct ibex_fc {
 	uint64_t fc_ports;       /**< ports with fc credit or pfc */
 	uint64_t credit_ports;
 	uint64_t pfc_ports;
+	uint64_t cbfc_ports;
 	uint64_t ns_mult;        /**< ns = tsc * ns_mult >> 32 */
 	/** Per port, the flow-control params of the tables the worker runs
 	 * (ibex_dp_tables::fc): set by ibex_fc_update() when it takes new

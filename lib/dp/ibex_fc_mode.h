@@ -8,7 +8,8 @@
  * what every mode shares (the buffer, port ownership with several
  * workers, the frame hand-off, housekeeping's pace, the view's common
  * part) and calls each port's mode through these cold-path operations;
- * each mode's file (ibex_fc_credit.c, ibex_fc_pfc.c) implements them
+ * each mode's file (ibex_fc_credit.c, ibex_fc_pfc.c, ibex_fc_cbfc.c)
+ * implements them
  * over its pure state machines in lib/credit. The per-frame half of a
  * mode stays inline in ibex_fc.h and ibex_dp.c's admission and egress
  * gates.
@@ -40,6 +41,7 @@ struct ibex_dp_fc_view;
 union ibex_fc_msg {
 	struct ibex_fcf_pfc pfc;
 	struct ibex_fcf_credit credit;
+	struct ibex_fcf_cbfc cbfc;
 };
 
 /** One mode's cold-path operations. */
@@ -82,6 +84,7 @@ struct ibex_fc_mode_ops {
 
 extern const struct ibex_fc_mode_ops ibex_fc_credit_ops;
 extern const struct ibex_fc_mode_ops ibex_fc_pfc_ops;
+extern const struct ibex_fc_mode_ops ibex_fc_cbfc_ops;
 
 /** The operations of enum ibex_fc_mode @p mode, NULL for none. */
 static inline const struct ibex_fc_mode_ops *
@@ -92,6 +95,8 @@ ibex_fc_mode_ops_of(unsigned int mode)
 		return &ibex_fc_credit_ops;
 	case IBEX_FC_PFC:
 		return &ibex_fc_pfc_ops;
+	case IBEX_FC_CBFC:
+		return &ibex_fc_cbfc_ops;
 	default:
 		return NULL;
 	}
