@@ -24,6 +24,7 @@
 #include <rte_ring.h>
 
 #include "ibex_pdev.h"
+#include "ibex_cbfc.h"
 #include "ibex_conf.h"
 #include "ibex_gen_builtin.h"
 #include "ibex_gen_opts.h"
@@ -310,6 +311,22 @@ ibex_gen_builtin_ranks(const struct ibex_gen_builtin *g)
 	return g->opts.nranks;
 }
 
+/* The --fc word of a mode, for refusals. */
+static const char *
+fc_name(enum ibex_gen_fc fc)
+{
+	switch (fc) {
+	case IBEX_GEN_FC_PFC:
+		return "pfc";
+	case IBEX_GEN_FC_CREDIT:
+		return "credit";
+	case IBEX_GEN_FC_CBFC:
+		return "cbfc";
+	default:
+		return "none";
+	}
+}
+
 int
 ibex_gen_builtin_credit_links(struct ibex_gen_builtin *g, bool credit,
 			      unsigned int vl, char *err, size_t errlen)
@@ -317,16 +334,18 @@ ibex_gen_builtin_credit_links(struct ibex_gen_builtin *g, bool credit,
 	struct ibex_gen_opts *o = &g->opts;
 
 	if (!credit) {
-		if (o->fc != IBEX_GEN_FC_CREDIT)
+		if (o->fc != IBEX_GEN_FC_CREDIT && o->fc != IBEX_GEN_FC_CBFC)
 			return 0;
-		snprintf(err, errlen, "--gen has --fc credit, but the ranks' "
+		snprintf(err, errlen, "--gen has --fc %s, but the ranks' "
 			 "links give no credits: leave --fc out of --gen, or "
-			 "give the fabric --fc credit");
+			 "give the fabric --fc %s", fc_name(o->fc),
+			 fc_name(o->fc));
 		return -EINVAL;
 	}
-	if (o->fc == IBEX_GEN_FC_PFC) {
-		snprintf(err, errlen, "--gen has --fc pfc, but the ranks' links "
-			 "speak credits (--fc credit): leave --fc out of --gen");
+	if (o->fc == IBEX_GEN_FC_PFC || o->fc == IBEX_GEN_FC_CBFC) {
+		snprintf(err, errlen, "--gen has --fc %s, but the ranks' links "
+			 "speak credits (--fc credit): leave --fc out of --gen",
+			 fc_name(o->fc));
 		return -EINVAL;
 	}
 	if (o->fc == IBEX_GEN_FC_CREDIT && o->vl != vl) {
@@ -336,6 +355,39 @@ ibex_gen_builtin_credit_links(struct ibex_gen_builtin *g, bool credit,
 	}
 	o->fc = IBEX_GEN_FC_CREDIT;
 	o->vl = (uint8_t)vl;
+	return 0;
+}
+
+int
+ibex_gen_builtin_cbfc_links(struct ibex_gen_builtin *g, unsigned int vl,
+			    uint32_t limit_credits, char *err, size_t errlen)
+{
+	struct ibex_gen_opts *o = &g->opts;
+
+	if (o->fc == IBEX_GEN_FC_PFC || o->fc == IBEX_GEN_FC_CREDIT) {
+		snprintf(err, errlen, "--gen has --fc %s, but the ranks' links "
+			 "speak UEC CBFC (--fc cbfc): leave --fc out of --gen",
+			 fc_name(o->fc));
+		return -EINVAL;
+	}
+	if (o->fc == IBEX_GEN_FC_CBFC && o->vl != vl) {
+		snprintf(err, errlen, "--gen has --vl %u, but the fabric's "
+			 "lossless lane is %u (--lossless-vl)", o->vl, vl);
+		return -EINVAL;
+	}
+	if (vl >= IBEX_GEN_CBFC_VCS) {
+		snprintf(err, errlen, "CBFC links on VL %u: the ranks' ports "
+			 "have VLs 0..%u", vl, IBEX_GEN_CBFC_VCS - 1);
+		return -EINVAL;
+	}
+	if (limit_credits == 0 || limit_credits > IBEX_CBFC_MASK) {
+		snprintf(err, errlen, "CBFC links with a credit limit of %u: "
+			 "1..%u credits", limit_credits, IBEX_CBFC_MASK);
+		return -EINVAL;
+	}
+	o->fc = IBEX_GEN_FC_CBFC;
+	o->vl = (uint8_t)vl;
+	o->cbfc_limit = limit_credits;
 	return 0;
 }
 

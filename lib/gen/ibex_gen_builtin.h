@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ibex_gen_run.h"
@@ -68,12 +69,27 @@ void ibex_gen_builtin_set_drain(struct ibex_gen_builtin *g, uint32_t quiet_ms,
  * Make the ranks' flow control the links' (ibex-fabric --fc): with
  * @p credit the ranks' ports speak ibex credits on VL @p vl, as if the
  * scenario said "--fc credit --vl VL"; a scenario that says otherwise
- * (--fc pfc, another --vl) is refused, and so is --fc credit on links
- * that give no credits. Call before the run is created.
+ * (--fc pfc, --fc cbfc, another --vl) is refused, and so are --fc credit
+ * and --fc cbfc on links that give no credits. Call before the run is
+ * created.
  * @return 0, or -EINVAL with the reason in @p err.
  */
 int ibex_gen_builtin_credit_links(struct ibex_gen_builtin *g, bool credit,
 				  unsigned int vl, char *err, size_t errlen);
+
+/**
+ * The same for links that speak UEC CBFC (ibex-fabric --fc cbfc; call it
+ * instead of ibex_gen_builtin_credit_links()): the ranks' ports speak
+ * CBFC with VL @p vl as their traffic's VC and @p limit_credits as each
+ * VC's credit limit (--cbfc-limit: the switch lane's buffer, in credits of
+ * --cbfc-credit-size bytes), as if the scenario said "--fc cbfc --vl VL
+ * --cbfc-limit N". A scenario that says --fc pfc or --fc credit, or
+ * another --vl with --fc cbfc, is refused. Call before the run is created.
+ * @return 0, or -EINVAL with the reason in @p err.
+ */
+int ibex_gen_builtin_cbfc_links(struct ibex_gen_builtin *g, unsigned int vl,
+				uint32_t limit_credits, char *err,
+				size_t errlen);
 
 /** The scenario's rank count (--ranks). */
 unsigned int ibex_gen_builtin_ranks(const struct ibex_gen_builtin *g);

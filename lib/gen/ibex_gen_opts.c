@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibex_cbfc.h"
 #include "ibex_gen_engine.h"
 #include "ibex_gen_opts.h"
 #include "ibex_gen_slots.h"
@@ -40,6 +41,9 @@ ibex_gen_opts_default(struct ibex_gen_opts *o)
 	o->frame.vlan = -1;
 	o->frame.ecn = IBEX_ECN_ECT0;
 	o->link_mbps = 100000;
+	o->cbfc_limit = IBEX_GEN_CBFC_LIMIT_DEF;
+	o->cbfc_credit_size = IBEX_CBFC_CREDIT_SIZE_DEF;
+	o->cbfc_cc_timer_us = IBEX_CBFC_CC_TIMER_US_DEF;
 	o->dcqcn_scale = 1;
 	o->timeout_ms = 2000;
 	o->fail_stop = 3;
@@ -193,6 +197,21 @@ p_uint(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 	return 0;
 }
 
+/* A signed count: plain decimal digits after an optional '-'. The range
+ * is checked before the value is stored, so any width takes it. */
+static int
+p_int(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	bool neg = val[0] == '-';
+	uint64_t v;
+
+	if (ibex_parse_uint(val + neg, &v) != 0 ||
+	    !range_ok(d, neg ? -(double)v : (double)v))
+		return bad_opt(d, val);
+	store_uint(o, d, neg ? -v : v);
+	return 0;
+}
+
 /* A size (ibex_units.h: 4K = 4KB = 4KiB = 4096). */
 static int
 p_size(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
@@ -343,7 +362,8 @@ static int
 p_fc(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 {
 	/* in the order of enum ibex_gen_fc */
-	static const char *const w[] = { "none", "pfc", "credit", NULL };
+	static const char *const w[] = { "none", "pfc", "credit", "cbfc",
+					 NULL };
 
 	return p_word(o, d, val, w);
 }
@@ -515,8 +535,31 @@ static const struct gen_opt gen_opts[] = {
 	  .allowed = "not-ect|ect0|ect1",
 	  .help = "not-ect|ect0|ect1 (default ect0)" },
 	{ .name = "fc", .arg = "MODE", .parse = p_fc, OFF(fc),
-	  .allowed = "none|pfc|credit",
-	  .help = "none|pfc|credit: obey the port's flow control (default none)" },
+	  .allowed = "none|pfc|credit|cbfc",
+	  .help = "none|pfc|credit|cbfc: obey the port's flow control\n"
+		  "(default none); cbfc: UEC credit-based flow control on\n"
+		  "every VL, as a NIC (docs/cbfc.md)" },
+	{ .name = "cbfc-limit", .arg = "CREDITS", .parse = p_uint,
+	  OFF(cbfc_limit), .min = 1, .max = IBEX_CBFC_MASK,
+	  .help = "cbfc: credits a rank's port may have in use per VL\n"
+		  "(S_CL: the switch lane's buffer; default "
+		  STR(IBEX_GEN_CBFC_LIMIT_DEF) " = 128 KiB\n"
+		  "of 128-byte credits)" },
+	{ .name = "cbfc-credit-size", .arg = "BYTES", .parse = p_size,
+	  OFF(cbfc_credit_size), .min = IBEX_CBFC_CREDIT_SIZE_MIN,
+	  .max = IBEX_CBFC_CREDIT_SIZE_MAX,
+	  .help = "cbfc: bytes of buffer a credit stands for\n"
+		  "(default " STR(IBEX_CBFC_CREDIT_SIZE_DEF) ")" },
+	{ .name = "cbfc-overhead", .arg = "BYTES", .parse = p_int,
+	  OFF(cbfc_overhead), .min = IBEX_CBFC_OVERHEAD_MIN,
+	  .max = IBEX_CBFC_OVERHEAD_MAX, .allowed = "-16..127 bytes",
+	  .help = "cbfc: bytes added to a frame's length before it is\n"
+		  "counted in credits (default 0)" },
+	{ .name = "cbfc-cc-timer-us", .arg = "US", .parse = p_uint,
+	  OFF(cbfc_cc_timer_us), .max = IBEX_CBFC_CC_TIMER_US_MAX,
+	  .help = "cbfc: CC_Update period, which recovers the credits of\n"
+		  "frames lost on the link (default "
+		  STR(IBEX_CBFC_CC_TIMER_US_DEF) "; 0: off)" },
 	{ .name = "prio", .arg = "P", .parse = p_uint, OFF(prio), .max = 7,
 	  .help = "PFC priority of the traffic (default 0)" },
 	{ .name = "vl", .arg = "V", .parse = p_uint, OFF(vl), .max = 14,
@@ -783,6 +826,79 @@ ibex_gen_opts_parse(struct ibex_gen_opts *o, int argc, char **argv)
 }
 
 int
+ibex_gen_cbfc_conf(const struct ibex_gen_opts *o, struct ibex_cbfc_conf *c,
+		   char *err, size_t len)
+{
+	unsigned int v;
+
+	ibex_cbfc_conf_default(c, IBEX_GEN_CBFC_VCS);
+	c->credit_size = o->cbfc_credit_size;
+	c->overhead = o->cbfc_overhead;
+	c->cc_timer_us = o->cbfc_cc_timer_us;
+	/* CF_Updates are shim frames: refresh a still count a few times,
+	 * not every maximum spacing on every VC forever. */
+	c->cf_refreshes = IBEX_CBFC_CF_REFRESHES_SHIM;
+	c->tx_lossless = (UINT32_C(1) << IBEX_GEN_CBFC_VCS) - 1;
+	c->rx_lossless = c->tx_lossless;
+	for (v = 0; v < IBEX_GEN_CBFC_VCS; v++)
+		c->vc_limit[v] = o->cbfc_limit;
+	/* A rank frees a frame's credits as it arrives, so its buffer never
+	 * holds any: what a CC_Update may free is bounded only by the
+	 * counters' half range. */
+	c->rx_total = IBEX_CBFC_MASK / 2;
+	return ibex_cbfc_conf_check(c, err, len);
+}
+
+/* The largest frame the run sends: --mtu for a collective, the frame
+ * sizes of the open loop. */
+static uint32_t
+largest_frame(const struct ibex_gen_opts *o)
+{
+	uint32_t len = o->frame_size;
+	unsigned int i;
+
+	if (!ibex_gen_open_loop(o->engine))
+		return o->mtu;
+	for (i = 0; i < o->nsizes; i++)
+		if (o->sizes[i] - 4 > len)
+			len = o->sizes[i] - 4;
+	return len;
+}
+
+/* --fc cbfc: a configuration CBFC takes, on a VL it has, whose largest
+ * frame fits in the limit (a frame that costs more could never go). */
+static int
+cbfc_check(const struct ibex_gen_opts *o, char *err, size_t len)
+{
+	struct ibex_cbfc_conf c;
+	struct ibex_cbfc_port p;
+	char why[200];
+	uint32_t frame = largest_frame(o), credits;
+
+	if (ibex_gen_cbfc_conf(o, &c, why, sizeof(why)) < 0) {
+		snprintf(err, len, "--fc cbfc: %s", why);
+		return -EINVAL;
+	}
+	if (o->vl >= IBEX_GEN_CBFC_VCS) {
+		snprintf(err, len, "--fc cbfc: --vl %u, the ports have VLs "
+			 "0..%u", o->vl, IBEX_GEN_CBFC_VCS - 1);
+		return -EINVAL;
+	}
+	/* the ranks' own rule for a frame's credits */
+	if (ibex_cbfc_port_init(&p, &c, 0) < 0)
+		return -EINVAL;
+	credits = ibex_cbfc_credits(&p, frame);
+	if (credits > o->cbfc_limit) {
+		snprintf(err, len, "--cbfc-limit %u: a frame of %u bytes costs "
+			 "%u credits of %u bytes, more than the limit (it could "
+			 "never be sent)", o->cbfc_limit, frame, credits,
+			 o->cbfc_credit_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
 ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 {
 	unsigned int i;
@@ -861,5 +977,7 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 			 o->mtu);
 		return -EINVAL;
 	}
+	if (o->fc == IBEX_GEN_FC_CBFC)
+		return cbfc_check(o, err, len);
 	return 0;
 }

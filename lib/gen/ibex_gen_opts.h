@@ -44,7 +44,15 @@ enum ibex_gen_fc {
 	IBEX_GEN_FC_NONE = 0,
 	IBEX_GEN_FC_PFC,     /**< obey 802.1Qbb frames received on the port */
 	IBEX_GEN_FC_CREDIT,  /**< ibex credits (EtherType 0x88B5) */
+	IBEX_GEN_FC_CBFC,    /**< UEC CBFC, as a NIC (docs/cbfc.md) */
 };
+
+/** --fc cbfc: the VCs of a rank's port, the data VLs (VL0..VL14, as --vl
+ * and the credit frames take them): every VL the ranks use is one, and
+ * each is lossless at both ends. */
+#define IBEX_GEN_CBFC_VCS 15
+/** --cbfc-limit's default: 128 KiB of 128-byte credits. */
+#define IBEX_GEN_CBFC_LIMIT_DEF 1024
 
 /** Everything a run is configured with (ibex-gen options). */
 struct ibex_gen_opts {
@@ -76,6 +84,12 @@ struct ibex_gen_opts {
 	enum ibex_gen_fc fc;
 	uint8_t prio;            /**< PFC priority of our traffic */
 	uint8_t vl;              /**< credit VL of our traffic */
+	/* --fc cbfc (ibex_gen_cbfc_conf()) */
+	uint32_t cbfc_limit;     /**< S_CL of every VC, credits: the switch
+				      lane's buffer */
+	uint16_t cbfc_credit_size; /**< bytes a credit stands for */
+	int16_t cbfc_overhead;   /**< bytes added to a frame's length */
+	uint32_t cbfc_cc_timer_us; /**< CC_Update period (0: off) */
 	uint32_t link_mbps;      /**< port speed for PFC quanta; at the default
 				      (100000) the port's own, if it says */
 	bool dcqcn;
@@ -141,5 +155,18 @@ void ibex_gen_usage(FILE *f, const char *prog);
 void ibex_gen_usage_man(FILE *f);
 /** Whole-run checks (ranks vs engine etc.). @return 0 or -EINVAL + message. */
 int ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len);
+
+struct ibex_cbfc_conf;
+
+/**
+ * The CBFC configuration of every rank port under --fc cbfc: SAI's
+ * defaults for IBEX_GEN_CBFC_VCS VCs, each lossless at both ends with the
+ * --cbfc-limit, no port limit, the --cbfc-* credit size, overhead and
+ * CC_Update timer, and a receive buffer that never fills (a rank consumes
+ * a frame as it arrives). @return 0, or -EINVAL with the reason
+ * (ibex_cbfc_conf_check()) in @p err.
+ */
+int ibex_gen_cbfc_conf(const struct ibex_gen_opts *o, struct ibex_cbfc_conf *c,
+		       char *err, size_t len);
 
 #endif /* IBEX_GEN_OPTS_H */

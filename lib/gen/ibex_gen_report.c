@@ -645,6 +645,42 @@ print_trial(FILE *f, const struct ibex_gen_report *rep)
 		print_flows(f, rep);
 }
 
+/* --fc cbfc: the ranks' CBFC messages, stalls and recovered credits. */
+static void
+cbfc_print(FILE *f, const struct ibex_gen_cbfc_figs *c)
+{
+	fprintf(f, "# CBFC: CF_Update tx %" PRIu64 " rx %" PRIu64 " (bad %"
+		PRIu64 "), CC_Update tx %" PRIu64 " rx %" PRIu64 " (bad %"
+		PRIu64 "), stalls %" PRIu64 ", leaked credits recovered %"
+		PRIu64 "\n", c->cf_update_tx, c->cf_update_rx, c->cf_update_bad,
+		c->cc_update_tx, c->cc_update_rx, c->cc_update_bad, c->stalls,
+		c->leaked_recovered);
+	if (c->tx_failed != 0)
+		fprintf(f, "# CBFC: %" PRIu64 " frames not sent (no mbuf, or "
+			"the port full), not retried: the next CF_Update or "
+			"CC_Update carries their counts\n", c->tx_failed);
+}
+
+/* The same as the "cbfc" object of "flow_control" (SAI's names), with
+ * its leading comma; "" without --fc cbfc. */
+static void
+cbfc_json(char *buf, size_t len, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_cbfc_figs *c = &rep->cbfc;
+
+	buf[0] = '\0';
+	if (rep->opts->fc != IBEX_GEN_FC_CBFC)
+		return;
+	snprintf(buf, len, ", \"cbfc\": {\"cc_update_tx\": %" PRIu64
+		 ", \"cc_update_rx\": %" PRIu64 ", \"cf_update_tx\": %" PRIu64
+		 ", \"cf_update_rx\": %" PRIu64 ", \"stalls\": %" PRIu64
+		 ", \"leaked_recovered\": %" PRIu64 ", \"cf_update_bad\": %"
+		 PRIu64 ", \"cc_update_bad\": %" PRIu64 ", \"tx_failed\": %"
+		 PRIu64 "}", c->cc_update_tx, c->cc_update_rx, c->cf_update_tx,
+		 c->cf_update_rx, c->stalls, c->leaked_recovered,
+		 c->cf_update_bad, c->cc_update_bad, c->tx_failed);
+}
+
 void
 ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 {
@@ -695,6 +731,8 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 		PRIu64 " tx %" PRIu64 " stalls %" PRIu64 "\n", m->ce, m->ect,
 		m->cnps, rep->pfc_rx, to_ns(rep, rep->pfc_paused_ticks) / 1e3,
 		rep->credit_rx, rep->credit_tx, rep->credit_stalls);
+	if (o->fc == IBEX_GEN_FC_CBFC)
+		cbfc_print(f, &rep->cbfc);
 	if (o->dcqcn)
 		fprintf(f, "# DCQCN: rate cuts %" PRIu64 ", lowest rate %.3f Gb/s\n",
 			rep->dcqcn_cuts, rep->dcqcn_min_rate * 8 / 1e9);
@@ -807,12 +845,14 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 	struct ibex_seq_counters sc;
 	struct lat_summary l, sl;
 	unsigned int i, k, nsteps;
+	char cbfc[512];
 	FILE *f = fopen(path, "w");
 
 	if (f == NULL)
 		return -errno;
 	lat_summary(rep, &l);
 	ibex_gen_meas_seq_total(m, &sc);
+	cbfc_json(cbfc, sizeof(cbfc), rep);
 	fprintf(f, "{\n");
 	if (o->meta != NULL)
 		fprintf(f, "  \"meta\": %s,\n", o->meta);
@@ -898,7 +938,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		", \"cnps\": %" PRIu64 "},\n"
 		"  \"flow_control\": {\"pfc_rx\": %" PRIu64 ", \"credit_rx\": %"
 		PRIu64 ", \"credit_tx\": %" PRIu64 ", \"credit_stalls\": %" PRIu64
-		"},\n  \"rate\": {\"elapsed_s\": %.6f, \"requested_pps\": %.1f, "
+		"%s},\n  \"rate\": {\"elapsed_s\": %.6f, \"requested_pps\": %.1f, "
 		"\"achieved_pps\": %.1f, \"resyncs\": %" PRIu64
 		", \"skipped_s\": %.6f},\n",
 		m->tx_frames, m->rx_frames, m->tx_bytes, m->rx_bytes, m->foreign,
@@ -911,7 +951,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		to_ns(rep, ibex_hist_max(&m->recovery)), o->rto_us, m->rto_tx,
 		m->rto_rx, m->dup_rx, m->nack_dup, m->window_full, m->ce, m->ect,
 		m->cnps, rep->pfc_rx,
-		rep->credit_rx, rep->credit_tx, rep->credit_stalls,
+		rep->credit_rx, rep->credit_tx, rep->credit_stalls, cbfc,
 		rep->elapsed_s, o->rate_pps,
 		rep->elapsed_s > 0 ? m->tx_frames / rep->elapsed_s : 0,
 		rep->pacer_resync, rep->pacer_lost_s);

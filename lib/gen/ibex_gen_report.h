@@ -61,6 +61,22 @@ struct ibex_gen_size_res {
 
 struct ibex_gen_report_kind;
 
+/** --fc cbfc: the ranks' ports' CBFC counters, summed (SAI's names,
+ * struct ibex_cbfc_stats), and the generator's own. */
+struct ibex_gen_cbfc_figs {
+	uint64_t cc_update_tx, cc_update_rx; /**< messages (a CC_Update of
+						  more than 12 VCs is
+						  received as its frames) */
+	uint64_t cf_update_tx, cf_update_rx;
+	uint64_t stalls;           /**< frames the send rule held back, as
+				        credit_stalls */
+	uint64_t leaked_recovered; /**< credits CC_Updates freed */
+	uint64_t cf_update_bad, cc_update_bad; /**< ignored */
+	uint64_t tx_failed;        /**< CBFC frames the pool or the port
+				        refused (their messages are in
+				        the _tx counts) */
+};
+
 /** The whole report. */
 struct ibex_gen_report {
 	const struct ibex_gen_opts *opts;
@@ -93,6 +109,7 @@ struct ibex_gen_report {
 	uint64_t credit_rx;
 	uint64_t credit_tx;
 	uint64_t credit_stalls;
+	struct ibex_gen_cbfc_figs cbfc; /**< --fc cbfc */
 	uint64_t tx_full;        /**< TX bursts the port did not take whole */
 	uint64_t dcqcn_cuts;
 	double dcqcn_min_rate;   /**< lowest current rate seen (bytes/s) */

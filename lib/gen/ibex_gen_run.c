@@ -3,12 +3,13 @@
  * The generator's lcore: every rank of every port in one loop.
  *
  * One iteration of the loop: RX a burst from each port (probe frames feed
- * the measurement and the collective's dependencies, PFC and credit frames
- * the senders' flow-control state), then per port TX what the engine has
- * for its ranks, as far as flow control, the DCQCN rate and the pacer
- * allow, in one burst; what the port does not take stays queued and goes
- * first next time (the generator never drops its own frames).
- * Housekeeping (credit frames, DCQCN timers) runs every HK_NS nanoseconds.
+ * the measurement and the collective's dependencies, PFC, credit and CBFC
+ * frames the senders' flow-control state), then per port TX what the
+ * engine has for its ranks, as far as flow control, the DCQCN rate and
+ * the pacer allow, in one burst; what the port does not take stays queued
+ * and goes first next time (the generator never drops its own frames).
+ * Housekeeping (credit and CBFC frames, DCQCN timers) runs every HK_NS
+ * nanoseconds.
  * Per frame there is no lock, syscall, allocation (mbufs come in bulk from
  * the pool) or log.
  */
@@ -29,6 +30,7 @@
 
 #include "ibex_clock.h"
 #include "ibex_pdev.h"
+#include "ibex_cbfc.h"
 #include "ibex_credit.h"
 #include "ibex_fcframe.h"
 #include "ibex_gen_coll.h"
@@ -121,6 +123,8 @@ struct gen_port {
 	struct ibex_credit_port credit;
 	struct ibex_credit_params credit_par;
 	struct ibex_credit_stats credit_st;
+	/* --fc cbfc: both directions of the port, as a NIC's */
+	struct ibex_cbfc_port cbfc;
 	uint64_t tx_full;
 	uint16_t nrf;            /**< open-loop flows sent from this port */
 	uint16_t next_rf;
@@ -259,6 +263,15 @@ tick_ns(const struct ibex_gen_run *r, uint64_t now)
 	return (uint64_t)((double)(now - r->tsc0) * r->ns_per_tick);
 }
 
+/* Credits (ibex's or CBFC's): the peer's arrive as frames, and ours go
+ * out from housekeeping, on every port, on a timer. */
+static inline bool
+fc_credits(const struct ibex_gen_run *r)
+{
+	return r->opts.fc == IBEX_GEN_FC_CREDIT ||
+	       r->opts.fc == IBEX_GEN_FC_CBFC;
+}
+
 /* ---- sparse turns (struct ibex_gen_run's awake) ---- */
 
 static inline void
@@ -334,8 +347,7 @@ ibex_gen_run_set_rx_idle(struct ibex_gen_run *r, ibex_gen_rx_idle_fn fn,
 	/* a collective without credits has no per-port timer but the
 	 * ones port_has_work() keeps awake for; credits are granted by
 	 * housekeeping on every port */
-	if (fn == NULL || r->drv != &coll_driver ||
-	    r->opts.fc == IBEX_GEN_FC_CREDIT)
+	if (fn == NULL || r->drv != &coll_driver || fc_credits(r))
 		return;
 	r->awake_words = (r->nports + 63) / 64;
 	r->awake = calloc(r->awake_words, sizeof(*r->awake));
@@ -357,6 +369,25 @@ ibex_gen_run_subflow(const struct ibex_gen_run *r, unsigned int src,
 }
 
 /* ---- setup ---- */
+
+/* --fc cbfc: the port's CBFC, both directions (ibex_gen_cbfc_conf(), which
+ * ibex_gen_opts_check() has passed). */
+static int
+cbfc_setup(struct ibex_gen_run *r, struct gen_port *p, char *err,
+	   size_t errlen)
+{
+	struct ibex_cbfc_conf c;
+	char why[200];
+
+	if (ibex_gen_cbfc_conf(&r->opts, &c, why, sizeof(why)) < 0 ||
+	    ibex_cbfc_port_init(&p->cbfc, &c,
+				tick_ns(r, ibex_clock_now())) < 0) {
+		snprintf(err, errlen, "generator port %u: --fc cbfc: %s",
+			 p->pid, why);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static int
 port_setup(struct ibex_gen_run *r, struct gen_port *p, char *err, size_t errlen)
@@ -409,6 +440,8 @@ port_setup(struct ibex_gen_run *r, struct gen_port *p, char *err, size_t errlen)
 		ret = ibex_credit_port_init(&p->credit, r->nvls);
 	if (ret < 0)
 		goto fail;
+	if (r->opts.fc == IBEX_GEN_FC_CBFC)
+		return cbfc_setup(r, p, err, errlen);
 	return 0;
 fail:
 	snprintf(err, errlen, "generator port %u: setup failed: %s", p->pid,
@@ -857,6 +890,51 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 
 /* ---- RX ---- */
 
+/*
+ * A CBFC message frame (--fc cbfc): the peer's CF_Update frees our
+ * sender's credits, per VC it carries; its CC_Update frees in our receiver
+ * what the peer sent and we never got. Another 0x88B5 frame (an ibex
+ * credit frame) is not ours.
+ */
+static void
+rx_cbfc(struct gen_port *p, const uint8_t *d, uint32_t len)
+{
+	struct ibex_fcf_cbfc m;
+	struct ibex_cbfc_cf_update cf;
+	struct ibex_cbfc_cc_update cc;
+	uint32_t vcs;
+	unsigned int vc;
+
+	if (ibex_fcf_cbfc_parse(d, len, &m) != IBEX_FCF_OK)
+		return;
+	if (m.type == IBEX_FCF_CBFC_CF) {
+		for (vcs = m.vcs; vcs != 0; vcs &= vcs - 1) {
+			cf.vc = (uint8_t)__builtin_ctz(vcs);
+			cf.cf = m.count[cf.vc];
+			/* one that cannot be is counted (cf_update_bad) */
+			ibex_cbfc_cf_apply(&p->cbfc, &cf);
+		}
+		return;
+	}
+	cc.vcs = m.vcs;
+	for (vcs = m.vcs; vcs != 0; vcs &= vcs - 1) {
+		vc = (unsigned int)__builtin_ctz(vcs);
+		cc.cc[vc] = m.count[vc];
+	}
+	ibex_cbfc_cc_apply(&p->cbfc, &cc);
+}
+
+/* A data frame on a CBFC port: stored and, the rank consuming it as it
+ * arrives, freed at once (the next CF_Update returns its credits). */
+static inline void
+rx_cbfc_data(struct gen_port *p, unsigned int vc, uint32_t len)
+{
+	uint32_t n = ibex_cbfc_credits(&p->cbfc, len);
+
+	ibex_cbfc_rx_stored(&p->cbfc, vc, n);
+	ibex_cbfc_rx_freed(&p->cbfc, vc, n);
+}
+
 static inline void
 rx_fc(struct ibex_gen_run *r, struct gen_port *p, const uint8_t *d,
       uint32_t len, uint16_t et, uint64_t now)
@@ -871,6 +949,8 @@ rx_fc(struct ibex_gen_run *r, struct gen_port *p, const uint8_t *d,
 					  tick_ns(r, now));
 			r->rep.pfc_rx++;
 		}
+	} else if (r->opts.fc == IBEX_GEN_FC_CBFC) {
+		rx_cbfc(p, d, len);
 	} else {
 		struct ibex_fcf_credit m;
 
@@ -1015,6 +1095,8 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 	if (r->opts.fc == IBEX_GEN_FC_CREDIT)
 		ibex_credit_rx_data(&p->credit, rx_vl(r, d, et),
 				    ibex_blocks(len));
+	else if (r->opts.fc == IBEX_GEN_FC_CBFC)
+		rx_cbfc_data(p, rx_vl(r, d, et), len);
 	if (ibex_unlikely(!ibex_gen_trailer_get(d, len, &t))) {
 		if (rx_trimmed(r, pi, d, len, now))
 			return;
@@ -1127,7 +1209,7 @@ rx_rate(struct ibex_gen_run *r, uint64_t now)
 /* ---- TX ---- */
 
 /* May this port send a frame of @p len bytes of flow @p f now (PFC on
- * its priority, credits on its VL)? */
+ * its priority, credits or CBFC's send rule on its VL)? */
 static inline bool
 fc_allows(struct ibex_gen_run *r, struct gen_port *p, uint32_t len,
 	  uint32_t f, uint64_t now_ns)
@@ -1141,6 +1223,12 @@ fc_allows(struct ibex_gen_run *r, struct gen_port *p, uint32_t len,
 		if (ibex_credit_tx_ok(&p->credit, r->flow_vl[f], ibex_blocks(len)))
 			return true;
 		r->rep.credit_stalls++;
+		return false;
+	case IBEX_GEN_FC_CBFC:
+		if (ibex_cbfc_tx_ok(&p->cbfc, r->flow_vl[f],
+				    ibex_cbfc_credits(&p->cbfc, len)))
+			return true;
+		r->rep.cbfc.stalls++;
 		return false;
 	default:
 		return true;
@@ -1228,6 +1316,10 @@ sent_frame(struct ibex_gen_run *r, struct gen_port *p, unsigned int src,
 {
 	if (r->opts.fc == IBEX_GEN_FC_CREDIT)
 		ibex_credit_tx_sent(&p->credit, r->flow_vl[f], ibex_blocks(len));
+	else if (r->opts.fc == IBEX_GEN_FC_CBFC)
+		/* fc_allows() passed for this frame or a longer one */
+		(void)ibex_cbfc_tx_take(&p->cbfc, r->flow_vl[f],
+					ibex_cbfc_credits(&p->cbfc, len));
 	if (r->opts.dcqcn) {
 		uint64_t base = r->rank_next[src] > now ? r->rank_next[src] : now;
 
@@ -1573,6 +1665,79 @@ tx_rate(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 
 /* ---- housekeeping ---- */
 
+/* Link byte times since the run started at the port's speed, what
+ * CF_Update spacing counts: ns x Mb/s / 8000, split so that no product
+ * leaves 64 bits (hours at 10 Tb/s). */
+static inline uint64_t
+link_bytes(const struct gen_port *p, uint64_t ns)
+{
+	return ns / 8000 * p->mbps + ns % 8000 * p->mbps / 8000;
+}
+
+/* Send one CBFC message, in frames of up to 12 VCs. A frame the pool or
+ * the port refuses (a wire busy under the virtual clock) ends it,
+ * counted: the message is due again at the next housekeeping. */
+static bool
+cbfc_send(struct ibex_gen_run *r, struct gen_port *p,
+	  const struct ibex_fcf_cbfc *msg)
+{
+	uint32_t left = msg->vcs;
+	struct rte_mbuf *m;
+	int len;
+
+	while (left != 0) {
+		m = rte_pktmbuf_alloc(r->pool);
+		if (m == NULL)
+			goto failed;
+		len = ibex_fcf_cbfc_build(rte_pktmbuf_mtod(m, void *),
+					  rte_pktmbuf_tailroom(m), p->mac, msg,
+					  &left);
+		if (len < 0) {
+			rte_pktmbuf_free(m);
+			goto failed;
+		}
+		m->data_len = (uint16_t)len;
+		m->pkt_len = (uint32_t)len;
+		if (ibex_pdev_tx_burst(p->pid, 0, &m, 1) != 1) {
+			rte_pktmbuf_free(m);
+			goto failed;
+		}
+	}
+	return true;
+failed:
+	r->rep.cbfc.tx_failed++;
+	return false;
+}
+
+/* --fc cbfc, a port: our receiver's CF_Updates as they fall due (spaced
+ * in link byte times), our sender's CC_Update on its timer. */
+static void
+cbfc_housekeeping(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
+{
+	struct ibex_fcf_cbfc msg = { .type = IBEX_FCF_CBFC_CF };
+	struct ibex_cbfc_cf_update cf;
+	struct ibex_cbfc_cc_update cc;
+	unsigned int vc;
+
+	while (ibex_cbfc_cf_next(&p->cbfc, link_bytes(p, now_ns), &cf)) {
+		msg.vcs = UINT32_C(1) << cf.vc;
+		msg.count[cf.vc] = cf.cf;
+		if (!cbfc_send(r, p, &msg)) {
+			ibex_cbfc_cf_unsent(&p->cbfc, &cf);
+			break;
+		}
+	}
+	if (!ibex_cbfc_cc_due(&p->cbfc, now_ns))
+		return;
+	ibex_cbfc_cc_build(&p->cbfc, now_ns, &cc);
+	msg.type = IBEX_FCF_CBFC_CC;
+	msg.vcs = cc.vcs;
+	for (vc = 0; vc < IBEX_CBFC_MAX_VCS; vc++)
+		msg.count[vc] = cc.cc[vc];
+	if (!cbfc_send(r, p, &msg))
+		ibex_cbfc_cc_unsent(&p->cbfc, now_ns);
+}
+
 static void
 housekeeping(struct ibex_gen_run *r, uint64_t now, uint64_t now_ns)
 {
@@ -1613,6 +1778,9 @@ housekeeping(struct ibex_gen_run *r, uint64_t now, uint64_t now_ns)
 			r->rep.credit_tx++;
 		}
 	}
+	if (r->opts.fc == IBEX_GEN_FC_CBFC)
+		for (pi = 0; pi < r->nports; pi++)
+			cbfc_housekeeping(r, &r->port[pi], now_ns);
 	/* sparse turns: a paused port is awake */
 	if (r->opts.fc == IBEX_GEN_FC_PFC)
 		FOREACH_VISIT(r, pi)
@@ -1692,15 +1860,15 @@ retx_drain(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
  * it has nothing to do until its deadline, unless a frame arrives
  * (ibex_clock_idle_until())? Not while a port holds frames or is paused
  * (the pause ends on a timer of ours), nor with the timers housekeeping
- * keeps: credit updates to send, DCQCN's rate recovery.
+ * keeps: credit updates (CF_Update, CC_Update) to send, DCQCN's rate
+ * recovery.
  */
 static bool
 idle_until_frame(struct ibex_gen_run *r, uint64_t now_ns)
 {
 	unsigned int pi;
 
-	if (!ibex_clock_is_virtual() || r->opts.fc == IBEX_GEN_FC_CREDIT ||
-	    r->opts.dcqcn)
+	if (!ibex_clock_is_virtual() || fc_credits(r) || r->opts.dcqcn)
 		return false;
 	FOREACH_VISIT(r, pi) {
 		struct gen_port *p = &r->port[pi];
@@ -1761,6 +1929,7 @@ announce(struct ibex_gen_run *r)
 		struct ibex_pkt_spec s = { .vlan = r->opts.frame.vlan,
 			.pcp = r->opts.frame.pcp, .l3 = IBEX_L3_NONE,
 			.ether_type = 0x88B6, .frame_len = 60 };
+		uint32_t credits = 0;
 		int len;
 
 		if (m == NULL)
@@ -1774,11 +1943,23 @@ announce(struct ibex_gen_run *r)
 		}
 		m->data_len = (uint16_t)len;
 		m->pkt_len = (uint32_t)len;
+		/* CBFC: a hello is a frame like any other, under the send
+		 * rule (a port of many ranks may run out before the last) */
+		if (r->opts.fc == IBEX_GEN_FC_CBFC) {
+			credits = ibex_cbfc_credits(&p->cbfc, (uint32_t)len);
+			if (!ibex_cbfc_tx_ok(&p->cbfc, r->opts.vl, credits)) {
+				r->rep.cbfc.stalls++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+		}
 		if (ibex_pdev_tx_burst(p->pid, 0, &m, 1) != 1)
 			rte_pktmbuf_free(m);
 		else if (r->opts.fc == IBEX_GEN_FC_CREDIT)
 			ibex_credit_tx_sent(&p->credit, r->opts.vl,
 					    ibex_blocks((uint32_t)len));
+		else if (r->opts.fc == IBEX_GEN_FC_CBFC)
+			(void)ibex_cbfc_tx_take(&p->cbfc, r->opts.vl, credits);
 	}
 	drain(r, 20);
 }
@@ -2352,6 +2533,27 @@ dcqcn_params(const struct ibex_gen_run *r, uint32_t mbps,
 	dp->inc_period = (uint64_t)((double)dp->inc_period * k);
 }
 
+/* The ports' CBFC counters, summed into the report (SAI's names). */
+static void
+cbfc_totals(struct ibex_gen_run *r)
+{
+	struct ibex_gen_cbfc_figs *c = &r->rep.cbfc;
+	unsigned int pi, vc;
+
+	for (pi = 0; pi < r->nports; pi++) {
+		const struct ibex_cbfc_stats *st = &r->port[pi].cbfc.st;
+
+		c->cc_update_tx += st->cc_update_tx;
+		c->cc_update_rx += st->cc_update_rx;
+		c->cf_update_tx += st->cf_update_tx;
+		c->cf_update_rx += st->cf_update_rx;
+		c->cf_update_bad += st->cf_update_bad;
+		c->cc_update_bad += st->cc_update_bad;
+		for (vc = 0; vc < IBEX_CBFC_MAX_VCS; vc++)
+			c->leaked_recovered += st->vc[vc].leaked_recovered;
+	}
+}
+
 int
 ibex_gen_run_main(void *arg)
 {
@@ -2382,6 +2584,8 @@ ibex_gen_run_main(void *arg)
 	ibex_gen_meas_sizes_fold(r->meas);
 	for (i = 0; i < r->nports; i++)
 		r->rep.tx_full += r->port[i].tx_full;
+	if (r->opts.fc == IBEX_GEN_FC_CBFC)
+		cbfc_totals(r);
 	for (i = 0; i < r->opts.nranks; i++)
 		r->rep.dcqcn_cuts += r->dcq[i].cuts;
 	rte_rcu_qsbr_thread_offline(r->qsbr, 0);

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "ibex_cbfc.h"
 #include "ibex_gen_engine.h"
 #include "ibex_gen_opts.h"
 
@@ -42,7 +43,9 @@ static const struct {
 	{ "resolution", "2%" }, { "pdr-loss", "0.1%" }, { "max-rate", "10M" },
 	{ "burst-max", "64" }, { "retries", "2" }, { "mtu", "9000" },
 	{ "qps", "4" }, { "vlan", "10" }, { "pcp", "3" }, { "dscp", "26" }, { "ecn", "ect1" },
-	{ "fc", "pfc" }, { "prio", "3" }, { "vl", "2" },
+	{ "fc", "pfc" }, { "cbfc-limit", "512" }, { "cbfc-credit-size", "256" },
+	{ "cbfc-overhead", "-4" }, { "cbfc-cc-timer-us", "0" },
+	{ "prio", "3" }, { "vl", "2" },
 	{ "link-mbps", "25000" }, { "dcqcn", NULL }, { "dcqcn-scale", "1000" },
 	{ "rto", "20000" }, { "json", "x.json" },
 	{ "csv", "x.csv" }, { "plot", "dir" }, { "quiet", NULL },
@@ -129,7 +132,17 @@ test_errors_say_what_is_allowed(void **state)
 		{ "rto", "0", "(1..100000000 us)" },
 		{ "engine", "ringg", "(ring|hd|incast|alltoall|rate)" },
 		{ "ecn", "ce", "(not-ect|ect0|ect1)" },
-		{ "fc", "xon", "(none|pfc|credit)" },
+		{ "fc", "xon", "(none|pfc|credit|cbfc)" },
+		{ "cbfc-limit", "0", "--cbfc-limit: bad value '0' (1..1048575)" },
+		{ "cbfc-limit", "1048576", "(1..1048575)" },
+		{ "cbfc-credit-size", "8", "(16..4096 bytes" },
+		{ "cbfc-credit-size", "8K", "(16..4096 bytes" },
+		{ "cbfc-overhead", "-17", "(-16..127 bytes)" },
+		{ "cbfc-overhead", "128", "(-16..127 bytes)" },
+		{ "cbfc-overhead", "--1", "(-16..127 bytes)" },
+		{ "cbfc-overhead", "-", "(-16..127 bytes)" },
+		{ "cbfc-cc-timer-us", "250001", "(0..250000)" },
+		{ "cbfc-cc-timer-us", "-1", "(0..250000)" },
 		{ "search", "ndr", "(rate|burst)" },
 		{ "sizes", "64,20000", "each 64..16388 bytes" },
 		{ "straggler", "16384:1:0.5", "rank R below 16384" },
@@ -390,6 +403,112 @@ test_rank_limits(void **state)
 	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
 }
 
+/* Parse a NULL-terminated list of words, from the defaults. */
+static int
+parse_words(struct ibex_gen_opts *o, const char *const *words)
+{
+	char *argv[16] = { (char *)"ibex-gen" };
+	int argc = 1;
+
+	while (*words != NULL && argc < 15)
+		argv[argc++] = (char *)*words++;
+	argv[argc] = NULL;
+	ibex_gen_opts_default(o);
+	return ibex_gen_opts_parse(o, argc, argv);
+}
+
+/* --fc cbfc: SAI's defaults, every VL lossless at both ends with the
+ * --cbfc-limit, and what CBFC cannot take refused with the reason. */
+static void
+test_cbfc_opts(void **state)
+{
+	static const char *const plain[] = { "--fc", "cbfc", NULL };
+	static const char *const given[] = { "--fc", "cbfc", "--cbfc-limit",
+		"300", "--cbfc-credit-size", "256", "--cbfc-overhead=-16",
+		"--cbfc-cc-timer-us", "0", NULL };
+	static const char *const zero[] = { "--fc", "cbfc", "--cbfc-limit",
+		"0", NULL };
+	struct ibex_gen_opts o;
+	struct ibex_cbfc_conf c;
+	struct ibex_cbfc_port p;
+	char err[256];
+	unsigned int v;
+
+	(void)state;
+	assert_int_equal(parse_words(&o, plain), 0);
+	assert_int_equal(o.fc, IBEX_GEN_FC_CBFC);
+	assert_int_equal(o.cbfc_limit, 1024);
+	assert_int_equal(o.cbfc_credit_size, 128);
+	assert_int_equal(o.cbfc_overhead, 0);
+	assert_int_equal(o.cbfc_cc_timer_us, 256);
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	assert_int_equal(ibex_gen_cbfc_conf(&o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n_vcs, IBEX_GEN_CBFC_VCS);
+	assert_int_equal(c.tx_lossless, 0x7fff);
+	assert_int_equal(c.rx_lossless, 0x7fff);
+	assert_int_equal(c.port_limit, 0);
+	assert_int_equal(c.credit_size, 128);
+	assert_int_equal(c.cc_timer_us, 256);
+	for (v = 0; v < IBEX_GEN_CBFC_VCS; v++)
+		assert_int_equal(c.vc_limit[v], 1024);
+	/* the port it makes: a 1514-byte frame costs 12 credits, and a
+	 * rank's 1024 take 85 of them on a VL */
+	assert_int_equal(ibex_cbfc_port_init(&p, &c, 0), 0);
+	assert_int_equal(ibex_cbfc_credits(&p, 1514), 12);
+	assert_true(ibex_cbfc_tx_ok(&p, 14, 1024));
+	assert_false(ibex_cbfc_tx_ok(&p, 14, 1025));
+	assert_int_equal(parse_words(&o, given), 0);
+	assert_int_equal(o.cbfc_limit, 300);
+	assert_int_equal(o.cbfc_credit_size, 256);
+	assert_int_equal(o.cbfc_overhead, -16);
+	assert_int_equal(o.cbfc_cc_timer_us, 0);
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	assert_int_equal(ibex_gen_cbfc_conf(&o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.overhead, -16);
+	assert_int_equal(c.vc_limit[3], 300);
+	assert_int_equal(parse2(&o, "--cbfc-overhead", "127"), 0);
+	assert_int_equal(o.cbfc_overhead, 127);
+	assert_int_equal(parse2(&o, "--cbfc-credit-size", "4K"), 0);
+	assert_int_equal(o.cbfc_credit_size, 4096);
+	/* refused as an option */
+	assert_int_equal(parse_words(&o, zero), -EINVAL);
+	assert_int_equal(parse2(&o, "--cbfc-credit-size", "8"), -EINVAL);
+	assert_int_equal(parse2(&o, "--cbfc-overhead", "-17"), -EINVAL);
+	/* refused as a whole (values set by a program, not parsed) */
+	assert_int_equal(parse_words(&o, plain), 0);
+	o.cbfc_limit = 0;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--fc cbfc: VC 0"));
+	assert_non_null(strstr(err, "could never send"));
+	o.cbfc_limit = 1024;
+	o.cbfc_credit_size = 8;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "credit size: 16..4096 bytes, not 8"));
+	o.cbfc_credit_size = 128;
+	o.vl = 15;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "VLs 0..14"));
+	o.vl = 14;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	/* a limit below the largest frame's credits could never send it:
+	 * --mtu 1514 is 12 credits of 128 bytes */
+	o.cbfc_limit = 11;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--cbfc-limit 11"));
+	o.cbfc_limit = 12;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	/* the open loop's largest frame is --size (or --sizes) */
+	o.engine = &ibex_gen_engine_rate;
+	o.cbfc_limit = 1;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	o.frame_size = 129;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	/* other modes do not look at the CBFC options */
+	o.fc = IBEX_GEN_FC_CREDIT;
+	o.cbfc_limit = 0;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+}
+
 /* --rto recovers losses, which a search measures: refused together. */
 static void
 test_rto_checks(void **state)
@@ -419,6 +538,7 @@ main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rto_checks),
+		cmocka_unit_test(test_cbfc_opts),
 		cmocka_unit_test(test_rank_limits),
 		cmocka_unit_test(test_flow_classes),
 		cmocka_unit_test(test_errors_say_what_is_allowed),
