@@ -53,9 +53,10 @@ struct fabric {
 	/** The pools every switch shares (ibex_dp_shared_pools_set()):
 	 * frames, flow-control frames. */
 	struct rte_mempool *pool, *fc_pool;
-	/** --fc: NULL (each switch's own configuration), "none", "pfc" or
-	 * "credit" (credits between switches, PFC towards the ranks), on
-	 * every port, with lane fc_vl lossless unless "none". */
+	/** --fc: NULL (each switch's own configuration), "none", "pfc",
+	 * "credit", "credit-pfc" (credits between switches, PFC towards the
+	 * ranks) or "cbfc", on every port, with lane fc_vl lossless unless
+	 * "none". */
 	const char *fc;
 	unsigned int fc_vl;
 	/** --pfc-reaction-us: every PFC port's proc-ns (headroom auto
@@ -96,6 +97,11 @@ int fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 int rank_of(const struct fabric *f, uint32_t node);
 
 /** Whether port @p p of switch @p s faces a rank. */
+/** --fc cbfc: the credits a rank may have in use on the lossless lane,
+ * the least any switch port facing a rank holds (its auto limit); 0
+ * when no such port runs cbfc. */
+uint32_t fabric_rank_cbfc_limit(const struct fabric *f);
+
 bool fabric_port_faces_rank(const struct fabric *f,
 			    const struct fabric_switch *s, uint16_t p);
 

@@ -93,7 +93,7 @@ hop_read(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o)
 	o->restored = v.restored;
 	for (i = 0; i < 8; i++)
 		o->paused_us += v.paused_ns[i] / 1000;
-	if (v.mode == IBEX_FC_CREDIT) {
+	if (v.mode == IBEX_FC_CREDIT || v.mode == IBEX_FC_CBFC) {
 		o->credit_tx = v.fc_tx;
 		o->credit_rx = v.fc_rx;
 	}

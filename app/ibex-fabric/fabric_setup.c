@@ -21,6 +21,7 @@
 #include <rte_mempool.h>
 
 #include "fabric.h"
+#include "ibex_cbfc.h"
 #include "ibex_conf.h"
 #include "ibex_credit.h"
 #include "ibex_pdev.h"
@@ -253,7 +254,10 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 		if (ret == 0 && strcmp(mode, "none") != 0)
 			ret = fc_line(s->conf, origin, err, errlen,
 				      "lane %s vl %s lossless", cp->name, vl);
-		if (ret == 0 && strcmp(mode, "credit") == 0)
+		/* A CBFC lane's buffer is sized as a credit lane's window:
+		 * the loop of its CF_Updates is the same link and switch. */
+		if (ret == 0 && (strcmp(mode, "credit") == 0 ||
+				 strcmp(mode, "cbfc") == 0))
 			ret = credit_window_line(f, s, p, origin, err, errlen);
 		if (ret == 0 && strcmp(mode, "pfc") == 0 && f->pfc_reaction_us) {
 			char ns[24];
@@ -277,6 +281,33 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 	if (strcmp(f->fc, "pfc") != 0 && strcmp(f->fc, "credit-pfc") != 0)
 		return 0;
 	return switch_conf_buffer_fit(s, origin, err, errlen);
+}
+
+uint32_t
+fabric_rank_cbfc_limit(const struct fabric *f)
+{
+	uint32_t limit = 0;
+	unsigned int i;
+	uint16_t p;
+
+	for (i = 0; i < f->n_sw; i++) {
+		const struct fabric_switch *s = &f->sw[i];
+
+		for (p = 0; p < s->conf->nb_ports; p++) {
+			const struct ibex_conf_port *cp = &s->conf->ports[p];
+			struct ibex_cbfc_conf cc;
+			char why[160];
+
+			if (cp->fc_mode != IBEX_FC_CBFC ||
+			    !fabric_port_faces_rank(f, s, p) ||
+			    ibex_conf_port_cbfc(cp, &cc, why, sizeof(why)) < 0 ||
+			    f->fc_vl >= cc.n_vcs)
+				continue;
+			if (limit == 0 || cc.vc_limit[f->fc_vl] < limit)
+				limit = cc.vc_limit[f->fc_vl];
+		}
+	}
+	return limit;
 }
 
 /* --ecmp: how every ECMP group of the switch chooses. */

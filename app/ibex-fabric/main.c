@@ -83,11 +83,13 @@ usage(const char *prog)
 	       "  --gen 'SCENARIO'     the generator's ranks are the topology's ranks,\n"
 	       "                       in its order (ibex-gen options in one word,\n"
 	       "                       --ranks = the topology's); the run ends with it\n"
-	       "  --fc none|pfc|credit the same flow control on every switch port,\n"
-	       "                       over each switch's configuration (credit:\n"
-	       "                       credits between switches, PFC towards the\n"
-	       "                       ranks, whose links' MACs obey it)\n"
-	       "  --lossless-vl V      with --fc pfc|credit: the lossless lane (3)\n"
+	       "  --fc none|pfc|credit|credit-pfc|cbfc the same flow control on\n"
+	       "                       every switch port, over each switch's\n"
+	       "                       configuration (credit-pfc: credits between\n"
+	       "                       switches, PFC towards the ranks, whose\n"
+	       "                       links' MACs obey it; cbfc: UEC CBFC\n"
+	       "                       everywhere, the ranks speak it too)\n"
+	       "  --lossless-vl V      with --fc: the lossless lane (3)\n"
 	       "  --pfc-reaction-us N  with --fc: every PFC port's reaction time, so\n"
 	       "                       its headroom covers a worker that is away for\n"
 	       "                       N us (the lcores are shared; docs/fabric.md)\n"
@@ -205,9 +207,10 @@ parse_args(int argc, char **argv, struct app_opts *o)
 			if (strcmp(optarg, "none") != 0 &&
 			    strcmp(optarg, "pfc") != 0 &&
 			    strcmp(optarg, "credit") != 0 &&
-			    strcmp(optarg, "credit-pfc") != 0) {
+			    strcmp(optarg, "credit-pfc") != 0 &&
+			    strcmp(optarg, "cbfc") != 0) {
 				fprintf(stderr, "ibex-fabric: --fc: none, pfc, "
-					"credit or credit-pfc, not '%s'\n",
+					"credit, credit-pfc or cbfc, not '%s'\n",
 					optarg);
 				return -EINVAL;
 			}
@@ -311,13 +314,19 @@ nb_switch_workers(void)
 	return (uint16_t)(gen != NULL ? n - 1 : n);
 }
 
-/* --fc credit gives the ranks' links credits: the ranks must speak them
- * on the lossless lane, or they never get any and nothing moves. */
+/* --fc credit or cbfc gives the ranks' links credits: the ranks must
+ * speak them on the lossless lane, or they never get any and nothing
+ * moves. A CBFC rank may send what the switch port facing it holds. */
 static int
 ranks_flow_control(const struct fabric *f, char *err, size_t errlen)
 {
 	if (gen == NULL || f->fc == NULL)
 		return 0; /* the switches' own files: theirs to match */
+	if (strcmp(f->fc, "cbfc") == 0) {
+		return ibex_gen_builtin_cbfc_links(gen, f->fc_vl,
+						   fabric_rank_cbfc_limit(f),
+						   err, errlen);
+	}
 	return ibex_gen_builtin_credit_links(gen, strcmp(f->fc, "credit") == 0,
 					     f->fc_vl, err, errlen);
 }
