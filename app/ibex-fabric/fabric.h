@@ -65,6 +65,8 @@ struct fabric {
 	/** --pfc-watchdog: every PFC port's `pfc P watchdog SPEC`; NULL: the
 	 * switches' own. */
 	const char *pfc_watchdog;
+	/** --cbfc: every CBFC port's `cbfc P KEYS`; NULL: the defaults. */
+	const char *cbfc;
 	/** --ecmp: how every ECMP group chooses, as `ecmp NAME adaptive
 	 * MODE` ("packet", "flowlet 20"); NULL: the flow hash. */
 	const char *ecmp;

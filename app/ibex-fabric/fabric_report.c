@@ -97,6 +97,8 @@ hop_read(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o)
 		o->credit_tx = v.fc_tx;
 		o->credit_rx = v.fc_rx;
 	}
+	o->cbfc_recovered = v.cbfc.leaked_recovered;
+	o->cbfc_used_wm = v.cbfc.used_watermark;
 	o->fc_tx = o->pfc_tx + o->credit_tx;
 	o->xoff_tx = v.xoff_tx;
 	o->xon_tx = v.xon_tx;

@@ -259,6 +259,9 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 		if (ret == 0 && (strcmp(mode, "credit") == 0 ||
 				 strcmp(mode, "cbfc") == 0))
 			ret = credit_window_line(f, s, p, origin, err, errlen);
+		if (ret == 0 && strcmp(mode, "cbfc") == 0 && f->cbfc)
+			ret = fc_line(s->conf, origin, err, errlen,
+				      "cbfc %s %s", cp->name, f->cbfc);
 		if (ret == 0 && strcmp(mode, "pfc") == 0 && f->pfc_reaction_us) {
 			char ns[24];
 
@@ -549,9 +552,10 @@ link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
 		 * switch's scheduler does, so its frames wait in its lanes
 		 * where flow control and arbitration reach them. */
 		snprintf(args[e], sizeof(args[e]), "rate=%" PRIu64 ",delay=%"
-			 PRIu64 "ps,pfc=%s%s", lk->rate_bps,
+			 PRIu64 "ps,pfc=%s,loss=%.9g,corrupt=%.9g%s",
+			 lk->rate_bps,
 			 lk->delay_ps + (rank ? 0 : f->switch_latency_ps),
-			 pfc ? "on" : "off",
+			 pfc ? "on" : "off", lk->loss, lk->corrupt,
 			 !rank && f->virtual_clock ? ",tx_window=1ns,ring_slack="
 			 RTE_STR(FABRIC_RING_SLACK) : "");
 	}

@@ -63,6 +63,7 @@ struct app_opts {
 	uint32_t fc_vl;
 	uint32_t pfc_reaction_us;
 	const char *pfc_watchdog; /* --pfc-watchdog, NULL: the default */
+	const char *cbfc;        /* --cbfc, NULL: the defaults */
 	const char *ecmp;        /* --ecmp, NULL: the flow hash */
 	unsigned int routing;    /* --routes */
 	const char *kind_map;    /* --kind-map, NULL: the file's */
@@ -93,6 +94,8 @@ usage(const char *prog)
 	       "  --pfc-reaction-us N  with --fc: every PFC port's reaction time, so\n"
 	       "                       its headroom covers a worker that is away for\n"
 	       "                       N us (the lcores are shared; docs/fabric.md)\n"
+	       "  --cbfc 'KEYS'        with --fc cbfc: every port's `cbfc PORT KEYS`\n"
+	       "                       (e.g. 'cc-timer-us 0', 'credit-size 256')\n"
 	       "  --pfc-watchdog 'SPEC' with --fc: every PFC port's watchdog, as\n"
 	       "                       `pfc PORT watchdog SPEC` (e.g. 'alarm',\n"
 	       "                       'drop detect-ms 2000')\n"
@@ -178,6 +181,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "lossless-vl", required_argument, NULL, 'v' },
 		{ "pfc-reaction-us", required_argument, NULL, 'r' },
 		{ "pfc-watchdog", required_argument, NULL, 'W' },
+		{ "cbfc", required_argument, NULL, 'B' },
 		{ "ecmp", required_argument, NULL, 'E' },
 		{ "routes", required_argument, NULL, 'R' },
 		{ "kind-map", required_argument, NULL, 'K' },
@@ -228,6 +232,14 @@ parse_args(int argc, char **argv, struct app_opts *o)
 				return -EINVAL;
 			}
 			o->pfc_watchdog = optarg;
+			break;
+		case 'B':
+			if (strlen(optarg) > 96) {
+				fprintf(stderr, "ibex-fabric: --cbfc: over 96 "
+					"characters\n");
+				return -EINVAL;
+			}
+			o->cbfc = optarg;
 			break;
 		case 'R':
 			if (strcmp(optarg, "updown") == 0) {
@@ -350,6 +362,7 @@ check_only(int argc, char **argv)
 		f->fc_vl = o.fc_vl;
 		f->pfc_reaction_us = o.pfc_reaction_us;
 		f->pfc_watchdog = o.pfc_watchdog;
+		f->cbfc = o.cbfc;
 		f->ecmp = o.ecmp;
 		f->routing = o.routing;
 		f->kind_map = o.kind_map;
@@ -634,6 +647,7 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	f->fc_vl = o->fc_vl;
 	f->pfc_reaction_us = o->pfc_reaction_us;
 	f->pfc_watchdog = o->pfc_watchdog;
+	f->cbfc = o->cbfc;
 	f->ecmp = o->ecmp;
 	f->routing = o->routing;
 	f->kind_map = o->kind_map;

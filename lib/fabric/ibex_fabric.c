@@ -155,6 +155,31 @@ delay_of(struct ctx *c, const yaml_node_t *n, uint64_t *ps)
 	return 0;
 }
 
+/* A probability, as net_ibexlink's loss= and corrupt= take it: 1e-4,
+ * 0.001, 0.5%. */
+static int
+prob_of(struct ctx *c, const yaml_node_t *n, const char *what, double *p)
+{
+	const char *s;
+	char *end;
+	int ret = want_scalar(c, n, what, &s);
+	double v;
+
+	if (ret != 0)
+		return ret;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s && *end == '%' && end[1] == '\0') {
+		v /= 100;
+		end++;
+	}
+	if (errno != 0 || end == s || *end != '\0' || !(v >= 0 && v <= 1))
+		return fail(c, n, "%s '%s': expected a probability like "
+			    "1e-4, 0.001, 0.5%%", what, s);
+	*p = v;
+	return 0;
+}
+
 /* ---- containerlab's keys ---- */
 
 /*
@@ -879,14 +904,18 @@ link_one(struct ctx *c, const yaml_node_t *v)
 			ret = rate_of(c, val, &l->rate_bps);
 		else if (ks != NULL && strcmp(ks, "delay") == 0)
 			ret = delay_of(c, val, &l->delay_ps);
+		else if (ks != NULL && strcmp(ks, "loss") == 0)
+			ret = prob_of(c, val, "loss", &l->loss);
+		else if (ks != NULL && strcmp(ks, "corrupt") == 0)
+			ret = prob_of(c, val, "corrupt", &l->corrupt);
 		else if (ks != NULL && strcmp(ks, "type") == 0)
 			ret = 0; /* veth: link_type's */
 		else if (ks != NULL && in_list(clab_link_keys, ks))
 			clab_ignored(c, "link", key, ks);
 		else
 			return fail(c, key, "link: unknown key '%s' (expected "
-				    "endpoints, rate, delay, or containerlab's "
-				    "type, mtu, vars, labels)",
+				    "endpoints, rate, delay, loss, corrupt, or "
+				    "containerlab's type, mtu, vars, labels)",
 				    ks != NULL ? ks : "?");
 		if (eps != val && ret != 0)
 			return ret;

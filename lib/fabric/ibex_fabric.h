@@ -101,6 +101,10 @@ struct ibex_fabric_link {
 	struct ibex_fabric_end end[2];
 	uint64_t rate_bps;       /**< line rate, bit/s */
 	uint64_t delay_ps;       /**< propagation delay, picoseconds */
+	double loss;             /**< probability a frame is lost (bad FCS),
+				      each way (net_ibexlink's loss=) */
+	double corrupt;          /**< probability a frame arrives with a bit
+				      flipped, each way (corrupt=) */
 	int line;                /**< where the link is written */
 };
 

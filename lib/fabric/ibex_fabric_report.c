@@ -121,8 +121,10 @@ json_hop(FILE *o, const struct ibex_fabric_hop *h)
 		h->storms, h->restored, h->rx_missed, h->peer_rx_missed);
 	fprintf(o, ", \"xoff_tx\": %" PRIu64 ", \"xon_tx\": %" PRIu64
 		", \"buf_peak_blocks\": %" PRIu64
-		", \"headroom_peak_blocks\": %" PRIu64, h->xoff_tx, h->xon_tx,
-		h->buf_peak, h->hr_peak);
+		", \"headroom_peak_blocks\": %" PRIu64
+		", \"cbfc_recovered\": %" PRIu64
+		", \"cbfc_used_watermark\": %" PRIu64, h->xoff_tx, h->xon_tx,
+		h->buf_peak, h->hr_peak, h->cbfc_recovered, h->cbfc_used_wm);
 	json_drops(o, h);
 	fprintf(o, "}");
 }

@@ -47,7 +47,10 @@ struct ibex_fabric_hop {
 	uint64_t trimmed;        /**< frames trimmed instead of dropped */
 	uint64_t pfc_tx, pfc_rx; /**< PFC frames */
 	uint64_t paused_us;      /**< time its TX was paused, all priorities */
-	uint64_t credit_tx, credit_rx; /**< credit frames */
+	uint64_t credit_tx, credit_rx; /**< credit frames (ibex's or CBFC's) */
+	uint64_t cbfc_recovered; /**< fc cbfc: credits its CC_Updates'
+				      receiver freed (frames the link lost) */
+	uint64_t cbfc_used_wm;   /**< fc cbfc: most credits in use at once */
 	uint64_t violations;     /**< lossless frames beyond the budget */
 	uint64_t storms, restored; /**< PFC watchdog */
 	uint64_t rx_missed;      /**< frames lost at its link end's full RX
