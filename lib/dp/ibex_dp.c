@@ -1032,10 +1032,10 @@ credit_take_lane_multi(struct ibex_worker *w, uint16_t out, unsigned int vl,
 /* egress_may_send() beyond the lane the burst takes credit on: a lossy
  * lane needs none; a lossless one starts the burst's sum afresh with what
  * the peer granted it, as blocks. A CBFC lane takes the credits of its
- * frame of @p len bytes, each frame on its own. */
+ * frame @p m, each frame on its own. */
 static bool
 credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
-		 uint32_t n, uint32_t len, struct burst_acc *a)
+		 uint32_t n, const struct rte_mbuf *m, struct burst_acc *a)
 {
 	struct ibex_fc_port *fp = &w->fc->port[out];
 	uint32_t avail;
@@ -1044,7 +1044,7 @@ credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
 		return true;
 	if (fp->mode == IBEX_FC_CBFC)
 		return ibex_cbfc_tx_take(fp->cb, vl,
-					 ibex_cbfc_credits(fp->cb, len));
+					 ibex_cbfc_credits(fp->cb, m->pkt_len));
 	if (unlikely(w->fc->multi))
 		return credit_take_lane_multi(w, out, vl, n, a);
 	if (a == NULL)
@@ -1073,7 +1073,8 @@ credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
  */
 static inline __rte_always_inline bool
 egress_may_send(struct ibex_worker *w, uint16_t out, unsigned int vl,
-		uint32_t g, uint32_t n, uint32_t len, struct burst_acc *a)
+		uint32_t g, uint32_t n, const struct rte_mbuf *m,
+		struct burst_acc *a)
 {
 	if (likely(a != NULL && CR_LANE(out, vl) == a->cr_lane &&
 		   !(g & a->cr_stop) && n <= a->cr_avail)) {
@@ -1083,7 +1084,7 @@ egress_may_send(struct ibex_worker *w, uint16_t out, unsigned int vl,
 	if (g & (IBEX_GATE_BUSY | IBEX_GATE_SHAPED | IBEX_GATE_BLOCKED(vl)))
 		return false;
 	return !(g & IBEX_GATE_CREDIT) || !(w->credit_lanes[out] >> vl & 1) ||
-	       credit_take_lane(w, out, vl, n, len, a);
+	       credit_take_lane(w, out, vl, n, m, a);
 }
 
 /*
@@ -1104,8 +1105,7 @@ egress_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m,
 	/* A gate word of zero sends at once. */
 	if (likely(tb->count < w->ct_limit &&
 		   (g == 0 ||
-		    egress_may_send(w, out, vl, g, blocks, m->pkt_len,
-				    acc)))) {
+		    egress_may_send(w, out, vl, g, blocks, m, acc)))) {
 		txbuf_put(w, tb, out, m, vl, IBEX_TXCHARGE(src, blocks));
 		return;
 	}
