@@ -354,6 +354,22 @@ rx_vc_after(const struct ibex_cbfc_port *p, unsigned int from,
 	return -1;
 }
 
+bool
+ibex_cbfc_tx_take_slow(struct ibex_cbfc_port *p, unsigned int vc, uint32_t n)
+{
+	struct ibex_cbfc_tx_vc *t = &p->tx[vc];
+
+	if (!ibex_cbfc_tx_ok(p, vc, n)) {
+		p->st.vc[vc].tx_blocked++;
+		return false;
+	}
+	if (t->profiled)
+		p->pool[t->pool].used += ibex_cbfc_shared_of(t, t->cu + n) -
+					 ibex_cbfc_shared_of(t, t->cu);
+	ibex_cbfc_tx_consume(p, vc, n);
+	return true;
+}
+
 void
 ibex_cbfc_rx_held(struct ibex_cbfc_port *p, unsigned int vc, uint32_t held)
 {
@@ -361,6 +377,10 @@ ibex_cbfc_rx_held(struct ibex_cbfc_port *p, unsigned int vc, uint32_t held)
 	uint32_t want, ahead;
 
 	if (vc >= p->n_vcs || !((p->rx_lossless >> vc) & 1))
+		return;
+	/* more than half the counter space held cannot be told from a
+	 * count gone back: hold R_CF where it is */
+	if (held >= IBEX_CBFC_MOD / 2)
 		return;
 	want = ibex_cbfc_mod(r->cc - held);
 	ahead = ibex_cbfc_mod(want - r->cf);
@@ -388,10 +408,11 @@ ibex_cbfc_cf_next(struct ibex_cbfc_port *p, uint64_t now_bytes,
 		return false;
 	u->vc = (uint8_t)vc;
 	u->cf = p->rx[vc].cf;
-	/* News earns the count cf_refreshes refreshes; a refresh uses one. */
+	/* News earns the count cf_refreshes refreshes; a refresh uses one
+	 * (one sent again because it was refused used it already). */
 	if (u->cf != p->rx[vc].cf_sent)
 		p->rx[vc].refreshes_left = p->cf_refreshes;
-	else if (p->rx[vc].refreshes_left != 0)
+	else if (p->rx[vc].refreshes_left != 0 && !p->rx[vc].unsent)
 		p->rx[vc].refreshes_left--;
 	p->rx[vc].cf_sent = u->cf;
 	p->rx[vc].unsent = false;

@@ -236,12 +236,21 @@ int ibex_cbfc_conf_check(const struct ibex_cbfc_conf *c, char *err,
 int ibex_cbfc_port_init(struct ibex_cbfc_port *p,
 			const struct ibex_cbfc_conf *c, uint64_t now_ns);
 
-/** Per frame: the credits a frame of @p len bytes costs (at least 1). */
+/** Ethernet's shortest frame without FCS: a shorter one is padded to it
+ * on the wire, and counted so at both ends. */
+#define IBEX_CBFC_FRAME_MIN 60
+
+/** Per frame: the credits a frame of @p len bytes (without FCS, at least
+ * IBEX_CBFC_FRAME_MIN) costs (at least 1). */
 static inline uint32_t
 ibex_cbfc_credits(const struct ibex_cbfc_port *p, uint32_t len)
 {
-	int32_t b = (int32_t)len + p->overhead;
+	int32_t b;
 	uint32_t n;
+
+	if (len < IBEX_CBFC_FRAME_MIN)
+		len = IBEX_CBFC_FRAME_MIN;
+	b = (int32_t)len + p->overhead;
 
 	if (b <= 0)
 		return 1;
@@ -284,26 +293,18 @@ ibex_cbfc_tx_ok(const struct ibex_cbfc_port *p, unsigned int vc, uint32_t n)
 	return ibex_cbfc_profile_allows(p, t, n);
 }
 
-/**
- * Per frame at the sender: check the send rule for a frame of @p n
- * credits on @p vc and, when it may go, count it consumed. A best-effort
- * VC is not gated and counts nothing. @return true when it may go.
- */
-static inline bool
-ibex_cbfc_tx_take(struct ibex_cbfc_port *p, unsigned int vc, uint32_t n)
+/** ibex_cbfc_tx_take() for a VC with a profile, a port with a limit, or
+ * a frame the VC's limit holds back. */
+bool ibex_cbfc_tx_take_slow(struct ibex_cbfc_port *p, unsigned int vc,
+			    uint32_t n);
+
+/* Count @p n credits consumed on @p vc (the send rule passed). */
+static inline void
+ibex_cbfc_tx_consume(struct ibex_cbfc_port *p, unsigned int vc, uint32_t n)
 {
 	struct ibex_cbfc_tx_vc *t = &p->tx[vc];
 	struct ibex_cbfc_vc_stats *s = &p->st.vc[vc];
 
-	if (!ibex_cbfc_tx_gated(p, vc))
-		return true;
-	if (!ibex_cbfc_tx_ok(p, vc, n)) {
-		s->tx_blocked++;
-		return false;
-	}
-	if (t->profiled)
-		p->pool[t->pool].used += ibex_cbfc_shared_of(t, t->cu + n) -
-					 ibex_cbfc_shared_of(t, t->cu);
 	t->cc = ibex_cbfc_mod(t->cc + n);
 	t->cu += n;
 	p->cu += n;
@@ -312,6 +313,25 @@ ibex_cbfc_tx_take(struct ibex_cbfc_port *p, unsigned int vc, uint32_t n)
 		s->sender_credits_used_watermark = t->cu;
 	if (p->cu > p->st.sender_credits_used_watermark)
 		p->st.sender_credits_used_watermark = p->cu;
+}
+
+/**
+ * Per frame at the sender: check the send rule for a frame of @p n
+ * credits on @p vc and, when it may go, count it consumed. A best-effort
+ * VC is not gated and counts nothing. @return true when it may go. The
+ * common case (a VC of its own limit, no port limit, room) inline.
+ */
+static inline bool
+ibex_cbfc_tx_take(struct ibex_cbfc_port *p, unsigned int vc, uint32_t n)
+{
+	const struct ibex_cbfc_tx_vc *t = &p->tx[vc];
+
+	if (!ibex_cbfc_tx_gated(p, vc))
+		return true;
+	if (__builtin_expect(t->profiled || p->port_limit != 0 ||
+			     t->cu + n > t->limit, 0))
+		return ibex_cbfc_tx_take_slow(p, vc, n);
+	ibex_cbfc_tx_consume(p, vc, n);
 	return true;
 }
 

@@ -46,8 +46,15 @@ test_credits(void **state)
 	assert_int_equal(ibex_cbfc_credits(&p, 10), 1); /* never 0 */
 	c.overhead = 127;
 	assert_int_equal(ibex_cbfc_port_init(&p, &c, 0), 0);
-	assert_int_equal(ibex_cbfc_credits(&p, 1), 1);
-	assert_int_equal(ibex_cbfc_credits(&p, 2), 2);
+	/* a frame is padded to 60 bytes: 60 + 127 = 187 */
+	assert_int_equal(ibex_cbfc_credits(&p, 1), 2);
+	assert_int_equal(ibex_cbfc_credits(&p, 129), 2);
+	assert_int_equal(ibex_cbfc_credits(&p, 130), 3);
+	c.overhead = 0;
+	c.credit_size = 32;
+	assert_int_equal(ibex_cbfc_port_init(&p, &c, 0), 0);
+	assert_int_equal(ibex_cbfc_credits(&p, 10), 2);   /* 60 bytes */
+	assert_int_equal(ibex_cbfc_credits(&p, 65), 3);
 	c.overhead = 0;
 	c.credit_size = 96;       /* not a power of two: a division */
 	assert_int_equal(ibex_cbfc_port_init(&p, &c, 0), 0);
