@@ -2729,6 +2729,9 @@ ibex_conf_port_cbfc(const struct ibex_conf_port *p, struct ibex_cbfc_conf *c,
 	c->port_limit = p->cbfc_port_limit;
 	c->tx_lossless = c->rx_lossless = p->lossless_mask &
 		(uint32_t)((UINT64_C(1) << c->n_vcs) - 1);
+	/* What a CC_Update may free: at most what the peer may have in
+	 * flight on a VC (the largest limit), never what it may not. */
+	c->rx_total = 1;
 	for (v = 0; v < c->n_vcs; v++) {
 		if (!(c->tx_lossless >> v & 1))
 			continue;
@@ -2743,6 +2746,30 @@ ibex_conf_port_cbfc(const struct ibex_conf_port *p, struct ibex_cbfc_conf *c,
 			c->rx_total = own;
 	}
 	return ibex_cbfc_conf_check(c, err, errlen);
+}
+
+/* Every lossless VC's limit holds the port's largest frame: a frame of
+ * more credits could never pass the send rule, and its lane would wait
+ * for good behind it. */
+static int
+check_cbfc_frame(struct conf_ctx *x, const struct ibex_conf_port *q,
+		 const struct ibex_cbfc_conf *cc)
+{
+	struct ibex_cbfc_port p;
+	uint32_t frame = ibex_conf_port_frame_bytes(q), need;
+	unsigned int v;
+
+	if (ibex_cbfc_port_init(&p, cc, 0) < 0)
+		return conf_err(x, "cbfc: refused");
+	need = ibex_cbfc_credits(&p, frame);
+	for (v = 0; v < cc->n_vcs; v++)
+		if ((cc->tx_lossless >> v & 1) && cc->vc_limit[v] < need)
+			return conf_err(x, "lane vl %u: a limit of %u credits "
+					"holds no %u-byte frame (%u credits of "
+					"%u bytes): give the lane more reserved, "
+					"or cbfc limit", v, cc->vc_limit[v],
+					frame, need, cc->credit_size);
+	return 0;
 }
 
 /* The CBFC settings of a CBFC port, against SAI's ranges and the lanes. */
@@ -2761,6 +2788,12 @@ check_port_cbfc(struct conf_ctx *x, const struct ibex_conf *c,
 		return conf_err(x, "fc cbfc runs on one worker (switch "
 				"workers %u): several workers are not "
 				"implemented yet", c->nb_workers);
+	/* Several RX queues (RSS) would let a CC_Update overtake the data it
+	 * counts: the receiver would free their credits twice. */
+	if (q->rx_queues > 1)
+		return conf_err(x, "fc cbfc needs one RX queue (rx-queues %u): "
+				"a CC_Update must not pass the frames it counts",
+				q->rx_queues);
 	for (v = 0; v < q->nb_vls && v < IBEX_VL_COUNT; v++)
 		if ((q->lossless_mask >> v & 1) && q->cbfc_limit == 0 &&
 		    (uint64_t)ibex_conf_lane_reserved_blocks(q, v) *
@@ -2773,7 +2806,7 @@ check_port_cbfc(struct conf_ctx *x, const struct ibex_conf *c,
 		}
 	if (ibex_conf_port_cbfc(q, &cc, why, sizeof(why)) < 0)
 		return conf_err(x, "cbfc: %s", why);
-	return 0;
+	return check_cbfc_frame(x, q, &cc);
 }
 
 /* PFC timing and thresholds of a PFC port. */

@@ -2666,6 +2666,14 @@ test_cbfc(void **state)
 	expect_verr("port p0 fc cbfc\ncbfc p0 cf-max-spacing 20000",
 		    "x.conf:2: port p0: cbfc: CF_Update maximum spacing: "
 		    "16384..1048576 bytes in steps of 16384, not 20000");
+	expect_verr("port p0 fc cbfc rx-queues 2",
+		    "x.conf:1: port p0: fc cbfc needs one RX queue (rx-queues "
+		    "2): a CC_Update must not pass the frames it counts");
+	expect_verr("port p0 fc cbfc\nlane p0 vl 1 lossless reserved 2KB\n"
+		    "cbfc p0 limit 8",
+		    "x.conf:3: port p0: lane vl 1: a limit of 8 credits holds "
+		    "no 1522-byte frame (12 credits of 128 bytes): give the "
+		    "lane more reserved, or cbfc limit");
 	/* a restart-only setting */
 	expect_restart("port p0 fc cbfc", "port p0 fc cbfc\ncbfc p0 limit 9",
 		       "x.conf:1: port p0: cbfc limit needs a restart (live: "
