@@ -1042,9 +1042,14 @@ credit_take_lane(struct ibex_worker *w, uint16_t out, unsigned int vl,
 
 	if (!(fp->lossless >> vl & 1))
 		return true;
-	if (fp->mode == IBEX_FC_CBFC)
-		return ibex_cbfc_tx_take(fp->cb, vl,
-					 ibex_cbfc_credits(fp->cb, m->pkt_len));
+	if (fp->mode == IBEX_FC_CBFC) {
+		uint32_t c = ibex_cbfc_credits(fp->cb, m->pkt_len);
+
+		/* A refusal is counted where the frame then waits
+		 * (cbfc_may_send(), cbfc_blocked()), once. */
+		return ibex_cbfc_tx_ok(fp->cb, vl, c) &&
+		       ibex_cbfc_tx_take(fp->cb, vl, c);
+	}
 	if (unlikely(w->fc->multi))
 		return credit_take_lane_multi(w, out, vl, n, a);
 	if (a == NULL)
@@ -1337,6 +1342,13 @@ pop:
 		    !credit_take_multi(w->fc, port, (unsigned int)vl,
 				       ibex_blocks(e->head_len[vl])))
 			break;
+		/* The head's credits, before it leaves its lane
+		 * (cbfc_blocked() saw they are there). */
+		if (needs_cbfc(fp, (unsigned int)vl) &&
+		    !ibex_cbfc_tx_take(fp->cb, (unsigned int)vl,
+				       ibex_cbfc_credits(fp->cb,
+							 e->head_len[vl])))
+			break;
 		lane_pop(w, e, port, (unsigned int)vl, &ent);
 		if ((ec->ecn_on >> vl & 1) && (ent.meta & QM_IP))
 			lane_ecn(w, ec, e, (unsigned int)vl, &ent, now);
@@ -1345,9 +1357,7 @@ pop:
 		if (needs_credit(fp, (unsigned int)vl) && !w->fc->multi)
 			ibex_credit_tx_sent(&fp->cp, (unsigned int)vl,
 					    ibex_blocks(ent.len));
-		else if (needs_cbfc(fp, (unsigned int)vl))
-			ibex_cbfc_tx_take(fp->cb, (unsigned int)vl,
-					  ibex_cbfc_credits(fp->cb, ent.len));
+
 		txbuf_put_queued(w, port, &ent, (unsigned int)vl, now);
 	}
 }
@@ -1401,6 +1411,15 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
 		return;
 	}
 	txbuf_put(w, txbuf_of(w, out), out, m, IBEX_VL_MGMT, 0);
+}
+
+bool
+ibex_dp_tx_behind(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m)
+{
+	if (w->tx[port].count >= IBEX_TXBUF_LEN)
+		return false;
+	txbuf_append(w, txbuf_of(w, port), port, m, 0);
+	return true;
 }
 
 /*
@@ -1459,8 +1478,7 @@ fc_admit_lane(struct ibex_worker *w, struct rte_mbuf *m, unsigned int in,
 }
 
 /* A data frame from a credit port: ABR counts what the peer sent, before
- * any drop decision; on a CBFC port R_CC does (ibex_fc_cbfc.c: what the
- * buffer does not hold of it is freed). */
+ * any drop decision of the buffer. */
 static inline void
 fc_count_abr(struct ibex_worker *w, const struct rte_mbuf *m,
 	     uint16_t in_port, unsigned int vl)
@@ -1469,9 +1487,18 @@ fc_count_abr(struct ibex_worker *w, const struct rte_mbuf *m,
 
 	if (fp->mode == IBEX_FC_CREDIT && vl < fp->cp.n_vls)
 		ibex_credit_rx_data(&fp->cp, vl, ibex_blocks(m->pkt_len));
-	else if (fp->mode == IBEX_FC_CBFC)
-		ibex_cbfc_rx_stored(fp->cb, vl,
-				    ibex_cbfc_credits(fp->cb, m->pkt_len));
+}
+
+/* A data frame from a CBFC port: R_CC counts what the peer sent, as it
+ * arrives, before any drop decision; what the lane's buffer does not hold
+ * of it is freed with the next CF_Update (ibex_fc_cbfc.c). */
+static inline void
+fc_count_cbfc(struct ibex_worker *w, const struct rte_mbuf *m,
+	      uint16_t in_port, unsigned int vl)
+{
+	struct ibex_fc_port *fp = &w->fc->port[in_port];
+
+	ibex_cbfc_rx_stored(fp->cb, vl, ibex_cbfc_credits(fp->cb, m->pkt_len));
 }
 
 /*
@@ -1504,7 +1531,7 @@ fc_ingress_lane(struct ibex_worker *w, struct rte_mbuf *m, unsigned int vl,
 	/* A CBFC port counts each frame's own credits: no burst sum. */
 	if (unlikely(cls & IBEX_CLASS_CREDIT) &&
 	    w->fc->port[in].mode == IBEX_FC_CBFC) {
-		fc_count_abr(w, m, in, vl);
+		fc_count_cbfc(w, m, in, vl);
 		return fc_admit_lane(w, m, in, vl);
 	}
 	a->ch_room = ibex_buf_fast_room(&w->fc->buf, in, vl);
@@ -1728,6 +1755,17 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	uint32_t ans;
 	uint16_t out;
 
+	/* A CBFC port counts every data frame as it arrives, whatever
+	 * befalls it next (a frame dropped here frees its credits with the
+	 * next CF_Update, not a CC_Update later). */
+	if (unlikely((cls & IBEX_CLASS_CREDIT) &&
+		     !(pkt_flags & IBEX_PKT_F_FC)) &&
+	    w->fc->port[in_port].mode == IBEX_FC_CBFC) {
+		unsigned int vl = ibex_sl2vl(&t->sl2vl[in_port], CLS_SL(cls));
+
+		if (vl < IBEX_VL_COUNT)
+			fc_count_cbfc(w, m, in_port, vl);
+	}
 	if (unlikely(m->pkt_len > t->frame_max[in_port])) {
 		drop(c, m, IBEX_R_MTU);
 		return;

@@ -345,6 +345,28 @@ ibex_fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 	return true;
 }
 
+bool
+ibex_fc_send_behind(struct ibex_worker *w, uint16_t port, const void *frame,
+		    uint32_t len, struct ibex_fc_counters *c)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(w->fc->pool);
+	char *p;
+
+	if (m == NULL || (p = rte_pktmbuf_append(m, (uint16_t)len)) == NULL ||
+	    ((w->detached >> port) & 1)) {
+		rte_pktmbuf_free(m);
+		IBEX_CNT_ADD(c->fc_tx_fail, 1);
+		return false;
+	}
+	memcpy(p, frame, len);
+	if (!ibex_dp_tx_behind(w, port, m)) {
+		rte_pktmbuf_free(m);
+		IBEX_CNT_ADD(c->fc_tx_fail, 1);
+		return false;
+	}
+	return true;
+}
+
 /* Several workers: a flow-control frame on a port another worker owns
  * goes to the owner; one the ring cannot take is lost (the next one
  * repeats its news) and counted. */

@@ -87,10 +87,13 @@ cbfc_apply(struct ibex_worker *w, uint16_t port,
 	IBEX_CNT_ADD(fp->cnt.fc_rx, 1);
 }
 
-/* Send CBFC message @p m (as many frames as its VCs take). @return
- * false when a frame did not go (TX refused it: a full ring, or a wire
- * busy with a data frame under the virtual clock): the message is due
- * again at the next housekeeping. */
+/* Send CBFC message @p m (as many frames as its VCs take): a CF_Update
+ * at once, ahead of the data (it counts what was received); a CC_Update
+ * behind the frames the TX buffer holds (it counts them: ahead of them
+ * the receiver would free their credits as leaked, then count them again
+ * as they arrive). @return false when a frame did not go (TX refused it:
+ * a full ring or buffer, or a wire busy with a data frame under the
+ * virtual clock): the message is due again at the next housekeeping. */
 static bool
 cbfc_send(struct ibex_worker *w, uint16_t port, struct ibex_fc_port *fp,
 	  const struct ibex_fcf_cbfc *m)
@@ -104,7 +107,10 @@ cbfc_send(struct ibex_worker *w, uint16_t port, struct ibex_fc_port *fp,
 					  &left);
 		if (len < 0)
 			return false;
-		if (!ibex_fc_send(w, port, frame, (uint32_t)len, &fp->cnt))
+		if (!(m->type == IBEX_FCF_CBFC_CC ?
+		      ibex_fc_send_behind(w, port, frame, (uint32_t)len,
+					  &fp->cnt) :
+		      ibex_fc_send(w, port, frame, (uint32_t)len, &fp->cnt)))
 			return false;
 		IBEX_CNT_ADD(fp->cnt.fc_tx, 1);
 	}
@@ -157,12 +163,8 @@ cbfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 	if (cb->next_cc_ns == 0)
 		cb->next_cc_ns = now_ns + cb->cc_period_ns;
 	/* CC_Update only while something is in use: an idle sender has
-	 * nothing a receiver could have lost. And never ahead of data it
-	 * counts: flow-control frames go to TX at once, past the frames the
-	 * TX buffer still holds, which the receiver would then count twice
-	 * (once as leaked, once as they arrive); so it waits for an empty
-	 * buffer (one housekeeping or a few, the buffer is a burst). */
-	if (ibex_cbfc_cc_due(cb, now_ns) && w->tx[port].count == 0) {
+	 * nothing a receiver could have lost. */
+	if (ibex_cbfc_cc_due(cb, now_ns)) {
 		struct ibex_cbfc_cc_update u;
 
 		if (cb->cu == 0) {
@@ -188,10 +190,11 @@ cbfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 }
 
 /*
- * A CBFC port owes nothing but its refreshes when no credit it sent is
- * in use (no CC_Update could recover anything) and every lossless VC's
- * R_CF went out as it stands. Anything else that makes one due comes
- * with work (a frame received, a lane drained by TX).
+ * A CBFC port owes nothing when no credit it sent is in use (no
+ * CC_Update could recover anything) and every lossless VC's R_CF went
+ * out as it stands, none refused and its refreshes done (a lost one is
+ * what they are for). Anything else that makes one due comes with work
+ * (a frame received, a lane drained by TX).
  */
 static bool
 cbfc_quiet(const struct ibex_fc *fc, uint16_t port)
@@ -203,9 +206,12 @@ cbfc_quiet(const struct ibex_fc *fc, uint16_t port)
 		return false;
 	for (vcs = cb->rx_lossless; vcs != 0; vcs &= vcs - 1) {
 		unsigned int v = (unsigned int)__builtin_ctz(vcs);
-		uint32_t held = lane_held_blocks(&fc->buf, port, v);
+		const struct ibex_cbfc_rx_vc *r = &cb->rx[v];
 
-		if (held != 0 || cb->rx[v].cc != cb->rx[v].cf_sent)
+		/* a CF_Update refused or a refresh due: not yet */
+		if (lane_held_blocks(&fc->buf, port, v) != 0 ||
+		    r->cc != r->cf_sent || r->unsent ||
+		    (r->refreshes_left != 0 && cb->cf_refreshes != 0))
 			return false;
 	}
 	return true;

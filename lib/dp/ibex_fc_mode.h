@@ -107,6 +107,13 @@ ibex_fc_mode_ops_of(unsigned int mode)
 bool ibex_fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 		  uint32_t len, struct ibex_fc_counters *c);
 
+/** Send one flow-control frame behind the frames @p port's TX buffer
+ * holds, in their order (a CBFC CC_Update counts them). false when the
+ * buffer is full or no mbuf is left (counted in @p c's fc_tx_fail). */
+bool ibex_fc_send_behind(struct ibex_worker *w, uint16_t port,
+			 const void *frame, uint32_t len,
+			 struct ibex_fc_counters *c);
+
 /* Store @p v in @p pub if it changed (the line stays shared with the
  * owner while it does not). */
 static inline void
