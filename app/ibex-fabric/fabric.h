@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "ibex_cbfc.h"
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_fabric.h"
@@ -100,9 +101,10 @@ int rank_of(const struct fabric *f, uint32_t node);
 
 /** Whether port @p p of switch @p s faces a rank. */
 /** --fc cbfc: the credits a rank may have in use on the lossless lane,
- * the least any switch port facing a rank holds (its auto limit); 0
- * when no such port runs cbfc. */
-uint32_t fabric_rank_cbfc_limit(const struct fabric *f);
+ * the least any switch port facing a rank holds (its auto limit), and
+ * in @p c that port's CBFC configuration (the credits' unit the ranks
+ * must count in); 0 when no such port runs cbfc. */
+uint32_t fabric_rank_cbfc(const struct fabric *f, struct ibex_cbfc_conf *c);
 
 bool fabric_port_faces_rank(const struct fabric *f,
 			    const struct fabric_switch *s, uint16_t p);

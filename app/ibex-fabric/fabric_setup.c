@@ -287,7 +287,7 @@ switch_conf_fc(const struct fabric *f, struct fabric_switch *s, char *err,
 }
 
 uint32_t
-fabric_rank_cbfc_limit(const struct fabric *f)
+fabric_rank_cbfc(const struct fabric *f, struct ibex_cbfc_conf *c)
 {
 	uint32_t limit = 0;
 	unsigned int i;
@@ -306,8 +306,10 @@ fabric_rank_cbfc_limit(const struct fabric *f)
 			    ibex_conf_port_cbfc(cp, &cc, why, sizeof(why)) < 0 ||
 			    f->fc_vl >= cc.n_vcs)
 				continue;
-			if (limit == 0 || cc.vc_limit[f->fc_vl] < limit)
+			if (limit == 0 || cc.vc_limit[f->fc_vl] < limit) {
 				limit = cc.vc_limit[f->fc_vl];
+				*c = cc;
+			}
 		}
 	}
 	return limit;

@@ -335,9 +335,16 @@ ranks_flow_control(const struct fabric *f, char *err, size_t errlen)
 	if (gen == NULL || f->fc == NULL)
 		return 0; /* the switches' own files: theirs to match */
 	if (strcmp(f->fc, "cbfc") == 0) {
-		return ibex_gen_builtin_cbfc_links(gen, f->fc_vl,
-						   fabric_rank_cbfc_limit(f),
-						   err, errlen);
+		struct ibex_cbfc_conf cc = { .credit_size = 0 };
+		uint32_t limit = fabric_rank_cbfc(f, &cc);
+		int ret = ibex_gen_builtin_cbfc_links(gen, f->fc_vl, limit,
+						      err, errlen);
+
+		if (ret == 0)
+			ibex_gen_builtin_cbfc_units(gen, cc.credit_size,
+						    cc.overhead,
+						    cc.cc_timer_us);
+		return ret;
 	}
 	return ibex_gen_builtin_credit_links(gen, strcmp(f->fc, "credit") == 0,
 					     f->fc_vl, err, errlen);

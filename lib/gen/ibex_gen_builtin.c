@@ -391,6 +391,15 @@ ibex_gen_builtin_cbfc_links(struct ibex_gen_builtin *g, unsigned int vl,
 	return 0;
 }
 
+void
+ibex_gen_builtin_cbfc_units(struct ibex_gen_builtin *g, uint16_t credit_size,
+			    int16_t overhead, uint32_t cc_timer_us)
+{
+	g->opts.cbfc_credit_size = credit_size;
+	g->opts.cbfc_overhead = overhead;
+	g->opts.cbfc_cc_timer_us = cc_timer_us;
+}
+
 static int
 builtin_main(void *arg)
 {

@@ -91,6 +91,13 @@ int ibex_gen_builtin_cbfc_links(struct ibex_gen_builtin *g, unsigned int vl,
 				uint32_t limit_credits, char *err,
 				size_t errlen);
 
+/** With ibex_gen_builtin_cbfc_links(): the credits' unit, the frame
+ * overhead and the CC_Update period of the switch ports the ranks face,
+ * so that a rank counts a frame's credits as they do. */
+void ibex_gen_builtin_cbfc_units(struct ibex_gen_builtin *g,
+				 uint16_t credit_size, int16_t overhead,
+				 uint32_t cc_timer_us);
+
 /** The scenario's rank count (--ranks). */
 unsigned int ibex_gen_builtin_ranks(const struct ibex_gen_builtin *g);
 

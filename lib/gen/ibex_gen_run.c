@@ -1727,7 +1727,10 @@ cbfc_housekeeping(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
 			break;
 		}
 	}
-	if (!ibex_cbfc_cc_due(&p->cbfc, now_ns))
+	/* Never ahead of frames it counts: those the port refused wait in
+	 * pend, and the receiver would free their credits as leaked, then
+	 * count them again as they arrive. */
+	if (!ibex_cbfc_cc_due(&p->cbfc, now_ns) || p->npend != 0)
 		return;
 	ibex_cbfc_cc_build(&p->cbfc, now_ns, &cc);
 	msg.type = IBEX_FCF_CBFC_CC;

@@ -1135,7 +1135,14 @@ test_clab_refused(void **state)
 		  "    - endpoints: [\"h1:eth1\", \"leaf1:e1\"]\n"
 		  "      speed: 10G\n",
 		  "t.clab.yml:7: link: unknown key 'speed' (expected endpoints, "
-		  "rate, delay, or containerlab's type, mtu, vars, labels)" },
+		  "rate, delay, loss, corrupt, or containerlab's type, mtu, "
+		  "vars, labels)" },
+		/* a link's fault that is no probability */
+		{ CLAB_HEAD
+		  "    - endpoints: [\"h1:eth1\", \"leaf1:e1\"]\n"
+		  "      loss: 2\n",
+		  "t.clab.yml:7: loss '2': expected a probability like 1e-4, "
+		  "0.001, 0.5%" },
 		/* an interface name ibex cannot take */
 		{ CLAB_HEAD "    - endpoints: [\"h1:eth 1\", \"leaf1:e1\"]\n",
 		  "t.clab.yml:6: node h1: port name 'eth 1'" },
