@@ -1414,12 +1414,11 @@ mgmt_send(struct ibex_worker *w, uint16_t out, struct rte_mbuf *m)
 }
 
 bool
-ibex_dp_tx_behind(struct ibex_worker *w, uint16_t port, struct rte_mbuf *m)
+ibex_dp_tx_drained(struct ibex_worker *w, uint16_t port)
 {
-	if (w->tx[port].count >= IBEX_TXBUF_LEN)
-		return false;
-	txbuf_append(w, txbuf_of(w, port), port, m, 0);
-	return true;
+	if (w->tx[port].count != 0)
+		txbuf_flush(w, port, ibex_clock_now());
+	return w->tx[port].count == 0;
 }
 
 /*

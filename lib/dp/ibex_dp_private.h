@@ -374,11 +374,9 @@ void ibex_fc_free(struct ibex_dp *dp);
  * buffer sizes need a restart. */
 void ibex_fc_update(struct ibex_fc *fc, const struct ibex_dp_tables *t);
 
-/** Append @p m to @p port's TX buffer, behind the frames it holds, with
- * nothing charged (a flow-control frame that must keep their order).
- * false when the buffer is full (the caller keeps @p m). */
-bool ibex_dp_tx_behind(struct ibex_worker *w, uint16_t port,
-		       struct rte_mbuf *m);
+/** Hand what @p port's TX buffer holds to TX now. @return whether it is
+ * empty (a flow-control frame sent next cannot pass those frames). */
+bool ibex_dp_tx_drained(struct ibex_worker *w, uint16_t port);
 
 /** Consume a frame received on @p port whose EtherType (after a tag, if
  * any: IBEX_PKT_F_FC) is flow control, 0x8808 or 0x88B5: acted on when the

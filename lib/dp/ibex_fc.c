@@ -349,22 +349,11 @@ bool
 ibex_fc_send_behind(struct ibex_worker *w, uint16_t port, const void *frame,
 		    uint32_t len, struct ibex_fc_counters *c)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(w->fc->pool);
-	char *p;
-
-	if (m == NULL || (p = rte_pktmbuf_append(m, (uint16_t)len)) == NULL ||
-	    ((w->detached >> port) & 1)) {
-		rte_pktmbuf_free(m);
+	if (!ibex_dp_tx_drained(w, port)) {
 		IBEX_CNT_ADD(c->fc_tx_fail, 1);
 		return false;
 	}
-	memcpy(p, frame, len);
-	if (!ibex_dp_tx_behind(w, port, m)) {
-		rte_pktmbuf_free(m);
-		IBEX_CNT_ADD(c->fc_tx_fail, 1);
-		return false;
-	}
-	return true;
+	return ibex_fc_send(w, port, frame, len, c);
 }
 
 /* Several workers: a flow-control frame on a port another worker owns

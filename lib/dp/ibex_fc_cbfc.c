@@ -89,11 +89,12 @@ cbfc_apply(struct ibex_worker *w, uint16_t port,
 
 /* Send CBFC message @p m (as many frames as its VCs take): a CF_Update
  * at once, ahead of the data (it counts what was received); a CC_Update
- * behind the frames the TX buffer holds (it counts them: ahead of them
- * the receiver would free their credits as leaked, then count them again
- * as they arrive). @return false when a frame did not go (TX refused it:
- * a full ring or buffer, or a wire busy with a data frame under the
- * virtual clock): the message is due again at the next housekeeping. */
+ * behind the frames the TX buffer holds, which go to TX first (it counts
+ * them: ahead of them the receiver would free their credits as leaked,
+ * then count them again as they arrive). @return false when a frame did
+ * not go (TX refused it: a full ring, or a wire busy with a data frame
+ * under the virtual clock): the message is due again at the next
+ * housekeeping. */
 static bool
 cbfc_send(struct ibex_worker *w, uint16_t port, struct ibex_fc_port *fp,
 	  const struct ibex_fcf_cbfc *m)

@@ -108,8 +108,9 @@ bool ibex_fc_send(struct ibex_worker *w, uint16_t port, const void *frame,
 		  uint32_t len, struct ibex_fc_counters *c);
 
 /** Send one flow-control frame behind the frames @p port's TX buffer
- * holds, in their order (a CBFC CC_Update counts them). false when the
- * buffer is full or no mbuf is left (counted in @p c's fc_tx_fail). */
+ * holds (a CBFC CC_Update counts them): they go to TX first. false when
+ * TX does not take them all, or the frame (counted in @p c's
+ * fc_tx_fail): it is due again later. */
 bool ibex_fc_send_behind(struct ibex_worker *w, uint16_t port,
 			 const void *frame, uint32_t len,
 			 struct ibex_fc_counters *c);
