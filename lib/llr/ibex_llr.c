@@ -89,12 +89,27 @@ ibex_llr_port_init(struct ibex_llr_port *l, const struct ibex_llr_profile *p,
 	if (l->tx.slot == NULL)
 		return -ENOMEM;
 	l->tx.p = *p;
-	l->tx.state = IBEX_LLR_TX_INIT;
-	l->tx.next_seq = l->tx.oldest = seq0;
-	l->tx.init_due = true;
-	l->tx.init_seq = seq0;
-	l->tx.init_ns = now_ns;
+	ibex_llr_port_reset(l, seq0, now_ns);
 	return 0;
+}
+
+void
+ibex_llr_port_reset(struct ibex_llr_port *l, uint32_t seq0, uint64_t now_ns)
+{
+	struct ibex_llr_slot *slot = l->tx.slot;
+	struct ibex_llr_profile p = l->tx.p;
+	struct ibex_llr_stats st = l->st;
+
+	st.tx_discard += l->tx.frames;
+	memset(l, 0, sizeof(*l));
+	l->st = st;
+	l->tx.slot = slot;
+	l->tx.p = p;
+	l->tx.state = IBEX_LLR_TX_INIT;
+	l->tx.next_seq = l->tx.oldest = ibex_llr_seq(seq0);
+	l->tx.init_due = true;
+	l->tx.init_seq = l->tx.next_seq;
+	l->tx.init_ns = now_ns;
 }
 
 void

@@ -193,6 +193,13 @@ int ibex_llr_profile_check(const struct ibex_llr_profile *p, char *err,
 int ibex_llr_port_init(struct ibex_llr_port *l, const struct ibex_llr_profile *p,
 		       uint32_t seq0, uint64_t now_ns);
 
+/** Start @p l again at @p now_ns with first sequence @p seq0, as
+ * ibex_llr_port_init() with its profile but keeping its buffer (nothing
+ * allocated) and its counters: a link whose partner came back up. The
+ * frames it had outstanding are given up, counted in tx_discard. */
+void ibex_llr_port_reset(struct ibex_llr_port *l, uint32_t seq0,
+			 uint64_t now_ns);
+
 /** Free what ibex_llr_port_init() allocated. */
 void ibex_llr_port_free(struct ibex_llr_port *l);
 

@@ -125,6 +125,47 @@ test_init(void **state)
 	ibex_llr_port_free(&l);
 }
 
+/* A reset (the partner came back up): INIT again at the sequence given,
+ * the receiver out of step, the outstanding frames given up and counted,
+ * the counters and the buffer kept. */
+static void
+test_reset(void **state)
+{
+	struct ibex_llr_profile p = prof();
+	struct ibex_llr_port l;
+	struct ibex_llr_slot *slot;
+	uint32_t s, i;
+
+	(void)state;
+	active(&l, &p, 10);
+	slot = l.tx.slot;
+	for (i = 0; i < 4; i++)
+		assert_int_equal(ibex_llr_tx_frame(&l, 500, 0, &s),
+				 IBEX_LLR_SEND);
+	ibex_llr_ctl_rx(&l, IBEX_LLR_CTL_INIT, 77, 0);
+	assert_true(l.rx.synced);
+	ibex_llr_port_reset(&l, l.tx.next_seq, 9000);
+	assert_ptr_equal(l.tx.slot, slot);
+	assert_int_equal(l.tx.state, IBEX_LLR_TX_INIT);
+	assert_int_equal(l.tx.frames, 0);
+	assert_int_equal(l.tx.oldest, 14);
+	assert_int_equal(l.tx.init_ns, 9000);
+	assert_false(l.rx.synced);
+	assert_int_equal(l.st.tx_discard, 4);
+	assert_int_equal(l.st.tx_ok, 4);
+	assert_int_equal(l.st.tx_init_ctl_os, 1);
+	assert_int_equal(ibex_llr_ctl_next(&l, 0, &s), IBEX_LLR_CTL_INIT);
+	assert_int_equal(s, 14);
+	assert_int_equal(ibex_llr_ctl_rx(&l, IBEX_LLR_CTL_INIT_ECHO, 14, 0), 0);
+	assert_int_equal(ibex_llr_tx_frame(&l, 500, 0, &s), IBEX_LLR_SEND);
+	assert_int_equal(s, 14);
+	/* the sequence given wraps */
+	ibex_llr_port_reset(&l, IBEX_LLR_SEQ_MOD + 3, 0);
+	assert_int_equal(l.tx.init_seq, 3);
+	assert_int_equal(l.st.tx_discard, 5);
+	ibex_llr_port_free(&l);
+}
+
 /* The buffer's bounds, ACKs across the wrap, a NACK's go-back-N. */
 static void
 test_ack_nack_wrap(void **state)
@@ -535,6 +576,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_reset),
 		cmocka_unit_test(test_ack_nack_wrap),
 		cmocka_unit_test(test_receiver),
 		cmocka_unit_test(test_lost_ack),
