@@ -22,15 +22,26 @@
  * priorities, round robin, at most pfc_window ahead of the present: a pause
  * stops everything not yet committed.
  *
+ * Link-level retry (llr=, docs/llr.md): the sending MAC numbers each frame
+ * with lib/llr, keeps a reference to it until the peer acknowledges it and
+ * replays what the library names ahead of new frames; a frame the wire
+ * loses or corrupts reaches the receiving MAC as a bad FCS, which asks for
+ * it again. ACK, NACK, INIT and INIT_ECHO travel back as control ordered
+ * sets on a queue of their own with arrival times, taking no frame slot.
+ *
  * Locking: the MAC flag (acquire on taking, release on clearing) orders all
- * wire state, its counters and the staging rings' consumer side; rings
- * publish with release/acquire; counters read by stats_get are relaxed
- * atomics. Primary process only.
+ * wire state, its counters and the staging rings' consumer side; under LLR
+ * it also guards the port's LLR state, receiving side included (lib/llr
+ * keeps both directions in one struct). Rings publish with
+ * release/acquire; counters read by stats_get are relaxed atomics.
+ * Primary process only.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +54,11 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
+#include <rte_pause.h>
 #include <rte_ring.h>
 
 #include "ibex_clock.h"
+#include "ibex_llr.h"
 #include "ibex_pdev.h"
 #include "ibexlink_sdk.h"
 #include "ibexlink_model.h"
@@ -75,7 +88,10 @@ static const char *const valid_args[] = {
 	IBEXLINK_ARG_PEER, IBEXLINK_ARG_RATE, IBEXLINK_ARG_DELAY,
 	IBEXLINK_ARG_JITTER, IBEXLINK_ARG_LOSS, IBEXLINK_ARG_CORRUPT,
 	IBEXLINK_ARG_SEED, IBEXLINK_ARG_PFC, IBEXLINK_ARG_PFC_WINDOW,
-	IBEXLINK_ARG_TX_WINDOW, IBEXLINK_ARG_RING_SLACK, NULL,
+	IBEXLINK_ARG_TX_WINDOW, IBEXLINK_ARG_RING_SLACK, IBEXLINK_ARG_LLR,
+	IBEXLINK_ARG_LLR_FRAMES, IBEXLINK_ARG_LLR_BYTES, IBEXLINK_ARG_LLR_TIMER,
+	IBEXLINK_ARG_LLR_COUNT, IBEXLINK_ARG_LLR_AGE, IBEXLINK_ARG_LLR_SPACING,
+	IBEXLINK_ARG_LLR_INIT, IBEXLINK_ARG_LLR_FLUSH, NULL,
 };
 
 /* Which parameters a device's devargs gave (the rest come from its peer). */
@@ -83,6 +99,14 @@ enum {
 	GAVE_RATE = 1 << 0, GAVE_DELAY = 1 << 1, GAVE_JITTER = 1 << 2,
 	GAVE_LOSS = 1 << 3, GAVE_CORRUPT = 1 << 4, GAVE_SEED = 1 << 5,
 	GAVE_PFC = 1 << 6, GAVE_WINDOW = 1 << 7, GAVE_TX_WINDOW = 1 << 8,
+	GAVE_LLR = 1 << 9,
+};
+
+/* The LLR profile's attributes a device may override (llr_*=), in the
+ * order of llr_keys[]; bit i of a port's llr_gave. */
+enum {
+	LLR_OV_FRAMES, LLR_OV_BYTES, LLR_OV_TIMER, LLR_OV_COUNT, LLR_OV_AGE,
+	LLR_OV_SPACING, LLR_OV_INIT, LLR_OV_FLUSH, LLR_OV_N,
 };
 
 struct ibexlink_port;
@@ -100,8 +124,10 @@ struct ibexlink_dir_stats {
 /* One direction: the sending port's MAC and the wire to its peer. */
 struct ibexlink_dir {
 	atomic_flag mac_busy;
+	bool llr;                 /* LLR tags frames: a fault is a bad FCS */
 	struct ibexlink_wire wire;
 	struct ibexlink_ring *ring;
+	struct ibexlink_ring *ctl; /* LLR CtlOS to the peer, by arrival */
 	uint64_t *started;        /* start times of the last `desc` frames */
 	uint32_t desc, next;      /* TX descriptors; next history slot */
 	uint32_t rr;              /* round-robin position over staging rings */
@@ -128,11 +154,39 @@ struct ibexlink_rxq {
 	_Atomic uint64_t frames, bytes, pfc_frames;
 } __rte_cache_aligned;
 
+/*
+ * Link-level retry of one port: lib/llr's state machines of its sending
+ * direction (frames it protects) and its receiving one (frames its peer
+ * protects), the frames it keeps for a replay, and what it needs to send
+ * control ordered sets. Under the port's MAC flag; the counters are read
+ * by stats with relaxed loads.
+ */
+struct ibexlink_llr {
+	struct ibex_llr_port l;
+	struct rte_mbuf **buf;    /* replay buffer, by seq % max_frames */
+	uint32_t kept;            /* oldest sequence buf still holds */
+	bool tx_on;               /* this port's sending direction protected */
+	bool rx_on;               /* the peer's */
+	bool held;                /* a frame was held: wake when ACKs come */
+	_Atomic bool restart;     /* the peer started again: INIT again */
+	uint64_t rng;             /* fault generator of the CtlOS */
+	uint64_t ctl_last_ps;     /* arrival of the last CtlOS sent */
+	uint64_t wake_ps;         /* virtual clock: the wake last asked for */
+	uint64_t seen_ps;         /* TSC: the port's last burst */
+	uint64_t ctl_lost;        /* CtlOS sent and lost on the wire */
+	uint64_t replay_nobuf;    /* replays without an mbuf for the clone */
+};
+
 struct ibexlink_port {
 	char name[RTE_ETH_NAME_MAX_LEN];
 	char peer_name[RTE_ETH_NAME_MAX_LEN];
 	unsigned int gave;
 	struct ibexlink_params p;
+	/* llr= as given (NULL: off) and resolved with the peer's */
+	const struct ibex_llr_profile *llr_preset;
+	unsigned int llr_gave;    /* LLR_OV_* bits given */
+	uint64_t llr_ov[LLR_OV_N];
+	struct ibex_llr_profile llr_p;
 	bool pfc;
 	uint64_t window_ps;
 	uint64_t tx_window_ps;    /* tx_window: this end's own, not its peer's */
@@ -142,6 +196,7 @@ struct ibexlink_port {
 	uint16_t port_id;         /* ethdev id, or ibex_pdev id */
 	struct ibexlink_port *peer;
 	struct ibexlink_dir *tx;  /* this port -> peer (owned by this port) */
+	struct ibexlink_llr *llr; /* NULL: no LLR either way */
 	_Atomic bool started;
 	_Atomic bool staged;      /* a staging ring may hold frames */
 	uint16_t nb_txq;
@@ -166,12 +221,13 @@ now_ps(void)
 
 /* Under the virtual clock: what the executive asks (ibexlink.h). One
  * lcore runs every port then, so plain counters do. */
-static uint64_t virt_commits, virt_takes;
+static uint64_t virt_commits, virt_takes, virt_ctl;
 
 uint64_t
 ibexlink_activity(void)
 {
-	return virt_commits + virt_takes;
+	/* a CtlOS taken may let held frames go at this very instant */
+	return virt_commits + virt_takes + virt_ctl;
 }
 
 uint64_t
@@ -241,6 +297,40 @@ frame_corrupt(struct rte_mbuf *m, uint32_t bit)
 	return m;
 }
 
+/*
+ * LLR on the wire. A frame's sequence travels in an mbuf dynfield (its
+ * 19 bits, and LLR_TAG_PROT when the frame is protected), written by the
+ * sending MAC before each send. A frame the wire loses or corrupts under
+ * LLR is replaced on the wire by a marker, an odd pointer (mbufs are
+ * aligned) saying whether it was protected: the receiving MAC sees a
+ * frame with a bad FCS, and the sender still has the frame itself.
+ */
+#define LLR_TAG_PROT      (UINT32_C(1) << 31)
+#define LLR_BAD           ((uintptr_t)1)
+#define LLR_BAD_PROT      ((uintptr_t)2)
+
+static int llr_tag_off = -1;
+
+static inline uint32_t *
+llr_tag(struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, llr_tag_off, uint32_t *);
+}
+
+static inline bool
+obj_is_bad(const void *obj)
+{
+	return ((uintptr_t)obj & LLR_BAD) != 0;
+}
+
+/* Free what the wire carries: a frame, or nothing for a marker. */
+static inline void
+obj_free(void *obj)
+{
+	if (!obj_is_bad(obj))
+		rte_pktmbuf_free(obj);
+}
+
 /* ---- the sending MAC (caller holds the MAC flag) ---- */
 
 static inline void
@@ -288,6 +378,32 @@ mac_takes(const struct ibexlink_dir *d, const struct rte_mbuf *m,
 	       (d->started[d->next] < now && frame_link_ctrl(m));
 }
 
+/* A frame the wire loses or corrupts: what arrives instead (NULL:
+ * nothing). Under LLR the receiving MAC finds its FCS bad and asks for it
+ * again: a marker goes instead, and the sender keeps the frame in its
+ * replay buffer. Without it a lost frame is gone and a corrupted one
+ * arrives with a bit flipped. */
+static void *
+mac_fault(struct ibexlink_dir *d, struct rte_mbuf *m,
+	  const struct ibexlink_tx *tx)
+{
+	uintptr_t bad;
+
+	count_add(tx->fate == IBEXLINK_LOST ? &d->st.lost : &d->st.corrupted,
+		  1);
+	if (d->llr) {
+		bad = LLR_BAD |
+		      ((*llr_tag(m) & LLR_TAG_PROT) ? LLR_BAD_PROT : 0);
+		rte_pktmbuf_free(m);
+		return (void *)bad;
+	}
+	if (tx->fate == IBEXLINK_LOST) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	return frame_corrupt(m, tx->flip_bit);
+}
+
 /* Put one frame on the wire at @p t (or when the wire frees). */
 static void
 mac_commit(struct ibexlink_port *pt, struct ibexlink_dir *d,
@@ -296,6 +412,7 @@ mac_commit(struct ibexlink_port *pt, struct ibexlink_dir *d,
 	struct ibexlink_port *peer = pt->peer;
 	struct ibexlink_tx tx;
 	uint32_t len = rte_pktmbuf_pkt_len(m);
+	void *obj = m;
 
 	ibexlink_wire_send(&d->wire, t, len, &tx);
 	if (unlikely(ibex_clock_is_virtual()))
@@ -306,20 +423,16 @@ mac_commit(struct ibexlink_port *pt, struct ibexlink_dir *d,
 	count_add(&d->st.bytes, len);
 	count_add(&d->st.q_frames[qid], 1);
 	count_add(&d->st.q_bytes[qid], len);
-	if (tx.fate == IBEXLINK_LOST) {
-		count_add(&d->st.lost, 1);
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (tx.fate == IBEXLINK_CORRUPT) {
-		count_add(&d->st.corrupted, 1);
-		m = frame_corrupt(m, tx.flip_bit);
+	if (unlikely(tx.fate != IBEXLINK_DELIVER)) {
+		obj = mac_fault(d, m, &tx);
+		if (obj == NULL)
+			return;
 	}
 	if (peer == NULL ||
 	    !atomic_load_explicit(&peer->started, memory_order_acquire) ||
-	    !ibexlink_ring_put(d->ring, m, tx.arrival_ps)) {
+	    !ibexlink_ring_put(d->ring, obj, tx.arrival_ps)) {
 		count_add(&d->st.overflow, 1);
-		rte_pktmbuf_free(m);
+		obj_free(obj);
 		return;
 	}
 	/* The receiver has work when the last bit is in. */
@@ -524,16 +637,528 @@ link_up(const struct ibexlink_port *pt)
 	       atomic_load_explicit(&pt->peer->started, memory_order_acquire);
 }
 
+/* ---- link-level retry (llr=, docs/llr.md; the caller holds the MAC flag) */
+
+/* CtlOS on their queue: kind << LLR_CTL_SHIFT | sequence. */
+#define LLR_CTL_SHIFT     20
+/* CtlOS a queue holds (on their way, or arrived and not taken): at one
+ * per ctlos_spacing they fill only when the peer stops polling; past it
+ * they are lost, which the replay timer repairs. */
+#define LLR_CTL_SLOTS     1024
+#define LLR_RNG_SALT      UINT64_C(0x6c6c725f63746c73)
+
+static inline uint64_t
+llr_ns(uint64_t ps)
+{
+	return ps / IBEXLINK_PS_PER_NS;
+}
+
+/* The link's byte times at @p ps: what ctlos_spacing counts. */
+static inline uint64_t
+llr_bytes(const struct ibexlink_port *pt, uint64_t ps)
+{
+	return (uint64_t)((unsigned __int128)ps * pt->tx->wire.p.rate_bps /
+			  (8 * IBEXLINK_PS_PER_S));
+}
+
+/* The first instant at which the link has counted @p bytes byte times. */
+static inline uint64_t
+llr_bytes_ps(const struct ibexlink_port *pt, uint64_t bytes)
+{
+	uint64_t rate = pt->tx->wire.p.rate_bps;
+
+	return (uint64_t)(((unsigned __int128)bytes * 8 * IBEXLINK_PS_PER_S +
+			   rate - 1) / rate);
+}
+
+/* A reference on every segment: rte_pktmbuf_free() frees segment by
+ * segment, so the head's alone would not keep a chain. */
+static inline void
+mbuf_ref(struct rte_mbuf *m)
+{
+	for (; m != NULL; m = m->next)
+		rte_mbuf_refcnt_update(m, 1);
+}
+
+/* Let go of the frames the library no longer keeps (acknowledged, or
+ * given up by a flush): its oldest moved past them. */
+static void
+llr_release(struct ibexlink_llr *x)
+{
+	const struct ibex_llr_tx *t = &x->l.tx;
+
+	while (x->kept != t->oldest) {
+		struct rte_mbuf **b = &x->buf[x->kept % t->p.max_frames];
+
+		rte_pktmbuf_free(*b);
+		*b = NULL;
+		x->kept = ibex_llr_seq(x->kept + 1);
+	}
+}
+
+/* Take every CtlOS on @p r (a reset, a stop: what was said before no
+ * longer applies). */
+static void
+llr_ctl_flush(struct ibexlink_ring *r)
+{
+	void *objs[IBEXLINK_BURST];
+
+	if (r != NULL)
+		while (ibexlink_ring_drain(r, objs, RTE_DIM(objs)) != 0)
+			;
+}
+
+/* Start the port's LLR again at @p now: INIT at the sequence after the
+ * last one used (frames on their way carry numbers the peer's receiver
+ * has passed). The frames kept are given up (lib/llr counts them in
+ * tx_discard); the counters carry on. */
+static void
+llr_reset(struct ibexlink_port *pt, struct ibexlink_llr *x, uint64_t now)
+{
+	ibex_llr_port_reset(&x->l, x->l.tx.next_seq, llr_ns(now));
+	llr_release(x);
+	/* A port whose own direction is not protected sends no INIT. */
+	if (!x->tx_on)
+		x->l.tx.init_due = false;
+	x->held = false;
+	x->wake_ps = 0;
+	if (pt->peer != NULL)
+		llr_ctl_flush(pt->peer->tx->ctl);
+}
+
+/* Take the CtlOS that have arrived from the peer by @p now; @return how
+ * many. */
+static unsigned int
+llr_ctl_take(struct ibexlink_port *pt, struct ibexlink_llr *x, uint64_t now)
+{
+	struct ibexlink_ring *r = pt->peer->tx->ctl;
+	void *objs[IBEXLINK_BURST];
+	uint64_t arr[IBEXLINK_BURST];
+	unsigned int k, i, n = 0;
+
+	do {
+		k = ibexlink_ring_take(r, now, objs, arr, RTE_DIM(objs), NULL);
+		for (i = 0; i < k; i++) {
+			uint32_t v = (uint32_t)(uintptr_t)objs[i];
+
+			ibex_llr_ctl_rx(&x->l,
+					(enum ibex_llr_ctl)(v >> LLR_CTL_SHIFT),
+					v & IBEX_LLR_SEQ_MASK, llr_ns(arr[i]));
+		}
+		n += k;
+	} while (k == RTE_DIM(objs));
+	return n;
+}
+
+/*
+ * On the TSC the timers run in wall time, but a port's MAC runs only in
+ * its bursts: after a gap of a replay timer or more since the last one
+ * (the thread was descheduled, or its loop is slow) the peer's receiver
+ * has likely not had its turn either, and its ACKs are not late but
+ * unsent. Such a burst leaves the timers to the next one, which comes
+ * after the peer's turn in a loop that polls both: a stall of the
+ * emulation is not a silent link. The virtual clock has no stalls (a
+ * port idles until the wake of its own timer).
+ */
+static inline bool
+llr_stalled(const struct ibexlink_llr *x, uint64_t now)
+{
+	return !ibex_clock_is_virtual() &&
+	       now - x->seen_ps >= (uint64_t)x->l.tx.p.replay_timer_ns *
+				   IBEXLINK_PS_PER_NS;
+}
+
+/* The MAC's LLR work first in a burst: a restart the peer asked for, the
+ * CtlOS that arrived, then the timers (replay, data age, INIT again). */
+static void
+llr_in(struct ibexlink_port *pt, struct ibexlink_llr *x, uint64_t now)
+{
+	unsigned int n;
+
+	if (unlikely(atomic_load_explicit(&x->restart, memory_order_acquire))) {
+		atomic_store_explicit(&x->restart, false, memory_order_relaxed);
+		/* Only a port in step with the peer's last start: one that
+		 * still waits for its first echo and its first INIT is new
+		 * already (the peer's INIT may be on its way: kept). */
+		if (x->l.tx.state != IBEX_LLR_TX_INIT || x->l.rx.synced)
+			llr_reset(pt, x, now);
+	}
+	n = llr_ctl_take(pt, x, now);
+	if (x->tx_on && !llr_stalled(x, now))
+		ibex_llr_tx_tick(&x->l, llr_ns(now));
+	x->seen_ps = now;
+	llr_release(x);
+	if (unlikely(ibex_clock_is_virtual()) && n != 0) {
+		virt_ctl += n;
+		/* An ACK may have made room for held frames: their owner
+		 * tries again at once. */
+		if (x->held) {
+			x->held = false;
+			ibex_clock_wake(pt->owner, ibexlink_clock_cycles(
+					&link_clock, now));
+		}
+	}
+}
+
+/* Send the buffered frame @p seq again. The frame goes itself when the
+ * replay buffer's reference is its only one (the wire's copy was
+ * dropped), else as a clone: one mbuf is never in two places. */
+static void
+llr_resend(struct ibexlink_port *pt, struct ibexlink_dir *d,
+	   struct ibexlink_llr *x, uint32_t seq, uint64_t now)
+{
+	struct rte_mbuf *m = x->buf[seq % x->l.tx.p.max_frames];
+
+	if (rte_mbuf_refcnt_read(m) == 1) {
+		mbuf_ref(m);
+	} else {
+		m = rte_pktmbuf_clone(m, m->pool);
+		if (m == NULL) {
+			/* as if the wire lost it: the receiver NACKs the gap */
+			x->replay_nobuf++;
+			return;
+		}
+	}
+	*llr_tag(m) = LLR_TAG_PROT | seq;
+	mac_commit(pt, d, m, 0, now);
+}
+
+/* Offer new frame @p m to the sender. @return false when it is held: it
+ * stays where it is (the caller's burst or a staging ring), and so do
+ * the frames behind it. */
+static bool
+llr_offer(struct ibexlink_port *pt, struct ibexlink_dir *d,
+	  struct ibexlink_llr *x, struct rte_mbuf *m, uint16_t qid,
+	  uint64_t now)
+{
+	uint32_t seq = 0;
+
+	if (!x->tx_on) {
+		mac_commit(pt, d, m, qid, now);
+		return true;
+	}
+	switch (ibex_llr_tx_frame(&x->l, rte_pktmbuf_pkt_len(m), llr_ns(now),
+				  &seq)) {
+	case IBEX_LLR_SEND:
+		x->buf[seq % x->l.tx.p.max_frames] = m;
+		mbuf_ref(m);
+		*llr_tag(m) = LLR_TAG_PROT | seq;
+		break;
+	case IBEX_LLR_SEND_PLAIN:
+		*llr_tag(m) = 0;
+		break;
+	case IBEX_LLR_DROP:        /* counted in tx_discard */
+		rte_pktmbuf_free(m);
+		return true;
+	default:
+		x->held = true;
+		return false;
+	}
+	mac_commit(pt, d, m, qid, now);
+	return true;
+}
+
+/* Parked frames (another queue held the MAC), looked at before being
+ * taken, so that one the sender holds stays first in its ring. @return
+ * whether frames are left. */
+static bool
+llr_drain_parked(struct ibexlink_port *pt, struct ibexlink_dir *d,
+		 struct ibexlink_llr *x, uint64_t now)
+{
+	bool left = false;
+	uint16_t i;
+
+	for (i = 0; i < pt->nb_txq; i++) {
+		struct ibexlink_txq *q = pt->txq[(d->rr + i) % pt->nb_txq];
+		struct rte_mbuf *m;
+		bool sent = true;
+
+		if (q == NULL)
+			continue;
+		while (sent && window_open(d, now) &&
+		       rte_ring_dequeue_bulk_start(q->stage[0], (void **)&m, 1,
+						   NULL) == 1) {
+			sent = llr_offer(pt, d, x, m, q->qid, now);
+			rte_ring_dequeue_finish(q->stage[0], sent ? 1 : 0);
+		}
+		if (!rte_ring_empty(q->stage[0]))
+			left = true;
+		/* held: every new frame is, until an ACK or a timer */
+		if (!sent)
+			break;
+	}
+	d->rr++;
+	return left;
+}
+
+/* The MAC's sending: replays ahead of anything new, then parked frames.
+ * @return whether parked frames are left (as eth_tx_plain's hint). */
+static bool
+llr_out(struct ibexlink_port *pt, struct ibexlink_dir *d,
+	struct ibexlink_llr *x, uint64_t now)
+{
+	uint32_t seq;
+
+	while (x->tx_on && window_open(d, now) &&
+	       ibex_llr_tx_replay_next(&x->l, llr_ns(now), &seq))
+		llr_resend(pt, d, x, seq, now);
+	if (!atomic_load_explicit(&pt->staged, memory_order_relaxed))
+		return false;
+	if (!llr_drain_parked(pt, d, x, now))
+		staged_clear(pt);
+	return atomic_load_explicit(&pt->staged, memory_order_relaxed);
+}
+
+/* The port's next CtlOS, when one is due and the spacing allows: to the
+ * peer one propagation delay from now, in no frame's slot. The wire
+ * loses it as it loses frames; a queue the peer does not empty too. One
+ * a call: the spacing lets no second one go at the same instant. */
+static void
+llr_emit(struct ibexlink_port *pt, struct ibexlink_llr *x, uint64_t now)
+{
+	struct ibexlink_dir *d = pt->tx;
+	struct ibexlink_port *peer = pt->peer;
+	enum ibex_llr_ctl k;
+	uint32_t seq = 0;
+	uint64_t arr;
+
+	k = ibex_llr_ctl_next(&x->l, llr_bytes(pt, now), &seq);
+	if (k == IBEX_LLR_CTL_NONE)
+		return;
+	arr = RTE_MAX(now + d->wire.p.delay_ps, x->ctl_last_ps);
+	if (!atomic_load_explicit(&peer->started, memory_order_acquire) ||
+	    (d->wire.p.loss_thr != 0 &&
+	     ibexlink_rand(&x->rng) < d->wire.p.loss_thr) ||
+	    !ibexlink_ring_put(d->ctl, (void *)(uintptr_t)
+			       ((uint32_t)k << LLR_CTL_SHIFT | seq), arr)) {
+		x->ctl_lost++;
+		return;
+	}
+	x->ctl_last_ps = arr;
+	if (unlikely(ibex_clock_is_virtual()))
+		ibex_clock_wake(peer->owner,
+				ibexlink_clock_cycles(&link_clock, arr));
+}
+
+/* The next instant after @p now at which the port's LLR has work of its
+ * own: a timer of the sender, a CtlOS the spacing holds back, a replay
+ * waiting for the TX ring. UINT64_MAX: none. (CtlOS arriving are their
+ * sender's to announce.) */
+static uint64_t
+llr_next(const struct ibexlink_port *pt, const struct ibexlink_llr *x,
+	 uint64_t now)
+{
+	const struct ibex_llr_tx *t = &x->l.tx;
+	const struct ibex_llr_rx *r = &x->l.rx;
+	uint64_t next = UINT64_MAX, ns = UINT64_MAX;
+
+	if (x->tx_on && t->state != IBEX_LLR_TX_ACTIVE && !t->init_due) {
+		ns = t->init_ns + t->p.replay_timer_ns;
+	} else if (x->tx_on && t->state == IBEX_LLR_TX_ACTIVE &&
+		   t->frames != 0) {
+		if (t->replaying)
+			next = tx_next_event(pt, now);
+		else
+			ns = t->progress_ns + t->p.replay_timer_ns;
+		if (t->p.data_age_ns != 0)
+			ns = RTE_MIN(ns, t->slot[t->oldest % t->p.max_frames].
+					 sent_ns + t->p.data_age_ns);
+	}
+	if (ns != UINT64_MAX)
+		next = RTE_MIN(next, ns * IBEXLINK_PS_PER_NS);
+	if (t->init_due || r->echo_due || r->nack_due || r->ack_due)
+		next = RTE_MIN(next, llr_bytes_ps(pt, r->last_ctlos_bytes +
+						  t->p.ctlos_spacing));
+	return next;
+}
+
+/* Under the virtual clock: put the port's next LLR event on its owner's
+ * calendar, once. */
+static void
+llr_wake(const struct ibexlink_port *pt, struct ibexlink_llr *x,
+	 uint64_t now)
+{
+	uint64_t t = llr_next(pt, x, now);
+
+	if (t == UINT64_MAX || (t == x->wake_ps && t > now))
+		return;
+	x->wake_ps = t;
+	ibex_clock_wake(pt->owner, ibexlink_clock_cycles(&link_clock, t));
+}
+
+/* First instant of the queue @p r's head, UINT64_MAX: empty. */
+static uint64_t
+ring_head_ps(struct ibexlink_ring *r)
+{
+	uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+	if (tail == atomic_load_explicit(&r->head, memory_order_acquire))
+		return UINT64_MAX;
+	return r->slot[tail & r->cons_mask].arrival_ps;
+}
+
+/* Whether a burst of @p pt now would find no LLR work (rx_idle). */
+static bool
+llr_idle(const struct ibexlink_port *pt, uint64_t now)
+{
+	const struct ibexlink_llr *x = pt->llr;
+
+	if (ring_head_ps(pt->peer->tx->ctl) <= now ||
+	    atomic_load_explicit(&x->restart, memory_order_relaxed) ||
+	    (x->tx_on && x->l.tx.replaying))
+		return false;
+	return llr_next(pt, x, now) > now;
+}
+
+/* tx_burst with LLR: as eth_tx_plain, the frames offered to the sender
+ * one by one; a frame it holds ends the burst, as a full ring does. */
+static uint16_t
+eth_tx_llr(struct ibexlink_txq *q, struct rte_mbuf **bufs, uint16_t n)
+{
+	struct ibexlink_port *pt = q->port;
+	struct ibexlink_dir *d = pt->tx;
+	struct ibexlink_llr *x = pt->llr;
+	uint64_t now = now_ps();
+	uint16_t k = 0;
+
+	if (unlikely(!link_up(pt)))
+		return tx_refuse(pt, bufs, n);
+	if (atomic_flag_test_and_set_explicit(&d->mac_busy,
+					      memory_order_acquire)) {
+		k = rte_ring_sp_enqueue_burst(q->stage[0], (void **)bufs, n,
+					      NULL);
+		count_add(&q->parked, k);
+		staged_set(pt);
+		return k;
+	}
+	llr_in(pt, x, now);
+	if (!llr_out(pt, d, x, now) || rte_ring_empty(q->stage[0])) {
+		while (k < n && mac_takes(d, bufs[k], now) &&
+		       llr_offer(pt, d, x, bufs[k], q->qid, now))
+			k++;
+	}
+	llr_emit(pt, x, now);
+	if (unlikely(ibex_clock_is_virtual())) {
+		if (k < n)
+			tx_wake(pt, now);
+		llr_wake(pt, x, now);
+	}
+	atomic_flag_clear_explicit(&d->mac_busy, memory_order_release);
+	return k;
+}
+
+/* The receiving MAC's check of one arrival: the frame to deliver, or NULL
+ * (a bad FCS, a duplicate, a frame after a gap: dropped, and the library
+ * has an ACK or a NACK due). */
+static struct rte_mbuf *
+llr_rx_one(struct ibexlink_llr *x, void *obj)
+{
+	struct rte_mbuf *m = obj;
+	uint32_t tag;
+
+	if (obj_is_bad(obj)) {
+		ibex_llr_rx_frame(&x->l, 0,
+				  ((uintptr_t)obj & LLR_BAD_PROT) != 0, false);
+		return NULL;
+	}
+	if (!x->rx_on)
+		return m;
+	tag = *llr_tag(m);
+	if (ibex_llr_rx_frame(&x->l, tag & IBEX_LLR_SEQ_MASK,
+			      (tag & LLR_TAG_PROT) != 0, true) ==
+	    IBEX_LLR_DELIVER)
+		return m;
+	rte_pktmbuf_free(m);
+	return NULL;
+}
+
+/* Frames that arrived by @p now, through the LLR receiver. */
+static uint16_t
+llr_rx_frames(struct ibexlink_port *pt, struct ibexlink_llr *x,
+	      struct ibexlink_rxq *rq, struct rte_mbuf **bufs, uint16_t n,
+	      uint64_t now)
+{
+	struct ibexlink_ring *r = pt->peer->tx->ring;
+	uint64_t arr[IBEXLINK_BURST], bytes = 0, taken = 0;
+	uint16_t got = 0;
+	unsigned int k, i;
+
+	while (got < n) {
+		void *tmp[IBEXLINK_BURST];
+		unsigned int want = RTE_MIN(n - got, IBEXLINK_BURST);
+
+		k = ibexlink_ring_take(r, now, tmp, arr, want, NULL);
+		taken += k;
+		for (i = 0; i < k; i++) {
+			struct rte_mbuf *m = llr_rx_one(x, tmp[i]);
+
+			if (m == NULL)
+				continue;
+			m->port = pt->port_id;
+			if (rq->ts_off >= 0) {
+				*RTE_MBUF_DYNFIELD(m, rq->ts_off,
+						   rte_mbuf_timestamp_t *) =
+					arr[i];
+				m->ol_flags |= rq->ts_flag;
+			}
+			bytes += rte_pktmbuf_pkt_len(m);
+			bufs[got++] = m;
+		}
+		if (k < want)
+			break;
+	}
+	if (unlikely(ibex_clock_is_virtual()))
+		virt_takes += taken;
+	count_add(&rq->frames, got);
+	count_add(&rq->bytes, bytes);
+	return got;
+}
+
+/* rx_burst with LLR. The receiving side shares the port's LLR state with
+ * the sending one, so it runs under the MAC flag too: a burst that finds
+ * the MAC busy takes nothing (the next poll will). It also does the
+ * sending MAC's LLR work: CtlOS, timers, replays, whatever the port's
+ * TX is doing. */
+static uint16_t
+eth_rx_llr(struct ibexlink_rxq *rq, struct rte_mbuf **bufs, uint16_t n)
+{
+	struct ibexlink_port *pt = rq->port;
+	struct ibexlink_dir *d = pt->tx;
+	struct ibexlink_llr *x = pt->llr;
+	uint64_t now = now_ps();
+	uint16_t got;
+	bool left;
+
+	if (unlikely(pt->peer == NULL) ||
+	    atomic_flag_test_and_set_explicit(&d->mac_busy,
+					      memory_order_acquire))
+		return 0;
+	llr_in(pt, x, now);
+	got = llr_rx_frames(pt, x, rq, bufs, n, now);
+	left = llr_out(pt, d, x, now);
+	llr_emit(pt, x, now);
+	if (unlikely(ibex_clock_is_virtual())) {
+		if (left)
+			tx_wake(pt, now);
+		llr_wake(pt, x, now);
+	}
+	atomic_flag_clear_explicit(&d->mac_busy, memory_order_release);
+	return got;
+}
+
 static uint16_t
 eth_tx_plain(void *queue, struct rte_mbuf **bufs, uint16_t n)
 {
 	struct ibexlink_txq *q = queue;
 	struct ibexlink_port *pt = q->port;
 	struct ibexlink_dir *d = pt->tx;
-	uint64_t now = now_ps();
+	uint64_t now;
 	uint16_t k = 0;
 	bool staged;
 
+	if (unlikely(pt->llr != NULL))
+		return eth_tx_llr(q, bufs, n);
+	now = now_ps();
 	if (unlikely(!link_up(pt)))
 		return tx_refuse(pt, bufs, n);
 	if (atomic_flag_test_and_set_explicit(&d->mac_busy,
@@ -618,9 +1243,12 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	struct ibexlink_port *pt = rq->port;
 	struct ibexlink_port *peer = pt->peer;
 	uint64_t arr[IBEXLINK_BURST];
-	uint64_t now = now_ps(), bytes = 0, pfc = 0;
+	uint64_t now, bytes = 0, pfc = 0;
 	uint16_t got = 0, k, i;
 
+	if (unlikely(pt->llr != NULL))
+		return eth_rx_llr(rq, bufs, n);
+	now = now_ps();
 	if (unlikely(peer == NULL))
 		return 0;
 	if (atomic_load_explicit(&pt->staged, memory_order_relaxed))
@@ -735,7 +1363,8 @@ ibexlink_port_rx_idle(const struct ibexlink_port *pt)
 	if (pt->peer == NULL)
 		return true;
 	if (atomic_load_explicit(&pt->staged, memory_order_relaxed) ||
-	    pt->peer->tx == NULL || pt->peer->tx->ring == NULL)
+	    pt->peer->tx == NULL || pt->peer->tx->ring == NULL ||
+	    (pt->llr != NULL && !llr_idle(pt, now_ps())))
 		return false;
 	r = pt->peer->tx->ring;
 	tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
@@ -747,13 +1376,41 @@ ibexlink_port_rx_idle(const struct ibexlink_port *pt)
 
 /* ---- counters ---- */
 
+/*
+ * LLR's counters, xstats of a port with LLR either way: lib/llr's, named
+ * as SAI's SAI_PORT_STAT_LLR_* in lower case with llr_ before (the 22),
+ * then ibex's own (docs/llr.md has the table).
+ */
+#define LLR_ST(f) { "llr_" #f, offsetof(struct ibex_llr_stats, f) }
+static const struct {
+	const char *name;
+	size_t off;
+} llr_xstats[] = {
+	LLR_ST(tx_init_ctl_os), LLR_ST(tx_init_echo_ctl_os),
+	LLR_ST(tx_ack_ctl_os), LLR_ST(tx_nack_ctl_os), LLR_ST(tx_discard),
+	LLR_ST(tx_ok), LLR_ST(tx_poisoned), LLR_ST(tx_replay),
+	LLR_ST(rx_init_ctl_os), LLR_ST(rx_init_echo_ctl_os),
+	LLR_ST(rx_ack_ctl_os), LLR_ST(rx_nack_ctl_os),
+	LLR_ST(rx_ack_nack_seq_error), LLR_ST(rx_ok), LLR_ST(rx_poisoned),
+	LLR_ST(rx_bad), LLR_ST(rx_expected_seq_good),
+	LLR_ST(rx_expected_seq_poisoned), LLR_ST(rx_expected_seq_bad),
+	LLR_ST(rx_missing_seq), LLR_ST(rx_duplicate_seq), LLR_ST(rx_replay),
+	LLR_ST(tx_unprotected), LLR_ST(tx_held), LLR_ST(flushes),
+};
+#undef LLR_ST
+#define LLR_LIB_STATS 25
+_Static_assert(RTE_DIM(llr_xstats) == LLR_LIB_STATS, "LLR xstats");
+
 /* Every counter of a port, in one order, for stats, xstats and reset. */
 enum {
 	C_IPACKETS, C_IBYTES, C_OPACKETS, C_OBYTES, C_IMISSED, C_IERRORS,
 	C_OERRORS, C_PFC_RX, C_CORRUPT_RX, C_PARKED, C_XSTATS_END,
 	C_QO = C_XSTATS_END,               /* q_opackets[16] */
 	C_QOB = C_QO + IBEXLINK_MAX_TXQ,   /* q_obytes[16] */
-	C_COUNT = C_QOB + IBEXLINK_MAX_TXQ,
+	C_LLR = C_QOB + IBEXLINK_MAX_TXQ,  /* llr_xstats[] */
+	C_LLR_CTL_LOST = C_LLR + LLR_LIB_STATS,
+	C_LLR_NOBUF,
+	C_COUNT,
 };
 
 static const struct {
@@ -767,6 +1424,56 @@ static const struct {
 	{ "tx_link_down", C_OERRORS },       /* given while the peer was down */
 	{ "tx_parked", C_PARKED },           /* waited for another queue's MAC */
 };
+
+/* The driver's own LLR xstats, after lib/llr's. */
+static const struct {
+	const char *name;
+	unsigned int idx;
+} llr_xstat_own[] = {
+	{ "llr_tx_ctl_os_lost", C_LLR_CTL_LOST }, /* the wire lost them */
+	{ "llr_tx_replay_nobuf", C_LLR_NOBUF },   /* no mbuf for a clone */
+};
+
+/* lib/llr writes its counters plainly under the MAC flag: relaxed loads
+ * read them whole (64-bit aligned) from the control thread. */
+static void
+llr_counters_read(const struct ibexlink_llr *x, uint64_t *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(llr_xstats); i++)
+		c[C_LLR + i] = __atomic_load_n((const uint64_t *)
+			((const char *)&x->l.st + llr_xstats[i].off),
+			__ATOMIC_RELAXED);
+	c[C_LLR_CTL_LOST] = __atomic_load_n(&x->ctl_lost, __ATOMIC_RELAXED);
+	c[C_LLR_NOBUF] = __atomic_load_n(&x->replay_nobuf, __ATOMIC_RELAXED);
+}
+
+/* xstats of @p pt: the base ones, and LLR's when it has LLR. */
+static unsigned int
+xstats_count(const struct ibexlink_port *pt)
+{
+	return RTE_DIM(xstat_names) + (pt->llr != NULL ?
+		RTE_DIM(llr_xstats) + RTE_DIM(llr_xstat_own) : 0);
+}
+
+/* Name and counter index of xstat @p i of a port with LLR. */
+static const char *
+xstat_name(unsigned int i, unsigned int *idx)
+{
+	if (i < RTE_DIM(xstat_names)) {
+		*idx = xstat_names[i].idx;
+		return xstat_names[i].name;
+	}
+	i -= RTE_DIM(xstat_names);
+	if (i < RTE_DIM(llr_xstats)) {
+		*idx = C_LLR + i;
+		return llr_xstats[i].name;
+	}
+	i -= RTE_DIM(llr_xstats);
+	*idx = llr_xstat_own[i].idx;
+	return llr_xstat_own[i].name;
+}
 
 static void
 counters_read(const struct ibexlink_port *pt, uint64_t *c)
@@ -804,6 +1511,8 @@ counters_read(const struct ibexlink_port *pt, uint64_t *c)
 		c[C_CORRUPT_RX] = atomic_load_explicit(&i->corrupted,
 						       memory_order_relaxed);
 	}
+	if (pt->llr != NULL)
+		llr_counters_read(pt->llr, c);
 }
 
 /* Counters since the last reset. The incoming direction's counters belong
@@ -863,30 +1572,32 @@ static int
 eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	       unsigned int n)
 {
-	unsigned int i, count = RTE_DIM(xstat_names);
+	struct ibexlink_port *pt = dev->data->dev_private;
+	unsigned int i, idx, count = xstats_count(pt);
 	uint64_t c[C_COUNT];
 
 	if (xs == NULL || n < count)
 		return count;
-	counters_now(dev->data->dev_private, c);
+	counters_now(pt, c);
 	for (i = 0; i < count; i++) {
+		xstat_name(i, &idx);
 		xs[i].id = i;
-		xs[i].value = c[xstat_names[i].idx];
+		xs[i].value = c[idx];
 	}
 	return count;
 }
 
 static int
-eth_xstats_get_names(struct rte_eth_dev *dev __rte_unused,
+eth_xstats_get_names(struct rte_eth_dev *dev,
 		     struct rte_eth_xstat_name *names, unsigned int size)
 {
-	unsigned int i, count = RTE_DIM(xstat_names);
+	unsigned int i, idx, count = xstats_count(dev->data->dev_private);
 
 	if (names == NULL || size < count)
 		return count;
 	for (i = 0; i < count; i++)
 		snprintf(names[i].name, sizeof(names[i].name), "%s",
-			 xstat_names[i].name);
+			 xstat_name(i, &idx));
 	return count;
 }
 
@@ -938,17 +1649,19 @@ eth_configure(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/* Free the frames of a ring as its consumer. */
+/* Free the frames of a ring as its consumer (LLR's bad-FCS markers are
+ * no frames). */
 static void
 ring_flush(struct ibexlink_ring *r)
 {
 	void *objs[IBEXLINK_BURST];
-	unsigned int k;
+	unsigned int k, i;
 
 	if (r == NULL)
 		return;
 	while ((k = ibexlink_ring_drain(r, objs, RTE_DIM(objs))) != 0)
-		rte_pktmbuf_free_bulk((struct rte_mbuf **)objs, k);
+		for (i = 0; i < k; i++)
+			obj_free(objs[i]);
 }
 
 static void
@@ -981,6 +1694,22 @@ port_start(struct ibexlink_port *pt)
 		return -ENOMEM;
 	d->desc = desc;
 	d->next = 0;
+	/* LLR starts again with INIT, and so does the peer's: its frames
+	 * on the way to this port were lost with the carrier, and this
+	 * port's receiver waits for an INIT. */
+	if (pt->llr != NULL) {
+		llr_reset(pt, pt->llr, now_ps());
+		if (pt->peer != NULL && pt->peer->llr != NULL) {
+			atomic_store_explicit(&pt->peer->llr->restart, true,
+					      memory_order_release);
+			/* INIT is due at both ends: their owners act now */
+			if (ibex_clock_is_virtual()) {
+				ibex_clock_wake(pt->owner, ibex_clock_now());
+				ibex_clock_wake(pt->peer->owner,
+						ibex_clock_now());
+			}
+		}
+	}
 	atomic_store_explicit(&pt->started, true, memory_order_release);
 	link_refresh(pt);
 	return 0;
@@ -998,9 +1727,12 @@ port_stop(struct ibexlink_port *pt)
 	uint16_t q;
 
 	atomic_store_explicit(&pt->started, false, memory_order_release);
-	/* Frames on the way to a stopped port are lost with its carrier. */
-	if (pt->peer != NULL)
+	/* Frames on the way to a stopped port are lost with its carrier,
+	 * and so are CtlOS. */
+	if (pt->peer != NULL) {
 		ring_flush(pt->peer->tx->ring);
+		llr_ctl_flush(pt->peer->tx->ctl);
+	}
 	for (q = 0; q < pt->nb_txq; q++)
 		if (pt->txq[q] != NULL)
 			stage_flush(pt->txq[q]);
@@ -1233,6 +1965,27 @@ eth_mac_addr_set(struct rte_eth_dev *dev __rte_unused,
 
 static void link_unpair(struct ibexlink_port *pt);
 
+/* Everything of a port's LLR, the frames it keeps included. */
+static void
+llr_free(struct ibexlink_port *pt)
+{
+	struct ibexlink_llr *x = pt->llr;
+
+	if (x == NULL)
+		return;
+	pt->llr = NULL;
+	pt->tx->llr = false;
+	while (x->kept != x->l.tx.next_seq) {
+		rte_pktmbuf_free(x->buf[x->kept % x->l.tx.p.max_frames]);
+		x->kept = ibex_llr_seq(x->kept + 1);
+	}
+	ibex_llr_port_free(&x->l);
+	rte_free(x->buf);
+	rte_free(x);
+	rte_free(pt->tx->ctl);
+	pt->tx->ctl = NULL;
+}
+
 /* Everything of a port but its own memory (ethdev frees an ethdev's). */
 static void
 port_close(struct ibexlink_port *pt)
@@ -1309,6 +2062,157 @@ struct args {
 	const char *why;  /* what the key takes, for the message */
 };
 
+/* llr=: "off or a preset: 200g-5m, ..." from lib/llr's list. */
+static const char *
+llr_presets_why(void)
+{
+	static char why[160];
+	unsigned int i;
+	size_t len;
+
+	if (why[0] != '\0')
+		return why;
+	len = (size_t)snprintf(why, sizeof(why), "off or a preset:");
+	for (i = 0; ibex_llr_presets[i].name != NULL && len < sizeof(why); i++)
+		len += (size_t)snprintf(why + len, sizeof(why) - len, "%s %s",
+					i != 0 ? "," : "",
+					ibex_llr_presets[i].name);
+	return why;
+}
+
+static int
+llr_parse_preset(const char *val, const struct ibex_llr_profile **p)
+{
+	if (strcmp(val, "off") == 0) {
+		*p = NULL;
+		return 0;
+	}
+	*p = ibex_llr_preset(val);
+	return *p != NULL ? 0 : -EINVAL;
+}
+
+enum { LLR_K_COUNT, LLR_K_TIME, LLR_K_ACTION };
+
+/* The overrides of a preset, SAI's ranges (lib/llr checks them again);
+ * times in ns. ibexlink's times stop at 1 s: SAI's data age goes to
+ * 4.29 s. */
+static const struct {
+	const char *key;
+	uint8_t kind;
+	uint64_t min, max;
+	const char *why;
+} llr_keys[LLR_OV_N] = {
+	[LLR_OV_FRAMES] = { IBEXLINK_ARG_LLR_FRAMES, LLR_K_COUNT, 1,
+			    IBEX_LLR_MAX_FRAMES,
+			    "a count of frames, 1 to 262144" },
+	[LLR_OV_BYTES] = { IBEXLINK_ARG_LLR_BYTES, LLR_K_COUNT, 64, UINT32_MAX,
+			   "a count of bytes, 64 to 4294967295" },
+	[LLR_OV_TIMER] = { IBEXLINK_ARG_LLR_TIMER, LLR_K_TIME, 1,
+			   IBEX_LLR_REPLAY_TIMER_MAX,
+			   "a time in whole ns, 1ns to 65535ns" },
+	[LLR_OV_COUNT] = { IBEXLINK_ARG_LLR_COUNT, LLR_K_COUNT, 1,
+			   IBEX_LLR_REPLAY_COUNT_MAX, "a count, 1 to 255" },
+	[LLR_OV_AGE] = { IBEXLINK_ARG_LLR_AGE, LLR_K_TIME, 0,
+			 IBEXLINK_DELAY_MAX / IBEXLINK_PS_PER_NS,
+			 "a time in whole ns up to 1s, 0 for none" },
+	[LLR_OV_SPACING] = { IBEXLINK_ARG_LLR_SPACING, LLR_K_COUNT,
+			     IBEX_LLR_CTLOS_SPACING_MIN,
+			     IBEX_LLR_CTLOS_SPACING_MAX,
+			     "a count of bytes, 400 to 16384" },
+	[LLR_OV_INIT] = { IBEXLINK_ARG_LLR_INIT, LLR_K_ACTION, 0,
+			  IBEX_LLR_DISCARD, "best_effort, block or discard" },
+	[LLR_OV_FLUSH] = { IBEXLINK_ARG_LLR_FLUSH, LLR_K_ACTION, 0,
+			   IBEX_LLR_DISCARD, "best_effort, block or discard" },
+};
+
+static const char *const llr_actions[] = {
+	[IBEX_LLR_BEST_EFFORT] = "best_effort",
+	[IBEX_LLR_BLOCK] = "block",
+	[IBEX_LLR_DISCARD] = "discard",
+};
+
+/* A value of override @p i: decimal digits, a time, or an action. */
+static int
+llr_parse_value(unsigned int i, const char *val, uint64_t *v)
+{
+	uint64_t ps;
+	char *end;
+
+	switch (llr_keys[i].kind) {
+	case LLR_K_COUNT:
+		/* strtoull() takes signs, blanks and "-1" */
+		if (!isdigit((unsigned char)val[0]))
+			return -EINVAL;
+		errno = 0;
+		*v = strtoull(val, &end, 10);
+		return errno != 0 || *end != '\0' ? -EINVAL : 0;
+	case LLR_K_TIME:
+		if (ibexlink_parse_time(val, &ps) != 0 ||
+		    ps % IBEXLINK_PS_PER_NS != 0)
+			return -EINVAL;
+		*v = ps / IBEXLINK_PS_PER_NS;
+		return 0;
+	default:
+		for (*v = 0; *v < RTE_DIM(llr_actions); (*v)++)
+			if (strcmp(val, llr_actions[*v]) == 0)
+				return 0;
+		return -EINVAL;
+	}
+}
+
+/* llr_*=: an override of the preset's attribute, in range. */
+static int
+llr_parse_key(struct ibexlink_port *pt, const char *key, const char *val,
+	      const char **why)
+{
+	unsigned int i;
+	uint64_t v = 0;
+
+	for (i = 0; i < LLR_OV_N; i++)
+		if (strcmp(key, llr_keys[i].key) == 0)
+			break;
+	if (i == LLR_OV_N)
+		return -EINVAL;
+	*why = llr_keys[i].why;
+	if (llr_parse_value(i, val, &v) != 0 || v < llr_keys[i].min ||
+	    v > llr_keys[i].max)
+		return -EINVAL;
+	pt->llr_ov[i] = v;
+	pt->llr_gave |= 1u << i;
+	return 0;
+}
+
+static void
+llr_apply(struct ibex_llr_profile *p, unsigned int i, uint64_t v)
+{
+	switch (i) {
+	case LLR_OV_FRAMES:
+		p->max_frames = (uint32_t)v;
+		break;
+	case LLR_OV_BYTES:
+		p->max_bytes = (uint32_t)v;
+		break;
+	case LLR_OV_TIMER:
+		p->replay_timer_ns = (uint32_t)v;
+		break;
+	case LLR_OV_COUNT:
+		p->replay_count = (uint32_t)v;
+		break;
+	case LLR_OV_AGE:
+		p->data_age_ns = (uint32_t)v;
+		break;
+	case LLR_OV_SPACING:
+		p->ctlos_spacing = (uint32_t)v;
+		break;
+	case LLR_OV_INIT:
+		p->init_action = (uint8_t)v;
+		break;
+	default:
+		p->flush_action = (uint8_t)v;
+		break;
+	}
+}
+
 static int
 arg_one(const char *key, const char *val, void *opaque)
 {
@@ -1381,6 +2285,12 @@ arg_one(const char *key, const char *val, void *opaque)
 			goto bad;
 		pt->ring_slack = (uint32_t)v;
 		ret = 0;
+	} else if (strcmp(key, IBEXLINK_ARG_LLR) == 0) {
+		a->why = llr_presets_why();
+		ret = llr_parse_preset(val, &pt->llr_preset);
+		pt->gave |= GAVE_LLR;
+	} else {
+		ret = llr_parse_key(pt, key, val, &a->why);
 	}
 	if (ret == 0)
 		return 0;
@@ -1389,8 +2299,10 @@ bad:
 	return -EINVAL;
 }
 
+/* Devargs @p params of keys @p keys (@p keys_help for the message). */
 static int
-args_parse(struct ibexlink_port *pt, const char *params)
+args_parse_keys(struct ibexlink_port *pt, const char *params,
+		const char *const *keys, const char *keys_help)
 {
 	struct rte_kvargs *kv;
 	struct args a = { .pt = pt, .bad = "?" };
@@ -1398,10 +2310,10 @@ args_parse(struct ibexlink_port *pt, const char *params)
 
 	if (params == NULL || params[0] == '\0')
 		return 0;
-	kv = rte_kvargs_parse(params, valid_args);
+	kv = rte_kvargs_parse(params, keys);
 	if (kv == NULL) {
-		LINK_LOG(ERR, "%s: cannot parse '%s' (keys: " IBEXLINK_PARAMS ")",
-			 pt->name, params);
+		LINK_LOG(ERR, "%s: cannot parse '%s' (keys: %s)", pt->name,
+			 params, keys_help);
 		return -EINVAL;
 	}
 	ret = rte_kvargs_process(kv, NULL, arg_one, &a);
@@ -1413,6 +2325,67 @@ args_parse(struct ibexlink_port *pt, const char *params)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int
+args_parse(struct ibexlink_port *pt, const char *params)
+{
+	return args_parse_keys(pt, params, valid_args, IBEXLINK_PARAMS);
+}
+
+int
+ibexlink_set_faults(uint16_t port_id, const char *args)
+{
+	static const char *const keys[] = {
+		IBEXLINK_ARG_LOSS, IBEXLINK_ARG_CORRUPT, NULL,
+	};
+	struct ibexlink_port *pt = ibexlink_port_of(port_id);
+	struct ibexlink_port *tmp;
+	struct ibexlink_dir *d;
+	int ret;
+
+	if (pt == NULL || pt->tx == NULL)
+		return -ENODEV;
+	/* parsed aside: a bad value changes nothing */
+	tmp = rte_zmalloc("ibexlink_args", sizeof(*tmp), RTE_CACHE_LINE_SIZE);
+	if (tmp == NULL)
+		return -ENOMEM;
+	snprintf(tmp->name, sizeof(tmp->name), "%s", pt->name);
+	tmp->p = pt->p;
+	ret = args_parse_keys(tmp, args, keys, IBEXLINK_ARG_LOSS ", "
+			      IBEXLINK_ARG_CORRUPT);
+	if (ret == 0) {
+		/* the wire's generator runs under the MAC flag */
+		d = pt->tx;
+		while (atomic_flag_test_and_set_explicit(&d->mac_busy,
+							 memory_order_acquire))
+			rte_pause();
+		pt->p.loss_thr = d->wire.p.loss_thr = tmp->p.loss_thr;
+		pt->p.corrupt_thr = d->wire.p.corrupt_thr = tmp->p.corrupt_thr;
+		atomic_flag_clear_explicit(&d->mac_busy, memory_order_release);
+	}
+	rte_free(tmp);
+	return ret;
+}
+
+/* LLR as the other keys: llr= and each override a device leaves out it
+ * takes from its peer; the overrides apply to the preset. */
+static void
+llr_resolve(struct ibexlink_port *pt, const struct ibexlink_port *o)
+{
+	unsigned int i;
+
+	if (!(pt->gave & GAVE_LLR))
+		pt->llr_preset = (o->gave & GAVE_LLR) ? o->llr_preset : NULL;
+	if (pt->llr_preset == NULL)
+		return;
+	pt->llr_p = *pt->llr_preset;
+	for (i = 0; i < LLR_OV_N; i++) {
+		if (pt->llr_gave & (1u << i))
+			llr_apply(&pt->llr_p, i, pt->llr_ov[i]);
+		else if (o->llr_gave & (1u << i))
+			llr_apply(&pt->llr_p, i, o->llr_ov[i]);
+	}
 }
 
 /* A parameter the device did not give comes from its peer, else the
@@ -1437,6 +2410,101 @@ params_resolve(struct ibexlink_port *pt, const struct ibexlink_port *o,
 #undef TAKE
 	if (!(pt->gave & GAVE_SEED))
 		pt->p.seed += dir;
+	llr_resolve(pt, o);
+}
+
+/* Whether a pair's LLR settings make sense together (@p b may be @p a: a
+ * device alone). The MAC that obeys PFC has no LLR yet; overrides with
+ * no LLR either way would do nothing. */
+static int
+llr_check(const struct ibexlink_port *a, const struct ibexlink_port *b)
+{
+	bool on = a->llr_preset != NULL || b->llr_preset != NULL;
+	char err[160];
+
+	if (on && (a->pfc || b->pfc)) {
+		LINK_LOG(ERR, "%s: llr with pfc=on: not supported (the MAC "
+			 "that obeys PFC has no LLR yet)", a->name);
+		return -EINVAL;
+	}
+	if (!on && (a->llr_gave != 0 || b->llr_gave != 0) && a != b) {
+		LINK_LOG(ERR, "%s: llr_* keys need llr=PRESET on one of %s "
+			 "and %s", a->name, a->name, b->name);
+		return -EINVAL;
+	}
+	if ((a->llr_preset != NULL &&
+	     ibex_llr_profile_check(&a->llr_p, err, sizeof(err)) != 0) ||
+	    (b->llr_preset != NULL &&
+	     ibex_llr_profile_check(&b->llr_p, err, sizeof(err)) != 0)) {
+		LINK_LOG(ERR, "%s: llr: %s", a->name, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The mbuf dynfield of the LLR tag, once per process. */
+static int
+llr_tag_register(void)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "ibexlink_llr_tag",
+		.size = sizeof(uint32_t),
+		.align = __alignof__(uint32_t),
+	};
+
+	if (llr_tag_off < 0)
+		llr_tag_off = rte_mbuf_dynfield_register(&desc);
+	return llr_tag_off < 0 ? -rte_errno : 0;
+}
+
+/* A paired port's LLR, if either direction has it: its own profile, or
+ * the peer's when only the peer's direction is protected (the receiver's
+ * CtlOS spacing). */
+static int
+llr_setup(struct ibexlink_port *pt)
+{
+	struct ibexlink_port *o = pt->peer;
+	const struct ibex_llr_profile *p = pt->llr_preset != NULL ?
+					   &pt->llr_p : &o->llr_p;
+	struct ibexlink_llr *x;
+	int ret;
+
+	if (pt->llr_preset == NULL && o->llr_preset == NULL)
+		return 0;
+	ret = llr_tag_register();
+	if (ret != 0)
+		return ret;
+	x = rte_zmalloc("ibexlink_llr", sizeof(*x), RTE_CACHE_LINE_SIZE);
+	pt->tx->ctl = rte_zmalloc("ibexlink_ctl",
+				  ibexlink_ring_size(LLR_CTL_SLOTS),
+				  RTE_CACHE_LINE_SIZE);
+	if (x == NULL || pt->tx->ctl == NULL ||
+	    (x->buf = rte_zmalloc("ibexlink_replay", p->max_frames *
+				  sizeof(*x->buf), 0)) == NULL ||
+	    ibex_llr_port_init(&x->l, p, 0, 0) != 0) {
+		if (x != NULL)
+			rte_free(x->buf);
+		rte_free(x);
+		rte_free(pt->tx->ctl);
+		pt->tx->ctl = NULL;
+		return -ENOMEM;
+	}
+	ibexlink_ring_init(pt->tx->ctl, LLR_CTL_SLOTS);
+	x->tx_on = pt->llr_preset != NULL;
+	x->rx_on = o->llr_preset != NULL;
+	if (!x->tx_on)
+		x->l.tx.init_due = false;
+	x->rng = pt->p.seed ^ LLR_RNG_SALT;
+	pt->tx->llr = x->tx_on;
+	pt->llr = x;
+	if (x->tx_on)
+		LINK_LOG(INFO, "%s -> %s: llr, %u frames, %u bytes, replay "
+			 "timer %u ns x %u, data age %u ns, init %s, flush %s",
+			 pt->name, o->name, p->max_frames, p->max_bytes,
+			 p->replay_timer_ns, p->replay_count, p->data_age_ns,
+			 llr_actions[p->init_action],
+			 llr_actions[p->flush_action]);
+	return 0;
 }
 
 /* The wire ring holds what is in flight at the line rate over the delay,
@@ -1490,12 +2558,21 @@ link_pair(struct ibexlink_port *a, struct ibexlink_port *b)
 
 	params_resolve(a, b, 0);
 	params_resolve(b, a, 1);
+	ret = llr_check(a, b);
+	if (ret != 0)
+		return ret;
 	a->peer = b;
 	b->peer = a;
 	ret = dir_setup(a);
 	if (ret == 0)
 		ret = dir_setup(b);
+	if (ret == 0)
+		ret = llr_setup(a);
+	if (ret == 0)
+		ret = llr_setup(b);
 	if (ret != 0) {
+		llr_free(a);
+		llr_free(b);
 		rte_free(a->tx->ring);
 		rte_free(b->tx->ring);
 		a->tx->ring = b->tx->ring = NULL;
@@ -1514,6 +2591,8 @@ link_unpair(struct ibexlink_port *pt)
 	/* Both directions go: frames in flight are lost with the cable. */
 	ring_flush(pt->tx->ring);
 	ring_flush(o->tx->ring);
+	llr_free(pt);
+	llr_free(o);
 	rte_free(o->tx->ring);
 	o->tx->ring = NULL;
 	o->peer = NULL;
@@ -1574,7 +2653,7 @@ port_init(struct ibexlink_port *pt, const char *name, const char *args)
 		return ret;
 	/* Parameters stand alone until a peer comes (for link_speed). */
 	params_resolve(pt, pt, 0);
-	return 0;
+	return llr_check(pt, pt);
 }
 
 static void

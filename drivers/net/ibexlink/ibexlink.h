@@ -6,7 +6,8 @@
  * @file
  * net_ibexlink: a vdev PMD whose ports come in pairs joined by an emulated
  * wire (line rate, propagation delay, faults, an optional MAC that obeys
- * 802.1Qbb PFC). docs/fabric.md describes the model and its limits.
+ * 802.1Qbb PFC, optional UEC link-level retry). docs/fabric.md describes
+ * the model and its limits, docs/llr.md the link-level retry.
  *
  *   --vdev net_ibexlink0,rate=100G,delay=500ns
  *   --vdev net_ibexlink1,peer=net_ibexlink0
@@ -52,13 +53,42 @@
  * peer); 32 to 4194304. */
 #define IBEXLINK_ARG_RING_SLACK "ring_slack"
 
+/** UEC link-level retry (docs/llr.md) on this sending direction: a
+ * preset of lib/llr (200g-5m, 200g-40m, 400g-5m, 400g-40m, 800g-40m) or
+ * off (default). The sending MAC numbers and keeps each frame until the
+ * receiving MAC acknowledges it; a frame the wire loses or corrupts is
+ * dropped for its bad FCS and replayed. Not with pfc=on. */
+#define IBEXLINK_ARG_LLR        "llr"
+/* Overrides of the preset's attributes (SONiC's LLR_PROFILE fields). */
+/** max_outstanding_frames: 1..262144. */
+#define IBEXLINK_ARG_LLR_FRAMES "llr_max_frames"
+/** max_outstanding_bytes: 64..4294967295. */
+#define IBEXLINK_ARG_LLR_BYTES  "llr_max_bytes"
+/** max_replay_timer: a time, 1ns..65535ns. */
+#define IBEXLINK_ARG_LLR_TIMER  "llr_replay_timer"
+/** max_replay_count: 1..255. */
+#define IBEXLINK_ARG_LLR_COUNT  "llr_replay_count"
+/** data_age_timeout: a time up to 4.29s; 0 turns it off. */
+#define IBEXLINK_ARG_LLR_AGE    "llr_data_age"
+/** ctlos_spacing_bytes: 400..16384. */
+#define IBEXLINK_ARG_LLR_SPACING "llr_ctlos_spacing"
+/** init_action, flush_action: best_effort, block or discard. */
+#define IBEXLINK_ARG_LLR_INIT   "llr_init_action"
+#define IBEXLINK_ARG_LLR_FLUSH  "llr_flush_action"
+
 #define IBEXLINK_PARAMS \
 	IBEXLINK_ARG_PEER "=<name> " IBEXLINK_ARG_RATE "=<bits/s> " \
 	IBEXLINK_ARG_DELAY "=<time> " IBEXLINK_ARG_JITTER "=<time> " \
 	IBEXLINK_ARG_LOSS "=<prob> " IBEXLINK_ARG_CORRUPT "=<prob> " \
 	IBEXLINK_ARG_SEED "=<int> " IBEXLINK_ARG_PFC "=on|off " \
 	IBEXLINK_ARG_PFC_WINDOW "=<time> " IBEXLINK_ARG_TX_WINDOW "=<time> " \
-	IBEXLINK_ARG_RING_SLACK "=<frames>"
+	IBEXLINK_ARG_RING_SLACK "=<frames> " \
+	IBEXLINK_ARG_LLR "=<preset>|off " IBEXLINK_ARG_LLR_FRAMES "=<n> " \
+	IBEXLINK_ARG_LLR_BYTES "=<n> " IBEXLINK_ARG_LLR_TIMER "=<time> " \
+	IBEXLINK_ARG_LLR_COUNT "=<n> " IBEXLINK_ARG_LLR_AGE "=<time> " \
+	IBEXLINK_ARG_LLR_SPACING "=<bytes> " \
+	IBEXLINK_ARG_LLR_INIT "=best_effort|block|discard " \
+	IBEXLINK_ARG_LLR_FLUSH "=best_effort|block|discard"
 
 #define IBEXLINK_DEF_RATE       UINT64_C(100000000000)
 #define IBEXLINK_DEF_WINDOW_PS  UINT64_C(2000000)
@@ -109,8 +139,19 @@ uint64_t ibexlink_port_rx_head(const struct ibexlink_port *pt);
  */
 bool ibexlink_port_rx_idle(const struct ibexlink_port *pt);
 
-/** Frames committed to a wire and frames taken by a receiver, all links,
- * since the start (counted under the virtual clock only). */
+/**
+ * Change the faults of port @p port_id's sending direction while it runs:
+ * @p args takes loss= and corrupt= as the devargs do (a key left out
+ * keeps its value). A cable that goes bad and comes back: the tests make
+ * a link dead (loss=1) under LLR and watch it give up. Control thread;
+ * waits for the port's MAC flag (held for one burst at most).
+ * @return 0, -ENODEV (not an ibexlink port), -EINVAL (bad args: logged).
+ */
+int ibexlink_set_faults(uint16_t port_id, const char *args);
+
+/** Frames committed to a wire, frames taken by a receiver and LLR control
+ * ordered sets taken, all links, since the start (counted under the
+ * virtual clock only): whether a round of the executive did anything. */
 uint64_t ibexlink_activity(void);
 
 /** Frames committed to a wire, all links (the frame-hops), virtual clock
