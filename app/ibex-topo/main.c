@@ -17,7 +17,9 @@
 #include <time.h>
 
 #include "ibex_fabric.h"
+#include "ibex_fabric_part.h"
 #include "ibex_topo.h"
+#include "ibex_units.h"
 #include "ibex_version.h"
 
 static void
@@ -29,6 +31,7 @@ usage(FILE *f)
 		"       ibex-topo fattree K [options]\n"
 		"       ibex-topo rail --rails N --groups G "
 		"--servers-per-group S --spines P [options]\n"
+		"       ibex-topo partition FILE -n N [--switch-latency T]\n"
 		"Writes a topology file for ibex-fabric (docs/fabric.md, "
 		"\"Generated topologies\").\n"
 		"  -o, --output FILE   file to write (default: standard "
@@ -66,6 +69,11 @@ usage(FILE *f)
 		"                      and time on standard error\n"
 		"  -h, --help          this text\n"
 		"      --version       ibex version\n"
+		"partition: how a run over N processes splits FILE, and its "
+		"lookahead\n"
+		"  (docs/simulation.md, \"Beyond one machine\")\n"
+		"  -n, --processes N   partitions (processes of the run)\n"
+		"      --switch-latency T  as ibex-fabric's (default 0)\n"
 		"Example: ibex-topo fattree 4 -o ft4.yaml && ibex-fabric "
 		"--check ft4.yaml\n");
 }
@@ -326,6 +334,58 @@ check(const struct opts *o, const char *text, size_t len)
 	return 0;
 }
 
+/* ibex-topo partition FILE -n N [--switch-latency T]: the plan. */
+static int
+partition_main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "processes", required_argument, NULL, 'n' },
+		{ "switch-latency", required_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ibex_fabric_partition p;
+	struct ibex_fabric f;
+	uint64_t lat_ps = 0;
+	uint32_t n = 0;
+	char err[1024];
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:", lo, NULL)) != -1) {
+		if (c == 'n' && count("--processes", optarg, &n) != 0)
+			return 2;
+		if (c == 'L' && ibex_parse_time_ps(optarg, &lat_ps) != 0) {
+			bad("--switch-latency", optarg, "a time such as 600ns");
+			return 2;
+		}
+		if (c == '?')
+			return 2;
+	}
+	if (optind != argc - 1 || n == 0) {
+		fprintf(stderr, "usage: ibex-topo partition FILE -n N "
+			"[--switch-latency T]\n");
+		return 2;
+	}
+	ret = ibex_fabric_load(&f, argv[optind], err, sizeof(err));
+	if (ret == 0)
+		ret = ibex_fabric_rank(&f, err, sizeof(err));
+	if (ret != 0) {
+		fprintf(stderr, "ibex-topo: %s\n", err);
+		ibex_fabric_free(&f);
+		return ret == -EINVAL ? 2 : 1; /* a bad file, or none */
+	}
+	ret = ibex_fabric_partition(&f, n, lat_ps, &p, err, sizeof(err));
+	if (ret != 0) {
+		fprintf(stderr, "ibex-topo: %s\n", err);
+		ibex_fabric_free(&f);
+		return ret == -EINVAL ? 2 : 1;
+	}
+	ret = ibex_fabric_partition_print(&f, &p, stdout);
+	ibex_fabric_partition_free(&p);
+	ibex_fabric_free(&f);
+	return ret == 0 ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -344,6 +404,8 @@ main(int argc, char **argv)
 		print_version();
 		return 0;
 	}
+	if (argc >= 2 && strcmp(argv[1], "partition") == 0)
+		return partition_main(argc - 1, argv + 1);
 	if (parse_args(argc, argv, &o) != 0)
 		return 2;
 	m = open_memstream(&buf, &len);

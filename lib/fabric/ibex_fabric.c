@@ -17,6 +17,7 @@
 
 #include "ibex_conf.h"
 #include "ibex_fabric.h"
+#include "ibex_fabric_part.h"
 #include "ibex_pkt.h"
 #include "ibex_units.h"
 
@@ -458,6 +459,28 @@ port_name_of(const char *ifname, char *out, size_t len)
 /* Room for a name port_add refuses as too long. */
 #define PORT_NAME_BUF 128
 
+/* partition: P, the process of a partitioned run the node goes to
+ * (ibex_fabric_part.h); whether P is below the run's count is known only
+ * when it is partitioned. */
+static int
+node_pin(struct ctx *c, struct ibex_fabric_node *n, const yaml_node_t *v)
+{
+	const char *s = scalar(v);
+	unsigned long pin;
+	char *end;
+
+	if (s == NULL)
+		return fail(c, v, "node %s: partition: a number", n->name);
+	errno = 0;
+	pin = strtoul(s, &end, 10);
+	if (*end != '\0' || end == s || s[0] == '-' || errno != 0 ||
+	    pin >= IBEX_FABRIC_PART_MAX)
+		return fail(c, v, "node %s: partition: a number 0..%d, not "
+			    "'%s'", n->name, IBEX_FABRIC_PART_MAX - 1, s);
+	n->pin = (uint32_t)pin;
+	return 0;
+}
+
 /* ports: [p0, p1] or ports: 18 (p0..p17). */
 static int
 node_ports(struct ctx *c, struct ibex_fabric_node *n, const yaml_node_t *v)
@@ -665,6 +688,7 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 	if (ret != 0)
 		return ret;
 	n->line = line_of(key);
+	n->pin = IBEX_FABRIC_NONE;
 	ret = node_role(c, name, key, v, n, &native);
 	if (ret != 0)
 		return ret;
@@ -690,6 +714,10 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 				return ret;
 		} else if (strcmp(ks, "mac") == 0) {
 			mac = val;
+		} else if (strcmp(ks, "partition") == 0) {
+			ret = node_pin(c, n, val);
+			if (ret != 0)
+				return ret;
 		} else if (strcmp(ks, "ports") == 0 && !native) {
 			/* containerlab's: published container ports */
 			clab_ignored(c, "node", k, ks);
@@ -701,7 +729,8 @@ node_one(struct ctx *c, const yaml_node_t *key, const yaml_node_t *v)
 			clab_ignored(c, "node", k, ks);
 		} else {
 			return fail(c, k, "node %s: unknown key '%s' (expected "
-				    "kind, config, mac, ports, or one of "
+				    "kind, config, mac, ports, partition, or "
+				    "one of "
 				    "containerlab's node keys)", name, ks);
 		}
 	}

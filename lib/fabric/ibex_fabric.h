@@ -85,6 +85,9 @@ struct ibex_fabric_node {
 	bool ports_declared;     /**< ports: given, endpoints must name them;
 				  * else the links' ports, natural order */
 	int line;                /**< where the node is declared */
+	/** `partition: P`: the process of a partitioned run it goes to
+	 * (ibex_fabric_part.h), or IBEX_FABRIC_NONE */
+	uint32_t pin;
 	uint16_t n_ports;
 	struct ibex_fabric_port port[IBEX_MAX_PORTS];
 	/* filled by ibex_fabric_route */
@@ -240,6 +243,14 @@ int ibex_fabric_route(struct ibex_fabric *f, struct ibex_fabric_routes *r,
 		      char *err, size_t errlen);
 
 void ibex_fabric_routes_free(struct ibex_fabric_routes *r);
+
+/**
+ * Only the first part of ibex_fabric_route(): each node's up/down rank
+ * (hops from the nearest rank), what partitioning needs, without the
+ * routes' n_switches x n_ranks. @return 0, -EINVAL (a switch no rank
+ * reaches, named) or -ENOMEM.
+ */
+int ibex_fabric_rank(struct ibex_fabric *f, char *err, size_t errlen);
 
 /** Route of switch index @p i to rank index @p j. */
 static inline const struct ibex_fabric_route *

@@ -112,6 +112,21 @@ rank_switches(struct ibex_fabric *f, uint32_t *queue, char *err, size_t errlen)
 	return 0;
 }
 
+int
+ibex_fabric_rank(struct ibex_fabric *f, char *err, size_t errlen)
+{
+	uint32_t *queue = calloc(f->n_nodes + 1, sizeof(*queue));
+	int ret;
+
+	if (queue == NULL) {
+		snprintf(err, errlen, "%s: out of memory", f->origin);
+		return -ENOMEM;
+	}
+	ret = rank_switches(f, queue, err, errlen);
+	free(queue);
+	return ret;
+}
+
 struct work {
 	uint32_t *queue;     /* n_nodes */
 	uint32_t *down;      /* per node */

@@ -258,6 +258,12 @@ status_is 0 "ibex-switch --check-config" "$sw" --check-config "$conf"
 status_is 0 "ibex-fabric --check" "$fabric" -- --check "$topo"
 status_is 0 "ibex-pcapgen" "$pcapgen" -o "$tmp/x.pcap" -n 4
 status_is 0 "ibex-topo" "$topoprog" fattree 4 -o "$tmp/x.yaml"
+status_is 0 "ibex-topo partition" "$topoprog" partition "$tmp/x.yaml" -n 2
+grep -q "^lookahead: 0.500 us" "$tmp/out" || { cat "$tmp/out"; fail "ibex-topo partition: no lookahead"; }
+status_is 2 "ibex-topo partition: more processes than groups" "$topoprog" \
+	partition "$tmp/x.yaml" -n 17
+grep -q "at most 16 processes" "$tmp/out" || { cat "$tmp/out"; fail "ibex-topo partition: limit not named"; }
+status_is 1 "ibex-topo partition: missing file" "$topoprog" partition "$tmp/none.yaml" -n 2
 check_ok "exit status: 0 success, 1 a runtime failure, 2 a usage error, in every program"
 
 # ---- ibex-ctl --help names the program ----

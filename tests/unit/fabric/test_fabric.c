@@ -780,7 +780,7 @@ test_refused(void **state)
 		  "  nodes:\n"
 		  "    l1: {kind: ibex, colour: blue}\n",
 		  "t.yaml:3: node l1: unknown key 'colour' (expected kind, "
-		  "config, mac, ports, or one of containerlab's node keys)" },
+		  "config, mac, ports, partition, or one of containerlab's node keys)" },
 		{ "topology:\n"
 		  "  nodes:\n"
 		  "    l1: {kind: ibex}\n"
