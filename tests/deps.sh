@@ -7,7 +7,8 @@ pkgs=(dpdk dpdk-dev libdpdk-dev libbpf-dev libcmocka-dev libpcap-dev libyaml-dev
       meson ninja-build pkg-config gcc clang libclang-rt-14-dev
       tshark iproute2 iputils-ping ethtool netcat-openbsd procps
       gnuplot-nox python3 jq bc kmod libedit-dev go-md2man man-db bash-completion
-      dpkg-dev debhelper lintian libmicrohttpd-dev prometheus)
+      dpkg-dev debhelper lintian libmicrohttpd-dev prometheus
+      libopenmpi-dev openmpi-bin)
 
 missing=()
 for p in "${pkgs[@]}"; do

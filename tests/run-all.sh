@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build ibex and run every test: unit, dp and system suites in a release
+# Build ibex and run every test: unit, dp, system and mpi suites in a release
 # build, then unit and dp again under ASan/UBSan, then each libFuzzer
 # harness for FUZZ_SECONDS (30) in a clang build (suite fuzz,
 # docs/testing.md). Prints one closing line "tests: N passed, M failed" and
@@ -40,7 +40,7 @@ PY
 }
 
 rc=0
-run_suites build -- unit dp system || rc=1
+run_suites build -- unit dp system mpi || rc=1
 read -r p1 f1 < <(count build)
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
