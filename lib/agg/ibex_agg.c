@@ -359,7 +359,9 @@ complete(struct ibex_agg_pool *p, struct job *j, struct cell *cell,
 		for (c = 1; c < j->c.n_children; c++)
 			ibex_agg_add_f32((float *)chunk_of(j, cell, 0),
 					 chunk_of(j, cell, c), cell->count);
-	wait_record(&p->st, now_ns - cell->first_ns);
+	/* a clock that went back gives 0, not 2^64 - x */
+	wait_record(&p->st, now_ns > cell->first_ns ?
+			    now_ns - cell->first_ns : 0);
 	if (j->c.root) {
 		cell->state = CELL_RESULT;
 		IBEX_CNT_SUB(p->st.slots_in_use, 1);

@@ -20,6 +20,7 @@ static const char *const err_names[IBEX_AGG_E_MAX] = {
 	[IBEX_AGG_E_SET] = "set",
 	[IBEX_AGG_E_RESERVED] = "reserved",
 	[IBEX_AGG_E_SPACE] = "space",
+	[IBEX_AGG_E_SLOT] = "slot",
 };
 
 const char *
@@ -119,7 +120,7 @@ ibex_agg_build(void *buf, uint32_t cap, const struct ibex_agg_hdr *h,
 	uint32_t len;
 
 	if (e == IBEX_AGG_OK && h->slot >= IBEX_AGG_MAX_SLOTS)
-		e = IBEX_AGG_E_SET;
+		e = IBEX_AGG_E_SLOT;
 	if (e != IBEX_AGG_OK)
 		return -(int)e;
 	len = ibex_agg_pkt_len(h->count);

@@ -69,6 +69,7 @@ enum ibex_agg_err {
 	IBEX_AGG_E_SET,       /**< set bit is not the sequence's low bit */
 	IBEX_AGG_E_RESERVED,  /**< unknown flag or reserved byte set */
 	IBEX_AGG_E_SPACE,     /**< (build) the buffer is too small */
+	IBEX_AGG_E_SLOT,      /**< (build) the slot does not fit 15 bits */
 	IBEX_AGG_E_MAX,
 };
 

@@ -134,6 +134,10 @@ test_codec(void **state)
 	h.count = 0;
 	assert_int_equal(ibex_agg_build(buf, sizeof(buf), &h, v),
 			 -IBEX_AGG_E_COUNT);
+	h.count = 3;
+	h.slot = IBEX_AGG_MAX_SLOTS;
+	assert_int_equal(ibex_agg_build(buf, sizeof(buf), &h, v),
+			 -IBEX_AGG_E_SLOT);
 	assert_string_equal(ibex_agg_err_name(IBEX_AGG_E_SET), "set");
 	assert_string_equal(ibex_agg_err_name(IBEX_AGG_E_MAX), "unknown");
 }
@@ -617,6 +621,13 @@ test_wait_counter(void **state)
 	assert_int_equal(st->wait_count, 2);
 	assert_int_equal(st->wait_ns_max, 1000);
 	assert_int_equal(st->wait_hist[0], 1);
+	/* a clock that went back: no wait, not 2^64 ns */
+	give_i32(p, 0, 2, 0, v, 1, 9000, &o);
+	give_i32(p, 0, 2, 1, v, 1, 8000, &o);
+	give_i32(p, 0, 2, 2, v, 1, 8000, &o);
+	assert_int_equal(st->wait_count, 3);
+	assert_int_equal(st->wait_ns_max, 1000);
+	assert_int_equal(st->wait_hist[0], 2);
 	ibex_agg_pool_free(p);
 }
 
