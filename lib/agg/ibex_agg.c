@@ -202,7 +202,8 @@ mem_find(const struct ibex_agg_pool *p, uint64_t len, uint64_t *off)
 	for (i = 0; i <= p->n_jobs; i++) {
 		at = i == p->n_jobs ? 0 :
 		     p->jobs[i].mem_off + p->jobs[i].mem_len;
-		if (at + len <= p->mem_len && at < best && !overlaps(p, at, len))
+		if (at + len <= p->mem_len && at < best &&
+		    !overlaps(p, at, len))
 			best = at;
 	}
 	if (best == UINT64_MAX)

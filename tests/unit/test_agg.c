@@ -116,7 +116,8 @@ test_codec(void **state)
 	assert_int_equal(buf[20], IBEX_AGG_F_RETX);
 	assert_int_equal(buf[21], 0);
 	assert_int_equal(buf[22 + 8], 0x04);  /* elements little-endian */
-	assert_int_equal(ibex_agg_parse(buf, (uint32_t)n, &g, &el), IBEX_AGG_OK);
+	assert_int_equal(ibex_agg_parse(buf, (uint32_t)n, &g, &el),
+			 IBEX_AGG_OK);
 	assert_int_equal(g.type, h.type);
 	assert_int_equal(g.dtype, h.dtype);
 	assert_int_equal(g.count, 3);
@@ -254,7 +255,7 @@ test_fp32_order(void **state)
 {
 	struct ibex_agg_pool *p = pool1();
 	float v[NCH][NEL], want[NEL], naive[NEL], first_naive[NEL];
-	int perm[NCH], c, i, k, j, t;
+	int perm[NCH], cnt[NCH] = { 0 }, c, i, k, j, t;
 	uint64_t rnd = 42;
 	struct ibex_agg_out o;
 	bool naive_differs = false;
@@ -271,7 +272,6 @@ test_fp32_order(void **state)
 	for (c = 0; c < NCH; c++)
 		perm[c] = c;
 	/* Heap's algorithm, iteratively */
-	int cnt[NCH] = { 0 };
 	for (k = 0;;) {
 		enum ibex_agg_action a = IBEX_AGG_NONE;
 
@@ -317,7 +317,8 @@ test_duplicates(void **state)
 	struct ibex_agg_pool *p = pool1();
 	int32_t a[2] = { 10, 20 }, b[2] = { 1, 2 }, c[2] = { 100, 200 };
 	int32_t want[2] = { 111, 222 };
-	float fa[2] = { 0.5f, 1 }, fb[2] = { 0.25f, 2 }, fwant[2] = { 0.75f, 3 };
+	float fa[2] = { 0.5f, 1 }, fb[2] = { 0.25f, 2 };
+	float fwant[2] = { 0.75f, 3 };
 	struct ibex_agg_out o;
 
 	(void)state;
@@ -564,7 +565,7 @@ test_sharding(void **state)
 	struct ibex_agg_out o;
 	uint64_t mine, others, per[5];
 	uint16_t nw, w, s;
-	uint32_t job;
+	uint32_t job, len;
 
 	(void)state;
 	for (nw = 1; nw <= 5; nw++) {
@@ -573,18 +574,20 @@ test_sharding(void **state)
 				p[w] = pool_new(1 << 20, 4, w, nw);
 				job_add(p[w], job, 23, 2, true, 0);
 			}
-			for (s = 0; s < 23; s++)
+			for (s = 0; s < 23; s++) {
+				len = mk(IBEX_AGG_CONTRIB, IBEX_AGG_INT32, job,
+					 s, 0, 0, 0, 1, v);
 				for (w = 0; w < nw; w++)
-					ibex_agg_rx(p[w], buf, mk(IBEX_AGG_CONTRIB,
-						IBEX_AGG_INT32, job, s, 0, 0, 0, 1,
-						v), 0, &o);
+					ibex_agg_rx(p[w], buf, len, 0, &o);
+			}
 			mine = others = 0;
 			for (w = 0; w < nw; w++) {
 				per[w] = ibex_agg_stats(p[w])->contributions;
 				mine += per[w];
 				others += ibex_agg_stats(p[w])->not_mine;
-				assert_int_equal(ibex_agg_stats(p[w])->slots_in_use,
-						 per[w]);
+				assert_int_equal(
+					ibex_agg_stats(p[w])->slots_in_use,
+					per[w]);
 				/* spread: 23 slots, at most one apart */
 				assert_true(per[w] >= 23u / nw &&
 					    per[w] <= (23u + nw - 1) / nw);
@@ -593,7 +596,8 @@ test_sharding(void **state)
 			assert_int_equal(mine, 23);
 			assert_int_equal(others, 23 * (nw - 1));
 			for (s = 0; s < 23; s++)
-				assert_true(ibex_agg_worker_of(job, s, nw) < nw);
+				assert_true(ibex_agg_worker_of(job, s, nw) <
+					    nw);
 		}
 	}
 }
@@ -646,7 +650,8 @@ test_add_kernels(void **state)
 	for (n = 0; n <= 70; n++) {
 		for (off = 0; off < 4; off++) {
 			for (i = 0; i < 80; i++) {
-				uint32_t r = (uint32_t)(test_rnd(&rnd) * 4294967296.0);
+				uint32_t r = (uint32_t)(test_rnd(&rnd) *
+							4294967296.0);
 				float f = ldexpf((float)test_rnd(&rnd) - 0.5f,
 					(int)(test_rnd(&rnd) * 40) - 20);
 
@@ -760,7 +765,8 @@ t_want(const struct t_net *t, uint32_t slot, uint32_t use, void *out)
 			if (lf)
 				memcpy(leaf, v, sizeof(v));
 			else if (t->dtype == IBEX_AGG_INT32)
-				ibex_agg_add_i32_scalar((int32_t *)leaf, v, T_EL);
+				ibex_agg_add_i32_scalar((int32_t *)leaf, v,
+							T_EL);
 			else
 				ibex_agg_add_f32_scalar((float *)leaf, v, T_EL);
 			lf = 0;
@@ -937,8 +943,10 @@ test_random_tree(void **state)
 		    t_stale > 0);
 	print_message("random tree: %llu duplicates, %llu replies, %llu "
 		      "partials resent, %llu stale\n",
-		      (unsigned long long)t_dups, (unsigned long long)t_replied,
-		      (unsigned long long)t_resent, (unsigned long long)t_stale);
+		      (unsigned long long)t_dups,
+		      (unsigned long long)t_replied,
+		      (unsigned long long)t_resent,
+		      (unsigned long long)t_stale);
 }
 
 int
