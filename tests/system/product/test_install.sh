@@ -51,6 +51,7 @@ want=(bin/ibex-switch bin/ibex-ctl bin/ibex-gen bin/ibex-pcapgen
       share/bash-completion/completions/ibex-topo
       share/ibex/conf/lanes.conf share/ibex/conf/lossless.conf
       share/ibex/wireshark/ibexfc.lua share/ibex/wireshark/ibexprobe.lua
+      share/ibex/wireshark/ibexagg.lua
       lib/systemd/system/ibex-switch.service
       share/pkgconfig/ibex.pc include/ibex/ibex_bpf_ctx.h
       share/doc/ibex/README.md share/doc/ibex/docs/configuration.md
