@@ -198,6 +198,9 @@ struct fabric_sim {
 	unsigned int n_ranks;
 	/** The generator, told of its ports' events (owners n_ports + rank). */
 	struct ibex_gen_builtin *gen;
+	/** --model-partitions: the barrier windows a split over processes
+	 * with this lookahead (ticks; 0: no model) would close. */
+	uint64_t model_lookahead, model_window_end, model_windows;
 };
 
 /** For ibex_gen_run_set_rx_idle(): would a receive at rank @p i's port
@@ -223,5 +226,20 @@ double fabric_sim_elapsed_s(const struct fabric_sim *s);
  * @p wall_s, the run's with the start of the generator and the
  * switches), frame-hops, steps, peak memory. */
 void fabric_sim_report(FILE *out, const struct fabric_sim *s, double wall_s);
+
+/* ---- --model-partitions: a split over processes, predicted (fabric_part.c) ---- */
+
+struct ibex_fabric_partition;
+
+/**
+ * What a run split by @p p would have cost: @p windows barrier windows
+ * (of fabric_sim's model) over @p sim_s simulated seconds, the frames and
+ * bytes its crossing links carried, each partition's share of the
+ * frame-hops, and the bound on the speed-up they give. Read after the
+ * run, from the link ends' counters.
+ */
+void fabric_part_model_report(FILE *out, const struct fabric *f,
+			      const struct ibex_fabric_partition *p,
+			      uint64_t windows, double sim_s);
 
 #endif /* IBEX_FABRIC_APP_H */

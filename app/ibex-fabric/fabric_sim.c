@@ -263,6 +263,13 @@ sim_step(void *arg)
 
 		if (s->heap_n != 0 && s->heap[0].t < next)
 			next = s->heap[0].t;
+		/* a split run's next window begins at the earliest event of
+		 * all and ends a lookahead later */
+		if (unlikely(s->model_lookahead != 0) &&
+		    next >= s->model_window_end) {
+			s->model_windows++;
+			s->model_window_end = next + s->model_lookahead;
+		}
 		ibex_clock_set(next);
 		now = next;
 		s->advances++;
@@ -356,6 +363,10 @@ fabric_sim_start(struct fabric_sim *s, struct fabric *f, struct ibex_dp **dps)
 	}
 	s->t0 = ibex_clock_now();
 	s->act_round = UINT64_MAX;
+	if (s->model_lookahead != 0) {
+		s->model_windows = 1;
+		s->model_window_end = s->t0 + s->model_lookahead;
+	}
 	ibex_clock_set_wake(sim_wake, s);
 	ibex_clock_set_step(sim_step, s);
 	return 0;

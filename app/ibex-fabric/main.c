@@ -31,6 +31,7 @@
 #include "ibex_clock.h"
 #include "ibex_conf.h"
 #include "ibex_ctl.h"
+#include "ibex_fabric_part.h"
 #include "ibex_gen_builtin.h"
 #include "ibex_gen_report.h"
 #include "ibex_memif_sock.h"
@@ -69,7 +70,11 @@ struct app_opts {
 	const char *kind_map;    /* --kind-map, NULL: the file's */
 	bool virtual_clock;      /* --clock virtual */
 	uint64_t switch_latency_ps; /* --switch-latency */
+	uint32_t model_parts;    /* --model-partitions, 0: none */
 };
+
+/* --model-partitions: the split the run is measured against. */
+static struct ibex_fabric_partition model_part;
 
 static void
 usage(const char *prog)
@@ -118,6 +123,10 @@ usage(const char *prog)
 	       "  --switch-latency T   a switch's processing time, added to every\n"
 	       "                       wire it sends on: 600ns, 1us (default 0;\n"
 	       "                       the real clock adds the host's own)\n"
+	       "  --model-partitions N with --clock virtual: what a run split over\n"
+	       "                       N processes would cost (windows, frames\n"
+	       "                       crossing, each partition's share;\n"
+	       "                       docs/simulation.md)\n"
 	       "  --duration SEC       stop after SEC seconds\n"
 	       "  --idle-stop SEC      stop once no switch received a frame for SEC s\n"
 	       "  --stats-period SEC   a throughput line (all switches) every SEC s\n"
@@ -187,6 +196,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "kind-map", required_argument, NULL, 'K' },
 		{ "clock", required_argument, NULL, 'C' },
 		{ "switch-latency", required_argument, NULL, 'L' },
+		{ "model-partitions", required_argument, NULL, 'Q' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "idle-stop", required_argument, NULL, 'i' },
 		{ "stats-period", required_argument, NULL, 's' },
@@ -287,6 +297,11 @@ parse_args(int argc, char **argv, struct app_opts *o)
 					"not '%s'\n", optarg);
 				return -EINVAL;
 			}
+			break;
+		case 'Q':
+			ret = parse_uint("model-partitions", optarg, 1,
+					 IBEX_FABRIC_PART_MAX, "a count ",
+					 &o->model_parts);
 			break;
 		case 'v':
 			ret = parse_uint("lossless-vl", optarg, 0, 14,
@@ -503,6 +518,11 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 		/* the switches run on the generator's lcore, stepped */
 		sim->quantum = IBEX_CLOCK_VIRTUAL_HZ / 1000000 *
 			       SIM_QUANTUM_US;
+		/* no crossing link: one window for the whole run */
+		if (o->model_parts != 0)
+			sim->model_lookahead =
+				model_part.lookahead_ps == UINT64_MAX ?
+				UINT64_MAX / 4 : model_part.lookahead_ps / 1000;
 		ret = fabric_sim_start(sim, f, dps);
 	} else {
 		ret = ibex_dp_start_many(dps, f->n_sw, lcs);
@@ -537,6 +557,10 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 	if (sim != NULL) {
 		fabric_sim_stop(sim);
 		fabric_sim_report(stdout, sim, elapsed);
+		if (o->model_parts != 0)
+			fabric_part_model_report(stdout, f, &model_part,
+						 sim->model_windows,
+						 fabric_sim_elapsed_s(sim));
 		/* the figures are per simulated second */
 		elapsed = fabric_sim_elapsed_s(sim);
 		fabric_sim_free(sim);
@@ -663,6 +687,18 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	ret = fabric_load(f, o->topology, nb_switch_workers(), err, errlen);
 	if (ret < 0)
 		return ret;
+	if (o->model_parts != 0) {
+		ret = ibex_fabric_partition(&f->topo, o->model_parts,
+					    f->switch_latency_ps, &model_part,
+					    err, errlen);
+		if (ret < 0)
+			return ret;
+		if (model_part.lookahead_ps < 1000) {
+			snprintf(err, errlen, "--model-partitions: a lookahead "
+				 "below the virtual clock's 1 ns");
+			return -EINVAL;
+		}
+	}
 	if (gen != NULL && ibex_gen_builtin_ranks(gen) != f->routes.n_ranks) {
 		snprintf(err, errlen, "--gen: the scenario has %u ranks, the "
 			 "topology %u: give --ranks %u", ibex_gen_builtin_ranks(gen),
@@ -760,6 +796,12 @@ main(int argc, char **argv)
 	if (ibex_gen_builtin_parse(&argc, argv, &gen) != 0 ||
 	    parse_args(argc, argv, &opts) < 0) {
 		ret = 2; /* a usage error */
+		goto out;
+	}
+	if (opts.model_parts != 0 && !opts.virtual_clock) {
+		fprintf(stderr, "ibex-fabric: --model-partitions: with --clock "
+			"virtual only (its windows are simulated time)\n");
+		ret = 2;
 		goto out;
 	}
 	if (opts.virtual_clock && gen == NULL) {
