@@ -114,8 +114,10 @@ pool_conf_check(const struct ibex_agg_pool_conf *c, char *err, size_t errlen)
 		     "worker %u of %u workers", c->worker, c->n_workers);
 	IBEX_REQUIRE(c->max_jobs >= 1 && c->max_jobs <= MAX_JOBS,
 		     "jobs: 1..%u, not %u", MAX_JOBS, c->max_jobs);
-	IBEX_REQUIRE(c->mem_bytes >= CACHE_LINE,
-		     "memory: at least %u bytes", CACHE_LINE);
+	/* (a size near 2^64 would round up to 0) */
+	IBEX_REQUIRE(c->mem_bytes >= CACHE_LINE &&
+		     c->mem_bytes <= UINT64_MAX / 2,
+		     "memory: at least %u bytes, at most 2^63", CACHE_LINE);
 	return 0;
 }
 

@@ -26,7 +26,8 @@
  *
  * fp32 sums are reproducible: a use keeps each child's values until the
  * last arrives and then adds them in child-index order, whatever order
- * they came in (memory: n_children + 1 chunks a (slot, set)). int32 sums
+ * they came in (memory: n_children chunks a (slot, set), the first holding
+ * child 0's values and then the sum). int32 sums
  * are exact (wrapping) in any order and are added as they come.
  *
  * Sharding: a pool belongs to one worker lcore and holds only the slots

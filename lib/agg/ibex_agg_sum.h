@@ -8,8 +8,10 @@
  * elements, src unaligned (a packet's payload). int32 wraps (two's
  * complement, no overflow check); fp32 is one IEEE 754 add per element,
  * round to nearest, no fused or reassociated operations, so the vector
- * and scalar paths give the same bits: vectors run across elements, never
- * along one element's sum.
+ * and scalar paths give the same bits for every sum that is not a NaN:
+ * vectors run across elements, never along one element's sum. (Two NaN
+ * operands: the scalar add keeps acc's payload, the vector add src's; a
+ * NaN stays a NaN.)
  *
  * The vector path is AVX2 when the CPU has it (checked once, at run time:
  * DPDK's -march=corei7 does not promise it), SSE2 otherwise on x86_64,

@@ -58,19 +58,6 @@ ends_of(const struct ibex_fabric *f, uint32_t n)
 	return e;
 }
 
-/* The top tier: the largest up/down rank of a switch, when the fabric has
- * more than one tier; else 0 (nothing set aside). */
-static uint32_t
-top_tier(const struct ibex_fabric *f)
-{
-	uint32_t i, top = 0;
-
-	for (i = 0; i < f->n_nodes; i++)
-		if (is_switch(f, i) && f->nodes[i].rank > top)
-			top = f->nodes[i].rank;
-	return top >= 2 ? top : 0;
-}
-
 static inline bool
 in_top(const struct ibex_fabric *f, uint32_t top, uint32_t i)
 {
@@ -115,6 +102,47 @@ groups_coarse(const struct ibex_fabric *f, uint32_t top, uint32_t *group,
 		n++;
 	}
 	return n;
+}
+
+/* How many of the groups left without tier @p top hold a rank. */
+static uint32_t
+groups_with_ranks(const struct ibex_fabric *f, uint32_t top, uint32_t *group,
+		  uint32_t *queue)
+{
+	uint32_t n = groups_coarse(f, top, group, queue), i, k = 0;
+	uint8_t *has = calloc(n + 1, 1);
+
+	if (has == NULL)
+		return 0;
+	for (i = 0; i < f->n_nodes; i++)
+		if (!is_switch(f, i) && group[i] != IBEX_FABRIC_NONE)
+			has[group[i]] = 1;
+	for (i = 0; i < n; i++)
+		k += has[i];
+	free(has);
+	return k;
+}
+
+/*
+ * The top tier: the highest up/down rank (2 or more) whose switches,
+ * set aside, cut the ranks apart: a leaf-spine's spines, a fat tree's
+ * cores. Not merely the highest rank: a switch without ranks of its own
+ * hung below the spines (a leaf not yet cabled to hosts) ranks above
+ * them, and setting it aside cuts nothing. 0 when no tier does (a single
+ * tier): nothing is set aside.
+ */
+static uint32_t
+top_tier(const struct ibex_fabric *f, uint32_t *group, uint32_t *queue)
+{
+	uint32_t i, top = 0, t;
+
+	for (i = 0; i < f->n_nodes; i++)
+		if (is_switch(f, i) && f->nodes[i].rank > top)
+			top = f->nodes[i].rank;
+	for (t = top; t >= 2; t--)
+		if (groups_with_ranks(f, t, group, queue) >= 2)
+			return t;
+	return 0;
 }
 
 /* Step 1, fine: each switch below the top a group, each rank in its
@@ -296,7 +324,7 @@ ibex_fabric_partition(const struct ibex_fabric *f, uint32_t n_parts,
 	if (p->part == NULL || p->size == NULL || group == NULL ||
 	    queue == NULL)
 		goto out;
-	top = top_tier(f);
+	top = top_tier(f, group, queue);
 	p->groups = groups_coarse(f, top, group, queue);
 	if (p->groups < n_parts) {
 		p->fine = true;

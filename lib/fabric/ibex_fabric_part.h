@@ -9,9 +9,10 @@
  * no MPI; the result depends on the topology and the count alone.
  *
  * The rule, in the order it is applied:
- *  1. **Groups.** The switches of the top tier (the largest up/down rank,
- *     ibex_fabric_route(): a leaf-spine's spines, a fat tree's cores) are
- *     set aside when the fabric has more than one tier; what is left
+ *  1. **Groups.** The switches of the top tier (the highest up/down rank,
+ *     ibex_fabric_rank(), of 2 or more whose switches, set aside, cut the
+ *     ranks apart: a leaf-spine's spines, a fat tree's cores) are set
+ *     aside when the fabric has such a tier; what is left
  *     falls apart into its connected components: a leaf-spine's leaves
  *     with their ranks, a fat tree's pods, a rail fabric's rail switches.
  *     When there are fewer components than processes, each switch below
@@ -20,7 +21,8 @@
  *     partitions in contiguous blocks of about equal weight, a group's
  *     weight the link ends of its nodes (each is a port a switch polls or
  *     a rank the generator drives: the work of a run grows with them).
- *     Every partition gets at least one group.
+ *     Every partition gets at least one group (pins, applied after, can
+ *     leave one empty; the plan shows it).
  *  3. **Top tier.** The top tier's switches, in declaration order, are
  *     dealt in contiguous blocks of equal count.
  *  4. **Pins.** A node may name its partition in the topology file

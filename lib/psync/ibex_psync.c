@@ -133,32 +133,35 @@ ibex_psync_window(struct ibex_psync *ps, uint64_t next,
 		  ibex_psync_deliver_fn fn, void *arg, uint64_t *extra,
 		  unsigned int n_extra)
 {
-	uint64_t v[1 + IBEX_PSYNC_MAX_EXTRA];
+	/* the next event, the extra values, and "no error here" */
+	uint64_t v[2 + IBEX_PSYNC_MAX_EXTRA];
 	unsigned int i;
-	int ret;
+	int ret, err = 0;
 
 	if (n_extra > IBEX_PSYNC_MAX_EXTRA)
 		return -EINVAL;
 	for (i = 0; i < ps->t.size; i++)
 		ps->in[i].len = 0;
-	ret = ps->t.exchange(ps->t.ctx, ps->out, ps->in);
+	err = ps->t.exchange(ps->t.ctx, ps->out, ps->in);
 	for (i = 0; i < ps->t.size; i++)
 		ps->out[i].len = 0;
-	if (ret != 0)
-		return ret;
-	for (i = 0; i < ps->t.size; i++) {
-		if (i == ps->t.rank)
-			continue;
-		ret = deliver_from(ps, i, fn, arg, &next);
-		if (ret != 0)
-			return ret;
-	}
+	for (i = 0; i < ps->t.size && err == 0; i++)
+		if (i != ps->t.rank)
+			err = deliver_from(ps, i, fn, arg, &next);
+	/* An exchange or a delivery that failed here still joins the
+	 * agreement, so that the others learn of it instead of waiting for
+	 * this process in the next collective. */
 	v[0] = next;
 	for (i = 0; i < n_extra; i++)
 		v[1 + i] = extra[i];
-	ret = ps->t.min_u64(ps->t.ctx, v, 1 + n_extra);
+	v[1 + n_extra] = err == 0;
+	ret = ps->t.min_u64(ps->t.ctx, v, 2 + n_extra);
 	if (ret != 0)
 		return ret;
+	if (err != 0)
+		return err;
+	if (v[1 + n_extra] == 0)
+		return -ECANCELED; /* another process failed */
 	for (i = 0; i < n_extra; i++)
 		extra[i] = v[1 + i];
 	ps->windows++;

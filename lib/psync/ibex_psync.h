@@ -38,6 +38,9 @@ struct ibex_psync_buf {
 /**
  * The collective operations of the processes. Every process calls them in
  * the same order. @return 0, or a negative errno (the run cannot go on).
+ * An exchange that fails on some processes only must still return on
+ * every one (its own collectives completed or agreed on): the window's
+ * agreement then tells the others.
  */
 struct ibex_psync_transport {
 	unsigned int rank;  /**< this process, 0..size-1 */
@@ -117,7 +120,9 @@ int ibex_psync_post(struct ibex_psync *ps, unsigned int dest,
  * @p extra (n_extra values, at most IBEX_PSYNC_MAX_EXTRA) is replaced by
  * its minimum over the processes: a flag every process must agree on
  * (e.g. "done" as 1, so its minimum is 1 only if all are).
- * @return 0, or the first error of the transport or of @p fn. Afterwards
+ * @return 0, or the first error of the exchange or of @p fn, or
+ *   -ECANCELED when one failed on another process: every process
+ *   returns an error from the same window, none waits. Afterwards
  *   the window is [earliest next event, that + lookahead), or empty at
  *   UINT64_MAX when no process has an event left.
  */

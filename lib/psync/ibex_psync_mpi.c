@@ -17,8 +17,9 @@ mpi_ret(int rc)
 	return rc == MPI_SUCCESS ? 0 : -EIO;
 }
 
-/* Counts and displacements in MPI's int; a window's records to one
- * process beyond 2 GiB are refused rather than cut. */
+/* Counts and displacements in MPI's int: a window's records beyond
+ * 2 GiB in all (sent by this process, or received) are refused rather
+ * than cut. */
 static int
 counts_of(const uint64_t *len, unsigned int n, int *cnt, int *disp,
 	  size_t *total)
@@ -69,18 +70,29 @@ exchange_with(MPI_Comm comm, unsigned int n, struct mpi_scratch *s,
 
 	for (i = 0; i < n; i++)
 		s->slen[i] = out[i].len;
+	int ok, all_ok;
+
 	ret = mpi_ret(MPI_Alltoall(s->slen, 1, MPI_UINT64_T, s->rlen, 1,
 				   MPI_UINT64_T, comm));
-	if (ret == 0)
-		ret = counts_of(s->slen, n, s->scnt, s->sdisp, &stot);
+	if (ret != 0)
+		return ret;
+	ret = counts_of(s->slen, n, s->scnt, s->sdisp, &stot);
 	if (ret == 0)
 		ret = counts_of(s->rlen, n, s->rcnt, s->rdisp, &rtot);
 	if (ret == 0)
 		ret = grow(&s->sbuf, &s->scap, stot + 1);
 	if (ret == 0)
 		ret = grow(&s->rbuf, &s->rcap, rtot + 1);
+	/* what failed here must fail everywhere, before the exchange the
+	 * others would otherwise wait in */
+	ok = ret == 0;
+	if (MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm) !=
+	    MPI_SUCCESS)
+		return -EIO;
 	if (ret != 0)
 		return ret;
+	if (!all_ok)
+		return -ECANCELED;
 	for (i = 0; i < n; i++) {
 		if (out[i].len != 0)
 			memcpy(s->sbuf + off, out[i].data, out[i].len);
@@ -91,10 +103,14 @@ exchange_with(MPI_Comm comm, unsigned int n, struct mpi_scratch *s,
 				    comm));
 	for (i = 0; ret == 0 && i < n; i++) {
 		ret = ibex_psync_buf_reserve(&in[i], s->rlen[i]);
-		if (ret == 0 && s->rlen[i] != 0)
+		if (ret != 0)
+			break;
+		if (s->rlen[i] != 0)
 			memcpy(in[i].data, s->rbuf + s->rdisp[i], s->rlen[i]);
 		in[i].len = s->rlen[i];
 	}
+	/* (a receive buffer that cannot grow after the exchange: the
+	 * caller's agreement on the window tells the others) */
 	return ret;
 }
 

@@ -45,7 +45,7 @@ main(int argc, char **argv)
 	struct ibex_psync_transport t;
 	struct ibex_psync ps;
 	struct toy y;
-	uint64_t mine[2], sum[2], last = 0, ref[3];
+	uint64_t mine[3], sum[3], last = 0, ref[3];
 	int ret, rc = 0;
 
 	MPI_Init(&argc, &argv);
@@ -63,7 +63,8 @@ main(int argc, char **argv)
 	}
 	mine[0] = y.digest;
 	mine[1] = y.events;
-	MPI_Reduce(mine, sum, 2, MPI_UINT64_T, MPI_SUM, 0, comm);
+	mine[2] = ps.early;
+	MPI_Reduce(mine, sum, 3, MPI_UINT64_T, MPI_SUM, 0, comm);
 	MPI_Reduce(&y.last_t, &last, 1, MPI_UINT64_T, MPI_MAX, 0, comm);
 	if (t.rank == 0) {
 		if (toy_alone(&ref[0], &ref[1], &ref[2]) != 0)
@@ -75,7 +76,7 @@ main(int argc, char **argv)
 		       "\n", t.size, sum[1], ps.windows, ps.posted, last,
 		       sum[0], ref[1], ref[2], ref[0]);
 		if (rc == 0 && (sum[0] != ref[0] || sum[1] != ref[1] ||
-				last != ref[2] || ps.early != 0)) {
+				last != ref[2] || sum[2] != 0)) {
 			printf("FAIL: the split run differs from one process\n");
 			rc = 1;
 		}

@@ -2,7 +2,8 @@
 /* lib/fabric's partitioning (ibex_fabric_part.c) without EAL: a fat
  * tree's pods and a leaf-spine's leaves stay whole, with their ranks; the
  * top tier is dealt evenly; the weights balance; every partition gets a
- * group; too many partitions fall back to a switch a group and then are
+ * group; a leaf without ranks does not pass for the top tier; too many
+ * partitions fall back to a switch a group and then are
  * refused; pins win and carry their ranks; the lookahead is the smallest
  * crossing delay plus the switch latency where a switch sends; a crossing
  * link without delay and a pin past the count are refused with the line;
@@ -257,6 +258,63 @@ test_single_tier(void **state)
 	unload(&x);
 }
 
+/* A leaf without ranks ranks above the spines (3 hops from a rank):
+ * the top tier is still the spines, whose removal cuts the ranks apart,
+ * and the leaves stay whole. */
+static void
+test_rankless_leaf(void **state)
+{
+	struct fixture x;
+	struct ibex_fabric_partition p;
+
+	(void)state;
+	load_text(&x,
+		"topology:\n"
+		"  defaults: {rate: 100G, delay: 500ns}\n"
+		"  nodes:\n"
+		"    l1: {kind: ibex}\n"
+		"    l2: {kind: ibex}\n"
+		"    l3: {kind: ibex}\n"
+		"    l4: {kind: ibex}\n"
+		"    sp1: {kind: ibex}\n"
+		"    sp2: {kind: ibex}\n"
+		"    r0: {kind: rank}\n"
+		"    r1: {kind: rank}\n"
+		"    r2: {kind: rank}\n"
+		"    r3: {kind: rank}\n"
+		"    r4: {kind: rank}\n"
+		"    r5: {kind: rank}\n"
+		"  links:\n"
+		"    - endpoints: [\"r0:eth0\", \"l1:p0\"]\n"
+		"    - endpoints: [\"r1:eth0\", \"l1:p1\"]\n"
+		"    - endpoints: [\"r2:eth0\", \"l2:p0\"]\n"
+		"    - endpoints: [\"r3:eth0\", \"l2:p1\"]\n"
+		"    - endpoints: [\"r4:eth0\", \"l3:p0\"]\n"
+		"    - endpoints: [\"r5:eth0\", \"l3:p1\"]\n"
+		"    - endpoints: [\"l1:p2\", \"sp1:p0\"]\n"
+		"    - endpoints: [\"l1:p3\", \"sp2:p0\"]\n"
+		"    - endpoints: [\"l2:p2\", \"sp1:p1\"]\n"
+		"    - endpoints: [\"l2:p3\", \"sp2:p1\"]\n"
+		"    - endpoints: [\"l3:p2\", \"sp1:p2\"]\n"
+		"    - endpoints: [\"l3:p3\", \"sp2:p2\"]\n"
+		"    - endpoints: [\"l4:p0\", \"sp1:p3\"]\n"
+		"    - endpoints: [\"l4:p1\", \"sp2:p3\"]\n");
+	assert_int_equal(x.f.nodes[ibex_fabric_node_find(&x.f, "l4")].rank, 3);
+	assert_int_equal(ibex_fabric_partition(&x.f, 2, 0, &p, err,
+					       sizeof(err)), 0);
+	assert_false(p.fine);
+	assert_int_equal(p.groups, 4);
+	assert_int_equal(part_of(&x, &p, "l1"), 0);
+	assert_int_equal(part_of(&x, &p, "l2"), 0);
+	assert_int_equal(part_of(&x, &p, "l3"), 1);
+	assert_int_equal(part_of(&x, &p, "l4"), 1);
+	assert_int_equal(part_of(&x, &p, "sp1"), 0);
+	assert_int_equal(part_of(&x, &p, "sp2"), 1);
+	ranks_with_switches(&x, &p);
+	ibex_fabric_partition_free(&p);
+	unload(&x);
+}
+
 /* Pins: the switch and its unpinned ranks; a pinned rank alone; a pin
  * past the count refused with its line; a crossing link without delay
  * refused with its line. */
@@ -381,6 +439,7 @@ main(void)
 		cmocka_unit_test(test_fattree_pods),
 		cmocka_unit_test(test_leaf_spine),
 		cmocka_unit_test(test_single_tier),
+		cmocka_unit_test(test_rankless_leaf),
 		cmocka_unit_test(test_pins),
 		cmocka_unit_test(test_pin_parse),
 		cmocka_unit_test(test_print),

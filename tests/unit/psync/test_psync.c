@@ -3,7 +3,8 @@
  * in posting order and come out whole; the windows agree on the earliest
  * next event and on the extra values; an idle stretch is jumped in one
  * window; a post inside the window is counted as early; a truncated
- * record is refused; and the toy simulation (psync_toy.h) gives the same
+ * record is refused; an error on one process reaches the others, which
+ * do not wait for it; and the toy simulation (psync_toy.h) gives the same
  * digest over 1, 2, 3, 4 and 8 partitions as in one. */
 
 #include <errno.h>
@@ -374,6 +375,56 @@ bad_main(void *arg)
 	return NULL;
 }
 
+/* Process 1 refuses what it receives: it returns its error, process 0
+ * -ECANCELED, and neither waits for the other. */
+static int
+refuse_rec(void *arg, unsigned int from, uint64_t arrival, uint32_t key,
+	   const void *data, uint32_t len)
+{
+	(void)arg, (void)from, (void)arrival, (void)key, (void)data, (void)len;
+	return -EPROTO;
+}
+
+static void *
+fail_one_main(void *arg)
+{
+	struct bad *b = arg;
+	struct ibex_psync_transport t;
+
+	th_transport(&t, &b->c);
+	assert_int_equal(ibex_psync_init(&b->ps, &t, 10), 0);
+	if (b->c.rank == 0)
+		assert_int_equal(ibex_psync_post(&b->ps, 1, 50, 1, "x", 1), 0);
+	b->ret = ibex_psync_window(&b->ps, UINT64_MAX, refuse_rec, NULL, NULL,
+				   0);
+	ibex_psync_fini(&b->ps);
+	return NULL;
+}
+
+static void
+test_error_shared(void **state)
+{
+	struct threads sh = { .size = 2 };
+	struct bad b[2];
+	pthread_t th[2];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(pthread_barrier_init(&sh.bar, NULL, 2), 0);
+	for (i = 0; i < 2; i++) {
+		memset(&b[i], 0, sizeof(b[i]));
+		b[i].c.sh = &sh;
+		b[i].c.rank = i;
+		assert_int_equal(pthread_create(&th[i], NULL, fail_one_main,
+						&b[i]), 0);
+	}
+	for (i = 0; i < 2; i++)
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+	pthread_barrier_destroy(&sh.bar);
+	assert_int_equal(b[0].ret, -ECANCELED);
+	assert_int_equal(b[1].ret, -EPROTO);
+}
+
 static void
 test_refused(void **state)
 {
@@ -420,6 +471,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window_rules),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_error_shared),
 		cmocka_unit_test(test_toy_same_over_partitions),
 	};
 
