@@ -1449,6 +1449,24 @@ llr_counters_read(const struct ibexlink_llr *x, uint64_t *c)
 	c[C_LLR_NOBUF] = __atomic_load_n(&x->replay_nobuf, __ATOMIC_RELAXED);
 }
 
+int
+ibexlink_llr_stats(uint16_t port_id, struct ibex_llr_stats *st)
+{
+	const struct ibexlink_port *pt = ibexlink_port_of(port_id);
+	unsigned int i;
+
+	if (pt == NULL)
+		return -ENODEV;
+	if (pt->llr == NULL)
+		return -ENOENT;
+	for (i = 0; i < RTE_DIM(llr_xstats); i++)
+		*(uint64_t *)((char *)st + llr_xstats[i].off) =
+			__atomic_load_n((const uint64_t *)
+				((const char *)&pt->llr->l.st +
+				 llr_xstats[i].off), __ATOMIC_RELAXED);
+	return 0;
+}
+
 /* xstats of @p pt: the base ones, and LLR's when it has LLR. */
 static unsigned int
 xstats_count(const struct ibexlink_port *pt)
