@@ -68,6 +68,9 @@ struct fabric {
 	const char *pfc_watchdog;
 	/** --cbfc: every CBFC port's `cbfc P KEYS`; NULL: the defaults. */
 	const char *cbfc;
+	/** --llr: UEC LLR on every link end (net_ibexlink llr=PRESET);
+	 * NULL or "off": none. */
+	const char *llr;
 	/** --ecmp: how every ECMP group chooses, as `ecmp NAME adaptive
 	 * MODE` ("packet", "flowlet 20"); NULL: the flow hash. */
 	const char *ecmp;

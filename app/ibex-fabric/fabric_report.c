@@ -25,7 +25,9 @@
 #include "ibex_gen_report.h"
 #include "ibex_hist.h"
 #include "ibex_json.h"
+#include "ibex_llr.h"
 #include "ibex_pdev.h"
+#include "ibexlink.h"
 
 static uint64_t
 tsc_ns(uint64_t t)
@@ -108,6 +110,22 @@ hop_read(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o)
 		o->hr_peak = RTE_MAX(o->hr_peak, (uint64_t)v.hr_peak[i]);
 	}
 	return 0;
+}
+
+/* The LLR counters of switch port @p p's link end, when it runs LLR. */
+static void
+hop_llr(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o)
+{
+	struct ibex_llr_stats st;
+
+	if (ibexlink_llr_stats(dp->port_id[p], &st) != 0)
+		return;
+	o->llr = true;
+	o->llr_tx_replay = st.tx_replay;
+	o->llr_rx_nack = st.rx_nack_ctl_os;
+	o->llr_tx_nack = st.tx_nack_ctl_os;
+	o->llr_rx_bad = st.rx_bad;
+	o->llr_tx_discard = st.tx_discard;
 }
 
 /* Frames that reached the RX ring of a link end after it filled (the
@@ -198,6 +216,7 @@ fabric_hops_read(const struct fabric *f, double elapsed_s,
 					h->port);
 			hop_missed(f, &f->sw[i], dp, p, &h->rx_missed,
 				   &h->peer_rx_missed);
+			hop_llr(dp, p, h);
 		}
 	}
 	return 0;

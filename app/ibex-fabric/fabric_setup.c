@@ -531,22 +531,57 @@ end_runs_pfc(const struct fabric *f, struct ibex_fabric_end e)
 	return false;
 }
 
+/* "node:port" of end @p e of link @p lk, for messages. */
+static void
+link_end_name(const struct fabric *f, const struct ibex_fabric_link *lk,
+	      unsigned int e, char *buf, size_t len)
+{
+	const struct ibex_fabric_node *n = &f->topo.nodes[lk->end[e].node];
+
+	snprintf(buf, len, "%s:%s", n->name, n->port[lk->end[e].port].name);
+}
+
+/* The LLR preset of link @p lk: its own `llr:`, else --llr's; NULL for
+ * none. */
+static const char *
+link_llr(const struct fabric *f, const struct ibex_fabric_link *lk)
+{
+	const char *p = lk->llr[0] != '\0' ? lk->llr : f->llr;
+
+	return p != NULL && strcmp(p, "off") != 0 ? p : NULL;
+}
+
 /* One link: its first end with the wire's rate and delay, the second
  * naming the first; a rank's end obeys PFC as a NIC's MAC would when the
- * switch port it faces runs PFC. */
+ * switch port it faces runs PFC. With LLR both ends get its profile: it
+ * protects both directions whichever end asks. */
 static int
 link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
 {
 	const struct ibex_fabric_link *lk = &f->topo.links[l];
-	char dev[2][RTE_DEV_NAME_MAX_LEN], args[2][160];
+	char dev[2][RTE_DEV_NAME_MAX_LEN], args[2][224], llr[32] = "";
+	char name[2][IBEX_FABRIC_HOP_TO_LEN];
 	uint16_t ids[2];
 	unsigned int e;
 	int ret;
 
+	for (e = 0; e < 2; e++)
+		link_end_name(f, lk, e, name[e], sizeof(name[e]));
+	if (link_llr(f, lk) != NULL)
+		snprintf(llr, sizeof(llr), ",llr=%s", link_llr(f, lk));
 	for (e = 0; e < 2; e++) {
 		bool rank = rank_of(f, lk->end[e].node) >= 0;
 		bool pfc = rank && end_runs_pfc(f, lk->end[1 - e]);
 
+		/* The MAC that obeys PFC has no LLR (net_ibexlink). */
+		if (pfc && llr[0] != '\0') {
+			snprintf(err, errlen, "%s:%d: link %s - %s: LLR on a "
+				 "link whose rank obeys PFC (%s runs fc pfc): "
+				 "not supported, net_ibexlink has no LLR with "
+				 "pfc=on", f->topo.origin, lk->line, name[0],
+				 name[1], name[1 - e]);
+			return -ENOTSUP;
+		}
 		fabric_link_dev(l, e, dev[e], sizeof(dev[e]));
 		/* A switch's processing time is its egress wire's extra
 		 * delay (--switch-latency); under the virtual clock its
@@ -554,24 +589,20 @@ link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
 		 * switch's scheduler does, so its frames wait in its lanes
 		 * where flow control and arbitration reach them. */
 		snprintf(args[e], sizeof(args[e]), "rate=%" PRIu64 ",delay=%"
-			 PRIu64 "ps,pfc=%s,loss=%.9g,corrupt=%.9g%s",
+			 PRIu64 "ps,pfc=%s,loss=%.9g,corrupt=%.9g%s%s",
 			 lk->rate_bps,
 			 lk->delay_ps + (rank ? 0 : f->switch_latency_ps),
 			 pfc ? "on" : "off", lk->loss, lk->corrupt,
 			 !rank && f->virtual_clock ? ",tx_window=1ns,ring_slack="
-			 RTE_STR(FABRIC_RING_SLACK) : "");
+			 RTE_STR(FABRIC_RING_SLACK) : "", llr);
 	}
 	/* In-process devices, not ethdevs: a fabric has more link ends than
 	 * DPDK's RTE_MAX_ETHPORTS. */
 	ret = ibexlink_pair_create(dev[0], args[0], dev[1], args[1], ids);
 	if (ret < 0) {
-		snprintf(err, errlen, "%s:%d: link %s:%s - %s:%s: cannot create "
+		snprintf(err, errlen, "%s:%d: link %s - %s: cannot create "
 			 "%s,%s / %s,%s: %s", f->topo.origin, lk->line,
-			 f->topo.nodes[lk->end[0].node].name,
-			 f->topo.nodes[lk->end[0].node].port[lk->end[0].port].name,
-			 f->topo.nodes[lk->end[1].node].name,
-			 f->topo.nodes[lk->end[1].node].port[lk->end[1].port].name,
-			 dev[0], args[0], dev[1], args[1],
+			 name[0], name[1], dev[0], args[0], dev[1], args[1],
 			 ret == -ENOSPC ? "more link ends than one process holds "
 			 "(IBEX_PDEV_MAX)" : strerror(-ret));
 		return ret;

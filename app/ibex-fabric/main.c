@@ -34,6 +34,7 @@
 #include "ibex_fabric_part.h"
 #include "ibex_gen_builtin.h"
 #include "ibex_gen_report.h"
+#include "ibex_llr.h"
 #include "ibex_memif_sock.h"
 #include "ibex_meta.h"
 #include "ibex_metrics.h"
@@ -65,6 +66,7 @@ struct app_opts {
 	uint32_t pfc_reaction_us;
 	const char *pfc_watchdog; /* --pfc-watchdog, NULL: the default */
 	const char *cbfc;        /* --cbfc, NULL: the defaults */
+	const char *llr;         /* --llr, NULL: none */
 	const char *ecmp;        /* --ecmp, NULL: the flow hash */
 	unsigned int routing;    /* --routes */
 	const char *kind_map;    /* --kind-map, NULL: the file's */
@@ -101,6 +103,10 @@ usage(const char *prog)
 	       "                       N us (the lcores are shared; docs/fabric.md)\n"
 	       "  --cbfc 'KEYS'        with --fc cbfc: every port's `cbfc PORT KEYS`\n"
 	       "                       (e.g. 'cc-timer-us 0', 'credit-size 256')\n"
+	       "  --llr PRESET         UEC link-level retry on every link end:\n"
+	       "                       off, 200g-5m, 200g-40m, 400g-5m, 400g-40m\n"
+	       "                       or 800g-40m (net_ibexlink llr=; docs/llr.md);\n"
+	       "                       not with --fc pfc or credit-pfc\n"
 	       "  --pfc-watchdog 'SPEC' with --fc: every PFC port's watchdog, as\n"
 	       "                       `pfc PORT watchdog SPEC` (e.g. 'alarm',\n"
 	       "                       'drop detect-ms 2000')\n"
@@ -180,6 +186,21 @@ parse_uint(const char *name, const char *s, long lo, long hi,
 	return 0;
 }
 
+/* LLR is the MAC's, and net_ibexlink's MAC that obeys PFC has none:
+ * --llr with a --fc that puts PFC on a link is refused here, before the
+ * links are made, rather than by the first link the driver refuses. */
+static int
+llr_fc_check(const struct app_opts *o)
+{
+	if (o->llr == NULL || strcmp(o->llr, "off") == 0 || o->fc == NULL ||
+	    (strcmp(o->fc, "pfc") != 0 && strcmp(o->fc, "credit-pfc") != 0))
+		return 0;
+	fprintf(stderr, "ibex-fabric: --llr %s with --fc %s: not supported "
+		"(net_ibexlink has no LLR on a MAC that obeys PFC); take --fc "
+		"none, credit or cbfc, or --llr off\n", o->llr, o->fc);
+	return -EINVAL;
+}
+
 static int
 parse_args(int argc, char **argv, struct app_opts *o)
 {
@@ -191,6 +212,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		{ "pfc-reaction-us", required_argument, NULL, 'r' },
 		{ "pfc-watchdog", required_argument, NULL, 'W' },
 		{ "cbfc", required_argument, NULL, 'B' },
+		{ "llr", required_argument, NULL, 'l' },
 		{ "ecmp", required_argument, NULL, 'E' },
 		{ "routes", required_argument, NULL, 'R' },
 		{ "kind-map", required_argument, NULL, 'K' },
@@ -250,6 +272,16 @@ parse_args(int argc, char **argv, struct app_opts *o)
 				return -EINVAL;
 			}
 			o->cbfc = optarg;
+			break;
+		case 'l':
+			if (strcmp(optarg, "off") != 0 &&
+			    ibex_llr_preset(optarg) == NULL) {
+				fprintf(stderr, "ibex-fabric: --llr: off, "
+					"200g-5m, 200g-40m, 400g-5m, 400g-40m or "
+					"800g-40m, not '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->llr = optarg;
 			break;
 		case 'R':
 			if (strcmp(optarg, "updown") == 0) {
@@ -329,7 +361,7 @@ parse_args(int argc, char **argv, struct app_opts *o)
 		return -EINVAL;
 	}
 	o->topology = argv[optind];
-	return 0;
+	return llr_fc_check(o);
 }
 
 /* Worker lcores the switches get: all but the generator's. */
@@ -385,6 +417,7 @@ check_only(int argc, char **argv)
 		f->pfc_reaction_us = o.pfc_reaction_us;
 		f->pfc_watchdog = o.pfc_watchdog;
 		f->cbfc = o.cbfc;
+		f->llr = o.llr;
 		f->ecmp = o.ecmp;
 		f->routing = o.routing;
 		f->kind_map = o.kind_map;
@@ -679,6 +712,7 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	f->pfc_reaction_us = o->pfc_reaction_us;
 	f->pfc_watchdog = o->pfc_watchdog;
 	f->cbfc = o->cbfc;
+	f->llr = o->llr;
 	f->ecmp = o->ecmp;
 	f->routing = o->routing;
 	f->kind_map = o->kind_map;

@@ -765,7 +765,9 @@ main(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		printf("ibex-switch: metrics at http://%s/metrics\n",
+		/* a bare PORT binds 127.0.0.1: say the URL that answers */
+		printf("ibex-switch: metrics at http://%s%s/metrics\n",
+		       strchr(opts.metrics, ':') == NULL ? "127.0.0.1:" : "",
 		       opts.metrics);
 	}
 	ret = run(dp, &opts, sock);

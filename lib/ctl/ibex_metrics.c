@@ -5,9 +5,10 @@
  * Families are generated from the counter sets' X-macro lists (through
  * their descriptions in ibex_counters.c), so a counter added to a set
  * appears here too: a port counter <key> is ibex_port_<key>_total, a lane
- * counter ibex_lane_<key>_total, a counter whose unit says "gauge" is a
- * gauge without _total. The drops are one family with a reason label,
- * the residence times one histogram family in seconds.
+ * counter ibex_lane_<key>_total, a CBFC port or VC counter
+ * ibex_cbfc_<key>_total, a counter whose unit says "gauge" is a gauge
+ * without _total. The drops are one family with a reason label, the
+ * residence times one histogram family in seconds.
  *
  * libmicrohttpd (Debian 12: libmicrohttpd12) serves: it is maintained
  * (GNU), packaged in Debian, and runs its own thread that sleeps in
@@ -53,6 +54,9 @@ struct port_snap {
 	uint64_t fc_lane[IBEX_VL_COUNT][IBEX_FC_LANE_CNT_NB];
 	unsigned int nb_lanes;            /* lanes 0..nb_lanes-1 run */
 	uint64_t lane[IBEX_VL_COUNT][IBEX_LANE_CNT_NB];
+	bool cbfc;                        /* fc cbfc: SAI's counters */
+	uint64_t cbfc_cnt[IBEX_CBFC_CNT_NB];
+	uint64_t cbfc_vc[IBEX_VL_COUNT][IBEX_CBFC_VC_CNT_NB];
 };
 
 /* Residence histogram bounds, seconds: 100 ns .. 100 ms, 1-2.5-5 steps. */
@@ -119,6 +123,19 @@ family_of(struct render *r, const char *prefix, const struct ibex_cnt_desc *d)
 		       IBEX_OM_COUNTER, d->help);
 }
 
+/* A CBFC port's counters and its lossless VCs' (the same view and sets
+ * as ibex-ctl show cbfc). */
+static void
+snapshot_cbfc(struct port_snap *ps, const struct ibex_dp_fc_view *fc)
+{
+	unsigned int vc;
+
+	ps->cbfc = true;
+	ibex_cbfc_cnt_values(&fc->cbfc, ps->cbfc_cnt);
+	for (vc = 0; vc < IBEX_VL_COUNT; vc++)
+		ibex_cbfc_vc_cnt_values(&fc->cbfc, vc, ps->cbfc_vc[vc]);
+}
+
 static int
 snapshot(struct render *r)
 {
@@ -168,6 +185,8 @@ snapshot(struct render *r)
 			memcpy(ps->paused_ns, fc.paused_ns, sizeof(ps->paused_ns));
 			for (vl = 0; vl < IBEX_VL_COUNT; vl++)
 				ibex_fc_lane_cnt_values(&fc, vl, ps->fc_lane[vl]);
+			if (fc.mode == IBEX_FC_CBFC)
+				snapshot_cbfc(ps, &fc);
 		}
 	}
 	return 0;
@@ -308,6 +327,48 @@ render_fc(struct render *r)
 	}
 }
 
+/* CBFC: ibex_cbfc_<key> per port and, per lossless VC (the port's lossless
+ * lanes), ibex_cbfc_<vc key> with a vc label; only ports in fc cbfc. */
+static void
+render_cbfc(struct render *r)
+{
+	struct labels lb;
+	unsigned int i, s, vc;
+	uint16_t p;
+
+	for (i = 0; i < ibex_cbfc_cnt_set.n; i++) {
+		family_of(r, "ibex_cbfc_", &ibex_cbfc_cnt_set.desc[i]);
+		for (s = 0; s < r->n; s++)
+			for (p = 0; p < r->dps[s]->nb_ports; p++) {
+				const struct port_snap *ps = &r->snap[s][p];
+
+				if (!ps->cbfc)
+					continue;
+				labels_port(&lb, r, s, p);
+				ibex_om_u64(&r->m, lb.l, lb.n, ps->cbfc_cnt[i]);
+			}
+	}
+	for (i = 0; i < ibex_cbfc_vc_cnt_set.n; i++) {
+		family_of(r, "ibex_cbfc_", &ibex_cbfc_vc_cnt_set.desc[i]);
+		for (s = 0; s < r->n; s++)
+			for (p = 0; p < r->dps[s]->nb_ports; p++) {
+				const struct port_snap *ps = &r->snap[s][p];
+
+				if (!ps->cbfc)
+					continue;
+				for (vc = 0; vc < IBEX_VL_COUNT; vc++) {
+					if (((ps->lossless >> vc) & 1) == 0)
+						continue;
+					labels_port(&lb, r, s, p);
+					snprintf(lb.vl, sizeof(lb.vl), "%u", vc);
+					labels_add(&lb, "vc", lb.vl);
+					ibex_om_u64(&r->m, lb.l, lb.n,
+						    ps->cbfc_vc[vc][i]);
+				}
+			}
+	}
+}
+
 /* One lane's residence histogram: ibex's log-linear TSC buckets (1/128
  * relative width) folded into res_le by each bucket's upper edge, so a
  * bucket's count is never placed below the values it holds. */
@@ -378,6 +439,7 @@ ibex_metrics_render(struct ibex_dp *const *dps, const char *const *names,
 		render_ports(&r);
 		render_lanes(&r);
 		render_fc(&r);
+		render_cbfc(&r);
 		render_residence(&r);
 		ret = ibex_om_finish(&r.m);
 	}

@@ -258,7 +258,7 @@ struct ibex_lane_counters {
 #define IBEX_CBFC_VC_COUNTERS(X) \
 	X(vc_credits_used, (c)->vc_used[vc], "vc-used", 8, "credits, gauge", \
 	  "credits the VC has in use (SAI_VIRTUAL_CHANNEL_STAT_SENDER_CREDITS_USED)") \
-	X(vc_credit_limit, (c)->vc_limit[vc], "vc-limit", 8, "credits", \
+	X(vc_credit_limit, (c)->vc_limit[vc], "vc-limit", 8, "credits, gauge", \
 	  "the VC's sender credit limit (S_CL)") \
 	X(vc_credits_used_watermark, (c)->vc_used_watermark[vc], "vc-used-wm", \
 	  10, "credits, gauge", "most credits the VC had in use at once") \

@@ -18,6 +18,7 @@
 #include "ibex_conf.h"
 #include "ibex_fabric.h"
 #include "ibex_fabric_part.h"
+#include "ibex_llr.h"
 #include "ibex_pkt.h"
 #include "ibex_units.h"
 
@@ -178,6 +179,22 @@ prob_of(struct ctx *c, const yaml_node_t *n, const char *what, double *p)
 		return fail(c, n, "%s '%s': expected a probability like "
 			    "1e-4, 0.001, 0.5%%", what, s);
 	*p = v;
+	return 0;
+}
+
+/* A link's LLR: off or a preset net_ibexlink's llr= takes. */
+static int
+llr_of(struct ctx *c, const yaml_node_t *n, char *llr)
+{
+	const char *s;
+	int ret = want_scalar(c, n, "llr", &s);
+
+	if (ret != 0)
+		return ret;
+	if (strcmp(s, "off") != 0 && ibex_llr_preset(s) == NULL)
+		return fail(c, n, "llr '%s': expected off, 200g-5m, 200g-40m, "
+			    "400g-5m, 400g-40m or 800g-40m", s);
+	snprintf(llr, IBEX_FABRIC_LLR_LEN, "%s", s);
 	return 0;
 }
 
@@ -937,14 +954,16 @@ link_one(struct ctx *c, const yaml_node_t *v)
 			ret = prob_of(c, val, "loss", &l->loss);
 		else if (ks != NULL && strcmp(ks, "corrupt") == 0)
 			ret = prob_of(c, val, "corrupt", &l->corrupt);
+		else if (ks != NULL && strcmp(ks, "llr") == 0)
+			ret = llr_of(c, val, l->llr);
 		else if (ks != NULL && strcmp(ks, "type") == 0)
 			ret = 0; /* veth: link_type's */
 		else if (ks != NULL && in_list(clab_link_keys, ks))
 			clab_ignored(c, "link", key, ks);
 		else
 			return fail(c, key, "link: unknown key '%s' (expected "
-				    "endpoints, rate, delay, loss, corrupt, or "
-				    "containerlab's type, mtu, vars, labels)",
+				    "endpoints, rate, delay, loss, corrupt, llr, "
+				    "or containerlab's type, mtu, vars, labels)",
 				    ks != NULL ? ks : "?");
 		if (eps != val && ret != 0)
 			return ret;

@@ -100,6 +100,9 @@ struct ibex_fabric_end {
 	uint16_t port;
 };
 
+/** Longest `llr:` preset name of a link, with its NUL. */
+#define IBEX_FABRIC_LLR_LEN 16
+
 struct ibex_fabric_link {
 	struct ibex_fabric_end end[2];
 	uint64_t rate_bps;       /**< line rate, bit/s */
@@ -108,6 +111,9 @@ struct ibex_fabric_link {
 				      each way (net_ibexlink's loss=) */
 	double corrupt;          /**< probability a frame arrives with a bit
 				      flipped, each way (corrupt=) */
+	/** `llr:` UEC LLR on both ends, "off" or a preset of lib/llr
+	 * (net_ibexlink's llr=); "": not given (ibex-fabric --llr's). */
+	char llr[IBEX_FABRIC_LLR_LEN];
 	int line;                /**< where the link is written */
 };
 

@@ -41,6 +41,32 @@ ibex_fabric_hop_dropped(const struct ibex_fabric_hop *h)
 	return sum;
 }
 
+/* LLR at the switch ports' link ends, summed: what the links repaired
+ * and what they gave up on. Nothing when no end runs it. */
+static void
+print_llr(FILE *o, const struct ibex_fabric_hops *t)
+{
+	uint64_t replay = 0, nack = 0, bad = 0, discard = 0;
+	unsigned int i, ends = 0;
+
+	for (i = 0; i < t->n; i++) {
+		const struct ibex_fabric_hop *h = &t->hop[i];
+
+		if (!h->llr)
+			continue;
+		ends++;
+		replay += h->llr_tx_replay;
+		nack += h->llr_rx_nack;
+		bad += h->llr_rx_bad;
+		discard += h->llr_tx_discard;
+	}
+	if (ends == 0)
+		return;
+	fprintf(o, "llr: %u switch link ends: %" PRIu64 " frames arrived bad, "
+		"%" PRIu64 " NACKs, %" PRIu64 " frames replayed, %" PRIu64
+		" given up\n", ends, bad, nack, replay, discard);
+}
+
 void
 ibex_fabric_hops_print(FILE *o, const struct ibex_fabric_hops *t)
 {
@@ -75,6 +101,7 @@ ibex_fabric_hops_print(FILE *o, const struct ibex_fabric_hops *t)
 	fprintf(o, "links: %" PRIu64 " frames missed at a full RX ring of a "
 		"switch port, %" PRIu64 " at a rank's (a poller away longer "
 		"than its ring lasts)\n", missed_sw, missed_rank);
+	print_llr(o, t);
 }
 
 /* The hop's drops by reason, those that are not 0. */
@@ -125,6 +152,13 @@ json_hop(FILE *o, const struct ibex_fabric_hop *h)
 		", \"cbfc_recovered\": %" PRIu64
 		", \"cbfc_used_watermark\": %" PRIu64, h->xoff_tx, h->xon_tx,
 		h->buf_peak, h->hr_peak, h->cbfc_recovered, h->cbfc_used_wm);
+	if (h->llr)
+		fprintf(o, ", \"llr_tx_replay\": %" PRIu64
+			", \"llr_rx_nack_ctl_os\": %" PRIu64
+			", \"llr_tx_nack_ctl_os\": %" PRIu64
+			", \"llr_rx_bad\": %" PRIu64 ", \"llr_tx_discard\": %"
+			PRIu64, h->llr_tx_replay, h->llr_rx_nack,
+			h->llr_tx_nack, h->llr_rx_bad, h->llr_tx_discard);
 	json_drops(o, h);
 	fprintf(o, "}");
 }

@@ -61,6 +61,14 @@ struct ibex_fabric_hop {
 				      lanes (as ingress) at once, past the
 				      lane's reserved share (0: never) */
 	uint64_t hr_peak;        /**< most PFC headroom blocks of one lane */
+	/** UEC LLR on its link end (net_ibexlink llr=): its counters of
+	 * the same names (docs/llr.md), else all 0 and out of the JSON. */
+	bool llr;
+	uint64_t llr_tx_replay;  /**< frames it sent again */
+	uint64_t llr_rx_nack;    /**< NACKs the far end sent it */
+	uint64_t llr_tx_nack;    /**< NACKs it sent (frames it refused) */
+	uint64_t llr_rx_bad;     /**< frames that arrived with a bad FCS */
+	uint64_t llr_tx_discard; /**< frames it gave up on (never silent) */
 };
 
 /** The per-hop report of one run. */
@@ -84,7 +92,8 @@ void ibex_fabric_hop_rx(struct ibex_fabric_hop *h, uint64_t rx_all,
 /** Frames hop @p h dropped, all reasons (the sum of its drop[]). */
 uint64_t ibex_fabric_hop_dropped(const struct ibex_fabric_hop *h);
 
-/** The per-hop table, and the line of frames missed at the links' ends. */
+/** The per-hop table, the line of frames missed at the links' ends and,
+ * when a link end runs LLR, the line of its replays. */
 void ibex_fabric_hops_print(FILE *o, const struct ibex_fabric_hops *t);
 
 /**

@@ -1072,25 +1072,36 @@ llr_rx_one(struct ibexlink_llr *x, void *obj)
 	return NULL;
 }
 
-/* Frames that arrived by @p now, through the LLR receiver. */
-static uint16_t
-llr_rx_frames(struct ibexlink_port *pt, struct ibexlink_llr *x,
-	      struct ibexlink_rxq *rq, struct rte_mbuf **bufs, uint16_t n,
-	      uint64_t now)
+/* What the receiving MAC does with one arrival (at @p arr): the frame to
+ * deliver, or NULL when it kept it (freed). */
+typedef struct rte_mbuf *(*rx_check_t)(struct ibexlink_port *pt, void *obj,
+				       uint64_t arr);
+
+/*
+ * The frames of the peer's wire that arrived by @p now, each through
+ * @p check, into @p bufs (at most @p n), counted on @p rq; @p taken gets
+ * every arrival taken, kept or not. Always inlined with a constant
+ * @p check, so each rx_burst has its own loop with no indirect call.
+ */
+static __rte_always_inline uint16_t
+rx_take(struct ibexlink_port *pt, struct ibexlink_rxq *rq,
+	struct rte_mbuf **bufs, uint16_t n, uint64_t now, rx_check_t check,
+	uint64_t *taken)
 {
 	struct ibexlink_ring *r = pt->peer->tx->ring;
-	uint64_t arr[IBEXLINK_BURST], bytes = 0, taken = 0;
+	uint64_t arr[IBEXLINK_BURST], bytes = 0;
 	uint16_t got = 0;
 	unsigned int k, i;
 
+	*taken = 0;
 	while (got < n) {
 		void *tmp[IBEXLINK_BURST];
 		unsigned int want = RTE_MIN(n - got, IBEXLINK_BURST);
 
 		k = ibexlink_ring_take(r, now, tmp, arr, want, NULL);
-		taken += k;
+		*taken += k;
 		for (i = 0; i < k; i++) {
-			struct rte_mbuf *m = llr_rx_one(x, tmp[i]);
+			struct rte_mbuf *m = check(pt, tmp[i], arr[i]);
 
 			if (m == NULL)
 				continue;
@@ -1107,10 +1118,28 @@ llr_rx_frames(struct ibexlink_port *pt, struct ibexlink_llr *x,
 		if (k < want)
 			break;
 	}
-	if (unlikely(ibex_clock_is_virtual()))
-		virt_takes += taken;
 	count_add(&rq->frames, got);
 	count_add(&rq->bytes, bytes);
+	return got;
+}
+
+static struct rte_mbuf *
+rx_check_llr(struct ibexlink_port *pt, void *obj, uint64_t arr)
+{
+	RTE_SET_USED(arr);
+	return llr_rx_one(pt->llr, obj);
+}
+
+/* Frames that arrived by @p now, through the LLR receiver. */
+static uint16_t
+llr_rx_frames(struct ibexlink_port *pt, struct ibexlink_rxq *rq,
+	      struct rte_mbuf **bufs, uint16_t n, uint64_t now)
+{
+	uint64_t taken;
+	uint16_t got = rx_take(pt, rq, bufs, n, now, rx_check_llr, &taken);
+
+	if (unlikely(ibex_clock_is_virtual()))
+		virt_takes += taken;
 	return got;
 }
 
@@ -1134,7 +1163,7 @@ eth_rx_llr(struct ibexlink_rxq *rq, struct rte_mbuf **bufs, uint16_t n)
 					      memory_order_acquire))
 		return 0;
 	llr_in(pt, x, now);
-	got = llr_rx_frames(pt, x, rq, bufs, n, now);
+	got = llr_rx_frames(pt, rq, bufs, n, now);
 	left = llr_out(pt, d, x, now);
 	llr_emit(pt, x, now);
 	if (unlikely(ibex_clock_is_virtual())) {
@@ -1236,52 +1265,40 @@ rx_pfc_consume(struct ibexlink_port *pt, struct rte_mbuf *m, uint64_t arr)
 	return true;
 }
 
+/* Without LLR: every arrival is delivered, but a PFC frame to a MAC that
+ * obeys PFC, which takes it. */
+static struct rte_mbuf *
+rx_check_plain(struct ibexlink_port *pt, void *obj, uint64_t arr)
+{
+	struct rte_mbuf *m = obj;
+
+	if (pt->pfc && rx_pfc_consume(pt, m, arr)) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	return m;
+}
+
 static uint16_t
 eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 {
 	struct ibexlink_rxq *rq = queue;
 	struct ibexlink_port *pt = rq->port;
-	struct ibexlink_port *peer = pt->peer;
-	uint64_t arr[IBEXLINK_BURST];
-	uint64_t now, bytes = 0, pfc = 0;
-	uint16_t got = 0, k, i;
+	uint64_t now, taken, pfc;
+	uint16_t got;
 
 	if (unlikely(pt->llr != NULL))
 		return eth_rx_llr(rq, bufs, n);
 	now = now_ps();
-	if (unlikely(peer == NULL))
+	if (unlikely(pt->peer == NULL))
 		return 0;
 	if (atomic_load_explicit(&pt->staged, memory_order_relaxed))
 		mac_run(pt, now);
-	while (got < n) {
-		void *tmp[IBEXLINK_BURST];
-		unsigned int want = RTE_MIN(n - got, IBEXLINK_BURST);
-
-		k = ibexlink_ring_take(peer->tx->ring, now, tmp, arr, want,
-				       NULL);
-		for (i = 0; i < k; i++) {
-			struct rte_mbuf *m = tmp[i];
-
-			if (pt->pfc && rx_pfc_consume(pt, m, arr[i])) {
-				rte_pktmbuf_free(m);
-				pfc++;
-				continue;
-			}
-			m->port = pt->port_id;
-			if (rq->ts_off >= 0) {
-				*RTE_MBUF_DYNFIELD(m, rq->ts_off,
-						   rte_mbuf_timestamp_t *) =
-					arr[i];
-				m->ol_flags |= rq->ts_flag;
-			}
-			bytes += rte_pktmbuf_pkt_len(m);
-			bufs[got++] = m;
-		}
-		if (k < want)
-			break;
-	}
+	got = rx_take(pt, rq, bufs, n, now, rx_check_plain, &taken);
+	/* what was taken and not delivered, the MAC took as PFC */
+	pfc = taken - got;
 	if (unlikely(ibex_clock_is_virtual()))
-		virt_takes += got + pfc;
+		virt_takes += taken;
 	if (pfc != 0) {
 		count_add(&rq->pfc_frames, pfc);
 		/* A pause may have ended or begun: let the MAC look again. */
@@ -1290,8 +1307,6 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	if (unlikely(ibex_clock_is_virtual()) &&
 	    atomic_load_explicit(&pt->staged, memory_order_relaxed))
 		tx_wake(pt, now);
-	count_add(&rq->frames, got);
-	count_add(&rq->bytes, bytes);
 	return got;
 }
 
@@ -1447,6 +1462,24 @@ llr_counters_read(const struct ibexlink_llr *x, uint64_t *c)
 			__ATOMIC_RELAXED);
 	c[C_LLR_CTL_LOST] = __atomic_load_n(&x->ctl_lost, __ATOMIC_RELAXED);
 	c[C_LLR_NOBUF] = __atomic_load_n(&x->replay_nobuf, __ATOMIC_RELAXED);
+}
+
+int
+ibexlink_llr_stats(uint16_t port_id, struct ibex_llr_stats *st)
+{
+	const struct ibexlink_port *pt = ibexlink_port_of(port_id);
+	unsigned int i;
+
+	if (pt == NULL)
+		return -ENODEV;
+	if (pt->llr == NULL)
+		return -ENOENT;
+	for (i = 0; i < RTE_DIM(llr_xstats); i++)
+		*(uint64_t *)((char *)st + llr_xstats[i].off) =
+			__atomic_load_n((const uint64_t *)
+				((const char *)&pt->llr->l.st +
+				 llr_xstats[i].off), __ATOMIC_RELAXED);
+	return 0;
 }
 
 /* xstats of @p pt: the base ones, and LLR's when it has LLR. */

@@ -149,6 +149,15 @@ bool ibexlink_port_rx_idle(const struct ibexlink_port *pt);
  */
 int ibexlink_set_faults(uint16_t port_id, const char *args);
 
+struct ibex_llr_stats;
+
+/**
+ * The LLR counters of port @p port_id (lib/llr's struct, the llr_* xstats
+ * an in-process device cannot give), read whole from any thread.
+ * @return 0, -ENOENT (no LLR either way), -ENODEV (not an ibexlink port).
+ */
+int ibexlink_llr_stats(uint16_t port_id, struct ibex_llr_stats *st);
+
 /** Frames committed to a wire, frames taken by a receiver and LLR control
  * ordered sets taken, all links, since the start (counted under the
  * virtual clock only): whether a round of the executive did anything. */

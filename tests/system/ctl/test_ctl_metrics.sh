@@ -4,7 +4,9 @@
 # ibex-switch --metrics (docs/metrics.md), scraped by a real Prometheus.
 #
 # A switch with traffic (net_null ports receive all the time; p2 runs
-# PFC and p3 credits so their families have samples) serves /metrics on
+# PFC and p3 credits so their families have samples; p4 runs CBFC and the
+# frames p0 and p1 receive go to it, where its peer returns no credit, so
+# its VC fills and the send rule holds frames back) serves /metrics on
 # a free localhost port given as a bare PORT (the default address is
 # 127.0.0.1). The test checks:
 #   - a bad --metrics address, and a port in use, are refused with the
@@ -14,6 +16,11 @@
 #     content type and ends with "# EOF";
 #   - every port counter of `ibex-ctl --json show ports`, drops by reason
 #     included, is a family sample, none above the later ibex-ctl value;
+#   - every counter of `ibex-ctl --json show cbfc` is an ibex_cbfc_*
+#     sample of p4 (per lossless VC with a vc label), none for another
+#     port, no counter above ibex-ctl's, and the values agree with what
+#     the port did: its VC's credits all in use (= its limit, > 0), frames
+#     held back, CC_Updates sent, no CF_Update received;
 #   - a Prometheus server (its own config, TSDB and listen port, scraping
 #     every second) reports the target up, and its query API returns
 #     ibex_port_rx_frames_total for p0: > 0 and <= the later ibex-ctl
@@ -64,10 +71,13 @@ port p2 dev net_null2 vls 2 fc pfc
 lane p2 vl 1 lossless
 port p3 dev net_null3 vls 2 fc credit
 lane p3 vl 1 lossless
+port p4 dev net_null4 vls 2 fc cbfc
+lane p4 vl 0 lossless
+fdb static 00:00:00:00:00:00 port p4
 EOF
 eal=(-l 0-1 --no-huge -m 1024 --no-pci --log-level='lib.*:notice'
      --vdev net_null0 --vdev net_null1 --vdev "net_null2,no-rx=1"
-     --vdev "net_null3,no-rx=1")
+     --vdev "net_null3,no-rx=1" --vdev "net_null4,no-rx=1")
 
 # A bad address is refused at start, with the reason.
 if "$sw" "${eal[@]}" --file-prefix="$prefix-bad" -- --config "$tmp/switch.conf" \
@@ -105,6 +115,8 @@ if ! wait_until_or_dead 120 "$swpid" get "$url"; then
 fi
 rx_moves() { [ "$(c --json show ports | jq '.ports[0].rx_frames')" -gt 0 ]; }
 wait_until 120 rx_moves || fail "p0 receives nothing"
+held_back() { [ "$(c --json show cbfc | jq '.cbfc[0].tx_blocked')" -gt 0 ]; }
+wait_until 120 held_back || fail "p4's send rule held nothing back"
 
 get "$url" >"$tmp/prom.txt"
 grep -q '^text/plain; version=0.0.4' "$tmp/ctype" ||
@@ -174,6 +186,74 @@ for b in bad:
 sys.exit(1 if bad or n < 40 else 0)
 PY
 check_ok "every ibex-ctl port counter is in /metrics, none ahead of ibex-ctl"
+
+# CBFC (show cbfc's counter sets) against ibex-ctl, scraped first.
+get "$url" >"$tmp/prom.txt"
+c --json show cbfc >"$tmp/cbfc.json"
+python3 - "$tmp/prom.txt" "$tmp/cbfc.json" <<'PY' || fail "CBFC families"
+import json, re, sys
+samples, types = {}, {}
+for line in open(sys.argv[1]):
+    m = re.match(r'^# TYPE (\w+) (\w+)$', line)
+    if m:
+        types[m.group(1)] = m.group(2)
+    m = re.match(r'^(ibex_cbfc_\w+)\{(.*)\} (\S+)$', line)
+    if m:
+        labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2)))
+        samples[(m.group(1), labels["port"], labels.get("vc"))] = float(m.group(3))
+ports = json.load(open(sys.argv[2]))["cbfc"]
+bad, n = [], 0
+def check(name, k, vc, v):
+    global n
+    for fam in (f"ibex_cbfc_{k}_total", f"ibex_cbfc_{k}"):
+        if (fam, name, vc) in samples:
+            break
+    else:
+        bad.append(f"{name} vc {vc} {k}: no sample"); return
+    # a counter never goes down; a gauge may have moved either way
+    if types.get(fam) == "counter" and samples[(fam, name, vc)] > v:
+        bad.append(f"{name} {k}: /metrics {samples[(fam, name, vc)]} > ibex-ctl {v}")
+    n += 1
+ident = {"port", "credit_size", "overhead", "cc_timer_us", "cf_min_spacing",
+         "cf_max_spacing", "port_limit", "vcs"}
+for p in ports:
+    for k, v in p.items():
+        if k not in ident:
+            check(p["port"], k, None, v)
+    for vc in p["vcs"]:
+        for k, v in vc.items():
+            if k != "vc":
+                check(p["port"], k, str(vc["vc"]), v)
+others = {k[1] for k in samples} - {p["port"] for p in ports}
+if others:
+    bad.append(f"CBFC samples for ports not in fc cbfc: {sorted(others)}")
+s = lambda fam, vc=None: samples.get((fam, "p4", vc), -1)
+limit = s("ibex_cbfc_vc_credit_limit", "0")
+print("p4: VC 0 credits used %d of %d (watermark %d), port used %d; send "
+      "rule held back %d times; CC_Updates sent %d; CF_Updates received %d"
+      % (s("ibex_cbfc_vc_credits_used", "0"), limit,
+         s("ibex_cbfc_vc_credits_used_watermark", "0"),
+         s("ibex_cbfc_sender_credits_used"), s("ibex_cbfc_tx_blocked_total"),
+         s("ibex_cbfc_cc_update_tx_total"), s("ibex_cbfc_cf_update_rx_total")))
+# Nothing returns credits (net_null has no peer): the VC is full, stays so.
+if not (limit > 0 and s("ibex_cbfc_vc_credits_used", "0") == limit ==
+        s("ibex_cbfc_vc_credits_used_watermark", "0") ==
+        s("ibex_cbfc_sender_credits_used")):
+    bad.append("p4's VC 0 is not full to its limit")
+if s("ibex_cbfc_tx_blocked_total") <= 0:
+    bad.append("the send rule held nothing back")
+if s("ibex_cbfc_cc_update_tx_total") <= 0:
+    bad.append("no CC_Update sent while credits were in use")
+if s("ibex_cbfc_cf_update_rx_total") != 0:
+    bad.append("CF_Updates received from a peer that sends none")
+if types.get("ibex_cbfc_vc_credit_limit") != "gauge":
+    bad.append("ibex_cbfc_vc_credit_limit is not a gauge")
+print(f"{n} CBFC counters compared; {len(bad)} problems")
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad or n < 14 else 0)
+PY
+check_ok "every ibex-ctl show cbfc counter is in /metrics, with p4's full VC"
 
 # A real Prometheus: its own config, TSDB and port, scraping every second.
 pport=$(free_port)

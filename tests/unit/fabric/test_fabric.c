@@ -1135,8 +1135,14 @@ test_clab_refused(void **state)
 		  "    - endpoints: [\"h1:eth1\", \"leaf1:e1\"]\n"
 		  "      speed: 10G\n",
 		  "t.clab.yml:7: link: unknown key 'speed' (expected endpoints, "
-		  "rate, delay, loss, corrupt, or containerlab's type, mtu, "
+		  "rate, delay, loss, corrupt, llr, or containerlab's type, mtu, "
 		  "vars, labels)" },
+		/* a link's LLR that is no preset */
+		{ CLAB_HEAD
+		  "    - endpoints: [\"h1:eth1\", \"leaf1:e1\"]\n"
+		  "      llr: 100g-5m\n",
+		  "t.clab.yml:7: llr '100g-5m': expected off, 200g-5m, 200g-40m, "
+		  "400g-5m, 400g-40m or 800g-40m" },
 		/* a link's fault that is no probability */
 		{ CLAB_HEAD
 		  "    - endpoints: [\"h1:eth1\", \"leaf1:e1\"]\n"

@@ -4,7 +4,8 @@
  * the table and the JSON show the same drops (a lane's drops are a part
  * of the port's, never added to them), rx counts data frames with the
  * flow-control frames beside it, and a failed run names the hops that
- * lost frames, most first, with their reasons.
+ * lost frames, most first, with their reasons; LLR's counters only for
+ * the link ends that run it.
  */
 
 #include <stdarg.h>
@@ -195,6 +196,52 @@ test_rx_data_and_fc(void **state)
 	free(json);
 }
 
+/* LLR: a link end that runs it has its counters in the JSON and in the
+ * summed line; one that does not has neither (no zeros that would read
+ * as "LLR on, nothing to repair"). */
+static void
+test_llr(void **state)
+{
+	struct ibex_fabric_hop h[3];
+	struct ibex_fabric_hops t;
+	char *txt, *json;
+
+	(void)state;
+	hops_init(&t, h);
+	txt = print_to_string(ibex_fabric_hops_print, &t);
+	json = print_to_string(ibex_fabric_hops_json, &t);
+	assert_null(strstr(txt, "llr:"));
+	assert_null(strstr(json, "llr_"));
+	free(txt);
+	free(json);
+	h[1].llr = h[2].llr = true;
+	h[1].llr_tx_replay = 26;
+	h[1].llr_rx_nack = 9;
+	h[1].llr_tx_nack = 4;
+	h[1].llr_rx_bad = 4;
+	h[2].llr_tx_replay = 10;
+	h[2].llr_rx_nack = 4;
+	h[2].llr_tx_nack = 9;
+	h[2].llr_rx_bad = 9;
+	h[2].llr_tx_discard = 2;
+	txt = print_to_string(ibex_fabric_hops_print, &t);
+	json = print_to_string(ibex_fabric_hops_json, &t);
+	assert_non_null(strstr(txt, "llr: 2 switch link ends: 13 frames "
+			       "arrived bad, 13 NACKs, 36 frames replayed, 2 "
+			       "given up\n"));
+	assert_int_equal(json_cell(json, "leaf1", "p1", "llr_tx_replay"), 26);
+	assert_int_equal(json_cell(json, "leaf1", "p1", "llr_rx_nack_ctl_os"),
+			 9);
+	assert_int_equal(json_cell(json, "spine1", "p0", "llr_tx_nack_ctl_os"),
+			 9);
+	assert_int_equal(json_cell(json, "spine1", "p0", "llr_rx_bad"), 9);
+	assert_int_equal(json_cell(json, "spine1", "p0", "llr_tx_discard"), 2);
+	/* leaf1 p0 (towards the rank) runs none: its object has no key */
+	assert_true(strstr(json, "llr_") > strstr(json, "{\"port\": \"p1\""));
+	free(txt);
+	free(json);
+}
+
 /* The losses, most first, capped; a rank's full RX ring counts, a
  * switch's far end is its own row. */
 static void
@@ -278,6 +325,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_json_drops_agree),
 		cmocka_unit_test(test_rx_data_and_fc),
+		cmocka_unit_test(test_llr),
 		cmocka_unit_test(test_losses),
 		cmocka_unit_test(test_diagnose),
 	};
