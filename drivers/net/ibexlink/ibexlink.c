@@ -78,6 +78,9 @@ RTE_LOG_REGISTER(ibexlink_logtype, pmd.net.ibexlink, INFO);
 #define IBEXLINK_DESC_MAX  4096
 #define IBEXLINK_DESC_DEF  1024
 #define IBEXLINK_BURST     32
+/* The largest frame carried between processes (a 9,216-byte jumbo and
+ * room to spare). */
+#define IBEXLINK_CARRY_MAX 16384
 /** Frames the wire ring holds beyond those in flight: committed frames not
  * yet started and arrived frames not yet polled (a receiver that stops
  * polling loses frames past this: counted as its imissed). */
@@ -1308,6 +1311,110 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	    atomic_load_explicit(&pt->staged, memory_order_relaxed))
 		tx_wake(pt, now);
 	return got;
+}
+
+/* ---- a link split between processes (ibexlink.h) ---- */
+
+/* The bytes of @p m, contiguous: its own when it has one segment, else
+ * a copy in @p buf. NULL when it does not fit. */
+static const void *
+frame_bytes(const struct rte_mbuf *m, uint8_t *buf, uint32_t cap)
+{
+	if (m->nb_segs == 1)
+		return rte_pktmbuf_mtod(m, const void *);
+	if (rte_pktmbuf_pkt_len(m) > cap)
+		return NULL;
+	return rte_pktmbuf_read(m, 0, rte_pktmbuf_pkt_len(m), buf);
+}
+
+int
+ibexlink_carry_out(struct ibexlink_port *pt, ibexlink_carry_fn fn, void *arg)
+{
+	static uint8_t buf[IBEXLINK_CARRY_MAX];
+	void *objs[IBEXLINK_BURST];
+	uint64_t arr[IBEXLINK_BURST];
+	unsigned int k, i;
+	int n = 0, ret = 0;
+
+	if (pt->llr != NULL)
+		return -ENOTSUP;
+	do {
+		k = ibexlink_ring_take(pt->tx->ring, UINT64_MAX, objs, arr,
+				       IBEXLINK_BURST, NULL);
+		for (i = 0; i < k; i++) {
+			struct rte_mbuf *m = objs[i];
+			const void *d = frame_bytes(m, buf, sizeof(buf));
+
+			if (ret == 0)
+				ret = d == NULL ? -EMSGSIZE :
+				      fn(arg, arr[i], d, rte_pktmbuf_pkt_len(m));
+			rte_pktmbuf_free(m);
+		}
+		n += (int)k;
+	} while (k == IBEXLINK_BURST);
+	return ret != 0 ? ret : n;
+}
+
+/* A frame of @p len bytes from @p data in mbufs of @p mp, chained when
+ * one does not hold it; NULL without mbufs. */
+static struct rte_mbuf *
+frame_from_bytes(struct rte_mempool *mp, const uint8_t *data, uint32_t len)
+{
+	struct rte_mbuf *head = rte_pktmbuf_alloc(mp), *seg = head;
+	uint32_t off = 0;
+
+	while (seg != NULL) {
+		uint32_t n = RTE_MIN(len - off,
+				     (uint32_t)rte_pktmbuf_tailroom(seg));
+
+		memcpy(rte_pktmbuf_mtod(seg, uint8_t *), data + off, n);
+		seg->data_len = (uint16_t)n;
+		off += n;
+		if (seg != head) {
+			head->nb_segs++;
+			head->pkt_len += n;
+		} else {
+			head->pkt_len = n;
+		}
+		if (off == len)
+			return head;
+		seg->next = rte_pktmbuf_alloc(mp);
+		seg = seg->next;
+	}
+	rte_pktmbuf_free(head);
+	return NULL;
+}
+
+int
+ibexlink_carry_in(struct ibexlink_port *pt, uint64_t arrival_ps,
+		  const void *data, uint32_t len)
+{
+	struct ibexlink_port *peer = pt->peer;
+	struct ibexlink_dir *d = pt->tx;
+	struct rte_mbuf *m;
+
+	if (pt->llr != NULL)
+		return -ENOTSUP;
+	if (peer == NULL || peer->rxq.mp == NULL)
+		return -ENODEV;
+	m = frame_from_bytes(peer->rxq.mp, data, len);
+	if (m == NULL) {
+		count_add(&d->st.overflow, 1);
+		return -ENOMEM;
+	}
+	if (!atomic_load_explicit(&peer->started, memory_order_acquire) ||
+	    !ibexlink_ring_put(d->ring, m, arrival_ps)) {
+		count_add(&d->st.overflow, 1);
+		rte_pktmbuf_free(m);
+		return -ENOSPC;
+	}
+	/* the far process counted its commit (a frame-hop) already */
+	count_add(&d->st.frames, 1);
+	count_add(&d->st.bytes, len);
+	if (ibex_clock_is_virtual())
+		ibex_clock_wake(peer->owner,
+				ibexlink_clock_cycles(&link_clock, arrival_ps));
+	return 0;
 }
 
 /* ---- the virtual clock's executive: ports and their owners ---- */

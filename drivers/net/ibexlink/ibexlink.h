@@ -167,4 +167,41 @@ uint64_t ibexlink_activity(void);
  * only. */
 uint64_t ibexlink_frame_hops(void);
 
+/*
+ * A link split between processes (docs/simulation.md, "Beyond one
+ * machine"): each process holds both ends of the pair, but runs only its
+ * own; the other end stands in for the far process's. What the local end
+ * sends stays on its wire until the executive carries it out (at a
+ * window's end, ibexlink_carry_out()) to the far process, which carries
+ * it in (ibexlink_carry_in()) on its own stand-in's wire: the far end's
+ * receiver takes it at the same arrival time as in one process. The
+ * executive's lcore, under the virtual clock. Not with LLR (its control
+ * ordered sets do not cross yet).
+ */
+
+/** One frame carried out: its arrival at the far end (ps of the link
+ * clock) and its bytes. @return 0, or an error that ends the carry. */
+typedef int (*ibexlink_carry_fn)(void *arg, uint64_t arrival_ps,
+				 const void *data, uint32_t len);
+
+/**
+ * Hand every frame @p pt has sent on its wire (and nobody has taken) to
+ * @p fn, in the wire's order, and free them.
+ * @return frames carried, -ENOTSUP (LLR on the link), or @p fn's error
+ *   (the frames are freed all the same).
+ */
+int ibexlink_carry_out(struct ibexlink_port *pt, ibexlink_carry_fn fn,
+		       void *arg);
+
+/**
+ * Put a frame the far process's end sent on the wire of @p pt, that end's
+ * stand-in here, arriving at @p arrival_ps at @p pt's peer, whose owner is
+ * woken then. The bytes go into mbufs of the peer's RX pool.
+ * @return 0; -ENOTSUP (LLR), -ENODEV (the peer has no RX queue yet),
+ *   -ENOMEM (no mbuf: counted as the peer's overflow), -ENOSPC (the wire
+ *   holds no more: counted so too).
+ */
+int ibexlink_carry_in(struct ibexlink_port *pt, uint64_t arrival_ps,
+		      const void *data, uint32_t len);
+
 #endif /* IBEXLINK_H */
