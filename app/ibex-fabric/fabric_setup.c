@@ -441,6 +441,9 @@ buffer_grown_note(const struct fabric *f)
 			(double)most * 64 / (1 << 20));
 }
 
+static int links_llr_check(const struct fabric *f, char *err,
+			   size_t errlen);
+
 int
 fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 	    char *err, size_t errlen)
@@ -488,7 +491,7 @@ fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 			return ret;
 	}
 	buffer_grown_note(f);
-	return 0;
+	return links_llr_check(f, err, errlen);
 }
 
 /* The rank index of node @p node, or -1 for a switch. */
@@ -551,6 +554,38 @@ link_llr(const struct fabric *f, const struct ibex_fabric_link *lk)
 	return p != NULL && strcmp(p, "off") != 0 ? p : NULL;
 }
 
+/* The MAC that obeys PFC has no LLR (net_ibexlink): a link with LLR whose
+ * rank faces a switch port running PFC is refused, with its line, when
+ * the fabric is loaded (so --check says it too). */
+static int
+links_llr_check(const struct fabric *f, char *err, size_t errlen)
+{
+	uint32_t l;
+	unsigned int e;
+
+	for (l = 0; l < f->topo.n_links; l++) {
+		const struct ibex_fabric_link *lk = &f->topo.links[l];
+		char name[2][IBEX_FABRIC_HOP_TO_LEN];
+
+		if (link_llr(f, lk) == NULL)
+			continue;
+		for (e = 0; e < 2; e++) {
+			if (rank_of(f, lk->end[e].node) < 0 ||
+			    !end_runs_pfc(f, lk->end[1 - e]))
+				continue;
+			link_end_name(f, lk, 0, name[0], sizeof(name[0]));
+			link_end_name(f, lk, 1, name[1], sizeof(name[1]));
+			snprintf(err, errlen, "%s:%d: link %s - %s: LLR on a "
+				 "link whose rank obeys PFC (%s runs fc pfc): "
+				 "not supported, net_ibexlink has no LLR with "
+				 "pfc=on", f->topo.origin, lk->line, name[0],
+				 name[1], name[1 - e]);
+			return -ENOTSUP;
+		}
+	}
+	return 0;
+}
+
 /* One link: its first end with the wire's rate and delay, the second
  * naming the first; a rank's end obeys PFC as a NIC's MAC would when the
  * switch port it faces runs PFC. With LLR both ends get its profile: it
@@ -573,15 +608,6 @@ link_create(struct fabric *f, uint32_t l, char *err, size_t errlen)
 		bool rank = rank_of(f, lk->end[e].node) >= 0;
 		bool pfc = rank && end_runs_pfc(f, lk->end[1 - e]);
 
-		/* The MAC that obeys PFC has no LLR (net_ibexlink). */
-		if (pfc && llr[0] != '\0') {
-			snprintf(err, errlen, "%s:%d: link %s - %s: LLR on a "
-				 "link whose rank obeys PFC (%s runs fc pfc): "
-				 "not supported, net_ibexlink has no LLR with "
-				 "pfc=on", f->topo.origin, lk->line, name[0],
-				 name[1], name[1 - e]);
-			return -ENOTSUP;
-		}
 		fabric_link_dev(l, e, dev[e], sizeof(dev[e]));
 		/* A switch's processing time is its egress wire's extra
 		 * delay (--switch-latency); under the virtual clock its

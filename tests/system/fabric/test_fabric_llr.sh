@@ -67,6 +67,12 @@ refused 2 "--llr 400g-40m with --fc credit-pfc: not supported" \
 	"$tmp/ls.yaml" --llr 400g-40m --fc credit-pfc
 refused 1 "bad_key.yaml:22: llr '100g-5m': expected off, 200g-5m" \
 	"$tmp/bad_key.yaml"
+# a link's own llr: towards a rank whose switch port runs PFC: --check
+# says so, with the link's line
+sed 's|^\(    - endpoints: \["rank0:eth0", "leaf0:p0"\]\)$|\1\n      llr: 200g-5m|' \
+	"$tmp/ls.yaml" >"$tmp/rank_key.yaml"
+refused 1 "rank_key.yaml:16: link rank0:eth0 - leaf0:p0: LLR on a link whose rank obeys PFC" \
+	"$tmp/rank_key.yaml" --fc pfc
 "$fab" --check "$tmp/lossy.yaml" --llr 200g-5m --fc cbfc >"$tmp/ref.log" 2>&1 ||
 	{ show_log "$tmp/ref.log"; fail "--llr with --fc cbfc refused"; }
 check_ok "a bad --llr, --llr with PFC on the links and a bad llr: key refused"
