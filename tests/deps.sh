@@ -8,7 +8,7 @@ pkgs=(dpdk dpdk-dev libdpdk-dev libbpf-dev libcmocka-dev libpcap-dev libyaml-dev
       tshark iproute2 iputils-ping ethtool netcat-openbsd procps
       gnuplot-nox python3 jq bc kmod libedit-dev go-md2man man-db bash-completion
       dpkg-dev debhelper lintian libmicrohttpd-dev prometheus
-      libopenmpi-dev openmpi-bin)
+      libopenmpi-dev openmpi-bin python3-jsonschema)
 
 missing=()
 for p in "${pkgs[@]}"; do

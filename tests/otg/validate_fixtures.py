@@ -3,8 +3,8 @@
 """Validate the OTG fixtures against ibex's OTG subset schema.
 
 Every tests/otg/fixtures/*.json is a Config (the body of PUT /config)
-and is checked against the schema's root. Runs by hand (no network, no
-meson test yet):
+and is checked against the schema's root. Runs by hand, or as the
+system test otg_fixtures (no network):
 
     python3 tests/otg/validate_fixtures.py [FIXTURE.json ...]
 
