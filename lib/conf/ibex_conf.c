@@ -335,6 +335,50 @@ static const struct conf_key conf_cbfc_keys[] = {
 	   CK_RESTART, .word = "none", .word_val = 0),
 };
 
+/* cbfc <port> pool N size CREDITS: SAI's credit pool (its size). */
+struct conf_cbfc_pool {
+	uint32_t size;
+};
+
+static const struct conf_key conf_cbfc_pool_keys[] = {
+	CK("size", CT_U32, struct conf_cbfc_pool, size, 1, IBEX_CBFC_MASK,
+	   CK_RESTART),
+};
+
+/* cbfc <port> profile N pool P|port [reserved R] [static T|dynamic N]:
+ * SAI's credit profile, whole. Without static or dynamic the VC has its
+ * reserved credits only. */
+static int set_cbfc_pool_ref(struct conf_ctx *x, const struct conf_key *k,
+			     void *obj, const char *val);
+static int set_cbfc_dyn_th(struct conf_ctx *x, const struct conf_key *k,
+			   void *obj, const char *val);
+#define CONF_PF struct ibex_conf_cbfc_profile
+static const struct conf_key conf_cbfc_profile_keys[] = {
+	CK_FN("pool", CONF_PF, pool, set_cbfc_pool_ref, .flags = CK_RESTART),
+	CK("reserved", CT_U32, CONF_PF, reserved, 0, IBEX_CBFC_MASK,
+	   CK_RESTART),
+	CK("static", CT_U32, CONF_PF, static_th, 0, IBEX_CBFC_MASK,
+	   CK_RESTART, .group = 1),
+	CK_FN("dynamic", CONF_PF, dyn_th, set_cbfc_dyn_th,
+	      .flags = CK_RESTART, .group = 1),
+};
+#undef CONF_PF
+#define CBFC_PF_K_POOL 0
+#define CBFC_PF_K_STATIC 2
+#define CBFC_PF_K_DYNAMIC 3
+
+/* cbfc <port> vc V profile N|none: the VC's credit profile (lane V). */
+static int set_cbfc_profile_ref(struct conf_ctx *x, const struct conf_key *k,
+				void *obj, const char *val);
+struct conf_cbfc_vc {
+	uint8_t profile;    /* + 1; 0: none */
+};
+
+static const struct conf_key conf_cbfc_vc_keys[] = {
+	CK_FN("profile", struct conf_cbfc_vc, profile, set_cbfc_profile_ref,
+	      .flags = CK_RESTART),
+};
+
 #define PFC_K_HEADROOM 0
 #define PFC_K_XOFF 3
 #define PFC_K_XON 4
@@ -781,6 +825,73 @@ set_cbfc_overhead(struct conf_ctx *x, const struct conf_key *k, void *obj,
 				k->name, val, IBEX_CBFC_OVERHEAD_MIN,
 				IBEX_CBFC_OVERHEAD_MAX);
 	((struct ibex_conf_port *)obj)->cbfc_overhead = (int16_t)v;
+	return 0;
+}
+
+/* A number in lo..hi of a cbfc sub-statement's key. */
+static int
+conf_cbfc_num(struct conf_ctx *x, const struct conf_key *k, const char *val,
+	      long lo, long hi, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(val, &end, 10);
+	if (errno != 0 || end == val || *end != '\0' || *v < lo || *v > hi)
+		return conf_err(x, "%s: '%s' is not a number in %ld..%ld",
+				k->name, val, lo, hi);
+	return 0;
+}
+
+/* A profile's pool: an index, or "port" (the port's credits as one). */
+static int
+set_cbfc_pool_ref(struct conf_ctx *x, const struct conf_key *k, void *obj,
+		  const char *val)
+{
+	long v;
+
+	if (strcmp(val, "port") == 0) {
+		conf_store(obj, k, IBEX_CBFC_PORT_POOL);
+		return 0;
+	}
+	if (conf_cbfc_num(x, k, val, 0, IBEX_CBFC_MAX_POOLS - 1, &v) != 0)
+		return conf_err(x, "%s: '%s' is not a pool (0..%u or port)",
+				k->name, val, IBEX_CBFC_MAX_POOLS - 1);
+	conf_store(obj, k, (uint64_t)v);
+	return 0;
+}
+
+/* Dynamic threshold: n of 2^n x the pool's free credits. */
+static int
+set_cbfc_dyn_th(struct conf_ctx *x, const struct conf_key *k, void *obj,
+		const char *val)
+{
+	long v;
+	int8_t n;
+
+	if (conf_cbfc_num(x, k, val, IBEX_CBFC_DYN_TH_MIN, IBEX_CBFC_DYN_TH_MAX,
+			  &v) != 0)
+		return -EINVAL;
+	n = (int8_t)v;
+	memcpy((char *)obj + k->off, &n, 1);
+	return 0;
+}
+
+/* A VC's profile, stored + 1 (0: none, so a zeroed port has none). */
+static int
+set_cbfc_profile_ref(struct conf_ctx *x, const struct conf_key *k, void *obj,
+		     const char *val)
+{
+	long v;
+
+	if (strcmp(val, "none") == 0) {
+		conf_store(obj, k, 0);
+		return 0;
+	}
+	if (conf_cbfc_num(x, k, val, 0, IBEX_CBFC_MAX_PROFILES - 1, &v) != 0)
+		return conf_err(x, "%s: '%s' is not a profile (0..%u or none)",
+				k->name, val, IBEX_CBFC_MAX_PROFILES - 1);
+	conf_store(obj, k, (uint64_t)v + 1);
 	return 0;
 }
 
@@ -1742,10 +1853,121 @@ port_credit(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
 	return ret;
 }
 
+/* "pool N", "profile N" or "vc V" at the head of tok: N in 0..n-1. */
+static int
+cbfc_index(struct conf_ctx *x, char **tok, int ntok, unsigned int n,
+	   const char *hint, unsigned int *i)
+{
+	uint64_t v = 0;
+	int ret;
+
+	if (ntok < 2)
+		return conf_err(x, "%s: missing its number (0..%u%s)", tok[0],
+				n - 1, hint);
+	ret = conf_u64(tok[1], &v);
+	if (ret == -EINVAL)
+		return conf_err(x, "%s: '%s' is not a number", tok[0], tok[1]);
+	if (ret < 0 || v >= n)
+		return conf_err(x, "%s: %s out of range 0..%u%s", tok[0], tok[1],
+				n - 1, hint);
+	*i = (unsigned int)v;
+	return 0;
+}
+
+/* Is the rest of a sub-statement the word "none" alone? */
+static bool
+cbfc_none(char **tok, int ntok)
+{
+	return ntok == 3 && strcmp(tok[2], "none") == 0;
+}
+
+/* cbfc <port> pool N size CREDITS | none */
+static int
+cbfc_pool(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
+{
+	struct conf_cbfc_pool pl = { 0 };
+	unsigned int i = 0;
+	int ret;
+
+	ret = cbfc_index(x, tok, ntok, IBEX_CBFC_MAX_POOLS, "", &i);
+	if (ret != 0)
+		return ret;
+	if (ntok == 2)
+		return conf_missing(x, KEYS(conf_cbfc_pool_keys));
+	if (!cbfc_none(tok, ntok)) {
+		ret = conf_keys(x, KEYS(conf_cbfc_pool_keys), &pl, tok + 2,
+				ntok - 2, NULL);
+		if (ret != 0)
+			return ret;
+	}
+	p->cbfc_pool_size[i] = pl.size;
+	p->cbfc_pool_line[i] = x->lineno;
+	return 0;
+}
+
+/* cbfc <port> profile N pool P|port [reserved R] [static T|dynamic N]
+ * | none: the whole profile. */
+static int
+cbfc_profile(struct conf_ctx *x, struct ibex_conf_port *p, char **tok,
+	     int ntok)
+{
+	struct ibex_conf_cbfc_profile f;
+	unsigned int i = 0;
+	uint64_t seen = 0;
+	int ret;
+
+	ret = cbfc_index(x, tok, ntok, IBEX_CBFC_MAX_PROFILES, "", &i);
+	if (ret != 0)
+		return ret;
+	if (ntok == 2)
+		return conf_missing(x, KEYS(conf_cbfc_profile_keys));
+	memset(&f, 0, sizeof(f));
+	if (!cbfc_none(tok, ntok)) {
+		ret = conf_keys(x, KEYS(conf_cbfc_profile_keys), &f, tok + 2,
+				ntok - 2, &seen);
+		if (ret != 0)
+			return ret;
+		if (!(seen & (UINT64_C(1) << CBFC_PF_K_POOL)))
+			return conf_err(x, "profile %u: missing its pool "
+					"(pool <n>|port)", i);
+		f.set = 1;
+		f.th_mode = (seen & (UINT64_C(1) << CBFC_PF_K_STATIC)) ?
+			IBEX_CBFC_TH_STATIC :
+			(seen & (UINT64_C(1) << CBFC_PF_K_DYNAMIC)) ?
+			IBEX_CBFC_TH_DYNAMIC : IBEX_CBFC_TH_NONE;
+	}
+	p->cbfc_profile[i] = f;
+	p->cbfc_profile_line[i] = x->lineno;
+	return 0;
+}
+
+/* cbfc <port> vc V profile N|none */
+static int
+cbfc_vc(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
+{
+	struct conf_cbfc_vc vc = { 0 };
+	unsigned int v = 0;
+	int ret;
+
+	ret = cbfc_index(x, tok, ntok, IBEX_VL_DATA_MAX,
+			 ": a VC is a lane, VL15 is management", &v);
+	if (ret != 0)
+		return ret;
+	if (ntok == 2)
+		return conf_missing(x, KEYS(conf_cbfc_vc_keys));
+	ret = conf_keys(x, KEYS(conf_cbfc_vc_keys), &vc, tok + 2, ntok - 2,
+			NULL);
+	if (ret != 0)
+		return ret;
+	p->cbfc_vc_profile[v] = vc.profile;
+	p->cbfc_vc_line[v] = x->lineno;
+	return 0;
+}
+
 /* cbfc <port> [credit-size B] [overhead B] [cc-timer-us N]
  * [cf-min-spacing SIZE] [cf-max-spacing SIZE] [cf-refreshes N]
  * [limit auto|N]
- * [port-limit none|N] */
+ * [port-limit none|N], or one pool, profile or VC (above) */
 static int
 port_cbfc(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
 {
@@ -1753,7 +1975,14 @@ port_cbfc(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
 
 	if (ntok == 0)
 		return conf_missing(x, KEYS(conf_cbfc_keys));
-	ret = conf_keys(x, KEYS(conf_cbfc_keys), p, tok, ntok, NULL);
+	if (strcmp(tok[0], "pool") == 0)
+		ret = cbfc_pool(x, p, tok, ntok);
+	else if (strcmp(tok[0], "profile") == 0)
+		ret = cbfc_profile(x, p, tok, ntok);
+	else if (strcmp(tok[0], "vc") == 0)
+		ret = cbfc_vc(x, p, tok, ntok);
+	else
+		ret = conf_keys(x, KEYS(conf_cbfc_keys), p, tok, ntok, NULL);
 	if (ret == 0)
 		p->cbfc_line = p->fc_line = x->lineno;
 	return ret;
@@ -2712,6 +2941,52 @@ cbfc_credit_charge(const struct ibex_conf_port *p)
 	       (uint32_t)(p->cbfc_overhead < 0 ? -p->cbfc_overhead : 0);
 }
 
+/* The pools and profiles the statements define (the last defined of
+ * each sets the count: a gap is refused by ibex_cbfc_conf_check() as a
+ * pool of no credits, and before that by check_cbfc_pools()). */
+static void
+cbfc_conf_pools(const struct ibex_conf_port *p, struct ibex_cbfc_conf *c)
+{
+	const struct ibex_conf_cbfc_profile *f;
+	unsigned int i;
+
+	for (i = 0; i < IBEX_CBFC_MAX_POOLS; i++) {
+		c->pool_size[i] = p->cbfc_pool_size[i];
+		if (p->cbfc_pool_size[i] != 0)
+			c->n_pools = (uint8_t)(i + 1);
+	}
+	for (i = 0; i < IBEX_CBFC_MAX_PROFILES; i++) {
+		f = &p->cbfc_profile[i];
+		if (!f->set)
+			continue;
+		c->n_profiles = (uint8_t)(i + 1);
+		c->profile[i].pool = f->pool;
+		c->profile[i].th_mode = f->th_mode;
+		c->profile[i].dyn_th = f->dyn_th;
+		c->profile[i].reserved = f->reserved;
+		c->profile[i].static_th = f->static_th;
+	}
+	for (i = 0; i < c->n_vcs && i < IBEX_VL_COUNT; i++)
+		if (p->cbfc_vc_profile[i] != 0)
+			c->vc_profile[i] = (uint8_t)(p->cbfc_vc_profile[i] - 1);
+}
+
+/* The most credits VC @p v's profile lets it hold: its reserved and all
+ * its pool (0 without a profile). A bound on what it has in flight. */
+static uint32_t
+cbfc_vc_most(const struct ibex_cbfc_conf *c, unsigned int v)
+{
+	const struct ibex_cbfc_profile *f;
+	uint64_t most;
+
+	if (c->vc_profile[v] >= c->n_profiles)
+		return 0;
+	f = &c->profile[c->vc_profile[v]];
+	most = (uint64_t)f->reserved + (f->pool < c->n_pools ?
+					c->pool_size[f->pool] : c->port_limit);
+	return most < IBEX_CBFC_MASK ? (uint32_t)most : IBEX_CBFC_MASK;
+}
+
 int
 ibex_conf_port_cbfc(const struct ibex_conf_port *p, struct ibex_cbfc_conf *c,
 		    char *err, size_t errlen)
@@ -2729,6 +3004,7 @@ ibex_conf_port_cbfc(const struct ibex_conf_port *p, struct ibex_cbfc_conf *c,
 	c->port_limit = p->cbfc_port_limit;
 	c->tx_lossless = c->rx_lossless = p->lossless_mask &
 		(uint32_t)((UINT64_C(1) << c->n_vcs) - 1);
+	cbfc_conf_pools(p, c);
 	/* What a CC_Update may free: at most what the peer may have in
 	 * flight on a VC (the largest limit), never what it may not. */
 	c->rx_total = 1;
@@ -2744,6 +3020,8 @@ ibex_conf_port_cbfc(const struct ibex_conf_port *p, struct ibex_cbfc_conf *c,
 			c->rx_total = c->vc_limit[v];
 		if (own > c->rx_total)
 			c->rx_total = own;
+		if (cbfc_vc_most(c, v) > c->rx_total)
+			c->rx_total = cbfc_vc_most(c, v);
 	}
 	return ibex_cbfc_conf_check(c, err, errlen);
 }
@@ -2762,14 +3040,130 @@ check_cbfc_frame(struct conf_ctx *x, const struct ibex_conf_port *q,
 	if (ibex_cbfc_port_init(&p, cc, 0) < 0)
 		return conf_err(x, "cbfc: refused");
 	need = ibex_cbfc_credits(&p, frame);
-	for (v = 0; v < cc->n_vcs; v++)
-		if ((cc->tx_lossless >> v & 1) && cc->vc_limit[v] < need)
-			return conf_err(x, "lane vl %u: a limit of %u credits "
-					"holds no %u-byte frame (%u credits of "
-					"%u bytes): give the lane more reserved, "
-					"or cbfc limit", v, cc->vc_limit[v],
-					frame, need, cc->credit_size);
+	for (v = 0; v < cc->n_vcs; v++) {
+		if (!(cc->tx_lossless >> v & 1) || ibex_cbfc_tx_ok(&p, v, need))
+			continue;
+		if (p.tx[v].profiled) {
+			check_at(x, q, lmax(q->cbfc_vc_line[v],
+					    q->cbfc_profile_line[cc->vc_profile[v]]));
+			return conf_err(x, "cbfc vc %u: profile %u lets no "
+					"%u-byte frame (%u credits of %u bytes) "
+					"go, even with its pool unused", v,
+					cc->vc_profile[v], frame, need,
+					cc->credit_size);
+		}
+		if (cc->port_limit != 0 && cc->port_limit < need)
+			return conf_err(x, "cbfc port-limit %u holds no %u-byte "
+					"frame (%u credits of %u bytes)",
+					cc->port_limit, frame, need,
+					cc->credit_size);
+		return conf_err(x, "lane vl %u: a limit of %u credits "
+				"holds no %u-byte frame (%u credits of "
+				"%u bytes): give the lane more reserved, "
+				"or cbfc limit", v, cc->vc_limit[v],
+				frame, need, cc->credit_size);
+	}
 	return 0;
+}
+
+/* Pools and profiles numbered from 0 without a gap (@p set: is entry i
+ * defined), each reported at the later of the two statements. */
+static int
+check_cbfc_gaps(struct conf_ctx *x, const struct ibex_conf_port *q,
+		const char *what, unsigned int n, const int *line,
+		bool (*set)(const struct ibex_conf_port *, unsigned int))
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		if (set(q, i))
+			continue;
+		for (j = i + 1; j < n && !set(q, j); j++)
+			;
+		if (j == n)
+			return 0;
+		check_at(x, q, lmax(line[i], line[j]));
+		return conf_err(x, "cbfc %s %u: %ss are numbered from 0, and "
+				"%s %u is not defined", what, j, what, what, i);
+	}
+	return 0;
+}
+
+static bool
+cbfc_pool_set(const struct ibex_conf_port *q, unsigned int i)
+{
+	return q->cbfc_pool_size[i] != 0;
+}
+
+static bool
+cbfc_profile_set(const struct ibex_conf_port *q, unsigned int i)
+{
+	return q->cbfc_profile[i].set;
+}
+
+/* What each profile and VC names exists. */
+static int
+check_cbfc_refs(struct conf_ctx *x, const struct ibex_conf_port *q)
+{
+	const struct ibex_conf_cbfc_profile *f;
+	unsigned int i, pf;
+
+	for (i = 0; i < IBEX_CBFC_MAX_PROFILES; i++) {
+		f = &q->cbfc_profile[i];
+		if (!f->set)
+			continue;
+		check_at(x, q, q->cbfc_profile_line[i]);
+		if (f->pool == IBEX_CBFC_PORT_POOL && q->cbfc_port_limit == 0)
+			return conf_err(x, "cbfc profile %u: pool port shares "
+					"the port's credits, but the port has "
+					"no port-limit", i);
+		if (f->pool != IBEX_CBFC_PORT_POOL &&
+		    q->cbfc_pool_size[f->pool] == 0) {
+			check_at(x, q, lmax(q->cbfc_profile_line[i],
+					    q->cbfc_pool_line[f->pool]));
+			return conf_err(x, "cbfc profile %u: pool %u is not "
+					"defined", i, f->pool);
+		}
+	}
+	for (i = 0; i < IBEX_VL_COUNT; i++) {
+		if (q->cbfc_vc_profile[i] == 0)
+			continue;
+		pf = q->cbfc_vc_profile[i] - 1u;
+		check_at(x, q, lmax(q->cbfc_vc_line[i], q->vls_line));
+		if (i >= q->nb_vls)
+			return conf_err(x, "cbfc vc %u: the port has VCs 0..%u "
+					"(vls %u)", i, q->nb_vls - 1u,
+					q->nb_vls);
+		check_at(x, q, lmax(q->cbfc_vc_line[i], q->lane_line[i]));
+		if (!(q->lossless_mask >> i & 1))
+			return conf_err(x, "cbfc vc %u: lane vl %u is not "
+					"lossless: a profile shares credits "
+					"among lossless VCs", i, i);
+		if (!q->cbfc_profile[pf].set) {
+			check_at(x, q, lmax(q->cbfc_vc_line[i],
+					    q->cbfc_profile_line[pf]));
+			return conf_err(x, "cbfc vc %u: profile %u is not "
+					"defined", i, pf);
+		}
+	}
+	return 0;
+}
+
+/* The pools, profiles and VCs' profiles of a CBFC port, each refusal at
+ * the statements involved; ibex_cbfc_conf_check() does the sums. */
+static int
+check_cbfc_pools(struct conf_ctx *x, const struct ibex_conf_port *q)
+{
+	int ret;
+
+	ret = check_cbfc_gaps(x, q, "pool", IBEX_CBFC_MAX_POOLS,
+			      q->cbfc_pool_line, cbfc_pool_set);
+	if (ret == 0)
+		ret = check_cbfc_gaps(x, q, "profile", IBEX_CBFC_MAX_PROFILES,
+				      q->cbfc_profile_line, cbfc_profile_set);
+	if (ret == 0)
+		ret = check_cbfc_refs(x, q);
+	return ret;
 }
 
 /* The CBFC settings of a CBFC port, against SAI's ranges and the lanes. */
@@ -2804,6 +3198,9 @@ check_port_cbfc(struct conf_ctx *x, const struct ibex_conf *c,
 					"holds no %u-byte credit (limit auto)",
 					v, q->cbfc_credit_size);
 		}
+	if (check_cbfc_pools(x, q) != 0)
+		return -EINVAL;
+	check_at(x, q, lmax(q->cbfc_line, q->fc_mode_line));
 	if (ibex_conf_port_cbfc(q, &cc, why, sizeof(why)) < 0)
 		return conf_err(x, "cbfc: %s", why);
 	return check_cbfc_frame(x, q, &cc);
@@ -3284,6 +3681,37 @@ restart_keys_at(const struct conf_key *keys, size_t nkeys, const void *a,
 	}
 }
 
+/* The cbfc pools, profiles and VCs' profiles that differ, each as the
+ * statement that sets it ("cbfc pool 1"): all restart-only, as every
+ * cbfc key (the state machines are built once). */
+static void
+cbfc_pools_diff(const struct ibex_conf_port *a, const struct ibex_conf_port *b,
+		char *buf, size_t len, unsigned int *n)
+{
+	char what[24];
+	unsigned int i;
+
+	for (i = 0; i < IBEX_CBFC_MAX_POOLS; i++) {
+		if (a->cbfc_pool_size[i] == b->cbfc_pool_size[i])
+			continue;
+		snprintf(what, sizeof(what), "pool %u", i);
+		diff_note(buf, len, n, "cbfc", what);
+	}
+	for (i = 0; i < IBEX_CBFC_MAX_PROFILES; i++) {
+		if (memcmp(&a->cbfc_profile[i], &b->cbfc_profile[i],
+			   sizeof(a->cbfc_profile[i])) == 0)
+			continue;
+		snprintf(what, sizeof(what), "profile %u", i);
+		diff_note(buf, len, n, "cbfc", what);
+	}
+	for (i = 0; i < IBEX_VL_COUNT; i++) {
+		if (a->cbfc_vc_profile[i] == b->cbfc_vc_profile[i])
+			continue;
+		snprintf(what, sizeof(what), "vc %u", i);
+		diff_note(buf, len, n, "cbfc", what);
+	}
+}
+
 /* The restart-only settings of one port that differ, into @p buf. */
 static unsigned int
 restart_port(const struct ibex_conf_port *a, const struct ibex_conf_port *b,
@@ -3296,6 +3724,7 @@ restart_port(const struct ibex_conf_port *a, const struct ibex_conf_port *b,
 	restart_keys(KEYS(conf_credit_keys), a, b, "credit", buf, len, &n);
 	restart_keys(KEYS(conf_pfc_keys), a, b, "pfc", buf, len, &n);
 	restart_keys(KEYS(conf_cbfc_keys), a, b, "cbfc", buf, len, &n);
+	cbfc_pools_diff(a, b, buf, len, &n);
 	if (a->pfc_headroom_auto != b->pfc_headroom_auto &&
 	    strstr(buf, "pfc headroom") == NULL)
 		diff_note(buf, len, &n, "pfc", "headroom");
@@ -3425,6 +3854,9 @@ diff_effective(const struct ibex_conf_port *p, struct ibex_conf_port *q)
 	q->dev_line = q->vls_line = q->class_line = 0;
 	q->sl2vl_line = q->vlarb_line = q->fc_mode_line = q->pfc_line = 0;
 	q->cbfc_line = 0;
+	memset(q->cbfc_pool_line, 0, sizeof(q->cbfc_pool_line));
+	memset(q->cbfc_profile_line, 0, sizeof(q->cbfc_profile_line));
+	memset(q->cbfc_vc_line, 0, sizeof(q->cbfc_vc_line));
 	q->touch_line = 0;
 	memset(q->lane_line, 0, sizeof(q->lane_line));
 	q->vlans_set = q->sl2vl_set = q->vlarb_set = false;
@@ -3490,6 +3922,7 @@ ibex_conf_port_diff(const struct ibex_conf_port *a,
 		diff_note(buf, len, &n, "pfc", "headroom auto");
 	diff_keys(KEYS(conf_pfc_keys), x, y, "pfc", buf, len, &n);
 	diff_keys(KEYS(conf_cbfc_keys), x, y, "cbfc", buf, len, &n);
+	cbfc_pools_diff(x, y, buf, len, &n);
 	for (v = 0; v < IBEX_VL_COUNT; v++)
 		if (memcmp(&x->ecn[v], &y->ecn[v], sizeof(x->ecn[v])) != 0)
 			break;

@@ -44,6 +44,7 @@
 
 #include "ibex_common.h"
 #include "ibex_buf.h"
+#include "ibex_cbfc.h"
 #include "ibex_ecmp.h"
 #include "ibex_ecn.h"
 #include "ibex_pfc.h"
@@ -156,6 +157,18 @@ struct ibex_conf_port {
 	uint32_t cbfc_limit;       /**< per-VC sender credit limit; 0: auto,
 					the lane's reserved share */
 	uint32_t cbfc_port_limit;  /**< SENDER_CREDIT_LIMIT; 0: none */
+	/* SAI's credit pools and profiles (`cbfc <port> pool|profile|vc`):
+	 * a statement gives one pool or profile whole. */
+	uint32_t cbfc_pool_size[IBEX_CBFC_MAX_POOLS]; /**< credits; 0: none */
+	struct ibex_conf_cbfc_profile {
+		uint8_t set;       /**< defined */
+		uint8_t pool;      /**< index, or IBEX_CBFC_PORT_POOL */
+		uint8_t th_mode;   /**< enum ibex_cbfc_th_mode */
+		int8_t dyn_th;     /**< dynamic: n of 2^n, -7..7 */
+		uint32_t reserved; /**< credits */
+		uint32_t static_th; /**< static: shared credits at most, 0: any */
+	} cbfc_profile[IBEX_CBFC_MAX_PROFILES];
+	uint8_t cbfc_vc_profile[IBEX_VL_COUNT]; /**< profile + 1; 0: none */
 	int fc_line;
 
 	/* UEC packet trimming (`trim`, docs/ai-ethernet.md): a frame a lossy
@@ -189,6 +202,9 @@ struct ibex_conf_port {
 	int fc_mode_line;          /**< fc */
 	int pfc_line;              /**< pfc statements */
 	int cbfc_line;             /**< cbfc statements */
+	int cbfc_pool_line[IBEX_CBFC_MAX_POOLS];       /**< cbfc .. pool n */
+	int cbfc_profile_line[IBEX_CBFC_MAX_PROFILES]; /**< .. profile n */
+	int cbfc_vc_line[IBEX_VL_COUNT];                /**< .. vc v */
 	int lane_line[IBEX_VL_COUNT]; /**< lane <port> vl v */
 	int touch_line;            /**< last statement naming the port */
 	/** SLs an sl2vl statement named; the others follow the default of

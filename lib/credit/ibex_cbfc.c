@@ -301,6 +301,53 @@ ibex_cbfc_profile_allows(const struct ibex_cbfc_port *p,
 	}
 }
 
+/* Shared credits a profiled VC could take now: what its threshold leaves
+ * it, at most what the pool has free (as ibex_cbfc_profile_allows()). */
+static uint32_t
+profile_room(const struct ibex_cbfc_port *p, const struct ibex_cbfc_tx_vc *t)
+{
+	const struct ibex_cbfc_pool *pool = &p->pool[t->pool];
+	uint32_t now = ibex_cbfc_shared_of(t, t->cu);
+	uint32_t free = pool->shared - pool->used;
+	uint64_t cap;
+
+	switch (t->th_mode) {
+	case IBEX_CBFC_TH_STATIC:
+		cap = t->static_th == 0 ? UINT64_MAX : t->static_th;
+		break;
+	case IBEX_CBFC_TH_DYNAMIC:
+		cap = t->dyn_th >= 0 ? (uint64_t)free << t->dyn_th :
+				       free >> -t->dyn_th;
+		break;
+	default:
+		cap = 0;
+		break;
+	}
+	if (cap <= now)
+		return 0;
+	return cap - now < free ? (uint32_t)(cap - now) : free;
+}
+
+uint32_t
+ibex_cbfc_tx_room(const struct ibex_cbfc_port *p, unsigned int vc)
+{
+	const struct ibex_cbfc_tx_vc *t = &p->tx[vc];
+	uint32_t room;
+
+	if (!t->profiled)
+		room = t->cu < t->limit ? t->limit - t->cu : 0;
+	else
+		room = (t->reserved > t->cu ? t->reserved - t->cu : 0) +
+		       profile_room(p, t);
+	if (p->port_limit != 0) {
+		uint32_t left = p->cu < p->port_limit ? p->port_limit - p->cu : 0;
+
+		if (room > left)
+			room = left;
+	}
+	return room;
+}
+
 int
 ibex_cbfc_cf_apply(struct ibex_cbfc_port *p,
 		   const struct ibex_cbfc_cf_update *u)

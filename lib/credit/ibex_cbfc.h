@@ -278,6 +278,10 @@ ibex_cbfc_shared_of(const struct ibex_cbfc_tx_vc *t, uint32_t cu)
 bool ibex_cbfc_profile_allows(const struct ibex_cbfc_port *p,
 			      const struct ibex_cbfc_tx_vc *t, uint32_t n);
 
+/** Credits @p vc could take now under the send rule (a gauge for views:
+ * its limit or its profile's share of its pool, and the port's limit). */
+uint32_t ibex_cbfc_tx_room(const struct ibex_cbfc_port *p, unsigned int vc);
+
 /** The send rule for @p n credits on @p vc, without taking them. */
 static inline bool
 ibex_cbfc_tx_ok(const struct ibex_cbfc_port *p, unsigned int vc, uint32_t n)

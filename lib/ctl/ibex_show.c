@@ -388,6 +388,57 @@ ibex_show_pfc_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 /* ---- cbfc: UEC CBFC ports, their settings and SAI's counters, a row
  * per lossless VC (docs/cbfc.md) ---- */
 
+/* VC @p vc's credit profile and the pool it shares, as the `cbfc <port>`
+ * statements name them ("-" without a profile), from the configuration:
+ * restart-only, so what runs. */
+static void
+cbfc_vc_names(const struct ibex_conf_port *cp, unsigned int vc, char *pf,
+	      char *pool, size_t len)
+{
+	const struct ibex_conf_cbfc_profile *f;
+
+	if (cp->cbfc_vc_profile[vc] == 0) {
+		snprintf(pf, len, "-");
+		snprintf(pool, len, "-");
+		return;
+	}
+	f = &cp->cbfc_profile[cp->cbfc_vc_profile[vc] - 1];
+	snprintf(pf, len, "%u", cp->cbfc_vc_profile[vc] - 1u);
+	if (f->pool == IBEX_CBFC_PORT_POOL)
+		snprintf(pool, len, "port");
+	else
+		snprintf(pool, len, "%u", f->pool);
+}
+
+/* The pools the port's VCs share: each defined one, and the port's
+ * credits when a profile names them. */
+static void
+cbfc_emit_pools(struct ibex_emit *e, const struct ibex_conf_port *cp,
+		const struct ibex_dp_cbfc_view *v)
+{
+	unsigned int i, port = 0;
+	char name[8];
+
+	for (i = 0; i < IBEX_CBFC_MAX_PROFILES; i++)
+		port |= cp->cbfc_profile[i].set &&
+			cp->cbfc_profile[i].pool == IBEX_CBFC_PORT_POOL;
+	ibex_emit_list_begin(e, "pools");
+	for (i = 0; i <= IBEX_CBFC_MAX_POOLS; i++) {
+		if (i < IBEX_CBFC_MAX_POOLS ? cp->cbfc_pool_size[i] == 0 : !port)
+			continue;
+		ibex_emit_obj_begin(e, NULL);
+		if (i < IBEX_CBFC_MAX_POOLS)
+			snprintf(name, sizeof(name), "%u", i);
+		ibex_emit_str(e, "pool", i < IBEX_CBFC_MAX_POOLS ? name : "port");
+		ibex_emit_u64(e, "size", i < IBEX_CBFC_MAX_POOLS ?
+			      cp->cbfc_pool_size[i] : cp->cbfc_port_limit);
+		ibex_emit_u64(e, "shared", v->pool_shared[i]);
+		ibex_emit_u64(e, "used", v->pool_used[i]);
+		ibex_emit_obj_end(e);
+	}
+	ibex_emit_list_end(e);
+}
+
 int
 ibex_show_cbfc_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 {
@@ -414,13 +465,20 @@ ibex_show_cbfc_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 		ibex_emit_u64(e, "cf_max_spacing", cp->cbfc_cf_max_spacing);
 		ibex_emit_u64(e, "port_limit", cp->cbfc_port_limit);
 		ibex_cnt_emit(e, &ibex_cbfc_cnt_set, pv, 0);
+		cbfc_emit_pools(e, cp, &v.cbfc);
 		ibex_emit_list_begin(e, "vcs");
 		for (vc = 0; vc < port_vls(cp); vc++) {
+			char pf[8], pool[8];
+
 			if (!(cp->lossless_mask >> vc & 1))
 				continue;
 			ibex_cbfc_vc_cnt_values(&v.cbfc, vc, vv);
+			cbfc_vc_names(cp, vc, pf, pool, sizeof(pf));
 			ibex_emit_obj_begin(e, NULL);
 			ibex_emit_u64(e, "vc", vc);
+			ibex_emit_i64(e, "profile", (int)cp->cbfc_vc_profile[vc] - 1);
+			ibex_emit_str(e, "pool", cp->cbfc_vc_profile[vc] == 0 ?
+				      "none" : pool);
 			ibex_cnt_emit(e, &ibex_cbfc_vc_cnt_set, vv, 0);
 			ibex_emit_obj_end(e);
 		}
@@ -437,7 +495,7 @@ ibex_show_cbfc_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 {
 	uint16_t p;
 
-	ibex_out_printf(o, "%-12s %2s", "port", "vc");
+	ibex_out_printf(o, "%-12s %2s %2s %4s", "port", "vc", "pf", "pool");
 	ibex_cnt_text_head(o, &ibex_cbfc_vc_cnt_set, 0);
 	ibex_cnt_text_head(o, &ibex_cbfc_cnt_set, 0);
 	ibex_out_printf(o, "\n");
@@ -452,10 +510,14 @@ ibex_show_cbfc_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 		ibex_dp_fc_view(c->dp, p, &v);
 		ibex_cbfc_cnt_values(&v.cbfc, pv);
 		for (vc = 0; vc < port_vls(cp); vc++) {
+			char pf[8], pool[8];
+
 			if (!(cp->lossless_mask >> vc & 1))
 				continue;
 			ibex_cbfc_vc_cnt_values(&v.cbfc, vc, vv);
-			ibex_out_printf(o, "%-12s %2u", cp->name, vc);
+			cbfc_vc_names(cp, vc, pf, pool, sizeof(pf));
+			ibex_out_printf(o, "%-12s %2u %2s %4s", cp->name, vc, pf,
+					pool);
 			ibex_cnt_text_row(o, &ibex_cbfc_vc_cnt_set, vv, 0);
 			ibex_cnt_text_row(o, &ibex_cbfc_cnt_set, pv, 0);
 			ibex_out_printf(o, "\n");

@@ -26,6 +26,7 @@
 #include <rte_common.h>
 
 #include "ibex_capture.h"
+#include "ibex_cbfc.h"
 #include "ibex_common.h"
 #include "ibex_counter.h"
 #include "ibex_dp_counters.h"
@@ -340,6 +341,10 @@ struct ibex_dp_cbfc_view {
 	uint32_t vc_limit[IBEX_VL_COUNT];
 	uint32_t vc_used_watermark[IBEX_VL_COUNT];
 	uint64_t vc_leaked_recovered[IBEX_VL_COUNT];
+	/** Per pool (the last: the port's credits), its shared credits (size
+	 * less what its VCs reserve) and how many of them are in use. */
+	uint32_t pool_shared[IBEX_CBFC_MAX_POOLS + 1];
+	uint32_t pool_used[IBEX_CBFC_MAX_POOLS + 1];
 };
 
 struct ibex_dp_fc_view {

@@ -259,7 +259,8 @@ struct ibex_lane_counters {
 	X(vc_credits_used, (c)->vc_used[vc], "vc-used", 8, "credits, gauge", \
 	  "credits the VC has in use (SAI_VIRTUAL_CHANNEL_STAT_SENDER_CREDITS_USED)") \
 	X(vc_credit_limit, (c)->vc_limit[vc], "vc-limit", 8, "credits, gauge", \
-	  "the VC's sender credit limit (S_CL)") \
+	  "the VC's sender credit limit (S_CL); with a credit profile, what it " \
+	  "may hold now of its reserved credits and its pool") \
 	X(vc_credits_used_watermark, (c)->vc_used_watermark[vc], "vc-used-wm", \
 	  10, "credits, gauge", "most credits the VC had in use at once") \
 	X(vc_leaked_recovered, (c)->vc_leaked_recovered[vc], "vc-recov", 8, \

@@ -241,14 +241,21 @@ cbfc_view(const struct ibex_fc *fc, const struct ibex_fc_port *fp,
 		const struct ibex_cbfc_vc_stats *s = &cb->st.vc[i];
 
 		c->vc_used[i] = cb->tx[i].cu;
-		c->vc_limit[i] = cb->tx[i].limit;
+		/* With a profile, the limit moves with the pool: what the VC
+		 * may hold now. */
+		c->vc_limit[i] = cb->tx[i].profiled ?
+				 cb->tx[i].cu + ibex_cbfc_tx_room(cb, i) :
+				 cb->tx[i].limit;
 		c->vc_used_watermark[i] = s->sender_credits_used_watermark;
 		c->tx_blocked += s->tx_blocked;
 		c->leaked_recovered += s->leaked_recovered;
 		c->vc_leaked_recovered[i] = s->leaked_recovered;
-		v->credits[i] = ibex_cbfc_tx_gated(cb, i) &&
-				cb->tx[i].cu < cb->tx[i].limit ?
-				cb->tx[i].limit - cb->tx[i].cu : 0;
+		v->credits[i] = ibex_cbfc_tx_gated(cb, i) ?
+				ibex_cbfc_tx_room(cb, i) : 0;
+	}
+	for (i = 0; i <= IBEX_CBFC_MAX_POOLS; i++) {
+		c->pool_shared[i] = cb->pool[i].shared;
+		c->pool_used[i] = cb->pool[i].used;
 	}
 }
 

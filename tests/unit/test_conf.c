@@ -2681,6 +2681,230 @@ test_cbfc(void **state)
 		       "classes and ECN)");
 }
 
+#define CBFC_POOLS_CONF \
+	"port p0 fc cbfc vls 4\n" \
+	"lane p0 vl 0 lossless reserved 64KB\n" \
+	"lane p0 vl 1 lossless reserved 64KB\n" \
+	"lane p0 vl 2 lossless reserved 64KB\n" \
+	"cbfc p0 port-limit 2000\n" \
+	"cbfc p0 pool 0 size 600\n" \
+	"cbfc p0 pool 1 size 400\n" \
+	"cbfc p0 profile 0 pool 0 reserved 100 static 200\n" \
+	"cbfc p0 profile 1 pool 0 reserved 50 dynamic -1\n" \
+	"cbfc p0 profile 2 pool port reserved 20\n" \
+	"cbfc p0 vc 0 profile 0\n" \
+	"cbfc p0 vc 1 profile 1\n" \
+	"cbfc p0 vc 2 profile 2\n"
+
+/* Credits VC @p vc takes one at a time until the send rule refuses. */
+static uint32_t
+cbfc_fill(struct ibex_cbfc_port *p, unsigned int vc)
+{
+	uint32_t n = 0;
+
+	while (ibex_cbfc_tx_take(p, vc, 1))
+		n++;
+	return n;
+}
+
+/* cbfc pool/profile/vc: what the statements give the state machines. */
+static void
+test_cbfc_pools(void **state)
+{
+	struct ibex_conf *c = *state;
+	struct ibex_cbfc_conf cc;
+	char err[IBEX_CONF_ERR_LEN] = "";
+
+	parse_ok(c, CBFC_POOLS_CONF);
+	validate_ok(c);
+	assert_int_equal(ibex_conf_port_cbfc(&c->ports[0], &cc, err,
+					     sizeof(err)), 0);
+	assert_int_equal(cc.n_pools, 2);
+	assert_int_equal(cc.pool_size[0], 600);
+	assert_int_equal(cc.pool_size[1], 400);
+	assert_int_equal(cc.n_profiles, 3);
+	assert_int_equal(cc.profile[0].pool, 0);
+	assert_int_equal(cc.profile[0].reserved, 100);
+	assert_int_equal(cc.profile[0].th_mode, IBEX_CBFC_TH_STATIC);
+	assert_int_equal(cc.profile[0].static_th, 200);
+	assert_int_equal(cc.profile[1].th_mode, IBEX_CBFC_TH_DYNAMIC);
+	assert_int_equal(cc.profile[1].dyn_th, -1);
+	assert_int_equal(cc.profile[2].pool, IBEX_CBFC_PORT_POOL);
+	assert_int_equal(cc.profile[2].th_mode, IBEX_CBFC_TH_NONE);
+	assert_int_equal(cc.vc_profile[0], 0);
+	assert_int_equal(cc.vc_profile[1], 1);
+	assert_int_equal(cc.vc_profile[2], 2);
+	assert_int_equal(cc.vc_profile[3], IBEX_CBFC_NO_PROFILE);
+	/* a CC_Update may free what a VC may hold: reserved and its pool */
+	assert_true(cc.rx_total >= 100 + 600);
+
+	/* Redefined whole; none takes a VC's profile away. */
+	parse_ok(c, "cbfc p0 profile 0 pool 1 reserved 10 dynamic 3\n"
+		 "cbfc p0 vc 2 profile none");
+	validate_ok(c);
+	assert_int_equal(ibex_conf_port_cbfc(&c->ports[0], &cc, err,
+					     sizeof(err)), 0);
+	assert_int_equal(cc.profile[0].pool, 1);
+	assert_int_equal(cc.profile[0].static_th, 0);
+	assert_int_equal(cc.profile[0].dyn_th, 3);
+	assert_int_equal(cc.vc_profile[2], IBEX_CBFC_NO_PROFILE);
+	parse_ok(c, "cbfc p0 pool 1 none\ncbfc p0 profile 0 none\n"
+		 "cbfc p0 profile 2 none\ncbfc p0 vc 0 profile none");
+	assert_int_equal(ibex_conf_port_cbfc(&c->ports[0], &cc, err,
+					     sizeof(err)), 0);
+	assert_int_equal(cc.n_pools, 1);
+	assert_int_equal(cc.n_profiles, 2);
+}
+
+/* The profiles of CBFC_POOLS_CONF hold on the sender: a static threshold
+ * caps a VC, a dynamic one leaves part of the pool free, freed credits
+ * go back to the pool, the port's credits are a pool of their own. */
+static void
+test_cbfc_pools_send_rule(void **state)
+{
+	struct ibex_conf *c = *state;
+	struct ibex_cbfc_cf_update u = { .vc = 0 };
+	struct ibex_cbfc_port *p = malloc(sizeof(*p));
+	struct ibex_cbfc_conf cc;
+	char err[IBEX_CONF_ERR_LEN] = "";
+
+	assert_non_null(p);
+	parse_ok(c, CBFC_POOLS_CONF);
+	assert_int_equal(ibex_conf_port_cbfc(&c->ports[0], &cc, err,
+					     sizeof(err)), 0);
+	assert_int_equal(ibex_cbfc_port_init(p, &cc, 0), 0);
+	/* pool 0 shares 600 - 100 - 50 = 450 */
+	assert_int_equal(p->pool[0].shared, 450);
+	assert_int_equal(ibex_cbfc_tx_room(p, 0), 100 + 200);
+	/* VC 0: 100 reserved and 200 shared (static), not its lane's 512 */
+	assert_int_equal(cbfc_fill(p, 0), 300);
+	assert_int_equal(p->pool[0].used, 200);
+	/* VC 1: 50 reserved, then shared while it stays within half of
+	 * what the pool has free: x <= (250 - x + 1) / 2, x = 83 */
+	assert_int_equal(cbfc_fill(p, 1), 50 + 83);
+	assert_int_equal(p->pool[0].used, 283);
+	assert_int_equal(ibex_cbfc_tx_room(p, 1), 0);
+	/* VC 0 frees 150 (its shared part first): VC 1 takes more */
+	u.cf = 150;
+	assert_int_equal(ibex_cbfc_cf_apply(p, &u), 0);
+	assert_int_equal(p->pool[0].used, 133);
+	assert_true(cbfc_fill(p, 1) > 0);
+	/* VC 2: reserved only on the port's credits */
+	assert_int_equal(cbfc_fill(p, 2), 20);
+	/* VC 3 is lossy: not gated */
+	assert_true(ibex_cbfc_tx_take(p, 3, 1000));
+	free(p);
+}
+
+/* Every refusal of the pool, profile and vc statements, with its line. */
+static void
+test_cbfc_pools_refused(void **state)
+{
+	(void)state;
+	expect_err("port p0\ncbfc p0 pool 4 size 10",
+		   "x.conf:2: cbfc p0: pool: 4 out of range 0..3");
+	expect_err("port p0\ncbfc p0 pool x size 10",
+		   "x.conf:2: cbfc p0: pool: 'x' is not a number");
+	expect_err("port p0\ncbfc p0 pool",
+		   "x.conf:2: cbfc p0: pool: missing its number (0..3)");
+	expect_err("port p0\ncbfc p0 pool 0",
+		   "x.conf:2: cbfc p0: missing settings (expected one of: "
+		   "size)");
+	expect_err("port p0\ncbfc p0 pool 0 size 0",
+		   "x.conf:2: cbfc p0: size: 0 out of range 1..1048575");
+	expect_err("port p0\ncbfc p0 pool 0 size 1048576",
+		   "x.conf:2: cbfc p0: size: 1048576 out of range "
+		   "1..1048575");
+	expect_err("port p0\ncbfc p0 profile 8 pool 0",
+		   "x.conf:2: cbfc p0: profile: 8 out of range 0..7");
+	expect_err("port p0\ncbfc p0 profile 0 reserved 5",
+		   "x.conf:2: cbfc p0: profile 0: missing its pool "
+		   "(pool <n>|port)");
+	expect_err("port p0\ncbfc p0 profile 0 pool 4",
+		   "x.conf:2: cbfc p0: pool: '4' is not a pool (0..3 or "
+		   "port)");
+	expect_err("port p0\ncbfc p0 profile 0 pool 0 reserved 1048576",
+		   "x.conf:2: cbfc p0: reserved: 1048576 out of range "
+		   "0..1048575");
+	expect_err("port p0\ncbfc p0 profile 0 pool 0 dynamic 8",
+		   "x.conf:2: cbfc p0: dynamic: '8' is not a number in -7..7");
+	expect_err("port p0\ncbfc p0 profile 0 pool 0 dynamic -8",
+		   "x.conf:2: cbfc p0: dynamic: '-8' is not a number in "
+		   "-7..7");
+	expect_err("port p0\ncbfc p0 profile 0 pool 0 static 5 dynamic 1",
+		   "x.conf:2: cbfc p0: 'static' and 'dynamic' exclude each "
+		   "other");
+	expect_err("port p0\ncbfc p0 vc 15 profile 0",
+		   "x.conf:2: cbfc p0: vc: 15 out of range 0..14: a VC is a "
+		   "lane, VL15 is management");
+	expect_err("port p0\ncbfc p0 vc 1 profile 8",
+		   "x.conf:2: cbfc p0: profile: '8' is not a profile (0..7 or "
+		   "none)");
+	expect_err("port p0\ncbfc p0 vc 1 pool 0",
+		   "x.conf:2: cbfc p0: unknown key 'pool' (expected one of: "
+		   "profile)");
+
+	/* between statements, at the later of those involved */
+	expect_verr("port p0 fc cbfc\ncbfc p0 pool 1 size 10",
+		    "x.conf:2: port p0: cbfc pool 1: pools are numbered from "
+		    "0, and pool 0 is not defined");
+	expect_verr("port p0 fc cbfc\ncbfc p0 pool 0 size 10\n"
+		    "cbfc p0 profile 1 pool 0\n",
+		    "x.conf:3: port p0: cbfc profile 1: profiles are numbered "
+		    "from 0, and profile 0 is not defined");
+	expect_verr("port p0 fc cbfc\ncbfc p0 pool 0 size 10\n"
+		    "cbfc p0 profile 0 pool 1 static 5\n",
+		    "x.conf:3: port p0: cbfc profile 0: pool 1 is not "
+		    "defined");
+	expect_verr("port p0 fc cbfc\ncbfc p0 profile 0 pool port static 0",
+		    "x.conf:2: port p0: cbfc profile 0: pool port shares the "
+		    "port's credits, but the port has no port-limit");
+	expect_verr("port p0 fc cbfc\ncbfc p0 pool 0 size 100\n"
+		    "cbfc p0 profile 0 pool 0 static 0\n"
+		    "cbfc p0 vc 5 profile 0\nport p0 vls 4",
+		    "x.conf:5: port p0: cbfc vc 5: the port has VCs 0..3 "
+		    "(vls 4)");
+	expect_verr("port p0 fc cbfc\ncbfc p0 pool 0 size 100\n"
+		    "cbfc p0 profile 0 pool 0 static 0\n"
+		    "cbfc p0 vc 1 profile 0",
+		    "x.conf:4: port p0: cbfc vc 1: lane vl 1 is not lossless: "
+		    "a profile shares credits among lossless VCs");
+	expect_verr("port p0 fc cbfc\nlane p0 vl 1 lossless\n"
+		    "cbfc p0 vc 1 profile 0",
+		    "x.conf:3: port p0: cbfc vc 1: profile 0 is not defined");
+	/* what ibex_cbfc_conf_check() refuses, with its reason */
+	expect_verr("port p0 fc cbfc\nlane p0 vl 0 lossless\n"
+		    "lane p0 vl 1 lossless\ncbfc p0 pool 0 size 100\n"
+		    "cbfc p0 profile 0 pool 0 reserved 60 static 0\n"
+		    "cbfc p0 vc 0 profile 0\ncbfc p0 vc 1 profile 0",
+		    "x.conf:7: port p0: cbfc: credit pool 0: its VCs reserve "
+		    "120 credits of 100");
+	expect_verr("port p0 fc cbfc\ncbfc p0 pool 0 size 100\n"
+		    "cbfc p0 port-limit 50",
+		    "x.conf:3: port p0: cbfc: credit pools: 100 credits in "
+		    "all, above the port's limit 50");
+	expect_verr("port p0 fc cbfc\nlane p0 vl 0 lossless\n"
+		    "cbfc p0 pool 0 size 100\ncbfc p0 profile 0 pool 0\n"
+		    "cbfc p0 vc 0 profile 0",
+		    "x.conf:5: port p0: cbfc: VC 0: lossless, but its credit "
+		    "profile reserves nothing and shares nothing (it could "
+		    "never send)");
+	/* a profile must let the port's largest frame go */
+	expect_verr("port p0 fc cbfc\nlane p0 vl 0 lossless\n"
+		    "cbfc p0 pool 0 size 100\n"
+		    "cbfc p0 profile 0 pool 0 reserved 5 static 4\n"
+		    "cbfc p0 vc 0 profile 0",
+		    "x.conf:5: port p0: cbfc vc 0: profile 0 lets no 1522-byte "
+		    "frame (12 credits of 128 bytes) go, even with its pool "
+		    "unused");
+	/* restart-only, named as the statement that sets it */
+	expect_restart("port p0 fc cbfc",
+		       "port p0 fc cbfc\ncbfc p0 pool 0 size 10",
+		       "x.conf:1: port p0: cbfc pool 0 needs a restart (live: "
+		       "credit timers, pfc quanta and watchdog, lanes' queues, "
+		       "classes and ECN)");
+}
+
 /* A restart-only global setting in a reload is refused with the line
  * that sets it (the first such, when several differ); one setting
  * "needs" a restart, several "need" one. */
@@ -2732,6 +2956,12 @@ main(void)
 		cmocka_unit_test(test_restart_only_line),
 		cmocka_unit_test(test_conf_copy),
 		cmocka_unit_test_setup_teardown(test_cbfc, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cbfc_pools, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_cbfc_pools_send_rule,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cbfc_pools_refused, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_static_dup_many, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_static_same_twice, setup,

@@ -215,14 +215,14 @@ def check(name, k, vc, v):
         bad.append(f"{name} {k}: /metrics {samples[(fam, name, vc)]} > ibex-ctl {v}")
     n += 1
 ident = {"port", "credit_size", "overhead", "cc_timer_us", "cf_min_spacing",
-         "cf_max_spacing", "port_limit", "vcs"}
+         "cf_max_spacing", "port_limit", "pools", "vcs"}
 for p in ports:
     for k, v in p.items():
         if k not in ident:
             check(p["port"], k, None, v)
     for vc in p["vcs"]:
         for k, v in vc.items():
-            if k != "vc":
+            if k not in ("vc", "profile", "pool"):
                 check(p["port"], k, str(vc["vc"]), v)
 others = {k[1] for k in samples} - {p["port"] for p in ports}
 if others:

@@ -153,6 +153,33 @@ test_back_to_start(void **state)
 	assert_string_equal(ibex_runtext_str(t), PORTS);
 }
 
+/* cbfc pools, profiles and VCs' profiles: a statement gives one whole,
+ * so a later one about the same pool or profile replaces it, and a VC's
+ * "profile none" undoes the statement that gave it one. */
+static void
+test_cbfc_pools(void **state)
+{
+	struct ibex_runtext *t = *state;
+
+	start(t, PORTS);
+	add(t, "cbfc p0 pool 0 size 100");
+	add(t, "cbfc p0 profile 0 pool 0 reserved 10 static 20");
+	add(t, "cbfc p0 vc 1 profile 0");
+	add(t, "cbfc p0 pool 1 size 50");
+	assert_string_equal(ibex_runtext_str(t), PORTS
+			    "cbfc p0 pool 0 size 100\n"
+			    "cbfc p0 profile 0 pool 0 reserved 10 static 20\n"
+			    "cbfc p0 vc 1 profile 0\n"
+			    "cbfc p0 pool 1 size 50\n");
+	add(t, "cbfc p0 pool 0 size 200");
+	add(t, "cbfc p0 profile 0 pool port reserved 10 dynamic -2");
+	add(t, "cbfc p0 vc 1 profile none");
+	add(t, "cbfc p0 pool 1 none");
+	assert_string_equal(ibex_runtext_str(t), PORTS
+			    "cbfc p0 pool 0 size 200\n"
+			    "cbfc p0 profile 0 pool port reserved 10 dynamic -2\n");
+}
+
 /* "fdb del" removes the "fdb static" it undoes, and itself: whether the
  * entry was added live or came from the file. */
 static void
@@ -259,6 +286,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_file_line_that_sets_stays,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_back_to_start, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_cbfc_pools, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_del_removes_static, setup,
 						teardown),
