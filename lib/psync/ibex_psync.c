@@ -128,21 +128,27 @@ deliver_from(struct ibex_psync *ps, unsigned int from,
 	return 0;
 }
 
-int
-ibex_psync_window(struct ibex_psync *ps, uint64_t next,
-		  ibex_psync_deliver_fn fn, void *arg, uint64_t *extra,
-		  unsigned int n_extra)
+/*
+ * Close the window with @p err, this process's own error (0 for none):
+ * the exchange, the deliveries, and the agreement, which also carries the
+ * lowest failing process so that every one can name it.
+ */
+static int
+window_close(struct ibex_psync *ps, uint64_t next, ibex_psync_deliver_fn fn,
+	     void *arg, uint64_t *extra, unsigned int n_extra, int err)
 {
-	/* the next event, the extra values, and "no error here" */
+	/* the next event, the extra values, and the first failing process */
 	uint64_t v[2 + IBEX_PSYNC_MAX_EXTRA];
 	unsigned int i;
-	int ret, err = 0;
+	int ret;
 
 	if (n_extra > IBEX_PSYNC_MAX_EXTRA)
 		return -EINVAL;
 	for (i = 0; i < ps->t.size; i++)
 		ps->in[i].len = 0;
-	err = ps->t.exchange(ps->t.ctx, ps->out, ps->in);
+	ret = ps->t.exchange(ps->t.ctx, ps->out, ps->in);
+	if (err == 0)
+		err = ret;
 	for (i = 0; i < ps->t.size; i++)
 		ps->out[i].len = 0;
 	for (i = 0; i < ps->t.size && err == 0; i++)
@@ -154,14 +160,14 @@ ibex_psync_window(struct ibex_psync *ps, uint64_t next,
 	v[0] = next;
 	for (i = 0; i < n_extra; i++)
 		v[1 + i] = extra[i];
-	v[1 + n_extra] = err == 0;
+	v[1 + n_extra] = err == 0 ? UINT64_MAX : ps->t.rank;
 	ret = ps->t.min_u64(ps->t.ctx, v, 2 + n_extra);
 	if (ret != 0)
 		return ret;
-	if (err != 0)
-		return err;
-	if (v[1 + n_extra] == 0)
-		return -ECANCELED; /* another process failed */
+	if (v[1 + n_extra] != UINT64_MAX) {
+		ps->failed = (unsigned int)v[1 + n_extra];
+		return err != 0 ? err : -ECANCELED; /* another one failed */
+	}
 	for (i = 0; i < n_extra; i++)
 		extra[i] = v[1 + i];
 	ps->windows++;
@@ -169,6 +175,30 @@ ibex_psync_window(struct ibex_psync *ps, uint64_t next,
 	ps->window_end = v[0] > UINT64_MAX - ps->lookahead ? UINT64_MAX :
 			 v[0] + ps->lookahead;
 	return 0;
+}
+
+int
+ibex_psync_window(struct ibex_psync *ps, uint64_t next,
+		  ibex_psync_deliver_fn fn, void *arg, uint64_t *extra,
+		  unsigned int n_extra)
+{
+	return window_close(ps, next, fn, arg, extra, n_extra, 0);
+}
+
+static int
+deliver_none(void *arg, unsigned int from, uint64_t arrival, uint32_t key,
+	     const void *data, uint32_t len)
+{
+	(void)arg, (void)from, (void)arrival, (void)key, (void)data, (void)len;
+	return 0;
+}
+
+int
+ibex_psync_fail(struct ibex_psync *ps, int err)
+{
+	if (err >= 0)
+		err = -EINVAL;
+	return window_close(ps, UINT64_MAX, deliver_none, NULL, NULL, 0, err);
 }
 
 /* ---- one process ---- */

@@ -75,6 +75,8 @@ struct ibex_psync {
 	uint64_t received, received_bytes;
 	uint64_t early;    /**< posts that arrive before the window's end:
 			       the lookahead was wrong, the run is not exact */
+	unsigned int failed;  /**< after a window returned an error: the
+				   lowest process that failed in it */
 };
 
 /**
@@ -122,13 +124,23 @@ int ibex_psync_post(struct ibex_psync *ps, unsigned int dest,
  * (e.g. "done" as 1, so its minimum is 1 only if all are).
  * @return 0, or the first error of the exchange or of @p fn, or
  *   -ECANCELED when one failed on another process: every process
- *   returns an error from the same window, none waits. Afterwards
+ *   returns an error from the same window, none waits, and every one
+ *   has the lowest failing process in ps->failed. Afterwards
  *   the window is [earliest next event, that + lookahead), or empty at
  *   UINT64_MAX when no process has an event left.
  */
 int ibex_psync_window(struct ibex_psync *ps, uint64_t next,
 		      ibex_psync_deliver_fn fn, void *arg, uint64_t *extra,
 		      unsigned int n_extra);
+
+/**
+ * End the run from this process: close the window with this process's
+ * error @p err (a negative errno) instead of its events. The others'
+ * ibex_psync_window() returns -ECANCELED with ps->failed naming this
+ * process (or a lower one that failed in the same window).
+ * @return @p err (-EINVAL if it was not negative), or the transport's.
+ */
+int ibex_psync_fail(struct ibex_psync *ps, int err);
 
 /** Room for @p more bytes in @p b. @return 0 or -ENOMEM. */
 int ibex_psync_buf_reserve(struct ibex_psync_buf *b, size_t more);

@@ -3,7 +3,9 @@
  * lib/psync's transport over MPI (ibex_psync_mpi.h).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +47,108 @@ struct mpi_scratch {
 	size_t scap, rcap;
 };
 
+struct mpi_ctx {
+	MPI_Comm *comm;
+	MPI_Comm fault_comm;   /**< the watchdog's own messages */
+	unsigned int size, rank;
+	double timeout_s;      /**< 0: wait for ever */
+	uint64_t windows;      /**< agreements so far: the window's number */
+	struct mpi_scratch s;
+};
+
+/* ---- the watchdog ---- */
+
+/* Tag of "I am waiting in window W" on the fault communicator. */
+#define FAULT_TAG 1
+/* Wall seconds the waiting processes take to hear from each other. */
+#define FAULT_GRACE_S 2.0
+
+/*
+ * A collective did not complete within the timeout: some process never
+ * joined it (hung, stopped, or dead without its launcher ending the
+ * job). Every process that waits tells every other one so, and listens
+ * for a grace period; the processes not heard from are the ones at
+ * fault. The lowest-ranked waiting process names them; then the job
+ * ends (MPI_Abort), never to hang.
+ */
+static void
+fault_end(struct mpi_ctx *c, const char *what, double waited)
+{
+	uint64_t w = c->windows, got;
+	unsigned char *heard = calloc(c->size, 1);
+	MPI_Request *req = calloc(c->size, sizeof(*req));
+	unsigned int i, first = c->rank, n_late = 0;
+	double until = MPI_Wtime() + FAULT_GRACE_S;
+	char late[256] = "";
+	size_t off = 0;
+	int flag;
+
+	if (heard == NULL || req == NULL)
+		MPI_Abort(*c->comm, IBEX_PSYNC_MPI_EXIT_HUNG);
+	for (i = 0; i < c->size; i++) {
+		req[i] = MPI_REQUEST_NULL;
+		if (i != c->rank)
+			MPI_Isend(&w, 1, MPI_UINT64_T, (int)i, FAULT_TAG,
+				  c->fault_comm, &req[i]);
+	}
+	heard[c->rank] = 1;
+	while (MPI_Wtime() < until) {
+		MPI_Status st;
+
+		MPI_Iprobe(MPI_ANY_SOURCE, FAULT_TAG, c->fault_comm, &flag,
+			   &st);
+		if (!flag)
+			continue;
+		MPI_Recv(&got, 1, MPI_UINT64_T, st.MPI_SOURCE, FAULT_TAG,
+			 c->fault_comm, MPI_STATUS_IGNORE);
+		heard[st.MPI_SOURCE] = 1;
+		if ((unsigned int)st.MPI_SOURCE < first)
+			first = (unsigned int)st.MPI_SOURCE;
+	}
+	for (i = 0; i < c->size; i++) {
+		if (heard[i])
+			continue;
+		n_late++;
+		if (off < sizeof(late))
+			off += (size_t)snprintf(late + off, sizeof(late) - off,
+						"%s%u", n_late > 1 ? ", " : "",
+						i);
+	}
+	if (first == c->rank)
+		fprintf(stderr, "ibex psync: partition%s %s did not reach "
+			"window %" PRIu64 "'s %s: partition %u waited %.1f s "
+			"for %s (hung, stopped, dead, or slower than the "
+			"timeout allows); ending the job\n",
+			n_late > 1 ? "s" : "", n_late ? late : "(unknown)",
+			w, what, c->rank, waited, n_late > 1 ? "them" : "it");
+	else /* the lowest waiting process speaks and ends the job */
+		while (MPI_Wtime() < until + FAULT_GRACE_S)
+			;
+	fflush(stderr);
+	MPI_Abort(*c->comm, IBEX_PSYNC_MPI_EXIT_HUNG);
+}
+
+/* Complete @p r, within the timeout when there is one. */
+static int
+wait_req(struct mpi_ctx *c, MPI_Request *r, const char *what)
+{
+	double start, now;
+	int done = 0;
+
+	if (c->timeout_s <= 0)
+		return mpi_ret(MPI_Wait(r, MPI_STATUS_IGNORE));
+	start = MPI_Wtime();
+	for (;;) {
+		if (MPI_Test(r, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			return -EIO;
+		if (done)
+			return 0;
+		now = MPI_Wtime();
+		if (now - start > c->timeout_s)
+			fault_end(c, what, now - start);
+	}
+}
+
 static int
 grow(uint8_t **b, size_t *cap, size_t want)
 {
@@ -61,19 +165,26 @@ grow(uint8_t **b, size_t *cap, size_t want)
 }
 
 static int
-exchange_with(MPI_Comm comm, unsigned int n, struct mpi_scratch *s,
-	      const struct ibex_psync_buf *out, struct ibex_psync_buf *in)
+exchange_with(struct mpi_ctx *c, const struct ibex_psync_buf *out,
+	      struct ibex_psync_buf *in)
 {
+	MPI_Comm comm = *c->comm;
+	struct mpi_scratch *s = &c->s;
+	unsigned int n = c->size, i;
 	size_t stot, rtot, off = 0;
-	unsigned int i;
-	int ret;
+	MPI_Request r;
+	int ret, ok, all_ok;
 
 	for (i = 0; i < n; i++)
 		s->slen[i] = out[i].len;
-	int ok, all_ok;
-
-	ret = mpi_ret(MPI_Alltoall(s->slen, 1, MPI_UINT64_T, s->rlen, 1,
-				   MPI_UINT64_T, comm));
+	if (c->timeout_s <= 0)
+		ret = mpi_ret(MPI_Alltoall(s->slen, 1, MPI_UINT64_T, s->rlen, 1,
+					   MPI_UINT64_T, comm));
+	else
+		ret = mpi_ret(MPI_Ialltoall(s->slen, 1, MPI_UINT64_T, s->rlen,
+					    1, MPI_UINT64_T, comm, &r));
+	if (ret == 0 && c->timeout_s > 0)
+		ret = wait_req(c, &r, "exchange of sizes");
 	if (ret != 0)
 		return ret;
 	ret = counts_of(s->slen, n, s->scnt, s->sdisp, &stot);
@@ -86,8 +197,11 @@ exchange_with(MPI_Comm comm, unsigned int n, struct mpi_scratch *s,
 	/* what failed here must fail everywhere, before the exchange the
 	 * others would otherwise wait in */
 	ok = ret == 0;
-	if (MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm) !=
-	    MPI_SUCCESS)
+	if (c->timeout_s <= 0 ?
+	    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm) !=
+	    MPI_SUCCESS :
+	    MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm, &r) !=
+	    MPI_SUCCESS || wait_req(c, &r, "agreement on buffers") != 0)
 		return -EIO;
 	if (ret != 0)
 		return ret;
@@ -98,9 +212,16 @@ exchange_with(MPI_Comm comm, unsigned int n, struct mpi_scratch *s,
 			memcpy(s->sbuf + off, out[i].data, out[i].len);
 		off += out[i].len;
 	}
-	ret = mpi_ret(MPI_Alltoallv(s->sbuf, s->scnt, s->sdisp, MPI_BYTE,
-				    s->rbuf, s->rcnt, s->rdisp, MPI_BYTE,
-				    comm));
+	if (c->timeout_s <= 0)
+		ret = mpi_ret(MPI_Alltoallv(s->sbuf, s->scnt, s->sdisp,
+					    MPI_BYTE, s->rbuf, s->rcnt,
+					    s->rdisp, MPI_BYTE, comm));
+	else
+		ret = mpi_ret(MPI_Ialltoallv(s->sbuf, s->scnt, s->sdisp,
+					     MPI_BYTE, s->rbuf, s->rcnt,
+					     s->rdisp, MPI_BYTE, comm, &r));
+	if (ret == 0 && c->timeout_s > 0)
+		ret = wait_req(c, &r, "exchange of records");
 	for (i = 0; ret == 0 && i < n; i++) {
 		ret = ibex_psync_buf_reserve(&in[i], s->rlen[i]);
 		if (ret != 0)
@@ -114,28 +235,31 @@ exchange_with(MPI_Comm comm, unsigned int n, struct mpi_scratch *s,
 	return ret;
 }
 
-struct mpi_ctx {
-	MPI_Comm *comm;
-	unsigned int size;
-	struct mpi_scratch s;
-};
-
 static int
 mpi_exchange(void *ctx, const struct ibex_psync_buf *out,
 	     struct ibex_psync_buf *in)
 {
-	struct mpi_ctx *c = ctx;
-
-	return exchange_with(*c->comm, c->size, &c->s, out, in);
+	return exchange_with(ctx, out, in);
 }
 
 static int
 mpi_min(void *ctx, uint64_t *v, unsigned int n)
 {
 	struct mpi_ctx *c = ctx;
+	MPI_Request r;
+	int ret;
 
-	return mpi_ret(MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T,
-				     MPI_MIN, *c->comm));
+	if (c->timeout_s <= 0)
+		ret = mpi_ret(MPI_Allreduce(MPI_IN_PLACE, v, (int)n,
+					    MPI_UINT64_T, MPI_MIN, *c->comm));
+	else
+		ret = mpi_ret(MPI_Iallreduce(MPI_IN_PLACE, v, (int)n,
+					     MPI_UINT64_T, MPI_MIN, *c->comm,
+					     &r));
+	if (ret == 0 && c->timeout_s > 0)
+		ret = wait_req(c, &r, "agreement");
+	c->windows++;
+	return ret;
 }
 
 static void
@@ -143,6 +267,8 @@ ctx_free(struct mpi_ctx *c)
 {
 	if (c == NULL)
 		return;
+	if (c->fault_comm != MPI_COMM_NULL)
+		MPI_Comm_free(&c->fault_comm);
 	free(c->s.slen);
 	free(c->s.rlen);
 	free(c->s.scnt);
@@ -170,6 +296,9 @@ ibex_psync_transport_mpi(struct ibex_psync_transport *t, MPI_Comm *comm)
 		return -ENOMEM;
 	c->comm = comm;
 	c->size = (unsigned int)size;
+	c->rank = (unsigned int)rank;
+	c->timeout_s = IBEX_PSYNC_MPI_TIMEOUT_S;
+	c->fault_comm = MPI_COMM_NULL;
 	c->s.slen = calloc(size, sizeof(uint64_t));
 	c->s.rlen = calloc(size, sizeof(uint64_t));
 	c->s.scnt = calloc(size, sizeof(int));
@@ -177,7 +306,8 @@ ibex_psync_transport_mpi(struct ibex_psync_transport *t, MPI_Comm *comm)
 	c->s.rcnt = calloc(size, sizeof(int));
 	c->s.rdisp = calloc(size, sizeof(int));
 	if (c->s.slen == NULL || c->s.rlen == NULL || c->s.scnt == NULL ||
-	    c->s.sdisp == NULL || c->s.rcnt == NULL || c->s.rdisp == NULL) {
+	    c->s.sdisp == NULL || c->s.rcnt == NULL || c->s.rdisp == NULL ||
+	    MPI_Comm_dup(*comm, &c->fault_comm) != MPI_SUCCESS) {
 		ctx_free(c);
 		return -ENOMEM;
 	}
@@ -187,6 +317,15 @@ ibex_psync_transport_mpi(struct ibex_psync_transport *t, MPI_Comm *comm)
 	t->min_u64 = mpi_min;
 	t->ctx = c;
 	return 0;
+}
+
+void
+ibex_psync_transport_mpi_set_timeout(struct ibex_psync_transport *t,
+				     double seconds)
+{
+	struct mpi_ctx *c = t->ctx;
+
+	c->timeout_s = seconds > 0 ? seconds : 0;
 }
 
 void

@@ -15,11 +15,35 @@
 
 /**
  * Fill @p t for the processes of @p comm: its rank and size, an exchange
- * of MPI_Alltoall (the sizes) and MPI_Alltoallv (the records), a minimum
- * of MPI_Allreduce. @p comm must outlive @p t.
+ * of MPI_Ialltoall (the sizes) and MPI_Ialltoallv (the records), a
+ * minimum of MPI_Iallreduce, each waited for under the watchdog below.
+ * Collective over @p comm (it is duplicated for the watchdog's messages);
+ * @p comm must outlive @p t.
  * @return 0, or -EINVAL when MPI is not initialised.
  */
 int ibex_psync_transport_mpi(struct ibex_psync_transport *t, MPI_Comm *comm);
+
+/** Wall seconds a collective may wait by default before the watchdog
+ * ends the job (ibex_psync_transport_mpi_set_timeout()). */
+#define IBEX_PSYNC_MPI_TIMEOUT_S 120.0
+
+/** The job's exit status (MPI_Abort's) when a partition never joined a
+ * window's collective within the timeout. */
+#define IBEX_PSYNC_MPI_EXIT_HUNG 3
+
+/**
+ * The watchdog: a window's collective (its exchange or agreement) that
+ * has not completed after @p seconds of wall time means a partition is
+ * hung, stopped or dead without its launcher having ended the job. The
+ * waiting processes then find out which did not come (they tell each
+ * other, for two seconds), the lowest-ranked of them names it on stderr
+ * ("ibex psync: partition 2 did not reach window 4711's agreement ..."),
+ * and the job ends with MPI_Abort(IBEX_PSYNC_MPI_EXIT_HUNG). Default
+ * IBEX_PSYNC_MPI_TIMEOUT_S; 0 waits for ever. Every process should set
+ * the same value.
+ */
+void ibex_psync_transport_mpi_set_timeout(struct ibex_psync_transport *t,
+					  double seconds);
 
 /** Free what ibex_psync_transport_mpi() allocated. */
 void ibex_psync_transport_mpi_free(struct ibex_psync_transport *t);

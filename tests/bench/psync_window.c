@@ -5,7 +5,8 @@
  * closes it; N windows. Prints windows per second and the time of one,
  * on rank 0. A split fabric's run costs its windows times this, on top of
  * its frame-hops (docs/simulation.md, "Beyond one machine").
- *   mpirun --oversubscribe -np 2 build/tests/bench/psync_window [N [F [B]]]
+ *   mpirun --oversubscribe -np 2 build/tests/bench/psync_window [N [F [B [T]]]]
+ * T: the watchdog's timeout in seconds (ibex_psync_mpi.h), 0 for none. 
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,8 @@ main(int argc, char **argv)
 	if (b > sizeof(frame) || ibex_psync_transport_mpi(&t, &comm) != 0 ||
 	    ibex_psync_init(&ps, &t, 500) != 0)
 		MPI_Abort(comm, 2);
+	if (argc > 4)
+		ibex_psync_transport_mpi_set_timeout(&t, atof(argv[4]));
 	MPI_Barrier(comm);
 	t0 = MPI_Wtime();
 	for (w = 0; w < n; w++) {

@@ -5,10 +5,20 @@
  * event count and the last event's time of the toy run in one process,
  * which rank 0 also runs. Exit 0 when they agree, 1 when not, 2 on an
  * error. Run by meson with -np 2 and 4 (tests/mpi/meson.build).
+ *
+ * With --fault KIND:P:W [--timeout S], process P misbehaves when it
+ * reaches window W: "hang" never returns to the windows, "exit" leaves
+ * without MPI_Finalize, "kill" dies of SIGKILL, "fail" returns an error
+ * from its delivery. tests/mpi/psync_faults.py checks that the job ends
+ * each time, with an error naming P.
  */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include <mpi.h>
 
@@ -38,6 +48,58 @@ toy_alone(uint64_t *digest, uint64_t *events, uint64_t *last_t)
 	return ret;
 }
 
+struct fault {
+	char kind[8];
+	unsigned int part;
+	uint64_t window;
+};
+
+/* Misbehave as told when this process is the faulty one and the window
+ * has come: a "fail" is an error the windows carry to the others. */
+static int
+fault_hit(const struct fault *f, const struct ibex_psync *ps)
+{
+	if (f->kind[0] == 0 || ps->t.rank != f->part ||
+	    ps->windows != f->window)
+		return 0;
+	fprintf(stderr, "test_psync_mpi: process %u: %s at window %" PRIu64
+		"\n", f->part, f->kind, f->window);
+	if (strcmp(f->kind, "hang") == 0)
+		for (;;)
+			pause();
+	if (strcmp(f->kind, "exit") == 0)
+		_exit(0);
+	if (strcmp(f->kind, "kill") == 0)
+		raise(SIGKILL);
+	return -EIO;
+}
+
+/* The toy's loop (psync_toy.h's toy_run()), with the fault. */
+static int
+toy_run_faulty(struct toy *y, struct ibex_psync *ps, const struct fault *f)
+{
+	int ret;
+
+	for (;;) {
+		while (y->n != 0 && y->heap[0].t < ibex_psync_window_end(ps)) {
+			ret = toy_run_one(y, ps, toy_pop(y));
+			if (ret != 0)
+				return ret;
+		}
+		ret = fault_hit(f, ps);
+		if (ret != 0) /* this process's own error, in the agreement */
+			ret = ibex_psync_fail(ps, ret);
+		else
+			ret = ibex_psync_window(ps, y->n != 0 ? y->heap[0].t :
+						UINT64_MAX, toy_deliver, y,
+						NULL, 0);
+		if (ret != 0)
+			return ret;
+		if (ps->window_start == UINT64_MAX)
+			return 0;
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -46,20 +108,48 @@ main(int argc, char **argv)
 	struct ibex_psync ps;
 	struct toy y;
 	uint64_t mine[3], sum[3], last = 0, ref[3];
-	int ret, rc = 0;
+	struct fault f = { "", 0, 0 };
+	double timeout = 0;
+	int ret, rc = 0, i;
 
 	MPI_Init(&argc, &argv);
+	for (i = 1; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--timeout") == 0)
+			timeout = atof(argv[i + 1]);
+		else if (strcmp(argv[i], "--fault") != 0 ||
+			 sscanf(argv[i + 1], "%7[a-z]:%u:%" SCNu64, f.kind,
+				&f.part, &f.window) != 3)
+			break;
+	}
+	if (i != argc) {
+		fprintf(stderr, "usage: test_psync_mpi [--fault "
+			"hang|exit|kill|fail:PROCESS:WINDOW] [--timeout S]\n");
+		MPI_Abort(comm, 2);
+	}
 	ret = ibex_psync_transport_mpi(&t, &comm);
+	if (ret == 0 && timeout > 0)
+		ibex_psync_transport_mpi_set_timeout(&t, timeout);
 	if (ret == 0)
 		ret = ibex_psync_init(&ps, &t, TOY_LOOKAHEAD);
 	if (ret == 0)
 		ret = toy_init(&y, t.rank, t.size);
 	if (ret == 0)
-		ret = toy_run(&y, &ps);
+		ret = f.kind[0] != 0 ? toy_run_faulty(&y, &ps, &f) :
+		      toy_run(&y, &ps);
+	if (ret == -ECANCELED) {
+		/* every process knows which failed; the lowest says it */
+		if (t.rank == (ps.failed == 0 ? 1 : 0))
+			fprintf(stderr, "test_psync_mpi: partition %u failed "
+				"in window %" PRIu64 "; ending the job\n",
+				ps.failed, ps.windows);
+		MPI_Finalize();
+		return 2;
+	}
 	if (ret != 0) {
 		fprintf(stderr, "test_psync_mpi: process %u: error %d\n",
 			t.rank, ret);
-		MPI_Abort(comm, 2);
+		MPI_Finalize();
+		return 2;
 	}
 	mine[0] = y.digest;
 	mine[1] = y.events;

@@ -74,11 +74,12 @@ The marks are read by tests/system/docs/test_doc_commands.py
   tests/system/docs/test_doc_commands.py . build FILE.md:LINE"""
 
 # A line holds an ibex command when, at its start or after "(", "&&", ";"
-# or "|", then a "$ " prompt, sudo and VAR=value assignments, one of these
-# starts a word.
+# or "|", then a "$ " prompt, sudo, VAR=value assignments and an mpirun
+# with its options, one of these starts a word.
 CMD_RE = re.compile(
     r'(?:^\s*|[;&|(]\s*)(?:\$\s+)?(?:sudo\s+)?'
     r'(?:[A-Za-z_][A-Za-z_0-9]*=\S*\s+)*'
+    r'(?:mpirun(?:\s+-\S+(?:\s+\d+)?)*\s+)?'
     r'(?:ibex-(?:switch|gen|fabric|ctl|pcapgen|topo)(?=\s|$)|tests/\S+|app/\S+'
     r'|meson(?=\s)|ninja(?=\s)|build[^/\s]*/\S+)')
 MAN_MARKS = 'tests/system/docs/man_marks.txt'

@@ -350,6 +350,7 @@ struct bad {
 	struct thread_ctx c;
 	struct ibex_psync ps;
 	int ret;
+	unsigned int failed;
 };
 
 static int
@@ -397,8 +398,57 @@ fail_one_main(void *arg)
 		assert_int_equal(ibex_psync_post(&b->ps, 1, 50, 1, "x", 1), 0);
 	b->ret = ibex_psync_window(&b->ps, UINT64_MAX, refuse_rec, NULL, NULL,
 				   0);
+	b->failed = b->ps.failed;
 	ibex_psync_fini(&b->ps);
 	return NULL;
+}
+
+/* Of three processes, 2 ends the run on its own (ibex_psync_fail()) in
+ * the second window: the others learn it there, and which one it was. */
+static void *
+fail_api_main(void *arg)
+{
+	struct bad *b = arg;
+	struct ibex_psync_transport t;
+
+	th_transport(&t, &b->c);
+	assert_int_equal(ibex_psync_init(&b->ps, &t, 10), 0);
+	b->ret = ibex_psync_window(&b->ps, 20, no_rec, NULL, NULL, 0);
+	assert_int_equal(b->ret, 0);
+	if (b->c.rank == 2)
+		b->ret = ibex_psync_fail(&b->ps, -ENOMEM);
+	else
+		b->ret = ibex_psync_window(&b->ps, 30, no_rec, NULL, NULL, 0);
+	b->failed = b->ps.failed;
+	ibex_psync_fini(&b->ps);
+	return NULL;
+}
+
+static void
+test_fail_named(void **state)
+{
+	struct threads sh = { .size = 3 };
+	struct bad b[3];
+	pthread_t th[3];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(pthread_barrier_init(&sh.bar, NULL, 3), 0);
+	for (i = 0; i < 3; i++) {
+		memset(&b[i], 0, sizeof(b[i]));
+		b[i].c.sh = &sh;
+		b[i].c.rank = i;
+		assert_int_equal(pthread_create(&th[i], NULL, fail_api_main,
+						&b[i]), 0);
+	}
+	for (i = 0; i < 3; i++)
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+	pthread_barrier_destroy(&sh.bar);
+	assert_int_equal(b[0].ret, -ECANCELED);
+	assert_int_equal(b[1].ret, -ECANCELED);
+	assert_int_equal(b[2].ret, -ENOMEM);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(b[i].failed, 2);
 }
 
 static void
@@ -423,6 +473,8 @@ test_error_shared(void **state)
 	pthread_barrier_destroy(&sh.bar);
 	assert_int_equal(b[0].ret, -ECANCELED);
 	assert_int_equal(b[1].ret, -EPROTO);
+	assert_int_equal(b[0].failed, 1);
+	assert_int_equal(b[1].failed, 1);
 }
 
 static void
@@ -472,6 +524,7 @@ main(void)
 		cmocka_unit_test(test_window_rules),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_error_shared),
+		cmocka_unit_test(test_fail_named),
 		cmocka_unit_test(test_toy_same_over_partitions),
 	};
 
