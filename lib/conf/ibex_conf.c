@@ -1971,16 +1971,23 @@ cbfc_vc(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
 static int
 port_cbfc(struct conf_ctx *x, struct ibex_conf_port *p, char **tok, int ntok)
 {
+	char list[512];
 	int ret;
 
+	/* the keys, and the words that start a pool, profile or VC */
+	conf_key_list(KEYS(conf_cbfc_keys), list, sizeof(list));
 	if (ntok == 0)
-		return conf_missing(x, KEYS(conf_cbfc_keys));
+		return conf_err(x, "missing settings (expected one of: %s, "
+				"pool, profile, vc)", list);
 	if (strcmp(tok[0], "pool") == 0)
 		ret = cbfc_pool(x, p, tok, ntok);
 	else if (strcmp(tok[0], "profile") == 0)
 		ret = cbfc_profile(x, p, tok, ntok);
 	else if (strcmp(tok[0], "vc") == 0)
 		ret = cbfc_vc(x, p, tok, ntok);
+	else if (conf_key_find(KEYS(conf_cbfc_keys), tok[0]) == NULL)
+		return conf_err(x, "unknown key '%s' (expected one of: %s, "
+				"pool, profile, vc)", tok[0], list);
 	else
 		ret = conf_keys(x, KEYS(conf_cbfc_keys), p, tok, ntok, NULL);
 	if (ret == 0)

@@ -2840,6 +2840,11 @@ test_cbfc_pools_refused(void **state)
 	expect_err("port p0\ncbfc p0 vc 1 profile 8",
 		   "x.conf:2: cbfc p0: profile: '8' is not a profile (0..7 or "
 		   "none)");
+	expect_err("port p0\ncbfc p0 bogus 1",
+		   "x.conf:2: cbfc p0: unknown key 'bogus' (expected one of: "
+		   "credit-size, overhead, cc-timer-us, cf-min-spacing, "
+		   "cf-max-spacing, cf-refreshes, limit, port-limit, pool, "
+		   "profile, vc)");
 	expect_err("port p0\ncbfc p0 vc 1 pool 0",
 		   "x.conf:2: cbfc p0: unknown key 'pool' (expected one of: "
 		   "profile)");
