@@ -112,45 +112,56 @@ hop_read(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o)
 	return 0;
 }
 
-/* The LLR counters of switch port @p p's link end, when it runs LLR. */
+/* The LLR counters of link end @p port_id, when it runs LLR. */
 static void
-hop_llr(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o)
+end_llr(uint16_t port_id, struct ibex_fabric_llr *o)
 {
 	struct ibex_llr_stats st;
 
-	if (ibexlink_llr_stats(dp->port_id[p], &st) != 0)
+	if (ibexlink_llr_stats(port_id, &st) != 0)
 		return;
-	o->llr = true;
-	o->llr_tx_replay = st.tx_replay;
-	o->llr_rx_nack = st.rx_nack_ctl_os;
-	o->llr_tx_nack = st.tx_nack_ctl_os;
-	o->llr_rx_bad = st.rx_bad;
-	o->llr_tx_discard = st.tx_discard;
+	o->on = true;
+	o->tx_replay = st.tx_replay;
+	o->rx_nack = st.rx_nack_ctl_os;
+	o->tx_nack = st.tx_nack_ctl_os;
+	o->rx_bad = st.rx_bad;
+	o->tx_discard = st.tx_discard;
 }
 
-/* Frames that reached the RX ring of a link end after it filled (the
- * poller was away): ibex_pdev_stats_get()'s imissed, beside the switch's
- * own drop counters. At this switch port's end, and at its peer's. */
-static void
-hop_missed(const struct fabric *f, const struct fabric_switch *s,
-	   const struct ibex_dp *dp, uint16_t p, uint64_t *here,
-	   uint64_t *there)
+/* The port id of the far end of switch @p s's port @p p's link; -1 when
+ * it is not one of this process's ports. */
+static int
+far_port_id(const struct fabric *f, const struct fabric_switch *s,
+	    const struct ibex_dp *dp, uint16_t p)
 {
 	const struct ibex_fabric_node *n = &f->topo.nodes[s->node];
 	uint32_t l = n->port[s->topo_port[p]].link;
 	char dev[RTE_DEV_NAME_MAX_LEN];
-	struct rte_eth_stats st;
 	uint16_t id;
 	unsigned int e;
 
-	*here = ibex_pdev_stats_get(dp->port_id[p], &st) == 0 ? st.imissed : 0;
-	*there = 0;
 	for (e = 0; e < 2; e++) {
 		fabric_link_dev(l, e, dev, sizeof(dev));
 		if (ibex_pdev_get_by_name(dev, &id) == 0 &&
-		    id != dp->port_id[p] && ibex_pdev_stats_get(id, &st) == 0)
-			*there = st.imissed;
+		    id != dp->port_id[p])
+			return id;
 	}
+	return -1;
+}
+
+/* Frames that reached the RX ring of a link end after it filled (the
+ * poller was away): ibex_pdev_stats_get()'s imissed, beside the switch's
+ * own drop counters. At this switch port's end, and at the far one
+ * (@p far, -1 for none). */
+static void
+hop_missed(const struct ibex_dp *dp, uint16_t p, int far, uint64_t *here,
+	   uint64_t *there)
+{
+	struct rte_eth_stats st;
+
+	*here = ibex_pdev_stats_get(dp->port_id[p], &st) == 0 ? st.imissed : 0;
+	*there = far >= 0 && ibex_pdev_stats_get((uint16_t)far, &st) == 0 ?
+		 st.imissed : 0;
 }
 
 static struct ibex_fabric_end
@@ -187,6 +198,7 @@ fabric_hops_read(const struct fabric *f, double elapsed_s,
 {
 	unsigned int i, n = 0;
 	uint16_t p;
+	int far;
 
 	memset(t, 0, sizeof(*t));
 	t->fabric = f->topo.name;
@@ -214,9 +226,13 @@ fabric_hops_read(const struct fabric *f, double elapsed_s,
 				fprintf(stderr, "ibex-fabric: switch %s port %s: "
 					"no memory for its figures\n", h->sw,
 					h->port);
-			hop_missed(f, &f->sw[i], dp, p, &h->rx_missed,
+			far = far_port_id(f, &f->sw[i], dp, p);
+			hop_missed(dp, p, far, &h->rx_missed,
 				   &h->peer_rx_missed);
-			hop_llr(dp, p, h);
+			end_llr(dp->port_id[p], &h->llr);
+			/* a switch's end reports in its own row */
+			if (h->to_rank && far >= 0)
+				end_llr((uint16_t)far, &h->peer_llr);
 		}
 	}
 	return 0;

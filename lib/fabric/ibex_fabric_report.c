@@ -41,30 +41,47 @@ ibex_fabric_hop_dropped(const struct ibex_fabric_hop *h)
 	return sum;
 }
 
-/* LLR at the switch ports' link ends, summed: what the links repaired
- * and what they gave up on. Nothing when no end runs it. */
+/* LLR at the switch ports' link ends (@p peer false), or at the ranks'
+ * ends of their links (true), summed: what the links repaired and what
+ * they gave up on. Nothing when no such end runs it. */
 static void
-print_llr(FILE *o, const struct ibex_fabric_hops *t)
+print_llr(FILE *o, const struct ibex_fabric_hops *t, bool peer)
 {
-	uint64_t replay = 0, nack = 0, bad = 0, discard = 0;
+	struct ibex_fabric_llr sum = { 0 };
 	unsigned int i, ends = 0;
 
 	for (i = 0; i < t->n; i++) {
-		const struct ibex_fabric_hop *h = &t->hop[i];
+		const struct ibex_fabric_llr *l = peer ? &t->hop[i].peer_llr :
+						  &t->hop[i].llr;
 
-		if (!h->llr)
+		if (!l->on)
 			continue;
 		ends++;
-		replay += h->llr_tx_replay;
-		nack += h->llr_rx_nack;
-		bad += h->llr_rx_bad;
-		discard += h->llr_tx_discard;
+		sum.tx_replay += l->tx_replay;
+		sum.rx_nack += l->rx_nack;
+		sum.rx_bad += l->rx_bad;
+		sum.tx_discard += l->tx_discard;
 	}
 	if (ends == 0)
 		return;
-	fprintf(o, "llr: %u switch link ends: %" PRIu64 " frames arrived bad, "
+	fprintf(o, "llr: %u %s link ends: %" PRIu64 " frames arrived bad, "
 		"%" PRIu64 " NACKs, %" PRIu64 " frames replayed, %" PRIu64
-		" given up\n", ends, bad, nack, replay, discard);
+		" given up\n", ends, peer ? "rank" : "switch", sum.rx_bad,
+		sum.rx_nack, sum.tx_replay, sum.tx_discard);
+}
+
+/* One end's LLR counters as JSON keys, @p prefix before each name. */
+static void
+json_llr(FILE *o, const char *prefix, const struct ibex_fabric_llr *l)
+{
+	if (!l->on)
+		return;
+	fprintf(o, ", \"%sllr_tx_replay\": %" PRIu64
+		", \"%sllr_rx_nack_ctl_os\": %" PRIu64
+		", \"%sllr_tx_nack_ctl_os\": %" PRIu64
+		", \"%sllr_rx_bad\": %" PRIu64 ", \"%sllr_tx_discard\": %"
+		PRIu64, prefix, l->tx_replay, prefix, l->rx_nack, prefix,
+		l->tx_nack, prefix, l->rx_bad, prefix, l->tx_discard);
 }
 
 void
@@ -101,7 +118,8 @@ ibex_fabric_hops_print(FILE *o, const struct ibex_fabric_hops *t)
 	fprintf(o, "links: %" PRIu64 " frames missed at a full RX ring of a "
 		"switch port, %" PRIu64 " at a rank's (a poller away longer "
 		"than its ring lasts)\n", missed_sw, missed_rank);
-	print_llr(o, t);
+	print_llr(o, t, false);
+	print_llr(o, t, true);
 }
 
 /* The hop's drops by reason, those that are not 0. */
@@ -152,13 +170,8 @@ json_hop(FILE *o, const struct ibex_fabric_hop *h)
 		", \"cbfc_recovered\": %" PRIu64
 		", \"cbfc_used_watermark\": %" PRIu64, h->xoff_tx, h->xon_tx,
 		h->buf_peak, h->hr_peak, h->cbfc_recovered, h->cbfc_used_wm);
-	if (h->llr)
-		fprintf(o, ", \"llr_tx_replay\": %" PRIu64
-			", \"llr_rx_nack_ctl_os\": %" PRIu64
-			", \"llr_tx_nack_ctl_os\": %" PRIu64
-			", \"llr_rx_bad\": %" PRIu64 ", \"llr_tx_discard\": %"
-			PRIu64, h->llr_tx_replay, h->llr_rx_nack,
-			h->llr_tx_nack, h->llr_rx_bad, h->llr_tx_discard);
+	json_llr(o, "", &h->llr);
+	json_llr(o, "peer_", &h->peer_llr);
 	json_drops(o, h);
 	fprintf(o, "}");
 }

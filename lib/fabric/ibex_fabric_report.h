@@ -23,6 +23,17 @@
 #define IBEX_FABRIC_HOP_TO_LEN 160
 
 /** One switch port: a hop's egress and the next one's ingress. */
+/** The LLR counters of one link end, of the names docs/llr.md gives;
+ * without LLR there (on false) all 0 and out of the views. */
+struct ibex_fabric_llr {
+	bool on;
+	uint64_t tx_replay;  /**< frames it sent again */
+	uint64_t rx_nack;    /**< NACKs the far end sent it */
+	uint64_t tx_nack;    /**< NACKs it sent (frames it refused) */
+	uint64_t rx_bad;     /**< frames that arrived with a bad FCS */
+	uint64_t tx_discard; /**< frames it gave up on (never silent) */
+};
+
 struct ibex_fabric_hop {
 	const char *sw;          /**< the switch's name (kept by the caller) */
 	const char *port;        /**< the port's name (kept by the caller) */
@@ -61,14 +72,9 @@ struct ibex_fabric_hop {
 				      lanes (as ingress) at once, past the
 				      lane's reserved share (0: never) */
 	uint64_t hr_peak;        /**< most PFC headroom blocks of one lane */
-	/** UEC LLR on its link end (net_ibexlink llr=): its counters of
-	 * the same names (docs/llr.md), else all 0 and out of the JSON. */
-	bool llr;
-	uint64_t llr_tx_replay;  /**< frames it sent again */
-	uint64_t llr_rx_nack;    /**< NACKs the far end sent it */
-	uint64_t llr_tx_nack;    /**< NACKs it sent (frames it refused) */
-	uint64_t llr_rx_bad;     /**< frames that arrived with a bad FCS */
-	uint64_t llr_tx_discard; /**< frames it gave up on (never silent) */
+	/** UEC LLR on its link end (net_ibexlink llr=), and on the far end
+	 * when that is a rank's (a switch's end has its own row). */
+	struct ibex_fabric_llr llr, peer_llr;
 };
 
 /** The per-hop report of one run. */

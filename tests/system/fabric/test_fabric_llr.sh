@@ -18,9 +18,14 @@
 #   4. --llr 200g-5m: it completes with nothing lost, out of order or
 #      duplicated, no switch drop; every switch port's link end reports
 #      LLR, the lossy link's ends NACKed and replayed what arrived bad,
-#      nothing was given up;
+#      nothing was given up; the ranks' ends report theirs in the rows
+#      of the switch ports facing them (peer_llr_*) and a line of their
+#      own;
 #   5. `llr: 200g-5m` on the lossy link only (no --llr): the same, and
-#      only that link's two ends report LLR.
+#      only that link's two ends report LLR, no rank's;
+#   6. the rank0 - leaf0 link lossy instead, --llr: rank0's end NACKs
+#      what arrived bad and replays what leaf0 NACKed, and so does
+#      leaf0's; nothing lost.
 #
 #   test_fabric_llr.sh IBEX_FABRIC IBEX_TOPO
 # Environment: LLR_LOSS (1e-3). Each run takes about 2 s of wall time
@@ -48,6 +53,9 @@ sed "s|$lossy|\1\n      loss: $loss|" "$tmp/ls.yaml" >"$tmp/lossy.yaml"
 sed "s|$lossy|\1\n      loss: $loss\n      llr: 200g-5m|" "$tmp/ls.yaml" \
 	>"$tmp/lossy_key.yaml"
 sed "s|$lossy|\1\n      llr: 100g-5m|" "$tmp/ls.yaml" >"$tmp/bad_key.yaml"
+rank_link='^\(    - endpoints: \["rank0:eth0", "leaf0:p0"\]\)$'
+sed "s|$rank_link|\1\n      loss: $loss|" "$tmp/ls.yaml" >"$tmp/lossy_rank.yaml"
+grep -q "loss: $loss" "$tmp/lossy_rank.yaml" || fail "no lossy rank link written"
 grep -q "loss: $loss" "$tmp/lossy.yaml" || fail "no lossy link written"
 grep -q "llr: 200g-5m" "$tmp/lossy_key.yaml" || fail "no llr key written"
 
@@ -98,8 +106,13 @@ run lossy "$tmp/lossy.yaml" ""
 run rto "$tmp/lossy.yaml" "--rto 20"
 run llr "$tmp/lossy.yaml" "" --llr 200g-5m
 run key "$tmp/lossy_key.yaml" ""
+run rank "$tmp/lossy_rank.yaml" "" --llr 200g-5m
 grep -q "^llr: 8 switch link ends: " "$tmp/llr.log" ||
 	{ show_log "$tmp/llr.log"; fail "no llr line in the per-hop report"; }
+grep -q "^llr: 4 rank link ends: " "$tmp/llr.log" ||
+	{ show_log "$tmp/llr.log"; fail "no ranks' llr line in the per-hop report"; }
+! grep -q "rank link ends" "$tmp/key.log" ||
+	{ show_log "$tmp/key.log"; fail "a ranks' llr line without LLR at a rank"; }
 
 python3 - "$tmp" <<'PY' || fail "accounting"
 import json, sys
@@ -152,5 +165,27 @@ for name, only_lossy in (("llr", False), ("key", True)):
     assert have == ends, (sorted(have), sorted(ends))
     assert bad > 0 and nack > 0 and replay >= nack, (bad, nack, replay)
     assert discard == 0, discard
+    # the ranks' ends: in the row of the switch port that faces each
+    to_rank = {e for e, h in hops.items() if h["to"].startswith("rank")}
+    have_peer = {e for e, h in hops.items() if "peer_llr_tx_replay" in h}
+    assert have_peer == (set() if only_lossy else to_rank), sorted(have_peer)
+
+# a lossy link between rank0 and leaf0, --llr on every end: the rank's
+# end replays what its sends lost and NACKs what it received bad
+g, f, rc, hops = load("rank")
+seq, fr, h = g["sequence"], g["frames"], hops[("leaf0", "p0")]
+print("fabric_llr: rank0's link lossy: exit %d, sent %d received %d, lost "
+      "%d; rank0's end: %d frames arrived bad, %d NACKs from leaf0, %d "
+      "replays; leaf0's end: %d bad, %d NACKs, %d replays" % (rc, fr["tx"],
+      fr["rx"], seq["lost"], h["peer_llr_rx_bad"],
+      h["peer_llr_rx_nack_ctl_os"], h["peer_llr_tx_replay"], h["llr_rx_bad"],
+      h["llr_rx_nack_ctl_os"], h["llr_tx_replay"]))
+assert rc == 0 and not f["failed"], (rc, f.get("failed"))
+assert fr["tx"] == fr["rx"] and seq["lost"] == seq["out_of_order"] == 0, seq
+assert h["peer_llr_rx_bad"] > 0 and h["llr_rx_nack_ctl_os"] > 0, h
+assert h["llr_tx_replay"] >= h["llr_rx_nack_ctl_os"], h
+assert h["llr_rx_bad"] > 0 and h["peer_llr_rx_nack_ctl_os"] > 0, h
+assert h["peer_llr_tx_replay"] >= h["peer_llr_rx_nack_ctl_os"], h
+assert h["peer_llr_tx_discard"] == h["llr_tx_discard"] == 0, h
 PY
-check_ok "a lossy link: the collective fails without LLR (or needs --rto), completes with LLR, replays > 0, nothing given up"
+check_ok "a lossy link: the collective fails without LLR (or needs --rto), completes with LLR, replays > 0, nothing given up; a rank's end counts its own"

@@ -214,16 +214,10 @@ test_llr(void **state)
 	assert_null(strstr(json, "llr_"));
 	free(txt);
 	free(json);
-	h[1].llr = h[2].llr = true;
-	h[1].llr_tx_replay = 26;
-	h[1].llr_rx_nack = 9;
-	h[1].llr_tx_nack = 4;
-	h[1].llr_rx_bad = 4;
-	h[2].llr_tx_replay = 10;
-	h[2].llr_rx_nack = 4;
-	h[2].llr_tx_nack = 9;
-	h[2].llr_rx_bad = 9;
-	h[2].llr_tx_discard = 2;
+	h[1].llr = (struct ibex_fabric_llr){ .on = true, .tx_replay = 26,
+		.rx_nack = 9, .tx_nack = 4, .rx_bad = 4 };
+	h[2].llr = (struct ibex_fabric_llr){ .on = true, .tx_replay = 10,
+		.rx_nack = 4, .tx_nack = 9, .rx_bad = 9, .tx_discard = 2 };
 	txt = print_to_string(ibex_fabric_hops_print, &t);
 	json = print_to_string(ibex_fabric_hops_json, &t);
 	assert_non_null(strstr(txt, "llr: 2 switch link ends: 13 frames "
@@ -238,6 +232,28 @@ test_llr(void **state)
 	assert_int_equal(json_cell(json, "spine1", "p0", "llr_tx_discard"), 2);
 	/* leaf1 p0 (towards the rank) runs none: its object has no key */
 	assert_true(strstr(json, "llr_") > strstr(json, "{\"port\": \"p1\""));
+	assert_null(strstr(txt, "rank link ends"));
+	free(txt);
+	free(json);
+	/* the rank's end of leaf1 p0's link: a line of its own, and
+	 * peer_llr_* keys in that port's row */
+	h[0].peer_llr = (struct ibex_fabric_llr){ .on = true, .tx_replay = 7,
+		.rx_nack = 3, .tx_nack = 5, .rx_bad = 5 };
+	txt = print_to_string(ibex_fabric_hops_print, &t);
+	json = print_to_string(ibex_fabric_hops_json, &t);
+	assert_non_null(strstr(txt, "llr: 2 switch link ends: 13 frames "
+			       "arrived bad, 13 NACKs, 36 frames replayed, 2 "
+			       "given up\nllr: 1 rank link ends: 5 frames "
+			       "arrived bad, 3 NACKs, 7 frames replayed, 0 "
+			       "given up\n"));
+	assert_int_equal(json_cell(json, "leaf1", "p0", "peer_llr_tx_replay"),
+			 7);
+	assert_int_equal(json_cell(json, "leaf1", "p0",
+				   "peer_llr_tx_nack_ctl_os"), 5);
+	assert_int_equal(json_cell(json, "leaf1", "p0", "peer_llr_rx_bad"), 5);
+	assert_int_equal(json_cell(json, "leaf1", "p0", "peer_llr_tx_discard"),
+			 0);
+	assert_null(strstr(json, "\"llr_tx_replay\": 7"));
 	free(txt);
 	free(json);
 }
