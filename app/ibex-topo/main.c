@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "ibex_fabric.h"
+#include "ibex_fabric_agg.h"
 #include "ibex_fabric_part.h"
 #include "ibex_topo.h"
 #include "ibex_units.h"
@@ -32,6 +33,8 @@ usage(FILE *f)
 		"       ibex-topo rail --rails N --groups G "
 		"--servers-per-group S --spines P [options]\n"
 		"       ibex-topo partition FILE -n N [--switch-latency T]\n"
+		"       ibex-topo agg FILE --job NAME:ID:RANKS[:SLOTS]... "
+		"[--slots N]\n"
 		"Writes a topology file for ibex-fabric (docs/fabric.md, "
 		"\"Generated topologies\").\n"
 		"  -o, --output FILE   file to write (default: standard "
@@ -74,6 +77,13 @@ usage(FILE *f)
 		"  (docs/simulation.md, \"Beyond one machine\")\n"
 		"  -n, --processes N   partitions (processes of the run)\n"
 		"      --switch-latency T  as ibex-fabric's (default 0)\n"
+		"agg: the in-network aggregation trees of jobs on FILE "
+		"(docs/aggregation.md,\n"
+		"  \"Trees\"), or why a job runs as a ring\n"
+		"      --job NAME:ID:RANKS[:SLOTS]  a job (repeat): its id, "
+		"ranks as 0-7,16,\n"
+		"                      slots at each switch (default 64)\n"
+		"      --slots N       each switch's pool (default 256)\n"
 		"Example: ibex-topo fattree 4 -o ft4.yaml && ibex-fabric "
 		"--check ft4.yaml\n");
 }
@@ -386,6 +396,88 @@ partition_main(int argc, char **argv)
 	return ret == 0 ? 0 : 1;
 }
 
+/* The jobs of an agg command, and the plan. */
+struct agg_cmd {
+	struct ibex_fabric_agg_req req[IBEX_FABRIC_AGG_MAX_JOBS];
+	uint32_t n_jobs, capacity;
+};
+
+static int
+agg_args(int argc, char **argv, struct agg_cmd *a)
+{
+	static const struct option lo[] = {
+		{ "job", required_argument, NULL, 'j' },
+		{ "slots", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char err[256];
+	int c;
+
+	optind = 1;
+	a->capacity = 256;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (c == 's' && count("--slots", optarg, &a->capacity) != 0)
+			return 2;
+		if (c == 'j') {
+			if (a->n_jobs == IBEX_FABRIC_AGG_MAX_JOBS) {
+				fprintf(stderr, "ibex-topo: --job: at most %u "
+					"jobs\n", IBEX_FABRIC_AGG_MAX_JOBS);
+				return 2;
+			}
+			if (ibex_fabric_agg_req_parse(optarg,
+					&a->req[a->n_jobs], err,
+					sizeof(err)) != 0) {
+				fprintf(stderr, "ibex-topo: --job: %s\n", err);
+				return 2;
+			}
+			a->n_jobs++;
+		}
+		if (c == '?')
+			return 2;
+	}
+	if (optind != argc - 1 || a->n_jobs == 0) {
+		fprintf(stderr, "usage: ibex-topo agg FILE --job "
+			"NAME:ID:RANKS[:SLOTS]... [--slots N]\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* ibex-topo agg FILE --job ...: the trees. */
+static int
+agg_main(int argc, char **argv)
+{
+	struct ibex_fabric_agg_plan plan;
+	struct ibex_fabric f = { 0 };
+	struct agg_cmd a = { 0 };
+	char err[1024];
+	uint32_t i;
+	int ret;
+
+	ret = agg_args(argc, argv, &a);
+	if (ret == 0) {
+		ret = ibex_fabric_load(&f, argv[optind], err, sizeof(err));
+		if (ret == 0)
+			ret = ibex_fabric_rank(&f, err, sizeof(err));
+		if (ret == 0)
+			ret = ibex_fabric_agg_plan(&f, a.req, a.n_jobs,
+						   a.capacity, &plan, err,
+						   sizeof(err));
+		if (ret != 0) {
+			fprintf(stderr, "ibex-topo: %s\n", err);
+			ret = ret == -EINVAL ? 2 : 1; /* bad input, or none */
+		} else {
+			ret = ibex_fabric_agg_plan_print(&f, a.req, &plan,
+					a.capacity, stdout) == 0 ? 0 : 1;
+			ibex_fabric_agg_plan_free(&plan);
+		}
+		ibex_fabric_free(&f);
+	}
+	for (i = 0; i < a.n_jobs; i++)
+		free(a.req[i].ranks);
+	return ret;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -406,6 +498,8 @@ main(int argc, char **argv)
 	}
 	if (argc >= 2 && strcmp(argv[1], "partition") == 0)
 		return partition_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "agg") == 0)
+		return agg_main(argc - 1, argv + 1);
 	if (parse_args(argc, argv, &o) != 0)
 		return 2;
 	m = open_memstream(&buf, &len);

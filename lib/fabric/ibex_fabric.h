@@ -217,6 +217,18 @@ uint32_t ibex_fabric_node_find(const struct ibex_fabric *f, const char *name);
 struct ibex_fabric_end ibex_fabric_peer(const struct ibex_fabric *f,
 					uint32_t l, struct ibex_fabric_end e);
 
+/** The node at the far end of node @p n's port @p p, or IBEX_FABRIC_NONE
+ * when no link is plugged in there. */
+static inline uint32_t
+ibex_fabric_neighbour(const struct ibex_fabric *f, uint32_t n, uint16_t p)
+{
+	uint32_t l = f->nodes[n].port[p].link;
+	struct ibex_fabric_end e = { .node = n, .port = p };
+
+	return l == IBEX_FABRIC_NONE ? IBEX_FABRIC_NONE :
+	       ibex_fabric_peer(f, l, e).node;
+}
+
 /* ---- routes ---- */
 
 /** How switch @p sw reaches rank @p dst. */

@@ -35,17 +35,6 @@ is_switch(const struct ibex_fabric *f, uint32_t i)
 	return f->nodes[i].kind == IBEX_FABRIC_SWITCH;
 }
 
-/* The node at the far end of node @p n's port @p p, or NONE. */
-static uint32_t
-neighbour(const struct ibex_fabric *f, uint32_t n, uint16_t p)
-{
-	uint32_t l = f->nodes[n].port[p].link;
-	struct ibex_fabric_end e = { .node = n, .port = p };
-
-	return l == IBEX_FABRIC_NONE ? IBEX_FABRIC_NONE :
-	       ibex_fabric_peer(f, l, e).node;
-}
-
 /* Link ends of node @p n. */
 static uint32_t
 ends_of(const struct ibex_fabric *f, uint32_t n)
@@ -89,7 +78,7 @@ groups_coarse(const struct ibex_fabric *f, uint32_t top, uint32_t *group,
 			uint16_t p;
 
 			for (p = 0; p < f->nodes[a].n_ports; p++) {
-				uint32_t b = neighbour(f, a, p);
+				uint32_t b = ibex_fabric_neighbour(f, a, p);
 
 				if (b == IBEX_FABRIC_NONE ||
 				    group[b] != IBEX_FABRIC_NONE ||
@@ -162,7 +151,7 @@ groups_fine(const struct ibex_fabric *f, uint32_t top, uint32_t *group)
 
 		if (is_switch(f, i))
 			continue;
-		sw = f->nodes[i].n_ports != 0 ? neighbour(f, i, 0) :
+		sw = f->nodes[i].n_ports != 0 ? ibex_fabric_neighbour(f, i, 0) :
 		     IBEX_FABRIC_NONE;
 		if (sw != IBEX_FABRIC_NONE && group[sw] != IBEX_FABRIC_NONE)
 			group[i] = group[sw];
@@ -243,7 +232,7 @@ apply_pins(const struct ibex_fabric *f, uint32_t n_parts, uint32_t *part,
 		if (!is_switch(f, i))
 			continue;
 		for (p = 0; p < n->n_ports; p++) {
-			uint32_t b = neighbour(f, i, p);
+			uint32_t b = ibex_fabric_neighbour(f, i, p);
 
 			if (b != IBEX_FABRIC_NONE && !is_switch(f, b) &&
 			    f->nodes[b].pin == IBEX_FABRIC_NONE)

@@ -264,6 +264,15 @@ status_is 2 "ibex-topo partition: more processes than groups" "$topoprog" \
 	partition "$tmp/x.yaml" -n 17
 grep -q "at most 16 processes" "$tmp/out" || { cat "$tmp/out"; fail "ibex-topo partition: limit not named"; }
 status_is 1 "ibex-topo partition: missing file" "$topoprog" partition "$tmp/none.yaml" -n 2
+status_is 0 "ibex-topo agg" "$topoprog" agg "$tmp/x.yaml" --job a:1:0-15 \
+	--job b:2:0-15:200
+grep -q "^job a (id 1, 16 ranks, 64 slots): root core0, 3 levels, 13 switches" "$tmp/out" &&
+	grep -q "^job b (id 2, 16 ranks, 200 slots): refused, runs as a ring" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "ibex-topo agg: not the plan"; }
+status_is 2 "ibex-topo agg: a bad job" "$topoprog" agg "$tmp/x.yaml" --job a:1:0-16
+grep -q "job a: rank 16: the fabric has ranks 0..15" "$tmp/out" || { cat "$tmp/out"; fail "ibex-topo agg: rank not named"; }
+status_is 2 "ibex-topo agg: no job" "$topoprog" agg "$tmp/x.yaml"
+status_is 1 "ibex-topo agg: missing file" "$topoprog" agg "$tmp/none.yaml" --job a:1:0
 check_ok "exit status: 0 success, 1 a runtime failure, 2 a usage error, in every program"
 
 # ---- ibex-ctl --help names the program ----
