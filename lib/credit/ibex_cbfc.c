@@ -273,6 +273,22 @@ ibex_cbfc_port_init(struct ibex_cbfc_port *p, const struct ibex_cbfc_conf *c,
 	return 0;
 }
 
+void
+ibex_cbfc_link_reset(struct ibex_cbfc_port *p, uint64_t now_ns)
+{
+	unsigned int i;
+
+	for (i = 0; i < IBEX_CBFC_MAX_VCS; i++) {
+		p->tx[i].cc = p->tx[i].cf = p->tx[i].cu = 0;
+		memset(&p->rx[i], 0, sizeof(p->rx[i]));
+	}
+	for (i = 0; i <= IBEX_CBFC_MAX_POOLS; i++)
+		p->pool[i].used = 0;
+	p->cu = 0;
+	p->next_cc_ns = now_ns + p->cc_period_ns;
+	p->st.link_resets++;
+}
+
 bool
 ibex_cbfc_profile_allows(const struct ibex_cbfc_port *p,
 			 const struct ibex_cbfc_tx_vc *t, uint32_t n)

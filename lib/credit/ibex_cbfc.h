@@ -177,6 +177,7 @@ struct ibex_cbfc_stats {
 	uint64_t cf_update_tx, cf_update_rx;
 	uint64_t cf_update_bad;   /**< freed more than was in use: ignored */
 	uint64_t cc_update_bad;   /**< claimed more than rx_total: ignored */
+	uint64_t link_resets;     /**< ibex_cbfc_link_reset() */
 	struct ibex_cbfc_vc_stats vc[IBEX_CBFC_MAX_VCS];
 };
 
@@ -235,6 +236,19 @@ int ibex_cbfc_conf_check(const struct ibex_cbfc_conf *c, char *err,
  * does not pass ibex_cbfc_conf_check(). */
 int ibex_cbfc_port_init(struct ibex_cbfc_port *p,
 			const struct ibex_cbfc_conf *c, uint64_t now_ns);
+
+/**
+ * The link went down: start both directions' counters again at 0, as UE
+ * initialises them when a link comes up (its peer, restarted or
+ * reconnected, starts at 0 too). S_CC, S_CF and S_CU of every VC, the
+ * pools' use, R_CC and R_CF go to 0; the configuration and the counters
+ * stay (link_resets counts it). Frames the receiver still holds from
+ * before keep their room: R_CF stays at 0 until they leave
+ * (ibex_cbfc_rx_held() never moves it back), so the new sender's credits
+ * come back only as the buffer drains. A frame sent after the reset that
+ * the link still lost leaks, and the next CC_Update recovers it.
+ */
+void ibex_cbfc_link_reset(struct ibex_cbfc_port *p, uint64_t now_ns);
 
 /** Ethernet's shortest frame without FCS: a shorter one is padded to it
  * on the wire, and counted so at both ends. */

@@ -335,6 +335,7 @@ struct ibex_dp_cbfc_view {
 	uint64_t cc_update_tx, cc_update_rx; /**< NUM_CC_UPDATE_MESSAGES_* */
 	uint64_t cf_update_tx, cf_update_rx; /**< NUM_CF_UPDATE_MESSAGES_* */
 	uint64_t cf_update_bad, cc_update_bad; /**< ignored, ibex's */
+	uint64_t link_resets;          /**< counters started again at 0 */
 	uint64_t tx_blocked;           /**< frames the send rule held back */
 	uint64_t leaked_recovered;     /**< credits CC_Updates freed */
 	uint32_t vc_used[IBEX_VL_COUNT];

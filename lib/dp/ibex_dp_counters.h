@@ -249,6 +249,8 @@ struct ibex_lane_counters {
 	  "CF_Updates ignored: freed more than was in use, or a VC not lossless") \
 	X(cc_update_bad, (c)->cc_update_bad, "cc-bad", 6, "messages", \
 	  "CC_Update counts ignored: behind, or beyond the receiver's buffer") \
+	X(link_resets, (c)->link_resets, "resets", 6, "events", \
+	  "times the link went down and the counters started again at 0") \
 	X(tx_blocked, (c)->tx_blocked, "blocked", 9, "refusals", \
 	  "times the send rule held a frame back (each try counts)") \
 	X(leaked_recovered, (c)->leaked_recovered, "recovered", 9, "credits", \

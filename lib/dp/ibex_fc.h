@@ -125,6 +125,9 @@ struct ibex_fc_port {
 	 * per microsecond, for CF_Update's byte times. */
 	struct ibex_cbfc_port *cb;
 	uint64_t cb_bytes_per_us;
+	/* the port's link-down edges (ibex_dp's link_downs) at the last
+	 * look; UINT64_MAX before the first */
+	uint64_t cb_link_downs;
 };
 
 /** Flow-control housekeeping period, ns. */

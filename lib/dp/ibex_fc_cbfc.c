@@ -47,6 +47,7 @@ cbfc_port_init(struct ibex_fc_port *fp, const struct ibex_conf_port *cp,
 	/* The first CC_Update a period after the first housekeeping. */
 	ibex_cbfc_port_init(fp->cb, &c, UINT64_MAX / 2);
 	fp->cb->next_cc_ns = 0;
+	fp->cb_link_downs = UINT64_MAX;
 	fp->cb_bytes_per_us = ibex_conf_port_rate_bps(cp) / 8000000;
 	if (fp->cb_bytes_per_us == 0)
 		fp->cb_bytes_per_us = 1;
@@ -153,6 +154,25 @@ link_bytes(const struct ibex_fc_port *fp, uint64_t now_ns)
 	       now_ns % 1000 * fp->cb_bytes_per_us / 1000;
 }
 
+/* The control thread counts the port's link going down (ibex_link.c):
+ * UE starts the counters again at link up, and the peer, restarted or
+ * reconnected, does; so the port does too, before the link comes back
+ * (the control thread looks at links every second, a memif port is
+ * redialled no sooner than 250 ms after). A link that went down and up
+ * between two looks is not seen: CBFC's peer then must not restart. */
+static void
+cbfc_link_check(const struct ibex_worker *w, uint16_t port,
+		struct ibex_fc_port *fp, uint64_t now_ns)
+{
+	uint64_t downs = IBEX_CNT_READ(w->dp->link_downs[port]);
+
+	if (likely(downs == fp->cb_link_downs))
+		return;
+	if (fp->cb_link_downs != UINT64_MAX)
+		ibex_cbfc_link_reset(fp->cb, now_ns);
+	fp->cb_link_downs = downs;
+}
+
 static void
 cbfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 {
@@ -163,6 +183,7 @@ cbfc_housekeeping(struct ibex_worker *w, uint16_t port, uint64_t now_ns)
 
 	if (cb->next_cc_ns == 0)
 		cb->next_cc_ns = now_ns + cb->cc_period_ns;
+	cbfc_link_check(w, port, fp, now_ns);
 	/* CC_Update only while something is in use: an idle sender has
 	 * nothing a receiver could have lost. */
 	if (ibex_cbfc_cc_due(cb, now_ns)) {
@@ -237,6 +258,7 @@ cbfc_view(const struct ibex_fc *fc, const struct ibex_fc_port *fp,
 	c->cf_update_rx = cb->st.cf_update_rx;
 	c->cf_update_bad = cb->st.cf_update_bad;
 	c->cc_update_bad = cb->st.cc_update_bad;
+	c->link_resets = cb->st.link_resets;
 	for (i = 0; i < cb->n_vcs && i < IBEX_VL_COUNT; i++) {
 		const struct ibex_cbfc_vc_stats *s = &cb->st.vc[i];
 

@@ -301,6 +301,67 @@ test_cf_bad(void **state)
 	assert_int_equal(p.tx[0].cu, 5);
 }
 
+/* A peer that restarts counts from 0: before the link reset its
+ * CF_Updates are refused and the VC stays full; after it they free
+ * credits again. The receiver's frames from before keep their room:
+ * R_CF stays at 0 until they leave. Pools are given back too. */
+static void
+test_link_reset(void **state)
+{
+	struct ibex_cbfc_port p, q;
+	struct ibex_cbfc_conf c;
+	struct ibex_cbfc_cf_update u = { .vc = 0 };
+	struct ibex_cbfc_cc_update cc = { .vcs = 1 };
+
+	(void)state;
+	one_vc(&p, &c, 10);
+	p.tx[0].cc = p.tx[0].cf = 5000;         /* a long-running sender */
+	assert_true(ibex_cbfc_tx_take(&p, 0, 10));
+	assert_false(ibex_cbfc_tx_ok(&p, 0, 1));
+	/* the new peer freed 4 of what it received since its start */
+	u.cf = 4;
+	assert_int_equal(ibex_cbfc_cf_apply(&p, &u), -EINVAL);
+	assert_false(ibex_cbfc_tx_ok(&p, 0, 1));
+	ibex_cbfc_link_reset(&p, 1000);
+	assert_int_equal(p.st.link_resets, 1);
+	assert_int_equal(p.cu, 0);
+	assert_int_equal(p.tx[0].cc, 0);
+	assert_int_equal(p.next_cc_ns, 1000 + p.cc_period_ns);
+	assert_true(ibex_cbfc_tx_take(&p, 0, 10));
+	assert_int_equal(ibex_cbfc_cf_apply(&p, &u), 0);
+	assert_int_equal(p.tx[0].cu, 6);
+	/* counters and configuration stay */
+	assert_int_equal(p.st.cf_update_bad, 1);
+	assert_int_equal(p.tx[0].limit, 10);
+
+	/* the receiver: 6 credits of the old peer's frames held */
+	one_vc(&q, &c, 10);
+	q.rx[0].cc = 7006;
+	q.rx[0].cf = 7000;
+	ibex_cbfc_link_reset(&q, 0);
+	assert_int_equal(q.rx[0].cc, 0);
+	assert_int_equal(q.rx[0].cf, 0);
+	ibex_cbfc_rx_stored(&q, 0, 3);          /* the new peer's first */
+	ibex_cbfc_rx_held(&q, 0, 6 + 3);
+	assert_int_equal(q.rx[0].cf, 0);
+	ibex_cbfc_rx_held(&q, 0, 5);            /* 4 of the old left */
+	assert_int_equal(q.rx[0].cf, 0);
+	ibex_cbfc_rx_held(&q, 0, 1);            /* all old, 2 new left */
+	assert_int_equal(q.rx[0].cf, 2);
+	/* the new peer's CC_Update counts from 0 too: no leak, not bad */
+	cc.cc[0] = 3;
+	assert_int_equal(ibex_cbfc_cc_apply(&q, &cc), 0);
+	assert_int_equal(q.st.cc_update_bad, 0);
+
+	/* profiled VCs: their pool's shared use goes with the reset */
+	pool_port(&p, IBEX_CBFC_TH_STATIC, 0, 30);
+	assert_true(ibex_cbfc_tx_take(&p, 0, 40));
+	assert_int_equal(p.pool[0].used, 30);
+	ibex_cbfc_link_reset(&p, 0);
+	assert_int_equal(p.pool[0].used, 0);
+	assert_true(ibex_cbfc_tx_take(&p, 0, 40));
+}
+
 static void
 test_cf_spacing(void **state)
 {
@@ -702,6 +763,7 @@ main(void)
 		cmocka_unit_test(test_port_limit),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_cf_bad),
+		cmocka_unit_test(test_link_reset),
 		cmocka_unit_test(test_cf_spacing),
 		cmocka_unit_test(test_cc_bad),
 		cmocka_unit_test(test_cf_refresh_per_vc),

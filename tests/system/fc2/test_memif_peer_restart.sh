@@ -18,8 +18,15 @@
 # test's directory (when the kernel's core_pattern is a plain file name),
 # and a crash prints its backtrace.
 #
+# With FC=cbfc every memif port runs UEC CBFC on a lossless lane 0 (the
+# frames' lane): A comes back with its counters at 0, and B's K2 must
+# start its own again when the link goes down (`link_resets`, one a
+# round at least), else the new A's CF_Updates are refused and K2's VC
+# stays full for good.
+#
 #   test_memif_peer_restart.sh IBEX_SWITCH IBEX_CTL
-# Environment: ROUNDS (4); KEEP_CORES=DIR keeps core files there.
+# Environment: ROUNDS (4); FC (none, or cbfc); KEEP_CORES=DIR keeps core
+# files there.
 set -euo pipefail
 TEST_NAME=memif_peer_restart
 # shellcheck source=../lib.sh
@@ -34,6 +41,8 @@ sw=$(realpath "$sw")	# the test runs in its own directory (cores)
 ctl=$(realpath "$ctl")
 [ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
 rounds=${ROUNDS:-4}
+fc=${FC:-none}
+case "$fc" in none | cbfc) ;; *) fail "FC=$fc: none or cbfc" ;; esac
 
 tmp=$(mktemp -d /tmp/ibex-memif-restart.XXXXXX)
 on_exit rm -rf "$tmp"
@@ -61,6 +70,17 @@ backtraces() {
 	done
 }
 
+# cbfc_ports PORT...: with FC=cbfc, CBFC on a lossless lane 0
+cbfc_ports() {
+	local p
+
+	[ "$fc" = cbfc ] || return 0
+	for p in "$@"; do
+		echo "port $p vls 2 fc cbfc"
+		echo "lane $p vl 0 lossless reserved 64KB"
+	done
+}
+
 {
 	echo "switch workers 1"
 	echo "fdb learning off"
@@ -68,6 +88,7 @@ backtraces() {
 	echo "port gen1 pvid 10"
 	echo "port L1 dev net_memif0 pvid 10"
 	echo "port L2 dev net_memif1 pvid 20"
+	cbfc_ports L1 L2
 	echo "fdb static $RX_MAC port L1 vlan 10"
 	echo "fdb static $RX_MAC port gen0 vlan 20"
 } >"$tmp/a.conf"
@@ -76,6 +97,7 @@ backtraces() {
 	echo "fdb learning off"
 	echo "port K1 dev net_memif0"
 	echo "port K2 dev net_memif1 shape 200M"
+	cbfc_ports K1 K2
 	echo "fdb static $RX_MAC port K2"
 } >"$tmp/b.conf"
 
@@ -165,11 +187,19 @@ stop_pid "$bpid" INT
 [ "$WAIT_RC" -eq 0 ] || b_dead "B exit status $WAIT_RC"
 stop_pid "$apid" TERM
 [ -s "$tmp/b.json" ] || b_dead "no JSON from B"
-# Every frame B took in left on a port or is counted under a reason.
+# Every frame B took in left on a port, is counted under a reason, or
+# was B's own (consumed: CBFC's CF_ and CC_Updates).
 sums='([.ports[].rx_frames] | add) as $rx | ([.ports[].tx_frames] | add) as $tx
-	| ([.ports[].drops[]] | add // 0) as $d'
-jq -e "$sums | \$rx == \$tx + \$d and \$rx > 0" "$tmp/b.json" >/dev/null ||
+	| ([.ports[].drops[]] | add // 0) as $d | ([.ports[].consumed] | add) as $own'
+jq -e "$sums | \$rx == \$tx + \$d + \$own and \$rx > 0" "$tmp/b.json" >/dev/null ||
 	{ jq -c '.ports[] | {name, rx_frames, tx_frames, drops: (.drops | with_entries(select(.value > 0)))}' "$tmp/b.json" >&2
 	  fail "B's accounting: rx != tx + drops"; }
-info "$(jq -r "$sums"' | "B: rx \($rx), tx \($tx), drops \($d) (\([.ports[].drops | to_entries[] | select(.value > 0) | "\(.key) \(.value)"] | join(", ")))"' "$tmp/b.json")"
+info "$(jq -r "$sums"' | "B: rx \($rx), tx \($tx), consumed \($own), drops \($d) (\([.ports[].drops | to_entries[] | select(.value > 0) | "\(.key) \(.value)"] | join(", ")))"' "$tmp/b.json")"
 check_ok "B did not crash, stopped with exit 0 and accounted for every frame"
+if [ "$fc" = cbfc ]; then
+	resets=$(jq -e '.cbfc[] | select(.port == "K2") | .link_resets' "$tmp/b.json") ||
+		{ jq -c '.cbfc' "$tmp/b.json" >&2; fail "no CBFC counters of K2 in B's JSON"; }
+	[ "$resets" -ge "$rounds" ] || fail "K2's CBFC counters started again $resets times in $rounds restarts"
+	info "$(jq -r '.cbfc[] | select(.port == "K2") | "K2: \(.link_resets) link resets, \(.cf_update_rx) CF_Updates received, \(.cf_update_bad) refused"' "$tmp/b.json")"
+	check_ok "CBFC: K2 started its counters again at each restart of A and sent on"
+fi
