@@ -56,7 +56,8 @@ ibex_gen_opts_default(struct ibex_gen_opts *o)
 
 /* What --flow takes, said with every refusal of it. */
 #define FLOW_ALLOWED "S:D[:PPS][@C],..: ranks below " \
-	STR(IBEX_GEN_MAX_RANKS) ", S != D, PPS up to 10G, class C 0..7, up to " \
+	STR(IBEX_GEN_MAX_RANKS) ", S != D, PPS up to 10G, class C 0..7 (0..14 " \
+	"with --class-by dscp), up to " \
 	STR(IBEX_GEN_MAX_RFLOWS) " flows, a rank pair once"
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -369,6 +370,15 @@ p_fc(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 }
 
 static int
+p_class_by(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
+{
+	/* in the order of enum ibex_gen_class_by */
+	static const char *const w[] = { "pcp", "dscp", NULL };
+
+	return p_word(o, d, val, w);
+}
+
+static int
 p_search(struct ibex_gen_opts *o, const struct gen_opt *d, const char *val)
 {
 	if (strcmp(val, "rate") == 0)
@@ -466,6 +476,11 @@ static const struct gen_opt gen_opts[] = {
 	  .help = "flows from rank S to rank D, each at PPS or an equal\n"
 		  "share of --rate, in class C (PCP, PFC priority and\n"
 		  "credit VL C; needs --vlan) or the run's (repeatable)" },
+	{ .name = "class-by", .arg = "pcp|dscp", .parse = p_class_by,
+	  OFF(class_by), .allowed = "pcp|dscp",
+	  .help = "what carries a --flow class C: the PCP (0..7, needs\n"
+		  "--vlan; default) or the DSCP (0..14, tagged or not: a\n"
+		  "lane each where the switch classifies by DSCP)" },
 	{ .name = "rate", .arg = "PPS", .parse = p_pps, OFF(rate_pps),
 	  .max = 1e10,
 	  .help = "total frames per second, e.g. 1M = 10^6 (default: as fast\n"
@@ -729,9 +744,10 @@ ibex_gen_flows_parse(struct ibex_gen_opts *o, const char *s)
 		if (*p == '@') {
 			unsigned int c;
 
-			if (sscanf(p + 1, "%u%n", &c, &used) != 1 || c > 7 ||
+			if (sscanf(p + 1, "%u%n", &c, &used) != 1 || c > 14 ||
 			    p[1] < '0' || p[1] > '9')
-				return bad("--flow", s, "a class @C is 0..7");
+				return bad("--flow", s, "a class @C is 0..7, or "
+					   "0..14 with --class-by dscp");
 			fl.cls = (int8_t)c;
 			p += 1 + used;
 		}
@@ -948,13 +964,26 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 				 o->rflow[i].src, o->rflow[i].dst, o->nranks);
 			return -EINVAL;
 		}
-	for (i = 0; i < o->nrflows; i++)
-		if (o->rflow[i].cls >= 0 && o->frame.vlan < 0) {
-			snprintf(err, len, "--flow %u:%u@%d: a class needs "
-				 "--vlan (it is the frames' PCP)",
-				 o->rflow[i].src, o->rflow[i].dst, o->rflow[i].cls);
+	for (i = 0; i < o->nrflows; i++) {
+		const struct ibex_gen_rflow *fl = &o->rflow[i];
+		const char *why = NULL;
+
+		if (fl->cls < 0)
+			continue;
+		if (o->class_by == IBEX_GEN_CLASS_PCP && fl->cls > 7)
+			why = "a class above 7 needs --class-by dscp (a PCP is "
+			      "0..7)";
+		else if (o->class_by == IBEX_GEN_CLASS_PCP && o->frame.vlan < 0)
+			why = "a class needs --vlan (it is the frames' PCP), or "
+			      "--class-by dscp";
+		else if (o->fc == IBEX_GEN_FC_PFC && fl->cls > 7)
+			why = "--fc pfc has priorities 0..7";
+		if (why != NULL) {
+			snprintf(err, len, "--flow %u:%u@%d: %s", fl->src,
+				 fl->dst, fl->cls, why);
 			return -EINVAL;
 		}
+	}
 	if ((o->nrflows > 0 || o->search != IBEX_GEN_SEARCH_NONE ||
 	     o->tx_drop) && !ibex_gen_open_loop(o->engine)) {
 		snprintf(err, len, "--flow, --tx-drop and --search are for "

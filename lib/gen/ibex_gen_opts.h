@@ -25,8 +25,16 @@ struct ibex_gen_rflow {
 	uint16_t src;      /**< sending rank */
 	uint16_t dst;      /**< receiving rank */
 	double pps;        /**< its rate; 0: an equal share of --rate */
-	int8_t cls;        /**< its class (@C): PCP, PFC priority and credit VL
-			        C; -1: the run's (--pcp, --prio, --vl) */
+	int8_t cls;        /**< its class (@C): PCP (or DSCP: --class-by),
+				PFC priority and credit VL C; -1: the run's
+				(--pcp, --prio, --vl) */
+};
+
+/** What carries a flow's class to the switch (--class-by). */
+enum ibex_gen_class_by {
+	IBEX_GEN_CLASS_PCP = 0,  /**< the 802.1Q PCP: classes 0..7 */
+	IBEX_GEN_CLASS_DSCP,     /**< the IP DSCP: classes 0..14, a lane each
+				      (the switch port in `sl-from dscp`) */
 };
 
 enum ibex_gen_search_kind {
@@ -84,6 +92,7 @@ struct ibex_gen_opts {
 	enum ibex_gen_fc fc;
 	uint8_t prio;            /**< PFC priority of our traffic */
 	uint8_t vl;              /**< credit VL of our traffic */
+	uint8_t class_by;        /**< enum ibex_gen_class_by */
 	/* --fc cbfc (ibex_gen_cbfc_conf()) */
 	uint32_t cbfc_limit;     /**< S_CL of every VC, credits: the switch
 				      lane's buffer */

@@ -211,7 +211,8 @@ struct ibex_gen_run {
 	 * of its frames, per PCP the credit VL frames arrive on */
 	uint8_t *flow_prio;      /**< [npairs] */
 	uint8_t *flow_vl;        /**< [npairs] */
-	uint8_t pcp_vl[8];
+	uint8_t class_vl[16];    /**< by a received frame's PCP, or DSCP
+				      (--class-by) */
 	unsigned int nvls;       /**< credit VLs: the highest used + 1 */
 	uint32_t trial;          /**< open loop: current trial, in the tag */
 	uint32_t frame_len;      /**< open loop: frame bytes without FCS */
@@ -487,10 +488,11 @@ rflows_setup(struct ibex_gen_run *r)
 }
 
 /*
- * Classes: a --flow S:D@C flow's frames carry PCP C, obey PFC priority C
- * and take credit VL C (the switch is to map PCP C to VL C); the others
- * the run's --pcp, --prio and --vl. A received frame's credit blocks go
- * to the VL of its PCP.
+ * Classes: a --flow S:D@C flow's frames carry PCP C (or DSCP C with
+ * --class-by dscp), obey PFC priority C and take credit VL C (the switch
+ * is to map PCP or DSCP C to VL C); the others the run's --pcp, --dscp,
+ * --prio and --vl. A received frame's credit blocks go to the VL of its
+ * PCP, or DSCP.
  */
 static int
 classes_setup(struct ibex_gen_run *r, char *err, size_t errlen)
@@ -500,7 +502,7 @@ classes_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 
 	memset(r->flow_prio, o->prio, r->sl.npairs);
 	memset(r->flow_vl, o->vl, r->sl.npairs);
-	memset(r->pcp_vl, o->vl, sizeof(r->pcp_vl));
+	memset(r->class_vl, o->vl, sizeof(r->class_vl));
 	r->nvls = o->vl + 1u;
 	for (i = 0; i < o->nrflows; i++) {
 		const struct ibex_gen_rflow *fl = &o->rflow[i];
@@ -510,13 +512,18 @@ classes_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 
 		if (fl->cls < 0 || f < 0)
 			continue;
-		fo.pcp = c;
+		if (o->class_by == IBEX_GEN_CLASS_DSCP)
+			fo.dscp = c;
+		else
+			fo.pcp = c;
 		if (ibex_gen_tmpl_build(&r->tmpl[f], &r->rank[fl->src],
 					&r->rank[fl->dst], &fo) < 0) {
 			snprintf(err, errlen, "cannot build frame headers");
 			return -EINVAL;
 		}
-		r->flow_prio[f] = r->flow_vl[f] = r->pcp_vl[c] = c;
+		/* PFC's priority: a class above 7 runs without PFC */
+		r->flow_prio[f] = c & 7;
+		r->flow_vl[f] = r->class_vl[c] = c;
 		if (c + 1u > r->nvls)
 			r->nvls = c + 1u;
 	}
@@ -1050,11 +1057,25 @@ rx_head(struct ibex_gen_run *r, const uint8_t *d,
 	return true;
 }
 
-/* The credit VL a received frame came on: its PCP's. */
+/* The credit VL a received frame came on: its PCP's, or its DSCP's
+ * (--class-by dscp; a frame that is not IPv4, or a DSCP beyond the
+ * classes, on the run's --vl). */
 static inline unsigned int
 rx_vl(const struct ibex_gen_run *r, const uint8_t *d, uint16_t et)
 {
-	return et == IBEX_ETHERTYPE_VLAN ? r->pcp_vl[d[14] >> 5] : r->opts.vl;
+	unsigned int l3 = 14, dscp;
+
+	if (r->opts.class_by == IBEX_GEN_CLASS_PCP)
+		return et == IBEX_ETHERTYPE_VLAN ? r->class_vl[d[14] >> 5] :
+		       r->opts.vl;
+	if (et == IBEX_ETHERTYPE_VLAN) {
+		et = (uint16_t)(d[16] << 8 | d[17]);
+		l3 = 18;
+	}
+	if (et != IBEX_ETHERTYPE_IPV4)
+		return r->opts.vl;
+	dscp = d[l3 + 1] >> 2;
+	return dscp < RTE_DIM(r->class_vl) ? r->class_vl[dscp] : r->opts.vl;
 }
 
 /* Per frame. @p open_loop is a constant in each caller, so the compiler

@@ -3,8 +3,9 @@
 #
 # UEC CBFC through a real ibex-switch process (docs/cbfc.md): the built-in
 # generator's ranks 1..15 (ports gen1..gen15) send flat out to rank 0
-# (gen0), whose port is shaped to 1 Gb/s, each on its own class: PCP and
-# lane C = rank mod 8, so all eight lanes (VCs) of every port are
+# (gen0), whose port is shaped to 1 Gb/s, each on its own class: DSCP,
+# SL and lane C = rank - 1 (`--class-by dscp`, `sl-from dscp`), so all
+# fifteen lanes (VCs) of every port, as many as an ibex port has, are
 # lossless and busy. Every port runs `fc cbfc`; the generator's ranks
 # obey the send rule and return CF_Updates as a NIC would.
 #
@@ -30,17 +31,22 @@ require_cmds python3
 secs=${CBFC_SECS:-700}
 min_frames=${CBFC_MIN_FRAMES:-10000000}
 ranks=16
+lanes=15
 
 tmp=$(mktemp -d /tmp/ibex-cbfc-test.XXXXXX)
 on_exit rm -rf "$tmp"
 
 {
 	echo "buffer total 16MB"
+	map=""
+	for ((v = 0; v < lanes; v++)); do map+="${map:+,}$v:$v"; done
 	for ((p = 0; p < ranks; p++)); do
 		shape=""
 		[ "$p" -eq 0 ] && shape="shape 1G"
-		echo "port gen$p vls 8 fc cbfc $shape"
-		for ((v = 0; v < 8; v++)); do
+		echo "port gen$p vls $lanes fc cbfc sl-from dscp $shape"
+		# DSCP C is SL C is lane C (sl2vl's default: SL s -> VL s)
+		echo "dscp2sl gen$p $map"
+		for ((v = 0; v < lanes; v++)); do
 			echo "lane gen$p vl $v lossless reserved 32KB"
 		done
 	done
@@ -50,13 +56,13 @@ on_exit rm -rf "$tmp"
 } >"$tmp/cbfc.conf"
 
 flows=""
-for ((r = 1; r < ranks; r++)); do flows+="${flows:+,}$r:0@$((r % 8))"; done
+for ((r = 1; r < ranks; r++)); do flows+="${flows:+,}$r:0@$((r - 1))"; done
 
-"$sw" --lcores 0@0,1@1,2@0 --no-huge -m 1024 --no-pci \
+"$sw" --lcores 0@0,1@1,2@0 --no-huge -m 2048 --no-pci \
 	--log-level='lib.*:notice' --file-prefix="ibexcbfc$$" -- \
 	--config "$tmp/cbfc.conf" --json "$tmp/sw.json" --gen-ports $ranks \
-	--gen "--engine rate --ranks $ranks --flow $flows --fc cbfc \
-	--cbfc-limit 256 --vlan 1 --size 128 --duration $secs \
+	--gen "--engine rate --ranks $ranks --flow $flows --class-by dscp \
+	--fc cbfc --cbfc-limit 256 --size 128 --duration $secs \
 	--frames $min_frames --json $tmp/gen.json" >"$tmp/log" 2>&1 || {
 	# ibex-gen exits 3 when a frame was lost: judged below
 	[ -s "$tmp/gen.json" ] ||
@@ -89,7 +95,7 @@ assert q["lost"] == 0 and q["out_of_order"] == 0 and q["duplicate"] == 0, q
 assert drops == 0, [p["drops"] for p in s["ports"]]
 # The incast was held back by the send rule on every lane.
 assert out["tx_blocked"] > 0, out
-assert len(out["vcs"]) == 8, out["vcs"]
+assert len(out["vcs"]) == 15, out["vcs"]
 for v in out["vcs"]:
     assert v["vc_credits_used_watermark"] > 0, v
     assert v["vc_credits_used_watermark"] <= v["vc_credit_limit"], v
@@ -99,4 +105,4 @@ assert cb["cf_update_tx"] > 0, cb
 for name, p in ports.items():
     assert p["cf_update_bad"] == 0 and p["cc_update_bad"] == 0, (name, p)
 PY
-check_ok "cbfc incast 15 -> 1 on 8 lossless VCs: zero loss, the send rule engaged"
+check_ok "cbfc incast 15 -> 1 on 15 lossless VCs: zero loss, the send rule engaged on each"

@@ -36,6 +36,7 @@ static const struct {
 	{ "iters", "3" }, { "warmup", "0" }, { "straggler", "1:20:0.5" },
 	{ "seed", "7" }, { "timeout-ms", "500" },
 	{ "fail-stop", "5" }, { "flow", "0:1:1M,1:0" },
+	{ "class-by", "dscp" },
 	{ "rate", "1Mpps" }, { "burst", "8" }, { "poisson", NULL },
 	{ "duration", "0.5" }, { "frames", "1000" }, { "size", "64" },
 	{ "tx-drop", NULL },
@@ -147,7 +148,9 @@ test_errors_say_what_is_allowed(void **state)
 		{ "sizes", "64,20000", "each 64..16388 bytes" },
 		{ "straggler", "16384:1:0.5", "rank R below 16384" },
 		{ "flow", "0:0", "ranks below 16384, S != D" },
-		{ "flow", "0:1@9", "a class @C is 0..7" },
+		{ "flow", "0:1@15", "a class @C is 0..7, or 0..14 with "
+				    "--class-by dscp" },
+		{ "class-by", "tos", "(pcp|dscp)" },
 		{ "flow", "0:1,0:1", "a rank pair twice" },
 	};
 	char msg[512];
@@ -338,7 +341,8 @@ test_rates(void **state)
 	assert_int_equal(o.timeout_ms, 250);
 }
 
-/* --flow S:D[:PPS][@C]: a class per flow, 0..7, and only with --vlan. */
+/* --flow S:D[:PPS][@C]: a class per flow, 0..7 and only with --vlan, or
+ * 0..14 by DSCP (--class-by dscp), and then not with PFC above 7. */
 static void
 test_flow_classes(void **state)
 {
@@ -352,7 +356,7 @@ test_flow_classes(void **state)
 	assert_true(o.rflow[0].pps == 1e6);
 	assert_int_equal(o.rflow[1].cls, -1);
 	assert_int_equal(o.rflow[2].cls, 0);
-	assert_int_not_equal(parse2(&o, "--flow", "0:1@8"), 0);
+	assert_int_not_equal(parse2(&o, "--flow", "0:1@15"), 0);
 	assert_int_not_equal(parse2(&o, "--flow", "0:1@"), 0);
 	assert_int_not_equal(parse2(&o, "--flow", "0:1@-1"), 0);
 	assert_int_not_equal(parse2(&o, "--flow", "0:1:@2"), 0);
@@ -362,6 +366,22 @@ test_flow_classes(void **state)
 	assert_non_null(strstr(err, "--vlan"));
 	o.frame.vlan = 1;
 	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	/* classes 8..14: by DSCP, with or without a tag, and not with PFC */
+	assert_int_equal(parse2(&o, "--engine", "rate"), 0);
+	assert_int_equal(ibex_gen_flows_parse(&o, "0:1@14,1:0@3"), 0);
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--flow 0:1@14: a class above 7 needs "
+			    "--class-by dscp (a PCP is 0..7)");
+	o.class_by = IBEX_GEN_CLASS_DSCP;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	o.fc = IBEX_GEN_FC_PFC;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--flow 0:1@14: --fc pfc has priorities "
+			    "0..7");
+	o.fc = IBEX_GEN_FC_CBFC;
+	assert_int_equal(ibex_gen_opts_check(&o, err, sizeof(err)), 0);
+	assert_int_equal(parse2(&o, "--class-by", "dscp"), 0);
+	assert_int_equal(o.class_by, IBEX_GEN_CLASS_DSCP);
 }
 
 /* Beyond 64 ranks: what each engine's tables hold is checked up front,
