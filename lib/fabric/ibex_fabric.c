@@ -1204,7 +1204,8 @@ static int
 lanes_key(struct ctx *c, struct ibex_conf *cf, const char *ks,
 	  const yaml_node_t *key, const yaml_node_t *val)
 {
-	static const char *const stmt[] = { "pcp2sl", "sl2vl", "vlarb" };
+	static const char *const stmt[] = { "pcp2sl", "dscp2sl", "sl2vl",
+					    "vlarb" };
 	const char *s;
 	unsigned int i;
 	int ret;
@@ -1216,20 +1217,28 @@ lanes_key(struct ctx *c, struct ibex_conf *cf, const char *ks,
 	for (i = 0; i < sizeof(stmt) / sizeof(stmt[0]); i++)
 		if (strcmp(ks, stmt[i]) == 0)
 			break;
-	if (i == sizeof(stmt) / sizeof(stmt[0]) && strcmp(ks, "vls") != 0)
+	if (i == sizeof(stmt) / sizeof(stmt[0]) && strcmp(ks, "vls") != 0 &&
+	    strcmp(ks, "sl-from") != 0)
 		return fail(c, key, "lanes: unknown key '%s' (expected vls, "
-			    "pcp2sl, sl2vl, vlarb, lossless)", ks);
+			    "sl-from, pcp2sl, dscp2sl, sl2vl, vlarb, lossless)",
+			    ks);
 	ret = want_scalar(c, val, "lanes", &s);
 	if (ret != 0)
 		return ret;
+	/* sl-from: pcp or dscp (a classifier program is a switch's own) */
+	if (strcmp(ks, "sl-from") == 0)
+		return strcmp(s, "pcp") != 0 && strcmp(s, "dscp") != 0 ?
+		       fail(c, val, "lanes: sl-from '%s': pcp or dscp", s) :
+		       lanes_stmt(c, cf, val, "port " LANES_PORT " sl-from %s",
+				  s);
 	if (i == sizeof(stmt) / sizeof(stmt[0]))
 		return lanes_stmt(c, cf, val, "port " LANES_PORT " vls %s", s);
 	return lanes_stmt(c, cf, val, "%s " LANES_PORT " %s", stmt[i], s);
 }
 
 /*
- * topology: lanes: {vls: N, pcp2sl: MAP, sl2vl: MAP, vlarb: TABLES,
- * lossless: VLS}: read as the statements of ibex's grammar on a scratch
+ * topology: lanes: {vls: N, sl-from: pcp|dscp, pcp2sl: MAP, dscp2sl: MAP,
+ * sl2vl: MAP, vlarb: TABLES, lossless: VLS}: read as the statements of ibex's grammar on a scratch
  * port (with flow control, so lossless lanes are allowed), completed and
  * validated by lib/conf; its tables are what every switch port gets.
  */

@@ -526,7 +526,8 @@ render_arb(FILE *out, const char *part, const struct ibex_vlarb_entry *e,
 
 /*
  * The fabric's lane tables (topology lanes:) on port @p name: the lane
- * count, then every PCP, every SL and both arbiter tables written out in
+ * count, then every PCP (and DSCP, when it classifies by DSCP), every SL
+ * and both arbiter tables written out in
  * full, so that they replace whatever the switch's own configuration set
  * before (the rendered part comes last, and a statement changes only
  * what it names: a partial table would keep some of the switch's).
@@ -541,6 +542,13 @@ render_lanes(const struct ibex_fabric_lanes *l, const char *name, FILE *out)
 	for (i = 0; i < 8; i++)
 		fprintf(out, "%s%u:%u", i ? "," : "", i,
 			p->sl_class.map[IBEX_SL_MAP_PCP + i]);
+	/* by DSCP (lanes: sl-from: dscp): the mode and its whole table */
+	if (p->sl_class.mode == IBEX_SL_FROM_DSCP) {
+		fprintf(out, "\nport %s sl-from dscp\ndscp2sl %s ", name, name);
+		for (i = 0; i < 64; i++)
+			fprintf(out, "%s%u:%u", i ? "," : "", i,
+				p->sl_class.map[IBEX_SL_MAP_DSCP + i]);
+	}
 	fprintf(out, "\nsl2vl %s ", name);
 	for (i = 0; i < IBEX_SL_COUNT; i++) {
 		unsigned int vl = ibex_sl2vl(&p->sl2vl, i);

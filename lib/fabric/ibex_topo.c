@@ -25,7 +25,7 @@
 #define DEFAULT_DELAY_PS UINT64_C(500000)      /* 500ns */
 
 static const char *const lane_keys[IBEX_TOPO_LANE_KEYS] = {
-	"vls", "pcp2sl", "sl2vl", "vlarb", "lossless",
+	"vls", "sl-from", "pcp2sl", "dscp2sl", "sl2vl", "vlarb", "lossless",
 };
 
 static const char *const shape_names[] = {
@@ -96,8 +96,8 @@ ibex_topo_lane_set(struct ibex_topo *t, const char *kv, char *err,
 
 	if (eq == NULL)
 		return fail(err, errlen, "--lanes '%s': expected KEY=VALUE, "
-			    "KEY one of vls, pcp2sl, sl2vl, vlarb, lossless",
-			    kv);
+			    "KEY one of vls, sl-from, pcp2sl, dscp2sl, sl2vl, "
+			    "vlarb, lossless", kv);
 	klen = (size_t)(eq - kv);
 	for (i = 0; i < IBEX_TOPO_LANE_KEYS; i++)
 		if (strlen(lane_keys[i]) == klen &&
@@ -105,7 +105,8 @@ ibex_topo_lane_set(struct ibex_topo *t, const char *kv, char *err,
 			break;
 	if (i == IBEX_TOPO_LANE_KEYS)
 		return fail(err, errlen, "--lanes '%s': unknown key (one of "
-			    "vls, pcp2sl, sl2vl, vlarb, lossless)", kv);
+			    "vls, sl-from, pcp2sl, dscp2sl, sl2vl, vlarb, "
+			    "lossless)", kv);
 	if (eq[1] == '\0' || strlen(eq + 1) >= IBEX_TOPO_LANE_LEN ||
 	    !quotable(eq + 1))
 		return fail(err, errlen, "--lanes '%s': the value must be 1 to "

@@ -39,7 +39,7 @@ enum ibex_topo_shape {
 };
 
 /** The keys of `topology: lanes:`, in the order they are written. */
-#define IBEX_TOPO_LANE_KEYS 5
+#define IBEX_TOPO_LANE_KEYS 7
 #define IBEX_TOPO_LANE_LEN  128
 
 struct ibex_topo {
@@ -65,7 +65,8 @@ struct ibex_topo {
 	uint64_t rate_bps, fabric_rate_bps;
 	uint64_t delay_ps, fabric_delay_ps;
 	int fabric_delay_set;
-	/** lanes: vls, pcp2sl, sl2vl, vlarb, lossless ("" when not given) */
+	/** lanes: vls, sl-from, pcp2sl, dscp2sl, sl2vl, vlarb, lossless (""
+	 * when not given) */
 	char lanes[IBEX_TOPO_LANE_KEYS][IBEX_TOPO_LANE_LEN];
 };
 

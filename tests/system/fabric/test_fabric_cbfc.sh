@@ -18,8 +18,14 @@
 #      the frames it still holds when the run ends are dropped then, at
 #      leaf1's port (tx-full), and nothing else is.
 #
+#   4. every lane: the fabric's lanes 15, each lossless, classified by
+#      DSCP (`lanes: {sl-from: dscp, dscp2sl: C:C}`), rank r on class
+#      r - 1 (`--class-by dscp`): lossless on all fifteen VCs, the
+#      senders held back by the send rule.
+#
 #   test_fabric_cbfc.sh IBEX_FABRIC IBEX_TOPO
-# Environment: CBFC_FRAMES (4000000) frames a run sends, CBFC_LOSS (3e-4).
+# Environment: CBFC_FRAMES (4000000) frames a run sends (the fourth a
+# quarter of them), CBFC_LOSS (3e-4).
 # The virtual clock makes each run the same whatever the machine's load.
 set -euo pipefail
 TEST_NAME=fabric_cbfc
@@ -36,7 +42,6 @@ loss=${CBFC_LOSS:-3e-4}
 
 tmp=$(mktemp -d /tmp/ibex-fabric-cbfc.XXXXXX)
 on_exit rm -rf "$tmp"
-[ -z "${KEEP_TMP:-}" ] || on_exit cp -r "$tmp" /tmp/me-s9/fcb
 
 "$topo" leaf-spine --leaves 2 --spines 1 --ranks-per-leaf 8 --rate 100G \
 	-o "$tmp/ls.yaml" || fail "ibex-topo failed"
@@ -44,16 +49,31 @@ sed 's|^\(    - endpoints: \["leaf1:p8", "spine0:p1"\]\)$|\1\n      loss: '"$los
 	"$tmp/ls.yaml" >"$tmp/lossy.yaml"
 grep -q "loss: $loss" "$tmp/lossy.yaml" || fail "no lossy link written"
 
-flows=""
-for ((r = 1; r < 16; r++)); do flows+="${flows:+,}$r:0"; done
+# the fifteen lanes: DSCP C is SL C is VL C, every one lossless
+map="" lossless="" classes=""
+for ((v = 0; v < 15; v++)); do
+	map+="${map:+,}$v:$v"
+	lossless+="${lossless:+,}$v"
+done
+"$topo" leaf-spine --leaves 2 --spines 1 --ranks-per-leaf 8 --rate 100G \
+	--lanes vls=15 --lanes sl-from=dscp --lanes "dscp2sl=$map" \
+	--lanes "lossless=$lossless" -o "$tmp/lanes.yaml" ||
+	fail "ibex-topo failed (lanes)"
 
-# $1 name, $2 topology, $3 --cbfc keys
+flows=""
+for ((r = 1; r < 16; r++)); do
+	flows+="${flows:+,}$r:0"
+	classes+="${classes:+,}$r:0@$((r - 1))"
+done
+
+# $1 name, $2 topology, $3 --cbfc keys, $4 the flows and their classes,
+# $5 frames
 run() {
 	"$fab" --lcores 0@0,1@1,2@0 --no-huge -m 2048 --no-pci \
 		--log-level='lib.*:notice' -- "$2" --fc cbfc --cbfc "$3" \
 		--clock virtual --ctl-dir none --json "$tmp/$1.json" \
-		--gen "--engine rate --ranks 16 --flow $flows --vlan 1 --pcp 3 \
-		--size 1024 --frames $frames --duration 2 \
+		--gen "--engine rate --ranks 16 $4 \
+		--size 1024 --frames $5 --duration 2 \
 		--json $tmp/$1.gen.json" >"$tmp/$1.log" 2>&1 || {
 		# the generator's exit 3 (frames lost) is judged below
 		[ -s "$tmp/$1.gen.json" ] ||
@@ -61,9 +81,12 @@ run() {
 	}
 }
 
-run clean "$tmp/ls.yaml" "cc-timer-us 256"
-run leaky "$tmp/lossy.yaml" "cc-timer-us 256"
-run starved "$tmp/lossy.yaml" "cc-timer-us 0"
+pcp3="--flow $flows --vlan 1 --pcp 3"
+run clean "$tmp/ls.yaml" "cc-timer-us 256" "$pcp3" "$frames"
+run leaky "$tmp/lossy.yaml" "cc-timer-us 256" "$pcp3" "$frames"
+run starved "$tmp/lossy.yaml" "cc-timer-us 0" "$pcp3" "$frames"
+run lanes "$tmp/lanes.yaml" "cc-timer-us 256" \
+	"--flow $classes --class-by dscp" "$((frames / 4))"
 
 python3 - "$tmp" "$frames" <<'PY' || fail "accounting"
 import json, sys
@@ -113,5 +136,17 @@ assert up["rx_frames"] < 0.75 * clean_across, (up, clean_across)
 # leaf1's port, and only that.
 assert drops == down["dropped"] == down["drops"].get("tx-full", 0), \
     (drops, down)
+
+g, ports, drops = load("lanes")
+cb = g["flow_control"]["cbfc"]
+print("fabric_cbfc: 15 lanes: sent %d received %d lost %d; switch drops %d; "
+      "senders held back %d times; leaf1's credits in use at most %d" % (
+      g["frames"]["tx"], g["frames"]["rx"], g["sequence"]["lost"], drops,
+      cb["stalls"], ports[("leaf1", "p8")]["cbfc_used_watermark"]))
+assert g["frames"]["tx"] >= frames // 4, g["frames"]
+assert g["frames"]["tx"] == g["frames"]["rx"], g["frames"]
+assert g["sequence"]["lost"] == 0 and g["sequence"]["out_of_order"] == 0
+assert drops == 0, drops
+assert cb["stalls"] > 0 and cb["cf_update_bad"] == cb["cc_update_bad"] == 0, cb
 PY
-check_ok "CBFC across leaf-spine-leaf: lossless; a lossy link's leaks recovered by CC_Update, the VC starved without it"
+check_ok "CBFC across leaf-spine-leaf: lossless, on one lane and on all fifteen; a lossy link's leaks recovered by CC_Update, the VC starved without it"

@@ -339,6 +339,12 @@ assert_port_lanes(const struct ibex_fabric_lanes *l,
 	assert_int_equal(p->vlarb.strict, w->vlarb.strict);
 	if (l->lossless_set)
 		assert_int_equal(p->lossless_mask, w->lossless_mask);
+	/* classified by DSCP: the mode and the whole table */
+	if (w->sl_class.mode == IBEX_SL_FROM_DSCP) {
+		assert_int_equal(p->sl_class.mode, IBEX_SL_FROM_DSCP);
+		assert_memory_equal(&p->sl_class.map[IBEX_SL_MAP_DSCP],
+				    &w->sl_class.map[IBEX_SL_MAP_DSCP], 64);
+	}
 }
 
 /* Every linked port of every switch, as rendered (after the switch's own
@@ -600,6 +606,43 @@ test_lanes_fabric_wins(void **state)
 	ibex_fabric_free(&f);
 }
 
+/* lanes: by DSCP, on fifteen lanes: every port of every switch gets the
+ * mode and the whole DSCP table (the entries not given at their default,
+ * DSCP >> 3). */
+static void
+test_lanes_dscp(void **state)
+{
+	static const char *const text =
+		"topology:\n"
+		"  lanes: {vls: 15, sl-from: dscp, dscp2sl: \"0:0,1:1,14:14\"}\n"
+		"  nodes:\n"
+		"    s1: {kind: ibex}\n"
+		"    l1: {kind: ibex}\n"
+		"    l2: {kind: ibex}\n"
+		"    a: {kind: rank}\n"
+		"    b: {kind: rank}\n"
+		"  links:\n"
+		"    - endpoints: [\"a:e\", \"l1:h\"]\n"
+		"    - endpoints: [\"b:e\", \"l2:h\"]\n"
+		"    - endpoints: [\"l1:up\", \"s1:d1\"]\n"
+		"    - endpoints: [\"l2:up\", \"s1:d2\"]\n";
+	struct ibex_fabric f;
+	struct ibex_fabric_routes r;
+	const struct ibex_conf_port *w;
+
+	(void)state;
+	if (parse(&f, text) != 0 || ibex_fabric_route(&f, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	w = &f.lanes.port;
+	assert_int_equal(w->sl_class.mode, IBEX_SL_FROM_DSCP);
+	assert_int_equal(w->sl_class.map[IBEX_SL_MAP_DSCP + 14], 14);
+	assert_int_equal(w->sl_class.map[IBEX_SL_MAP_DSCP + 2], 0);  /* 2>>3 */
+	assert_int_equal(w->sl_class.map[IBEX_SL_MAP_DSCP + 46], 5); /* EF */
+	assert_lanes_everywhere(&f, &r, NULL);
+	ibex_fabric_routes_free(&r);
+	ibex_fabric_free(&f);
+}
+
 /* lanes: values refused with the line of the value that is wrong. */
 static void
 test_lanes_refused(void **state)
@@ -635,8 +678,12 @@ test_lanes_refused(void **state)
 		{ "    sl2vl: \"0:0\"\n",
 		  "t.yaml:3: lanes: vls is required" },
 		{ "    vls: 4\n    sl2lv: \"0:0\"\n",
-		  "t.yaml:4: lanes: unknown key 'sl2lv' (expected vls, pcp2sl, "
-		  "sl2vl, vlarb, lossless)" },
+		  "t.yaml:4: lanes: unknown key 'sl2lv' (expected vls, "
+		  "sl-from, pcp2sl, dscp2sl, sl2vl, vlarb, lossless)" },
+		{ "    vls: 4\n    sl-from: bpf\n",
+		  "t.yaml:4: lanes: sl-from 'bpf': pcp or dscp" },
+		{ "    vls: 4\n    dscp2sl: \"64:1\"\n",
+		  "t.yaml:4: lanes: dscp2sl: " },
 		{ "    vls: {a: 1}\n", "t.yaml:3: lanes: expected a value" },
 	};
 	char text[1024];
@@ -1324,6 +1371,7 @@ main(void)
 		cmocka_unit_test(test_leaf_leaf_link),
 		cmocka_unit_test(test_lanes_fabric_wins),
 		cmocka_unit_test(test_lanes_refused),
+		cmocka_unit_test(test_lanes_dscp),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_clab_clos),
 		cmocka_unit_test(test_clab_port_order),
