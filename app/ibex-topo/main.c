@@ -451,7 +451,7 @@ agg_main(int argc, char **argv)
 	struct ibex_fabric_agg_plan plan;
 	struct ibex_fabric f = { 0 };
 	struct agg_cmd a = { 0 };
-	char err[1024];
+	char err[1024] = "out of memory";
 	uint32_t i;
 	int ret;
 

@@ -156,10 +156,12 @@ link_bytes(const struct ibex_fc_port *fp, uint64_t now_ns)
 
 /* The control thread counts the port's link going down (ibex_link.c):
  * UE starts the counters again at link up, and the peer, restarted or
- * reconnected, does; so the port does too, before the link comes back
- * (the control thread looks at links every second, a memif port is
- * redialled no sooner than 250 ms after). A link that went down and up
- * between two looks is not seen: CBFC's peer then must not restart. */
+ * reconnected, does; so the port does too, at its next housekeeping,
+ * before a memif port's redial (an RCU grace period and a handshake)
+ * brings the link back. A link that went down and up between two of the
+ * control thread's looks (a second apart) is not seen; frames TX had not
+ * taken yet when it went down are not charged again (docs/cbfc.md,
+ * "A peer that restarts"). */
 static void
 cbfc_link_check(const struct ibex_worker *w, uint16_t port,
 		struct ibex_fc_port *fp, uint64_t now_ns)

@@ -24,7 +24,6 @@ struct agg_ctx {
 	uint32_t *parent;       /* in that BFS: its discoverer */
 	uint16_t *down_port;    /* the discoverer's port towards it */
 	uint32_t *leaf;         /* job stamp when a leaf of the job */
-	uint16_t *kids;         /* ranks of the job at a leaf */
 	uint8_t *below;         /* a leaf of the job at or below it */
 	uint32_t stamp, job_stamp;
 };
@@ -228,9 +227,9 @@ take_tree(struct agg_ctx *c, struct ibex_fabric_agg_plan *pl,
 	for (i = 1; i < t->n_sw; i++) {
 		struct ibex_fabric_agg_sw *s = &t->sw[i];
 		const struct ibex_fabric_agg_sw *up = &t->sw[s->parent];
-		uint32_t l = f->nodes[up->node].port[up->child_port[s->up_child]].link;
 		struct ibex_fabric_end e = { .node = up->node,
-					     .port = up->child_port[s->up_child] };
+			.port = up->child_port[s->up_child] };
+		uint32_t l = f->nodes[e.node].port[e.port].link;
 
 		s->up_port = ibex_fabric_peer(f, l, e).port;
 	}
@@ -250,8 +249,8 @@ take_tree(struct agg_ctx *c, struct ibex_fabric_agg_plan *pl,
 	return 0;
 }
 
-/* Mark the job's leaves and count their ranks; the highest tier among
- * them in @p top. @return the leaves, or 0 with the reason in t->why. */
+/* Mark the job's leaves; the highest tier among them in @p top, one of
+ * them in @p one. @return the leaves, or 0 with the reason in t->why. */
 static uint32_t
 mark_leaves(struct agg_ctx *c, const struct ibex_fabric_agg_req *r,
 	    struct ibex_fabric_agg_tree *t, uint32_t *top, uint32_t *one)
@@ -274,13 +273,11 @@ mark_leaves(struct agg_ctx *c, const struct ibex_fabric_agg_req *r,
 		}
 		if (c->leaf[leaf] != c->job_stamp) {
 			c->leaf[leaf] = c->job_stamp;
-			c->kids[leaf] = 0;
 			leaves++;
 			*one = leaf;
 			if (f->nodes[leaf].rank > *top)
 				*top = f->nodes[leaf].rank;
 		}
-		c->kids[leaf]++;
 	}
 	return leaves;
 }
@@ -404,7 +401,6 @@ ctx_free(struct agg_ctx *c)
 	free(c->parent);
 	free(c->down_port);
 	free(c->leaf);
-	free(c->kids);
 	free(c->below);
 }
 
@@ -421,11 +417,10 @@ ctx_init(struct agg_ctx *c, const struct ibex_fabric *f)
 	c->parent = calloc(n, sizeof(uint32_t));
 	c->down_port = calloc(n, sizeof(uint16_t));
 	c->leaf = calloc(n, sizeof(uint32_t));
-	c->kids = calloc(n, sizeof(uint16_t));
 	c->below = calloc(n, 1);
 	if (c->rank_node == NULL || c->queue == NULL || c->seen == NULL ||
 	    c->parent == NULL || c->down_port == NULL || c->leaf == NULL ||
-	    c->kids == NULL || c->below == NULL) {
+	    c->below == NULL) {
 		ctx_free(c);
 		return -ENOMEM;
 	}
@@ -587,7 +582,8 @@ print_tree(FILE *o, const struct ibex_fabric *f,
 
 		fprintf(o, "  %s:", n->name);
 		if (s->parent != NONE)
-			fprintf(o, " up %s to %s as child %u;", n->port[s->up_port].name,
+			fprintf(o, " up %s to %s as child %u;",
+				n->port[s->up_port].name,
 				f->nodes[t->sw[s->parent].node].name,
 				s->up_child);
 		else

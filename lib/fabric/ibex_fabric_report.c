@@ -64,10 +64,11 @@ print_llr(FILE *o, const struct ibex_fabric_hops *t, bool peer)
 	}
 	if (ends == 0)
 		return;
-	fprintf(o, "llr: %u %s link ends: %" PRIu64 " frames arrived bad, "
+	fprintf(o, "llr: %u %s link end%s: %" PRIu64 " frames arrived bad, "
 		"%" PRIu64 " NACKs, %" PRIu64 " frames replayed, %" PRIu64
-		" given up\n", ends, peer ? "rank" : "switch", sum.rx_bad,
-		sum.rx_nack, sum.tx_replay, sum.tx_discard);
+		" given up\n", ends, peer ? "rank" : "switch",
+		ends == 1 ? "" : "s", sum.rx_bad, sum.rx_nack, sum.tx_replay,
+		sum.tx_discard);
 }
 
 /* One end's LLR counters as JSON keys, @p prefix before each name. */

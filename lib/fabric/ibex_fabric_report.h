@@ -22,7 +22,6 @@
 /** Longest "node:port" at the other end of a hop, with its NUL. */
 #define IBEX_FABRIC_HOP_TO_LEN 160
 
-/** One switch port: a hop's egress and the next one's ingress. */
 /** The LLR counters of one link end, of the names docs/llr.md gives;
  * without LLR there (on false) all 0 and out of the views. */
 struct ibex_fabric_llr {
@@ -34,6 +33,7 @@ struct ibex_fabric_llr {
 	uint64_t tx_discard; /**< frames it gave up on (never silent) */
 };
 
+/** One switch port: a hop's egress and the next one's ingress. */
 struct ibex_fabric_hop {
 	const char *sw;          /**< the switch's name (kept by the caller) */
 	const char *port;        /**< the port's name (kept by the caller) */

@@ -521,7 +521,8 @@ classes_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 			snprintf(err, errlen, "cannot build frame headers");
 			return -EINVAL;
 		}
-		/* PFC's priority: a class above 7 runs without PFC */
+		/* PFC's priority (a class above 7 is refused with PFC; the
+		 * mask keeps the port's priority mask in 8 bits) */
 		r->flow_prio[f] = c & 7;
 		r->flow_vl[f] = r->class_vl[c] = c;
 		if (c + 1u > r->nvls)

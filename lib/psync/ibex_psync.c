@@ -130,16 +130,18 @@ deliver_from(struct ibex_psync *ps, unsigned int from,
 
 /*
  * Close the window with @p err, this process's own error (0 for none):
- * the exchange, the deliveries, and the agreement, which also carries the
- * lowest failing process so that every one can name it.
+ * the exchange, the deliveries, and the agreement, which also carries
+ * whether any process failed and the lowest that failed on its own (not
+ * one that only learned of another's failure from the transport), so
+ * that every process can name it.
  */
 static int
 window_close(struct ibex_psync *ps, uint64_t next, ibex_psync_deliver_fn fn,
 	     void *arg, uint64_t *extra, unsigned int n_extra, int err)
 {
-	/* the next event, the extra values, and the first failing process */
-	uint64_t v[2 + IBEX_PSYNC_MAX_EXTRA];
+	uint64_t v[IBEX_PSYNC_AGREE_N];
 	unsigned int i;
+	bool own;
 	int ret;
 
 	if (n_extra > IBEX_PSYNC_MAX_EXTRA)
@@ -157,19 +159,22 @@ window_close(struct ibex_psync *ps, uint64_t next, ibex_psync_deliver_fn fn,
 	/* An exchange or a delivery that failed here still joins the
 	 * agreement, so that the others learn of it instead of waiting for
 	 * this process in the next collective. */
+	own = err != 0 && err != -ECANCELED;
 	v[0] = next;
-	for (i = 0; i < n_extra; i++)
-		v[1 + i] = extra[i];
-	v[1 + n_extra] = err == 0 ? UINT64_MAX : ps->t.rank;
-	ret = ps->t.min_u64(ps->t.ctx, v, 2 + n_extra);
+	v[1] = err == 0;
+	v[2] = own ? ps->t.rank : UINT64_MAX;
+	for (i = 0; i < IBEX_PSYNC_MAX_EXTRA; i++)
+		v[3 + i] = i < n_extra ? extra[i] : UINT64_MAX;
+	ret = ps->t.min_u64(ps->t.ctx, v, IBEX_PSYNC_AGREE_N);
 	if (ret != 0)
 		return ret;
-	if (v[1 + n_extra] != UINT64_MAX) {
-		ps->failed = (unsigned int)v[1 + n_extra];
+	if (v[1] == 0) {
+		ps->failed = v[2] == UINT64_MAX ? UINT32_MAX :
+			     (unsigned int)v[2];
 		return err != 0 ? err : -ECANCELED; /* another one failed */
 	}
 	for (i = 0; i < n_extra; i++)
-		extra[i] = v[1 + i];
+		extra[i] = v[3 + i];
 	ps->windows++;
 	ps->window_start = v[0];
 	ps->window_end = v[0] > UINT64_MAX - ps->lookahead ? UINT64_MAX :

@@ -63,6 +63,11 @@ struct ibex_psync_rec {
 
 /** Most extra values a window agrees on (ibex_psync_window()). */
 #define IBEX_PSYNC_MAX_EXTRA 15
+/** Values every window's agreement reduces (min_u64's n), whatever the
+ * caller's extra values: the next event, "no error", the failing
+ * process, then the extra values (unused ones at UINT64_MAX), so that
+ * ibex_psync_fail() and a window agree on the same shape. */
+#define IBEX_PSYNC_AGREE_N (3 + IBEX_PSYNC_MAX_EXTRA)
 
 struct ibex_psync {
 	struct ibex_psync_transport t;
@@ -76,7 +81,8 @@ struct ibex_psync {
 	uint64_t early;    /**< posts that arrive before the window's end:
 			       the lookahead was wrong, the run is not exact */
 	unsigned int failed;  /**< after a window returned an error: the
-				   lowest process that failed in it */
+				   lowest process that failed in it on its
+				   own (UINT32_MAX: none said so) */
 };
 
 /**

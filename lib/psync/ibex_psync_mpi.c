@@ -63,35 +63,15 @@ struct mpi_ctx {
 /* Wall seconds the waiting processes take to hear from each other. */
 #define FAULT_GRACE_S 2.0
 
-/*
- * A collective did not complete within the timeout: some process never
- * joined it (hung, stopped, or dead without its launcher ending the
- * job). Every process that waits tells every other one so, and listens
- * for a grace period; the processes not heard from are the ones at
- * fault. The lowest-ranked waiting process names them; then the job
- * ends (MPI_Abort), never to hang.
- */
+/* Listen on the fault communicator until @p until: mark who is waiting
+ * too in @p heard, and the lowest of them in @p first. */
 static void
-fault_end(struct mpi_ctx *c, const char *what, double waited)
+fault_listen(struct mpi_ctx *c, unsigned char *heard, unsigned int *first,
+	     double until)
 {
-	uint64_t w = c->windows, got;
-	unsigned char *heard = calloc(c->size, 1);
-	MPI_Request *req = calloc(c->size, sizeof(*req));
-	unsigned int i, first = c->rank, n_late = 0;
-	double until = MPI_Wtime() + FAULT_GRACE_S;
-	char late[256] = "";
-	size_t off = 0;
+	uint64_t got;
 	int flag;
 
-	if (heard == NULL || req == NULL)
-		MPI_Abort(*c->comm, IBEX_PSYNC_MPI_EXIT_HUNG);
-	for (i = 0; i < c->size; i++) {
-		req[i] = MPI_REQUEST_NULL;
-		if (i != c->rank)
-			MPI_Isend(&w, 1, MPI_UINT64_T, (int)i, FAULT_TAG,
-				  c->fault_comm, &req[i]);
-	}
-	heard[c->rank] = 1;
 	while (MPI_Wtime() < until) {
 		MPI_Status st;
 
@@ -102,9 +82,20 @@ fault_end(struct mpi_ctx *c, const char *what, double waited)
 		MPI_Recv(&got, 1, MPI_UINT64_T, st.MPI_SOURCE, FAULT_TAG,
 			 c->fault_comm, MPI_STATUS_IGNORE);
 		heard[st.MPI_SOURCE] = 1;
-		if ((unsigned int)st.MPI_SOURCE < first)
-			first = (unsigned int)st.MPI_SOURCE;
+		if ((unsigned int)st.MPI_SOURCE < *first)
+			*first = (unsigned int)st.MPI_SOURCE;
 	}
+}
+
+/* Name the processes not in @p heard, on stderr. */
+static void
+fault_report(const struct mpi_ctx *c, const unsigned char *heard,
+	     const char *what, double waited)
+{
+	unsigned int i, n_late = 0;
+	char late[256] = "";
+	size_t off = 0;
+
 	for (i = 0; i < c->size; i++) {
 		if (heard[i])
 			continue;
@@ -114,26 +105,63 @@ fault_end(struct mpi_ctx *c, const char *what, double waited)
 						"%s%u", n_late > 1 ? ", " : "",
 						i);
 	}
+	fprintf(stderr, "ibex psync: partition%s %s did not reach window "
+		"%" PRIu64 "'s %s: partition %u waited %.1f s for %s (hung, "
+		"stopped, dead, or slower than the timeout allows); ending "
+		"the job\n", n_late > 1 ? "s" : "",
+		n_late ? late : "(unknown)", c->windows, what, c->rank, waited,
+		n_late > 1 ? "them" : "it");
+	fflush(stderr);
+}
+
+/*
+ * A collective did not complete within the timeout: some process never
+ * joined it (hung, stopped, or dead without its launcher ending the
+ * job). Every process that waits in it tells every other one so, and
+ * listens for a grace period (a process still within its own timeout
+ * answers at once: wait_req() looks for these messages); those not
+ * heard from are the ones at fault. The lowest-ranked waiting process
+ * names them; then the job ends (MPI_Abort), never to hang.
+ */
+static void
+fault_end(struct mpi_ctx *c, const char *what, double waited)
+{
+	uint64_t w = c->windows;
+	unsigned char *heard = calloc(c->size, 1);
+	MPI_Request *req = calloc(c->size, sizeof(*req));
+	unsigned int i, first = c->rank;
+	double until = MPI_Wtime() + FAULT_GRACE_S;
+
+	if (heard == NULL || req == NULL)
+		MPI_Abort(*c->comm, IBEX_PSYNC_MPI_EXIT_HUNG);
+	/* w and req stay valid: this function never returns */
+	for (i = 0; i < c->size; i++) {
+		req[i] = MPI_REQUEST_NULL;
+		if (i != c->rank)
+			MPI_Isend(&w, 1, MPI_UINT64_T, (int)i, FAULT_TAG,
+				  c->fault_comm, &req[i]);
+	}
+	heard[c->rank] = 1;
+	fault_listen(c, heard, &first, until);
 	if (first == c->rank)
-		fprintf(stderr, "ibex psync: partition%s %s did not reach "
-			"window %" PRIu64 "'s %s: partition %u waited %.1f s "
-			"for %s (hung, stopped, dead, or slower than the "
-			"timeout allows); ending the job\n",
-			n_late > 1 ? "s" : "", n_late ? late : "(unknown)",
-			w, what, c->rank, waited, n_late > 1 ? "them" : "it");
+		fault_report(c, heard, what, waited);
 	else /* the lowest waiting process speaks and ends the job */
 		while (MPI_Wtime() < until + FAULT_GRACE_S)
 			;
-	fflush(stderr);
 	MPI_Abort(*c->comm, IBEX_PSYNC_MPI_EXIT_HUNG);
 }
 
-/* Complete @p r, within the timeout when there is one. */
+/* Polls of a request between two looks for the watchdog's messages. */
+#define FAULT_PROBE_POLLS 256
+
+/* Complete @p r: within the timeout when there is one, answering at once
+ * another process whose own timeout passed while this one waits too. */
 static int
 wait_req(struct mpi_ctx *c, MPI_Request *r, const char *what)
 {
+	unsigned int polls = 0;
 	double start, now;
-	int done = 0;
+	int done = 0, flag;
 
 	if (c->timeout_s <= 0)
 		return mpi_ret(MPI_Wait(r, MPI_STATUS_IGNORE));
@@ -145,6 +173,12 @@ wait_req(struct mpi_ctx *c, MPI_Request *r, const char *what)
 			return 0;
 		now = MPI_Wtime();
 		if (now - start > c->timeout_s)
+			fault_end(c, what, now - start);
+		if (++polls % FAULT_PROBE_POLLS != 0)
+			continue;
+		MPI_Iprobe(MPI_ANY_SOURCE, FAULT_TAG, c->fault_comm, &flag,
+			   MPI_STATUS_IGNORE);
+		if (flag)
 			fault_end(c, what, now - start);
 	}
 }
@@ -177,13 +211,9 @@ exchange_with(struct mpi_ctx *c, const struct ibex_psync_buf *out,
 
 	for (i = 0; i < n; i++)
 		s->slen[i] = out[i].len;
-	if (c->timeout_s <= 0)
-		ret = mpi_ret(MPI_Alltoall(s->slen, 1, MPI_UINT64_T, s->rlen, 1,
-					   MPI_UINT64_T, comm));
-	else
-		ret = mpi_ret(MPI_Ialltoall(s->slen, 1, MPI_UINT64_T, s->rlen,
-					    1, MPI_UINT64_T, comm, &r));
-	if (ret == 0 && c->timeout_s > 0)
+	ret = mpi_ret(MPI_Ialltoall(s->slen, 1, MPI_UINT64_T, s->rlen, 1,
+				    MPI_UINT64_T, comm, &r));
+	if (ret == 0)
 		ret = wait_req(c, &r, "exchange of sizes");
 	if (ret != 0)
 		return ret;
@@ -197,10 +227,7 @@ exchange_with(struct mpi_ctx *c, const struct ibex_psync_buf *out,
 	/* what failed here must fail everywhere, before the exchange the
 	 * others would otherwise wait in */
 	ok = ret == 0;
-	if (c->timeout_s <= 0 ?
-	    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm) !=
-	    MPI_SUCCESS :
-	    MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm, &r) !=
+	if (MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm, &r) !=
 	    MPI_SUCCESS || wait_req(c, &r, "agreement on buffers") != 0)
 		return -EIO;
 	if (ret != 0)
@@ -212,15 +239,10 @@ exchange_with(struct mpi_ctx *c, const struct ibex_psync_buf *out,
 			memcpy(s->sbuf + off, out[i].data, out[i].len);
 		off += out[i].len;
 	}
-	if (c->timeout_s <= 0)
-		ret = mpi_ret(MPI_Alltoallv(s->sbuf, s->scnt, s->sdisp,
-					    MPI_BYTE, s->rbuf, s->rcnt,
-					    s->rdisp, MPI_BYTE, comm));
-	else
-		ret = mpi_ret(MPI_Ialltoallv(s->sbuf, s->scnt, s->sdisp,
-					     MPI_BYTE, s->rbuf, s->rcnt,
-					     s->rdisp, MPI_BYTE, comm, &r));
-	if (ret == 0 && c->timeout_s > 0)
+	ret = mpi_ret(MPI_Ialltoallv(s->sbuf, s->scnt, s->sdisp, MPI_BYTE,
+				     s->rbuf, s->rcnt, s->rdisp, MPI_BYTE, comm,
+				     &r));
+	if (ret == 0)
 		ret = wait_req(c, &r, "exchange of records");
 	for (i = 0; ret == 0 && i < n; i++) {
 		ret = ibex_psync_buf_reserve(&in[i], s->rlen[i]);
@@ -249,14 +271,9 @@ mpi_min(void *ctx, uint64_t *v, unsigned int n)
 	MPI_Request r;
 	int ret;
 
-	if (c->timeout_s <= 0)
-		ret = mpi_ret(MPI_Allreduce(MPI_IN_PLACE, v, (int)n,
-					    MPI_UINT64_T, MPI_MIN, *c->comm));
-	else
-		ret = mpi_ret(MPI_Iallreduce(MPI_IN_PLACE, v, (int)n,
-					     MPI_UINT64_T, MPI_MIN, *c->comm,
-					     &r));
-	if (ret == 0 && c->timeout_s > 0)
+	ret = mpi_ret(MPI_Iallreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T,
+				     MPI_MIN, *c->comm, &r));
+	if (ret == 0)
 		ret = wait_req(c, &r, "agreement");
 	c->windows++;
 	return ret;
@@ -283,6 +300,7 @@ ctx_free(struct mpi_ctx *c)
 int
 ibex_psync_transport_mpi(struct ibex_psync_transport *t, MPI_Comm *comm)
 {
+	MPI_Comm fault_comm = MPI_COMM_NULL;
 	struct mpi_ctx *c;
 	int up = 0, rank, size;
 
@@ -292,13 +310,17 @@ ibex_psync_transport_mpi(struct ibex_psync_transport *t, MPI_Comm *comm)
 	    MPI_Comm_size(*comm, &size) != MPI_SUCCESS || size < 1)
 		return -EINVAL;
 	c = calloc(1, sizeof(*c));
-	if (c == NULL)
+	/* the dup is collective: every process makes it, whatever fails
+	 * after, so that none waits in it for another */
+	if (c == NULL || MPI_Comm_dup(*comm, &fault_comm) != MPI_SUCCESS) {
+		free(c);
 		return -ENOMEM;
+	}
+	c->fault_comm = fault_comm;
 	c->comm = comm;
 	c->size = (unsigned int)size;
 	c->rank = (unsigned int)rank;
 	c->timeout_s = IBEX_PSYNC_MPI_TIMEOUT_S;
-	c->fault_comm = MPI_COMM_NULL;
 	c->s.slen = calloc(size, sizeof(uint64_t));
 	c->s.rlen = calloc(size, sizeof(uint64_t));
 	c->s.scnt = calloc(size, sizeof(int));
@@ -306,8 +328,7 @@ ibex_psync_transport_mpi(struct ibex_psync_transport *t, MPI_Comm *comm)
 	c->s.rcnt = calloc(size, sizeof(int));
 	c->s.rdisp = calloc(size, sizeof(int));
 	if (c->s.slen == NULL || c->s.rlen == NULL || c->s.scnt == NULL ||
-	    c->s.sdisp == NULL || c->s.rcnt == NULL || c->s.rdisp == NULL ||
-	    MPI_Comm_dup(*comm, &c->fault_comm) != MPI_SUCCESS) {
+	    c->s.sdisp == NULL || c->s.rcnt == NULL || c->s.rdisp == NULL) {
 		ctx_free(c);
 		return -ENOMEM;
 	}

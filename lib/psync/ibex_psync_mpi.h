@@ -18,7 +18,8 @@
  * of MPI_Ialltoall (the sizes) and MPI_Ialltoallv (the records), a
  * minimum of MPI_Iallreduce, each waited for under the watchdog below.
  * Collective over @p comm (it is duplicated for the watchdog's messages);
- * @p comm must outlive @p t.
+ * @p comm must outlive @p t. A failure after the duplication (no memory)
+ * returns on that process only: end the job with MPI_Abort.
  * @return 0, or -EINVAL when MPI is not initialised.
  */
 int ibex_psync_transport_mpi(struct ibex_psync_transport *t, MPI_Comm *comm);
@@ -39,13 +40,15 @@ int ibex_psync_transport_mpi(struct ibex_psync_transport *t, MPI_Comm *comm);
  * other, for two seconds), the lowest-ranked of them names it on stderr
  * ("ibex psync: partition 2 did not reach window 4711's agreement ..."),
  * and the job ends with MPI_Abort(IBEX_PSYNC_MPI_EXIT_HUNG). Default
- * IBEX_PSYNC_MPI_TIMEOUT_S; 0 waits for ever. Every process should set
- * the same value.
+ * IBEX_PSYNC_MPI_TIMEOUT_S; 0 waits for ever (and answers no other
+ * process's watchdog: set the same value everywhere).
  */
 void ibex_psync_transport_mpi_set_timeout(struct ibex_psync_transport *t,
 					  double seconds);
 
-/** Free what ibex_psync_transport_mpi() allocated. */
+/** Free what ibex_psync_transport_mpi() allocated. Collective (the
+ * watchdog's communicator is freed): every process, before
+ * MPI_Finalize. */
 void ibex_psync_transport_mpi_free(struct ibex_psync_transport *t);
 
 #endif /* IBEX_PSYNC_MPI_H */

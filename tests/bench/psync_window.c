@@ -6,7 +6,7 @@
  * on rank 0. A split fabric's run costs its windows times this, on top of
  * its frame-hops (docs/simulation.md, "Beyond one machine").
  *   mpirun --oversubscribe -np 2 build/tests/bench/psync_window [N [F [B [T]]]]
- * T: the watchdog's timeout in seconds (ibex_psync_mpi.h), 0 for none. 
+ * T: the watchdog's timeout in seconds (ibex_psync_mpi.h), 0 for none.
  */
 #include <stdio.h>
 #include <stdlib.h>

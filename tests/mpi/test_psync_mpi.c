@@ -8,9 +8,11 @@
  *
  * With --fault KIND:P:W [--timeout S], process P misbehaves when it
  * reaches window W: "hang" never returns to the windows, "exit" leaves
- * without MPI_Finalize, "kill" dies of SIGKILL, "fail" returns an error
- * from its delivery. tests/mpi/psync_faults.py checks that the job ends
- * each time, with an error naming P.
+ * without MPI_Finalize, "kill" dies of SIGKILL, "fail" ends the run with
+ * an error of its own (ibex_psync_fail()), "slow" comes to the window
+ * 1.5 x the timeout late. Up to two --fault. tests/mpi/psync_faults.py
+ * checks that the job ends each time, with an error naming P (and not a
+ * slow process that came in the end).
  */
 #include <inttypes.h>
 #include <signal.h>
@@ -48,16 +50,19 @@ toy_alone(uint64_t *digest, uint64_t *events, uint64_t *last_t)
 	return ret;
 }
 
+#define MAX_FAULTS 2
+
 struct fault {
 	char kind[8];
 	unsigned int part;
 	uint64_t window;
+	double timeout;
 };
 
 /* Misbehave as told when this process is the faulty one and the window
  * has come: a "fail" is an error the windows carry to the others. */
 static int
-fault_hit(const struct fault *f, const struct ibex_psync *ps)
+fault_hit_one(const struct fault *f, const struct ibex_psync *ps)
 {
 	if (f->kind[0] == 0 || ps->t.rank != f->part ||
 	    ps->windows != f->window)
@@ -71,7 +76,22 @@ fault_hit(const struct fault *f, const struct ibex_psync *ps)
 		_exit(0);
 	if (strcmp(f->kind, "kill") == 0)
 		raise(SIGKILL);
+	if (strcmp(f->kind, "slow") == 0) {
+		usleep((useconds_t)(f->timeout * 1.5e6));
+		return 0;
+	}
 	return -EIO;
+}
+
+static int
+fault_hit(const struct fault *f, const struct ibex_psync *ps)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < MAX_FAULTS && ret == 0; i++)
+		ret = fault_hit_one(&f[i], ps);
+	return ret;
 }
 
 /* The toy's loop (psync_toy.h's toy_run()), with the fault. */
@@ -108,7 +128,8 @@ main(int argc, char **argv)
 	struct ibex_psync ps;
 	struct toy y;
 	uint64_t mine[3], sum[3], last = 0, ref[3];
-	struct fault f = { "", 0, 0 };
+	struct fault f[MAX_FAULTS] = { { "", 0, 0, 0 } };
+	unsigned int n_f = 0;
 	double timeout = 0;
 	int ret, rc = 0, i;
 
@@ -116,16 +137,23 @@ main(int argc, char **argv)
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--timeout") == 0)
 			timeout = atof(argv[i + 1]);
-		else if (strcmp(argv[i], "--fault") != 0 ||
-			 sscanf(argv[i + 1], "%7[a-z]:%u:%" SCNu64, f.kind,
-				&f.part, &f.window) != 3)
+		else if (strcmp(argv[i], "--fault") != 0 || n_f == MAX_FAULTS ||
+			 sscanf(argv[i + 1], "%7[a-z]:%u:%" SCNu64,
+				f[n_f].kind, &f[n_f].part,
+				&f[n_f].window) != 3)
 			break;
+		else
+			n_f++;
 	}
 	if (i != argc) {
 		fprintf(stderr, "usage: test_psync_mpi [--fault "
-			"hang|exit|kill|fail:PROCESS:WINDOW] [--timeout S]\n");
+			"hang|exit|kill|fail|slow:PROCESS:WINDOW]... "
+			"[--timeout S]\n");
 		MPI_Abort(comm, 2);
 	}
+	for (i = 0; i < MAX_FAULTS; i++)
+		f[i].timeout = timeout;
+	/* set-up errors are this process's alone: end the job */
 	ret = ibex_psync_transport_mpi(&t, &comm);
 	if (ret == 0 && timeout > 0)
 		ibex_psync_transport_mpi_set_timeout(&t, timeout);
@@ -133,21 +161,26 @@ main(int argc, char **argv)
 		ret = ibex_psync_init(&ps, &t, TOY_LOOKAHEAD);
 	if (ret == 0)
 		ret = toy_init(&y, t.rank, t.size);
-	if (ret == 0)
-		ret = f.kind[0] != 0 ? toy_run_faulty(&y, &ps, &f) :
-		      toy_run(&y, &ps);
+	if (ret != 0) {
+		fprintf(stderr, "test_psync_mpi: set-up: error %d\n", ret);
+		MPI_Abort(comm, 2);
+	}
+	/* a run's errors every process returns from the same window */
+	ret = n_f != 0 ? toy_run_faulty(&y, &ps, f) : toy_run(&y, &ps);
 	if (ret == -ECANCELED) {
 		/* every process knows which failed; the lowest says it */
 		if (t.rank == (ps.failed == 0 ? 1 : 0))
 			fprintf(stderr, "test_psync_mpi: partition %u failed "
 				"in window %" PRIu64 "; ending the job\n",
 				ps.failed, ps.windows);
+		ibex_psync_transport_mpi_free(&t);
 		MPI_Finalize();
 		return 2;
 	}
 	if (ret != 0) {
 		fprintf(stderr, "test_psync_mpi: process %u: error %d\n",
 			t.rank, ret);
+		ibex_psync_transport_mpi_free(&t);
 		MPI_Finalize();
 		return 2;
 	}

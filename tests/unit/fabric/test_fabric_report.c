@@ -243,7 +243,7 @@ test_llr(void **state)
 	json = print_to_string(ibex_fabric_hops_json, &t);
 	assert_non_null(strstr(txt, "llr: 2 switch link ends: 13 frames "
 			       "arrived bad, 13 NACKs, 36 frames replayed, 2 "
-			       "given up\nllr: 1 rank link ends: 5 frames "
+			       "given up\nllr: 1 rank link end: 5 frames "
 			       "arrived bad, 3 NACKs, 7 frames replayed, 0 "
 			       "given up\n"));
 	assert_int_equal(json_cell(json, "leaf1", "p0", "peer_llr_tx_replay"),

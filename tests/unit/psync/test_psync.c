@@ -29,7 +29,7 @@ struct threads {
 	unsigned int size;
 	pthread_barrier_t bar;
 	const struct ibex_psync_buf *out[MAX_THREADS];
-	uint64_t v[MAX_THREADS][1 + IBEX_PSYNC_MAX_EXTRA];
+	uint64_t v[MAX_THREADS][IBEX_PSYNC_AGREE_N];
 	/* a corrupt exchange, for the refusal test */
 	bool truncate;
 };
@@ -75,6 +75,8 @@ th_min(void *ctx, uint64_t *v, unsigned int n)
 	struct threads *sh = c->sh;
 	unsigned int i, j;
 
+	if (n > IBEX_PSYNC_AGREE_N)
+		return -EINVAL;
 	memcpy(sh->v[c->rank], v, n * sizeof(*v));
 	pthread_barrier_wait(&sh->bar);
 	for (i = 0; i < sh->size; i++)
@@ -410,15 +412,17 @@ fail_api_main(void *arg)
 {
 	struct bad *b = arg;
 	struct ibex_psync_transport t;
+	uint64_t extra[2] = { 1, 1 };
 
 	th_transport(&t, &b->c);
 	assert_int_equal(ibex_psync_init(&b->ps, &t, 10), 0);
 	b->ret = ibex_psync_window(&b->ps, 20, no_rec, NULL, NULL, 0);
 	assert_int_equal(b->ret, 0);
+	/* the others agree on extra values: the same agreement still */
 	if (b->c.rank == 2)
 		b->ret = ibex_psync_fail(&b->ps, -ENOMEM);
 	else
-		b->ret = ibex_psync_window(&b->ps, 30, no_rec, NULL, NULL, 0);
+		b->ret = ibex_psync_window(&b->ps, 30, no_rec, NULL, extra, 2);
 	b->failed = b->ps.failed;
 	ibex_psync_fini(&b->ps);
 	return NULL;
