@@ -46,7 +46,8 @@
 	X(LINK_LOCAL,   "link-local",    "frame to the 802.1Q reserved group 01:80:C2:00:00:0X (never relayed)") \
 	X(BPF_DROP,     "bpf-drop",      "the port's eBPF classifier returned drop") \
 	X(FLOOD_OFF,    "flood-off",     "frame to flood (broadcast, multicast, unknown unicast) arrived on a port with flood off") \
-	X(POOL_LOW,     "pool-low",      "data frame refused while the mbuf pool was nearly empty, to keep mbufs for flow-control frames")
+	X(POOL_LOW,     "pool-low",      "data frame refused while the mbuf pool was nearly empty, to keep mbufs for flow-control frames") \
+	X(LINK_RESET,   "link-reset",    "frame TX had not taken when the link went down, dropped as CBFC started its counters again")
 
 enum ibex_reason {
 	IBEX_R_OK = 0,

@@ -244,6 +244,24 @@ txbuf_flush(struct ibex_worker *w, uint16_t port, uint64_t now)
 	tb->first_tsc = now;
 }
 
+void
+ibex_dp_txbuf_drop(struct ibex_worker *w, uint16_t port, enum ibex_reason why)
+{
+	struct ibex_txbuf *tb = &w->tx[port];
+
+	if (tb->count == 0)
+		return;
+	/* never sent: its cut-through frames are not counted as sent */
+	memset(tb->ct_sum, 0, sizeof(tb->ct_sum));
+	tb->ct_lanes = 0;
+	txbuf_release(w, tb, tb->count);
+	IBEX_CNT_ADD(w->cnt[port].drop[why], tb->count);
+	rte_pktmbuf_free_bulk(tb->pkts, tb->count);
+	tb->count = 0;
+	tb->bytes = 0;
+	w->pending_tx &= ~(UINT64_C(1) << port);
+}
+
 /*
  * The TX buffer of @p port as one base pointer. Left to itself the
  * compiler folds &w->tx[port] into each access to the buffer's arrays (a

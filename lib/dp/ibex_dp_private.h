@@ -292,6 +292,12 @@ struct ibex_worker {
 /** Worker lcore entry point (rte_eal_remote_launch); arg is a worker. */
 int ibex_dp_worker_main(void *arg);
 
+/** Drop what @p port's TX buffer holds, counted under @p why, its
+ * buffer charges given back (ibex_fc_cbfc.c: charged to counters that
+ * are gone). */
+void ibex_dp_txbuf_drop(struct ibex_worker *w, uint16_t port,
+			enum ibex_reason why);
+
 /**
  * The name of one of @p dp's DPDK objects (pools, rings): @p base, with
  * ".N" appended for the data path's instance N > 0, so that several

@@ -158,20 +158,23 @@ link_bytes(const struct ibex_fc_port *fp, uint64_t now_ns)
  * UE starts the counters again at link up, and the peer, restarted or
  * reconnected, does; so the port does too, at its next housekeeping,
  * before a memif port's redial (an RCU grace period and a handshake)
- * brings the link back. A link that went down and up between two of the
- * control thread's looks (a second apart) is not seen; frames TX had not
- * taken yet when it went down are not charged again (docs/cbfc.md,
- * "A peer that restarts"). */
+ * brings the link back; what its TX buffer still holds is dropped. A
+ * link that went down and up between two of the control thread's looks
+ * (a second apart) is not seen (docs/cbfc.md, "A peer that restarts"). */
 static void
-cbfc_link_check(const struct ibex_worker *w, uint16_t port,
+cbfc_link_check(struct ibex_worker *w, uint16_t port,
 		struct ibex_fc_port *fp, uint64_t now_ns)
 {
 	uint64_t downs = IBEX_CNT_READ(w->dp->link_downs[port]);
 
 	if (likely(downs == fp->cb_link_downs))
 		return;
-	if (fp->cb_link_downs != UINT64_MAX)
+	if (fp->cb_link_downs != UINT64_MAX) {
 		ibex_cbfc_link_reset(fp->cb, now_ns);
+		/* charged to the counters just gone: the new peer would
+		 * count them, the port not */
+		ibex_dp_txbuf_drop(w, port, IBEX_R_LINK_RESET);
+	}
 	fp->cb_link_downs = downs;
 }
 
