@@ -54,6 +54,8 @@
 #define IBEX_FCF_CBFC_HDR_LEN 22
 /** Bytes of one count (20 bits, the top 4 reserved). */
 #define IBEX_FCF_CBFC_REC_LEN 3
+/** Bytes of a CBFC message frame, without FCS: Ethernet's minimum. */
+#define IBEX_FCF_CBFC_LEN 60
 /** VCs one CBFC message frame carries: 12 fill the 60-byte minimum. */
 #define IBEX_FCF_CBFC_MAX_VCS 12
 /** VCs a port has at most (UEC: 32). */

@@ -94,7 +94,8 @@ static const char *const valid_args[] = {
 	IBEXLINK_ARG_TX_WINDOW, IBEXLINK_ARG_RING_SLACK, IBEXLINK_ARG_LLR,
 	IBEXLINK_ARG_LLR_FRAMES, IBEXLINK_ARG_LLR_BYTES, IBEXLINK_ARG_LLR_TIMER,
 	IBEXLINK_ARG_LLR_COUNT, IBEXLINK_ARG_LLR_AGE, IBEXLINK_ARG_LLR_SPACING,
-	IBEXLINK_ARG_LLR_INIT, IBEXLINK_ARG_LLR_FLUSH, NULL,
+	IBEXLINK_ARG_LLR_INIT, IBEXLINK_ARG_LLR_FLUSH, IBEXLINK_ARG_CBFC_OS,
+	NULL,
 };
 
 /* Which parameters a device's devargs gave (the rest come from its peer). */
@@ -121,6 +122,7 @@ struct ibexlink_dir_stats {
 	_Atomic uint64_t corrupted;       /* delivered with a bit flipped */
 	_Atomic uint64_t overflow;        /* receiver's ring full */
 	_Atomic uint64_t link_down;       /* refused: peer not started */
+	_Atomic uint64_t cf_os, cf_os_lost; /* CF_Update ordered sets */
 	_Atomic uint64_t q_frames[IBEXLINK_MAX_TXQ], q_bytes[IBEXLINK_MAX_TXQ];
 };
 
@@ -131,6 +133,11 @@ struct ibexlink_dir {
 	struct ibexlink_wire wire;
 	struct ibexlink_ring *ring;
 	struct ibexlink_ring *ctl; /* LLR CtlOS to the peer, by arrival */
+	/* CBFC CF_Update ordered sets to the peer, by arrival: made at the
+	 * first one (most links never carry any) */
+	struct ibexlink_ring *_Atomic cf;
+	uint64_t cf_last_ps;      /* arrival of the last one sent */
+	uint64_t cf_rng;          /* their fault generator */
 	uint64_t *started;        /* start times of the last `desc` frames */
 	uint32_t desc, next;      /* TX descriptors; next history slot */
 	uint32_t rr;              /* round-robin position over staging rings */
@@ -155,6 +162,8 @@ struct ibexlink_rxq {
 	int ts_off;               /* RX timestamp dynfield, -1 if off */
 	uint64_t ts_flag;
 	_Atomic uint64_t frames, bytes, pfc_frames;
+	_Atomic uint64_t cf_os;   /* CF_Update ordered sets delivered */
+	_Atomic uint64_t cf_os_nobuf; /* ... not, for want of an mbuf */
 } __rte_cache_aligned;
 
 /*
@@ -191,6 +200,7 @@ struct ibexlink_port {
 	uint64_t llr_ov[LLR_OV_N];
 	struct ibex_llr_profile llr_p;
 	bool pfc;
+	bool cf_frames;           /* cbfc_os=off: CF_Update stays a frame */
 	uint64_t window_ps;
 	uint64_t tx_window_ps;    /* tx_window: this end's own, not its peer's */
 	uint32_t owner;           /* virtual clock: who polls it (ibex_clock_wake) */
@@ -1000,6 +1010,198 @@ ring_head_ps(struct ibexlink_ring *r)
 	return r->slot[tail & r->cons_mask].arrival_ps;
 }
 
+/*
+ * ---- CBFC's CF_Update as an ordered set (cbfc_os=, docs/cbfc.md) ----
+ *
+ * UEC sends CF_Update in an 8-byte control ordered set below the frame
+ * layer: it takes no frame's slot, waits for no frame and no pause. ibex's
+ * data path and generator build the shim frame they send on every other
+ * port kind (lib/pkt, one VC a frame); the sending MAC here takes such a
+ * frame at the head of a burst and sends each of its counts as an ordered
+ * set instead, to arrive one propagation delay later, lost with the
+ * wire's loss and corruption (a damaged ordered set is dropped by the
+ * receiving PCS). The receiving MAC gives its host the same shim frame
+ * back, before the frames of its burst: the host's CBFC code is the same
+ * on every port kind.
+ */
+#define CF_OS_SLOTS       256
+#define CF_OS_TAG         (UINT32_C(1) << 31)
+#define CF_OS_VC_SHIFT    20
+#define CF_OS_COUNT_MASK  ((UINT32_C(1) << CF_OS_VC_SHIFT) - 1)
+#define CF_OS_RNG_SALT    UINT64_C(0x63665f6f735f7267)
+
+/* Whether @p m is a CF_Update shim frame (ibex_fcf_cbfc_build()'s 60
+ * bytes): the length alone turns nearly every data frame away. */
+static inline bool
+cf_os_frame(const struct rte_mbuf *m)
+{
+	const uint8_t *b;
+
+	if (likely(rte_pktmbuf_pkt_len(m) != IBEX_FCF_CBFC_LEN) ||
+	    rte_pktmbuf_data_len(m) != IBEX_FCF_CBFC_LEN)
+		return false;
+	b = rte_pktmbuf_mtod(m, const uint8_t *);
+	return b[12] == 0x88 && b[13] == 0xB5 && b[14] == IBEX_FCF_CBFC_MAGIC &&
+	       b[16] == IBEX_FCF_CBFC_CF;
+}
+
+/* The queue of @p d's ordered sets, made at the first (under the MAC
+ * flag: one producer). NULL without memory. */
+static struct ibexlink_ring *
+cf_os_ring(struct ibexlink_dir *d)
+{
+	struct ibexlink_ring *r = atomic_load_explicit(&d->cf,
+						       memory_order_relaxed);
+
+	if (likely(r != NULL))
+		return r;
+	r = rte_zmalloc("ibexlink_cf_os", ibexlink_ring_size(CF_OS_SLOTS),
+			RTE_CACHE_LINE_SIZE);
+	if (r == NULL)
+		return NULL;
+	ibexlink_ring_init(r, CF_OS_SLOTS);
+	atomic_store_explicit(&d->cf, r, memory_order_release);
+	return r;
+}
+
+/* The queue of @p d's ordered sets, gone with the link. */
+static void
+cf_os_free(struct ibexlink_dir *d)
+{
+	rte_free(atomic_exchange_explicit(&d->cf, NULL, memory_order_acq_rel));
+	d->cf_last_ps = 0;
+}
+
+/* One ordered set: VC @p vc's count @p cf, sent at @p now. */
+static void
+cf_os_put(struct ibexlink_port *pt, struct ibexlink_ring *r, unsigned int vc,
+	  uint32_t cf, uint64_t now)
+{
+	struct ibexlink_dir *d = pt->tx;
+	struct ibexlink_port *peer = pt->peer;
+	uint64_t thr = d->wire.p.loss_thr, arr;
+
+	thr = thr > UINT64_MAX - d->wire.p.corrupt_thr ? UINT64_MAX :
+	      thr + d->wire.p.corrupt_thr;
+	arr = RTE_MAX(now + d->wire.p.delay_ps, d->cf_last_ps);
+	if (r == NULL ||
+	    !atomic_load_explicit(&peer->started, memory_order_acquire) ||
+	    (thr != 0 && ibexlink_rand(&d->cf_rng) < thr) ||
+	    !ibexlink_ring_put(r, (void *)(uintptr_t)(CF_OS_TAG |
+			       (uint32_t)vc << CF_OS_VC_SHIFT | cf), arr)) {
+		count_add(&d->st.cf_os_lost, 1);
+		return;
+	}
+	d->cf_last_ps = arr;
+	count_add(&d->st.cf_os, 1);
+	if (unlikely(ibex_clock_is_virtual()))
+		ibex_clock_wake(peer->owner,
+				ibexlink_clock_cycles(&link_clock, arr));
+}
+
+/* The CF_Update shim frames at the head of @p bufs, sent as ordered
+ * sets. @return how many were taken (0 when another queue holds the MAC:
+ * they go as frames). */
+static uint16_t
+cf_os_tx(struct ibexlink_port *pt, struct rte_mbuf **bufs, uint16_t n)
+{
+	struct ibexlink_dir *d = pt->tx;
+	struct ibexlink_ring *r;
+	uint64_t now = now_ps();
+	uint16_t k;
+
+	if (atomic_flag_test_and_set_explicit(&d->mac_busy,
+					      memory_order_acquire))
+		return 0;
+	r = cf_os_ring(d);
+	for (k = 0; k < n && cf_os_frame(bufs[k]); k++) {
+		struct ibex_fcf_cbfc msg = { .vcs = 0 };
+		uint32_t vcs;
+
+		if (ibex_fcf_cbfc_parse(rte_pktmbuf_mtod(bufs[k], void *),
+					IBEX_FCF_CBFC_LEN, &msg) != IBEX_FCF_OK)
+			break; /* not one ibex built: it goes as it is */
+		for (vcs = msg.vcs; vcs != 0; vcs &= vcs - 1) {
+			unsigned int vc = (unsigned int)__builtin_ctz(vcs);
+
+			cf_os_put(pt, r, vc, msg.count[vc], now);
+		}
+		rte_pktmbuf_free(bufs[k]);
+	}
+	atomic_flag_clear_explicit(&d->mac_busy, memory_order_release);
+	return k;
+}
+
+/* Whether the sending MAC of @p pt takes the head of @p bufs as ordered
+ * sets: a port that did not turn them off, with its link up. */
+static inline bool
+cf_os_head(const struct ibexlink_port *pt, struct rte_mbuf **bufs,
+	   uint16_t n)
+{
+	return !pt->cf_frames && n != 0 && unlikely(cf_os_frame(bufs[0])) &&
+	       link_up(pt);
+}
+
+/* The ordered sets that arrived from the peer by @p now, as shim frames
+ * into @p bufs (at most @p n). */
+static uint16_t
+cf_os_rx(struct ibexlink_port *pt, struct ibexlink_rxq *rq,
+	 struct rte_mbuf **bufs, uint16_t n, uint64_t now)
+{
+	struct ibexlink_ring *r = atomic_load_explicit(&pt->peer->tx->cf,
+						       memory_order_acquire);
+	void *objs[IBEXLINK_BURST];
+	uint64_t arr[IBEXLINK_BURST];
+	unsigned int k, i;
+	uint16_t got = 0;
+
+	if (likely(r == NULL))
+		return 0;
+	k = ibexlink_ring_take(r, now, objs, arr,
+			       RTE_MIN(n, (uint16_t)IBEXLINK_BURST), NULL);
+	for (i = 0; i < k; i++) {
+		uint32_t v = (uint32_t)(uintptr_t)objs[i], left;
+		unsigned int vc = (v & ~CF_OS_TAG) >> CF_OS_VC_SHIFT;
+		struct ibex_fcf_cbfc msg = { .type = IBEX_FCF_CBFC_CF };
+		struct rte_mbuf *m = rte_pktmbuf_alloc(rq->mp);
+
+		msg.vcs = left = UINT32_C(1) << vc;
+		msg.count[vc] = v & CF_OS_COUNT_MASK;
+		if (m == NULL || ibex_fcf_cbfc_build(rte_pktmbuf_mtod(m, void *),
+						     rte_pktmbuf_tailroom(m),
+						     pt->peer->mac.addr_bytes,
+						     &msg, &left) < 0) {
+			rte_pktmbuf_free(m);
+			count_add(&rq->cf_os_nobuf, 1);
+			continue;
+		}
+		m->data_len = IBEX_FCF_CBFC_LEN;
+		m->pkt_len = IBEX_FCF_CBFC_LEN;
+		m->port = pt->port_id;
+		if (rq->ts_off >= 0) {
+			*RTE_MBUF_DYNFIELD(m, rq->ts_off,
+					   rte_mbuf_timestamp_t *) = arr[i];
+			m->ol_flags |= rq->ts_flag;
+		}
+		bufs[got++] = m;
+	}
+	count_add(&rq->cf_os, got);
+	if (unlikely(ibex_clock_is_virtual()))
+		virt_ctl += k;
+	return got;
+}
+
+/* First arrival on the queue of ordered sets from @p pt's peer,
+ * UINT64_MAX: none. */
+static inline uint64_t
+cf_os_head_ps(const struct ibexlink_port *pt)
+{
+	struct ibexlink_ring *r = atomic_load_explicit(&pt->peer->tx->cf,
+						       memory_order_acquire);
+
+	return r != NULL ? ring_head_ps(r) : UINT64_MAX;
+}
+
 /* Whether a burst of @p pt now would find no LLR work (rx_idle). */
 static bool
 llr_idle(const struct ibexlink_port *pt, uint64_t now)
@@ -1166,7 +1368,8 @@ eth_rx_llr(struct ibexlink_rxq *rq, struct rte_mbuf **bufs, uint16_t n)
 					      memory_order_acquire))
 		return 0;
 	llr_in(pt, x, now);
-	got = llr_rx_frames(pt, rq, bufs, n, now);
+	got = cf_os_rx(pt, rq, bufs, n, now);
+	got += llr_rx_frames(pt, rq, bufs + got, n - got, now);
 	left = llr_out(pt, d, x, now);
 	llr_emit(pt, x, now);
 	if (unlikely(ibex_clock_is_virtual())) {
@@ -1188,6 +1391,12 @@ eth_tx_plain(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	uint16_t k = 0;
 	bool staged;
 
+	if (unlikely(cf_os_head(pt, bufs, n))) {
+		k = cf_os_tx(pt, bufs, n);
+		if (k != 0)
+			return k + (k < n ? eth_tx_plain(queue, bufs + k,
+							 n - k) : 0);
+	}
 	if (unlikely(pt->llr != NULL))
 		return eth_tx_llr(q, bufs, n);
 	now = now_ps();
@@ -1232,6 +1441,12 @@ eth_tx_pfc(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	struct ibexlink_port *pt = q->port;
 	uint16_t k;
 
+	if (unlikely(cf_os_head(pt, bufs, n))) {
+		k = cf_os_tx(pt, bufs, n);
+		if (k != 0)
+			return k + (k < n ? eth_tx_pfc(queue, bufs + k,
+						       n - k) : 0);
+	}
 	if (unlikely(!link_up(pt)))
 		return tx_refuse(pt, bufs, n);
 	for (k = 0; k < n; k++) {
@@ -1288,7 +1503,7 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	struct ibexlink_rxq *rq = queue;
 	struct ibexlink_port *pt = rq->port;
 	uint64_t now, taken, pfc;
-	uint16_t got;
+	uint16_t got, os;
 
 	if (unlikely(pt->llr != NULL))
 		return eth_rx_llr(rq, bufs, n);
@@ -1297,7 +1512,8 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 		return 0;
 	if (atomic_load_explicit(&pt->staged, memory_order_relaxed))
 		mac_run(pt, now);
-	got = rx_take(pt, rq, bufs, n, now, rx_check_plain, &taken);
+	os = cf_os_rx(pt, rq, bufs, n, now);
+	got = rx_take(pt, rq, bufs + os, n - os, now, rx_check_plain, &taken);
 	/* what was taken and not delivered, the MAC took as PFC */
 	pfc = taken - got;
 	if (unlikely(ibex_clock_is_virtual()))
@@ -1310,7 +1526,7 @@ eth_rx(void *queue, struct rte_mbuf **bufs, uint16_t n)
 	if (unlikely(ibex_clock_is_virtual()) &&
 	    atomic_load_explicit(&pt->staged, memory_order_relaxed))
 		tx_wake(pt, now);
-	return got;
+	return os + got;
 }
 
 /* ---- a link split between processes (ibexlink.h) ---- */
@@ -1336,7 +1552,9 @@ ibexlink_carry_out(struct ibexlink_port *pt, ibexlink_carry_fn fn, void *arg)
 	unsigned int k, i;
 	int n = 0, ret = 0;
 
-	if (pt->llr != NULL)
+	/* LLR's CtlOS and CBFC's ordered sets do not cross yet */
+	if (pt->llr != NULL ||
+	    atomic_load_explicit(&pt->tx->cf, memory_order_relaxed) != NULL)
 		return -ENOTSUP;
 	do {
 		k = ibexlink_ring_take(pt->tx->ring, UINT64_MAX, objs, arr,
@@ -1464,15 +1682,18 @@ ibexlink_port_rx_head(const struct ibexlink_port *pt)
 	const struct ibexlink_ring *r;
 	uint32_t tail;
 
+	uint64_t head;
+
 	if (pt->peer == NULL || pt->peer->tx == NULL ||
 	    pt->peer->tx->ring == NULL)
 		return UINT64_MAX;
 	r = pt->peer->tx->ring;
 	tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-	if (tail == atomic_load_explicit(&r->head, memory_order_acquire))
-		return UINT64_MAX;
-	return ibexlink_clock_cycles(&link_clock,
-				     r->slot[tail & r->cons_mask].arrival_ps);
+	head = tail == atomic_load_explicit(&r->head, memory_order_acquire) ?
+	       UINT64_MAX : r->slot[tail & r->cons_mask].arrival_ps;
+	head = RTE_MIN(head, cf_os_head_ps(pt));
+	return head == UINT64_MAX ? UINT64_MAX :
+	       ibexlink_clock_cycles(&link_clock, head);
 }
 
 bool
@@ -1486,7 +1707,8 @@ ibexlink_port_rx_idle(const struct ibexlink_port *pt)
 		return true;
 	if (atomic_load_explicit(&pt->staged, memory_order_relaxed) ||
 	    pt->peer->tx == NULL || pt->peer->tx->ring == NULL ||
-	    (pt->llr != NULL && !llr_idle(pt, now_ps())))
+	    (pt->llr != NULL && !llr_idle(pt, now_ps())) ||
+	    cf_os_head_ps(pt) <= now_ps())
 		return false;
 	r = pt->peer->tx->ring;
 	tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
@@ -1526,7 +1748,8 @@ _Static_assert(RTE_DIM(llr_xstats) == LLR_LIB_STATS, "LLR xstats");
 /* Every counter of a port, in one order, for stats, xstats and reset. */
 enum {
 	C_IPACKETS, C_IBYTES, C_OPACKETS, C_OBYTES, C_IMISSED, C_IERRORS,
-	C_OERRORS, C_PFC_RX, C_CORRUPT_RX, C_PARKED, C_XSTATS_END,
+	C_OERRORS, C_PFC_RX, C_CORRUPT_RX, C_PARKED, C_CF_TX, C_CF_LOST,
+	C_CF_RX, C_CF_NOBUF, C_XSTATS_END,
 	C_QO = C_XSTATS_END,               /* q_opackets[16] */
 	C_QOB = C_QO + IBEXLINK_MAX_TXQ,   /* q_obytes[16] */
 	C_LLR = C_QOB + IBEXLINK_MAX_TXQ,  /* llr_xstats[] */
@@ -1545,6 +1768,11 @@ static const struct {
 	{ "rx_overflow", C_IMISSED },        /* not polled in time */
 	{ "tx_link_down", C_OERRORS },       /* given while the peer was down */
 	{ "tx_parked", C_PARKED },           /* waited for another queue's MAC */
+	/* CBFC's CF_Update as ordered sets (cbfc_os) */
+	{ "tx_cbfc_cf_os", C_CF_TX },        /* sent */
+	{ "tx_cbfc_cf_os_lost", C_CF_LOST }, /* lost on the wire or its queue */
+	{ "rx_cbfc_cf_os", C_CF_RX },        /* given to the host as frames */
+	{ "rx_cbfc_cf_os_nobuf", C_CF_NOBUF }, /* not, without an mbuf */
 };
 
 /* The driver's own LLR xstats, after lib/llr's. */
@@ -1632,6 +1860,12 @@ counters_read(const struct ibexlink_port *pt, uint64_t *c)
 	c[C_OBYTES] = atomic_load_explicit(&o->bytes, memory_order_relaxed);
 	c[C_OERRORS] = atomic_load_explicit(&o->link_down,
 					    memory_order_relaxed);
+	c[C_CF_TX] = atomic_load_explicit(&o->cf_os, memory_order_relaxed);
+	c[C_CF_LOST] = atomic_load_explicit(&o->cf_os_lost,
+					    memory_order_relaxed);
+	c[C_CF_RX] = atomic_load_explicit(&pt->rxq.cf_os, memory_order_relaxed);
+	c[C_CF_NOBUF] = atomic_load_explicit(&pt->rxq.cf_os_nobuf,
+					     memory_order_relaxed);
 	for (q = 0; q < IBEXLINK_MAX_TXQ; q++) {
 		if (pt->txq[q] != NULL)
 			c[C_PARKED] += atomic_load_explicit(&pt->txq[q]->parked,
@@ -1872,6 +2106,8 @@ port_stop(struct ibexlink_port *pt)
 	if (pt->peer != NULL) {
 		ring_flush(pt->peer->tx->ring);
 		llr_ctl_flush(pt->peer->tx->ctl);
+		llr_ctl_flush(atomic_load_explicit(&pt->peer->tx->cf,
+						   memory_order_acquire));
 	}
 	for (q = 0; q < pt->nb_txq; q++)
 		if (pt->txq[q] != NULL)
@@ -2425,6 +2661,15 @@ arg_one(const char *key, const char *val, void *opaque)
 			goto bad;
 		pt->ring_slack = (uint32_t)v;
 		ret = 0;
+	} else if (strcmp(key, IBEXLINK_ARG_CBFC_OS) == 0) {
+		a->why = "on or off";
+		ret = 0;
+		if (strcmp(val, "on") == 0 || strcmp(val, "1") == 0)
+			pt->cf_frames = false;
+		else if (strcmp(val, "off") == 0 || strcmp(val, "0") == 0)
+			pt->cf_frames = true;
+		else
+			ret = -EINVAL;
 	} else if (strcmp(key, IBEXLINK_ARG_LLR) == 0) {
 		a->why = llr_presets_why();
 		ret = llr_parse_preset(val, &pt->llr_preset);
@@ -2680,6 +2925,7 @@ dir_setup(struct ibexlink_port *pt)
 		return -ENOMEM;
 	ibexlink_ring_init(pt->tx->ring, cap);
 	ibexlink_wire_init(&pt->tx->wire, &pt->p);
+	pt->tx->cf_rng = pt->p.seed ^ CF_OS_RNG_SALT;
 	pt->tx->tx_windowed = (pt->gave & GAVE_TX_WINDOW) != 0;
 	pt->tx->tx_window_ps = pt->tx_window_ps;
 	LINK_LOG(INFO, "%s -> %s: %s, delay %" PRIu64 " ps, jitter %" PRIu64
@@ -2733,6 +2979,8 @@ link_unpair(struct ibexlink_port *pt)
 	ring_flush(o->tx->ring);
 	llr_free(pt);
 	llr_free(o);
+	cf_os_free(pt->tx);
+	cf_os_free(o->tx);
 	rte_free(o->tx->ring);
 	o->tx->ring = NULL;
 	o->peer = NULL;

@@ -76,13 +76,21 @@
 #define IBEXLINK_ARG_LLR_INIT   "llr_init_action"
 #define IBEXLINK_ARG_LLR_FLUSH  "llr_flush_action"
 
+/** CBFC's CF_Update (docs/cbfc.md): on (default), the sending MAC takes
+ * the CF_Update shim frames its host gives it and sends each count as an
+ * ordered set that takes no frame slot and arrives one propagation delay
+ * later (the receiving MAC gives its host the shim frame back); off, they
+ * go as the 64-byte frames they are on every other port kind. This end's
+ * own (not taken from the peer). */
+#define IBEXLINK_ARG_CBFC_OS    "cbfc_os"
+
 #define IBEXLINK_PARAMS \
 	IBEXLINK_ARG_PEER "=<name> " IBEXLINK_ARG_RATE "=<bits/s> " \
 	IBEXLINK_ARG_DELAY "=<time> " IBEXLINK_ARG_JITTER "=<time> " \
 	IBEXLINK_ARG_LOSS "=<prob> " IBEXLINK_ARG_CORRUPT "=<prob> " \
 	IBEXLINK_ARG_SEED "=<int> " IBEXLINK_ARG_PFC "=on|off " \
 	IBEXLINK_ARG_PFC_WINDOW "=<time> " IBEXLINK_ARG_TX_WINDOW "=<time> " \
-	IBEXLINK_ARG_RING_SLACK "=<frames> " \
+	IBEXLINK_ARG_RING_SLACK "=<frames> " IBEXLINK_ARG_CBFC_OS "=on|off " \
 	IBEXLINK_ARG_LLR "=<preset>|off " IBEXLINK_ARG_LLR_FRAMES "=<n> " \
 	IBEXLINK_ARG_LLR_BYTES "=<n> " IBEXLINK_ARG_LLR_TIMER "=<time> " \
 	IBEXLINK_ARG_LLR_COUNT "=<n> " IBEXLINK_ARG_LLR_AGE "=<time> " \
@@ -175,8 +183,9 @@ uint64_t ibexlink_frame_hops(void);
  * window's end, ibexlink_carry_out()) to the far process, which carries
  * it in (ibexlink_carry_in()) on its own stand-in's wire: the far end's
  * receiver takes it at the same arrival time as in one process. The
- * executive's lcore, under the virtual clock. Not with LLR (its control
- * ordered sets do not cross yet).
+ * executive's lcore, under the virtual clock. Not with LLR, nor on a
+ * port that has sent CBFC's CF_Update ordered sets (ordered sets do not
+ * cross yet).
  */
 
 /** One frame carried out: its arrival at the far end (ps of the link
@@ -187,7 +196,8 @@ typedef int (*ibexlink_carry_fn)(void *arg, uint64_t arrival_ps,
 /**
  * Hand every frame @p pt has sent on its wire (and nobody has taken) to
  * @p fn, in the wire's order, and free them.
- * @return frames carried, -ENOTSUP (LLR on the link), or @p fn's error
+ * @return frames carried, -ENOTSUP (LLR on the link, or CF_Update
+ *   ordered sets sent), or @p fn's error
  *   (the frames are freed all the same).
  */
 int ibexlink_carry_out(struct ibexlink_port *pt, ibexlink_carry_fn fn,

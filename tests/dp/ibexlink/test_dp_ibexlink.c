@@ -929,6 +929,132 @@ test_inproc_pairs(void **state)
 	assert_int_equal(ibex_pdev_close(dup[1]), 0);
 }
 
+/* A CF_Update shim frame of port @p pid: VC @p vc's count @p cf. */
+static struct rte_mbuf *
+cf_frame(uint16_t pid, unsigned int vc, uint32_t cf)
+{
+	struct ibex_fcf_cbfc msg = { .type = IBEX_FCF_CBFC_CF };
+	struct rte_ether_addr mac;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint32_t left = UINT32_C(1) << vc;
+	void *d;
+
+	assert_non_null(m);
+	assert_int_equal(rte_eth_macaddr_get(pid, &mac), 0);
+	msg.vcs = left;
+	msg.count[vc] = cf;
+	d = rte_pktmbuf_append(m, IBEX_FCF_CBFC_LEN);
+	if (d == NULL)
+		abort();
+	assert_int_equal(ibex_fcf_cbfc_build(d, IBEX_FCF_CBFC_LEN,
+					     mac.addr_bytes, &msg, &left),
+			 IBEX_FCF_CBFC_LEN);
+	return m;
+}
+
+/* Emulated times (ps) of a CF_Update shim sent behind a jumbo frame. */
+struct cf_times {
+	uint64_t t0, t1;  /* before and after the shim's tx_burst */
+	uint64_t cf, big; /* arrivals of the shim and of the jumbo frame */
+};
+
+/* Send a 9,000-byte frame (72 us at 1G), then a CF_Update shim at once,
+ * on a 1 us wire; both arrive at b, the shim byte for byte. */
+static void
+cf_behind_jumbo(const struct pair *p, struct cf_times *t)
+{
+	struct rte_mbuf *big = frame(9000, -1, 7), *cf = cf_frame(p->pa, 3,
+								  0xABCDE);
+	struct rte_mbuf *want = rte_pktmbuf_copy(cf, pool, 0, UINT32_MAX);
+	struct rte_mbuf *rx[2];
+	unsigned int i, c;
+
+	assert_non_null(want);
+	assert_int_equal(rte_eth_tx_burst(p->pa, 0, &big, 1), 1);
+	assert_int_equal(rte_eth_read_clock(p->pa, &t->t0), 0);
+	assert_int_equal(rte_eth_tx_burst(p->pa, 0, &cf, 1), 1);
+	assert_int_equal(rte_eth_read_clock(p->pa, &t->t1), 0);
+	assert_int_equal(recv_n(p->pb, p->pa, rx, 2, 10), 2);
+	c = rte_pktmbuf_pkt_len(rx[0]) == IBEX_FCF_CBFC_LEN ? 0 : 1;
+	assert_int_equal(rte_pktmbuf_pkt_len(rx[c]), IBEX_FCF_CBFC_LEN);
+	assert_memory_equal(rte_pktmbuf_mtod(rx[c], void *),
+			    rte_pktmbuf_mtod(want, void *), IBEX_FCF_CBFC_LEN);
+	assert_int_equal(probe_of(rx[1 - c])->seq, 7);
+	t->cf = ts_of(rx[c]);
+	t->big = ts_of(rx[1 - c]);
+	/* never before the wire's delay */
+	assert_true(t->cf >= t->t0 + 1000000);
+	for (i = 0; i < 2; i++)
+		rte_pktmbuf_free(rx[i]);
+	rte_pktmbuf_free(want);
+	print_message("CF_Update sent with %.3f us of the jumbo frame still "
+		      "on the wire; arrived %.3f us after the send began, "
+		      "%s the jumbo frame\n",
+		      ((double)(t->big - 1000000) - (double)t->t0) / 1e6,
+		      (double)(t->cf - t->t0) / 1e6,
+		      t->cf < t->big ? "before" : "after");
+}
+
+/* cbfc_os: a CF_Update shim frame goes as an ordered set that takes no
+ * frame slot (it passes a jumbo frame on the wire, arrives one delay
+ * after it was sent, is not counted as a frame), comes back to the host
+ * as the same frame, and is lost with the wire's faults, counted. Off, it
+ * is a frame like any other. */
+static void
+test_cbfc_os(void **state)
+{
+	struct rte_mbuf *m[8];
+	struct cf_times t;
+	struct pair p;
+	unsigned int i;
+
+	(void)state;
+	assert_int_not_equal(rte_vdev_init("net_ibexlink912", "cbfc_os=maybe"),
+			     0);
+	pair_open(&p, "rate=1G,delay=1us", "", 1, 512);
+	/* one delay after it was sent: no frame's slot, no frame ahead of
+	 * it (it passes the jumbo frame when that is still on the wire) */
+	cf_behind_jumbo(&p, &t);
+	assert_true(t.cf <= t.t1 + 1000000);
+	assert_true(t.t1 + 1000000 >= t.big || t.cf < t.big);
+	/* the queue of ordered sets is there now: a second one */
+	cf_behind_jumbo(&p, &t);
+	assert_true(t.cf <= t.t1 + 1000000);
+	assert_int_equal(xstat(p.pa, "tx_cbfc_cf_os"), 2);
+	assert_int_equal(xstat(p.pb, "rx_cbfc_cf_os"), 2);
+	assert_int_equal(xstat(p.pa, "tx_cbfc_cf_os_lost"), 0);
+	assert_int_equal(xstat(p.pa, "tx_good_packets"), 2);
+	/* a burst of shims then a frame: the shims as ordered sets */
+	for (i = 0; i < 4; i++)
+		m[i] = cf_frame(p.pa, i, i);
+	m[4] = frame(128, -1, 9);
+	assert_int_equal(rte_eth_tx_burst(p.pa, 0, m, 5), 5);
+	assert_int_equal(recv_n(p.pb, p.pa, m, 5, 10), 5);
+	rte_pktmbuf_free_bulk(m, 5);
+	assert_int_equal(xstat(p.pa, "tx_cbfc_cf_os"), 6);
+	assert_int_equal(xstat(p.pa, "tx_good_packets"), 3);
+	pair_close(&p);
+
+	pair_open(&p, "rate=1G,delay=1us,cbfc_os=off", "", 1, 512);
+	/* a frame: behind the jumbo one, and its own 64 bytes on the wire */
+	cf_behind_jumbo(&p, &t);
+	assert_true(t.cf > t.big);
+	assert_true(t.cf >= t.t0 + 1000000 + 672000);
+	assert_int_equal(xstat(p.pa, "tx_cbfc_cf_os"), 0);
+	assert_int_equal(xstat(p.pa, "tx_good_packets"), 2);
+	pair_close(&p);
+
+	/* the wire loses them as it loses frames */
+	pair_open(&p, "rate=1G,delay=1us,loss=1", "", 1, 512);
+	for (i = 0; i < 8; i++)
+		m[i] = cf_frame(p.pa, 0, i);
+	assert_int_equal(rte_eth_tx_burst(p.pa, 0, m, 8), 8);
+	assert_int_equal(recv_n(p.pb, p.pa, m, 1, 0.1), 0);
+	assert_int_equal(xstat(p.pa, "tx_cbfc_cf_os_lost"), 8);
+	assert_int_equal(xstat(p.pb, "rx_cbfc_cf_os"), 0);
+	pair_close(&p);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -947,6 +1073,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_two_queues),
 		cmocka_unit_test(test_two_threads),
 		cmocka_unit_test(test_inproc_pairs),
+		cmocka_unit_test(test_cbfc_os),
 	};
 
 	(void)argc;
