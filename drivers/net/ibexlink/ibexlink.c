@@ -136,6 +136,8 @@ struct ibexlink_dir {
 	/* CBFC CF_Update ordered sets to the peer, by arrival: made at the
 	 * first one (most links never carry any) */
 	struct ibexlink_ring *_Atomic cf;
+	atomic_flag cf_busy;      /* the queue's producer (not the MAC's flag:
+				     the wire's frames do not hold it back) */
 	uint64_t cf_last_ps;      /* arrival of the last one sent */
 	uint64_t cf_rng;          /* their fault generator */
 	uint64_t *started;        /* start times of the last `desc` frames */
@@ -1045,8 +1047,8 @@ cf_os_frame(const struct rte_mbuf *m)
 	       b[16] == IBEX_FCF_CBFC_CF;
 }
 
-/* The queue of @p d's ordered sets, made at the first (under the MAC
- * flag: one producer). NULL without memory. */
+/* The queue of @p d's ordered sets, made at the first (under its flag:
+ * one producer). NULL without memory: the shims go as frames. */
 static struct ibexlink_ring *
 cf_os_ring(struct ibexlink_dir *d)
 {
@@ -1072,21 +1074,23 @@ cf_os_free(struct ibexlink_dir *d)
 	d->cf_last_ps = 0;
 }
 
-/* One ordered set: VC @p vc's count @p cf, sent at @p now. */
+/* One ordered set: VC @p vc's count @p cf, sent at @p now. The wire
+ * loses it as it loses a frame, and drops it damaged as a PCS does: the
+ * two faults drawn in turn, as for a frame. */
 static void
 cf_os_put(struct ibexlink_port *pt, struct ibexlink_ring *r, unsigned int vc,
 	  uint32_t cf, uint64_t now)
 {
 	struct ibexlink_dir *d = pt->tx;
 	struct ibexlink_port *peer = pt->peer;
-	uint64_t thr = d->wire.p.loss_thr, arr;
+	const struct ibexlink_params *wp = &d->wire.p;
+	uint64_t arr = RTE_MAX(now + wp->delay_ps, d->cf_last_ps);
 
-	thr = thr > UINT64_MAX - d->wire.p.corrupt_thr ? UINT64_MAX :
-	      thr + d->wire.p.corrupt_thr;
-	arr = RTE_MAX(now + d->wire.p.delay_ps, d->cf_last_ps);
-	if (r == NULL ||
+	if (peer == NULL ||
 	    !atomic_load_explicit(&peer->started, memory_order_acquire) ||
-	    (thr != 0 && ibexlink_rand(&d->cf_rng) < thr) ||
+	    (wp->loss_thr != 0 && ibexlink_rand(&d->cf_rng) < wp->loss_thr) ||
+	    (wp->corrupt_thr != 0 &&
+	     ibexlink_rand(&d->cf_rng) < wp->corrupt_thr) ||
 	    !ibexlink_ring_put(r, (void *)(uintptr_t)(CF_OS_TAG |
 			       (uint32_t)vc << CF_OS_VC_SHIFT | cf), arr)) {
 		count_add(&d->st.cf_os_lost, 1);
@@ -1099,36 +1103,51 @@ cf_os_put(struct ibexlink_port *pt, struct ibexlink_ring *r, unsigned int vc,
 				ibexlink_clock_cycles(&link_clock, arr));
 }
 
+/* The message of CF_Update shim frame @p m, when the receiving MAC would
+ * give its host the same bytes back: one VC, from this port's MAC, to
+ * ibex's address (as lib/dp and lib/gen build them). */
+static bool
+cf_os_parse(const struct ibexlink_port *pt, struct rte_mbuf *m,
+	    struct ibex_fcf_cbfc *msg)
+{
+	const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint8_t again[IBEX_FCF_CBFC_LEN];
+	uint32_t left;
+
+	if (ibex_fcf_cbfc_parse(b, IBEX_FCF_CBFC_LEN, msg) != IBEX_FCF_OK ||
+	    __builtin_popcount(msg->vcs) != 1)
+		return false;
+	left = msg->vcs;
+	return ibex_fcf_cbfc_build(again, sizeof(again), pt->mac.addr_bytes,
+				   msg, &left) == IBEX_FCF_CBFC_LEN &&
+	       memcmp(again, b, IBEX_FCF_CBFC_LEN) == 0;
+}
+
 /* The CF_Update shim frames at the head of @p bufs, sent as ordered
- * sets. @return how many were taken (0 when another queue holds the MAC:
- * they go as frames). */
+ * sets. @return how many were taken (0 when another queue is sending
+ * ordered sets, or without memory for their queue: they go as frames). */
 static uint16_t
 cf_os_tx(struct ibexlink_port *pt, struct rte_mbuf **bufs, uint16_t n)
 {
 	struct ibexlink_dir *d = pt->tx;
 	struct ibexlink_ring *r;
 	uint64_t now = now_ps();
-	uint16_t k;
+	uint16_t k = 0;
 
-	if (atomic_flag_test_and_set_explicit(&d->mac_busy,
+	if (atomic_flag_test_and_set_explicit(&d->cf_busy,
 					      memory_order_acquire))
 		return 0;
 	r = cf_os_ring(d);
-	for (k = 0; k < n && cf_os_frame(bufs[k]); k++) {
+	for (; r != NULL && k < n && cf_os_frame(bufs[k]); k++) {
 		struct ibex_fcf_cbfc msg = { .vcs = 0 };
-		uint32_t vcs;
 
-		if (ibex_fcf_cbfc_parse(rte_pktmbuf_mtod(bufs[k], void *),
-					IBEX_FCF_CBFC_LEN, &msg) != IBEX_FCF_OK)
+		if (!cf_os_parse(pt, bufs[k], &msg))
 			break; /* not one ibex built: it goes as it is */
-		for (vcs = msg.vcs; vcs != 0; vcs &= vcs - 1) {
-			unsigned int vc = (unsigned int)__builtin_ctz(vcs);
-
-			cf_os_put(pt, r, vc, msg.count[vc], now);
-		}
+		cf_os_put(pt, r, (unsigned int)__builtin_ctz(msg.vcs),
+			  msg.count[__builtin_ctz(msg.vcs)], now);
 		rte_pktmbuf_free(bufs[k]);
 	}
-	atomic_flag_clear_explicit(&d->mac_busy, memory_order_release);
+	atomic_flag_clear_explicit(&d->cf_busy, memory_order_release);
 	return k;
 }
 
@@ -2379,6 +2398,7 @@ port_close(struct ibexlink_port *pt)
 	if (pt->tx != NULL) {
 		rte_free(pt->tx->ring);
 		rte_free(pt->tx->started);
+		cf_os_free(pt->tx);
 		rte_free(pt->tx);
 		pt->tx = NULL;
 	}
