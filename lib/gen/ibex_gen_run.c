@@ -125,6 +125,8 @@ struct gen_port {
 	struct ibex_credit_stats credit_st;
 	/* --fc cbfc: both directions of the port, as a NIC's */
 	struct ibex_cbfc_port cbfc;
+	bool cbfc_link_up;       /**< the link at the last look */
+	uint64_t cbfc_link_ns;   /**< the next look */
 	uint64_t tx_full;
 	uint16_t nrf;            /**< open-loop flows sent from this port */
 	uint16_t next_rf;
@@ -1731,6 +1733,40 @@ failed:
 	return false;
 }
 
+/* How often a CBFC port looks at its link (real clock). */
+#define CBFC_LINK_LOOK_NS (100 * 1000 * 1000)
+
+/*
+ * --fc cbfc, a port whose link went down: UE starts both ends' counters
+ * at 0 when a link comes up, and the peer (a switch that restarted, or
+ * reconnected) does; so does the port, as a switch's does
+ * (ibex_cbfc_link_reset()). The frames it holds were charged to the
+ * counters just gone and are dropped (the new peer would count them, the
+ * port not), counted in tx_dropped. A look every CBFC_LINK_LOOK_NS, on
+ * the real clock only: ibex-fabric's links never go down. A link down
+ * and up between two looks is not seen (docs/cbfc.md).
+ */
+static void
+cbfc_link_look(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
+{
+	struct rte_eth_link link;
+	bool up;
+
+	if (now_ns < p->cbfc_link_ns || ibex_clock_is_virtual())
+		return;
+	p->cbfc_link_ns = now_ns + CBFC_LINK_LOOK_NS;
+	if (ibex_pdev_link_get_nowait(p->pid, &link) != 0)
+		return;
+	up = link.link_status == RTE_ETH_LINK_UP;
+	if (p->cbfc_link_up && !up) {
+		ibex_cbfc_link_reset(&p->cbfc, now_ns);
+		rte_pktmbuf_free_bulk(p->pend, p->npend);
+		r->rep.tx_dropped += p->npend;
+		p->npend = 0;
+	}
+	p->cbfc_link_up = up;
+}
+
 /* --fc cbfc, a port: our receiver's CF_Updates as they fall due (spaced
  * in link byte times), our sender's CC_Update on its timer. */
 static void
@@ -1741,6 +1777,7 @@ cbfc_housekeeping(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
 	struct ibex_cbfc_cc_update cc;
 	unsigned int vc;
 
+	cbfc_link_look(r, p, now_ns);
 	while (ibex_cbfc_cf_next(&p->cbfc, link_bytes(p, now_ns), &cf)) {
 		msg.vcs = UINT32_C(1) << cf.vc;
 		msg.count[cf.vc] = cf.cf;
@@ -2574,6 +2611,7 @@ cbfc_totals(struct ibex_gen_run *r)
 		c->cf_update_rx += st->cf_update_rx;
 		c->cf_update_bad += st->cf_update_bad;
 		c->cc_update_bad += st->cc_update_bad;
+		c->link_resets += st->link_resets;
 		for (vc = 0; vc < IBEX_CBFC_MAX_VCS; vc++)
 			c->leaked_recovered += st->vc[vc].leaked_recovered;
 	}
