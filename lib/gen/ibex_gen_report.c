@@ -657,8 +657,9 @@ cbfc_print(FILE *f, const struct ibex_gen_cbfc_figs *c)
 		c->leaked_recovered);
 	if (c->link_resets != 0)
 		fprintf(f, "# CBFC: counters started again %" PRIu64 " times: "
-			"a port's link went down (its peer restarted?)\n",
-			c->link_resets);
+			"a port's link went down (its peer restarted?); %" PRIu64
+			" frames held then dropped\n", c->link_resets,
+			c->reset_dropped);
 	if (c->tx_failed != 0)
 		fprintf(f, "# CBFC: %" PRIu64 " frames not sent (no mbuf, or "
 			"the port full), not retried: the next CF_Update or "
@@ -680,10 +681,11 @@ cbfc_json(char *buf, size_t len, const struct ibex_gen_report *rep)
 		 ", \"cf_update_rx\": %" PRIu64 ", \"stalls\": %" PRIu64
 		 ", \"leaked_recovered\": %" PRIu64 ", \"cf_update_bad\": %"
 		 PRIu64 ", \"cc_update_bad\": %" PRIu64 ", \"link_resets\": %"
-		 PRIu64 ", \"tx_failed\": %" PRIu64 "}", c->cc_update_tx,
-		 c->cc_update_rx, c->cf_update_tx, c->cf_update_rx, c->stalls,
-		 c->leaked_recovered, c->cf_update_bad, c->cc_update_bad,
-		 c->link_resets, c->tx_failed);
+		 PRIu64 ", \"reset_dropped\": %" PRIu64 ", \"tx_failed\": %"
+		 PRIu64 "}", c->cc_update_tx, c->cc_update_rx, c->cf_update_tx,
+		 c->cf_update_rx, c->stalls, c->leaked_recovered,
+		 c->cf_update_bad, c->cc_update_bad, c->link_resets,
+		 c->reset_dropped, c->tx_failed);
 }
 
 void

@@ -74,6 +74,7 @@ struct ibex_gen_cbfc_figs {
 	uint64_t cf_update_bad, cc_update_bad; /**< ignored */
 	uint64_t link_resets;      /**< counters started again at 0: a
 				        port's link went down */
+	uint64_t reset_dropped;    /**< frames a port held then, dropped */
 	uint64_t tx_failed;        /**< CBFC frames the pool or the port
 				        refused (their messages are in
 				        the _tx counts) */
@@ -124,8 +125,7 @@ struct ibex_gen_report {
 	/** Per --flow one-way delay, ticks (nrflows of them; NULL: none),
 	 * so a victim flow's latency stands apart from the others'. */
 	struct ibex_hist *rflow_lat;
-	uint64_t tx_dropped;     /**< frames the port refused (--tx-drop), or
-				      held when its CBFC link went down */
+	uint64_t tx_dropped;     /**< frames the port refused (--tx-drop) */
 	uint64_t stale_rx;       /**< frames of an earlier trial */
 	/* searches */
 	unsigned int nsearch;

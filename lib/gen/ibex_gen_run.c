@@ -126,6 +126,7 @@ struct gen_port {
 	/* --fc cbfc: both directions of the port, as a NIC's */
 	struct ibex_cbfc_port cbfc;
 	bool cbfc_link_up;       /**< the link at the last look */
+	bool cbfc_link_seen;     /**< a look told */
 	uint64_t cbfc_link_ns;   /**< the next look */
 	uint64_t tx_full;
 	uint16_t nrf;            /**< open-loop flows sent from this port */
@@ -1733,8 +1734,10 @@ failed:
 	return false;
 }
 
-/* How often a CBFC port looks at its link (real clock). */
-#define CBFC_LINK_LOOK_NS (100 * 1000 * 1000)
+/* How often a CBFC port looks at its link (real clock): a memory read
+ * on the PMDs that tell (memif, ibexlink), one non-blocking recv() on
+ * virtio-user. */
+#define CBFC_LINK_LOOK_NS (10 * 1000 * 1000)
 
 /*
  * --fc cbfc, a port whose link went down: UE starts both ends' counters
@@ -1742,29 +1745,35 @@ failed:
  * reconnected) does; so does the port, as a switch's does
  * (ibex_cbfc_link_reset()). The frames it holds were charged to the
  * counters just gone and are dropped (the new peer would count them, the
- * port not), counted in tx_dropped. A look every CBFC_LINK_LOOK_NS, on
+ * port not), counted in reset_dropped. A look every CBFC_LINK_LOOK_NS, on
  * the real clock only: ibex-fabric's links never go down. A link down
- * and up between two looks is not seen (docs/cbfc.md).
+ * and up between two looks is not seen, nor is one on a PMD that never
+ * says down (af_packet, pcap, net_ring: docs/cbfc.md). @return whether
+ * the port may send its CBFC messages: not while its link is down.
  */
-static void
+static bool
 cbfc_link_look(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
 {
 	struct rte_eth_link link;
 	bool up;
 
 	if (now_ns < p->cbfc_link_ns || ibex_clock_is_virtual())
-		return;
+		return !p->cbfc_link_seen || p->cbfc_link_up;
 	p->cbfc_link_ns = now_ns + CBFC_LINK_LOOK_NS;
 	if (ibex_pdev_link_get_nowait(p->pid, &link) != 0)
-		return;
+		return true;
 	up = link.link_status == RTE_ETH_LINK_UP;
 	if (p->cbfc_link_up && !up) {
 		ibex_cbfc_link_reset(&p->cbfc, now_ns);
+		GEN_LOG(NOTICE, "port %u: link down: CBFC counters start again "
+			"at 0, %u frames held dropped\n", p->pid, p->npend);
 		rte_pktmbuf_free_bulk(p->pend, p->npend);
-		r->rep.tx_dropped += p->npend;
+		r->rep.cbfc.reset_dropped += p->npend;
 		p->npend = 0;
 	}
 	p->cbfc_link_up = up;
+	p->cbfc_link_seen = true;
+	return up;
 }
 
 /* --fc cbfc, a port: our receiver's CF_Updates as they fall due (spaced
@@ -1777,7 +1786,9 @@ cbfc_housekeeping(struct ibex_gen_run *r, struct gen_port *p, uint64_t now_ns)
 	struct ibex_cbfc_cc_update cc;
 	unsigned int vc;
 
-	cbfc_link_look(r, p, now_ns);
+	/* no message a down link would refuse, a million a second */
+	if (!cbfc_link_look(r, p, now_ns))
+		return;
 	while (ibex_cbfc_cf_next(&p->cbfc, link_bytes(p, now_ns), &cf)) {
 		msg.vcs = UINT32_C(1) << cf.vc;
 		msg.count[cf.vc] = cf.cf;

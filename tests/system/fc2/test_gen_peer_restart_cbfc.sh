@@ -13,10 +13,11 @@
 # started again, ROUNDS times: the new S counts from 0, and unless the
 # generator's port starts its own counters again when its link goes down
 # (ibex_cbfc_link_reset(), `link_resets` in its JSON), every CF_Update
-# of the new S is refused and rank 1 never sends again. After each
-# restart the new S must forward (K0's TX count grows); at the end the
-# generator stops on SIGINT, exit 0 or 3 (frames lost while S was gone),
-# and reports at least one reset a restart on each port.
+# of the new S is refused and rank 1 never sends again. After each kill
+# the generator must log both ports' resets, and after each restart the
+# new S must forward (K0's TX count grows); at the end the generator
+# stops on SIGINT, exit 0 or 3 (frames lost while S was gone), and its
+# JSON counts a reset a restart on each port.
 #
 #   test_gen_peer_restart_cbfc.sh IBEX_GEN IBEX_SWITCH IBEX_CTL
 # Environment: ROUNDS (2).
@@ -80,6 +81,11 @@ gen_dead() {
 	show_log "$tmp/gen.log" 40
 	fail "$1"
 }
+# gen_resets N: the generator has logged at least N resets (a port's link
+# seen down: it looks every 10 ms).
+gen_resets() {
+	[ "$(grep -c 'link down: CBFC counters start again' "$tmp/gen.log")" -ge "$1" ]
+}
 
 for ((r = 0; r <= rounds; r++)); do
 	start_s "$r"
@@ -91,6 +97,9 @@ for ((r = 0; r <= rounds; r++)); do
 	[ "$r" -lt "$rounds" ] || break
 	kill -s KILL "$spid"
 	wait_exit "$spid" 60 || fail "S did not end on SIGKILL"
+	# both ports seen down before S comes back
+	wait_until_or_dead 120 "$gpid" gen_resets $((2 * (r + 1))) ||
+		gen_dead "the generator did not see both links go down after the kill $((r + 1)) of S"
 done
 check_ok "the generator's ranks sent again after each of $rounds restarts of S"
 
