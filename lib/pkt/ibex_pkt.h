@@ -41,6 +41,8 @@
 #define IBEX_ETHERTYPE_MACCTL 0x8808 /**< MAC control (PFC) */
 #define IBEX_ETHERTYPE_IBEXFC 0x88B5 /**< ibex credit flow control */
 #define IBEX_UDP_PORT_ROCEV2 4791
+/** ibex in-network aggregation (lib/agg's IBEX_AGG_UDP_PORT). */
+#define IBEX_UDP_PORT_AGG    0xBEF0
 #define IBEX_BTH_LEN         12
 #define IBEX_ICRC_LEN        4
 /**
@@ -76,6 +78,10 @@ enum ibex_l3 {
  * (802.3x PAUSE, 802.1Qbb PFC) or the ibex credit frame 0x88B5. Such a
  * frame is link-local: consumed by the receiving port, never relayed. */
 #define IBEX_PKT_F_FC     0x20
+/** UDP to port IBEX_UDP_PORT_AGG: an in-network aggregation packet
+ * (docs/aggregation.md), for the switch itself when it aggregates that
+ * job. Its UDP header is at l4_off (ibex_pkt_check(): bits 16-31). */
+#define IBEX_PKT_F_AGG    0x40
 
 /** What parse found. Offsets are from the start of the frame. */
 struct ibex_pkt_info {

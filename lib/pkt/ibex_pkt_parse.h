@@ -186,8 +186,11 @@ ibex_parse_udp(const uint8_t *p, uint32_t off, uint32_t end, uint32_t udp_max,
 	if (r == IBEX_R_UDP_TRUNC || r == IBEX_R_UDP_LEN)
 		return r;
 	info->flags |= IBEX_PKT_F_UDP;
-	if (bth == 0)
+	if (bth == 0) {
+		if (ibex_rd16(p + off + 2) == IBEX_UDP_PORT_AGG)
+			info->flags |= IBEX_PKT_F_AGG;
 		return IBEX_R_OK;
+	}
 	info->bth_off = bth;
 	if (r != IBEX_R_OK)
 		return r;
@@ -297,7 +300,8 @@ ibex_pkt_parse(const void *frame, uint32_t len, struct ibex_pkt_info *info)
  *
  *   bits 0-7    enum ibex_reason (IBEX_R_OK = 0)
  *   bits 8-15   IBEX_PKT_F_* (valid with IBEX_R_OK)
- *   bits 16-31  BTH offset (valid with IBEX_PKT_F_ROCE)
+ *   bits 16-31  BTH offset (valid with IBEX_PKT_F_ROCE), UDP header
+ *               offset (valid with IBEX_PKT_F_AGG)
  */
 #define IBEX_PKT_CHECK_REASON(c) ((enum ibex_reason)((c) & 0xff))
 #define IBEX_PKT_CHECK_FLAGS(c) (((c) >> 8) & 0xff)
@@ -315,6 +319,8 @@ ibex_pkt_check_udp(const uint8_t *p, uint32_t off, uint32_t end,
 	flags |= IBEX_PKT_F_UDP;
 	if (bth != 0)
 		flags |= IBEX_PKT_F_ROCE;
+	else if (ibex_unlikely(ibex_rd16(p + off + 2) == IBEX_UDP_PORT_AGG))
+		return (flags | IBEX_PKT_F_AGG) << 8 | off << 16;
 	return flags << 8 | bth << 16;
 }
 

@@ -1052,6 +1052,8 @@ parse_exact(const uint8_t *f, uint32_t n, struct ibex_pkt_info *i)
 		assert_int_equal(IBEX_PKT_CHECK_FLAGS(c), i->flags);
 		if (i->flags & IBEX_PKT_F_ROCE)
 			assert_int_equal(IBEX_PKT_CHECK_BTH(c), i->bth_off);
+		if (i->flags & IBEX_PKT_F_AGG)
+			assert_int_equal(IBEX_PKT_CHECK_BTH(c), i->l4_off);
 	}
 	assert_true(r < IBEX_R_SRC_MCAST);
 	if (r != IBEX_R_OK)
@@ -1100,6 +1102,41 @@ test_bounds_truncation(void **state)
 			else
 				assert_int_equal(r, IBEX_R_OK);
 		}
+	}
+}
+
+/* UDP to the aggregation port: flagged by parse and check alike, with the
+ * UDP header's offset (the switch reads the job from its payload), in
+ * every shape the data path meets; other ports and truncations are not. */
+static void
+test_parse_agg(void **state)
+{
+	struct ibex_pkt_spec specs[] = {
+		spec_of(IBEX_L3_IPV4, -1, true, false),
+		spec_of(IBEX_L3_IPV4, 7, true, false),
+		spec_of(IBEX_L3_IPV6, -1, true, false),
+	};
+	uint8_t f[BUF_LEN];
+	struct ibex_pkt_info i;
+	unsigned int k;
+	uint32_t n, c;
+
+	(void)state;
+	for (k = 0; k < IBEX_ARRAY_SIZE(specs); k++) {
+		specs[k].dport = IBEX_UDP_PORT_AGG;
+		specs[k].frame_len = 200;
+		n = build(f, &specs[k]);
+		assert_int_equal(parse_exact(f, n, &i), IBEX_R_OK);
+		assert_int_equal(i.flags & (IBEX_PKT_F_AGG | IBEX_PKT_F_ROCE),
+				 IBEX_PKT_F_AGG);
+		c = ibex_pkt_check(f, n);
+		assert_int_equal(IBEX_PKT_CHECK_BTH(c), i.l4_off);
+		assert_int_equal(get16(f + i.l4_off + 2), 0xBEF0);
+		/* One port below: plain UDP. */
+		specs[k].dport = IBEX_UDP_PORT_AGG - 1;
+		n = build(f, &specs[k]);
+		assert_int_equal(parse_exact(f, n, &i), IBEX_R_OK);
+		assert_false(i.flags & IBEX_PKT_F_AGG);
 	}
 }
 
@@ -1242,6 +1279,7 @@ main(void)
 	};
 	const struct CMUnitTest bounds[] = {
 		cmocka_unit_test(test_bounds_truncation),
+		cmocka_unit_test(test_parse_agg),
 		cmocka_unit_test(test_bounds_corruption),
 		cmocka_unit_test(test_check_roce4_edges),
 	};
