@@ -2304,6 +2304,160 @@ stmt_ecmp(struct conf_ctx *x, char **tok, int ntok)
 	return 0;
 }
 
+/* ---- in-network aggregation ---- */
+
+int
+ibex_conf_agg_find(const struct ibex_conf *c, uint32_t id)
+{
+	uint16_t i;
+
+	for (i = 0; i < c->nb_agg_jobs; i++)
+		if (c->agg_jobs[i].id == id)
+			return i;
+	return -1;
+}
+
+/* A number in [lo, hi] for key @p key of an aggregation statement. */
+static int
+agg_number(struct conf_ctx *x, const char *key, const char *val, uint64_t lo,
+	   uint64_t hi, uint64_t *v)
+{
+	if (conf_u64(val, v) != 0 || *v < lo || *v > hi)
+		return conf_err(x, "%s '%s' is not %" PRIu64 "..%" PRIu64, key,
+				val, lo, hi);
+	return 0;
+}
+
+/* "P,P,...": the children, in child-index order. */
+static int
+agg_children(struct conf_ctx *x, char *list, struct ibex_conf_agg_job *j)
+{
+	char *save = NULL, *t;
+	int idx;
+
+	j->n_children = 0;
+	for (t = strtok_r(list, ",", &save); t != NULL;
+	     t = strtok_r(NULL, ",", &save)) {
+		idx = ibex_conf_port_find(x->c, t);
+		if (idx < 0)
+			return conf_err(x, "unknown port '%s'", t);
+		if (j->n_children >= IBEX_AGG_MAX_CHILDREN)
+			return conf_err(x, "more than %d children",
+					IBEX_AGG_MAX_CHILDREN);
+		j->children[j->n_children++] = (uint16_t)idx;
+	}
+	if (j->n_children == 0)
+		return conf_err(x, "missing children");
+	return 0;
+}
+
+/* The words after "aggregation job ID": children, parent and the
+ * optional keys, in any order. */
+static int
+agg_job_keys(struct conf_ctx *x, char **tok, int ntok,
+	     struct ibex_conf_agg_job *j)
+{
+	bool parent = false;
+	uint64_t v;
+	int i, idx, ret = 0;
+
+	for (i = 0; ret == 0 && i < ntok; i += 2) {
+		const char *k = tok[i], *val = i + 1 < ntok ? tok[i + 1] : NULL;
+
+		if (val == NULL)
+			return conf_err(x, "'%s' needs a value", k);
+		if (strcmp(k, "children") == 0) {
+			ret = agg_children(x, tok[i + 1], j);
+		} else if (strcmp(k, "parent") == 0) {
+			parent = true;
+			if (strcmp(val, "root") == 0) {
+				j->parent = IBEX_PORT_NONE;
+				continue;
+			}
+			idx = ibex_conf_port_find(x->c, val);
+			if (idx < 0)
+				return conf_err(x, "unknown port '%s'", val);
+			j->parent = (uint16_t)idx;
+		} else if (strcmp(k, "up-child") == 0) {
+			ret = agg_number(x, k, val, 0, IBEX_AGG_MAX_CHILDREN - 1,
+					 &v);
+			j->up_child = (uint16_t)v;
+		} else if (strcmp(k, "slots") == 0) {
+			ret = agg_number(x, k, val, 1, IBEX_AGG_MAX_SLOTS, &v);
+			j->slots = (uint16_t)v;
+		} else if (strcmp(k, "elements") == 0) {
+			ret = agg_number(x, k, val, 1, IBEX_AGG_MAX_ELEMS, &v);
+			j->elements = (uint16_t)v;
+		} else {
+			return conf_err(x, "unknown key '%s' (children, parent, "
+					"up-child, slots, elements)", k);
+		}
+	}
+	if (ret == 0 && j->n_children == 0)
+		return conf_err(x, "missing 'children <port>,<port>...'");
+	if (ret == 0 && !parent)
+		return conf_err(x, "missing 'parent <port>|root'");
+	return ret;
+}
+
+/* aggregation pool SIZE | aggregation job ID children P,P,...
+ * parent P|root [up-child N] [slots N] [elements N] | aggregation del ID */
+static int
+stmt_aggregation(struct conf_ctx *x, char **tok, int ntok)
+{
+	struct ibex_conf *c = x->c;
+	struct ibex_conf_agg_job j = { .line = x->lineno,
+		.slots = IBEX_CONF_AGG_SLOTS,
+		.elements = IBEX_CONF_AGG_ELEMENTS };
+	uint64_t v;
+	int idx, ret;
+
+	snprintf(x->what, sizeof(x->what), "aggregation");
+	if (ntok == 2 && strcmp(tok[0], "pool") == 0) {
+		if (ibex_parse_size(tok[1], &v) != 0 ||
+		    v > (UINT64_C(1) << 40))
+			return conf_err(x, "pool '%s' is not a size up to 1T",
+					tok[1]);
+		c->agg_pool_bytes = v;
+		c->agg_pool_line = x->lineno;
+		return 0;
+	}
+	if (ntok < 2 || (strcmp(tok[0], "job") && strcmp(tok[0], "del")))
+		return conf_err(x, "expected 'aggregation pool <size>', "
+				"'aggregation job <id> children <port>,... "
+				"parent <port>|root [up-child <n>] [slots <n>] "
+				"[elements <n>]' or 'aggregation del <id>'");
+	snprintf(x->what, sizeof(x->what), "aggregation %s %s", tok[0],
+		 tok[1]);
+	if (conf_u64(tok[1], &v) != 0 || v > UINT32_MAX)
+		return conf_err(x, "job id '%s' is not 0..%u", tok[1],
+				UINT32_MAX);
+	idx = ibex_conf_agg_find(c, (uint32_t)v);
+	if (strcmp(tok[0], "del") == 0) {
+		if (ntok != 2)
+			return conf_err(x, "expected 'aggregation del <id>'");
+		if (idx < 0)
+			return conf_err(x, "no aggregation job %s", tok[1]);
+		memmove(&c->agg_jobs[idx], &c->agg_jobs[idx + 1],
+			(size_t)(c->nb_agg_jobs - idx - 1) *
+				sizeof(c->agg_jobs[0]));
+		c->nb_agg_jobs--;
+		return 0;
+	}
+	j.id = (uint32_t)v;
+	ret = agg_job_keys(x, tok + 2, ntok - 2, &j);
+	if (ret != 0)
+		return ret;
+	if (idx < 0) {
+		if (c->nb_agg_jobs >= IBEX_CONF_MAX_AGG_JOBS)
+			return conf_err(x, "too many aggregation jobs (max %d)",
+					IBEX_CONF_MAX_AGG_JOBS);
+		idx = c->nb_agg_jobs++;
+	}
+	c->agg_jobs[idx] = j;
+	return 0;
+}
+
 /* fdb static MAC port NAME [vlan VID]: the vlan defaults to the pvid the
  * port has when this line is read, so the port must come first. */
 static int
@@ -2419,6 +2573,7 @@ static const struct conf_stmt conf_stmts[] = {
 	{ "cbfc", stmt_cbfc },
 	{ "ecn", stmt_ecn },
 	{ "trim", stmt_trim },
+	{ "aggregation", stmt_aggregation },
 };
 
 /* ---- lines ---- */
@@ -3554,6 +3709,39 @@ check_ecmp(struct conf_ctx *x, const struct ibex_conf *c, uint16_t g)
 	return 0;
 }
 
+/* An aggregation job: its ports exist, its parent is not a child, and
+ * the switch has a pool for it. */
+static int
+check_agg_job(struct conf_ctx *x, const struct ibex_conf *c, uint16_t k)
+{
+	const struct ibex_conf_agg_job *j = &c->agg_jobs[k];
+	uint16_t i;
+
+	x->lineno = j->line;
+	snprintf(x->what, sizeof(x->what), "aggregation job %u", j->id);
+	if (c->agg_pool_bytes == 0)
+		return conf_err(x, "no slot memory: add 'aggregation pool "
+				"<size>'");
+	if (j->n_children == 0 || j->n_children > IBEX_AGG_MAX_CHILDREN)
+		return conf_err(x, "%u children (1..%d)", j->n_children,
+				IBEX_AGG_MAX_CHILDREN);
+	if (j->slots == 0 || j->elements == 0 ||
+	    j->elements > IBEX_AGG_MAX_ELEMS)
+		return conf_err(x, "slots %u, elements %u (1..%d)", j->slots,
+				j->elements, IBEX_AGG_MAX_ELEMS);
+	if (j->parent != IBEX_PORT_NONE && j->parent >= c->nb_ports)
+		return conf_err(x, "parent port %u does not exist", j->parent);
+	for (i = 0; i < j->n_children; i++) {
+		if (j->children[i] >= c->nb_ports)
+			return conf_err(x, "port %u does not exist",
+					j->children[i]);
+		if (j->children[i] == j->parent)
+			return conf_err(x, "port %s is both a child and the "
+					"parent", c->ports[j->parent].name);
+	}
+	return 0;
+}
+
 int
 ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen)
 {
@@ -3576,6 +3764,8 @@ ibex_conf_validate(const struct ibex_conf *c, char *err, size_t errlen)
 	for (i = 0; ret == 0 && i < c->nb_static; i++)
 		ret = check_static(&x, c, i);
 	free(x.static_cell);
+	for (i = 0; ret == 0 && i < c->nb_agg_jobs; i++)
+		ret = check_agg_job(&x, c, i);
 	if (ret == 0)
 		ret = check_buffer(&x, c);
 	return ret;
@@ -3799,6 +3989,12 @@ ibex_conf_restart_check(const struct ibex_conf *a, const struct ibex_conf *b,
 		     sizeof(what), &n);
 	if (n > m && line <= 0)
 		line = b->buffer_line;
+	/* The workers' slot memory is allocated once, at start. */
+	if (a->agg_pool_bytes != b->agg_pool_bytes) {
+		diff_note(what, sizeof(what), &n, "aggregation", "pool");
+		if (line <= 0)
+			line = b->agg_pool_line;
+	}
 	if (n == 0)
 		return 0;
 	/* The line of the first that differs; none when no line of the

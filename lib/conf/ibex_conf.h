@@ -43,6 +43,7 @@
 #include <stdint.h>
 
 #include "ibex_common.h"
+#include "ibex_agg.h"
 #include "ibex_buf.h"
 #include "ibex_cbfc.h"
 #include "ibex_ecmp.h"
@@ -243,6 +244,28 @@ struct ibex_conf_ecmp {
 /** Flowlet gap of `adaptive flowlet` without one, microseconds. */
 #define IBEX_CONF_FLOWLET_US 20
 
+/** Most aggregation jobs one switch takes part in. */
+#define IBEX_CONF_MAX_AGG_JOBS 16
+/** `aggregation job` defaults: slot indices, elements a packet. */
+#define IBEX_CONF_AGG_SLOTS 64
+#define IBEX_CONF_AGG_ELEMENTS 256
+
+/** `aggregation job ID children P,P,... parent P|root ...`: this switch's
+ * part in one in-network all-reduce tree (docs/aggregation.md). Child k
+ * is the k-th port listed: its contributions must come in on that port
+ * and its results go out on it. A port may be listed twice (two children
+ * behind one link). */
+struct ibex_conf_agg_job {
+	uint32_t id;
+	uint16_t n_children;
+	uint16_t children[IBEX_AGG_MAX_CHILDREN]; /**< port indices */
+	uint16_t parent;           /**< port to the parent; IBEX_PORT_NONE: root */
+	uint16_t up_child;         /**< this switch's child index at its parent */
+	uint16_t slots;            /**< slot indices (IBEX_CONF_AGG_SLOTS) */
+	uint16_t elements;         /**< elements a packet at most */
+	int line;
+};
+
 /** Most keys of the `switch` and `fdb` statements (their lines are kept). */
 #define IBEX_CONF_GLOBAL_KEYS 24
 
@@ -274,6 +297,12 @@ struct ibex_conf {
 	uint16_t nb_ecmp;
 	struct ibex_conf_ecmp ecmp[IBEX_MAX_ECMP_GROUPS];
 	uint32_t ecmp_seed;        /**< `switch ecmp-seed`: the flow hash's seed */
+	/* in-network aggregation (docs/aggregation.md) */
+	uint64_t agg_pool_bytes;   /**< `aggregation pool`: slot memory of each
+					worker; 0 = no aggregation */
+	int agg_pool_line;
+	uint16_t nb_agg_jobs;
+	struct ibex_conf_agg_job agg_jobs[IBEX_CONF_MAX_AGG_JOBS];
 	/* where it came from */
 	char origin[256];
 	int buffer_line;           /**< last buffer statement */
@@ -383,6 +412,9 @@ int ibex_conf_restart_check(const struct ibex_conf *a,
 
 /** Index of the port called @p name, or -1. */
 int ibex_conf_port_find(const struct ibex_conf *c, const char *name);
+
+/** Index of aggregation job @p id in c->agg_jobs, or -1. */
+int ibex_conf_agg_find(const struct ibex_conf *c, uint32_t id);
 
 /** Index of ECMP group @p name, or -1. */
 int ibex_conf_ecmp_find(const struct ibex_conf *c, const char *name);

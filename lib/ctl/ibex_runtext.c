@@ -75,12 +75,14 @@ text_replay(const struct ibex_out *text, size_t skip_a, size_t skip_b,
 		}
 		off += n + 1;
 	}
-	/* "fdb del" and "ecmp del" leave copies in the slots past the last
+	/* "fdb del", "ecmp del" and "aggregation del" leave copies in the slots past the last
 	 * entry: not part of the config, so not compared. */
 	memset(&c->statics[c->nb_static], 0,
 	       sizeof(c->statics[0]) * (IBEX_CONF_MAX_STATIC - c->nb_static));
 	memset(&c->ecmp[c->nb_ecmp], 0,
 	       sizeof(c->ecmp[0]) * (IBEX_MAX_ECMP_GROUPS - c->nb_ecmp));
+	memset(&c->agg_jobs[c->nb_agg_jobs], 0, sizeof(c->agg_jobs[0]) *
+	       (IBEX_CONF_MAX_AGG_JOBS - c->nb_agg_jobs));
 	return 0;
 }
 
@@ -126,13 +128,15 @@ word_is(const char *w, size_t n, const char *s)
 
 /* What a statement is about: its first word and the name after it ("port
  * p0 ...", "fdb ageing ...", "ecmp g1 ..."), or after a verb that comes
- * first ("fdb static MAC ...", "fdb del MAC ...", "ecmp del g1"). */
+ * first ("fdb static MAC ...", "fdb del MAC ...", "ecmp del g1",
+ * "aggregation job 7 ...", "aggregation del 7"). */
 static const char *
 subject(const char *a, size_t *n)
 {
 	const char *w = nth_word(a, 2, n);
 
-	if (word_is(w, *n, "static") || word_is(w, *n, "del"))
+	if (word_is(w, *n, "static") || word_is(w, *n, "del") ||
+	    word_is(w, *n, "job"))
 		w = nth_word(a, 3, n);
 	return w;
 }

@@ -22,7 +22,7 @@
 
 /* The "expected one of" hints, in the order of the grammar's tables. */
 #define STMTS "switch, port, fdb, ecmp, buffer, sl, pcp2sl, dscp2sl, sl2vl, " \
-	"vlarb, lane, credit, pfc, cbfc, ecn, trim"
+	"vlarb, lane, credit, pfc, cbfc, ecn, trim, aggregation"
 #define SWITCH_KEYS "workers, burst, tx-drain-us, mbufs, vl15-rate, " \
 	"ctl-socket, mbuf-size, ecmp-seed"
 #define PORT_KEYS "dev, pvid, vlans, speed, mtu, rx-desc, tx-desc, " \
@@ -2615,6 +2615,90 @@ expect_restart(const char *a, const char *b, const char *want)
 	free(cb);
 }
 
+/* In-network aggregation: a pool, jobs with children in order, a parent
+ * or the root, redefined and removed; bad words and references refused
+ * with their line; the pool is restart-only, the jobs live. */
+static void
+test_aggregation(void **state)
+{
+	struct ibex_conf *c = *state;
+	char err[IBEX_CONF_ERR_LEN] = "";
+
+	parse_ok(c, "port r0\nport r1\nport r2\nport up\n"
+		    "aggregation pool 4M\n"
+		    "aggregation job 7 children r0,r1,r2 parent root\n"
+		    "aggregation job 9 children r2,r2 parent up up-child 3 "
+		    "slots 128 elements 2048\n");
+	assert_int_equal(c->agg_pool_bytes, 4 << 20);
+	assert_int_equal(c->nb_agg_jobs, 2);
+	assert_int_equal(c->agg_jobs[0].id, 7);
+	assert_int_equal(c->agg_jobs[0].n_children, 3);
+	assert_int_equal(c->agg_jobs[0].children[2], 2);
+	assert_int_equal(c->agg_jobs[0].parent, IBEX_PORT_NONE);
+	assert_int_equal(c->agg_jobs[0].slots, IBEX_CONF_AGG_SLOTS);
+	assert_int_equal(c->agg_jobs[0].elements, IBEX_CONF_AGG_ELEMENTS);
+	assert_int_equal(c->agg_jobs[0].line, 6);
+	assert_int_equal(c->agg_jobs[1].parent, 3);
+	assert_int_equal(c->agg_jobs[1].up_child, 3);
+	assert_int_equal(c->agg_jobs[1].slots, 128);
+	assert_int_equal(c->agg_jobs[1].elements, 2048);
+	assert_int_equal(ibex_conf_agg_find(c, 9), 1);
+	validate_ok(c);
+	/* redefined in place, then removed: the later one moves down */
+	parse_ok(c, "aggregation job 7 children r1,r0 parent up\n");
+	assert_int_equal(c->nb_agg_jobs, 2);
+	assert_int_equal(c->agg_jobs[0].children[0], 1);
+	parse_ok(c, "aggregation del 7\n");
+	assert_int_equal(c->nb_agg_jobs, 1);
+	assert_int_equal(c->agg_jobs[0].id, 9);
+	assert_int_equal(parse(c, "aggregation del 7", err), -EINVAL);
+	assert_string_equal(err, "x.conf:1: aggregation del 7: no "
+			    "aggregation job 7");
+	expect_err("port p0\naggregation job 1 children p0,p9 parent root",
+		   "x.conf:2: aggregation job 1: unknown port 'p9'");
+	expect_err("port p0\naggregation job 1 children p0",
+		   "x.conf:2: aggregation job 1: missing 'parent <port>|root'");
+	expect_err("port p0\naggregation job 1 parent root slots 0",
+		   "x.conf:2: aggregation job 1: slots '0' is not 1..32768");
+	expect_err("port p0\naggregation job 1 children p0 parent root "
+		   "elements 2049",
+		   "x.conf:2: aggregation job 1: elements '2049' is not "
+		   "1..2048");
+	expect_err("port p0\naggregation job 1 children p0 parent root "
+		   "colour red",
+		   "x.conf:2: aggregation job 1: unknown key 'colour' "
+		   "(children, parent, up-child, slots, elements)");
+	expect_err("aggregation pool lots",
+		   "x.conf:1: aggregation: pool 'lots' is not a size up to 1T");
+	expect_verr("port p0\nport p1\n"
+		    "aggregation job 1 children p0,p1 parent p1\n"
+		    "aggregation pool 1M",
+		    "x.conf:3: aggregation job 1: port p1 is both a child "
+		    "and the parent");
+	expect_verr("port p0\naggregation job 1 children p0 parent root",
+		    "x.conf:2: aggregation job 1: no slot memory: add "
+		    "'aggregation pool <size>'");
+	expect_restart("port p0\naggregation pool 1M",
+		       "port p0\naggregation pool 2M",
+		       "x.conf:2: aggregation pool needs a restart");
+	/* jobs change live */
+	ibex_conf_init(c);
+	parse_ok(c, "port p0\naggregation pool 1M\n");
+	assert_int_equal(ibex_conf_finish(c, err, sizeof(err)), 0);
+	{
+		struct ibex_conf *b = malloc(sizeof(*b));
+
+		assert_non_null(b);
+		ibex_conf_init(b);
+		parse_ok(b, "port p0\naggregation pool 1M\n"
+			    "aggregation job 3 children p0 parent root\n");
+		assert_int_equal(ibex_conf_finish(b, err, sizeof(err)), 0);
+		assert_int_equal(ibex_conf_restart_check(c, b, err,
+							 sizeof(err)), 0);
+		free(b);
+	}
+}
+
 /* fc cbfc: SAI's ranges, the limit auto from the lane, clear refusals. */
 static void
 test_cbfc(void **state)
@@ -2956,6 +3040,7 @@ main(void)
 		T(test_fdb_static),
 		T(test_ecmp_groups),
 		T(test_ecmp_adaptive),
+		T(test_aggregation),
 		T(test_trim),
 		cmocka_unit_test(test_ecmp_errors),
 		cmocka_unit_test(test_restart_only_line),
