@@ -95,6 +95,16 @@ struct ibex_agg_stats {
 	uint64_t wait_hist[IBEX_AGG_WAIT_BUCKETS];
 };
 
+/** The scalar counters of struct ibex_agg_stats that add up over pools,
+ * X(field), for code that goes over all of them (sums across workers);
+ * malformed[], wait_ns_max and wait_hist[] are not in it. */
+#define IBEX_AGG_STATS_FIELDS(X) \
+	X(contributions) X(duplicates) X(partials_sent) X(partials_resent) \
+	X(results_sent) X(results_replied) X(results_rx) X(results_dup) \
+	X(no_job) X(not_mine) X(bad_slot) X(bad_child) X(too_long) \
+	X(mismatch) X(stale) X(early) X(result_unexpected) X(jobs_refused) \
+	X(slots_in_use) X(wait_count) X(wait_ns_sum)
+
 /** What to send after a packet (ibex_agg_rx()). */
 enum ibex_agg_action {
 	IBEX_AGG_NONE = 0,    /**< nothing (a partial use, or refused) */

@@ -32,6 +32,8 @@
  * (key, value) pairs.
  */
 #define IBEX_MAX_ECMP_GROUPS 64
+/** Most in-network aggregation jobs one switch takes part in. */
+#define IBEX_MAX_AGG_JOBS 16
 #define IBEX_ECMP_MAX_MEMBERS 16
 #define IBEX_EGRESS_ECMP UINT16_C(0x8000)
 

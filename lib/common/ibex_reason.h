@@ -47,7 +47,11 @@
 	X(BPF_DROP,     "bpf-drop",      "the port's eBPF classifier returned drop") \
 	X(FLOOD_OFF,    "flood-off",     "frame to flood (broadcast, multicast, unknown unicast) arrived on a port with flood off") \
 	X(POOL_LOW,     "pool-low",      "data frame refused while the mbuf pool was nearly empty, to keep mbufs for flow-control frames") \
-	X(LINK_RESET,   "link-reset",    "frame TX had not taken when the link went down, dropped as CBFC started its counters again")
+	X(LINK_RESET,   "link-reset",    "frame TX had not taken when the link went down, dropped as CBFC started its counters again") \
+	X(AGG_PORT,     "agg-port",      "aggregation packet on a port that is not its child's (contribution) or the parent's (result)") \
+	X(AGG_SHAPE,    "agg-shape",     "aggregation packet the switch cannot take: IPv4 options or more than one mbuf segment") \
+	X(AGG_STEER,    "agg-steer",     "aggregation packet lost: the ring to the worker that owns its slot was full") \
+	X(AGG_NOBUF,    "agg-nobuf",     "aggregation result not sent to a child: no mbuf for its copy")
 
 enum ibex_reason {
 	IBEX_R_OK = 0,

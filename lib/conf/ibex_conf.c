@@ -2449,9 +2449,9 @@ stmt_aggregation(struct conf_ctx *x, char **tok, int ntok)
 	if (ret != 0)
 		return ret;
 	if (idx < 0) {
-		if (c->nb_agg_jobs >= IBEX_CONF_MAX_AGG_JOBS)
+		if (c->nb_agg_jobs >= IBEX_MAX_AGG_JOBS)
 			return conf_err(x, "too many aggregation jobs (max %d)",
-					IBEX_CONF_MAX_AGG_JOBS);
+					IBEX_MAX_AGG_JOBS);
 		idx = c->nb_agg_jobs++;
 	}
 	c->agg_jobs[idx] = j;

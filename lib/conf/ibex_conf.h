@@ -244,8 +244,6 @@ struct ibex_conf_ecmp {
 /** Flowlet gap of `adaptive flowlet` without one, microseconds. */
 #define IBEX_CONF_FLOWLET_US 20
 
-/** Most aggregation jobs one switch takes part in. */
-#define IBEX_CONF_MAX_AGG_JOBS 16
 /** `aggregation job` defaults: slot indices, elements a packet. */
 #define IBEX_CONF_AGG_SLOTS 64
 #define IBEX_CONF_AGG_ELEMENTS 256
@@ -302,7 +300,7 @@ struct ibex_conf {
 					worker; 0 = no aggregation */
 	int agg_pool_line;
 	uint16_t nb_agg_jobs;
-	struct ibex_conf_agg_job agg_jobs[IBEX_CONF_MAX_AGG_JOBS];
+	struct ibex_conf_agg_job agg_jobs[IBEX_MAX_AGG_JOBS];
 	/* where it came from */
 	char origin[256];
 	int buffer_line;           /**< last buffer statement */

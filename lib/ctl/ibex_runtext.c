@@ -82,7 +82,7 @@ text_replay(const struct ibex_out *text, size_t skip_a, size_t skip_b,
 	memset(&c->ecmp[c->nb_ecmp], 0,
 	       sizeof(c->ecmp[0]) * (IBEX_MAX_ECMP_GROUPS - c->nb_ecmp));
 	memset(&c->agg_jobs[c->nb_agg_jobs], 0, sizeof(c->agg_jobs[0]) *
-	       (IBEX_CONF_MAX_AGG_JOBS - c->nb_agg_jobs));
+	       (IBEX_MAX_AGG_JOBS - c->nb_agg_jobs));
 	return 0;
 }
 

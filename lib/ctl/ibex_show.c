@@ -1228,6 +1228,137 @@ ibex_show_ecmp_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
 	return 0;
 }
 
+/* ---- aggregation: the jobs, lib/agg's counters over the workers, the
+ * wait for the last contributor (docs/aggregation.md) ---- */
+
+/* "p0,p1,p2": a job's children. */
+static void
+agg_children_str(const struct ibex_topic_ctx *c, const struct ibex_dp_agg_job *j,
+		 char *buf, size_t len)
+{
+	size_t used = 0;
+	uint16_t k;
+
+	buf[0] = '\0';
+	for (k = 0; k < j->conf.n_children && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 k > 0 ? "," : "",
+					 pname(c, j->children[k]));
+}
+
+static const char *
+agg_job_state(const struct ibex_dp_agg_view *v, uint16_t k)
+{
+	return (v->refused >> k) & 1 ? "refused" : "running";
+}
+
+int
+ibex_show_aggregation_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
+{
+	struct ibex_dp_agg_view v;
+	uint16_t k, b;
+
+	ibex_emit_obj_begin(e, NULL);
+	if (ibex_dp_agg_view(c->dp, c->conf, &v) < 0) {
+		ibex_emit_bool(e, "enabled", false);
+		ibex_emit_obj_end(e);
+		return emit_done(e);
+	}
+	ibex_emit_bool(e, "enabled", true);
+	ibex_emit_u64(e, "pool_bytes", v.pool_bytes);
+	ibex_emit_u64(e, "workers", v.workers);
+	ibex_emit_list_begin(e, "jobs");
+	for (k = 0; k < v.nb_jobs; k++) {
+		const struct ibex_dp_agg_job *j = &v.job[k];
+
+		ibex_emit_obj_begin(e, NULL);
+		ibex_emit_u64(e, "id", j->conf.job);
+		ibex_emit_str(e, "state", agg_job_state(&v, k));
+		ibex_emit_str(e, "parent", j->conf.root ? "root" :
+			      pname(c, j->parent));
+		ibex_emit_u64(e, "up_child", j->conf.up_child);
+		ibex_emit_list_begin(e, "children");
+		for (b = 0; b < j->conf.n_children; b++)
+			ibex_emit_str(e, NULL, pname(c, j->children[b]));
+		ibex_emit_list_end(e);
+		ibex_emit_u64(e, "slots", j->conf.n_slots);
+		ibex_emit_u64(e, "elements", j->conf.max_elems);
+		ibex_emit_obj_end(e);
+	}
+	ibex_emit_list_end(e);
+#define AGG_EMIT(f) ibex_emit_u64(e, #f, v.st.f);
+	IBEX_AGG_STATS_FIELDS(AGG_EMIT)
+#undef AGG_EMIT
+	ibex_emit_u64(e, "wait_ns_max", v.st.wait_ns_max);
+	ibex_emit_u64(e, "steered", v.cnt.steered);
+	ibex_emit_u64(e, "not_ready", v.cnt.not_ready);
+	ibex_emit_obj_begin(e, "malformed");
+	for (b = 1; b < IBEX_AGG_E_MAX; b++)
+		if (v.st.malformed[b] != 0)
+			ibex_emit_u64(e, ibex_agg_err_name(b),
+				      v.st.malformed[b]);
+	ibex_emit_obj_end(e);
+	/* Bucket i: waits in [2^i, 2^(i+1)) ns, the last one open. */
+	ibex_emit_list_begin(e, "wait_hist");
+	for (b = 0; b < IBEX_AGG_WAIT_BUCKETS; b++) {
+		if (v.st.wait_hist[b] == 0)
+			continue;
+		ibex_emit_obj_begin(e, NULL);
+		ibex_emit_u64(e, "from_ns", b == 0 ? 0 : UINT64_C(1) << b);
+		ibex_emit_u64(e, "count", v.st.wait_hist[b]);
+		ibex_emit_obj_end(e);
+	}
+	ibex_emit_list_end(e);
+	ibex_emit_obj_end(e);
+	return emit_done(e);
+}
+
+int
+ibex_show_aggregation_text(const struct ibex_topic_ctx *c, struct ibex_out *o)
+{
+	struct ibex_dp_agg_view v;
+	char kids[256];
+	uint16_t k;
+
+	if (ibex_dp_agg_view(c->dp, c->conf, &v) < 0) {
+		ibex_out_printf(o, "no aggregation pool (aggregation pool "
+				"<size>, docs/aggregation.md)\n");
+		return 0;
+	}
+	ibex_out_printf(o, "pool %" PRIu64 " bytes on each of %u workers\n",
+			v.pool_bytes, v.workers);
+	ibex_out_printf(o, "%-10s %-8s %-10s %6s %8s  %s\n", "job", "state",
+			"parent", "slots", "elements", "children");
+	for (k = 0; k < v.nb_jobs; k++) {
+		const struct ibex_dp_agg_job *j = &v.job[k];
+
+		agg_children_str(c, j, kids, sizeof(kids));
+		ibex_out_printf(o, "%-10u %-8s %-10s %6u %8u  %s\n", j->conf.job,
+				agg_job_state(&v, k), j->conf.root ? "root" :
+				pname(c, j->parent), j->conf.n_slots,
+				j->conf.max_elems, kids);
+	}
+	ibex_out_printf(o, "contributions %" PRIu64 ", duplicates %" PRIu64
+			", partial sums sent %" PRIu64 " (again %" PRIu64
+			"), results sent %" PRIu64 " (again %" PRIu64
+			"), results taken %" PRIu64 "\n", v.st.contributions,
+			v.st.duplicates, v.st.partials_sent,
+			v.st.partials_resent, v.st.results_sent,
+			v.st.results_replied, v.st.results_rx);
+	ibex_out_printf(o, "slots in use %" PRIu64 ", steered to their "
+			"worker %" PRIu64 ", refused: stale %" PRIu64
+			", early %" PRIu64 ", no job %" PRIu64 "\n",
+			v.st.slots_in_use, v.cnt.steered, v.st.stale,
+			v.st.early, v.st.no_job);
+	if (v.st.wait_count != 0)
+		ibex_out_printf(o, "wait for the last contributor: %" PRIu64
+				" uses, mean %.2f us, max %.2f us\n",
+				v.st.wait_count, (double)v.st.wait_ns_sum /
+				(double)v.st.wait_count / 1e3,
+				(double)v.st.wait_ns_max / 1e3);
+	return 0;
+}
+
 /* ---- the table's functions ---- */
 
 static const ibex_topic_emit_fn topic_emit[IBEX_SHOW_NB] = {

@@ -65,6 +65,8 @@
 	X(CAPTURE, capture, 0, "capture", 0, 0, \
 	  "the running or last capture") \
 	X(ECMP, ecmp, 0, "ecmp", 0, 0, \
-	  "ECMP groups: frames per member")
+	  "ECMP groups: frames per member") \
+	X(AGGREGATION, aggregation, 0, "aggregation", 1, 0, \
+	  "in-network aggregation: jobs, sums, waits")
 
 #endif /* IBEX_TOPICS_H */

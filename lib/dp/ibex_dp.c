@@ -1758,6 +1758,30 @@ link_local(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	egress_one(w, t, out, m, cls);
 }
 
+/* An aggregation packet the switch takes: a credit port counts it as
+ * any data frame (the buffer never holds it, so its credits come back
+ * with the next update), then lib/agg has it. */
+static void
+agg_ingress(struct ibex_worker *w, const struct ibex_dp_tables *t,
+	    struct rte_mbuf *m, uint16_t in_port, uint32_t cls)
+{
+	if (cls & IBEX_CLASS_FC)
+		fc_count_abr(w, m, in_port,
+			     ibex_sl2vl(&t->sl2vl[in_port], CLS_SL(cls)));
+	ibex_dp_agg_rx(w, t, m, in_port, CLS_SL(cls));
+}
+
+void
+ibex_dp_agg_send(struct ibex_worker *w, const struct ibex_dp_tables *t,
+		 uint16_t out, struct rte_mbuf *m, unsigned int sl)
+{
+	if (unlikely(!((t->tx_enabled >> out) & 1))) {
+		drop(&w->cnt[out], m, IBEX_R_PORT_DOWN);
+		return;
+	}
+	egress_one(w, t, out, m, sl);
+}
+
 /*
  * Everything but the common case: source and VLAN checks, management,
  * SL drops, flow control, group and unknown destinations, and the flow
@@ -1805,6 +1829,14 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	}
 	if (unlikely(!((t->vlan_members[vid] >> in_port) & 1))) {
 		drop(c, m, IBEX_R_VLAN_INGRESS);
+		return;
+	}
+	/* An aggregation packet of a job this switch runs: summed here,
+	 * never forwarded (ibex_dp_agg.c). */
+	if (unlikely(pkt_flags & IBEX_PKT_F_AGG) &&
+	    !(cls & (CLS_MGMT | IBEX_CLASS_IN_DROP)) &&
+	    ibex_dp_agg_claims(w, t, m, (pkt_flags & IBEX_PKT_F_VLAN) != 0)) {
+		agg_ingress(w, t, m, in_port, cls);
 		return;
 	}
 	/* The three rare cases: management, an SL the port drops, a
@@ -1902,7 +1934,8 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 	 * frame longer than the shortest port's limit meets the limits of
 	 * its ingress and egress ports there. */
 	if (likely(!(cls & (CLS_MGMT | IBEX_CLASS_IN_DROP)) &&
-		   !(IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_FC) &&
+		   !(IBEX_PKT_CHECK_FLAGS(chk) &
+		     (IBEX_PKT_F_FC | IBEX_PKT_F_AGG)) &&
 		   m->pkt_len <= b->frame_fast)) {
 		if (likely(ibex_flow_probe(w->flow_cache, eth, tag, b->now_ms,
 					   &ans))) {
@@ -2446,6 +2479,7 @@ worker_apply_tables(struct ibex_worker *w, const struct ibex_dp_tables *t)
 	}
 	if (w->fc != NULL)
 		ibex_fc_update(w->fc, t);
+	ibex_dp_agg_apply(w, t);
 	w->tx_drain_tsc = t->tx_drain_tsc;
 	w->detached = t->detached;
 	w->rx_slow = w->detached | (w->pool_low ? ~UINT64_C(0) : 0);
@@ -2641,6 +2675,8 @@ worker_iteration(struct ibex_worker *w, struct rte_mbuf **pkts,
 			capture_rx(w, rq, pkts, n);
 		rx_burst_process(w, t, rq->port, pkts, n, now_ms);
 	}
+	if (unlikely(w->agg != NULL))
+		ibex_dp_agg_poll(w, t);
 	now = 0;
 	if (w->pending_tx != 0) {
 		now = ibex_clock_now();

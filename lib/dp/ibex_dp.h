@@ -25,6 +25,7 @@
 
 #include <rte_common.h>
 
+#include "ibex_agg.h"
 #include "ibex_capture.h"
 #include "ibex_cbfc.h"
 #include "ibex_common.h"
@@ -382,6 +383,42 @@ struct ibex_dp_fc_view {
  */
 int ibex_dp_fc_view(const struct ibex_dp *dp, uint16_t port,
 		    struct ibex_dp_fc_view *v);
+
+/** One aggregation job as the data path runs it: lib/agg's conf, and the
+ * ports of its children (by child index) and of its parent. */
+struct ibex_dp_agg_job {
+	struct ibex_agg_job_conf conf;
+	uint16_t parent;         /**< IBEX_PORT_NONE at the root */
+	uint16_t children[IBEX_AGG_MAX_CHILDREN];
+};
+
+/** The aggregation glue's own counters, per worker (one writer). */
+struct ibex_dp_agg_worker_counters {
+	uint64_t steered;        /**< frames handed to the worker owning their
+				      slot */
+	uint64_t not_ready;      /**< frames of a job the worker's pool does
+				      not hold (refused, or just changed) */
+	uint64_t applied;        /**< table changes applied */
+};
+
+/** In-network aggregation as a whole switch (ibex-ctl show aggregation):
+ * its jobs, lib/agg's counters summed over the workers' pools (the wait
+ * maximum is the largest), and the glue's. */
+struct ibex_dp_agg_view {
+	uint64_t pool_bytes;     /**< each worker's */
+	uint16_t workers;
+	uint16_t nb_jobs;
+	uint32_t refused;        /**< bit k: a worker's pool refused job[k] */
+	struct ibex_dp_agg_job job[IBEX_MAX_AGG_JOBS];
+	struct ibex_agg_stats st;
+	struct ibex_dp_agg_worker_counters cnt;
+};
+
+struct ibex_conf;
+/** Fill @p v, the jobs from @p conf (the running config). @return 0, or
+ * -ENOENT when the switch has no aggregation pool. Any thread. */
+int ibex_dp_agg_view(const struct ibex_dp *dp, const struct ibex_conf *conf,
+		     struct ibex_dp_agg_view *v);
 
 /**
  * Apply a new validated configuration while traffic runs (control thread):

@@ -67,6 +67,16 @@ struct ibex_dp_fc_conf {
 	struct ibex_pfc_rx_params pfc_rx;
 };
 
+struct ibex_dp_agg_tables {
+	uint16_t nb_jobs;
+	struct ibex_dp_agg_job job[IBEX_MAX_AGG_JOBS];
+};
+
+struct ibex_conf;
+/** The tables' entry of job @p i of @p conf. */
+void ibex_dp_agg_job_of(const struct ibex_conf *conf, uint16_t i,
+			struct ibex_dp_agg_job *j);
+
 /**
  * Forwarding tables the workers read. Immutable once published: the
  * control thread builds a new one, swaps the pointer and frees the old one
@@ -124,6 +134,9 @@ struct ibex_dp_tables {
 	 * ticks per byte at its rate, 16.16 fixed point. */
 	uint64_t ar_ports;
 	uint32_t ar_tpb_q16[IBEX_MAX_PORTS];
+	/** In-network aggregation: the jobs this switch takes part in
+	 * (ibex_dp_agg.c). */
+	struct ibex_dp_agg_tables agg;
 };
 
 /** Note the groups of newly published tables @p t for the views. */
@@ -287,7 +300,44 @@ struct ibex_worker {
 	uint32_t ar_tpb_q16[IBEX_MAX_PORTS]; /**< the tables' */
 	/** Adaptive routing per flowlet: each flow's member and last frame. */
 	struct ibex_flowlet flowlet[IBEX_FLOWLET_SLOTS];
+	/** In-network aggregation: NULL without an aggregation pool. */
+	struct ibex_dp_agg_worker *agg;
 } __rte_cache_aligned;
+
+/*
+ * In-network aggregation's worker half (ibex_dp_agg.c, docs/aggregation.md).
+ */
+struct ibex_dp_agg_worker;
+
+/** Each worker's slot pool, and with several workers the rings that
+ * steer a packet to the worker owning its slot, when the config has an
+ * aggregation pool. @return 0 or -errno with @p err. */
+int ibex_dp_agg_create(struct ibex_dp *dp, const struct ibex_conf *conf,
+		       char *err, size_t errlen);
+/** Free them, and the frames the rings still hold. */
+void ibex_dp_agg_free(struct ibex_dp *dp);
+/** Whether the jobs of @p conf fit every worker's pool (a live change).
+ * @return 0, or -ENOSPC with "file:line: ..." in @p err. */
+int ibex_dp_agg_check(const struct ibex_dp *dp, const struct ibex_conf *conf,
+		      char *err, size_t errlen);
+/** New tables: add, change and remove the worker's jobs to match. */
+void ibex_dp_agg_apply(struct ibex_worker *w, const struct ibex_dp_tables *t);
+/** Whether frame @p m (IBEX_PKT_F_AGG, from @p in_port) is an
+ * aggregation packet of a job this switch runs: the switch takes it
+ * then, else it is forwarded as any UDP frame. */
+bool ibex_dp_agg_claims(const struct ibex_worker *w,
+			const struct ibex_dp_tables *t,
+			const struct rte_mbuf *m, bool tagged);
+/** Take a claimed frame: on the worker owning its slot, sum it and send
+ * what lib/agg says; elsewhere, steer it there. @p sl is its class. */
+void ibex_dp_agg_rx(struct ibex_worker *w, const struct ibex_dp_tables *t,
+		    struct rte_mbuf *m, uint16_t in_port, unsigned int sl);
+/** Per iteration, with a pool: take the frames other workers steered. */
+void ibex_dp_agg_poll(struct ibex_worker *w, const struct ibex_dp_tables *t);
+/** The data path's way out for a frame the switch made (ibex_dp.c):
+ * to @p out on the lane of SL @p sl, unless the port is down. */
+void ibex_dp_agg_send(struct ibex_worker *w, const struct ibex_dp_tables *t,
+		      uint16_t out, struct rte_mbuf *m, unsigned int sl);
 
 /** Worker lcore entry point (rte_eal_remote_launch); arg is a worker. */
 int ibex_dp_worker_main(void *arg);

@@ -174,6 +174,9 @@ ibex_dp_tables_make(struct ibex_dp_tables **tp, const struct ibex_conf *conf,
 			return ret;
 		}
 	}
+	t->agg.nb_jobs = conf->nb_agg_jobs;
+	for (i = 0; i < conf->nb_agg_jobs; i++)
+		ibex_dp_agg_job_of(conf, i, &t->agg.job[i]);
 	for (i = 0; i < conf->nb_ecmp; i++) {
 		/* lib/conf checked the members: this cannot fail. */
 		ret = ibex_ecmp_group_build(&t->ecmp[i], conf->ecmp[i].ports,

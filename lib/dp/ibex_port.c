@@ -997,7 +997,10 @@ ibex_dp_create(struct ibex_dp **dpp, const struct ibex_conf *conf, char *err,
 		if (ret < 0)
 			return ret;
 	}
-	return ibex_fc_create(dp, conf, err, errlen);
+	ret = ibex_fc_create(dp, conf, err, errlen);
+	if (ret < 0)
+		return ret;
+	return ibex_dp_agg_create(dp, conf, err, errlen);
 }
 
 void
@@ -1013,6 +1016,7 @@ ibex_dp_destroy(struct ibex_dp *dp)
 		ibex_pdev_close(dp->port_id[p]);
 	}
 	ibex_fc_free(dp);
+	ibex_dp_agg_free(dp);
 	for (i = 0; i < dp->nb_workers; i++) {
 		if (dp->workers[i] == NULL)
 			continue;

@@ -75,6 +75,10 @@ reconf_check(const struct ibex_dp *dp, const struct ibex_conf *old,
 			 "running)", dp->nb_workers);
 		return -ENOTSUP;
 	}
+	/* Jobs the workers' aggregation pools cannot hold. */
+	ret = ibex_dp_agg_check(dp, conf, err, errlen);
+	if (ret < 0)
+		return ret;
 	/* A lossless promise the running pool cannot keep (live keys such
 	 * as speed move an auto headroom). */
 	return ibex_dp_pool_check(dp, conf, err, errlen);
