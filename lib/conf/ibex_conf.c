@@ -2336,6 +2336,7 @@ agg_children(struct conf_ctx *x, char *list, struct ibex_conf_agg_job *j)
 	int idx;
 
 	j->n_children = 0;
+	memset(j->children, 0, sizeof(j->children));
 	for (t = strtok_r(list, ",", &save); t != NULL;
 	     t = strtok_r(NULL, ",", &save)) {
 		idx = ibex_conf_port_find(x->c, t);
@@ -2415,9 +2416,9 @@ stmt_aggregation(struct conf_ctx *x, char **tok, int ntok)
 	snprintf(x->what, sizeof(x->what), "aggregation");
 	if (ntok == 2 && strcmp(tok[0], "pool") == 0) {
 		if (ibex_parse_size(tok[1], &v) != 0 ||
-		    v > (UINT64_C(1) << 40))
-			return conf_err(x, "pool '%s' is not a size up to 1T",
-					tok[1]);
+		    (v != 0 && v < 4096) || v > (UINT64_C(1) << 40))
+			return conf_err(x, "pool '%s' is not 0 or a size from "
+					"4K to 1T", tok[1]);
 		c->agg_pool_bytes = v;
 		c->agg_pool_line = x->lineno;
 		return 0;

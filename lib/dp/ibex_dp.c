@@ -1697,6 +1697,9 @@ struct rx_burst {
 	uint64_t untagged_tag;  /* and its ibex_flow_key_tag() */
 	uint32_t now_ms;
 	uint32_t frame_fast;     /* t->frame_fast */
+	/* Check flags that send a frame the slow way: flow control, and
+	 * aggregation packets where this worker aggregates. */
+	uint32_t slow_flags;
 	uint16_t pvid;
 	struct burst_acc acc;    /* and its in_port, the burst's */
 };
@@ -1934,8 +1937,7 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 	 * frame longer than the shortest port's limit meets the limits of
 	 * its ingress and egress ports there. */
 	if (likely(!(cls & (CLS_MGMT | IBEX_CLASS_IN_DROP)) &&
-		   !(IBEX_PKT_CHECK_FLAGS(chk) &
-		     (IBEX_PKT_F_FC | IBEX_PKT_F_AGG)) &&
+		   !(IBEX_PKT_CHECK_FLAGS(chk) & b->slow_flags) &&
 		   m->pkt_len <= b->frame_fast)) {
 		if (likely(ibex_flow_probe(w->flow_cache, eth, tag, b->now_ms,
 					   &ans))) {
@@ -2102,8 +2104,11 @@ bpf_ctx_fill(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
 {
 	uint32_t room = (uint32_t)m->buf_len - m->data_off;
 
-	x->flags = in->flags | (in->l3 == IBEX_L3_IPV4 ? IBEX_BPF_F_IP4 :
-				in->l3 == IBEX_L3_IPV6 ? IBEX_BPF_F_IP6 : 0);
+	/* The parse's flags below IBEX_BPF_F_IP4 are the classifier's;
+	 * FC and AGG, above them, are the data path's own. */
+	x->flags = (in->flags & (IBEX_BPF_F_IP4 - 1)) |
+		   (in->l3 == IBEX_L3_IPV4 ? IBEX_BPF_F_IP4 :
+		    in->l3 == IBEX_L3_IPV6 ? IBEX_BPF_F_IP6 : 0);
 	x->dscp = in->dscp;
 	x->ecn = in->ecn;
 	if (use & IBEX_BPF_USE_FIELDS) {
@@ -2143,7 +2148,8 @@ bpf_ctx_fill_roce4(struct ibex_bpf_ctx *x, const struct rte_mbuf *m,
 {
 	uint8_t tos = eth[15]; /* once: the stores may alias the frame */
 
-	x->flags = (uint8_t)IBEX_PKT_CHECK_FLAGS(chk) | IBEX_BPF_F_IP4;
+	x->flags = (uint8_t)(IBEX_PKT_CHECK_FLAGS(chk) & (IBEX_BPF_F_IP4 - 1)) |
+		   IBEX_BPF_F_IP4;
 	x->dscp = tos >> 2;
 	x->ecn = tos & 3;
 	if (use & IBEX_BPF_USE_FIELDS) {
@@ -2178,6 +2184,9 @@ _Static_assert(IBEX_BPF_F_VLAN == IBEX_PKT_F_VLAN &&
 	       IBEX_BPF_F_FRAG == IBEX_PKT_F_FRAG &&
 	       IBEX_BPF_F_GROUP == IBEX_PKT_F_DMAC_GROUP,
 	       "context flags are the parse's");
+_Static_assert(IBEX_PKT_F_FC >= IBEX_BPF_F_IP4 &&
+	       IBEX_PKT_F_AGG >= IBEX_BPF_F_IP4,
+	       "the data path's own flags are masked off the context's");
 
 /* What the frames of a bpf port's burst share beyond struct rx_burst,
  * looked up once per burst and kept in registers across the program's
@@ -2325,6 +2334,9 @@ rx_burst_init(struct rx_burst *b, struct ibex_worker *w,
 				       CLS_SL(untagged));
 	b->now_ms = now_ms;
 	b->frame_fast = t->frame_fast;
+	b->slow_flags = IBEX_PKT_F_FC |
+			(w->agg != NULL && t->agg.nb_jobs != 0 ?
+			 IBEX_PKT_F_AGG : 0);
 	b->pvid = t->pvid[in_port];
 	b->acc.in_port = in_port;
 	b->acc.ch_vl = ACC_NONE;

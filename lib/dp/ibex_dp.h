@@ -399,6 +399,8 @@ struct ibex_dp_agg_worker_counters {
 	uint64_t not_ready;      /**< frames of a job the worker's pool does
 				      not hold (refused, or just changed) */
 	uint64_t applied;        /**< table changes applied */
+	uint64_t repacked;       /**< pools emptied and refilled in table
+				      order: a job did not fit a gap */
 };
 
 /** In-network aggregation as a whole switch (ibex-ctl show aggregation):

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
@@ -46,6 +47,8 @@ _Static_assert(IBEX_AGG_UDP_PORT == IBEX_UDP_PORT_AGG,
 
 /* Frames one worker's steering ring holds: a few bursts of every other. */
 #define AGG_RING_SIZE 4096
+/* Bursts of 32 a worker takes from its ring per iteration at most. */
+#define AGG_POLL_PASSES 8
 /* Where the IPv4 header, UDP and the aggregation header are: an untagged
  * or one-tag frame, a 20-byte IPv4 header. */
 #define AGG_IP_HDR 20
@@ -87,14 +90,17 @@ agg_payload(const struct rte_mbuf *m, bool tagged, uint32_t *len)
 	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t l3 = IBEX_ETHER_HDR_LEN + (tagged ? IBEX_VLAN_HDR_LEN : 0);
 	uint32_t off = l3 + AGG_IP_HDR + AGG_UDP_HDR;
-	uint32_t ulen;
+	uint32_t ulen, totlen;
 
 	if (ibex_rd16(eth + l3 - 2) != IBEX_ETHERTYPE_IPV4 ||
 	    eth[l3] != 0x45 || m->nb_segs != 1 || m->data_len < off)
 		return NULL;
-	/* The check found UDP's length inside the IP payload. */
+	/* UDP inside the IP datagram, inside the frame (the check bounds
+	 * them loosely for a first fragment, which claims refused). */
+	totlen = ibex_rd16(eth + l3 + 2);
 	ulen = ibex_rd16(eth + l3 + AGG_IP_HDR + 4);
-	if (ulen < AGG_UDP_HDR || l3 + AGG_IP_HDR + ulen > m->data_len)
+	if (ulen < AGG_UDP_HDR || AGG_IP_HDR + ulen > totlen ||
+	    l3 + totlen > m->data_len)
 		return NULL;
 	*len = ulen - AGG_UDP_HDR;
 	return eth + off;
@@ -131,7 +137,11 @@ ibex_dp_agg_claims(const struct ibex_worker *w, const struct ibex_dp_tables *t,
 	uint32_t job;
 
 	if (w->agg == NULL || t->agg.nb_jobs == 0 ||
-	    ibex_rd16(eth + l3 - 2) != IBEX_ETHERTYPE_IPV4)
+	    ibex_rd16(eth + l3 - 2) != IBEX_ETHERTYPE_IPV4 ||
+	    m->data_len < l3 + AGG_IP_HDR)
+		return false;
+	/* A fragment is forwarded: the switch sums whole datagrams. */
+	if (ibex_rd16(eth + l3 + 6) & 0x3fff)
 		return false;
 	/* The job id, behind the IPv4 header whatever its length: a job
 	 * of this switch with options is taken, and refused as agg-shape. */
@@ -165,12 +175,13 @@ agg_steer(struct ibex_worker *w, struct rte_mbuf *m, uint16_t owner,
 static void
 agg_address(struct rte_mbuf *m, bool tagged, const struct agg_child_addr *c)
 {
-	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth +
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		struct rte_ipv4_hdr *,
 		IBEX_ETHER_HDR_LEN + (tagged ? IBEX_VLAN_HDR_LEN : 0));
 
-	memcpy(eth + 6, eth, 6);
-	memcpy(eth, c->mac, 6);
+	eh->src_addr = eh->dst_addr;
+	memcpy(&eh->dst_addr, c->mac, sizeof(eh->dst_addr));
 	ip->src_addr = ip->dst_addr;
 	ip->dst_addr = c->ip;
 	ip->hdr_checksum = 0;
@@ -252,6 +263,9 @@ agg_take(struct ibex_worker *w, const struct ibex_dp_tables *t,
 		rte_pktmbuf_free(m);
 		return;
 	}
+	/* New payload, new addresses: IPv4 lets UDP go without a checksum
+	 * (cheaper than one over the elements of every copy). */
+	memset(payload - AGG_UDP_HDR + 6, 0, 2);
 	if (act == IBEX_AGG_UP) {
 		ibex_dp_agg_send(w, t, js->tbl.parent, m, sl);
 	} else if (act == IBEX_AGG_REPLY) {
@@ -316,21 +330,60 @@ void
 ibex_dp_agg_poll(struct ibex_worker *w, const struct ibex_dp_tables *t)
 {
 	struct rte_mbuf *m[32];
-	unsigned int n, i;
+	unsigned int n, i, pass;
 
 	if (w->agg->ring == NULL)
 		return;
-	n = rte_ring_sc_dequeue_burst(w->agg->ring, (void **)m, RTE_DIM(m),
-				      NULL);
-	for (i = 0; i < n; i++) {
-		uint32_t mark = m[i]->hash.usr;
+	/* Up to a burst from each of several workers a pass. */
+	for (pass = 0; pass < AGG_POLL_PASSES; pass++) {
+		n = rte_ring_sc_dequeue_burst(w->agg->ring, (void **)m,
+					      RTE_DIM(m), NULL);
+		/* (a job the tables dropped on the way counts not_ready) */
+		for (i = 0; i < n; i++) {
+			uint32_t mark = m[i]->hash.usr;
 
-		/* Tables may have changed on the way: claim again. */
-		ibex_dp_agg_rx(w, t, m[i], (uint16_t)(mark >> 8), mark & 0xff);
+			ibex_dp_agg_rx(w, t, m[i], (uint16_t)(mark >> 8),
+				       mark & 0xff);
+		}
+		if (n < RTE_DIM(m))
+			break;
 	}
 }
 
 /* ---- jobs ---- */
+
+static bool
+agg_job_same(const struct ibex_dp_agg_job *a, const struct ibex_dp_agg_job *b)
+{
+	return a->conf.job == b->conf.job &&
+	       a->conf.n_slots == b->conf.n_slots &&
+	       a->conf.n_children == b->conf.n_children &&
+	       a->conf.max_elems == b->conf.max_elems &&
+	       a->conf.up_child == b->conf.up_child &&
+	       a->conf.root == b->conf.root && a->parent == b->parent &&
+	       memcmp(a->children, b->children,
+		      a->conf.n_children * sizeof(a->children[0])) == 0;
+}
+
+/* Add every job of @p t to an empty pool, in the tables' order: what
+ * ibex_dp_agg_check() made sure fits, whatever gaps live changes left
+ * (the pool places a job in the first free range that holds it). The
+ * jobs' slots start idle. */
+static void
+agg_repack(struct ibex_dp_agg_worker *a, const struct ibex_dp_tables *t)
+{
+	char err[128];
+	uint16_t i;
+
+	for (i = 0; i < a->nb_jobs; i++)
+		if (a->job[i].in_pool)
+			ibex_agg_job_del(a->pool, a->job[i].tbl.conf.job);
+	for (i = 0; i < a->nb_jobs; i++)
+		a->job[i].in_pool = ibex_agg_job_add(a->pool,
+						     &t->agg.job[i].conf, err,
+						     sizeof(err)) == 0;
+	IBEX_CNT_ADD(a->cnt.repacked, 1);
+}
 
 void
 ibex_dp_agg_apply(struct ibex_worker *w, const struct ibex_dp_tables *t)
@@ -348,8 +401,7 @@ ibex_dp_agg_apply(struct ibex_worker *w, const struct ibex_dp_tables *t)
 			agg_job_of(t, a->job[i].tbl.conf.job);
 
 		if (a->job[i].in_pool &&
-		    (nt == NULL ||
-		     memcmp(nt, &a->job[i].tbl, sizeof(*nt)) != 0)) {
+		    (nt == NULL || !agg_job_same(nt, &a->job[i].tbl))) {
 			ibex_agg_job_del(a->pool, a->job[i].tbl.conf.job);
 			a->job[i].in_pool = false;
 		}
@@ -370,6 +422,10 @@ ibex_dp_agg_apply(struct ibex_worker *w, const struct ibex_dp_tables *t)
 	}
 	memcpy(a->job, a->next, n * sizeof(a->job[0]));
 	a->nb_jobs = n;
+	for (i = 0; i < n && a->job[i].in_pool; i++)
+		;
+	if (i < n)
+		agg_repack(a, t);
 	for (i = 0; i < IBEX_MAX_AGG_JOBS; i++)
 		IBEX_CNT_SET(a->refused_id[i], i < n && !a->job[i].in_pool ?
 			     UINT64_C(1) << 32 | a->job[i].tbl.conf.job : 0);
@@ -402,6 +458,24 @@ ibex_dp_agg_check(const struct ibex_dp *dp, const struct ibex_conf *conf,
 
 	if (conf->nb_agg_jobs == 0)
 		return 0;
+	/* A packet of a job's elements, with a tag, in one mbuf. */
+	for (w = 0; w < conf->nb_agg_jobs; w++) {
+		const struct ibex_conf_agg_job *j = &conf->agg_jobs[w];
+		uint32_t frame = IBEX_ETHER_HDR_LEN + IBEX_VLAN_HDR_LEN +
+				 AGG_IP_HDR + AGG_UDP_HDR +
+				 ibex_agg_pkt_len(j->elements);
+		uint32_t room = rte_pktmbuf_data_room_size(dp->pool) -
+				RTE_PKTMBUF_HEADROOM;
+
+		if (frame > room) {
+			snprintf(err, errlen, "%s:%d: aggregation job %u: "
+				 "packets of %u elements take %u bytes, an "
+				 "mbuf holds %u (switch mbuf-size)",
+				 conf->origin, j->line, j->id, j->elements,
+				 frame, room);
+			return -EINVAL;
+		}
+	}
 	for (w = 0; w < dp->nb_workers; w++) {
 		uint64_t need = agg_worker_bytes(conf, w, dp->nb_workers);
 

@@ -111,6 +111,8 @@ agg_frame(unsigned int r, uint8_t type, uint8_t dtype, uint32_t job,
 							       PAYLOAD_OFF),
 					ibex_agg_pkt_len(count), &h, vals),
 			 (int)ibex_agg_pkt_len(count));
+	/* A sender's UDP checksum, as Linux sets one. */
+	memset(rte_pktmbuf_mtod_offset(m, uint8_t *, 14 + 20 + 6), 0xab, 2);
 	return m;
 }
 
@@ -131,6 +133,8 @@ parse(const struct rte_mbuf *m, struct ibex_agg_hdr *h, const void **elems)
 	assert_int_equal(m->pkt_len, m->data_len);
 	/* The header's checksum is right: the sum over it all is 0xffff. */
 	assert_int_equal(rte_raw_cksum(ip, 20), 0xffff);
+	/* New payload, no UDP checksum (IPv4 allows none). */
+	assert_int_equal(p[14 + 20 + 6] | p[14 + 20 + 7], 0);
 	assert_int_equal(ibex_agg_parse(p + PAYLOAD_OFF,
 					m->pkt_len - PAYLOAD_OFF, h, elems),
 			 IBEX_AGG_OK);

@@ -2669,7 +2669,8 @@ test_aggregation(void **state)
 		   "x.conf:2: aggregation job 1: unknown key 'colour' "
 		   "(children, parent, up-child, slots, elements)");
 	expect_err("aggregation pool lots",
-		   "x.conf:1: aggregation: pool 'lots' is not a size up to 1T");
+		   "x.conf:1: aggregation: pool 'lots' is not 0 or a size from "
+		   "4K to 1T");
 	expect_verr("port p0\nport p1\n"
 		    "aggregation job 1 children p0,p1 parent p1\n"
 		    "aggregation pool 1M",
