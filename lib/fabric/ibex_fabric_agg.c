@@ -654,3 +654,50 @@ ibex_fabric_agg_plan_print(const struct ibex_fabric *f,
 	print_slots(out, f, plan, capacity);
 	return ferror(out) ? -EIO : 0;
 }
+
+/* One switch's line of one job's tree. */
+static void
+render_sw(FILE *o, const struct ibex_fabric *f,
+	  const struct ibex_fabric_agg_req *r,
+	  const struct ibex_fabric_agg_tree *t,
+	  const struct ibex_fabric_agg_sw *s, uint16_t elements)
+{
+	const struct ibex_fabric_node *n = &f->nodes[s->node];
+	uint32_t k;
+
+	fprintf(o, "aggregation job %u children ", r->id);
+	for (k = 0; k < s->n_children; k++)
+		fprintf(o, "%s%s", k > 0 ? "," : "",
+			n->port[s->child_port[k]].name);
+	if (s->parent == NONE)
+		fprintf(o, " parent root");
+	else
+		fprintf(o, " parent %s up-child %u", n->port[s->up_port].name,
+			s->up_child);
+	fprintf(o, " slots %u elements %u\n", r->n_slots, elements);
+	(void)t;
+}
+
+int
+ibex_fabric_agg_render(const struct ibex_fabric *f,
+		       const struct ibex_fabric_agg_req *req,
+		       const struct ibex_fabric_agg_plan *plan, uint32_t node,
+		       uint16_t elements, FILE *out)
+{
+	uint32_t i, k;
+	int n = 0;
+
+	for (i = 0; i < plan->n_jobs; i++) {
+		const struct ibex_fabric_agg_tree *t = &plan->tree[i];
+
+		if (t->refused)
+			continue;
+		for (k = 0; k < t->n_sw; k++) {
+			if (t->sw[k].node != node)
+				continue;
+			render_sw(out, f, &req[i], t, &t->sw[k], elements);
+			n++;
+		}
+	}
+	return ferror(out) ? -EIO : n;
+}

@@ -130,4 +130,16 @@ int ibex_fabric_agg_plan_print(const struct ibex_fabric *f,
 			       const struct ibex_fabric_agg_plan *plan,
 			       uint32_t capacity, FILE *out);
 
+/**
+ * Switch @p node's part of the plan in ibex's configuration grammar: an
+ * `aggregation job ID children P,P,... parent P|root up-child N slots S
+ * elements E` line for each tree it is in (docs/aggregation.md), the
+ * ports by their names at @p node, @p elements elements a packet.
+ * @return the lines written, or -EIO.
+ */
+int ibex_fabric_agg_render(const struct ibex_fabric *f,
+			   const struct ibex_fabric_agg_req *req,
+			   const struct ibex_fabric_agg_plan *plan,
+			   uint32_t node, uint16_t elements, FILE *out);
+
 #endif /* IBEX_FABRIC_AGG_H */

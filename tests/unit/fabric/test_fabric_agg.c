@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "ibex_common.h"
+#include "ibex_conf.h"
 #include "ibex_fabric.h"
 #include "ibex_fabric_agg.h"
 #include "ibex_topo.h"
@@ -169,6 +170,62 @@ test_leaf_spine(void **state)
 			 64);
 	ibex_fabric_agg_plan_free(&pl);
 	jobs_free(r, 3);
+	ibex_fabric_free(&f);
+}
+
+/* The plan as each switch's configuration: leaf1 sums its ranks' ports
+ * and sends up p4 as child 1 (job 1) and p5 as child 1 (job 2); spine0
+ * is job 1's root over its four leaf ports; the lines parse and validate
+ * as a switch configuration of that node's ports. */
+static void
+test_render(void **state)
+{
+	struct ibex_fabric f;
+	struct ibex_fabric_agg_req r[2] = { job("a:1:0-15"), job("b:2:0-15:8") };
+	struct ibex_fabric_agg_plan pl;
+	struct ibex_conf *c = malloc(sizeof(*c));
+	uint32_t node, k;
+	char *buf = NULL;
+	size_t len;
+	FILE *m;
+
+	(void)state;
+	assert_non_null(c);
+	leaf_spine(&f, 4, 2, 4);
+	assert_int_equal(ibex_fabric_agg_plan(&f, r, 2, 256, &pl, err,
+					      sizeof(err)), 0);
+	node = ibex_fabric_node_find(&f, "leaf1");
+	m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	assert_int_equal(ibex_fabric_agg_render(&f, r, &pl, node, 512, m), 2);
+	assert_int_equal(fclose(m), 0);
+	assert_string_equal(buf,
+		"aggregation job 1 children p0,p1,p2,p3 parent p4 up-child 1 "
+		"slots 64 elements 512\n"
+		"aggregation job 2 children p0,p1,p2,p3 parent p5 up-child 1 "
+		"slots 8 elements 512\n");
+	ibex_conf_init(c);
+	for (k = 0; k < f.nodes[node].n_ports; k++)
+		assert_true(ibex_conf_port_add(c, f.nodes[node].port[k].name,
+					       "") >= 0);
+	assert_int_equal(ibex_conf_parse_string(c, "aggregation pool 1M\n",
+						"t", err, sizeof(err)), 0);
+	if (ibex_conf_parse_string(c, buf, "t", err, sizeof(err)) != 0 ||
+	    ibex_conf_finish(c, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(c->nb_agg_jobs, 2);
+	free(buf);
+	node = ibex_fabric_node_find(&f, "spine0");
+	m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	assert_int_equal(ibex_fabric_agg_render(&f, r, &pl, node, 512, m), 1);
+	assert_int_equal(fclose(m), 0);
+	assert_non_null(strstr(buf, "aggregation job 1 children "));
+	assert_non_null(strstr(buf, " parent root slots 64"));
+	free(buf);
+	free(c);
+	ibex_fabric_agg_plan_free(&pl);
+	jobs_free(r, 2);
 	ibex_fabric_free(&f);
 }
 
@@ -353,6 +410,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaf_spine),
+		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_fattree),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_bad_requests),
