@@ -18,6 +18,7 @@
 #include "ibex_ctl.h"
 #include "ibex_dp.h"
 #include "ibex_fabric.h"
+#include "ibex_fabric_agg.h"
 #include "ibex_fabric_report.h"
 #include "ibex_gen_limits.h"
 
@@ -85,6 +86,16 @@ struct fabric {
 	/** --switch-latency: added to the delay of every wire a switch
 	 * sends on, picoseconds (0: none). */
 	uint64_t switch_latency_ps;
+	/** --agg: in-network aggregation jobs, the trees the fabric manager
+	 * plans for them (docs/aggregation.md), each switch's part of them
+	 * given to it as `aggregation` statements; agg_capacity slots a
+	 * switch, agg_elements elements a packet. */
+	const struct ibex_fabric_agg_req *agg_req;
+	uint32_t n_agg;
+	uint32_t agg_capacity;
+	uint16_t agg_elements;
+	struct ibex_fabric_agg_plan agg_plan;
+	bool agg_planned;
 };
 
 /** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */

@@ -131,6 +131,60 @@ switch_conf_ports(struct fabric_switch *s, const struct ibex_fabric *t,
 	return 0;
 }
 
+/* The switch's part of the aggregation trees (--agg): its jobs, and a
+ * pool that holds them on every worker. */
+static int
+switch_conf_agg(struct fabric *f, struct fabric_switch *s, uint16_t nb_workers,
+		char *err, size_t errlen)
+{
+	char origin[IBEX_FABRIC_PATH_LEN + IBEX_FABRIC_NAME_LEN + 32];
+	char *text = NULL, line[64];
+	size_t len = 0;
+	FILE *m;
+	uint64_t most = 0;
+	uint16_t w, j;
+	int ret;
+
+	if (!f->agg_planned)
+		return 0;
+	m = open_memstream(&text, &len);
+	if (m == NULL)
+		return -ENOMEM;
+	ret = ibex_fabric_agg_render(&f->topo, f->agg_req, &f->agg_plan,
+				     s->node, f->agg_elements, m);
+	if (fclose(m) != 0 && ret >= 0)
+		ret = -EIO;
+	snprintf(origin, sizeof(origin), "%s (aggregation of %s)",
+		 f->topo.origin, s->name);
+	if (ret > 0)
+		ret = ibex_conf_parse_string(s->conf, text, origin, err,
+					     errlen);
+	free(text);
+	if (ret < 0 || s->conf->nb_agg_jobs == 0)
+		return ret < 0 ? ret : 0;
+	/* The fullest worker's share, rounded up to 64 KiB. */
+	for (w = 0; w < nb_workers; w++) {
+		uint64_t sum = 0;
+
+		for (j = 0; j < s->conf->nb_agg_jobs; j++) {
+			const struct ibex_conf_agg_job *c = &s->conf->agg_jobs[j];
+			struct ibex_agg_job_conf jc = {
+				.job = c->id, .n_slots = c->slots,
+				.n_children = c->n_children,
+				.max_elems = c->elements,
+			};
+
+			sum += ibex_agg_job_bytes(&jc, w, nb_workers);
+		}
+		most = RTE_MAX(most, sum);
+	}
+	if (s->conf->agg_pool_bytes >= most)
+		return 0;
+	snprintf(line, sizeof(line), "aggregation pool %" PRIu64,
+		 RTE_ALIGN_CEIL(most, (uint64_t)64 << 10));
+	return ibex_conf_parse_string(s->conf, line, origin, err, errlen);
+}
+
 /* One statement of --fc, parsed as a configuration line. */
 static int
 fc_line(struct ibex_conf *c, const char *origin, char *err, size_t errlen,
@@ -398,6 +452,8 @@ switch_conf(struct fabric *f, unsigned int i, uint16_t nb_workers, char *err,
 		ret = switch_conf_fc(f, s, err, errlen);
 	if (ret == 0)
 		ret = switch_conf_ecmp(f, s, err, errlen);
+	if (ret == 0)
+		ret = switch_conf_agg(f, s, nb_workers, err, errlen);
 	if (ret < 0)
 		return ret;
 	/* A fabric switch learns at most the ranks' MACs (the routes made
@@ -444,6 +500,37 @@ buffer_grown_note(const struct fabric *f)
 static int links_llr_check(const struct fabric *f, char *err,
 			   size_t errlen);
 
+/* --agg: plan the trees; a job no tree holds runs as a ring, said once. */
+static int
+fabric_agg_plan(struct fabric *f, char *err, size_t errlen)
+{
+	uint32_t i;
+	int ret;
+
+	if (f->n_agg == 0)
+		return 0;
+	ret = ibex_fabric_agg_plan(&f->topo, f->agg_req, f->n_agg,
+				   f->agg_capacity, &f->agg_plan, err, errlen);
+	if (ret < 0)
+		return ret;
+	f->agg_planned = true;
+	for (i = 0; i < f->n_agg; i++) {
+		const struct ibex_fabric_agg_tree *t = &f->agg_plan.tree[i];
+
+		if (t->refused)
+			fprintf(stderr, "ibex-fabric: --agg %s: refused, runs "
+				"as a ring: %s\n", f->agg_req[i].name, t->why);
+		else
+			fprintf(stderr, "ibex-fabric: --agg %s (job %u): root "
+				"%s, %u level%s, %u switch%s\n",
+				f->agg_req[i].name, f->agg_req[i].id,
+				f->topo.nodes[t->sw[0].node].name, t->depth,
+				t->depth > 1 ? "s" : "", t->n_sw,
+				t->n_sw > 1 ? "es" : "");
+	}
+	return 0;
+}
+
 int
 fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 	    char *err, size_t errlen)
@@ -485,6 +572,9 @@ fabric_load(struct fabric *f, const char *path, uint16_t nb_workers,
 		return -ENOMEM;
 	}
 	f->n_sw = f->routes.n_switches;
+	ret = fabric_agg_plan(f, err, errlen);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < f->n_sw; i++) {
 		ret = switch_conf(f, i, nb_workers, err, errlen);
 		if (ret < 0)
@@ -754,6 +844,9 @@ fabric_free(struct fabric *f)
 		ibex_dp_destroy(f->ctl[i].dp);
 		free(f->sw[i].conf);
 	}
+	if (f->agg_planned)
+		ibex_fabric_agg_plan_free(&f->agg_plan);
+	f->agg_planned = false;
 	/* The ranks' ends (the switches closed theirs). */
 	for (l = 0; f->links_made && l < f->topo.n_links; l++) {
 		unsigned int e;

@@ -73,7 +73,34 @@ struct app_opts {
 	bool virtual_clock;      /* --clock virtual */
 	uint64_t switch_latency_ps; /* --switch-latency */
 	uint32_t model_parts;    /* --model-partitions, 0: none */
+	uint32_t agg_capacity;   /* --agg-capacity */
+	uint32_t agg_elements;   /* --agg-elements */
 };
+
+/* --agg: the jobs (their ranks allocated, freed at exit). */
+static struct ibex_fabric_agg_req agg_req[IBEX_FABRIC_AGG_MAX_JOBS];
+static uint32_t n_agg;
+
+#define AGG_CAPACITY_DEF 4096
+
+/* What --agg gives the fabric. */
+static void
+agg_opts(struct fabric *f, const struct app_opts *o)
+{
+	f->agg_req = agg_req;
+	f->n_agg = n_agg;
+	f->agg_capacity = o->agg_capacity != 0 ? o->agg_capacity :
+			  AGG_CAPACITY_DEF;
+	f->agg_elements = (uint16_t)(o->agg_elements != 0 ? o->agg_elements :
+				     IBEX_CONF_AGG_ELEMENTS);
+}
+
+static void
+agg_req_free(void)
+{
+	while (n_agg > 0)
+		free(agg_req[--n_agg].ranks);
+}
 
 /* --model-partitions: the split the run is measured against. */
 static struct ibex_fabric_partition model_part;
@@ -98,6 +125,13 @@ usage(const char *prog)
 	       "                       links' MACs obey it; cbfc: UEC CBFC\n"
 	       "                       everywhere, the ranks speak it too)\n"
 	       "  --lossless-vl V      with --fc: the lossless lane (3)\n"
+	       "  --agg NAME:ID:RANKS[:SLOTS]  an in-network aggregation job\n"
+	       "                       (repeatable): the fabric manager plans its\n"
+	       "                       tree and gives each switch its part, or\n"
+	       "                       says why it runs as a ring\n"
+	       "                       (docs/aggregation.md)\n"
+	       "  --agg-capacity N     slots of each switch's pool (4096)\n"
+	       "  --agg-elements N     elements a packet (256)\n"
 	       "  --pfc-reaction-us N  with --fc: every PFC port's reaction time, so\n"
 	       "                       its headroom covers a worker that is away for\n"
 	       "                       N us (the lcores are shared; docs/fabric.md)\n"
@@ -206,6 +240,9 @@ parse_args(int argc, char **argv, struct app_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "check", no_argument, NULL, 'k' },
+		{ "agg", required_argument, NULL, 'A' },
+		{ "agg-capacity", required_argument, NULL, 'c' },
+		{ "agg-elements", required_argument, NULL, 'e' },
 		{ "summary", no_argument, NULL, 'm' },
 		{ "fc", required_argument, NULL, 'f' },
 		{ "lossless-vl", required_argument, NULL, 'v' },
@@ -238,6 +275,31 @@ parse_args(int argc, char **argv, struct app_opts *o)
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'k': o->check_only = true; break;
+		case 'A': {
+			char e[256];
+
+			if (n_agg >= IBEX_FABRIC_AGG_MAX_JOBS) {
+				fprintf(stderr, "ibex-fabric: --agg: at most "
+					"%d jobs\n", IBEX_FABRIC_AGG_MAX_JOBS);
+				return -EINVAL;
+			}
+			if (ibex_fabric_agg_req_parse(optarg, &agg_req[n_agg],
+						      e, sizeof(e)) != 0) {
+				fprintf(stderr, "ibex-fabric: --agg %s: %s\n",
+					optarg, e);
+				return -EINVAL;
+			}
+			n_agg++;
+			break;
+		}
+		case 'c':
+			ret = parse_uint("agg-capacity", optarg, 1,
+					 IBEX_AGG_MAX_SLOTS, "", &o->agg_capacity);
+			break;
+		case 'e':
+			ret = parse_uint("agg-elements", optarg, 1,
+					 IBEX_AGG_MAX_ELEMS, "", &o->agg_elements);
+			break;
 		case 'm': o->summary = true; break;
 		case 'f':
 			if (strcmp(optarg, "none") != 0 &&
@@ -421,6 +483,7 @@ check_only(int argc, char **argv)
 		f->ecmp = o.ecmp;
 		f->routing = o.routing;
 		f->kind_map = o.kind_map;
+		agg_opts(f, &o);
 		if (fabric_load(f, o.topology, 1, err, sizeof(err)) < 0 ||
 		    ranks_flow_control(f, err, sizeof(err)) < 0) {
 			fprintf(stderr, "ibex-fabric: %s\n", err);
@@ -435,6 +498,7 @@ check_only(int argc, char **argv)
 	ibex_gen_builtin_free(gen);
 	gen = NULL;
 	free(f);
+	agg_req_free();
 	return ret;
 }
 
@@ -718,6 +782,7 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	f->kind_map = o->kind_map;
 	f->virtual_clock = o->virtual_clock;
 	f->switch_latency_ps = o->switch_latency_ps;
+	agg_opts(f, o);
 	ret = fabric_load(f, o->topology, nb_switch_workers(), err, errlen);
 	if (ret < 0)
 		return ret;
@@ -891,6 +956,7 @@ out:
 	free(f);
 	free(meta);
 	free(cmdline);
+	agg_req_free();
 	rte_eal_cleanup();
 	return ret;
 }
