@@ -273,6 +273,19 @@ status_is 2 "ibex-topo agg: a bad job" "$topoprog" agg "$tmp/x.yaml" --job a:1:0
 grep -q "job a: rank 16: the fabric has ranks 0..15" "$tmp/out" || { cat "$tmp/out"; fail "ibex-topo agg: rank not named"; }
 status_is 2 "ibex-topo agg: no job" "$topoprog" agg "$tmp/x.yaml"
 status_is 1 "ibex-topo agg: missing file" "$topoprog" agg "$tmp/none.yaml" --job a:1:0
+# ibex-fabric --agg: the same plan, given to the switches and validated
+status_is 0 "ibex-fabric --agg" "$fabric" -- --check "$tmp/x.yaml" \
+	--agg a:1:0-15 --agg b:2:0-15:200 --agg-capacity 256
+grep -q "^ibex-fabric: --agg a (job 1): root core0, 3 levels, 13 switches" "$tmp/out" &&
+	grep -q "^ibex-fabric: --agg b: refused, runs as a ring" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "ibex-fabric --agg: not the plan"; }
+# (a job beyond the fabric is found with the topology, as its other
+# errors: 1; ibex-topo agg says 2, its whole input being the command)
+status_is 1 "ibex-fabric --agg: a job beyond the fabric" "$fabric" -- \
+	--check "$tmp/x.yaml" --agg a:1:0-16
+grep -q "job a: rank 16: the fabric has ranks 0..15" "$tmp/out" || { cat "$tmp/out"; fail "ibex-fabric --agg: rank not named"; }
+status_is 2 "ibex-fabric --agg: a bad job spec" "$fabric" -- --check "$tmp/x.yaml" \
+	--agg nonsense
 check_ok "exit status: 0 success, 1 a runtime failure, 2 a usage error, in every program"
 
 # ---- ibex-ctl --help names the program ----
