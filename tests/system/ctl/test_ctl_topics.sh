@@ -52,6 +52,8 @@ ecmp grp ports p1,p2
 fdb learning off
 fdb static 02:00:00:00:0a:01 port p1
 fdb static 02:00:00:00:0a:02 ecmp grp
+aggregation pool 1M
+aggregation job 3 children p0,p1 parent p3 up-child 2 slots 16
 CONF
 metrics=()
 mport=""
