@@ -96,7 +96,16 @@ struct fabric {
 	uint16_t agg_elements;
 	struct ibex_fabric_agg_plan agg_plan;
 	bool agg_planned;
+	/** The first job's child index of each rank (the generator's inc
+	 * ranks), [routes.n_ranks]; NULL without --agg. */
+	uint16_t *agg_child;
 };
+
+/** The generator's part of the first --agg job: each rank's child index
+ * at its leaf. @return 0 (nothing without --agg), or -EINVAL when the
+ * job was refused or does not hold every rank (the generator's ranks
+ * are the topology's). */
+int fabric_agg_children(struct fabric *f, char *err, size_t errlen);
 
 /** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */
 void fabric_link_dev(uint32_t l, unsigned int end, char *buf, size_t len);

@@ -500,6 +500,34 @@ buffer_grown_note(const struct fabric *f)
 static int links_llr_check(const struct fabric *f, char *err,
 			   size_t errlen);
 
+int
+fabric_agg_children(struct fabric *f, char *err, size_t errlen)
+{
+	const struct ibex_fabric_agg_tree *t;
+	uint32_t i, k, n = f->routes.n_ranks;
+	int rk;
+
+	if (!f->agg_planned || f->n_agg == 0)
+		return 0;
+	t = &f->agg_plan.tree[0];
+	if (t->refused || f->agg_req[0].n_ranks != n) {
+		snprintf(err, errlen, "--gen --engine inc: its ranks take part "
+			 "in the first --agg job, %s, which %s", f->agg_req[0].name,
+			 t->refused ? "has no tree" : "does not hold every rank");
+		return -EINVAL;
+	}
+	f->agg_child = calloc(n + 1, sizeof(*f->agg_child));
+	if (f->agg_child == NULL)
+		return -ENOMEM;
+	for (i = 0; i < t->n_sw; i++)
+		for (k = 0; k < t->sw[i].n_children; k++) {
+			rk = rank_of(f, t->sw[i].child_node[k]);
+			if (rk >= 0)
+				f->agg_child[rk] = (uint16_t)k;
+		}
+	return 0;
+}
+
 /* --agg: plan the trees; a job no tree holds runs as a ring, said once. */
 static int
 fabric_agg_plan(struct fabric *f, char *err, size_t errlen)
@@ -847,6 +875,8 @@ fabric_free(struct fabric *f)
 	if (f->agg_planned)
 		ibex_fabric_agg_plan_free(&f->agg_plan);
 	f->agg_planned = false;
+	free(f->agg_child);
+	f->agg_child = NULL;
 	/* The ranks' ends (the switches closed theirs). */
 	for (l = 0; f->links_made && l < f->topo.n_links; l++) {
 		unsigned int e;

@@ -824,6 +824,13 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	ret = ibex_gen_builtin_use_ports(gen, f->rank_port, f->routes.n_ranks,
 					 (const uint8_t (*)[6])f->rank_mac,
 					 err, errlen);
+	if (ret == 0 && f->n_agg != 0 && ibex_gen_builtin_is_inc(gen)) {
+		ret = fabric_agg_children(f, err, errlen);
+		if (ret == 0)
+			ibex_gen_builtin_set_agg(gen, f->agg_req[0].id,
+						 f->agg_req[0].n_slots,
+						 f->agg_elements, f->agg_child);
+	}
 	if (ret == 0) {
 		/* A rank's MAC may hold frames for a whole pause (65535
 		 * quanta of 512 bit times at the slowest link's rate):

@@ -299,6 +299,23 @@ ibex_gen_builtin_progress(const struct ibex_gen_builtin *g)
 	return g->run != NULL ? ibex_gen_run_progress(g->run) : -1;
 }
 
+bool
+ibex_gen_builtin_is_inc(const struct ibex_gen_builtin *g)
+{
+	return g->opts.engine->inc;
+}
+
+void
+ibex_gen_builtin_set_agg(struct ibex_gen_builtin *g, uint32_t job,
+			 uint32_t slots, uint32_t elements,
+			 const uint16_t *child)
+{
+	g->opts.agg_job = job;
+	g->opts.agg_slots = slots;
+	g->opts.agg_elements = elements;
+	g->opts.agg_child = child;
+}
+
 void
 ibex_gen_builtin_set_no_hello(struct ibex_gen_builtin *g)
 {

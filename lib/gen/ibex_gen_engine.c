@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ibex_gen_engine.h"
+#include "ibex_gen_inc.h"
 
 const struct ibex_gen_engine ibex_gen_engine_ring = {
 	.name = "ring", .coll = &ibex_coll_ring,
@@ -22,6 +23,11 @@ const struct ibex_gen_engine ibex_gen_engine_alltoall = {
 	.name = "alltoall", .coll = &ibex_coll_alltoall,
 	.help = "every rank sends S/n to every other rank",
 };
+const struct ibex_gen_engine ibex_gen_engine_inc = {
+	.name = "inc", .coll = &ibex_coll_inc, .inc = true,
+	.help = "in-network all-reduce: each rank's vector once up the\n"
+		"switches' aggregation tree (docs/aggregation.md)",
+};
 const struct ibex_gen_engine ibex_gen_engine_rate = {
 	.name = "rate", .coll = NULL,
 	.help = "open loop: paced frames, rank r -> r+1 or the --flow list",
@@ -29,7 +35,8 @@ const struct ibex_gen_engine ibex_gen_engine_rate = {
 
 const struct ibex_gen_engine *const ibex_gen_engines[] = {
 	&ibex_gen_engine_ring, &ibex_gen_engine_hd, &ibex_gen_engine_incast,
-	&ibex_gen_engine_alltoall, &ibex_gen_engine_rate, NULL,
+	&ibex_gen_engine_alltoall, &ibex_gen_engine_inc, &ibex_gen_engine_rate,
+	NULL,
 };
 
 const struct ibex_gen_engine *

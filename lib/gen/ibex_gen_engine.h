@@ -20,12 +20,16 @@ struct ibex_gen_engine {
 	const char *name;
 	const char *help;                  /**< one line for the usage */
 	const struct ibex_coll_algo *coll; /**< NULL: the open-loop rate engine */
+	/** In-network all-reduce (lib/gen/ibex_gen_inc.h): coll only
+	 * describes its schedule to the tables and reports. */
+	bool inc;
 };
 
 extern const struct ibex_gen_engine ibex_gen_engine_ring;
 extern const struct ibex_gen_engine ibex_gen_engine_hd;
 extern const struct ibex_gen_engine ibex_gen_engine_incast;
 extern const struct ibex_gen_engine ibex_gen_engine_alltoall;
+extern const struct ibex_gen_engine ibex_gen_engine_inc;
 /** Open loop: paced frames, rank r -> r+1 or the --flow list. */
 extern const struct ibex_gen_engine ibex_gen_engine_rate;
 

@@ -24,6 +24,9 @@ struct ibex_inc_slot {
 	uint8_t state;        /* enum slot_state */
 	uint32_t use;         /* chunk use * slots + k of this iteration */
 	uint32_t seq;         /* the switch's use number of that chunk */
+	uint32_t next_seq;    /* the use number the slot takes next: uses go
+				 on across iterations and message sizes, as
+				 the switch's slot counts them */
 	uint64_t sent_at;
 };
 
@@ -76,14 +79,6 @@ int64_t
 ibex_inc_expected(const struct ibex_inc *x, uint32_t iter, uint64_t e)
 {
 	return (int64_t)x->cfg.nranks * f_of(x, iter, e) + x->g_sum;
-}
-
-/* Uses slot @p k has in an iteration. */
-static uint32_t
-slot_uses(const struct ibex_inc *x, uint32_t k)
-{
-	return k < x->nchunks ? (x->nchunks - k + x->cfg.slots - 1) /
-				x->cfg.slots : 0;
 }
 
 static struct ibex_inc_slot *
@@ -149,6 +144,24 @@ ibex_inc_init(struct ibex_inc *x, const struct ibex_inc_cfg *cfg)
 	return 0;
 }
 
+int
+ibex_inc_resize(struct ibex_inc *x, uint64_t elems, uint64_t seed)
+{
+	struct ibex_inc_cfg c = x->cfg;
+	uint16_t r;
+
+	c.elems = elems;
+	if (cfg_check(&c) != 0)
+		return -EINVAL;
+	x->cfg.elems = elems;
+	x->cfg.seed = seed;
+	x->nchunks = (uint32_t)((elems + c.chunk - 1) / c.chunk);
+	x->g_sum = 0;
+	for (r = 0; r < x->cfg.nranks; r++)
+		x->g_sum += g_of(x, r);
+	return 0;
+}
+
 void
 ibex_inc_fini(struct ibex_inc *x)
 {
@@ -165,9 +178,10 @@ ibex_inc_fini(struct ibex_inc *x)
 void
 ibex_inc_start(struct ibex_inc *x, uint64_t now)
 {
-	uint32_t i = x->iter++, k;
+	uint32_t k;
 	uint16_t r;
 
+	x->iter++;
 	x->t0 = now;
 	x->ndone = 0;
 	for (r = 0; r < x->cfg.nranks; r++) {
@@ -182,7 +196,7 @@ ibex_inc_start(struct ibex_inc *x, uint64_t now)
 			struct ibex_inc_slot *s = slot_of(x, r, k);
 
 			s->use = 0;
-			s->seq = i * slot_uses(x, k);
+			s->seq = s->next_seq;
 			s->state = k < x->nchunks ? SLOT_SEND : SLOT_IDLE;
 			if (s->state == SLOT_SEND)
 				push(x, r, k);
@@ -346,6 +360,7 @@ advance(struct ibex_inc *x, uint16_t r, uint32_t k, uint64_t now)
 		return;
 	}
 	s->state = SLOT_DONE;
+	s->next_seq = s->seq + 1;
 	if (++rk->done_slots == (x->nchunks < x->cfg.slots ? x->nchunks :
 				 x->cfg.slots)) {
 		rk->done_at = now;
@@ -424,3 +439,49 @@ ibex_inc_stats(const struct ibex_inc *x, uint16_t r)
 {
 	return &x->rank[r].st;
 }
+
+/* ---- the schedule, for the generator's tables and reports ---- */
+
+static unsigned int
+inc_nsteps(unsigned int n)
+{
+	(void)n;
+	return 1;
+}
+
+/* One transfer a rank: its vector, to the switch. The tables list rank
+ * pairs: the next rank stands for the switch (no frame goes to it). */
+static unsigned int
+inc_sends(const struct ibex_coll_cfg *cfg, unsigned int r, unsigned int s,
+	  unsigned int i, uint64_t msg, uint16_t *peer, uint64_t *bytes)
+{
+	(void)s;
+	if (i != 0)
+		return 1;
+	*peer = (uint16_t)((r + 1) % cfg->nranks);
+	*bytes = msg;
+	return 1;
+}
+
+static uint64_t
+inc_recv_bytes(const struct ibex_coll_cfg *cfg, unsigned int r,
+	       unsigned int s, uint64_t msg)
+{
+	(void)cfg;
+	(void)r;
+	(void)s;
+	return msg;
+}
+
+/* NCCL's all-reduce bus bandwidth, whatever moves the bytes. */
+static double
+inc_busbw(unsigned int n)
+{
+	return 2.0 * (n - 1) / n;
+}
+
+const struct ibex_coll_algo ibex_coll_inc = {
+	.name = "inc", .nsteps = inc_nsteps, .sends = inc_sends,
+	.recv_bytes = inc_recv_bytes, .busbw_factor = inc_busbw,
+	.whole_msg = true,
+};

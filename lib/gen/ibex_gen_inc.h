@@ -30,6 +30,12 @@
 #include <stdint.h>
 
 #include "ibex_agg_proto.h"
+#include "ibex_gen_coll.h"
+
+/** The schedule as the generator's tables and reports see it: one step,
+ * each rank's S bytes out and S back, busbw as NCCL's all-reduce
+ * (2(n-1)/n). Not a collective of ibex_coll's state machine. */
+extern const struct ibex_coll_algo ibex_coll_inc;
 
 /** Most ranks an fp32 job's exact check holds for (2^24 / 1024). */
 #define IBEX_INC_MAX_RANKS 16384
@@ -92,6 +98,12 @@ struct ibex_inc {
  * @return 0, -EINVAL (a bad cfg) or -ENOMEM. */
 int ibex_inc_init(struct ibex_inc *x, const struct ibex_inc_cfg *cfg);
 void ibex_inc_fini(struct ibex_inc *x);
+
+/** A new message of @p elems elements and values of @p seed, between
+ * iterations: the slots' use numbers go on, as the switches' do (a job
+ * that started again at 0 would meet slots holding later uses).
+ * @return 0, or -EINVAL (the cfg would be refused). */
+int ibex_inc_resize(struct ibex_inc *x, uint64_t elems, uint64_t seed);
 
 /** Start the next iteration at @p now: each rank has its first chunks
  * (one a slot) to send. */

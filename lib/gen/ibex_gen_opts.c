@@ -15,6 +15,7 @@
 
 #include "ibex_cbfc.h"
 #include "ibex_gen_engine.h"
+#include "ibex_gen_inc.h"
 #include "ibex_gen_opts.h"
 #include "ibex_gen_slots.h"
 #include "ibex_time.h"
@@ -38,6 +39,9 @@ ibex_gen_opts_default(struct ibex_gen_opts *o)
 	o->frame_size = 128;
 	o->mtu = 1514;
 	o->qps = 1;
+	o->agg_job = 1;
+	o->agg_slots = 64;
+	o->agg_elements = 256;
 	o->frame.vlan = -1;
 	o->frame.ecn = IBEX_ECN_ECT0;
 	o->link_mbps = 100000;
@@ -595,6 +599,19 @@ static const struct gen_opt gen_opts[] = {
 	  .help = "send a frame again when it has not arrived US\n"
 		  "microseconds after it was sent, as a RoCE NIC's ACK\n"
 		  "timeout (default off: a lost frame stays lost)" },
+	{ .name = "agg-job", .arg = "ID", .parse = p_uint, OFF(agg_job),
+	  .max = UINT32_MAX,
+	  .help = "inc: the aggregation job id the switches run (default 1)" },
+	{ .name = "agg-slots", .arg = "N", .parse = p_uint, OFF(agg_slots),
+	  .min = 1, .max = IBEX_AGG_MAX_SLOTS,
+	  .help = "inc: the job's slots at the switches, a rank's chunks\n"
+		  "in flight (default 64)" },
+	{ .name = "agg-elements", .arg = "N", .parse = p_uint,
+	  OFF(agg_elements), .min = 1, .max = IBEX_AGG_MAX_ELEMS,
+	  .help = "inc: elements a packet (default 256, at most the\n"
+		  "switches' `elements`)" },
+	{ .name = "agg-int", .parse = p_flag, OFF(agg_int32),
+	  .help = "inc: sum int32 elements (default fp32)" },
 	{ SEC("reports:"),
 	  .name = "json", .arg = "FILE", .parse = p_str, OFF(json),
 	  .help = "the whole report as JSON (docs/results.md)" },
@@ -948,6 +965,23 @@ ibex_gen_opts_check(const struct ibex_gen_opts *o, char *err, size_t len)
 			 o->nranks, o->engine->coll->nsteps(o->nranks),
 			 o->nranks, IBEX_COLL_MAX_CELLS);
 		return -EINVAL;
+	}
+	if (o->engine->inc) {
+		uint32_t frame = IBEX_ETHER_HDR_LEN +
+				 (o->frame.vlan >= 0 ? IBEX_VLAN_HDR_LEN : 0) +
+				 20 + 8 + ibex_agg_pkt_len(o->agg_elements);
+
+		if (frame > o->mtu) {
+			snprintf(err, len, "--agg-elements %u: a packet takes "
+				 "%u bytes, more than --mtu %u", o->agg_elements,
+				 frame, o->mtu);
+			return -EINVAL;
+		}
+		if (o->nranks > IBEX_INC_MAX_RANKS) {
+			snprintf(err, len, "--engine inc: at most %u ranks",
+				 IBEX_INC_MAX_RANKS);
+			return -EINVAL;
+		}
 	}
 	if (o->root >= o->nranks) {
 		snprintf(err, len, "--root %u: only %u ranks", o->root, o->nranks);

@@ -106,6 +106,15 @@ struct ibex_gen_opts {
 	double rto_us;           /**< --rto: a frame not received this long
 				      after it was sent is sent again (0: off,
 				      a loss stays lost) */
+	/* --engine inc (docs/aggregation.md): the switches' job */
+	uint32_t agg_job;        /**< --agg-job: its id (1) */
+	uint32_t agg_slots;      /**< --agg-slots: its slots (64) */
+	uint32_t agg_elements;   /**< --agg-elements: a packet's (256) */
+	bool agg_int32;          /**< --agg-int: int32, not fp32 */
+	/** Each rank's child index at its switch (the topology's: set by
+	 * ibex-fabric from its plan); NULL: rank r is child r, as on one
+	 * switch. */
+	const uint16_t *agg_child;
 	uint32_t timeout_ms;     /**< an iteration that takes longer fails */
 	uint32_t fail_stop;      /**< a sweep stops after this many failed
 				      iterations in a row with no frame

@@ -22,6 +22,7 @@
 #include "ibex_json.h"
 #include "ibex_gen_meas.h"
 #include "ibex_gen_report.h"
+#include "ibex_gen_inc.h"
 #include "ibex_gen_search.h"
 
 /* What kind of run a report is of, chosen once (ibex_gen_report_init()):
@@ -219,6 +220,35 @@ ibex_gen_report_iter(struct ibex_gen_report *rep, unsigned int si,
 		s->step_ns[st] += to_ns(rep, c->step_max[st] - c->t0);
 	for (r = 0; r < c->cfg.nranks && r < rep->opts->nranks; r++)
 		s->rank_ns[r] += to_ns(rep, c->rank[r].done_at - c->t0);
+}
+
+void
+ibex_gen_report_iter_inc(struct ibex_gen_report *rep, unsigned int si,
+			 const struct ibex_inc *x)
+{
+	struct ibex_gen_size_res *s = &rep->size[si];
+	uint64_t last = x->t0, done, idle = 0;
+	uint16_t r;
+
+	if (s->iters >= rep->opts->iters)
+		return;
+	for (r = 0; r < x->cfg.nranks; r++) {
+		ibex_inc_rank_done(x, r, &done);
+		if (done > last)
+			last = done;
+		if (r < rep->opts->nranks)
+			s->rank_ns[r] += to_ns(rep, done - x->t0);
+	}
+	/* idle: each rank waiting for the last one's results */
+	for (r = 0; r < x->cfg.nranks; r++) {
+		ibex_inc_rank_done(x, r, &done);
+		idle += last - done;
+	}
+	s->ct[s->iters++] = (uint64_t)to_ns(rep, last - x->t0);
+	s->idle_ns += (uint64_t)to_ns(rep, idle);
+	s->tx_bytes_rank = x->cfg.elems * 4;
+	if (rep->nsteps_max > 0)
+		s->step_ns[0] += to_ns(rep, last - x->t0);
 }
 
 static int
@@ -740,6 +770,16 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 		rep->credit_rx, rep->credit_tx, rep->credit_stalls);
 	if (o->fc == IBEX_GEN_FC_CBFC)
 		cbfc_print(f, &rep->cbfc);
+	if (o->engine->inc)
+		fprintf(f, "# inc: job %u, %u slots, %u elements a packet, %s; "
+			"contributions sent %" PRIu64 " (again %" PRIu64 "), "
+			"results %" PRIu64 " (every element checked: %" PRIu64
+			" wrong in %" PRIu64 "), held already %" PRIu64
+			", refused %" PRIu64 "\n", o->agg_job, o->agg_slots,
+			o->agg_elements, o->agg_int32 ? "int32" : "fp32",
+			rep->inc.sent, rep->inc.resent, rep->inc.results,
+			rep->inc.elems_wrong, rep->inc.wrong, rep->inc.stale,
+			rep->inc.bad);
 	if (o->dcqcn)
 		fprintf(f, "# DCQCN: rate cuts %" PRIu64 ", lowest rate %.3f Gb/s\n",
 			rep->dcqcn_cuts, rep->dcqcn_min_rate * 8 / 1e9);
@@ -962,6 +1002,16 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		rep->elapsed_s, o->rate_pps,
 		rep->elapsed_s > 0 ? m->tx_frames / rep->elapsed_s : 0,
 		rep->pacer_resync, rep->pacer_lost_s);
+	if (o->engine->inc)
+		fprintf(f, "  \"inc\": {\"job\": %u, \"slots\": %u, "
+			"\"elements\": %u, \"type\": \"%s\", \"sent\": %" PRIu64
+			", \"resent\": %" PRIu64 ", \"results\": %" PRIu64
+			", \"wrong\": %" PRIu64 ", \"elems_wrong\": %" PRIu64
+			", \"stale\": %" PRIu64 ", \"bad\": %" PRIu64 "},\n",
+			o->agg_job, o->agg_slots, o->agg_elements,
+			o->agg_int32 ? "int32" : "fp32", rep->inc.sent,
+			rep->inc.resent, rep->inc.results, rep->inc.wrong,
+			rep->inc.elems_wrong, rep->inc.stale, rep->inc.bad);
 	fprintf(f, "  \"tx_dropped\": %" PRIu64 ",\n  \"stale_rx\": %" PRIu64
 		",\n  \"flows\": [", rep->tx_dropped, rep->stale_rx);
 	for (i = 0; i < rep->nrflows; i++) {

@@ -60,6 +60,7 @@ struct ibex_gen_size_res {
 };
 
 struct ibex_gen_report_kind;
+struct ibex_inc;
 
 /** --fc cbfc: the ranks' ports' CBFC counters, summed (SAI's names,
  * struct ibex_cbfc_stats), and the generator's own. */
@@ -78,6 +79,18 @@ struct ibex_gen_cbfc_figs {
 	uint64_t tx_failed;        /**< CBFC frames the pool or the port
 				        refused (their messages are in
 				        the _tx counts) */
+};
+
+/** --engine inc: what the ranks of the in-network all-reduce saw, summed
+ * over them (struct ibex_inc_rank_stats). */
+struct ibex_gen_inc_figs {
+	uint64_t sent;           /**< contributions, first time */
+	uint64_t resent;         /**< sent again after --rto */
+	uint64_t results;        /**< results taken, every element checked */
+	uint64_t wrong;          /**< results with a wrong element */
+	uint64_t elems_wrong;    /**< elements that were not the sum */
+	uint64_t stale;          /**< results held already */
+	uint64_t bad;            /**< refused: not this job's or window's */
 };
 
 /** The whole report. */
@@ -113,6 +126,7 @@ struct ibex_gen_report {
 	uint64_t credit_tx;
 	uint64_t credit_stalls;
 	struct ibex_gen_cbfc_figs cbfc; /**< --fc cbfc */
+	struct ibex_gen_inc_figs inc;   /**< --engine inc */
 	uint64_t tx_full;        /**< TX bursts the port did not take whole */
 	uint64_t dcqcn_cuts;
 	double dcqcn_min_rate;   /**< lowest current rate seen (bytes/s) */
@@ -177,6 +191,10 @@ void ibex_gen_report_free(struct ibex_gen_report *rep);
 /** Record one finished measured iteration of size slot @p si. */
 void ibex_gen_report_iter(struct ibex_gen_report *rep, unsigned int si,
 			  const struct ibex_coll *c);
+
+/** The same for --engine inc: from its ranks' completion times. */
+void ibex_gen_report_iter_inc(struct ibex_gen_report *rep, unsigned int si,
+			      const struct ibex_inc *x);
 
 /** Exact quantile of a size's completion times (ns). */
 uint64_t ibex_gen_ct_quantile(const struct ibex_gen_size_res *s, double q);

@@ -38,6 +38,7 @@
 #include "ibex_gen_inflight.h"
 #include "ibex_gen_engine.h"
 #include "ibex_gen_frame.h"
+#include "ibex_gen_inc.h"
 #include "ibex_gen_meas.h"
 #include "ibex_gen_opts.h"
 #include "ibex_gen_pace.h"
@@ -204,6 +205,10 @@ struct ibex_gen_run {
 	struct ibex_hist *lat_size;      /**< per message size (sweeps) */
 	struct ibex_gen_report rep;
 	struct ibex_coll *coll;
+	/* --engine inc: its ranks (lib/gen/ibex_gen_inc.h), and the
+	 * elements of the contribution being built */
+	struct ibex_inc *inc;
+	uint8_t inc_elems[4 * IBEX_AGG_MAX_ELEMS];
 	bool measuring;
 	/* senders */
 	struct rflow_st rf[IBEX_GEN_MAX_RFLOWS];
@@ -249,7 +254,7 @@ struct ibex_gen_run {
 	struct rte_rcu_qsbr *qsbr;
 };
 
-static const struct gen_driver coll_driver, rate_driver;
+static const struct gen_driver coll_driver, rate_driver, inc_driver;
 
 static atomic_uint pool_seq;
 
@@ -560,7 +565,8 @@ rto_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 	uint32_t len = ibex_gen_open_loop(o->engine) ? r->frame_len : o->mtu;
 	unsigned int i;
 
-	if (o->rto_us <= 0)
+	/* (inc: its ranks time their contributions out themselves) */
+	if (o->rto_us <= 0 || o->engine->inc)
 		return 0;
 	if (len < r->head_min) {
 		snprintf(err, errlen, "--rto needs frames of at least %u bytes "
@@ -792,7 +798,8 @@ ibex_gen_run_create(struct ibex_gen_run **rp, const struct ibex_gen_opts *o,
 	r->full_min = ibex_gen_frame_len(&r->tmpl[0], 0);
 	r->head_min = ibex_gen_frame_len(&r->tmpl[0], IBEX_GEN_HEAD_LEN);
 	r->frame_len = o->frame_size;
-	r->drv = ibex_gen_open_loop(o->engine) ? &rate_driver : &coll_driver;
+	r->drv = o->engine->inc ? &inc_driver :
+		 ibex_gen_open_loop(o->engine) ? &rate_driver : &coll_driver;
 	ret = r->drv->setup(r, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -881,6 +888,9 @@ ibex_gen_run_free(struct ibex_gen_run *r)
 	if (r->coll != NULL)
 		ibex_coll_fini(r->coll);
 	rte_free(r->coll);
+	if (r->inc != NULL)
+		ibex_inc_fini(r->inc);
+	free(r->inc);
 	rte_free(r->lat_size);
 	rte_free(r->rep.rflow_lat);
 	r->rep.rflow_lat = NULL;
@@ -1082,6 +1092,46 @@ rx_vl(const struct ibex_gen_run *r, const uint8_t *d, uint16_t et)
 	return dscp < RTE_DIM(r->class_vl) ? r->class_vl[dscp] : r->opts.vl;
 }
 
+/*
+ * --engine inc: a result for one of the port's ranks, UDP to port 0xBEF0
+ * (untagged or one tag, IPv4 without options), its rank by destination
+ * MAC: every element is checked (ibex_inc_rx()). Anything else is
+ * foreign.
+ */
+static void
+rx_inc(struct ibex_gen_run *r, const struct gen_port *p, const uint8_t *d,
+       uint32_t len, uint64_t now)
+{
+	uint32_t l3 = IBEX_ETHER_HDR_LEN, ulen;
+	uint16_t et = (uint16_t)(d[12] << 8 | d[13]);
+	unsigned int k;
+
+	if (et == IBEX_ETHERTYPE_VLAN && len >= IBEX_ETHER_HDR_LEN + 4) {
+		et = (uint16_t)(d[16] << 8 | d[17]);
+		l3 += IBEX_VLAN_HDR_LEN;
+	}
+	if (et != IBEX_ETHERTYPE_IPV4 || len < l3 + 28 || d[l3] != 0x45 ||
+	    d[l3 + 9] != 17 ||
+	    (uint16_t)(d[l3 + 22] << 8 | d[l3 + 23]) != IBEX_UDP_PORT_AGG)
+		goto foreign;
+	ulen = (uint32_t)(d[l3 + 24] << 8 | d[l3 + 25]);
+	if (ulen < 8 || l3 + 20 + ulen > len)
+		goto foreign;
+	for (k = 0; k < p->nranks; k++)
+		if (memcmp(d, r->rank[p->rank[k]].mac, 6) == 0)
+			break;
+	if (k == p->nranks)
+		goto foreign;
+	r->meas->rx_frames++;
+	r->meas->rx_bytes += len;
+	if (ibex_inc_rx(r->inc, p->rank[k], d + l3 + 28, ulen - 8, now) ==
+	    IBEX_INC_RX_OK)
+		r->meas->rx_payload += ulen - 8 - IBEX_AGG_HDR_LEN;
+	return;
+foreign:
+	r->meas->foreign++;
+}
+
 /* Per frame. @p open_loop is a constant in each caller, so the compiler
  * builds one copy per kind of engine and no frame asks which it is. */
 static __rte_always_inline void
@@ -1122,6 +1172,10 @@ rx_one(struct ibex_gen_run *r, struct gen_port *p, unsigned int pi,
 				    ibex_blocks(len));
 	else if (r->opts.fc == IBEX_GEN_FC_CBFC)
 		rx_cbfc_data(p, rx_vl(r, d, et), len);
+	if (r->inc != NULL) {
+		rx_inc(r, p, d, len, now);
+		return;
+	}
 	if (ibex_unlikely(!ibex_gen_trailer_get(d, len, &t))) {
 		if (rx_trimmed(r, pi, d, len, now))
 			return;
@@ -1384,8 +1438,14 @@ port_has_work(struct ibex_gen_run *r, unsigned int pi, uint64_t now_ns)
 	    !r->rx_idle(r->rx_idle_arg, pi))
 		return true;
 	for (i = 0; i < p->nranks; i++) {
-		enum ibex_coll_state st = r->coll->rank[p->rank[i]].state;
+		enum ibex_coll_state st;
 
+		if (r->inc != NULL) {
+			if (ibex_inc_next_due(r->inc, p->rank[i]) != UINT64_MAX)
+				return true;
+			continue;
+		}
+		st = r->coll->rank[p->rank[i]].state;
 		if (st == IBEX_COLL_SEND || st == IBEX_COLL_DELAYED)
 			return true;
 	}
@@ -2584,6 +2644,212 @@ coll_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 	(void)errlen;
 	return 0;
 }
+
+/* ---- --engine inc: the ranks of an in-network all-reduce ---- */
+
+/*
+ * Build rank @p src's contribution @p h (its elements in r->inc_elems) in
+ * @p m: from the rank's MAC and IPv4 address to the job's (the switch
+ * takes it whatever the destination: docs/aggregation.md), UDP to port
+ * 0xBEF0, the run's tag, DSCP and ECN. @return its length, or 0.
+ */
+static uint32_t
+inc_frame(struct ibex_gen_run *r, struct rte_mbuf *m, unsigned int src,
+	  const struct ibex_agg_hdr *h)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	const struct ibex_gen_rank *rk = &r->rank[src];
+	uint32_t l3 = IBEX_ETHER_HDR_LEN +
+		      (o->frame.vlan >= 0 ? IBEX_VLAN_HDR_LEN : 0);
+	uint32_t len = l3 + 28 + ibex_agg_pkt_len(h->count);
+	struct ibex_pkt_spec sp = {
+		.dst = { 0x02, 0, 0, 0x0e, 0xff, 0xff }, .vlan = o->frame.vlan,
+		.pcp = o->frame.pcp, .l3 = IBEX_L3_IPV4, .dscp = o->frame.dscp,
+		.ecn = o->frame.ecn, .src_ip4 = rk->ip4,
+		.dst_ip4 = 0x0a0effff, .udp = true,
+		.sport = (uint16_t)(0xc000 | (src & 0x3fff)),
+		.dport = IBEX_UDP_PORT_AGG, .frame_len = len,
+	};
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+
+	memcpy(sp.src, rk->mac, 6);
+	if (len > rte_pktmbuf_tailroom(m) ||
+	    ibex_pkt_build(d, len, &sp) != (int)len ||
+	    ibex_agg_build(d + l3 + 28, len - l3 - 28, h, r->inc_elems) !=
+	    (int)(len - l3 - 28))
+		return 0;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	return len;
+}
+
+/* The port's ranks in turn: each contribution they may send now (a new
+ * chunk, or one past its RTO), as flow control lets the port. */
+static void
+tx_inc(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
+       uint64_t now_ns)
+{
+	struct rte_mbuf *mb[BURST];
+	struct ibex_agg_hdr h;
+	unsigned int built = 0, have = 0, idle = 0, ri = p->next_rank;
+	uint32_t len, max_len = r->opts.mtu;
+
+	if (!tx_flush(r, p, now_ns) || p->nranks == 0)
+		return;
+	while (built < BURST && idle < p->nranks) {
+		unsigned int src = p->rank[ri];
+
+		if (++ri == p->nranks)
+			ri = 0;
+		if (!fc_allows(r, p, max_len, 0, now_ns) ||
+		    ibex_inc_next_due(r->inc, (uint16_t)src) > now) {
+			idle++;
+			continue;
+		}
+		if (!mb_more(r, mb, built, &have))
+			break;
+		if (!ibex_inc_next(r->inc, (uint16_t)src, now, &h,
+				   r->inc_elems)) {
+			idle++;
+			continue;
+		}
+		idle = 0;
+		len = inc_frame(r, mb[built], src, &h);
+		if (len == 0)
+			continue;
+		r->meas->tx_frames++;
+		r->meas->tx_bytes += len;
+		r->meas->tx_payload += 4u * h.count;
+		sent_frame(r, p, src, 0, len, now);
+		built++;
+	}
+	p->next_rank = (uint16_t)ri;
+	if (built < have)
+		rte_pktmbuf_free_bulk(mb + built, have - built);
+	if (built == 0)
+		return;
+	memcpy(p->pend, mb, built * sizeof(mb[0]));
+	p->npend = (uint16_t)built;
+	tx_flush(r, p, now_ns);
+}
+
+/* The report's inc counters: the ranks', summed. */
+static void
+inc_totals(struct ibex_gen_run *r)
+{
+	struct ibex_gen_inc_figs *f = &r->rep.inc;
+	uint16_t k;
+
+	memset(f, 0, sizeof(*f));
+	if (r->inc->rank == NULL)
+		return;
+	for (k = 0; k < r->inc->cfg.nranks; k++) {
+		const struct ibex_inc_rank_stats *st = ibex_inc_stats(r->inc, k);
+
+		f->sent += st->sent;
+		f->resent += st->resent;
+		f->results += st->results;
+		f->wrong += st->wrong;
+		f->elems_wrong += st->elems_wrong;
+		f->stale += st->stale;
+		f->bad += st->bad;
+	}
+}
+
+/* Size @p si's job: its ranks for that message. @return 0 or -EINVAL. */
+static int
+inc_size(struct ibex_gen_run *r, unsigned int si)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	struct ibex_inc_cfg cfg = {
+		.nranks = o->nranks, .job = o->agg_job,
+		.dtype = o->agg_int32 ? IBEX_AGG_INT32 : IBEX_AGG_FP32,
+		.elems = (r->rep.size[si].bytes + 3) / 4,
+		.chunk = (uint16_t)o->agg_elements,
+		.slots = (uint16_t)o->agg_slots,
+		.rto = (uint64_t)(o->rto_us * (double)r->hz / 1e6),
+		.seed = o->seed + si, .child = o->agg_child,
+	};
+
+	/* One job for the whole sweep: the switches' slots number their
+	 * uses on from size to size. */
+	if (r->inc->rank != NULL)
+		return ibex_inc_resize(r->inc, cfg.elems, cfg.seed);
+	return ibex_inc_init(r->inc, &cfg) < 0 ? -EINVAL : 0;
+}
+
+/* Each size in turn, its iterations as a collective's (warm-up, timeout,
+ * --fail-stop): an iteration ends when every rank holds every result. */
+static void
+run_inc(struct ibex_gen_run *r)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+	uint64_t timeout = r->hz * o->timeout_ms / 1000;
+	unsigned int si;
+	uint32_t it, dry = 0;
+	bool stop = false;
+
+	for (si = 0; si < r->rep.nsizes && !should_stop(r) && !stop; si++) {
+		struct ibex_gen_size_res *sr = &r->rep.size[si];
+
+		if (inc_size(r, si) < 0) {
+			GEN_LOG(ERR, "bad in-network all-reduce configuration\n");
+			return;
+		}
+		ibex_gen_meas_size_select(r->meas, si);
+		for (it = 0; it < o->warmup + o->iters && !should_stop(r); it++) {
+			uint64_t start, rx0 = r->meas->rx_frames;
+
+			r->coll_si = si;
+			r->coll_it = it;
+			start = ibex_clock_now();
+			sr->tried++;
+			ibex_inc_start(r->inc, start);
+			wake_all(r);
+			while (!ibex_inc_done(r->inc) && !should_stop(r)) {
+				poll_once(r);
+				if (ibex_unlikely(ibex_clock_now() - start >
+						  timeout))
+					break;
+			}
+			if (ibex_inc_done(r->inc)) {
+				dry = 0;
+				if (it >= o->warmup)
+					ibex_gen_report_iter_inc(&r->rep, si,
+								 r->inc);
+				continue;
+			}
+			if (should_stop(r))
+				break;
+			if (it >= o->warmup)
+				sr->failed++;
+			else
+				sr->warm_failed++;
+			drain(r, DRAIN_MS);
+			dry = r->meas->rx_frames == rx0 ? dry + 1 : 0;
+			stop = coll_fail_stop(r, si, it, dry);
+			if (stop)
+				break;
+		}
+		inc_totals(r);
+		progress_size(r, si);
+	}
+}
+
+static int
+inc_setup(struct ibex_gen_run *r, char *err, size_t errlen)
+{
+	r->inc = calloc(1, sizeof(*r->inc));
+	if (r->inc == NULL) {
+		snprintf(err, errlen, "out of memory for --engine inc");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static const struct gen_driver inc_driver = {
+	.setup = inc_setup, .rx = rx_coll, .tx = tx_inc, .run = run_inc,
+};
 
 static const struct gen_driver coll_driver = {
 	.setup = coll_setup, .rx = rx_coll, .tx = tx_coll, .run = run_coll,
