@@ -824,6 +824,11 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	ret = ibex_gen_builtin_use_ports(gen, f->rank_port, f->routes.n_ranks,
 					 (const uint8_t (*)[6])f->rank_mac,
 					 err, errlen);
+	if (ret == 0 && f->n_agg == 0 && ibex_gen_builtin_is_inc(gen)) {
+		snprintf(err, errlen, "--gen --engine inc: give --agg "
+			 "NAME:ID:RANKS, the job the switches aggregate");
+		ret = -EINVAL;
+	}
 	if (ret == 0 && f->n_agg != 0 && ibex_gen_builtin_is_inc(gen)) {
 		ret = fabric_agg_children(f, err, errlen);
 		if (ret == 0)

@@ -386,11 +386,18 @@ ibex_inc_rx(struct ibex_inc *x, uint16_t r, const void *pkt, uint32_t len,
 	    x->iter == 0)
 		goto bad;
 	s = slot_of(x, r, h.slot);
+	/* A use before the slot's now (late, or sent again) is stale
+	 * whatever the slot does in this message. */
+	if (h.seq < s->seq || (h.seq < s->next_seq &&
+			       (s->state == SLOT_IDLE || s->state == SLOT_DONE))) {
+		rk->st.stale++;
+		return IBEX_INC_RX_STALE;
+	}
 	/* Ahead of the chunk in the slot, or for one not sent yet. */
 	if (h.seq > s->seq || s->state == SLOT_IDLE ||
 	    (h.seq == s->seq && s->state == SLOT_SEND))
 		goto bad;
-	if (h.seq < s->seq || s->state == SLOT_DONE) {
+	if (s->state == SLOT_DONE) {
 		rk->st.stale++;
 		return IBEX_INC_RX_STALE;
 	}

@@ -1120,7 +1120,8 @@ rx_inc(struct ibex_gen_run *r, const struct gen_port *p, const uint8_t *d,
 	for (k = 0; k < p->nranks; k++)
 		if (memcmp(d, r->rank[p->rank[k]].mac, 6) == 0)
 			break;
-	if (k == p->nranks)
+	/* (no job yet: the drain before the sweep) */
+	if (k == p->nranks || r->inc->rank == NULL)
 		goto foreign;
 	r->meas->rx_frames++;
 	r->meas->rx_bytes += len;
@@ -2647,6 +2648,10 @@ coll_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 
 /* ---- --engine inc: the ranks of an in-network all-reduce ---- */
 
+/* inc's RTO without --rto, microseconds: a lost contribution or result
+ * would otherwise stop the job (its slot never completes). */
+#define INC_RTO_US 1000
+
 /*
  * Build rank @p src's contribution @p h (its elements in r->inc_elems) in
  * @p m: from the rank's MAC and IPv4 address to the job's (the switch
@@ -2767,7 +2772,8 @@ inc_size(struct ibex_gen_run *r, unsigned int si)
 		.elems = (r->rep.size[si].bytes + 3) / 4,
 		.chunk = (uint16_t)o->agg_elements,
 		.slots = (uint16_t)o->agg_slots,
-		.rto = (uint64_t)(o->rto_us * (double)r->hz / 1e6),
+		.rto = (uint64_t)((o->rto_us > 0 ? o->rto_us : INC_RTO_US) *
+				  (double)r->hz / 1e6),
 		.seed = o->seed + si, .child = o->agg_child,
 	};
 
@@ -2778,15 +2784,33 @@ inc_size(struct ibex_gen_run *r, unsigned int si)
 	return ibex_inc_init(r->inc, &cfg) < 0 ? -EINVAL : 0;
 }
 
-/* Each size in turn, its iterations as a collective's (warm-up, timeout,
- * --fail-stop): an iteration ends when every rank holds every result. */
+/* An inc iteration past --timeout-ms ends the sweep, saying why. */
+static void
+inc_stop(struct ibex_gen_run *r, unsigned int si, uint32_t it, uint64_t rx0)
+{
+	const struct ibex_gen_opts *o = &r->opts;
+
+	snprintf(r->rep.stop_reason, sizeof(r->rep.stop_reason),
+		 "an inc iteration did not complete within --timeout-ms %u, "
+		 "at %" PRIu64 " B, iteration %u of %u (%" PRIu64 " frames "
+		 "received in it): a contribution or result lost past --rto, "
+		 "or --agg-job/--agg-slots/--agg-elements not the switches' "
+		 "job; its slots are out of step with the switches', so the "
+		 "sweep stops", o->timeout_ms, r->rep.size[si].bytes, it + 1,
+		 o->warmup + o->iters, r->meas->rx_frames - rx0);
+	fprintf(stderr, "ibex-gen: stopping early: %s\n", r->rep.stop_reason);
+}
+
+/* Each size in turn, its iterations as a collective's (warm-up,
+ * timeout): an iteration ends when every rank holds every result. One
+ * with a wrong element is failed; one past the timeout ends the sweep. */
 static void
 run_inc(struct ibex_gen_run *r)
 {
 	const struct ibex_gen_opts *o = &r->opts;
 	uint64_t timeout = r->hz * o->timeout_ms / 1000;
 	unsigned int si;
-	uint32_t it, dry = 0;
+	uint32_t it;
 	bool stop = false;
 
 	for (si = 0; si < r->rep.nsizes && !should_stop(r) && !stop; si++) {
@@ -2799,6 +2823,7 @@ run_inc(struct ibex_gen_run *r)
 		ibex_gen_meas_size_select(r->meas, si);
 		for (it = 0; it < o->warmup + o->iters && !should_stop(r); it++) {
 			uint64_t start, rx0 = r->meas->rx_frames;
+			uint64_t wrong0 = r->rep.inc.wrong;
 
 			r->coll_si = si;
 			r->coll_it = it;
@@ -2812,8 +2837,8 @@ run_inc(struct ibex_gen_run *r)
 						  timeout))
 					break;
 			}
-			if (ibex_inc_done(r->inc)) {
-				dry = 0;
+			inc_totals(r);
+			if (ibex_inc_done(r->inc) && r->rep.inc.wrong == wrong0) {
 				if (it >= o->warmup)
 					ibex_gen_report_iter_inc(&r->rep, si,
 								 r->inc);
@@ -2825,11 +2850,15 @@ run_inc(struct ibex_gen_run *r)
 				sr->failed++;
 			else
 				sr->warm_failed++;
+			if (ibex_inc_done(r->inc))
+				continue;   /* wrong sums: counted, go on */
+			/* Its unfinished slots hold uses the switches may
+			 * have moved past: the job is out of step, no later
+			 * iteration could be trusted. */
 			drain(r, DRAIN_MS);
-			dry = r->meas->rx_frames == rx0 ? dry + 1 : 0;
-			stop = coll_fail_stop(r, si, it, dry);
-			if (stop)
-				break;
+			inc_stop(r, si, it, rx0);
+			stop = true;
+			break;
 		}
 		inc_totals(r);
 		progress_size(r, si);
@@ -2839,6 +2868,18 @@ run_inc(struct ibex_gen_run *r)
 static int
 inc_setup(struct ibex_gen_run *r, char *err, size_t errlen)
 {
+	const struct ibex_gen_opts *o = &r->opts;
+	uint32_t frame = IBEX_ETHER_HDR_LEN +
+			 (o->frame.vlan >= 0 ? IBEX_VLAN_HDR_LEN : 0) + 28 +
+			 ibex_agg_pkt_len(o->agg_elements);
+	/* (ibex-fabric sets the elements after the options' checks; the
+	 * pool's mbufs hold --mtu) */
+	if (frame > o->mtu) {
+		snprintf(err, errlen, "--engine inc: a packet of %u elements "
+			 "takes %u bytes, more than --mtu %u", o->agg_elements,
+			 frame, o->mtu);
+		return -EINVAL;
+	}
 	r->inc = calloc(1, sizeof(*r->inc));
 	if (r->inc == NULL) {
 		snprintf(err, errlen, "out of memory for --engine inc");
@@ -2981,5 +3022,10 @@ ibex_gen_run_report(struct ibex_gen_run *r, FILE *f)
 		if (r->rep.size[i].failed != 0 ||
 		    r->rep.size[i].iters != o->iters)
 			clean = 0;
+	/* inc: a result with a wrong element, or refused, is a failure
+	 * whatever the iterations say */
+	if (r->inc != NULL &&
+	    (r->rep.inc.wrong != 0 || r->rep.inc.bad != 0))
+		clean = 0;
 	return clean ? 0 : 1;
 }

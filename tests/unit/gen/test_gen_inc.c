@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "ibex_agg.h"
+#include "ibex_common.h"
 #include "ibex_gen_inc.h"
 #include "ibex_gen_rand.h"
 
@@ -290,6 +291,43 @@ test_loss(void **state)
 	one(3, 16, IBEX_AGG_INT32, 4000, 128, 8, 0.20, 2);
 }
 
+/* One job over a sweep of sizes, as the generator runs it: the slots'
+ * use numbers go on from size to size (growing and shrinking, fewer
+ * chunks than slots), so the switch takes every use; with loss. */
+static void
+test_resize(void **state)
+{
+	struct ibex_inc_cfg c = {
+		.nranks = 8, .job = 11, .dtype = IBEX_AGG_FP32, .elems = 5000,
+		.chunk = 128, .slots = 16, .rto = 3, .seed = 7,
+	};
+	const uint64_t sizes[] = { 5000, 300, 10000, 1, 2048 };
+	uint64_t want = 0, got = 0;
+	struct ibex_inc x;
+	struct net n;
+	unsigned int k;
+	uint16_t r;
+
+	(void)state;
+	net_init(&n, 1, 8, 11, 16, 128, 0.05);
+	assert_int_equal(ibex_inc_init(&x, &c), 0);
+	for (k = 0; k < IBEX_ARRAY_SIZE(sizes); k++) {
+		assert_int_equal(ibex_inc_resize(&x, sizes[k], 7 + k), 0);
+		run(&n, &x, 2);
+		want += 2ull * x.nchunks * 8;
+	}
+	for (r = 0; r < 8; r++) {
+		assert_int_equal(ibex_inc_stats(&x, r)->wrong, 0);
+		assert_int_equal(ibex_inc_stats(&x, r)->bad, 0);
+		got += ibex_inc_stats(&x, r)->results;
+	}
+	assert_int_equal(got, want);
+	assert_int_equal(ibex_agg_stats(n.sw[0])->contributions, want);
+	assert_int_equal(ibex_inc_resize(&x, 0, 1), -EINVAL);
+	ibex_inc_fini(&x);
+	net_fini(&n);
+}
+
 /* A result with one wrong element is caught; results held already are
  * stale; other jobs and future uses are refused; bad configs too. */
 static void
@@ -378,6 +416,7 @@ main(void)
 		cmocka_unit_test(test_one_switch),
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_loss),
+		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_fp32_exact_bound),
 	};
