@@ -2790,14 +2790,13 @@ inc_stop(struct ibex_gen_run *r, unsigned int si, uint32_t it, uint64_t rx0)
 {
 	const struct ibex_gen_opts *o = &r->opts;
 
+	/* (at most 214 bytes of the 256) */
 	snprintf(r->rep.stop_reason, sizeof(r->rep.stop_reason),
-		 "an inc iteration did not complete within --timeout-ms %u, "
-		 "at %" PRIu64 " B, iteration %u of %u (%" PRIu64 " frames "
-		 "received in it): a contribution or result lost past --rto, "
-		 "or --agg-job/--agg-slots/--agg-elements not the switches' "
-		 "job; its slots are out of step with the switches', so the "
-		 "sweep stops", o->timeout_ms, r->rep.size[si].bytes, it + 1,
-		 o->warmup + o->iters, r->meas->rx_frames - rx0);
+		 "inc: iteration %u of %u at %" PRIu64 " B past --timeout-ms "
+		 "%u, %" PRIu64 " frames in it (a loss past --rto? --agg-* not "
+		 "the switches' job?); its slots are out of step",
+		 it + 1, o->warmup + o->iters, r->rep.size[si].bytes,
+		 o->timeout_ms, r->meas->rx_frames - rx0);
 	fprintf(stderr, "ibex-gen: stopping early: %s\n", r->rep.stop_reason);
 }
 
