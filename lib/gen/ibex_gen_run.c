@@ -1123,11 +1123,19 @@ rx_inc(struct ibex_gen_run *r, const struct gen_port *p, const uint8_t *d,
 	/* (no job yet: the drain before the sweep) */
 	if (k == p->nranks || r->inc->rank == NULL)
 		goto foreign;
-	r->meas->rx_frames++;
-	r->meas->rx_bytes += len;
-	if (ibex_inc_rx(r->inc, p->rank[k], d + l3 + 28, ulen - 8, now) ==
-	    IBEX_INC_RX_OK)
+	/* A chunk's result counts once, as its contribution does in
+	 * tx_inc(): late copies and refusals are the # inc: line's. */
+	switch (ibex_inc_rx(r->inc, p->rank[k], d + l3 + 28, ulen - 8, now)) {
+	case IBEX_INC_RX_OK:
 		r->meas->rx_payload += ulen - 8 - IBEX_AGG_HDR_LEN;
+		/* fall through */
+	case IBEX_INC_RX_WRONG:
+		r->meas->rx_frames++;
+		r->meas->rx_bytes += len;
+		break;
+	default:
+		break;
+	}
 	return;
 foreign:
 	r->meas->foreign++;
@@ -2722,9 +2730,14 @@ tx_inc(struct ibex_gen_run *r, struct gen_port *p, uint64_t now,
 		len = inc_frame(r, mb[built], src, &h);
 		if (len == 0)
 			continue;
-		r->meas->tx_frames++;
-		r->meas->tx_bytes += len;
-		r->meas->tx_payload += 4u * h.count;
+		/* each chunk once, whichever copy its result answers (as
+		 * --rto counts a collective's frames); resends are the
+		 * # inc: line's "again" */
+		if (!(h.flags & IBEX_AGG_F_RETX)) {
+			r->meas->tx_frames++;
+			r->meas->tx_bytes += len;
+			r->meas->tx_payload += 4u * h.count;
+		}
 		sent_frame(r, p, src, 0, len, now);
 		built++;
 	}
