@@ -1258,9 +1258,12 @@ ibex_show_aggregation_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 	struct ibex_dp_agg_view v;
 	uint16_t k, b;
 
+	/* {"aggregation": {...}}: the final --json holds it by that key */
 	ibex_emit_obj_begin(e, NULL);
+	ibex_emit_obj_begin(e, "aggregation");
 	if (ibex_dp_agg_view(c->dp, c->conf, &v) < 0) {
 		ibex_emit_bool(e, "enabled", false);
+		ibex_emit_obj_end(e);
 		ibex_emit_obj_end(e);
 		return emit_done(e);
 	}
@@ -1309,6 +1312,7 @@ ibex_show_aggregation_emit(const struct ibex_topic_ctx *c, struct ibex_emit *e)
 		ibex_emit_obj_end(e);
 	}
 	ibex_emit_list_end(e);
+	ibex_emit_obj_end(e);
 	ibex_emit_obj_end(e);
 	return emit_done(e);
 }

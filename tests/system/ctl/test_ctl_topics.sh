@@ -340,6 +340,11 @@ for t in sys.argv[3:]:
     show = json.load(open(f"{sys.argv[2]}/{t}.last.json"))
     for k in ("meta", "time", "time_unix"):
         show.pop(k, None)
+    # A topic of the file: one member, its own key, by which the file
+    # holds it (the four the file leaves out are documents of their own).
+    if t not in ("fdb", "config", "history", "ecmp") and len(show) != 1:
+        bad.append(f"show {t} --json: members {sorted(show)[:8]}, not "
+                   "one object under its key")
     for k, v in show.items():
         # (the file's own members of that name: "workers", a count)
         if k not in final or not isinstance(final[k], (dict, list)):
