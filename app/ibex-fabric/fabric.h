@@ -165,7 +165,13 @@ void fabric_hops_free(struct ibex_fabric_hops *t);
 void fabric_report(FILE *out, const struct ibex_fabric_hops *t,
 		   const struct ibex_gen_report *gen, bool gen_failed);
 
-/** The same as JSON into @p path. @return 0 or -errno. */
+/** Per switch with an aggregation pool (--agg): its contributions,
+ * duplicates, partial sums and results, and how long its slots' uses
+ * waited for their last contributor (where a straggler shows). */
+void fabric_agg_report(FILE *out, const struct fabric *f);
+
+/** The same as JSON into @p path (with the aggregation figures under
+ * "aggregation"). @return 0 or -errno. */
 int fabric_report_json(const char *path, const struct fabric *f,
 		       const struct ibex_fabric_hops *t, const char *meta,
 		       const struct ibex_gen_report *gen, bool gen_failed);

@@ -22,6 +22,7 @@
 #include "ibex_clock.h"
 #include "fabric.h"
 #include "ibex_conf.h"
+#include "ibex_dp.h"
 #include "ibex_gen_report.h"
 #include "ibex_hist.h"
 #include "ibex_json.h"
@@ -83,7 +84,7 @@ hop_read(const struct ibex_dp *dp, uint16_t p, struct ibex_fabric_hop *o)
 		return -ENOMEM;
 	ibex_dp_port_totals(dp, p, &pc);
 	memcpy(o->drop, pc.drop, sizeof(o->drop));
-	ibex_fabric_hop_rx(o, pc.rx_pkts, pc.consumed);
+	ibex_fabric_hop_rx(o, pc.rx_pkts, pc.consumed, pc.agg_taken);
 	o->tx = pc.tx_pkts;
 	hop_residence(dp, p, o, &h[0], &h[1]);
 	free(h);
@@ -274,6 +275,74 @@ fabric_report(FILE *out, const struct ibex_fabric_hops *t,
 	}
 }
 
+/* ---- in-network aggregation, per switch ---- */
+
+/* Switch @p i's aggregation figures; false when it has no pool. */
+static bool
+agg_view(const struct fabric *f, unsigned int i, struct ibex_dp_agg_view *v)
+{
+	return f->n_agg != 0 &&
+	       ibex_dp_agg_view(f->ctl[i].dp, f->sw[i].conf, v) == 0;
+}
+
+static double
+agg_wait_mean_us(const struct ibex_agg_stats *st)
+{
+	return st->wait_count != 0 ?
+	       (double)st->wait_ns_sum / (double)st->wait_count / 1e3 : 0;
+}
+
+void
+fabric_agg_report(FILE *out, const struct fabric *f)
+{
+	struct ibex_dp_agg_view v;
+	bool head = false;
+	unsigned int i;
+
+	for (i = 0; i < f->n_sw; i++) {
+		if (!agg_view(f, i, &v))
+			continue;
+		if (!head)
+			fprintf(out, "# aggregation by switch: a use's wait is "
+				"its first contribution to its last\n"
+				"# %-12s %13s %10s %10s %10s %10s %12s %12s\n",
+				"switch", "contributions", "duplicates",
+				"partials", "results", "uses", "wait_mean_us",
+				"wait_max_us");
+		head = true;
+		fprintf(out, "  %-12s %13" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %10" PRIu64 " %10" PRIu64 " %12.3f %12.3f\n",
+			f->sw[i].name, v.st.contributions, v.st.duplicates,
+			v.st.partials_sent, v.st.results_sent, v.st.wait_count,
+			agg_wait_mean_us(&v.st),
+			(double)v.st.wait_ns_max / 1e3);
+	}
+}
+
+/* "aggregation": [{"switch": ..., its counters}, ...] */
+static void
+agg_json(FILE *o, const struct fabric *f)
+{
+	struct ibex_dp_agg_view v;
+	const char *sep = "";
+	unsigned int i;
+
+	fprintf(o, ", \"aggregation\": [");
+	for (i = 0; i < f->n_sw; i++) {
+		if (!agg_view(f, i, &v))
+			continue;
+		fprintf(o, "%s{\"switch\": ", sep);
+		ibex_json_fputs(o, f->sw[i].name);
+#define AGG_JSON(x) fprintf(o, ", \"" #x "\": %" PRIu64, v.st.x);
+		IBEX_AGG_STATS_FIELDS(AGG_JSON)
+#undef AGG_JSON
+		fprintf(o, ", \"wait_ns_max\": %" PRIu64 "}",
+			v.st.wait_ns_max);
+		sep = ", ";
+	}
+	fprintf(o, "]");
+}
+
 int
 fabric_report_json(const char *path, const struct fabric *f,
 		   const struct ibex_fabric_hops *t, const char *meta,
@@ -294,6 +363,7 @@ fabric_report_json(const char *path, const struct fabric *f,
 	ibex_json_fputs(o, f->topo.origin);
 	fprintf(o, ", ");
 	ibex_fabric_hops_json(o, t);
+	agg_json(o, f);
 	/* the run as a whole: failed (and where frames were lost), and
 	 * how far the emulation fell behind the wire */
 	fprintf(o, ", \"failed\": ");

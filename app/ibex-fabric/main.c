@@ -682,6 +682,7 @@ run(struct fabric *f, const struct app_opts *o, const char *meta)
 		return 1;
 	}
 	fabric_report(stdout, &hops, gen_rep, gen_failed);
+	fabric_agg_report(stdout, f);
 	if (o->json != NULL)
 		jret = fabric_report_json(o->json, f, &hops, meta, gen_rep,
 					  gen_failed);

@@ -228,6 +228,15 @@ agg_rewrite(uint8_t *payload, uint32_t len, const struct ibex_agg_out *out)
 	       (int)len;
 }
 
+/* A frame the switch took: neither forwarded nor dropped (the port's
+ * consumed, and of them its agg_taken). */
+static inline void
+agg_count_taken(struct ibex_worker *w, uint16_t in_port)
+{
+	IBEX_CNT_ADD(w->cnt[in_port].consumed, 1);
+	IBEX_CNT_ADD(w->cnt[in_port].agg_taken, 1);
+}
+
 /* On the slot's worker: check the port, learn the child, sum, send. */
 static void
 agg_take(struct ibex_worker *w, const struct ibex_dp_tables *t,
@@ -258,7 +267,7 @@ agg_take(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	now_ns = (uint64_t)((unsigned __int128)w->rx_tsc * 1000000000u /
 			    w->dp->tsc_hz);
 	act = ibex_agg_rx(a->pool, payload, len, now_ns, &out);
-	IBEX_CNT_ADD(w->cnt[in_port].consumed, 1);
+	agg_count_taken(w, in_port);
 	if (act == IBEX_AGG_NONE || !agg_rewrite(payload, len, &out)) {
 		rte_pktmbuf_free(m);
 		return;
@@ -300,7 +309,7 @@ ibex_dp_agg_rx(struct ibex_worker *w, const struct ibex_dp_tables *t,
 			struct ibex_agg_out out;
 
 			ibex_agg_rx(a->pool, payload, len, 0, &out);
-			IBEX_CNT_ADD(w->cnt[in_port].consumed, 1);
+			agg_count_taken(w, in_port);
 		} else {
 			IBEX_CNT_ADD(w->cnt[in_port].drop[IBEX_R_AGG_SHAPE], 1);
 		}
@@ -319,7 +328,7 @@ ibex_dp_agg_rx(struct ibex_worker *w, const struct ibex_dp_tables *t,
 	if (js == NULL || !js->in_pool) {
 		/* In the tables, not (yet, or refused) in the pool. */
 		IBEX_CNT_ADD(a->cnt.not_ready, 1);
-		IBEX_CNT_ADD(w->cnt[in_port].consumed, 1);
+		agg_count_taken(w, in_port);
 		rte_pktmbuf_free(m);
 		return;
 	}

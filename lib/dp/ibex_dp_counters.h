@@ -43,9 +43,12 @@ struct ibex_port_counters {
 	uint64_t learn_posted;   /**< learn requests queued to control */
 	uint64_t learn_lost;     /**< learn requests lost: ring full */
 	uint64_t consumed;       /**< flow-control frames (PFC on a PFC port,
-				      credit on a credit port) taken by the
-				      switch: neither forwarded nor dropped,
-				      so rx = forwarded + dropped + consumed */
+				      credit on a credit port) and aggregation
+				      frames taken by the switch: neither
+				      forwarded nor dropped, so rx = forwarded
+				      + dropped + consumed */
+	uint64_t agg_taken;      /**< of them, aggregation frames (so the
+				      flow-control ones are the rest) */
 	uint64_t link_downs;     /**< link up -> down edges seen (the control
 				      thread's, in the sum only: 0 per worker) */
 	uint64_t redials;        /**< restarts to reconnect a peer (likewise) */
@@ -57,7 +60,7 @@ struct ibex_port_counters {
  * that goes over all of them (sums, differences); drop[] follows them. */
 #define IBEX_PORT_FIELDS(X) \
 	X(rx_pkts) X(rx_bytes) X(tx_pkts) X(tx_bytes) X(flood_pkts) \
-	X(learn_posted) X(learn_lost) X(consumed) X(link_downs) X(redials)
+	X(learn_posted) X(learn_lost) X(consumed) X(agg_taken) X(link_downs) X(redials)
 
 /** @p c minus @p base, field by field: counters since a baseline. */
 static inline void
@@ -109,7 +112,9 @@ ibex_port_dropped(const struct ibex_port_counters *c)
 	X(dropped,      ibex_port_dropped(c), "dropped", 10, "frames", \
 	  "frames dropped, all reasons (by reason: drops)") \
 	X(consumed,     (c)->consumed,     "consumed",  10, "frames", \
-	  "flow-control frames the switch took (rx = forwarded + dropped + consumed)") \
+	  "flow-control and aggregation frames the switch took (rx = forwarded + dropped + consumed)") \
+	X(agg_taken,    (c)->agg_taken,    "",           0, "frames", \
+	  "aggregation frames the switch took, counted in consumed too") \
 	X(link_downs,   (c)->link_downs,   "",           0, "events", \
 	  "times the port's link went down (its learned FDB entries are flushed)") \
 	X(redials,      (c)->redials,      "",           0, "events", \

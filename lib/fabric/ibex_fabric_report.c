@@ -21,9 +21,10 @@
 
 void
 ibex_fabric_hop_rx(struct ibex_fabric_hop *h, uint64_t rx_all,
-		   uint64_t consumed)
+		   uint64_t consumed, uint64_t agg_taken)
 {
-	uint64_t fc = consumed + h->drop[IBEX_R_FC_IGNORED] +
+	/* aggregation frames are data the switch took, not flow control */
+	uint64_t fc = consumed - agg_taken + h->drop[IBEX_R_FC_IGNORED] +
 		      h->drop[IBEX_R_FC_FRAME_BAD];
 
 	h->fc_rx = fc < rx_all ? fc : rx_all;

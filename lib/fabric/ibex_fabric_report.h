@@ -88,12 +88,13 @@ struct ibex_fabric_hops {
 
 /**
  * Split what a port received, @p rx_all frames, into data and
- * flow-control frames: the frames the switch took as flow control
- * (@p consumed) and those it counted as fc-ignored or fc-frame-bad in
- * @p h's drop[] are flow control; the rest are data. Fill drop[] first.
+ * flow-control frames: the frames the switch took (@p consumed) but for
+ * the aggregation frames among them (@p agg_taken, data the switch
+ * summed), and those it counted as fc-ignored or fc-frame-bad in @p h's
+ * drop[], are flow control; the rest are data. Fill drop[] first.
  */
 void ibex_fabric_hop_rx(struct ibex_fabric_hop *h, uint64_t rx_all,
-			uint64_t consumed);
+			uint64_t consumed, uint64_t agg_taken);
 
 /** Frames hop @p h dropped, all reasons (the sum of its drop[]). */
 uint64_t ibex_fabric_hop_dropped(const struct ibex_fabric_hop *h);

@@ -171,16 +171,20 @@ test_rx_data_and_fc(void **state)
 	 * (the port runs no PFC), 1 malformed */
 	h[0].drop[IBEX_R_FC_IGNORED] = 5;
 	h[0].drop[IBEX_R_FC_FRAME_BAD] = 1;
-	ibex_fabric_hop_rx(&h[0], 1000, 30);
+	ibex_fabric_hop_rx(&h[0], 1000, 30, 0);
 	assert_int_equal(h[0].rx, 964);
 	assert_int_equal(h[0].fc_rx, 36);
 	h[0].tx = 900;
 	h[0].credit_tx = 12;
 	h[0].fc_tx = 12;
 	/* only flow control arrived: no data */
-	ibex_fabric_hop_rx(&h[1], 44, 44);
+	ibex_fabric_hop_rx(&h[1], 44, 44, 0);
 	assert_int_equal(h[1].rx, 0);
 	assert_int_equal(h[1].fc_rx, 44);
+	/* aggregation frames the switch summed are data, not flow control */
+	ibex_fabric_hop_rx(&h[2], 100, 60, 50);
+	assert_int_equal(h[2].rx, 90);
+	assert_int_equal(h[2].fc_rx, 10);
 	txt = print_to_string(ibex_fabric_hops_print, &t);
 	json = print_to_string(ibex_fabric_hops_json, &t);
 	assert_int_equal(table_cell(txt, "leaf1", "p0", "rx"), 964);
