@@ -258,7 +258,10 @@ sim_step(void *arg)
 		 * promised it has nothing to do */
 		uint64_t next = next_tick(s, now);
 
-		if (idle > next)
+		/* a promise before the tick is a wake-up at that instant
+		 * (a straggler's delay ending, an RTO falling due): off
+		 * the grid, so it is not late by up to a quantum */
+		if (idle > now)
 			next = idle;
 
 		if (s->heap_n != 0 && s->heap[0].t < next)

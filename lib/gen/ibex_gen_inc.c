@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ibex_gen_inc.h"
+#include "ibex_gen_rand.h"
 
 enum slot_state {
 	SLOT_IDLE = 0,        /* no chunk this iteration */
@@ -35,6 +36,7 @@ struct ibex_inc_rank {
 	uint32_t done_slots;
 	uint64_t done_at;
 	uint64_t rto_check_at; /* no WAIT slot is due before this */
+	uint64_t start_at;     /* sends nothing before (a straggler) */
 	struct ibex_inc_rank_stats st;
 };
 
@@ -105,7 +107,8 @@ cfg_check(const struct ibex_inc_cfg *c)
 	if (c->nranks < 2 || c->nranks > IBEX_INC_MAX_RANKS ||
 	    (c->dtype != IBEX_AGG_INT32 && c->dtype != IBEX_AGG_FP32) ||
 	    c->elems == 0 || c->chunk == 0 || c->chunk > IBEX_AGG_MAX_ELEMS ||
-	    c->slots == 0 || c->slots > IBEX_AGG_MAX_SLOTS)
+	    c->slots == 0 || c->slots > IBEX_AGG_MAX_SLOTS ||
+	    c->straggler.rank >= (int)c->nranks)
 		return -EINVAL;
 	/* Offsets are 32-bit elements; uses must number on for 2^31. */
 	chunks = (c->elems + c->chunk - 1) / c->chunk;
@@ -136,6 +139,7 @@ ibex_inc_init(struct ibex_inc *x, const struct ibex_inc_cfg *cfg)
 		ibex_inc_fini(x);
 		return -ENOMEM;
 	}
+	x->rng = cfg->seed ^ UINT64_C(0x7f4a7c159e3779b9);
 	for (r = 0; r < cfg->nranks; r++) {
 		x->child[r] = cfg->child != NULL ? cfg->child[r] : r;
 		x->g_sum += g_of(x, r);
@@ -155,6 +159,7 @@ ibex_inc_resize(struct ibex_inc *x, uint64_t elems, uint64_t seed)
 		return -EINVAL;
 	x->cfg.elems = elems;
 	x->cfg.seed = seed;
+	x->rng = seed ^ UINT64_C(0x7f4a7c159e3779b9);
 	x->nchunks = (uint32_t)((elems + c.chunk - 1) / c.chunk);
 	x->g_sum = 0;
 	for (r = 0; r < x->cfg.nranks; r++)
@@ -192,6 +197,13 @@ ibex_inc_start(struct ibex_inc *x, uint64_t now)
 		rk->done_slots = 0;
 		rk->done_at = 0;
 		rk->rto_check_at = UINT64_MAX;
+		rk->start_at = now;
+		if (x->cfg.straggler.rank == (int)r &&
+		    x->cfg.straggler.delay > 0 &&
+		    ibex_gen_rand_unit(&x->rng) < x->cfg.straggler.prob) {
+			rk->start_at = now + x->cfg.straggler.delay;
+			rk->st.late++;
+		}
 		for (k = 0; k < x->cfg.slots; k++) {
 			struct ibex_inc_slot *s = slot_of(x, r, k);
 
@@ -284,6 +296,8 @@ ibex_inc_next(struct ibex_inc *x, uint16_t r, uint64_t now,
 	uint32_t k;
 	bool again;
 
+	if (now < rk->start_at)
+		return false;
 	if (rk->n == 0 && x->cfg.rto != 0 && now >= rk->rto_check_at)
 		rto_scan(x, r, now);
 	s = pop(x, r, &k);
@@ -437,7 +451,7 @@ ibex_inc_next_due(const struct ibex_inc *x, uint16_t r)
 	const struct ibex_inc_rank *rk = &x->rank[r];
 
 	if (rk->n > 0)
-		return 0;
+		return rk->start_at;
 	return x->cfg.rto != 0 ? rk->rto_check_at : UINT64_MAX;
 }
 

@@ -50,6 +50,11 @@ struct ibex_inc_cfg {
 	uint64_t rto;         /**< ticks before a contribution is sent again;
 				   0: never */
 	uint64_t seed;
+	/** A rank that joins late (ibex_gen_coll.h; delay in ticks; rank
+	 * -1: none): with probability prob it sends nothing of an iteration
+	 * until delay after its start, as a rank whose compute ended late.
+	 * An iteration is one step, so `once` changes nothing. */
+	struct ibex_gen_straggler straggler;
 	/** Each rank's child index at its switch (its place among the
 	 * switch's children, the topology's business); NULL: rank r is
 	 * child r, as on one switch. Copied by ibex_inc_init(). */
@@ -74,6 +79,7 @@ struct ibex_inc_rank_stats {
 	uint64_t elems_wrong; /**< elements that were not the sum */
 	uint64_t stale;       /**< results held already */
 	uint64_t bad;         /**< refused (enum ibex_inc_rx BAD) */
+	uint64_t late;        /**< iterations it joined late (straggler) */
 };
 
 struct ibex_inc_slot;
@@ -87,6 +93,7 @@ struct ibex_inc {
 	uint64_t t0;          /**< start of the current iteration */
 	uint16_t ndone;       /**< ranks holding every result */
 	int64_t g_sum;        /**< sum over ranks of g(r) */
+	uint64_t rng;         /**< the straggler's draws (seeded by cfg) */
 	struct ibex_inc_rank *rank;   /**< [nranks] */
 	struct ibex_inc_slot *slot;   /**< [nranks * slots] */
 	uint16_t *pending;            /**< [nranks * slots]: each rank's
@@ -106,7 +113,7 @@ void ibex_inc_fini(struct ibex_inc *x);
 int ibex_inc_resize(struct ibex_inc *x, uint64_t elems, uint64_t seed);
 
 /** Start the next iteration at @p now: each rank has its first chunks
- * (one a slot) to send. */
+ * (one a slot) to send, the straggler perhaps only after its delay. */
 void ibex_inc_start(struct ibex_inc *x, uint64_t now);
 
 /**

@@ -2788,13 +2788,49 @@ inc_size(struct ibex_gen_run *r, unsigned int si)
 		.rto = (uint64_t)((o->rto_us > 0 ? o->rto_us : INC_RTO_US) *
 				  (double)r->hz / 1e6),
 		.seed = o->seed + si, .child = o->agg_child,
+		.straggler = o->straggler,
 	};
+
+	cfg.straggler.delay = (uint64_t)(o->straggler_us * (double)r->hz / 1e6);
 
 	/* One job for the whole sweep: the switches' slots number their
 	 * uses on from size to size. */
 	if (r->inc->rank != NULL)
 		return ibex_inc_resize(r->inc, cfg.elems, cfg.seed);
 	return ibex_inc_init(r->inc, &cfg) < 0 ? -EINVAL : 0;
+}
+
+/* Under the virtual clock: nothing to send before the ranks' next due
+ * instant (a straggler's delay, an RTO) unless a result arrives; say so,
+ * so that the executive wakes the ranks then and not on its next tick.
+ * Nothing due: until @p until (the iteration's timeout). */
+static void
+inc_promise(struct ibex_gen_run *r, uint64_t until)
+{
+	uint64_t now = ibex_clock_now(), next = until, t;
+	uint16_t k;
+
+	if (!ibex_clock_is_virtual() || !idle_until_frame(r, tick_ns(r, now)))
+		return;
+	for (k = 0; k < r->inc->cfg.nranks; k++) {
+		t = ibex_inc_next_due(r->inc, k);
+		if (t <= now)
+			return;
+		if (t < next)
+			next = t;
+	}
+	ibex_clock_idle_until(next);
+}
+
+/* The straggler's late starts so far (the job's counters run on across
+ * sizes). */
+static uint64_t
+inc_late(const struct ibex_gen_run *r)
+{
+	int k = r->opts.straggler.rank;
+
+	return k >= 0 && r->inc->rank != NULL ?
+	       ibex_inc_stats(r->inc, (uint16_t)k)->late : 0;
 }
 
 /* An inc iteration past --timeout-ms ends the sweep, saying why. */
@@ -2827,11 +2863,13 @@ run_inc(struct ibex_gen_run *r)
 
 	for (si = 0; si < r->rep.nsizes && !should_stop(r) && !stop; si++) {
 		struct ibex_gen_size_res *sr = &r->rep.size[si];
+		uint64_t late0;
 
 		if (inc_size(r, si) < 0) {
 			GEN_LOG(ERR, "bad in-network all-reduce configuration\n");
 			return;
 		}
+		late0 = inc_late(r);
 		ibex_gen_meas_size_select(r->meas, si);
 		for (it = 0; it < o->warmup + o->iters && !should_stop(r); it++) {
 			uint64_t start, rx0 = r->meas->rx_frames;
@@ -2848,6 +2886,7 @@ run_inc(struct ibex_gen_run *r)
 				if (ibex_unlikely(ibex_clock_now() - start >
 						  timeout))
 					break;
+				inc_promise(r, start + timeout);
 			}
 			inc_totals(r);
 			if (ibex_inc_done(r->inc) && r->rep.inc.wrong == wrong0) {
@@ -2873,6 +2912,7 @@ run_inc(struct ibex_gen_run *r)
 			break;
 		}
 		inc_totals(r);
+		sr->late = inc_late(r) - late0;
 		progress_size(r, si);
 	}
 }
