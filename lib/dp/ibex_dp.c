@@ -1897,11 +1897,15 @@ forward_slow(struct ibex_worker *w, const struct ibex_dp_tables *t,
  * look up, hand to the egress. A flow cache hit stands for every check its
  * fill passed (unicast source, VLAN membership of the ingress port, known
  * unicast destination, port up, lane not dropped; new tables empty the
- * cache), so the common case is classification and one probe.
+ * cache), so the common case is classification and one probe. @p slow:
+ * the check flags that leave the fast path, b->slow_flags; the RoCEv2
+ * shape's callers pass IBEX_PKT_F_FC, a constant that folds (UDP port
+ * 4791 is never an aggregation frame's).
  */
 static inline __rte_always_inline void
 forward_checked(struct ibex_worker *w, struct rx_burst *b,
-		struct rte_mbuf *m, uint32_t chk, uint32_t given)
+		struct rte_mbuf *m, uint32_t chk, uint32_t given,
+		uint32_t slow)
 {
 	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
 	bool tagged = (IBEX_PKT_CHECK_FLAGS(chk) & IBEX_PKT_F_VLAN) != 0;
@@ -1937,7 +1941,7 @@ forward_checked(struct ibex_worker *w, struct rx_burst *b,
 	 * frame longer than the shortest port's limit meets the limits of
 	 * its ingress and egress ports there. */
 	if (likely(!(cls & (CLS_MGMT | IBEX_CLASS_IN_DROP)) &&
-		   !(IBEX_PKT_CHECK_FLAGS(chk) & b->slow_flags) &&
+		   !(IBEX_PKT_CHECK_FLAGS(chk) & slow) &&
 		   m->pkt_len <= b->frame_fast)) {
 		if (likely(ibex_flow_probe(w->flow_cache, eth, tag, b->now_ms,
 					   &ans))) {
@@ -2066,7 +2070,7 @@ forward_general(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 		drop(b->cnt, m, IBEX_PKT_CHECK_REASON(chk));
 		return;
 	}
-	forward_checked(w, b, m, chk, CLASS_PER_FRAME);
+	forward_checked(w, b, m, chk, CLASS_PER_FRAME, b->slow_flags);
 }
 
 
@@ -2087,7 +2091,7 @@ forward_one(struct ibex_worker *w, struct rx_burst *b, struct rte_mbuf *m)
 		forward_general(w, b, m);
 		return;
 	}
-	forward_checked(w, b, m, chk, CLASS_PER_FRAME);
+	forward_checked(w, b, m, chk, CLASS_PER_FRAME, IBEX_PKT_F_FC);
 }
 
 /*
@@ -2249,7 +2253,8 @@ forward_bpf(struct ibex_worker *w, struct rx_burst *b,
 				   (uint16_t)b->acc.in_port, use);
 		v = bpf_run(bb, &w->bpf_ctx);
 		forward_checked(w, b, m, chk,
-				bpf_verdict(b, bb, v, eth, false));
+				bpf_verdict(b, bb, v, eth, false),
+				IBEX_PKT_F_FC);
 		return;
 	}
 	r = frame_parse(m, &info);
@@ -2263,7 +2268,8 @@ forward_bpf(struct ibex_worker *w, struct rx_burst *b,
 	forward_checked(w, b, m, (uint32_t)info.flags << 8 |
 			(uint32_t)info.bth_off << 16,
 			bpf_verdict(b, bb, v, eth,
-				    (info.flags & IBEX_PKT_F_VLAN) != 0));
+				    (info.flags & IBEX_PKT_F_VLAN) != 0),
+			b->slow_flags);
 }
 
 /* The frames of a burst through forward_bpf() with @p use a constant. */
