@@ -96,15 +96,20 @@ struct fabric {
 	uint16_t agg_elements;
 	struct ibex_fabric_agg_plan agg_plan;
 	bool agg_planned;
-	/** The first job's child index of each rank (the generator's inc
-	 * ranks), [routes.n_ranks]; NULL without --agg. */
+	/** The generator's inc ranks, [routes.n_ranks] each (NULL without
+	 * --agg): each rank's job id, its job's slots, and its child index
+	 * in its job's tree at its leaf; agg_slots_max the largest slots. */
+	uint32_t *agg_rank_job;
+	uint16_t *agg_rank_slots;
 	uint16_t *agg_child;
+	uint16_t agg_slots_max;
 };
 
-/** The generator's part of the first --agg job: each rank's child index
- * at its leaf. @return 0 (nothing without --agg), or -EINVAL when the
- * job was refused or does not hold every rank (the generator's ranks
- * are the topology's). */
+/** The generator's part of the --agg jobs, run at once: each rank's job,
+ * its slots and its child index at its leaf. @return 0 (nothing without
+ * --agg), -ENOMEM, or -EINVAL when a rank is in two jobs or in none with
+ * a tree (a refused job runs as a ring, which --engine inc does not; the
+ * generator's ranks are the topology's). */
 int fabric_agg_children(struct fabric *f, char *err, size_t errlen);
 
 /** The name of the net_ibexlink device at end @p end (0, 1) of link @p l. */

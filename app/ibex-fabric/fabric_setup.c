@@ -500,30 +500,69 @@ buffer_grown_note(const struct fabric *f)
 static int links_llr_check(const struct fabric *f, char *err,
 			   size_t errlen);
 
+/* Job @p i's ranks into the generator's maps. @return 0, or -EINVAL
+ * when one of them is in an earlier job already. */
+static int
+agg_job_ranks(struct fabric *f, uint32_t i, char *err, size_t errlen)
+{
+	const struct ibex_fabric_agg_req *q = &f->agg_req[i];
+	const struct ibex_fabric_agg_tree *t = &f->agg_plan.tree[i];
+	uint32_t j, k;
+	int rk;
+
+	for (j = 0; j < q->n_ranks; j++) {
+		uint32_t r = q->ranks[j];
+
+		if (f->agg_rank_slots[r] != 0) {
+			snprintf(err, errlen, "--gen --engine inc: rank %u is "
+				 "in two --agg jobs (job %u and job %u); a rank "
+				 "of the generator runs one", r,
+				 f->agg_rank_job[r], q->id);
+			return -EINVAL;
+		}
+		f->agg_rank_job[r] = q->id;
+		f->agg_rank_slots[r] = (uint16_t)q->n_slots;
+	}
+	if (q->n_slots > f->agg_slots_max)
+		f->agg_slots_max = (uint16_t)q->n_slots;
+	/* a leaf's children in the job's tree are its ranks there */
+	for (j = 0; j < t->n_sw; j++)
+		for (k = 0; k < t->sw[j].n_children; k++) {
+			rk = rank_of(f, t->sw[j].child_node[k]);
+			if (rk >= 0)
+				f->agg_child[rk] = (uint16_t)k;
+		}
+	return 0;
+}
+
 int
 fabric_agg_children(struct fabric *f, char *err, size_t errlen)
 {
-	const struct ibex_fabric_agg_tree *t;
-	uint32_t i, k, n = f->routes.n_ranks;
-	int rk;
+	uint32_t i, n = f->routes.n_ranks;
+	int ret;
 
 	if (!f->agg_planned || f->n_agg == 0)
 		return 0;
-	t = &f->agg_plan.tree[0];
-	if (t->refused || f->agg_req[0].n_ranks != n) {
-		snprintf(err, errlen, "--gen --engine inc: its ranks take part "
-			 "in the first --agg job, %s, which %s", f->agg_req[0].name,
-			 t->refused ? "has no tree" : "does not hold every rank");
-		return -EINVAL;
-	}
 	f->agg_child = calloc(n + 1, sizeof(*f->agg_child));
-	if (f->agg_child == NULL)
+	f->agg_rank_job = calloc(n + 1, sizeof(*f->agg_rank_job));
+	f->agg_rank_slots = calloc(n + 1, sizeof(*f->agg_rank_slots));
+	if (f->agg_child == NULL || f->agg_rank_job == NULL ||
+	    f->agg_rank_slots == NULL)
 		return -ENOMEM;
-	for (i = 0; i < t->n_sw; i++)
-		for (k = 0; k < t->sw[i].n_children; k++) {
-			rk = rank_of(f, t->sw[i].child_node[k]);
-			if (rk >= 0)
-				f->agg_child[rk] = (uint16_t)k;
+	for (i = 0; i < f->n_agg; i++) {
+		if (f->agg_plan.tree[i].refused)
+			continue;
+		ret = agg_job_ranks(f, i, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	for (i = 0; i < n; i++)
+		if (f->agg_rank_slots[i] == 0) {
+			snprintf(err, errlen, "--gen --engine inc: rank %u is "
+				 "in no --agg job with a tree (a refused job "
+				 "runs as a ring, which --engine inc does not)",
+				 i);
+			return -EINVAL;
 		}
 	return 0;
 }
@@ -876,7 +915,11 @@ fabric_free(struct fabric *f)
 		ibex_fabric_agg_plan_free(&f->agg_plan);
 	f->agg_planned = false;
 	free(f->agg_child);
+	free(f->agg_rank_job);
+	free(f->agg_rank_slots);
 	f->agg_child = NULL;
+	f->agg_rank_job = NULL;
+	f->agg_rank_slots = NULL;
 	/* The ranks' ends (the switches closed theirs). */
 	for (l = 0; f->links_made && l < f->topo.n_links; l++) {
 		unsigned int e;

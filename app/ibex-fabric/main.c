@@ -833,9 +833,11 @@ setup(struct fabric *f, const struct app_opts *o, char *err, size_t errlen)
 	if (ret == 0 && f->n_agg != 0 && ibex_gen_builtin_is_inc(gen)) {
 		ret = fabric_agg_children(f, err, errlen);
 		if (ret == 0)
-			ibex_gen_builtin_set_agg(gen, f->agg_req[0].id,
-						 f->agg_req[0].n_slots,
-						 f->agg_elements, f->agg_child);
+			ibex_gen_builtin_set_agg(gen, f->agg_rank_job[0],
+						 f->agg_slots_max,
+						 f->agg_elements, f->agg_child,
+						 f->agg_rank_job,
+						 f->agg_rank_slots);
 	}
 	if (ret == 0) {
 		/* A rank's MAC may hold frames for a whole pause (65535

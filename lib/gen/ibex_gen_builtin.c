@@ -308,12 +308,15 @@ ibex_gen_builtin_is_inc(const struct ibex_gen_builtin *g)
 void
 ibex_gen_builtin_set_agg(struct ibex_gen_builtin *g, uint32_t job,
 			 uint32_t slots, uint32_t elements,
-			 const uint16_t *child)
+			 const uint16_t *child, const uint32_t *rank_job,
+			 const uint16_t *rank_slots)
 {
 	g->opts.agg_job = job;
 	g->opts.agg_slots = slots;
 	g->opts.agg_elements = elements;
 	g->opts.agg_child = child;
+	g->opts.agg_rank_job = rank_job;
+	g->opts.agg_rank_slots = rank_slots;
 }
 
 void

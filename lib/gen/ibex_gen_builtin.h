@@ -55,16 +55,18 @@ int ibex_gen_builtin_use_ports(struct ibex_gen_builtin *g,
 			       const uint8_t (*rank_mac)[6], char *err,
 			       size_t errlen);
 
-/** --engine inc on a fabric: the aggregation job the ranks take part in,
- * as the fabric manager planned it (its id, slots and elements a packet,
- * and each rank's child index at its leaf, kept by the caller), over the
- * generator's own --agg-* options. */
 /** Whether the generator runs --engine inc. */
 bool ibex_gen_builtin_is_inc(const struct ibex_gen_builtin *g);
 
+/** --engine inc on a fabric: the aggregation jobs the ranks take part in,
+ * at once, as the fabric manager planned them, over the generator's own
+ * --agg-* options: rank 0's job id and the largest slots, the elements a
+ * packet, and per rank (arrays kept by the caller) its child index at its
+ * leaf, its job id and its job's slots. */
 void ibex_gen_builtin_set_agg(struct ibex_gen_builtin *g, uint32_t job,
 			      uint32_t slots, uint32_t elements,
-			      const uint16_t *child);
+			      const uint16_t *child, const uint32_t *rank_job,
+			      const uint16_t *rank_slots);
 
 /** Leave out the ranks' hello broadcasts (ibex_gen_opts.no_hello): the
  * switches route every rank statically, and at thousands of ranks the

@@ -37,6 +37,8 @@ struct ibex_inc_rank {
 	uint64_t done_at;
 	uint64_t rto_check_at; /* no WAIT slot is due before this */
 	uint64_t start_at;     /* sends nothing before (a straggler) */
+	uint16_t slots;        /* its job's */
+	uint16_t job;          /* index in x->job[] */
 	struct ibex_inc_rank_stats st;
 };
 
@@ -78,9 +80,53 @@ ibex_inc_value(const struct ibex_inc *x, uint32_t iter, uint16_t r, uint64_t e)
 }
 
 int64_t
-ibex_inc_expected(const struct ibex_inc *x, uint32_t iter, uint64_t e)
+ibex_inc_expected(const struct ibex_inc *x, uint32_t iter, uint16_t r,
+		  uint64_t e)
 {
-	return (int64_t)x->cfg.nranks * f_of(x, iter, e) + x->g_sum;
+	const struct ibex_inc_job *j = &x->job[x->rank[r].job];
+
+	return (int64_t)j->nranks * f_of(x, iter, e) + j->g_sum;
+}
+
+/* Each job's sum of g(r), for this message's seed. */
+static void
+jobs_g_sum(struct ibex_inc *x)
+{
+	uint16_t r, k;
+
+	for (k = 0; k < x->njobs; k++)
+		x->job[k].g_sum = 0;
+	for (r = 0; r < x->cfg.nranks; r++)
+		x->job[x->rank[r].job].g_sum += g_of(x, r);
+}
+
+/* Rank @p r's job and slots, its job found or added. @return 0 or
+ * -EINVAL (too many jobs, slots beyond cfg.slots). */
+static int
+rank_join(struct ibex_inc *x, const struct ibex_inc_cfg *cfg, uint16_t r)
+{
+	uint32_t id = cfg->rank_job != NULL ? cfg->rank_job[r] : cfg->job;
+	uint16_t slots = cfg->rank_slots != NULL ? cfg->rank_slots[r] :
+						   cfg->slots;
+	uint16_t k;
+
+	if (slots == 0 || slots > cfg->slots)
+		return -EINVAL;
+	for (k = 0; k < x->njobs && x->job[k].id != id; k++)
+		;
+	if (k == x->njobs) {
+		if (k == IBEX_INC_MAX_JOBS)
+			return -EINVAL;
+		x->job[k].id = id;
+		x->job[k].slots = slots;
+		x->njobs++;
+	} else if (x->job[k].slots != slots) {
+		return -EINVAL;   /* a job's slots are the same everywhere */
+	}
+	x->job[k].nranks++;
+	x->rank[r].job = k;
+	x->rank[r].slots = slots;
+	return 0;
 }
 
 static struct ibex_inc_slot *
@@ -142,9 +188,15 @@ ibex_inc_init(struct ibex_inc *x, const struct ibex_inc_cfg *cfg)
 	x->rng = cfg->seed ^ UINT64_C(0x7f4a7c159e3779b9);
 	for (r = 0; r < cfg->nranks; r++) {
 		x->child[r] = cfg->child != NULL ? cfg->child[r] : r;
-		x->g_sum += g_of(x, r);
 		x->rank[r].rto_check_at = UINT64_MAX;
+		if (rank_join(x, cfg, r) < 0) {
+			ibex_inc_fini(x);
+			return -EINVAL;
+		}
 	}
+	x->cfg.rank_job = NULL;
+	x->cfg.rank_slots = NULL;
+	jobs_g_sum(x);
 	return 0;
 }
 
@@ -152,7 +204,6 @@ int
 ibex_inc_resize(struct ibex_inc *x, uint64_t elems, uint64_t seed)
 {
 	struct ibex_inc_cfg c = x->cfg;
-	uint16_t r;
 
 	c.elems = elems;
 	if (cfg_check(&c) != 0)
@@ -161,9 +212,7 @@ ibex_inc_resize(struct ibex_inc *x, uint64_t elems, uint64_t seed)
 	x->cfg.seed = seed;
 	x->rng = seed ^ UINT64_C(0x7f4a7c159e3779b9);
 	x->nchunks = (uint32_t)((elems + c.chunk - 1) / c.chunk);
-	x->g_sum = 0;
-	for (r = 0; r < x->cfg.nranks; r++)
-		x->g_sum += g_of(x, r);
+	jobs_g_sum(x);
 	return 0;
 }
 
@@ -209,7 +258,8 @@ ibex_inc_start(struct ibex_inc *x, uint64_t now)
 
 			s->use = 0;
 			s->seq = s->next_seq;
-			s->state = k < x->nchunks ? SLOT_SEND : SLOT_IDLE;
+			s->state = k < x->nchunks && k < rk->slots ?
+				   SLOT_SEND : SLOT_IDLE;
 			if (s->state == SLOT_SEND)
 				push(x, r, k);
 		}
@@ -304,14 +354,14 @@ ibex_inc_next(struct ibex_inc *x, uint16_t r, uint64_t now,
 	if (s == NULL)
 		return false;
 	again = s->state == SLOT_RESEND;
-	chunk = (uint64_t)s->use * x->cfg.slots + k;
+	chunk = (uint64_t)s->use * rk->slots + k;
 	offset = chunk * x->cfg.chunk;
 	memset(h, 0, sizeof(*h));
 	h->type = IBEX_AGG_CONTRIB;
 	h->dtype = x->cfg.dtype;
 	h->count = (uint16_t)(x->cfg.elems - offset < x->cfg.chunk ?
 			      x->cfg.elems - offset : x->cfg.chunk);
-	h->job = x->cfg.job;
+	h->job = x->job[rk->job].id;
 	h->offset = (uint32_t)offset;
 	h->slot = (uint16_t)k;
 	h->child = x->child[r];
@@ -329,16 +379,17 @@ ibex_inc_next(struct ibex_inc *x, uint16_t r, uint64_t now,
 	return true;
 }
 
-/* Elements of result @p elems (chunk at @p offset) that are not the sum. */
+/* Elements of rank @p r's result @p elems (chunk at @p offset) that are
+ * not its job's sum. */
 static uint32_t
-check(const struct ibex_inc *x, uint64_t offset, uint16_t count,
+check(const struct ibex_inc *x, uint16_t r, uint64_t offset, uint16_t count,
       const uint8_t *elems)
 {
 	uint32_t iter = x->iter - 1, wrong = 0;
 	uint16_t e;
 
 	for (e = 0; e < count; e++) {
-		int64_t want = ibex_inc_expected(x, iter, offset + e);
+		int64_t want = ibex_inc_expected(x, iter, r, offset + e);
 		const uint8_t *p = elems + 4 * e;
 		uint32_t got = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
 			       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -365,7 +416,7 @@ advance(struct ibex_inc *x, uint16_t r, uint32_t k, uint64_t now)
 	bool queued = s->state == SLOT_RESEND;
 
 	s->use++;
-	if ((uint64_t)s->use * x->cfg.slots + k < x->nchunks) {
+	if ((uint64_t)s->use * rk->slots + k < x->nchunks) {
 		s->seq++;
 		s->state = SLOT_SEND;
 		/* (a resend's entry is still in the ring: it sends this) */
@@ -375,8 +426,8 @@ advance(struct ibex_inc *x, uint16_t r, uint32_t k, uint64_t now)
 	}
 	s->state = SLOT_DONE;
 	s->next_seq = s->seq + 1;
-	if (++rk->done_slots == (x->nchunks < x->cfg.slots ? x->nchunks :
-				 x->cfg.slots)) {
+	if (++rk->done_slots == (x->nchunks < rk->slots ? x->nchunks :
+				 rk->slots)) {
 		rk->done_at = now;
 		x->ndone++;
 	}
@@ -394,8 +445,8 @@ ibex_inc_rx(struct ibex_inc *x, uint16_t r, const void *pkt, uint32_t len,
 	uint32_t wrong;
 
 	if (ibex_agg_parse(pkt, len, &h, &elems) != IBEX_AGG_OK ||
-	    h.type != IBEX_AGG_RESULT || h.job != x->cfg.job ||
-	    h.dtype != x->cfg.dtype || h.slot >= x->cfg.slots ||
+	    h.type != IBEX_AGG_RESULT || h.job != x->job[rk->job].id ||
+	    h.dtype != x->cfg.dtype || h.slot >= rk->slots ||
 	    (h.child != IBEX_AGG_CHILD_ALL && h.child != x->child[r]) ||
 	    x->iter == 0)
 		goto bad;
@@ -415,12 +466,12 @@ ibex_inc_rx(struct ibex_inc *x, uint16_t r, const void *pkt, uint32_t len,
 		rk->st.stale++;
 		return IBEX_INC_RX_STALE;
 	}
-	chunk = (uint64_t)s->use * x->cfg.slots + h.slot;
+	chunk = (uint64_t)s->use * rk->slots + h.slot;
 	if (h.offset != chunk * x->cfg.chunk ||
 	    h.count != (x->cfg.elems - h.offset < x->cfg.chunk ?
 			x->cfg.elems - h.offset : x->cfg.chunk))
 		goto bad;
-	wrong = check(x, h.offset, h.count, elems);
+	wrong = check(x, r, h.offset, h.count, elems);
 	rk->st.results++;
 	advance(x, r, h.slot, now);
 	if (wrong == 0)
@@ -437,8 +488,7 @@ bool
 ibex_inc_rank_done(const struct ibex_inc *x, uint16_t r, uint64_t *done_at)
 {
 	const struct ibex_inc_rank *rk = &x->rank[r];
-	uint32_t active = x->nchunks < x->cfg.slots ? x->nchunks :
-			  x->cfg.slots;
+	uint32_t active = x->nchunks < rk->slots ? x->nchunks : rk->slots;
 
 	if (done_at != NULL)
 		*done_at = rk->done_at;

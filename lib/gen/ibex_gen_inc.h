@@ -40,13 +40,18 @@ extern const struct ibex_coll_algo ibex_coll_inc;
 /** Most ranks an fp32 job's exact check holds for (2^24 / 1024). */
 #define IBEX_INC_MAX_RANKS 16384
 
+/** Most jobs run at once (as many as ibex-fabric plans). */
+#define IBEX_INC_MAX_JOBS 64
+
 struct ibex_inc_cfg {
 	uint16_t nranks;      /**< 2..IBEX_INC_MAX_RANKS */
-	uint32_t job;         /**< the switches' job id */
+	uint32_t job;         /**< the switches' job id (every rank's, unless
+				   rank_job gives each its own) */
 	uint8_t dtype;        /**< IBEX_AGG_INT32 or IBEX_AGG_FP32 */
 	uint64_t elems;       /**< elements of the message, >= 1 */
 	uint16_t chunk;       /**< elements a packet, 1..IBEX_AGG_MAX_ELEMS */
-	uint16_t slots;       /**< the job's slots: chunks in flight a rank */
+	uint16_t slots;       /**< the job's slots: chunks in flight a rank
+				   (with rank_slots: at least the largest) */
 	uint64_t rto;         /**< ticks before a contribution is sent again;
 				   0: never */
 	uint64_t seed;
@@ -59,6 +64,20 @@ struct ibex_inc_cfg {
 	 * switch's children, the topology's business); NULL: rank r is
 	 * child r, as on one switch. Copied by ibex_inc_init(). */
 	const uint16_t *child;
+	/** Several jobs at once, each its own tree, slots and sum: each
+	 * rank's job id and its job's slots (1..slots); NULL: every rank in
+	 * cfg.job with cfg.slots. At most IBEX_INC_MAX_JOBS ids. Copied by
+	 * ibex_inc_init(). */
+	const uint32_t *rank_job;
+	const uint16_t *rank_slots;
+};
+
+/** One job of a run: its ranks sum among themselves. */
+struct ibex_inc_job {
+	uint32_t id;
+	uint16_t nranks;
+	uint16_t slots;
+	int64_t g_sum;        /**< sum over its ranks of g(r) */
 };
 
 /** What a rank did with a result (ibex_inc_rx()). */
@@ -92,7 +111,8 @@ struct ibex_inc {
 	uint32_t iter;        /**< iterations started */
 	uint64_t t0;          /**< start of the current iteration */
 	uint16_t ndone;       /**< ranks holding every result */
-	int64_t g_sum;        /**< sum over ranks of g(r) */
+	uint16_t njobs;
+	struct ibex_inc_job job[IBEX_INC_MAX_JOBS];
 	uint64_t rng;         /**< the straggler's draws (seeded by cfg) */
 	struct ibex_inc_rank *rank;   /**< [nranks] */
 	struct ibex_inc_slot *slot;   /**< [nranks * slots] */
@@ -152,10 +172,11 @@ const struct ibex_inc_rank_stats *ibex_inc_stats(const struct ibex_inc *x,
 						 uint16_t r);
 
 /** The element rank @p r sends at @p e in iteration @p iter, and the sum
- * every rank must get back there (int32: wrapping; fp32: exact). */
+ * rank @p r must get back there, its job's (int32: wrapping; fp32:
+ * exact). */
 int32_t ibex_inc_value(const struct ibex_inc *x, uint32_t iter, uint16_t r,
 		       uint64_t e);
 int64_t ibex_inc_expected(const struct ibex_inc *x, uint32_t iter,
-			  uint64_t e);
+			  uint16_t r, uint64_t e);
 
 #endif /* IBEX_GEN_INC_H */

@@ -115,6 +115,11 @@ struct ibex_gen_opts {
 	 * ibex-fabric from its plan); NULL: rank r is child r, as on one
 	 * switch. */
 	const uint16_t *agg_child;
+	/** Several jobs at once (ibex-fabric's --agg jobs): each rank's job
+	 * id and its job's slots (agg_slots then their largest); NULL: every
+	 * rank in agg_job. */
+	const uint32_t *agg_rank_job;
+	const uint16_t *agg_rank_slots;
 	uint32_t timeout_ms;     /**< an iteration that takes longer fails */
 	uint32_t fail_stop;      /**< a sweep stops after this many failed
 				      iterations in a row with no frame

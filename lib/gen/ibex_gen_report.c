@@ -592,12 +592,90 @@ print_size_latency(FILE *f, const struct ibex_gen_report *rep)
 	fprintf(f, "#\n");
 }
 
+/* The first job's id and slots (the options' before any ran). */
+static void
+inc_first_job(const struct ibex_gen_report *rep, uint32_t *id,
+	      uint32_t *slots)
+{
+	*id = rep->inc.njobs != 0 ? rep->inc.job[0].id : rep->opts->agg_job;
+	*slots = rep->inc.njobs != 0 ? rep->inc.job[0].slots :
+				       rep->opts->agg_slots;
+}
+
+/* The # inc: line: the job (or the jobs run at once) and the ranks'
+ * counters summed. */
+static void
+inc_print(FILE *f, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	const struct ibex_gen_inc_figs *x = &rep->inc;
+	uint32_t id, slots;
+	unsigned int k;
+
+	inc_first_job(rep, &id, &slots);
+	if (x->njobs > 1) {
+		fprintf(f, "# inc: %u jobs at once:", x->njobs);
+		for (k = 0; k < x->njobs; k++)
+			fprintf(f, "%s %u (%u ranks, %u slots)", k ? "," : "",
+				x->job[k].id, x->job[k].ranks,
+				x->job[k].slots);
+		fprintf(f, ";");
+	} else {
+		fprintf(f, "# inc: job %u, %u slots,", id, slots);
+	}
+	fprintf(f, " %u elements a packet, %s; contributions sent %" PRIu64
+		" (again %" PRIu64 "), results %" PRIu64 " (every element "
+		"checked: %" PRIu64 " wrong in %" PRIu64 "), held already %"
+		PRIu64 ", refused %" PRIu64 "\n", o->agg_elements,
+		o->agg_int32 ? "int32" : "fp32", x->sent, x->resent,
+		x->results, x->elems_wrong, x->wrong, x->stale, x->bad);
+}
+
+/* JSON "inc": the first job's id and slots, every job, the counters. */
+static void
+inc_json(FILE *f, const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	const struct ibex_gen_inc_figs *x = &rep->inc;
+	uint32_t id, slots;
+	unsigned int k;
+
+	inc_first_job(rep, &id, &slots);
+	fprintf(f, "  \"inc\": {\"job\": %u, \"slots\": %u, \"jobs\": [",
+		id, slots);
+	for (k = 0; k < x->njobs; k++)
+		fprintf(f, "%s{\"id\": %u, \"ranks\": %u, \"slots\": %u}",
+			k ? ", " : "", x->job[k].id, x->job[k].ranks,
+			x->job[k].slots);
+	fprintf(f, "], \"elements\": %u, \"type\": \"%s\", \"sent\": %"
+		PRIu64 ", \"resent\": %" PRIu64 ", \"results\": %" PRIu64
+		", \"wrong\": %" PRIu64 ", \"elems_wrong\": %" PRIu64
+		", \"stale\": %" PRIu64 ", \"bad\": %" PRIu64 "},\n",
+		o->agg_elements, o->agg_int32 ? "int32" : "fp32", x->sent,
+		x->resent, x->results, x->wrong, x->elems_wrong, x->stale,
+		x->bad);
+}
+
+/* The busbw factor of the report's engine: with several inc jobs at
+ * once, each job's all-reduce is among its own ranks, the largest's. */
+static double
+busbw_factor(const struct ibex_gen_report *rep)
+{
+	const struct ibex_gen_opts *o = rep->opts;
+	unsigned int n = 0, k;
+
+	for (k = 0; k < rep->inc.njobs; k++)
+		if (rep->inc.job[k].ranks > n)
+			n = rep->inc.job[k].ranks;
+	return ibex_gen_busbw_factor(o->engine, n != 0 ? n : o->nranks);
+}
+
 /* The head of a sweep's report: nccl-tests' table, one row per size. */
 static void
 print_sweep(FILE *f, const struct ibex_gen_report *rep)
 {
 	const struct ibex_gen_opts *o = rep->opts;
-	double factor = ibex_gen_busbw_factor(o->engine, o->nranks);
+	double factor = busbw_factor(rep);
 	unsigned int i;
 
 	fprintf(f, "#\n# ibex-gen: %s, %u ranks, %u iterations (+%u warm-up)",
@@ -771,15 +849,7 @@ ibex_gen_report_print(FILE *f, const struct ibex_gen_report *rep)
 	if (o->fc == IBEX_GEN_FC_CBFC)
 		cbfc_print(f, &rep->cbfc);
 	if (o->engine->inc)
-		fprintf(f, "# inc: job %u, %u slots, %u elements a packet, %s; "
-			"contributions sent %" PRIu64 " (again %" PRIu64 "), "
-			"results %" PRIu64 " (every element checked: %" PRIu64
-			" wrong in %" PRIu64 "), held already %" PRIu64
-			", refused %" PRIu64 "\n", o->agg_job, o->agg_slots,
-			o->agg_elements, o->agg_int32 ? "int32" : "fp32",
-			rep->inc.sent, rep->inc.resent, rep->inc.results,
-			rep->inc.elems_wrong, rep->inc.wrong, rep->inc.stale,
-			rep->inc.bad);
+		inc_print(f, rep);
 	if (o->dcqcn)
 		fprintf(f, "# DCQCN: rate cuts %" PRIu64 ", lowest rate %.3f Gb/s\n",
 			rep->dcqcn_cuts, rep->dcqcn_min_rate * 8 / 1e9);
@@ -887,7 +957,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 {
 	const struct ibex_gen_opts *o = rep->opts;
 	const struct ibex_gen_meas *m = rep->meas;
-	double factor = ibex_gen_busbw_factor(o->engine, o->nranks);
+	double factor = busbw_factor(rep);
 	struct ibex_gen_emulation emu;
 	struct ibex_seq_counters sc;
 	struct lat_summary l, sl;
@@ -1003,15 +1073,7 @@ ibex_gen_report_json(const struct ibex_gen_report *rep, const char *path)
 		rep->elapsed_s > 0 ? m->tx_frames / rep->elapsed_s : 0,
 		rep->pacer_resync, rep->pacer_lost_s);
 	if (o->engine->inc)
-		fprintf(f, "  \"inc\": {\"job\": %u, \"slots\": %u, "
-			"\"elements\": %u, \"type\": \"%s\", \"sent\": %" PRIu64
-			", \"resent\": %" PRIu64 ", \"results\": %" PRIu64
-			", \"wrong\": %" PRIu64 ", \"elems_wrong\": %" PRIu64
-			", \"stale\": %" PRIu64 ", \"bad\": %" PRIu64 "},\n",
-			o->agg_job, o->agg_slots, o->agg_elements,
-			o->agg_int32 ? "int32" : "fp32", rep->inc.sent,
-			rep->inc.resent, rep->inc.results, rep->inc.wrong,
-			rep->inc.elems_wrong, rep->inc.stale, rep->inc.bad);
+		inc_json(f, rep);
 	fprintf(f, "  \"tx_dropped\": %" PRIu64 ",\n  \"stale_rx\": %" PRIu64
 		",\n  \"flows\": [", rep->tx_dropped, rep->stale_rx);
 	for (i = 0; i < rep->nrflows; i++) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "ibex_gen_coll.h"
+#include "ibex_gen_inc.h"
 #include "ibex_gen_meas.h"
 #include "ibex_gen_opts.h"
 #include "ibex_gen_limits.h"
@@ -91,6 +92,12 @@ struct ibex_gen_inc_figs {
 	uint64_t elems_wrong;    /**< elements that were not the sum */
 	uint64_t stale;          /**< results held already */
 	uint64_t bad;            /**< refused: not this job's or window's */
+	uint16_t njobs;          /**< the jobs run at once (0: not yet) */
+	struct {
+		uint32_t id;
+		uint16_t ranks;
+		uint16_t slots;
+	} job[IBEX_INC_MAX_JOBS];
 };
 
 /** The whole report. */

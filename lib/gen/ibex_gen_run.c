@@ -2761,6 +2761,12 @@ inc_totals(struct ibex_gen_run *r)
 	memset(f, 0, sizeof(*f));
 	if (r->inc->rank == NULL)
 		return;
+	f->njobs = r->inc->njobs;
+	for (k = 0; k < r->inc->njobs; k++) {
+		f->job[k].id = r->inc->job[k].id;
+		f->job[k].ranks = r->inc->job[k].nranks;
+		f->job[k].slots = r->inc->job[k].slots;
+	}
 	for (k = 0; k < r->inc->cfg.nranks; k++) {
 		const struct ibex_inc_rank_stats *st = ibex_inc_stats(r->inc, k);
 
@@ -2788,7 +2794,8 @@ inc_size(struct ibex_gen_run *r, unsigned int si)
 		.rto = (uint64_t)((o->rto_us > 0 ? o->rto_us : INC_RTO_US) *
 				  (double)r->hz / 1e6),
 		.seed = o->seed + si, .child = o->agg_child,
-		.straggler = o->straggler,
+		.straggler = o->straggler, .rank_job = o->agg_rank_job,
+		.rank_slots = o->agg_rank_slots,
 	};
 
 	cfg.straggler.delay = (uint64_t)(o->straggler_us * (double)r->hz / 1e6);

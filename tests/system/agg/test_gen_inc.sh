@@ -14,7 +14,12 @@
 #   4. the same fabric with rank 3 a straggler 20 us late: its leaf's and
 #      the spine's slots waited 20 us for their last contributor (the
 #      fabric's --json), the other leaf's none, and the report counts the
-#      late starts.
+#      late starts;
+#   5. two jobs at once on that fabric, each over both leaves (job 1 the
+#      ranks 0, 1, 4, 5 with 64 slots, job 2 the others with 32): each
+#      rank gets its own job's sums, every element right, each job's tree
+#      rooted at its own spine; a rank in two jobs, or in none, is
+#      refused with its reason.
 #
 #   test_gen_inc.sh IBEX_SWITCH IBEX_FABRIC CONF_DIR
 set -euo pipefail
@@ -149,4 +154,47 @@ print("leaf1 %.0f ns, spine1 %.0f ns, leaf2 %.0f ns" % tuple(
 PY
 	{ cat "$tmp/wait"; show_log "$tmp/fabs.log"; fail "straggler: the slots' wait is not its delay"; }
 check_ok "a straggler 20 us late: slots waited $(cat "$tmp/wait")"
+
+# ---- 5. two jobs at once ----
+"$fab" "${eal[@]}" --file-prefix="$(basename "$tmp")f" -- \
+	"$confdir/fabric/leaf2-spine2-8.yaml" --fc none --clock virtual \
+	--ctl-dir none --agg a:1:0,1,4,5 --agg b:2:2,3,6,7:32 \
+	--json "$tmp/fab2j.json" \
+	--gen "--engine inc -b 8 -e 1M -f 8 -n 2 -w 1 --json $tmp/two.json" \
+	>"$tmp/two.log" 2>&1 || { show_log "$tmp/two.log"; fail "ibex-fabric --gen inc, two jobs, failed"; }
+check_inc "$tmp/two.json" 8 6 >"$tmp/chk" ||
+	{ cat "$tmp/chk"; show_log "$tmp/two.log"; fail "two jobs: not every sum right"; }
+python3 - "$tmp/two.json" "$tmp/fab2j.json" >"$tmp/jobs" <<'PY' ||
+import json, sys
+inc = json.load(open(sys.argv[1]))["inc"]
+agg = {a["switch"]: a for a in json.load(open(sys.argv[2]))["aggregation"]}
+bad = []
+jobs = sorted((j["id"], j["ranks"], j["slots"]) for j in inc["jobs"])
+if jobs != [(1, 4, 64), (2, 4, 32)]:
+    bad.append(f"jobs {jobs}")
+# each job's root is a spine of its own: both spines summed, each
+# a chunk's two partials once
+for sp in ("spine1", "spine2"):
+    if agg.get(sp, {}).get("contributions", 0) == 0:
+        bad.append(f"{sp} summed nothing")
+if sum(a["duplicates"] for a in agg.values()) != 0:
+    bad.append("duplicates without loss")
+if bad:
+    print("\n".join(bad))
+    sys.exit(1)
+print("jobs %s" % jobs)
+PY
+	{ cat "$tmp/jobs"; show_log "$tmp/two.log"; fail "two jobs: not each on its own tree"; }
+for a in "a:1:0-4 b:2:4-7|rank 4 is in two --agg jobs" "a:1:0-3|rank 4 is in no --agg job"; do
+	args=() want=${a#*|}
+	for j in ${a%%|*}; do args+=(--agg "$j"); done
+	rc=0
+	"$fab" "${eal[@]}" --file-prefix="$(basename "$tmp")f" -- \
+		"$confdir/fabric/leaf2-spine2-8.yaml" --fc none --clock virtual \
+		--ctl-dir none "${args[@]}" --gen "--engine inc -b 8 -e 8 -n 1 -w 0" \
+		>"$tmp/bad.log" 2>&1 || rc=$?
+	[ "$rc" = 1 ] && grep -q "$want" "$tmp/bad.log" ||
+		{ show_log "$tmp/bad.log"; fail "${a%%|*}: exit $rc, want 1 and '$want'"; }
+done
+check_ok "two jobs at once, each over both leaves: $(cat "$tmp/chk"), $(cat "$tmp/jobs"); a rank in two jobs or none refused"
 echo PASS

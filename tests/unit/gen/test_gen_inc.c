@@ -46,6 +46,10 @@ struct net {
 	double loss;
 	uint64_t rng;
 	uint64_t lost;
+	/* Per leaf (or the one switch) and job: its children's ranks. */
+	uint32_t job[2];
+	uint16_t nkids[2][2];
+	uint16_t down[2][2][64];
 };
 
 static void
@@ -75,19 +79,14 @@ leaf_of(const struct net *n, uint16_t r)
 	return n->nsw == 1 ? 0 : r < n->nranks / 2 ? 0 : 1;
 }
 
-static uint16_t
-first_rank(const struct net *n, int leaf)
-{
-	return n->nsw == 1 || leaf == 0 ? 0 : n->nranks / 2;
-}
-
 /* What switch @p sw does with packet @p p: lib/agg's answer, routed. */
 static void
 switch_rx(struct net *n, int sw, const struct pkt *p, uint64_t now)
 {
 	struct ibex_agg_out out;
 	enum ibex_agg_action a;
-	uint16_t r, lo, hi;
+	uint16_t r, c;
+	unsigned int j;
 
 	a = ibex_agg_rx(n->sw[sw], p->data, p->len, now, &out);
 	if (a == IBEX_AGG_NONE)
@@ -103,11 +102,10 @@ switch_rx(struct net *n, int sw, const struct pkt *p, uint64_t now)
 				enqueue(n, (int)r, 0, &out.hdr, out.elems);
 		return;
 	}
-	lo = first_rank(n, sw);
-	hi = n->nsw == 1 ? n->nranks : (uint16_t)(lo + n->nranks / 2);
-	for (r = lo; r < hi; r++)
-		if (a == IBEX_AGG_DOWN || out.hdr.child == r - lo)
-			enqueue(n, -1, r, &out.hdr, out.elems);
+	j = out.hdr.job != n->job[0];
+	for (c = 0; c < n->nkids[sw][j]; c++)
+		if (a == IBEX_AGG_DOWN || out.hdr.child == c)
+			enqueue(n, -1, n->down[sw][j][c], &out.hdr, out.elems);
 }
 
 /* Run iterations until every rank is done: each round, every rank sends
@@ -182,6 +180,12 @@ net_init(struct net *n, unsigned int nsw, uint16_t nranks, uint32_t job,
 	n->b = malloc(sizeof(*n->b) * MAX_PKTS);
 	assert_non_null(n->q);
 	assert_non_null(n->b);
+	n->job[0] = n->job[1] = job;
+	for (s = 0; s < nranks; s++) {
+		unsigned int l = (unsigned int)leaf_of(n, (uint16_t)s);
+
+		n->down[l][0][n->nkids[l][0]++] = (uint16_t)s;
+	}
 	for (s = 0; s < nsw; s++) {
 		struct ibex_agg_job_conf jc = {
 			.job = job, .n_slots = slots, .max_elems = chunk,
@@ -291,6 +295,120 @@ test_loss(void **state)
 	one(3, 16, IBEX_AGG_INT32, 4000, 128, 8, 0.20, 2);
 }
 
+/* Two jobs at once on the same switches, as a fabric runs them: job 11
+ * the even ranks with 8 slots, job 12 the odd ones with 5, both under
+ * both leaves. Each rank's result is its own job's sum (the two differ),
+ * every element right, each switch summing each contribution once; with
+ * loss. */
+static void
+two_jobs(unsigned int nsw, uint8_t dtype, double loss)
+{
+	enum { NR = 16 };
+	uint32_t rank_job[NR];
+	uint16_t rank_slots[NR], child[NR];
+	struct ibex_inc_cfg c = {
+		.nranks = NR, .job = 11, .dtype = dtype, .elems = 3000,
+		.chunk = 128, .slots = 8, .rto = loss > 0 ? 3 : 0, .seed = 5,
+		.child = child, .rank_job = rank_job, .rank_slots = rank_slots,
+	};
+	struct ibex_agg_pool_conf pc = { .mem_bytes = 8 << 20, .max_jobs = 4,
+					 .worker = 0, .n_workers = 1 };
+	uint64_t contrib = 0;
+	struct ibex_inc x;
+	struct net n;
+	char err[128];
+	unsigned int s, j;
+	uint16_t r;
+
+	net_init(&n, nsw, NR, 11, 8, 128, loss);
+	/* rebuild the children per job: the odd ranks join job 12 */
+	n.job[1] = 12;
+	memset(n.nkids, 0, sizeof(n.nkids));
+	for (r = 0; r < NR; r++) {
+		unsigned int l = (unsigned int)leaf_of(&n, r);
+
+		j = r & 1;
+		rank_job[r] = n.job[j];
+		rank_slots[r] = j ? 5 : 8;
+		child[r] = n.nkids[l][j];
+		n.down[l][j][n.nkids[l][j]++] = r;
+	}
+	for (s = 0; s < nsw; s++) {
+		ibex_agg_pool_free(n.sw[s]);
+		n.sw[s] = ibex_agg_pool_create(&pc, err, sizeof(err));
+		assert_non_null(n.sw[s]);
+		for (j = 0; j < 2; j++) {
+			struct ibex_agg_job_conf jc = {
+				.job = n.job[j], .n_slots = j ? 5 : 8,
+				.max_elems = 128,
+				.n_children = s == 2 ? 2 : n.nkids[s][j],
+				.up_child = (uint16_t)(s == 2 ? 0 : s),
+				.root = nsw == 1 || s == 2,
+			};
+
+			assert_int_equal(ibex_agg_job_add(n.sw[s], &jc, err,
+							  sizeof(err)), 0);
+		}
+	}
+	assert_int_equal(ibex_inc_init(&x, &c), 0);
+	assert_int_equal(x.njobs, 2);
+	assert_int_equal(x.job[0].nranks, NR / 2);
+	assert_int_equal(x.job[1].slots, 5);
+	/* the two jobs' sums differ: a result of the other would fail */
+	assert_true(ibex_inc_expected(&x, 0, 0, 7) !=
+		    ibex_inc_expected(&x, 0, 1, 7));
+	run(&n, &x, 3);
+	for (r = 0; r < NR; r++) {
+		const struct ibex_inc_rank_stats *st = ibex_inc_stats(&x, r);
+
+		assert_int_equal(st->results, (uint64_t)x.nchunks * 3);
+		assert_int_equal(st->wrong, 0);
+		assert_int_equal(st->bad, 0);
+	}
+	for (s = 0; s < nsw; s++)
+		contrib += ibex_agg_stats(n.sw[s])->contributions;
+	/* leaves: every rank's chunks; the root: two a chunk a job */
+	assert_int_equal(contrib, (uint64_t)x.nchunks * 3 *
+			 (NR + (nsw == 3 ? 4 : 0)));
+	ibex_inc_fini(&x);
+	net_fini(&n);
+}
+
+static void
+test_two_jobs(void **state)
+{
+	(void)state;
+	two_jobs(1, IBEX_AGG_INT32, 0);
+	two_jobs(3, IBEX_AGG_FP32, 0);
+	two_jobs(3, IBEX_AGG_FP32, 0.05);
+	two_jobs(3, IBEX_AGG_INT32, 0.20);
+}
+
+/* A job's slots are the same at every rank; no more than
+ * IBEX_INC_MAX_JOBS jobs; no rank beyond cfg.slots. */
+static void
+test_jobs_refused(void **state)
+{
+	uint32_t rank_job[4] = { 1, 1, 2, 2 };
+	uint16_t rank_slots[4] = { 4, 4, 2, 3 };
+	struct ibex_inc_cfg c = {
+		.nranks = 4, .job = 1, .dtype = IBEX_AGG_INT32, .elems = 100,
+		.chunk = 10, .slots = 4, .seed = 1, .rank_job = rank_job,
+		.rank_slots = rank_slots,
+	};
+	struct ibex_inc x;
+
+	(void)state;
+	assert_int_equal(ibex_inc_init(&x, &c), -EINVAL);
+	rank_slots[3] = 2;
+	rank_slots[0] = rank_slots[1] = 5;
+	assert_int_equal(ibex_inc_init(&x, &c), -EINVAL);
+	rank_slots[0] = rank_slots[1] = 4;
+	assert_int_equal(ibex_inc_init(&x, &c), 0);
+	assert_int_equal(x.njobs, 2);
+	ibex_inc_fini(&x);
+}
+
 /* One job over a sweep of sizes, as the generator runs it: the slots'
  * use numbers go on from size to size (growing and shrinking, fewer
  * chunks than slots), so the switch takes every use; with loss. */
@@ -351,7 +469,7 @@ test_checks(void **state)
 	res.type = IBEX_AGG_RESULT;
 	res.child = IBEX_AGG_CHILD_ALL;
 	for (e = 0; e < 4; e++) {
-		int32_t v = (int32_t)ibex_inc_expected(&x, 0, e);
+		int32_t v = (int32_t)ibex_inc_expected(&x, 0, 0, e);
 
 		memcpy(sum + 4 * e, &v, 4);
 	}
@@ -399,7 +517,7 @@ test_fp32_exact_bound(void **state)
 	(void)state;
 	assert_int_equal(ibex_inc_init(&x, &c), 0);
 	for (e = 0; e < 64; e++) {
-		int64_t v = ibex_inc_expected(&x, 0, e);
+		int64_t v = ibex_inc_expected(&x, 0, 0, e);
 
 		assert_true(v < (1 << 24) && v > -(1 << 24));
 		assert_true((int64_t)(float)v == v);
@@ -417,6 +535,8 @@ main(void)
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_loss),
 		cmocka_unit_test(test_resize),
+		cmocka_unit_test(test_two_jobs),
+		cmocka_unit_test(test_jobs_refused),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_fp32_exact_bound),
 	};
