@@ -826,11 +826,34 @@ fabric_links_create(struct fabric *f, char *err, size_t errlen)
  * frames are the generator's mbufs, forwarded without a copy over the
  * in-process links, under either clock, so a pool of each switch's own
  * (>= 16,384 mbufs, tens of MB) would sit unused. Sized for the switch
- * that needs most (ibex_dp_shared_pool_min()); flow-control frames: the
- * 1,023 one switch has, plus FC_POOL_PER_PORT per switch port.
+ * that needs most (ibex_dp_shared_pool_min()) and the aggregation
+ * results' copies; flow-control frames: the 1,023 one switch has, plus
+ * FC_POOL_PER_PORT per switch port.
  */
 #define FC_POOL_PER_PORT 8
 #define FC_POOL_BASE 1023
+
+/*
+ * The mbufs the switches' aggregation results take: a result goes down
+ * to every child as a copy, and each rank may hold a result of every slot
+ * of its job at once (all of them arrive together under the virtual
+ * clock): a job's ranks x its slots. Without them a 10,044-rank job's
+ * results ran the pool dry (agg-nobuf) and the ranks waited out an RTO.
+ */
+static uint64_t
+agg_pool_extra(const struct fabric *f)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	if (!f->agg_planned)
+		return 0;
+	for (i = 0; i < f->n_agg; i++)
+		if (!f->agg_plan.tree[i].refused)
+			n += (uint64_t)f->agg_req[i].n_ranks *
+			     f->agg_req[i].n_slots;
+	return n;
+}
 
 static int
 shared_pools_create(struct fabric *f, char *err, size_t errlen)
@@ -846,6 +869,7 @@ shared_pools_create(struct fabric *f, char *err, size_t errlen)
 		room = RTE_MAX(room, c->mbuf_size);
 		ports += c->nb_ports;
 	}
+	n = (uint32_t)RTE_MIN((uint64_t)n + agg_pool_extra(f), UINT32_MAX / 2);
 	snprintf(name, sizeof(name), "fabric_mbufs");
 	f->pool = ibex_pdev_pool_create(name, n, 256,
 					(uint16_t)(room + RTE_PKTMBUF_HEADROOM),
