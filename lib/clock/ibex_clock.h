@@ -130,10 +130,11 @@ ibex_clock_wake(uint32_t owner, uint64_t t)
 /**
  * A polling component's promise, made in its turn: it has nothing to do
  * before @p t (ticks) unless the calendar wakes it (a frame arriving at
- * one of its ports). The executive may then jump the clock past its
- * housekeeping ticks, up to @p t or the calendar's next event; good for
- * the next step only, so a component that still waits says it again each
- * turn. Under the real clock, nothing.
+ * one of its ports). The executive then moves the clock to @p t, or to
+ * the calendar's next event if that comes first: past its housekeeping
+ * ticks, or before the next one (a wake-up at @p t, off the grid). Good
+ * for the next step only, so a component that still waits says it again
+ * each turn; 0 takes a promise back. Under the real clock, nothing.
  */
 static inline void
 ibex_clock_idle_until(uint64_t t)

@@ -2895,6 +2895,9 @@ run_inc(struct ibex_gen_run *r)
 					break;
 				inc_promise(r, start + timeout);
 			}
+			/* (a promise left by a stopped loop is not the
+			 * drain's) */
+			ibex_clock_idle_until(0);
 			inc_totals(r);
 			if (ibex_inc_done(r->inc) && r->rep.inc.wrong == wrong0) {
 				if (it >= o->warmup)

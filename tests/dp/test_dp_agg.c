@@ -379,6 +379,7 @@ test_duplicates_and_ports(void **state)
 	assert_int_equal(d.drop[IBEX_R_AGG_PORT], 1);
 	/* its slot 5 contribution; the others were dropped or flooded */
 	assert_int_equal(d.consumed, 1);
+	assert_int_equal(d.agg_taken, 1);
 	assert_int_equal(d.flood_pkts, 1);
 }
 
@@ -404,6 +405,7 @@ test_jobs_live(void **state)
 	dp_harness_rings_flush(rxr, txr, NB_PORTS);
 	dp_harness_port_delta(&before, 0, &d);
 	assert_int_equal(d.consumed, 0);
+	assert_int_equal(d.agg_taken, 0);
 	assert_int_equal(d.flood_pkts, 1);
 	assert_int_equal(rte_mempool_in_use_count(test_pool), 0);
 }

@@ -340,8 +340,9 @@ for t in sys.argv[3:]:
     show = json.load(open(f"{sys.argv[2]}/{t}.last.json"))
     for k in ("meta", "time", "time_unix"):
         show.pop(k, None)
-    # A topic of the file: one member, its own key, by which the file
-    # holds it (the four the file leaves out are documents of their own).
+    # A topic's JSON: one member, its own key, by which the final file
+    # holds the topics it has (fdb, config, history and ecmp, not in it,
+    # are documents of several members).
     if t not in ("fdb", "config", "history", "ecmp") and len(show) != 1:
         bad.append(f"show {t} --json: members {sorted(show)[:8]}, not "
                    "one object under its key")

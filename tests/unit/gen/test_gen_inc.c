@@ -384,6 +384,41 @@ test_two_jobs(void **state)
 	two_jobs(3, IBEX_AGG_INT32, 0.20);
 }
 
+/* A straggler: rank 2 sends nothing of an iteration before its delay,
+ * says when it will, and counts the late start; the others send at once.
+ * A straggler beyond the ranks is refused. */
+static void
+test_straggler(void **state)
+{
+	struct ibex_inc_cfg c = {
+		.nranks = 4, .job = 1, .dtype = IBEX_AGG_INT32, .elems = 10,
+		.chunk = 10, .slots = 1, .seed = 1,
+		.straggler = { .rank = 2, .delay = 500, .prob = 1.0 },
+	};
+	uint8_t elems[40];
+	struct ibex_agg_hdr h;
+	struct ibex_inc x;
+
+	(void)state;
+	assert_int_equal(ibex_inc_init(&x, &c), 0);
+	ibex_inc_start(&x, 1000);
+	assert_true(ibex_inc_next(&x, 0, 1000, &h, elems));
+	assert_int_equal(ibex_inc_next_due(&x, 2), 1500);
+	assert_false(ibex_inc_next(&x, 2, 1499, &h, elems));
+	assert_true(ibex_inc_next(&x, 2, 1500, &h, elems));
+	assert_int_equal(ibex_inc_stats(&x, 2)->late, 1);
+	assert_int_equal(ibex_inc_stats(&x, 0)->late, 0);
+	ibex_inc_fini(&x);
+	c.straggler.rank = 4;
+	assert_int_equal(ibex_inc_init(&x, &c), -EINVAL);
+	/* none: rank -1 */
+	c.straggler.rank = -1;
+	assert_int_equal(ibex_inc_init(&x, &c), 0);
+	ibex_inc_start(&x, 7);
+	assert_int_equal(ibex_inc_next_due(&x, 2), 7);
+	ibex_inc_fini(&x);
+}
+
 /* A job's slots are the same at every rank; no more than
  * IBEX_INC_MAX_JOBS jobs; no rank beyond cfg.slots. */
 static void
@@ -537,6 +572,7 @@ main(void)
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_two_jobs),
 		cmocka_unit_test(test_jobs_refused),
+		cmocka_unit_test(test_straggler),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_fp32_exact_bound),
 	};
