@@ -122,8 +122,10 @@ main(int argc, char **argv)
 		return 1;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
+		/* (a lock EAL could not take leaves rte_errno 0) */
 		fprintf(stderr, "ibex-gen: EAL init failed: %s\n",
-			rte_strerror(rte_errno));
+			rte_errno != 0 ? rte_strerror(rte_errno) :
+			"see the EAL lines above");
 		return 1;
 	}
 	argc -= ret;

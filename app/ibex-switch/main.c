@@ -688,8 +688,10 @@ main(int argc, char **argv)
 	vdev_names_collect(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
+		/* (a lock EAL could not take leaves rte_errno 0) */
 		fprintf(stderr, "ibex-switch: EAL init failed: %s\n",
-			rte_strerror(rte_errno));
+			rte_errno != 0 ? rte_strerror(rte_errno) :
+			"see the EAL lines above");
 		return 1;
 	}
 	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
